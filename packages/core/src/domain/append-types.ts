@@ -1,0 +1,71 @@
+// Append and read value types of the protocol-neutral core. Entries are opaque bytes; a ranged entry (a Kafka
+// RecordBatch) consumes `recordCount` offsets and is never split; an opaque entry (a Pulsar entry) consumes one.
+import type { ReadTarget } from "./read-target.js";
+import type { AppendCompletionPolicy, DurabilityLevel } from "./storage-profile.js";
+
+export type PayloadFormat = "OPAQUE_RECORD_BATCH" | "KAFKA_RECORD_BATCH" | "PULSAR_ENTRY_BATCH";
+
+export interface AppendEntry {
+  /** Caller-owned; the core copies what it retains. */
+  readonly payload: Uint8Array;
+  /** Offsets this entry consumes: 1 for opaque entries, 1..2^31-1 for ranged entries. */
+  readonly recordCount: number;
+}
+
+export interface AppendBatch {
+  readonly payloadFormat: PayloadFormat;
+  readonly entries: readonly AppendEntry[];
+}
+
+export interface AppendOptions {
+  /** Rejects before any WAL I/O when the committed end differs (OFFSET_CONFLICT). */
+  readonly expectedStartOffset?: number;
+  readonly durability?: DurabilityLevel;
+  readonly completionPolicy?: AppendCompletionPolicy;
+  /** Overall deadline for this append (one monotone deadline across all steps). */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** The stable result of a committed append. `generation` is always 0 and `readTarget` the original target. */
+export interface AppendResult {
+  readonly streamId: string;
+  /** Half-open [start, end). */
+  readonly startOffset: number;
+  readonly endOffset: number;
+  /** Committed end of the head after the commit that contains this append (>= endOffset). */
+  readonly committedEndOffset: number;
+  readonly cumulativeSize: number;
+  readonly commitVersion: number;
+  readonly commitId: string;
+  readonly generation: 0;
+  readonly readTarget: ReadTarget;
+  readonly payloadFormat: PayloadFormat;
+  readonly recordCount: number;
+  readonly entryCount: number;
+  readonly logicalBytes: number;
+}
+
+export interface ReadOptions {
+  readonly maxRecords?: number;
+  readonly maxBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** One stored entry as read back: its first offset, record count and exact bytes. */
+export interface ReadEntry {
+  readonly offset: number;
+  readonly recordCount: number;
+  readonly payload: Uint8Array;
+}
+
+export interface ReadResult {
+  readonly streamId: string;
+  readonly requestedOffset: number;
+  readonly entries: readonly ReadEntry[];
+  /** The offset to read next. */
+  readonly nextOffset: number;
+  /** True when `nextOffset` reached the committed end observed by this read. */
+  readonly endOfStream: boolean;
+  readonly committedEndOffset: number;
+}

@@ -1,0 +1,64 @@
+// Public API of @nereus/core. Every export is named here.
+export { ErrorCode, RETRIABLE_BY_DEFAULT } from "./errors/error-code.js";
+export { NereusError, type NereusErrorOptions } from "./errors/nereus-error.js";
+export { AppendFailedError, type AppendOutcome, type AppendAttemptId } from "./errors/append-outcome.js";
+export { MetadataAmbiguousError } from "./errors/metadata-ambiguous-error.js";
+
+export {
+  CANONICAL_STORAGE_PROFILES,
+  type StorageProfile,
+  type StorageProfileName,
+  type PrimaryWalKind,
+  type DurabilityLevel,
+  type AppendCompletionPolicy,
+  type AppendAckBoundary,
+  type StorageProfileTraits,
+} from "./domain/storage-profile.js";
+export type { StreamHead, StreamState, AppendSession } from "./domain/stream-head.js";
+export type { ReadTarget, ReadTargetType, ObjectSliceTarget, BookKeeperEntryRangeTarget } from "./domain/read-target.js";
+export type {
+  PayloadFormat,
+  AppendEntry,
+  AppendBatch,
+  AppendOptions,
+  AppendResult,
+  ReadOptions,
+  ReadEntry,
+  ReadResult,
+} from "./domain/append-types.js";
+export type { CommitIntent, ReplayMarker, OffsetIndexEntry } from "./domain/commit-records.js";
+
+export {
+  METADATA_STORE_SPI_VERSION,
+  type MetadataStore,
+  type KeyValue,
+  type RevisionCompare,
+  type WriteOp,
+  type TxnRequest,
+  type TxnResult,
+  type ScanOptions,
+  type ScanPage,
+  type OperationOptions,
+  type WatchEvent,
+  type WatchHandle,
+  type Lease,
+} from "./spi/metadata-store.js";
+export {
+  WAL_SPI_VERSION,
+  type WalWriter,
+  type WalReader,
+  type WalWriteRequest,
+  type PreparedWrite,
+  type PersistedWrite,
+  type TargetProtection,
+  type StoredEntry,
+  type WalIoOptions,
+} from "./spi/wal.js";
+export type { CompletionCoordinator, CompletionContext, AdmissionHook } from "./spi/completion.js";
+export {
+  OBJECT_STORE_SPI_VERSION,
+  type ObjectStore,
+  type ObjectInfo,
+  type ObjectListPage,
+  type ObjectIoOptions,
+} from "./spi/object-store.js";

@@ -1,0 +1,110 @@
+// MetadataStore SPI (version 1): a linearizable, revisioned key-value store with multi-key transactions.
+// Modelled on etcd v3 so that the etcd implementation is a thin mapping; SQLite and in-memory stores emulate it.
+// Keys are UTF-8 strings built by the key helpers (safe components only); values are opaque bytes owned by the
+// caller (stores copy on write and return fresh arrays on read).
+
+/** Version of this SPI. Implementations expose it so mismatches fail at wiring time. */
+export const METADATA_STORE_SPI_VERSION = 1;
+
+/** One stored key with its revisions. */
+export interface KeyValue {
+  readonly key: string;
+  readonly value: Uint8Array;
+  /** Store-wide revision of the last write of this key; strictly increasing across the store; never reused. */
+  readonly modRevision: number;
+  /** Store-wide revision at which this incarnation of the key was created. */
+  readonly createRevision: number;
+}
+
+/**
+ * A condition of a transaction: the key's current `modRevision` must equal `modRevision`.
+ * `modRevision: 0` means "the key is absent" (put-if-absent).
+ */
+export interface RevisionCompare {
+  readonly key: string;
+  readonly modRevision: number;
+}
+
+export type WriteOp =
+  | { readonly type: "put"; readonly key: string; readonly value: Uint8Array; readonly leaseId?: string }
+  | { readonly type: "delete"; readonly key: string };
+
+export interface TxnRequest {
+  /** All must hold for `writes` to apply (atomically, at one new revision). */
+  readonly compares: readonly RevisionCompare[];
+  readonly writes: readonly WriteOp[];
+  /** Keys whose current values are returned when the compares fail (the etcd `Else: Get(k)` branch). */
+  readonly readOnFailure?: readonly string[];
+}
+
+export type TxnResult =
+  | { readonly succeeded: true; readonly revision: number }
+  | {
+      readonly succeeded: false;
+      /** Current values of `readOnFailure` keys (absent keys are missing from the map). */
+      readonly current: ReadonlyMap<string, KeyValue>;
+    };
+
+export interface ScanOptions {
+  /** Exclusive lower bound: continue after this key (for pagination). */
+  readonly startAfter?: string;
+  /** Inclusive lower bound (ignored if `startAfter` is given and greater). */
+  readonly startAt?: string;
+  /** Maximum number of items (>= 1). */
+  readonly limit: number;
+  readonly signal?: AbortSignal;
+}
+
+export interface ScanPage {
+  readonly items: readonly KeyValue[];
+  /** True when more keys under the prefix follow the last item. */
+  readonly more: boolean;
+}
+
+export interface OperationOptions {
+  readonly signal?: AbortSignal;
+}
+
+export interface WatchEvent {
+  readonly type: "put" | "delete";
+  readonly key: string;
+  readonly modRevision: number;
+}
+
+/** A watch subscription: events are hints only (may be dropped, duplicated or collapsed); never correctness. */
+export interface WatchHandle {
+  close(): Promise<void>;
+}
+
+/**
+ * The metadata SPI. Invariants every implementation guarantees (checked by the conformance suite in
+ * `@nereus/core/testing`):
+ * - Linearizable: a `get`/`scan` issued after a write completed observes it (no stale reads).
+ * - Every successful write transaction gets one new store-wide revision; all its writes carry that `modRevision`.
+ * - `txn` is atomic: either every write applies or none does; compares are evaluated at the same revision.
+ * - A deleted and recreated key gets a new, higher `modRevision` (no ABA through revisions).
+ * - `scan` returns keys with the given prefix in ascending byte order of their UTF-8 encoding.
+ * - Errors: an operation that provably did not apply throws `NereusError(METADATA_UNAVAILABLE)` with
+ *   `details.ambiguous === false`; one whose response was lost (it may or may not have applied) throws
+ *   `MetadataAmbiguousError`. Callers resolve ambiguity by reloading, never by guessing.
+ */
+export interface MetadataStore {
+  readonly spiVersion: typeof METADATA_STORE_SPI_VERSION;
+  get(key: string, options?: OperationOptions): Promise<KeyValue | undefined>;
+  /** Reads several keys at one revision (absent keys are missing from the map). */
+  getMany(keys: readonly string[], options?: OperationOptions): Promise<ReadonlyMap<string, KeyValue>>;
+  scan(prefix: string, options: ScanOptions): Promise<ScanPage>;
+  txn(request: TxnRequest, options?: OperationOptions): Promise<TxnResult>;
+  /** Grants a lease that expires `ttlMs` after its last keep-alive; keys put with it are deleted on expiry. */
+  grantLease(ttlMs: number, options?: OperationOptions): Promise<Lease>;
+  /** Subscribes to changes under a prefix. Hints only. */
+  watch(prefix: string, onEvent: (event: WatchEvent) => void): Promise<WatchHandle>;
+  /** Idempotent. After close every operation fails with `STORAGE_CLOSED`. */
+  close(): Promise<void>;
+}
+
+export interface Lease {
+  readonly id: string;
+  keepAlive(options?: OperationOptions): Promise<void>;
+  revoke(options?: OperationOptions): Promise<void>;
+}

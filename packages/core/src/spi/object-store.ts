@@ -1,0 +1,39 @@
+// ObjectStore SPI (version 1): immutable, create-only objects addressed by key. Implemented over S3 and the local
+// filesystem by @nereus/object-wal, and in memory by @nereus/core/testing.
+
+export const OBJECT_STORE_SPI_VERSION = 1;
+
+export interface ObjectIoOptions {
+  readonly signal?: AbortSignal;
+}
+
+export interface ObjectInfo {
+  readonly key: string;
+  readonly size: number;
+  /** CRC32C of the whole object as stored, when the store knows it. */
+  readonly crc32c?: number;
+}
+
+export interface ObjectListPage {
+  readonly items: readonly ObjectInfo[];
+  /** Pass back to continue; undefined on the last page. */
+  readonly continuationToken?: string;
+}
+
+/**
+ * Invariants:
+ * - `putIfAbsent` is create-only: exactly one of concurrent writers of a key wins (`{ created: true }`); the others
+ *   get `{ created: false }` (never an overwrite). The CRC32C is validated by the store on upload.
+ * - A `putIfAbsent` whose response was lost is resolved by the implementation by reading the object back: identical
+ *   bytes ⇒ `{ created: true }`; different ⇒ `{ created: false }`.
+ * - `get` with a range returns exactly those bytes; a missing object raises `OBJECT_NOT_FOUND`.
+ */
+export interface ObjectStore {
+  readonly spiVersion: typeof OBJECT_STORE_SPI_VERSION;
+  putIfAbsent(key: string, body: Uint8Array, options?: ObjectIoOptions): Promise<{ readonly created: boolean }>;
+  get(key: string, range?: { readonly offset: number; readonly length: number }, options?: ObjectIoOptions): Promise<Uint8Array>;
+  head(key: string, options?: ObjectIoOptions): Promise<ObjectInfo | undefined>;
+  list(prefix: string, options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number }): Promise<ObjectListPage>;
+  deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,84 @@
+// Primary-WAL provider SPI (version 1), split by role: a writer that freezes and persists exact bytes, a reader
+// that returns the exact entries of a target. Providers never touch the stream head; core owns commit.
+import type { AppendEntry, PayloadFormat } from "../domain/append-types.js";
+import type { ReadTarget, ReadTargetType } from "../domain/read-target.js";
+import type { PrimaryWalKind } from "../domain/storage-profile.js";
+import type { MetadataStore, RevisionCompare, WriteOp } from "./metadata-store.js";
+
+export const WAL_SPI_VERSION = 1;
+
+/** Everything a writer needs to freeze one physical attempt. */
+export interface WalWriteRequest {
+  readonly streamId: string;
+  /** Process-local attempt id; part of the physical attempt identity. */
+  readonly attemptId: string;
+  readonly writerId: string;
+  readonly writerEpoch: number;
+  readonly expectedStartOffset: number;
+  readonly payloadFormat: PayloadFormat;
+  /** Caller-owned entries; `prepare` copies what it keeps. */
+  readonly entries: readonly AppendEntry[];
+}
+
+/**
+ * A frozen physical attempt. Invariant: persisting it twice writes the same bytes to the same target identity
+ * (a retry never changes payload, range or counts).
+ */
+export interface PreparedWrite {
+  readonly request: WalWriteRequest;
+  /** Deterministic physical attempt identity (e.g. the object key); stable across retries of this attempt. */
+  readonly physicalAttemptKey: string;
+  readonly entryCount: number;
+  readonly recordCount: number;
+  readonly logicalBytes: number;
+  /** CRC32C over the concatenated entry payloads, in order. */
+  readonly payloadChecksum: number;
+}
+
+/** Metadata conditions and writes the head-commit transaction must include to protect the physical target. */
+export interface TargetProtection {
+  readonly compares: readonly RevisionCompare[];
+  readonly writes: readonly WriteOp[];
+}
+
+/** A durable physical target: bytes are durable, but not yet a committed logical range. */
+export interface PersistedWrite {
+  readonly prepared: PreparedWrite;
+  readonly readTarget: ReadTarget;
+}
+
+export interface WalIoOptions {
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Writer role. Invariants:
+ * - `prepare` does no I/O; `persist` is the only physical write and is idempotent per prepared attempt.
+ * - `protect` returns the protection (root/protection records) that must be committed in the same transaction as
+ *   the head, and may read metadata to validate the root (closing the mark/create race); it writes nothing that
+ *   makes the target visible.
+ * - A provider never guesses offsets and never writes the head, intents or indexes.
+ */
+export interface WalWriter {
+  readonly spiVersion: typeof WAL_SPI_VERSION;
+  readonly walKind: PrimaryWalKind;
+  prepare(request: WalWriteRequest): PreparedWrite;
+  persist(prepared: PreparedWrite, options?: WalIoOptions): Promise<PersistedWrite>;
+  protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options?: WalIoOptions): Promise<TargetProtection>;
+}
+
+/** One entry as stored in a target: exact bytes and the record count it was written with. */
+export interface StoredEntry {
+  readonly recordCount: number;
+  readonly payload: Uint8Array;
+}
+
+/**
+ * Reader role. Invariant: returns exactly the entries written to the target, in order, verified against the
+ * target's checksum; corruption raises a checksum-mismatch error, never wrong data.
+ */
+export interface WalReader {
+  readonly spiVersion: typeof WAL_SPI_VERSION;
+  readonly targetTypes: readonly ReadTargetType[];
+  readEntries(target: ReadTarget, options?: WalIoOptions): Promise<readonly StoredEntry[]>;
+}
