@@ -1,3 +1,6 @@
 // @nereus/core/testing: in-memory reference providers with fault injection and the conformance suites that
 // every real provider runs. Test-only; never used by production code paths.
 export {};
+export { InMemoryMetadataStore, type InMemoryMetadataStoreOptions } from "./in-memory-metadata-store.js";
+export { MetadataFaults, type MetadataFaultMode, type MetadataFaultOp, type MetadataFaultRule } from "./metadata-faults.js";
+export { MetadataStoreStats } from "./metadata-store-stats.js";

@@ -1,0 +1,421 @@
+// In-memory reference MetadataStore: exact SPI v1 semantics (one global revision counter, atomic multi-key txns,
+// prefix scans in UTF-8 byte order, leases on an injectable clock, watch hints) plus fault injection and call
+// counters for tests. Leases expire lazily: the first call at or after the expiry deletes the lease's keys.
+// Not a production store: no persistence, no size limits beyond etcd's per-txn operation cap.
+// Buffers: values are copied on write and every read returns fresh copies.
+import { ErrorCode } from "../errors/error-code.js";
+import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
+import { NereusError } from "../errors/nereus-error.js";
+import {
+  METADATA_STORE_SPI_VERSION,
+  type KeyValue,
+  type Lease,
+  type MetadataStore,
+  type OperationOptions,
+  type ScanOptions,
+  type ScanPage,
+  type TxnRequest,
+  type TxnResult,
+  type WatchEvent,
+  type WatchHandle,
+} from "../spi/metadata-store.js";
+import { MetadataFaults, type MetadataFaultOp } from "./metadata-faults.js";
+import { MetadataStoreStats } from "./metadata-store-stats.js";
+
+/** etcd's default `--max-txn-ops`: each of compares, writes and `readOnFailure` may hold at most this many entries. */
+const MAX_TXN_OPERATIONS = 128;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+export interface InMemoryMetadataStoreOptions {
+  /** Milliseconds clock used for lease expiry (default `Date.now`). Tests advance it to expire leases. */
+  readonly clock?: () => number;
+}
+
+interface Entry {
+  readonly key: string;
+  readonly keyBytes: Buffer;
+  value: Uint8Array;
+  modRevision: number;
+  createRevision: number;
+  leaseId: string | undefined;
+}
+
+interface LeaseState {
+  readonly ttlMs: number;
+  expiresAt: number;
+  readonly keys: Set<string>;
+}
+
+interface Watcher {
+  readonly prefix: string;
+  readonly onEvent: (event: WatchEvent) => void;
+}
+
+/**
+ * The reference `MetadataStore`. Invariants (the SPI's, exactly): revisions start at 0 and every txn that changes
+ * something takes the next one for all its writes; compares and `readOnFailure` see the same state; deleting and
+ * re-creating a key yields a higher `modRevision`; scans are in UTF-8 byte order. Calls apply synchronously at the
+ * moment they are made, so concurrently started calls are linearized in call order.
+ * Fault injection: `faults`; call counters: `stats`; state for assertions: `snapshot()`.
+ */
+export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
+  readonly spiVersion = METADATA_STORE_SPI_VERSION;
+  /** Armed faults; see `MetadataFaultMode` for what each mode does. */
+  readonly faults = new MetadataFaults();
+  /** Counters of calls that reached the store. */
+  readonly stats = new MetadataStoreStats();
+
+  readonly #clock: () => number;
+  readonly #entries = new Map<string, Entry>();
+  /** Entries sorted by UTF-8 key bytes. */
+  readonly #sorted: Entry[] = [];
+  readonly #leases = new Map<string, LeaseState>();
+  readonly #watchers = new Set<Watcher>();
+  /** Rejecters of calls hung by a fault; `close()` rejects them. */
+  readonly #hung = new Set<(error: Error) => void>();
+  #revision = 0;
+  #nextLeaseId = 1;
+  #closed = false;
+
+  constructor(options: InMemoryMetadataStoreOptions = {}) {
+    this.#clock = options.clock ?? Date.now;
+  }
+
+  async get(key: string, options: OperationOptions = {}): Promise<KeyValue | undefined> {
+    this.#enter(options.signal);
+    checkKey(key);
+    this.stats.gets += 1;
+    return this.#run("get", key, options.signal, () => {
+      const entry = this.#entries.get(key);
+      return entry === undefined ? undefined : toKeyValue(entry);
+    });
+  }
+
+  async getMany(keys: readonly string[], options: OperationOptions = {}): Promise<ReadonlyMap<string, KeyValue>> {
+    this.#enter(options.signal);
+    for (const key of keys) checkKey(key);
+    this.stats.getManys += 1;
+    return this.#run("getMany", keys, options.signal, () => this.#read(keys));
+  }
+
+  async scan(prefix: string, options: ScanOptions): Promise<ScanPage> {
+    this.#enter(options.signal);
+    checkPrefix(prefix);
+    if (!Number.isSafeInteger(options.limit) || options.limit < 1) {
+      throw invalid(`scan limit must be a positive integer, got ${String(options.limit)}`);
+    }
+    if (options.startAt !== undefined) checkKey(options.startAt);
+    if (options.startAfter !== undefined) checkKey(options.startAfter);
+    this.stats.scans += 1;
+    return this.#run("scan", prefix, options.signal, () => this.#scan(prefix, options));
+  }
+
+  async txn(request: TxnRequest, options: OperationOptions = {}): Promise<TxnResult> {
+    this.#enter(options.signal);
+    checkTxn(request);
+    this.stats.txns += 1;
+    return this.#run("txn", request, options.signal, () => this.#apply(request));
+  }
+
+  async grantLease(ttlMs: number, options: OperationOptions = {}): Promise<Lease> {
+    this.#enter(options.signal);
+    if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw invalid(`lease ttlMs must be positive, got ${String(ttlMs)}`);
+    this.stats.roundTrips += 1;
+    this.#expireLeases();
+    const id = String(this.#nextLeaseId++);
+    this.#leases.set(id, { ttlMs, expiresAt: this.#clock() + ttlMs, keys: new Set() });
+    return {
+      id,
+      keepAlive: async (keepAliveOptions: OperationOptions = {}) => {
+        this.#enter(keepAliveOptions.signal);
+        this.stats.roundTrips += 1;
+        this.#expireLeases();
+        const lease = this.#leases.get(id);
+        if (lease === undefined) throw leaseNotFound(id);
+        lease.expiresAt = this.#clock() + lease.ttlMs;
+      },
+      revoke: async (revokeOptions: OperationOptions = {}) => {
+        this.#enter(revokeOptions.signal);
+        this.stats.roundTrips += 1;
+        this.#expireLeases();
+        this.#dropLease(id);
+      },
+    };
+  }
+
+  async watch(prefix: string, onEvent: (event: WatchEvent) => void): Promise<WatchHandle & AsyncDisposable> {
+    this.#enter(undefined);
+    checkPrefix(prefix);
+    this.stats.roundTrips += 1;
+    const watcher: Watcher = { prefix, onEvent };
+    this.#watchers.add(watcher);
+    const close = async (): Promise<void> => {
+      this.#watchers.delete(watcher);
+    };
+    return { close, [Symbol.asyncDispose]: close };
+  }
+
+  /** Idempotent. Rejects calls hung by a fault with `STORAGE_CLOSED` and ends every watch. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#watchers.clear();
+    const hung = [...this.#hung];
+    this.#hung.clear();
+    for (const reject of hung) reject(closedError());
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  /**
+   * The current contents (after lease expiry at the current clock), in UTF-8 key order, as fresh copies.
+   * For test assertions; works after `close()` too. Does not count as a call.
+   */
+  snapshot(): Map<string, KeyValue> {
+    this.#expireLeases();
+    return new Map(this.#sorted.map((entry) => [entry.key, toKeyValue(entry)]));
+  }
+
+  #enter(signal: AbortSignal | undefined): void {
+    if (this.#closed) throw closedError();
+    if (signal?.aborted === true) {
+      throw new NereusError(ErrorCode.CANCELLED, "metadata operation cancelled before it was sent", {
+        cause: signal.reason,
+      });
+    }
+  }
+
+  /** Counts the round trip, applies the armed fault (if any) and otherwise runs `execute`. */
+  async #run<T>(op: MetadataFaultOp, request: unknown, signal: AbortSignal | undefined, execute: () => T): Promise<T> {
+    this.stats.roundTrips += 1;
+    const fault = this.faults.take(op, request);
+    if (fault === "fail-before-apply") {
+      throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, `injected fault: ${op} failed before it applied`, {
+        details: { ambiguous: false, injected: true },
+      });
+    }
+    if (fault === "hang-until-aborted") return this.#hang(op, signal);
+    this.#expireLeases();
+    const result = execute();
+    if (fault === "apply-then-lose-response") {
+      if (op === "txn") throw new MetadataAmbiguousError("injected fault: txn applied but its response was lost");
+      throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, `injected fault: ${op} response was lost`, {
+        details: { ambiguous: false, injected: true },
+      });
+    }
+    return result;
+  }
+
+  #hang<T>(op: MetadataFaultOp, signal: AbortSignal | undefined): Promise<T> {
+    return new Promise<T>((_resolve, reject) => {
+      const onAbort = (): void => {
+        this.#hung.delete(rejectHung);
+        const cancelled = new NereusError(ErrorCode.CANCELLED, `${op} cancelled while in flight`, {
+          cause: signal?.reason,
+        });
+        reject(op === "txn" ? new MetadataAmbiguousError("txn cancelled while in flight", cancelled) : cancelled);
+      };
+      const rejectHung = (error: Error): void => {
+        signal?.removeEventListener("abort", onAbort);
+        reject(error);
+      };
+      this.#hung.add(rejectHung);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  #read(keys: readonly string[]): Map<string, KeyValue> {
+    const found = new Map<string, KeyValue>();
+    for (const key of keys) {
+      const entry = this.#entries.get(key);
+      if (entry !== undefined) found.set(key, toKeyValue(entry));
+    }
+    return found;
+  }
+
+  #scan(prefix: string, options: ScanOptions): ScanPage {
+    let index = lowerBound(this.#sorted, Buffer.from(prefix, "utf8"), false);
+    if (options.startAt !== undefined) {
+      index = Math.max(index, lowerBound(this.#sorted, Buffer.from(options.startAt, "utf8"), false));
+    }
+    if (options.startAfter !== undefined) {
+      index = Math.max(index, lowerBound(this.#sorted, Buffer.from(options.startAfter, "utf8"), true));
+    }
+    const items: KeyValue[] = [];
+    for (; index < this.#sorted.length; index++) {
+      const entry = this.#sorted[index];
+      if (entry === undefined || !entry.key.startsWith(prefix)) break;
+      if (items.length === options.limit) return { items, more: true };
+      items.push(toKeyValue(entry));
+    }
+    return { items, more: false };
+  }
+
+  #apply(request: TxnRequest): TxnResult {
+    for (const compare of request.compares) {
+      if ((this.#entries.get(compare.key)?.modRevision ?? 0) !== compare.modRevision) {
+        return { succeeded: false, current: this.#read(request.readOnFailure ?? []) };
+      }
+    }
+    for (const write of request.writes) {
+      if (write.type === "put" && write.leaseId !== undefined && !this.#leases.has(write.leaseId)) {
+        throw leaseNotFound(write.leaseId);
+      }
+    }
+    const revision = this.#revision + 1;
+    const events: WatchEvent[] = [];
+    for (const write of request.writes) {
+      if (write.type === "put") {
+        this.#put(write.key, write.value, write.leaseId, revision);
+        events.push({ type: "put", key: write.key, modRevision: revision });
+      } else if (this.#delete(write.key)) {
+        events.push({ type: "delete", key: write.key, modRevision: revision });
+      }
+    }
+    if (events.length > 0) {
+      this.#revision = revision;
+      this.#notify(events);
+    }
+    return { succeeded: true, revision: this.#revision };
+  }
+
+  #put(key: string, value: Uint8Array, leaseId: string | undefined, revision: number): void {
+    let entry = this.#entries.get(key);
+    if (entry === undefined) {
+      entry = { key, keyBytes: Buffer.from(key, "utf8"), value, modRevision: revision, createRevision: revision, leaseId };
+      this.#entries.set(key, entry);
+      this.#sorted.splice(lowerBound(this.#sorted, entry.keyBytes, false), 0, entry);
+    } else if (entry.leaseId !== undefined) {
+      this.#leases.get(entry.leaseId)?.keys.delete(key);
+    }
+    entry.value = Uint8Array.from(value);
+    entry.modRevision = revision;
+    entry.leaseId = leaseId;
+    if (leaseId !== undefined) this.#leases.get(leaseId)?.keys.add(key);
+  }
+
+  #delete(key: string): boolean {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return false;
+    this.#entries.delete(key);
+    this.#sorted.splice(lowerBound(this.#sorted, entry.keyBytes, false), 1);
+    if (entry.leaseId !== undefined) this.#leases.get(entry.leaseId)?.keys.delete(key);
+    return true;
+  }
+
+  /** Deletes every expired lease with its keys (one revision per lease, like etcd's lease revocation). */
+  #expireLeases(): void {
+    const now = this.#clock();
+    for (const [id, lease] of this.#leases) {
+      if (lease.expiresAt <= now) this.#dropLease(id);
+    }
+  }
+
+  #dropLease(id: string): void {
+    const lease = this.#leases.get(id);
+    if (lease === undefined) return;
+    this.#leases.delete(id);
+    if (lease.keys.size === 0) return;
+    const revision = this.#revision + 1;
+    const events: WatchEvent[] = [];
+    for (const key of [...lease.keys]) {
+      if (this.#delete(key)) events.push({ type: "delete", key, modRevision: revision });
+    }
+    this.#revision = revision;
+    this.#notify(events);
+  }
+
+  /** Delivers events asynchronously (after the mutating call returned), one microtask per watcher. */
+  #notify(events: readonly WatchEvent[]): void {
+    for (const watcher of this.#watchers) {
+      const matching = events.filter((event) => event.key.startsWith(watcher.prefix));
+      if (matching.length === 0) continue;
+      queueMicrotask(() => {
+        for (const event of matching) {
+          if (!this.#watchers.has(watcher)) return;
+          try {
+            watcher.onEvent(event);
+          } catch {
+            // Watch events are hints; a throwing listener must not break the store.
+          }
+        }
+      });
+    }
+  }
+}
+
+function toKeyValue(entry: Entry): KeyValue {
+  return {
+    key: entry.key,
+    value: Uint8Array.from(entry.value),
+    modRevision: entry.modRevision,
+    createRevision: entry.createRevision,
+  };
+}
+
+/** Index of the first entry whose key bytes are >= `bytes` (or > `bytes` when `exclusive`). */
+function lowerBound(sorted: readonly Entry[], bytes: Buffer, exclusive: boolean): number {
+  let low = 0;
+  let high = sorted.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const order = Buffer.compare((sorted[middle] as Entry).keyBytes, bytes);
+    if (order < 0 || (exclusive && order === 0)) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function checkPrefix(prefix: string): void {
+  if (typeof prefix !== "string" || LONE_SURROGATE.test(prefix)) {
+    throw invalid("metadata prefix must be a well-formed string");
+  }
+}
+
+function checkKey(key: string): void {
+  if (typeof key !== "string" || key.length === 0 || LONE_SURROGATE.test(key)) {
+    throw invalid("metadata key must be a non-empty well-formed string");
+  }
+}
+
+function checkTxn(request: TxnRequest): void {
+  const readOnFailure = request.readOnFailure ?? [];
+  for (const list of [request.compares, request.writes, readOnFailure]) {
+    if (list.length > MAX_TXN_OPERATIONS) {
+      throw new NereusError(ErrorCode.METADATA_LIMIT_EXCEEDED, `txn lists hold at most ${MAX_TXN_OPERATIONS} entries`, {
+        retryable: false,
+      });
+    }
+  }
+  for (const compare of request.compares) {
+    checkKey(compare.key);
+    if (!Number.isSafeInteger(compare.modRevision) || compare.modRevision < 0) {
+      throw invalid(`compare modRevision must be a non-negative integer, got ${String(compare.modRevision)}`);
+    }
+  }
+  const written = new Set<string>();
+  for (const write of request.writes) {
+    checkKey(write.key);
+    if (written.has(write.key)) throw invalid(`txn writes key ${write.key} twice`);
+    written.add(write.key);
+    if (write.type === "put" && !(write.value instanceof Uint8Array)) throw invalid("put value must be a Uint8Array");
+  }
+  for (const key of readOnFailure) checkKey(key);
+}
+
+function invalid(message: string): NereusError {
+  return new NereusError(ErrorCode.INVALID_ARGUMENT, message, { retryable: false });
+}
+
+function closedError(): NereusError {
+  return new NereusError(ErrorCode.STORAGE_CLOSED, "metadata store is closed", { retryable: false });
+}
+
+function leaseNotFound(leaseId: string): NereusError {
+  return new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `lease ${leaseId} not found (expired or revoked)`, {
+    retryable: false,
+    details: { reason: "lease-not-found", leaseId },
+  });
+}
