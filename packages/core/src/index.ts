@@ -62,3 +62,12 @@ export {
   type ObjectListPage,
   type ObjectIoOptions,
 } from "./spi/object-store.js";
+
+// Binary helpers (src/bytes).
+export { ByteWriter } from "./bytes/byte-writer.js";
+export { ByteReader } from "./bytes/byte-reader.js";
+export { crc32c } from "./bytes/crc32c.js";
+export { sha256, sha256Hex } from "./bytes/sha256.js";
+export { base32LowerNoPad, decodeBase32LowerNoPad } from "./bytes/base32-lower-no-pad.js";
+export { toHex, fromHex } from "./bytes/hex.js";
+export { encodeStrictUtf8, decodeStrictUtf8, isWellFormedString } from "./bytes/strict-utf8.js";
