@@ -4,6 +4,7 @@ import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
 import { NereusError } from "../errors/nereus-error.js";
 import type { TxnRequest } from "../spi/metadata-store.js";
 import { InMemoryMetadataStore } from "./in-memory-metadata-store.js";
+import { describeMetadataStoreConformance } from "./metadata-store-conformance.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (value: Uint8Array | undefined): string | undefined =>
@@ -22,6 +23,11 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   }
   throw new Error("expected the promise to reject");
 }
+
+describeMetadataStoreConformance("InMemoryMetadataStore conformance", async () => ({
+  store: new InMemoryMetadataStore(),
+  prefix: "conformance/",
+}));
 
 describe("InMemoryMetadataStore fault injection", () => {
   it("fail-before-apply throws non-ambiguous METADATA_UNAVAILABLE and applies nothing", async () => {

@@ -4,3 +4,4 @@ export {};
 export { InMemoryMetadataStore, type InMemoryMetadataStoreOptions } from "./in-memory-metadata-store.js";
 export { MetadataFaults, type MetadataFaultMode, type MetadataFaultOp, type MetadataFaultRule } from "./metadata-faults.js";
 export { MetadataStoreStats } from "./metadata-store-stats.js";
+export { describeMetadataStoreConformance, type MetadataStoreConformanceFixture } from "./metadata-store-conformance.js";
