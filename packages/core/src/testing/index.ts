@@ -5,3 +5,5 @@ export { InMemoryMetadataStore, type InMemoryMetadataStoreOptions } from "./in-m
 export { MetadataFaults, type MetadataFaultMode, type MetadataFaultOp, type MetadataFaultRule } from "./metadata-faults.js";
 export { MetadataStoreStats } from "./metadata-store-stats.js";
 export { describeMetadataStoreConformance, type MetadataStoreConformanceFixture } from "./metadata-store-conformance.js";
+export { InMemoryObjectStore, ObjectStoreFaults, ObjectStoreStats, type ObjectStoreFaultMode, type ObjectStoreFaultOp, type ObjectStoreFaultRule } from "./in-memory-object-store.js";
+export { describeObjectStoreConformance, type ObjectStoreConformanceFixture } from "./object-store-conformance.js";
