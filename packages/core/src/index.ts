@@ -71,3 +71,10 @@ export { sha256, sha256Hex } from "./bytes/sha256.js";
 export { base32LowerNoPad, decodeBase32LowerNoPad } from "./bytes/base32-lower-no-pad.js";
 export { toHex, fromHex } from "./bytes/hex.js";
 export { encodeStrictUtf8, decodeStrictUtf8, isWellFormedString } from "./bytes/strict-utf8.js";
+
+// Identity (src/identity).
+export { streamIdFromName, streamNameHash, isStreamId, STREAM_NAME_MAX_BYTES } from "./identity/stream-id-from-name.js";
+export { encodeKeyComponent, decodeKeyComponent } from "./identity/key-component.js";
+export { pad19, parsePad19 } from "./identity/pad19.js";
+export { newFencingToken, fencingTokenHash } from "./identity/fencing-token.js";
+export { deriveCommitId, type CommitIdentity } from "./identity/derive-commit-id.js";
