@@ -78,3 +78,26 @@ export { encodeKeyComponent, decodeKeyComponent } from "./identity/key-component
 export { pad19, parsePad19 } from "./identity/pad19.js";
 export { newFencingToken, fencingTokenHash } from "./identity/fencing-token.js";
 export { deriveCommitId, type CommitIdentity } from "./identity/derive-commit-id.js";
+
+// Metadata key layout (src/keys).
+export {
+  StreamKeySegment,
+  clusterPrefix,
+  streamsPrefix,
+  streamPrefix,
+  streamHeadKey,
+  commitIntentKey,
+  replayMarkerKey,
+  offsetIndexPrefix,
+  offsetIndexKey,
+  offsetIndexScanStartKey,
+} from "./keys/stream-keys.js";
+export {
+  parseStreamHeadKey,
+  parseCommitIntentKey,
+  parseReplayMarkerKey,
+  parseOffsetIndexKey,
+  type StreamKeyLocation,
+  type CommitKeyLocation,
+  type OffsetIndexKeyLocation,
+} from "./keys/stream-key-parsers.js";
