@@ -1,0 +1,28 @@
+// Public API of @nereus/bookkeeper. Every export is named here.
+
+// Wire protocol v3 (protobuf) and framing.
+export { ProtoWriter } from "./protobuf/proto-writer.js";
+export { ProtoReader, type ProtoTag } from "./protobuf/proto-reader.js";
+export { WireType } from "./protobuf/wire-type.js";
+export { StatusCode, statusCodeName } from "./protocol/status-code.js";
+export { OperationType, PROTOCOL_VERSION_THREE } from "./protocol/operation-type.js";
+export {
+  AddFlag,
+  ReadFlag,
+  type AddRequest,
+  type ReadRequest,
+  type ReadLacRequest,
+  type WriteLacRequest,
+  type GetBookieInfoRequest,
+  type BookieRequestBody,
+  type BookieRequest,
+  type AddResponse,
+  type ReadResponse,
+  type ReadLacResponse,
+  type WriteLacResponse,
+  type GetBookieInfoResponse,
+  type BookieResponse,
+} from "./protocol/bookie-messages.js";
+export { encodeRequest, encodeRequestFrame, decodeRequest, operationOf } from "./protocol/request-codec.js";
+export { encodeResponse, decodeResponse } from "./protocol/response-codec.js";
+export { FrameDecoder, DEFAULT_MAX_FRAME_SIZE } from "./protocol/frame-decoder.js";
