@@ -101,3 +101,8 @@ export {
   type CommitKeyLocation,
   type OffsetIndexKeyLocation,
 } from "./keys/stream-key-parsers.js";
+
+// Storage profiles (src/profiles).
+export { canonicalizeProfile } from "./profiles/canonicalize-profile.js";
+export { profileTraits, STORAGE_PROFILE_TRAITS } from "./profiles/profile-traits.js";
+export { resolveAckBoundary } from "./profiles/resolve-ack-boundary.js";
