@@ -26,3 +26,18 @@ export {
 export { encodeRequest, encodeRequestFrame, decodeRequest, operationOf } from "./protocol/request-codec.js";
 export { encodeResponse, decodeResponse } from "./protocol/response-codec.js";
 export { FrameDecoder, DEFAULT_MAX_FRAME_SIZE } from "./protocol/frame-decoder.js";
+
+// Entry digests and the master key.
+export { type DigestType, DIGEST_TYPE_NUMBER, DIGEST_LENGTH, digestTypeFromNumber } from "./digest/digest-type.js";
+export { deriveMasterKey, passwordBytes, EMPTY_PASSWORD_MASTER_KEY_HEX } from "./digest/master-key.js";
+export { createDigestManager, type DigestManager } from "./digest/digest-manager.js";
+export {
+  packageEntry,
+  unpackEntry,
+  packageLac,
+  unpackLac,
+  ENTRY_HEADER_LENGTH,
+  LAC_HEADER_LENGTH,
+  type EntryHeader,
+  type UnpackedEntry,
+} from "./digest/entry-codec.js";
