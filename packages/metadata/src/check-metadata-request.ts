@@ -1,0 +1,73 @@
+// Argument checks shared by the MetadataStore implementations, run before any I/O so every store rejects the same
+// requests with the same errors: keys are non-empty well-formed strings (a lone surrogate has no UTF-8 form and would
+// silently collide with U+FFFD), scans have a positive integer limit, txns respect etcd's per-list operation cap
+// and never write one key twice.
+import type { ScanOptions, TxnRequest } from "@nereus/core";
+import { MetadataStoreErrors } from "./metadata-store-errors.js";
+
+/** etcd's default `--max-txn-ops`: compares, writes and `readOnFailure` may each hold at most this many entries. */
+export const MAX_TXN_OPERATIONS = 128;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Throws `INVALID_ARGUMENT` for anything that is not a valid request; returns normally otherwise. */
+export const checkMetadataRequest = {
+  key(key: string): void {
+    if (typeof key !== "string" || key.length === 0 || LONE_SURROGATE.test(key)) {
+      throw MetadataStoreErrors.invalid("metadata key must be a non-empty well-formed string");
+    }
+  },
+
+  keys(keys: readonly string[]): void {
+    for (const key of keys) checkMetadataRequest.key(key);
+  },
+
+  prefix(prefix: string): void {
+    if (typeof prefix !== "string" || LONE_SURROGATE.test(prefix)) {
+      throw MetadataStoreErrors.invalid("metadata prefix must be a well-formed string");
+    }
+  },
+
+  scan(prefix: string, options: ScanOptions): void {
+    checkMetadataRequest.prefix(prefix);
+    if (!Number.isSafeInteger(options.limit) || options.limit < 1) {
+      throw MetadataStoreErrors.invalid(`scan limit must be a positive integer, got ${String(options.limit)}`);
+    }
+    if (options.startAt !== undefined) checkMetadataRequest.key(options.startAt);
+    if (options.startAfter !== undefined) checkMetadataRequest.key(options.startAfter);
+  },
+
+  txn(request: TxnRequest): void {
+    const readOnFailure = request.readOnFailure ?? [];
+    for (const list of [request.compares, request.writes, readOnFailure]) {
+      if (list.length > MAX_TXN_OPERATIONS) {
+        throw MetadataStoreErrors.limitExceeded(`txn lists hold at most ${MAX_TXN_OPERATIONS} entries, got ${list.length}`);
+      }
+    }
+    for (const compare of request.compares) {
+      checkMetadataRequest.key(compare.key);
+      if (!Number.isSafeInteger(compare.modRevision) || compare.modRevision < 0) {
+        throw MetadataStoreErrors.invalid(`compare modRevision must be a non-negative integer, got ${String(compare.modRevision)}`);
+      }
+    }
+    const written = new Set<string>();
+    for (const write of request.writes) {
+      checkMetadataRequest.key(write.key);
+      if (written.has(write.key)) throw MetadataStoreErrors.invalid(`txn writes key ${write.key} twice`);
+      written.add(write.key);
+      if (write.type === "put" && !(write.value instanceof Uint8Array)) {
+        throw MetadataStoreErrors.invalid("put value must be a Uint8Array");
+      }
+      if (write.type === "put" && write.leaseId !== undefined && typeof write.leaseId !== "string") {
+        throw MetadataStoreErrors.invalid("put leaseId must be a string");
+      }
+    }
+    checkMetadataRequest.keys(readOnFailure);
+  },
+
+  ttl(ttlMs: number): void {
+    if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+      throw MetadataStoreErrors.invalid(`lease ttlMs must be a positive number, got ${String(ttlMs)}`);
+    }
+  },
+} as const;

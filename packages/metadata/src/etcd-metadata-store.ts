@@ -1,0 +1,365 @@
+// MetadataStore over etcd v3 (etcd3 client): a thin mapping of SPI v1 onto Range/Txn/Lease/Watch. Reads are
+// linearizable Ranges; versions are etcd `mod_revision`s (int64 strings parsed to safe integers, failing closed);
+// a txn is one etcd Txn with `mod_revision ==` compares (0 = absent, which etcd evaluates against an empty key),
+// puts/deletes in Then and Ranges of `readOnFailure` in Else. The client's automatic retries are disabled, so a
+// call is sent at most once and a lost response surfaces as MetadataAmbiguousError (map-etcd-error.ts).
+// Not done here: watch resumption after compaction (watches are hints), multi-Raft-group routing.
+// Buffers: values are copied into request Buffers on write and out of response Buffers on read.
+import {
+  ErrorCode,
+  METADATA_STORE_SPI_VERSION,
+  MetadataAmbiguousError,
+  NereusError,
+  type KeyValue,
+  type Lease,
+  type MetadataStore,
+  type OperationOptions,
+  type ScanOptions,
+  type ScanPage,
+  type TxnRequest,
+  type TxnResult,
+  type WatchEvent,
+  type WatchHandle,
+} from "@nereus/core";
+import { Etcd3, type IKeyValue, type IOptions, type IRequestOp, type IResponseOp, type Watcher } from "etcd3";
+import { MAX_TXN_OPERATIONS, checkMetadataRequest } from "./check-metadata-request.js";
+import { mapEtcdError, type EtcdErrorContext } from "./map-etcd-error.js";
+import { MetadataStoreErrors } from "./metadata-store-errors.js";
+import { prefixRangeEnd, scanLowerBound } from "./utf8-key-range.js";
+
+export interface EtcdMetadataStoreOptions {
+  /** Client URLs, e.g. `["http://127.0.0.1:2379"]`. */
+  readonly endpoints: readonly string[];
+  /** How long `createEtcdMetadataStore` waits for etcd to answer before failing (default 5,000 ms). */
+  readonly dialTimeoutMs?: number;
+  /** gRPC deadline of every call (default 10,000 ms). A txn that hits it is ambiguous. */
+  readonly requestTimeoutMs?: number;
+}
+
+type FaultPolicy = NonNullable<NonNullable<IOptions["faultHandling"]>["global"]>;
+
+/** A cockatiel-compatible policy that runs the call once: no retry, no circuit breaker. */
+const RUN_ONCE = {
+  execute: async (call: (context: { signal: AbortSignal }) => unknown) => call({ signal: new AbortController().signal }),
+} as unknown as FaultPolicy;
+
+const ZERO_BYTE = Buffer.from([0]);
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+const LEASE_ID = /^[1-9][0-9]{0,18}$/;
+
+/**
+ * Connects to etcd and returns an open store once etcd answered a status call within `dialTimeoutMs`.
+ * Throws non-ambiguous `METADATA_UNAVAILABLE` when it does not.
+ */
+export async function createEtcdMetadataStore(
+  options: EtcdMetadataStoreOptions,
+  operationOptions: OperationOptions = {},
+): Promise<EtcdMetadataStore> {
+  return EtcdMetadataStore.connect(options, operationOptions);
+}
+
+/**
+ * `MetadataStore` over etcd v3. Invariants beyond the SPI's: every call is sent at most once (no client retries);
+ * a mutating txn that fails after it may have been sent (deadline, abort, dropped connection, leader change) throws
+ * `MetadataAmbiguousError`; lease TTLs are whole seconds (rounded up; etcd enforces a minimum of about 2 s);
+ * `getMany` reads more than 128 keys with several Txns pinned to the first one's revision.
+ */
+export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
+  readonly spiVersion = METADATA_STORE_SPI_VERSION;
+  readonly #client: Etcd3;
+  readonly #requestTimeoutMs: number;
+  readonly #watchers = new Set<Watcher>();
+  #closed = false;
+
+  private constructor(client: Etcd3, requestTimeoutMs: number) {
+    this.#client = client;
+    this.#requestTimeoutMs = requestTimeoutMs;
+  }
+
+  /** Same as {@link createEtcdMetadataStore}. */
+  static async connect(options: EtcdMetadataStoreOptions, operationOptions: OperationOptions = {}): Promise<EtcdMetadataStore> {
+    if (options.endpoints.length === 0) throw MetadataStoreErrors.invalid("etcd endpoints must not be empty");
+    const signal = operationOptions.signal;
+    if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
+    const dialTimeoutMs = options.dialTimeoutMs ?? 5_000;
+    const client = new Etcd3({ hosts: [...options.endpoints], faultHandling: { host: () => RUN_ONCE, global: RUN_ONCE } });
+    const store = new EtcdMetadataStore(client, options.requestTimeoutMs ?? 10_000);
+    try {
+      await store.#call({ operation: "connect", mutating: false }, signal, () =>
+        client.maintenance.status({ deadline: Date.now() + dialTimeoutMs }),
+      );
+    } catch (error) {
+      await store.close();
+      if (NereusError.hasCode(error, ErrorCode.CANCELLED)) throw error;
+      throw MetadataStoreErrors.unavailable(
+        `etcd at ${options.endpoints.join(",")} did not answer within ${dialTimeoutMs} ms`,
+        error,
+      );
+    }
+    return store;
+  }
+
+  async get(key: string, options: OperationOptions = {}): Promise<KeyValue | undefined> {
+    this.#enter(options.signal);
+    checkMetadataRequest.key(key);
+    const response = await this.#call({ operation: "get", mutating: false }, options.signal, (callOptions) =>
+      this.#client.kv.range({ key: Buffer.from(key, "utf8") }, callOptions),
+    );
+    const found = response.kvs[0];
+    return found === undefined ? undefined : toKeyValue(found);
+  }
+
+  async getMany(keys: readonly string[], options: OperationOptions = {}): Promise<ReadonlyMap<string, KeyValue>> {
+    this.#enter(options.signal);
+    checkMetadataRequest.keys(keys);
+    const unique = [...new Set(keys)];
+    const found = new Map<string, KeyValue>();
+    let revision: string | undefined;
+    for (let start = 0; start < unique.length; start += MAX_TXN_OPERATIONS) {
+      const success: IRequestOp[] = unique.slice(start, start + MAX_TXN_OPERATIONS).map((key) => ({
+        request_range: revision === undefined ? { key: Buffer.from(key, "utf8") } : { key: Buffer.from(key, "utf8"), revision },
+      }));
+      const response = await this.#call({ operation: "getMany", mutating: false }, options.signal, (callOptions) =>
+        this.#client.kv.txn({ compare: [], success, failure: [] }, callOptions),
+      );
+      revision ??= response.header.revision;
+      for (const kv of rangedKeyValues(response.responses)) found.set(kv.key, kv);
+    }
+    return found;
+  }
+
+  async scan(prefix: string, options: ScanOptions): Promise<ScanPage> {
+    this.#enter(options.signal);
+    checkMetadataRequest.scan(prefix, options);
+    const bound = scanLowerBound(prefix, options.startAt, options.startAfter);
+    let start = Buffer.from(bound.key, "utf8");
+    if (bound.exclusive) start = Buffer.concat([start, ZERO_BYTE]);
+    if (start.length === 0) start = ZERO_BYTE;
+    const end = prefixRangeEnd(Buffer.from(prefix, "utf8"));
+    if (!end.equals(ZERO_BYTE) && Buffer.compare(start, end) >= 0) return { items: [], more: false };
+    const response = await this.#call({ operation: "scan", mutating: false }, options.signal, (callOptions) =>
+      this.#client.kv.range({ key: start, range_end: end, limit: options.limit }, callOptions),
+    );
+    return { items: response.kvs.map(toKeyValue), more: response.more };
+  }
+
+  async txn(request: TxnRequest, options: OperationOptions = {}): Promise<TxnResult> {
+    this.#enter(options.signal);
+    checkMetadataRequest.txn(request);
+    const success: IRequestOp[] = [];
+    for (const write of request.writes) {
+      const key = Buffer.from(write.key, "utf8");
+      if (write.type === "delete") {
+        success.push({ request_delete_range: { key } });
+      } else {
+        if (write.leaseId !== undefined && !LEASE_ID.test(write.leaseId)) throw MetadataStoreErrors.leaseNotFound(write.leaseId);
+        success.push({ request_put: { key, value: Buffer.from(write.value), lease: write.leaseId ?? 0 } });
+      }
+    }
+    const leaseId = request.writes.find((write) => write.type === "put" && write.leaseId !== undefined);
+    const context: EtcdErrorContext = {
+      operation: "txn",
+      mutating: request.writes.length > 0,
+      ...(leaseId?.type === "put" && leaseId.leaseId !== undefined ? { leaseId: leaseId.leaseId } : {}),
+    };
+    const response = await this.#call(context, options.signal, (callOptions) =>
+      this.#client.kv.txn(
+        {
+          compare: request.compares.map((compare) => ({
+            key: Buffer.from(compare.key, "utf8"),
+            target: "Mod",
+            result: "Equal",
+            mod_revision: compare.modRevision,
+          })),
+          success,
+          failure: (request.readOnFailure ?? []).map((key) => ({ request_range: { key: Buffer.from(key, "utf8") } })),
+        },
+        callOptions,
+      ),
+    );
+    if (response.succeeded) return { succeeded: true, revision: parseInt64(response.header.revision, "header.revision") };
+    const current = new Map<string, KeyValue>();
+    for (const kv of rangedKeyValues(response.responses)) current.set(kv.key, kv);
+    return { succeeded: false, current };
+  }
+
+  async grantLease(ttlMs: number, options: OperationOptions = {}): Promise<Lease> {
+    this.#enter(options.signal);
+    checkMetadataRequest.ttl(ttlMs);
+    const response = await this.#call({ operation: "grantLease", mutating: false }, options.signal, (callOptions) =>
+      this.#client.leaseClient.leaseGrant({ TTL: Math.max(1, Math.ceil(ttlMs / 1000)) }, callOptions),
+    );
+    if (response.error !== "") throw MetadataStoreErrors.unavailable(`etcd grantLease failed: ${response.error}`);
+    const id = response.ID;
+    return {
+      id,
+      keepAlive: (keepAliveOptions: OperationOptions = {}) => this.#keepAlive(id, keepAliveOptions.signal),
+      revoke: (revokeOptions: OperationOptions = {}) => this.#revoke(id, revokeOptions.signal),
+    };
+  }
+
+  async watch(prefix: string, onEvent: (event: WatchEvent) => void): Promise<WatchHandle & AsyncDisposable> {
+    this.#enter(undefined);
+    checkMetadataRequest.prefix(prefix);
+    const start = prefix === "" ? ZERO_BYTE : Buffer.from(prefix, "utf8");
+    const watcher = this.#client.watch().inRange({ start, end: prefixRangeEnd(Buffer.from(prefix, "utf8")) }).watcher();
+    watcher.on("error", () => {
+      // Watches are hints; the etcd3 watch manager reconnects by itself.
+    });
+    try {
+      await this.#whenConnected(watcher);
+    } catch (error) {
+      await watcher.cancel().catch(() => undefined);
+      throw mapEtcdError(error, { operation: "watch", mutating: false });
+    }
+    this.#watchers.add(watcher);
+    const deliver = (type: WatchEvent["type"]) => (kv: IKeyValue) => {
+      try {
+        onEvent({ type, key: UTF8.decode(kv.key), modRevision: parseInt64(kv.mod_revision, "mod_revision") });
+      } catch {
+        // A hint that cannot be decoded (foreign key bytes) or a throwing listener is dropped.
+      }
+    };
+    watcher.on("put", deliver("put"));
+    watcher.on("delete", deliver("delete"));
+    const close = async (): Promise<void> => {
+      if (!this.#watchers.delete(watcher)) return;
+      await watcher.cancel().catch(() => undefined);
+    };
+    return { close, [Symbol.asyncDispose]: close };
+  }
+
+  /** Idempotent: cancels the watches and closes the gRPC channels. Operations in flight may still settle. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const watchers = [...this.#watchers];
+    this.#watchers.clear();
+    await Promise.allSettled(watchers.map((watcher) => watcher.cancel()));
+    this.#client.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #enter(signal: AbortSignal | undefined): void {
+    if (this.#closed) throw MetadataStoreErrors.closed();
+    if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
+  }
+
+  /**
+   * Sends one call with the request deadline and maps its failure. An abort while in flight settles at once: a read
+   * with `CANCELLED`, a mutating txn with `MetadataAmbiguousError` (it may still apply); the call's late result is
+   * discarded.
+   */
+  async #call<T>(
+    context: EtcdErrorContext,
+    signal: AbortSignal | undefined,
+    send: (callOptions: { deadline: number }) => Promise<T>,
+  ): Promise<T> {
+    let response: Promise<T>;
+    try {
+      response = send({ deadline: Date.now() + this.#requestTimeoutMs });
+    } catch (error) {
+      // Thrown while building the call: nothing was sent.
+      throw mapEtcdError(error, { ...context, mutating: false });
+    }
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => {
+        const cancelled = MetadataStoreErrors.cancelledInFlight(context.operation, signal as AbortSignal);
+        reject(
+          context.mutating
+            ? new MetadataAmbiguousError(`etcd ${context.operation} cancelled while in flight`, cancelled)
+            : cancelled,
+        );
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      response.then(
+        (value) => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (error: unknown) => {
+          signal?.removeEventListener("abort", onAbort);
+          reject(mapEtcdError(error, context));
+        },
+      );
+    });
+  }
+
+  async #keepAlive(id: string, signal: AbortSignal | undefined): Promise<void> {
+    this.#enter(signal);
+    const ttl = await this.#call({ operation: "keepAlive", mutating: false, leaseId: id }, signal, async (callOptions) => {
+      const stream = await this.#client.leaseClient.leaseKeepAlive(callOptions);
+      return new Promise<string>((resolve, reject) => {
+        stream.on("data", (response) => {
+          resolve(response.TTL);
+          // Half-close: etcd ends the stream cleanly (a cancel would make the client reset its channels).
+          stream.end();
+        });
+        stream.on("error", reject);
+        stream.on("end", () => reject(new Error("keep-alive stream ended without a response")));
+        stream.write({ ID: id });
+      });
+    });
+    if (ttl === "0") throw MetadataStoreErrors.leaseNotFound(id);
+  }
+
+  async #revoke(id: string, signal: AbortSignal | undefined): Promise<void> {
+    this.#enter(signal);
+    try {
+      await this.#call({ operation: "revoke", mutating: false, leaseId: id }, signal, (callOptions) =>
+        this.#client.leaseClient.leaseRevoke({ ID: id }, callOptions),
+      );
+    } catch (error) {
+      // Revoking an expired or already revoked lease reached the goal.
+      if ((error as { details?: Record<string, unknown> }).details?.["reason"] !== "lease-not-found") throw error;
+    }
+  }
+
+  #whenConnected(watcher: Watcher): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(MetadataStoreErrors.unavailable(`etcd watch not established within ${this.#requestTimeoutMs} ms`)),
+        this.#requestTimeoutMs,
+      );
+      watcher.once("connected", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      watcher.once("error", (error: Error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+    });
+  }
+}
+
+/** Parses an etcd int64 (a decimal string) into a safe integer, failing closed on anything else. */
+function parseInt64(value: string, field: string): number {
+  const parsed = Number(value);
+  if (!/^[0-9]{1,16}$/.test(value) || !Number.isSafeInteger(parsed)) {
+    throw MetadataStoreErrors.invariant(`etcd ${field} ${JSON.stringify(value)} is not a safe non-negative integer`);
+  }
+  return parsed;
+}
+
+function toKeyValue(kv: IKeyValue): KeyValue {
+  let key: string;
+  try {
+    key = UTF8.decode(kv.key);
+  } catch (error) {
+    throw MetadataStoreErrors.invariant(`etcd returned a key that is not UTF-8: ${kv.key.toString("hex")} (${String(error)})`);
+  }
+  const modRevision = parseInt64(kv.mod_revision, "mod_revision");
+  const createRevision = parseInt64(kv.create_revision, "create_revision");
+  if (modRevision <= 0 || createRevision <= 0 || createRevision > modRevision) {
+    throw MetadataStoreErrors.invariant(`etcd key ${key} has revisions mod=${modRevision} create=${createRevision}`);
+  }
+  return { key, value: new Uint8Array(kv.value), modRevision, createRevision };
+}
+
+function rangedKeyValues(responses: readonly IResponseOp[]): KeyValue[] {
+  return responses.flatMap((response) => (response.response_range?.kvs ?? []).map(toKeyValue));
+}

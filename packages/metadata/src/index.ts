@@ -1,0 +1,11 @@
+// Public API of @nereus/metadata: MetadataStore implementations over etcd (clusters) and SQLite (embedded).
+export {
+  EtcdMetadataStore,
+  createEtcdMetadataStore,
+  type EtcdMetadataStoreOptions,
+} from "./etcd-metadata-store.js";
+export {
+  SqliteMetadataStore,
+  createSqliteMetadataStore,
+  type SqliteMetadataStoreOptions,
+} from "./sqlite-metadata-store.js";

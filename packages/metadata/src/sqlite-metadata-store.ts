@@ -1,0 +1,382 @@
+// Embedded MetadataStore over one SQLite file (better-sqlite3): the store of the zero-infrastructure setup. It
+// emulates etcd's revision model: table `meta` holds the global revision counter, table `kv` each key with its
+// mod/create revisions and lease, table `leases` the leases. A txn is one `BEGIN IMMEDIATE` SQLite transaction
+// (atomic, serialized across processes sharing the file); WAL journal + synchronous=FULL make a resolved txn durable.
+// Leases expire lazily (checked by every call) and by a periodic sweep. Watches are in-process listeners: they see
+// this store's writes only, never another process's.
+// Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
+import {
+  METADATA_STORE_SPI_VERSION,
+  type KeyValue,
+  type Lease,
+  type MetadataStore,
+  type OperationOptions,
+  type ScanOptions,
+  type ScanPage,
+  type TxnRequest,
+  type TxnResult,
+  type WatchEvent,
+  type WatchHandle,
+} from "@nereus/core";
+import Database from "better-sqlite3";
+import { checkMetadataRequest } from "./check-metadata-request.js";
+import { mapSqliteError } from "./map-sqlite-error.js";
+import { MetadataStoreErrors } from "./metadata-store-errors.js";
+import { prefixUpperBound, scanLowerBound } from "./utf8-key-range.js";
+
+export interface SqliteMetadataStoreOptions {
+  /** Database file; created (with its schema) when missing. */
+  readonly path: string;
+  /** Milliseconds clock for lease expiry (default `Date.now`). */
+  readonly clock?: () => number;
+  /** Period of the background sweep that deletes expired leases' keys (default 1,000 ms; the timer is unref'd). */
+  readonly leaseSweepIntervalMs?: number;
+}
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+  CREATE TABLE IF NOT EXISTS kv (
+    key TEXT PRIMARY KEY,
+    value BLOB NOT NULL,
+    mod_revision INTEGER NOT NULL,
+    create_revision INTEGER NOT NULL,
+    lease_id TEXT
+  ) STRICT;
+  CREATE INDEX IF NOT EXISTS kv_by_lease ON kv (lease_id) WHERE lease_id IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS leases (id TEXT PRIMARY KEY, ttl_ms INTEGER NOT NULL, expires_at INTEGER NOT NULL) STRICT;
+  CREATE INDEX IF NOT EXISTS leases_by_expiry ON leases (expires_at);
+  INSERT OR IGNORE INTO meta (name, value) VALUES ('schema_version', ${SCHEMA_VERSION}), ('revision', 0), ('next_lease_id', 1);
+`;
+
+interface KvRow {
+  readonly key: string;
+  readonly value: Buffer;
+  readonly mod_revision: number;
+  readonly create_revision: number;
+}
+
+/** Opens (or creates) the database file. Throws non-ambiguous `METADATA_UNAVAILABLE` when it cannot. */
+export async function createSqliteMetadataStore(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
+  return SqliteMetadataStore.open(options);
+}
+
+/**
+ * `MetadataStore` over SQLite. Invariants beyond the SPI's: the revision counter is stored and survives restarts and
+ * deletes (revisions are never reused); a txn that returned is durable (synchronous=FULL); an error raised before
+ * COMMIT applied nothing, one raised by COMMIT of a mutating txn is `MetadataAmbiguousError`.
+ */
+export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
+  readonly spiVersion = METADATA_STORE_SPI_VERSION;
+  readonly #db: Database.Database;
+  readonly #clock: () => number;
+  readonly #statements: ReturnType<typeof prepare>;
+  readonly #watchers = new Set<{ readonly prefix: string; readonly onEvent: (event: WatchEvent) => void }>();
+  readonly #sweepTimer: NodeJS.Timeout;
+  /** Events of the SQLite transaction in progress; delivered after it commits, dropped if it rolls back. */
+  #pendingEvents: WatchEvent[] = [];
+  #closed = false;
+
+  private constructor(db: Database.Database, options: SqliteMetadataStoreOptions) {
+    this.#db = db;
+    this.#clock = options.clock ?? Date.now;
+    this.#statements = prepare(db);
+    this.#sweepTimer = setInterval(() => {
+      try {
+        this.#expireLeases();
+      } catch {
+        // The next call expires them (and reports the error if it persists).
+      }
+    }, options.leaseSweepIntervalMs ?? 1_000);
+    this.#sweepTimer.unref();
+  }
+
+  /** Same as {@link createSqliteMetadataStore}. */
+  static async open(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
+    let db: Database.Database | undefined;
+    try {
+      db = new Database(options.path);
+      db.pragma("busy_timeout = 5000");
+      const journalMode = db.pragma("journal_mode = WAL", { simple: true });
+      if (journalMode !== "wal") throw new Error(`could not enable WAL journal mode (got ${String(journalMode)})`);
+      db.pragma("synchronous = FULL");
+      const encoding = db.pragma("encoding", { simple: true });
+      if (encoding !== "UTF-8") throw new Error(`database encoding is ${String(encoding)}, keys need UTF-8 byte order`);
+      db.exec(SCHEMA);
+      const version = (db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as { value: number }).value;
+      if (version !== SCHEMA_VERSION) throw new Error(`unsupported metadata schema version ${version}`);
+      const store = new SqliteMetadataStore(db, options);
+      store.#expireLeases();
+      return store;
+    } catch (error) {
+      db?.close();
+      if (error instanceof Error && !("code" in error)) {
+        throw MetadataStoreErrors.unavailable(`sqlite metadata store ${options.path}: ${error.message}`, error, false);
+      }
+      throw mapSqliteError(error, { operation: "open", failedAtCommit: false });
+    }
+  }
+
+  async get(key: string, options: OperationOptions = {}): Promise<KeyValue | undefined> {
+    this.#enter(options.signal);
+    checkMetadataRequest.key(key);
+    return this.#read("get", () => {
+      const row = this.#statements.selectKey.get(key) as KvRow | undefined;
+      return row === undefined ? undefined : toKeyValue(row);
+    });
+  }
+
+  async getMany(keys: readonly string[], options: OperationOptions = {}): Promise<ReadonlyMap<string, KeyValue>> {
+    this.#enter(options.signal);
+    checkMetadataRequest.keys(keys);
+    return this.#read("getMany", () =>
+      this.#db.transaction(() => {
+        const found = new Map<string, KeyValue>();
+        for (const key of keys) {
+          const row = this.#statements.selectKey.get(key) as KvRow | undefined;
+          if (row !== undefined) found.set(key, toKeyValue(row));
+        }
+        return found;
+      }).deferred(),
+    );
+  }
+
+  async scan(prefix: string, options: ScanOptions): Promise<ScanPage> {
+    this.#enter(options.signal);
+    checkMetadataRequest.scan(prefix, options);
+    const bound = scanLowerBound(prefix, options.startAt, options.startAfter);
+    const upper = prefixUpperBound(prefix);
+    const statement =
+      upper === undefined
+        ? bound.exclusive
+          ? this.#statements.scanAfter
+          : this.#statements.scanFrom
+        : bound.exclusive
+          ? this.#statements.scanAfterBelow
+          : this.#statements.scanFromBelow;
+    return this.#read("scan", () => {
+      const parameters = upper === undefined ? [bound.key, options.limit + 1] : [bound.key, upper, options.limit + 1];
+      const rows = statement.all(...parameters) as KvRow[];
+      const more = rows.length > options.limit;
+      return { items: rows.slice(0, options.limit).map(toKeyValue), more };
+    });
+  }
+
+  async txn(request: TxnRequest, options: OperationOptions = {}): Promise<TxnResult> {
+    this.#enter(options.signal);
+    checkMetadataRequest.txn(request);
+    let committingWrites = false;
+    const apply = this.#db.transaction((): TxnResult => {
+      this.#expireLeasesInTransaction();
+      const result = this.#applyTxn(request);
+      committingWrites = result.succeeded && request.writes.length > 0;
+      return result;
+    });
+    return this.#write("txn", () => apply.immediate(), () => committingWrites);
+  }
+
+  async grantLease(ttlMs: number, options: OperationOptions = {}): Promise<Lease> {
+    this.#enter(options.signal);
+    checkMetadataRequest.ttl(ttlMs);
+    const grant = this.#db.transaction((): string => {
+      const next = (this.#statements.selectMeta.get("next_lease_id") as { value: number }).value;
+      this.#statements.updateMeta.run(next + 1, "next_lease_id");
+      const id = String(next);
+      this.#statements.insertLease.run(id, Math.ceil(ttlMs), this.#clock() + Math.ceil(ttlMs));
+      return id;
+    });
+    const id = await this.#write("grantLease", () => grant.immediate(), () => false);
+    return {
+      id,
+      keepAlive: async (keepAliveOptions: OperationOptions = {}) => {
+        this.#enter(keepAliveOptions.signal);
+        const renew = this.#db.transaction((): void => {
+          const now = this.#clock();
+          const lease = this.#statements.selectLease.get(id) as { ttl_ms: number; expires_at: number } | undefined;
+          // An expired lease is gone even if no sweep has deleted it yet.
+          if (lease === undefined || lease.expires_at <= now) throw MetadataStoreErrors.leaseNotFound(id);
+          this.#statements.renewLease.run(now + lease.ttl_ms, id);
+        });
+        await this.#write("keepAlive", () => renew.immediate(), () => false);
+      },
+      revoke: async (revokeOptions: OperationOptions = {}) => {
+        this.#enter(revokeOptions.signal);
+        const revoke = this.#db.transaction((): void => this.#dropLease(id));
+        await this.#write("revoke", () => revoke.immediate(), () => false);
+      },
+    };
+  }
+
+  async watch(prefix: string, onEvent: (event: WatchEvent) => void): Promise<WatchHandle & AsyncDisposable> {
+    this.#enter(undefined);
+    checkMetadataRequest.prefix(prefix);
+    const watcher = { prefix, onEvent };
+    this.#watchers.add(watcher);
+    const close = async (): Promise<void> => {
+      this.#watchers.delete(watcher);
+    };
+    return { close, [Symbol.asyncDispose]: close };
+  }
+
+  /** Idempotent: stops the sweep, ends the watches and closes the database (checkpointing the WAL). */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#sweepTimer);
+    this.#watchers.clear();
+    this.#db.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #enter(signal: AbortSignal | undefined): void {
+    if (this.#closed) throw MetadataStoreErrors.closed();
+    if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
+  }
+
+  #read<T>(operation: string, read: () => T): T {
+    try {
+      this.#expireLeases();
+      return read();
+    } catch (error) {
+      throw mapSqliteError(error, { operation, failedAtCommit: false });
+    }
+  }
+
+  #write<T>(operation: string, write: () => T, failedAtCommit: () => boolean): T {
+    this.#pendingEvents = [];
+    let result: T;
+    try {
+      result = write();
+    } catch (error) {
+      this.#pendingEvents = [];
+      throw mapSqliteError(error, { operation, failedAtCommit: failedAtCommit() });
+    }
+    this.#flushEvents();
+    return result;
+  }
+
+  #applyTxn(request: TxnRequest): TxnResult {
+    const statements = this.#statements;
+    for (const compare of request.compares) {
+      const row = statements.selectRevision.get(compare.key) as { mod_revision: number } | undefined;
+      if ((row?.mod_revision ?? 0) !== compare.modRevision) {
+        const current = new Map<string, KeyValue>();
+        for (const key of request.readOnFailure ?? []) {
+          const found = statements.selectKey.get(key) as KvRow | undefined;
+          if (found !== undefined) current.set(key, toKeyValue(found));
+        }
+        return { succeeded: false, current };
+      }
+    }
+    for (const write of request.writes) {
+      if (write.type === "put" && write.leaseId !== undefined && statements.selectLease.get(write.leaseId) === undefined) {
+        throw MetadataStoreErrors.leaseNotFound(write.leaseId);
+      }
+    }
+    const current = this.#revision();
+    const revision = current + 1;
+    let changed = false;
+    for (const write of request.writes) {
+      if (write.type === "put") {
+        const existing = statements.selectRevision.get(write.key) as { create_revision: number } | undefined;
+        const value = Buffer.from(write.value.buffer, write.value.byteOffset, write.value.byteLength);
+        statements.upsert.run(write.key, value, revision, existing?.create_revision ?? revision, write.leaseId ?? null);
+        this.#pendingEvents.push({ type: "put", key: write.key, modRevision: revision });
+        changed = true;
+      } else if (statements.deleteKey.run(write.key).changes > 0) {
+        this.#pendingEvents.push({ type: "delete", key: write.key, modRevision: revision });
+        changed = true;
+      }
+    }
+    if (!changed) return { succeeded: true, revision: current };
+    statements.updateMeta.run(revision, "revision");
+    return { succeeded: true, revision };
+  }
+
+  #revision(): number {
+    const value = (this.#statements.selectMeta.get("revision") as { value: number }).value;
+    if (!Number.isSafeInteger(value) || value < 0) throw MetadataStoreErrors.invariant(`stored revision ${value} is invalid`);
+    return value;
+  }
+
+  /** Outside any transaction: deletes expired leases (if any) in one immediate transaction. */
+  #expireLeases(): void {
+    if (this.#statements.selectExpired.get(this.#clock()) === undefined) return;
+    this.#write("expireLeases", () => this.#db.transaction(() => this.#expireLeasesInTransaction()).immediate(), () => false);
+  }
+
+  #expireLeasesInTransaction(): void {
+    const expired = this.#statements.selectExpiredIds.all(this.#clock()) as { id: string }[];
+    for (const { id } of expired) this.#dropLease(id);
+  }
+
+  /** Deletes a lease and its keys (one revision for all of them, like etcd's revocation). Absent lease: no-op. */
+  #dropLease(id: string): void {
+    const statements = this.#statements;
+    if (statements.deleteLease.run(id).changes === 0) return;
+    const keys = statements.selectLeaseKeys.all(id) as { key: string }[];
+    if (keys.length === 0) return;
+    const revision = this.#revision() + 1;
+    statements.deleteLeaseKeys.run(id);
+    statements.updateMeta.run(revision, "revision");
+    for (const { key } of keys) this.#pendingEvents.push({ type: "delete", key, modRevision: revision });
+  }
+
+  #flushEvents(): void {
+    const events = this.#pendingEvents;
+    this.#pendingEvents = [];
+    if (events.length === 0) return;
+    for (const watcher of this.#watchers) {
+      const matching = events.filter((event) => event.key.startsWith(watcher.prefix));
+      if (matching.length === 0) continue;
+      queueMicrotask(() => {
+        for (const event of matching) {
+          if (!this.#watchers.has(watcher)) return;
+          try {
+            watcher.onEvent(event);
+          } catch {
+            // Watch events are hints; a throwing listener must not break the store.
+          }
+        }
+      });
+    }
+  }
+}
+
+function prepare(db: Database.Database) {
+  const columns = "key, value, mod_revision, create_revision";
+  return {
+    selectMeta: db.prepare("SELECT value FROM meta WHERE name = ?"),
+    updateMeta: db.prepare("UPDATE meta SET value = ? WHERE name = ?"),
+    selectKey: db.prepare(`SELECT ${columns} FROM kv WHERE key = ?`),
+    selectRevision: db.prepare("SELECT mod_revision, create_revision FROM kv WHERE key = ?"),
+    upsert: db.prepare(
+      `INSERT INTO kv (key, value, mod_revision, create_revision, lease_id) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key) DO UPDATE SET value = excluded.value, mod_revision = excluded.mod_revision, lease_id = excluded.lease_id`,
+    ),
+    deleteKey: db.prepare("DELETE FROM kv WHERE key = ?"),
+    scanFrom: db.prepare(`SELECT ${columns} FROM kv WHERE key >= ? ORDER BY key LIMIT ?`),
+    scanAfter: db.prepare(`SELECT ${columns} FROM kv WHERE key > ? ORDER BY key LIMIT ?`),
+    scanFromBelow: db.prepare(`SELECT ${columns} FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?`),
+    scanAfterBelow: db.prepare(`SELECT ${columns} FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?`),
+    insertLease: db.prepare("INSERT INTO leases (id, ttl_ms, expires_at) VALUES (?, ?, ?)"),
+    selectLease: db.prepare("SELECT ttl_ms, expires_at FROM leases WHERE id = ?"),
+    renewLease: db.prepare("UPDATE leases SET expires_at = ? WHERE id = ?"),
+    deleteLease: db.prepare("DELETE FROM leases WHERE id = ?"),
+    selectExpired: db.prepare("SELECT 1 FROM leases WHERE expires_at <= ? LIMIT 1"),
+    selectExpiredIds: db.prepare("SELECT id FROM leases WHERE expires_at <= ? ORDER BY expires_at, id"),
+    selectLeaseKeys: db.prepare("SELECT key FROM kv WHERE lease_id = ?"),
+    deleteLeaseKeys: db.prepare("DELETE FROM kv WHERE lease_id = ?"),
+  };
+}
+
+function toKeyValue(row: KvRow): KeyValue {
+  if (!Number.isSafeInteger(row.mod_revision) || !Number.isSafeInteger(row.create_revision) || row.mod_revision <= 0) {
+    throw MetadataStoreErrors.invariant(`stored key ${row.key} has invalid revisions`);
+  }
+  return { key: row.key, value: new Uint8Array(row.value), modRevision: row.mod_revision, createRevision: row.create_revision };
+}
