@@ -71,6 +71,7 @@ export { sha256, sha256Hex } from "./bytes/sha256.js";
 export { base32LowerNoPad, decodeBase32LowerNoPad } from "./bytes/base32-lower-no-pad.js";
 export { toHex, fromHex } from "./bytes/hex.js";
 export { encodeStrictUtf8, decodeStrictUtf8, isWellFormedString } from "./bytes/strict-utf8.js";
+export { compareBytes, bytesEqual } from "./bytes/compare-bytes.js";
 
 // Identity (src/identity).
 export { streamIdFromName, streamNameHash, isStreamId, STREAM_NAME_MAX_BYTES } from "./identity/stream-id-from-name.js";
@@ -106,3 +107,23 @@ export {
 export { canonicalizeProfile } from "./profiles/canonicalize-profile.js";
 export { profileTraits, STORAGE_PROFILE_TRAITS } from "./profiles/profile-traits.js";
 export { resolveAckBoundary } from "./profiles/resolve-ack-boundary.js";
+
+// Metadata record codecs (src/records).
+export type { RecordCodec } from "./records/record-codec.js";
+export {
+  RECORD_ENVELOPE_MAGIC,
+  CANONICAL_BINARY_V1,
+  encodeRecordEnvelope,
+  decodeRecordEnvelope,
+  type RecordEnvelopeHeader,
+  type DecodedRecordEnvelope,
+} from "./records/record-envelope.js";
+export { RecordChecks } from "./records/record-checks.js";
+export { WireEnum } from "./records/wire-enum.js";
+export { RecordWireIds } from "./records/record-wire-ids.js";
+export { readTargetCodec, READ_TARGET_MAX_BYTES, OBJECT_KEY_MAX_BYTES } from "./records/read-target-codec.js";
+export { readTargetIdentity } from "./records/read-target-identity.js";
+export { streamHeadCodec, STREAM_ATTRIBUTES_MAX_BYTES } from "./records/stream-head-codec.js";
+export { commitIntentCodec } from "./records/commit-intent-codec.js";
+export { replayMarkerCodec } from "./records/replay-marker-codec.js";
+export { offsetIndexCodec } from "./records/offset-index-codec.js";

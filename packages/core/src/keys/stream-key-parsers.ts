@@ -25,7 +25,7 @@ export interface OffsetIndexKeyLocation extends StreamKeyLocation {
 function parseStreamScoped(key: string, kind: string, tail: readonly string[]): { location: StreamKeyLocation; rest: string[] } {
   const parts = key.split("/");
   const fail = (reason: string, cause?: unknown): NereusError =>
-    new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a ${kind} key: ${reason}`, { cause });
+    new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, { cause });
   const expectedLength = 6 + tail.length;
   if (parts.length !== expectedLength) throw fail(`expected ${String(expectedLength - 1)} segments`);
   if (parts[0] !== "" || parts[1] !== StreamKeySegment.ROOT || parts[2] !== StreamKeySegment.CLUSTERS || parts[4] !== StreamKeySegment.STREAMS) {
@@ -49,30 +49,30 @@ function component(key: string, kind: string, value: string): string {
   try {
     return decodeKeyComponent(value);
   } catch (cause) {
-    throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a ${kind} key: bad component`, { cause });
+    throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: bad component`, { cause });
   }
 }
 
 /** Parses `P/streams/{sid}/head`. */
 export function parseStreamHeadKey(key: string): StreamKeyLocation {
-  return parseStreamScoped(key, "stream head", [StreamKeySegment.HEAD]).location;
+  return parseStreamScoped(key, "a stream head", [StreamKeySegment.HEAD]).location;
 }
 
 /** Parses `P/streams/{sid}/commit-log/{commitId}`. */
 export function parseCommitIntentKey(key: string): CommitKeyLocation {
-  const { location, rest } = parseStreamScoped(key, "commit intent", [StreamKeySegment.COMMIT_LOG, "*"]);
-  return { ...location, commitId: component(key, "commit intent", rest[0] ?? "") };
+  const { location, rest } = parseStreamScoped(key, "a commit intent", [StreamKeySegment.COMMIT_LOG, "*"]);
+  return { ...location, commitId: component(key, "a commit intent", rest[0] ?? "") };
 }
 
 /** Parses `P/streams/{sid}/committed-appends/{commitId}`. */
 export function parseReplayMarkerKey(key: string): CommitKeyLocation {
-  const { location, rest } = parseStreamScoped(key, "replay marker", [StreamKeySegment.COMMITTED_APPENDS, "*"]);
-  return { ...location, commitId: component(key, "replay marker", rest[0] ?? "") };
+  const { location, rest } = parseStreamScoped(key, "a replay marker", [StreamKeySegment.COMMITTED_APPENDS, "*"]);
+  return { ...location, commitId: component(key, "a replay marker", rest[0] ?? "") };
 }
 
 /** Parses `P/streams/{sid}/offset-index/{offsetEnd19}/{generation19}`. */
 export function parseOffsetIndexKey(key: string): OffsetIndexKeyLocation {
-  const { location, rest } = parseStreamScoped(key, "offset index", [StreamKeySegment.OFFSET_INDEX, "*", "*"]);
+  const { location, rest } = parseStreamScoped(key, "an offset index", [StreamKeySegment.OFFSET_INDEX, "*", "*"]);
   try {
     return { ...location, offsetEnd: parsePad19(rest[0] ?? ""), generation: parsePad19(rest[1] ?? "") };
   } catch (cause) {
