@@ -147,20 +147,24 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
     this.#enter(options.signal);
     checkMetadataRequest.txn(request);
     const success: IRequestOp[] = [];
+    let leaseId: string | undefined;
     for (const write of request.writes) {
       const key = Buffer.from(write.key, "utf8");
       if (write.type === "delete") {
         success.push({ request_delete_range: { key } });
-      } else {
-        if (write.leaseId !== undefined && !LEASE_ID.test(write.leaseId)) throw MetadataStoreErrors.leaseNotFound(write.leaseId);
-        success.push({ request_put: { key, value: Buffer.from(write.value), lease: write.leaseId ?? 0 } });
+        continue;
       }
+      if (write.leaseId !== undefined) {
+        // etcd lease ids are positive int64s; anything else cannot name a live lease.
+        if (!LEASE_ID.test(write.leaseId)) throw MetadataStoreErrors.leaseNotFound(write.leaseId);
+        leaseId ??= write.leaseId;
+      }
+      success.push({ request_put: { key, value: Buffer.from(write.value), lease: write.leaseId ?? 0 } });
     }
-    const leaseId = request.writes.find((write) => write.type === "put" && write.leaseId !== undefined);
     const context: EtcdErrorContext = {
       operation: "txn",
       mutating: request.writes.length > 0,
-      ...(leaseId?.type === "put" && leaseId.leaseId !== undefined ? { leaseId: leaseId.leaseId } : {}),
+      ...(leaseId === undefined ? {} : { leaseId }),
     };
     const response = await this.#call(context, options.signal, (callOptions) =>
       this.#client.kv.txn(
