@@ -41,3 +41,19 @@ export {
   type EntryHeader,
   type UnpackedEntry,
 } from "./digest/entry-codec.js";
+
+// Ledger metadata in ZooKeeper (BookKeeper's own layout and format 3), id generation, bookie discovery.
+export { ZooKeeperSession, type ZooKeeperSessionOptions, type ZooKeeperCallOptions, type ZNodeData } from "./zookeeper/zookeeper-session.js";
+export { type LedgerMetadata, type LedgerSegment, type LedgerState, segmentFor, lastSegment } from "./metadata/ledger-metadata.js";
+export { encodeLedgerMetadata, decodeLedgerMetadata, validateLedgerMetadata, METADATA_FORMAT_VERSION } from "./metadata/ledger-metadata-serde.js";
+export { type LedgerLayout, parseLedgerLayout } from "./metadata/ledger-layout.js";
+export { ledgerPath } from "./metadata/ledger-path.js";
+export { ZooKeeperLedgerIdGenerator } from "./metadata/ledger-id-generator.js";
+export {
+  ZooKeeperLedgerMetadataStore,
+  type VersionedLedgerMetadata,
+  type CreateLedgerMetadataResult,
+  type WriteLedgerMetadataResult,
+} from "./metadata/ledger-metadata-store.js";
+export { BookieRegistry, type BookieAddress, parseBookieId, parseBookieServiceInfo } from "./metadata/bookie-registry.js";
+export { mapBookieStatus, mapBookieTransportError, mapZooKeeperError, type BookieOperationKind, type BookieErrorContext } from "./map-bookie-error.js";
