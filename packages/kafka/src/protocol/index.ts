@@ -45,3 +45,38 @@ export { int8, int16, uint16, int32, uint32, int64, int64BigInt, float64, bool, 
 export type { WireType, NullableWireType, WireValue, CodecContext } from "./schema/wire-type.js";
 export { type VersionRange, parseVersionRange, inVersionRange, formatVersionRange } from "./schema/version-range.js";
 export { describeSchema } from "./schema/describe-schema.js";
+
+// API table, request dispatch, response encoding, errors.
+export { ApiKey } from "./api-key.js";
+export {
+  SUPPORTED_APIS,
+  type SupportedApi,
+  type SupportedApiKey,
+  type RequestBody,
+  type ResponseBody,
+  findSupportedApi,
+  isSupportedApiKey,
+} from "./supported-apis.js";
+export {
+  decodeRequest,
+  type DecodedRequest,
+  type KafkaRequest,
+  type UnsupportedVersionRequest,
+  type UnknownApiRequest,
+} from "./decode-request.js";
+export { encodeResponse, type ResponseTarget } from "./encode-response.js";
+export { encodeRequest, decodeResponse, type RequestTarget, type DecodedResponse } from "./encode-request.js";
+export { advertisedApiVersions, apiVersionsResponseBody, encodeApiVersionsFallback } from "./advertised-api-versions.js";
+export { KafkaErrorCode, KAFKA_ERRORS, kafkaError, type KafkaError } from "./error-codes.js";
+
+// APIs.
+export { ApiVersionsRequest } from "./apis/api-versions/api-versions-request.js";
+export { ApiVersionsResponse, type ApiVersionsResponseApiKey } from "./apis/api-versions/api-versions-response.js";
+export { MetadataRequest, type MetadataRequestTopic } from "./apis/metadata/metadata-request.js";
+export {
+  MetadataResponse,
+  AUTHORIZED_OPERATIONS_OMITTED,
+  type MetadataResponseBroker,
+  type MetadataResponseTopic,
+  type MetadataResponsePartition,
+} from "./apis/metadata/metadata-response.js";

@@ -1,0 +1,23 @@
+// Runs every real-client scenario (test/client-scenarios.ts) and freezes the request frames each client sent as
+// test/fixtures/<client>-<scenario>.hex, headed by the client versions. Run when adding a scenario:
+// `node --conditions=@nereus/source --import tsx scripts/capture-client-fixtures.ts`.
+import fs from "node:fs";
+import path from "node:path";
+import { toHex } from "@nereus/core";
+import { CLIENT_SCENARIOS, clientIdentity, runScenario } from "../test/client-scenarios.js";
+import { frameLabel } from "../test/client-fixtures.js";
+
+const dir = path.resolve(import.meta.dirname, "..", "test", "fixtures");
+for (const scenario of CLIENT_SCENARIOS) {
+  const identity = await clientIdentity(scenario.client);
+  const { broker } = await runScenario(scenario);
+  const lines = [
+    `# Request frames (size prefix removed) sent by ${identity.version} in scenario "${scenario.name}"`,
+    `# against test/recording-broker.ts; captured by scripts/capture-client-fixtures.ts. One frame per line.`,
+    `# client: ${identity.version}`,
+    ...broker.frames.map((recorded) => `${frameLabel(recorded.frame)} ${toHex(recorded.frame)}`),
+  ];
+  const file = path.join(dir, `${scenario.client}-${scenario.name}.hex`);
+  fs.writeFileSync(file, `${lines.join("\n")}\n`);
+  console.log(`${path.relative(process.cwd(), file)}: ${String(broker.frames.length)} frame(s)`);
+}

@@ -1,0 +1,26 @@
+// Numeric Kafka API keys of the APIs this codec implements, by name.
+
+/** Kafka API keys by name (only the APIs with a codec here). */
+export const ApiKey = {
+  Produce: 0,
+  Fetch: 1,
+  ListOffsets: 2,
+  Metadata: 3,
+  OffsetCommit: 8,
+  OffsetFetch: 9,
+  FindCoordinator: 10,
+  JoinGroup: 11,
+  Heartbeat: 12,
+  LeaveGroup: 13,
+  SyncGroup: 14,
+  DescribeGroups: 15,
+  ListGroups: 16,
+  ApiVersions: 18,
+  CreateTopics: 19,
+  DeleteTopics: 20,
+  InitProducerId: 22,
+  DescribeConfigs: 32,
+} as const;
+
+/** One of the API keys in {@link ApiKey}. */
+export type ApiKey = (typeof ApiKey)[keyof typeof ApiKey];

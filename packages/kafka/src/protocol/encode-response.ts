@@ -1,0 +1,26 @@
+// Broker side: encodes a response body for a decoded request into a complete frame (int32 size prefix, response
+// header, body). The header version follows the request: v1 for flexible versions, v0 otherwise and always v0
+// for ApiVersions. Returns fresh bytes owned by the caller.
+import { ByteWriter, ErrorCode, NereusError } from "@nereus/core";
+import { responseHeaderVersion } from "./headers/response-header.js";
+import { type ResponseBody, type SupportedApiKey, findSupportedApi } from "./supported-apis.js";
+
+/** Which request a response answers. A decoded {@link KafkaRequest} fits as is. */
+export interface ResponseTarget<K extends SupportedApiKey> {
+  readonly apiKey: K;
+  readonly apiVersion: number;
+  readonly correlationId: number;
+}
+
+/** Encodes `body` as the size-prefixed response frame to `request`. */
+export function encodeResponse<K extends SupportedApiKey>(request: ResponseTarget<K>, body: ResponseBody<K>): Uint8Array {
+  const api = findSupportedApi(request.apiKey);
+  if (api === undefined) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `no codec for api key ${String(request.apiKey)}`);
+  const writer = new ByteWriter(256);
+  const size = writer.reserveLength();
+  writer.writeI32(request.correlationId);
+  if (responseHeaderVersion(request.apiKey, api.response.isFlexible(request.apiVersion)) === 1) writer.writeU8(0);
+  api.response.write(writer, body as never, request.apiVersion);
+  writer.patchLength(size);
+  return writer.finish();
+}

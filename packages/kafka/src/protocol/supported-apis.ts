@@ -1,0 +1,67 @@
+// The one table of APIs this broker speaks: per API key its name, the version range advertised in ApiVersions,
+// the first flexible version, and the request/response codecs. ApiVersions responses, request decoding and
+// response encoding are all driven from here, so only what has a codec is ever advertised. Ranges follow
+// research/protocols.md §A.2 (what kafkajs 2.2.4, librdkafka 2.0.2, Java 3.x/4.x and @platformatic/kafka
+// negotiate); see the notes per entry.
+import { ApiVersionsRequest } from "./apis/api-versions/api-versions-request.js";
+import { ApiVersionsResponse } from "./apis/api-versions/api-versions-response.js";
+import { MetadataRequest } from "./apis/metadata/metadata-request.js";
+import { MetadataResponse } from "./apis/metadata/metadata-response.js";
+import type { MessageSchema, MessageValue } from "./schema/message-schema.js";
+import type { FieldShape } from "./schema/struct-schema.js";
+
+/** One supported API: advertised range and codecs. */
+export interface SupportedApi<Request extends MessageSchema<FieldShape>, Response extends MessageSchema<FieldShape>> {
+  readonly apiKey: number;
+  readonly name: string;
+  /** Lowest version advertised and decoded. */
+  readonly minVersion: number;
+  /** Highest version advertised and decoded. */
+  readonly maxVersion: number;
+  /** First flexible version (request header v2, response header v1 except ApiVersions). */
+  readonly flexibleFrom: number;
+  readonly request: Request;
+  readonly response: Response;
+}
+
+function supported<Request extends MessageSchema<FieldShape>, Response extends MessageSchema<FieldShape>>(
+  request: Request,
+  response: Response,
+  minVersion: number,
+  maxVersion: number,
+): SupportedApi<Request, Response> {
+  return {
+    apiKey: request.apiKey,
+    name: request.name.replace(/Request$/, ""),
+    minVersion,
+    maxVersion,
+    flexibleFrom: request.flexibleFrom,
+    request,
+    response,
+  };
+}
+
+/** Every API with a codec, by API key. */
+export const SUPPORTED_APIS = {
+  // Java 4.x sends v4, librdkafka v3, kafkajs v2; an unknown version gets a v0 UNSUPPORTED_VERSION answer.
+  18: supported(ApiVersionsRequest, ApiVersionsResponse, 0, 4),
+  // v0 (empty topic list = all) through v12 (topic ids); librdkafka 2.0.2 ≤4, kafkajs ≤6.
+  3: supported(MetadataRequest, MetadataResponse, 0, 12),
+} as const;
+
+/** The API keys in {@link SUPPORTED_APIS}. */
+export type SupportedApiKey = keyof typeof SUPPORTED_APIS;
+/** The decoded request body of API `K`. */
+export type RequestBody<K extends SupportedApiKey> = MessageValue<(typeof SUPPORTED_APIS)[K]["request"]>;
+/** The response body of API `K`. */
+export type ResponseBody<K extends SupportedApiKey> = MessageValue<(typeof SUPPORTED_APIS)[K]["response"]>;
+
+/** The table entry for `apiKey`, or undefined when the API has no codec here. */
+export function findSupportedApi(apiKey: number): SupportedApi<MessageSchema<FieldShape>, MessageSchema<FieldShape>> | undefined {
+  return Object.hasOwn(SUPPORTED_APIS, apiKey) ? SUPPORTED_APIS[apiKey as SupportedApiKey] : undefined;
+}
+
+/** True when `apiKey` is in the table. */
+export function isSupportedApiKey(apiKey: number): apiKey is SupportedApiKey {
+  return Object.hasOwn(SUPPORTED_APIS, apiKey);
+}

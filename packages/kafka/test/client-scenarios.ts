@@ -1,0 +1,136 @@
+// Real-client capture scenarios shared by test/real-clients.test.ts (runs them live) and
+// scripts/capture-client-fixtures.ts (freezes what the clients sent into test/fixtures/*.hex). Each scenario
+// points one real client (kcat = librdkafka, or kafkajs) at a recording broker that answers with this package's
+// encoders, and returns what the client reported, so a test can check the client understood the answers.
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { apiVersionsResponseBody } from "../src/protocol/advertised-api-versions.js";
+import { ZERO_UUID } from "../src/protocol/primitives/uuid.js";
+import type { ResponseBody } from "../src/protocol/supported-apis.js";
+import { type RecordingBroker, type ResponseScript, startRecordingBroker } from "./recording-broker.js";
+
+/** Which client and version produced a capture. */
+export interface ClientIdentity {
+  readonly client: "kcat" | "kafkajs";
+  /** "kcat 1.7.1 / librdkafka 2.0.2" or "kafkajs 2.2.4". */
+  readonly version: string;
+}
+
+/** One capture scenario. */
+export interface ClientScenario {
+  /** Fixture base name: test/fixtures/<client>-<name>.hex */
+  readonly name: string;
+  readonly client: ClientIdentity["client"];
+  readonly script: ResponseScript;
+  /** Drives the client against the broker; resolves with what the client printed or returned. */
+  run(broker: RecordingBroker): Promise<unknown>;
+}
+
+export const KCAT = "/usr/bin/kcat";
+export const CAPTURE_TOPIC = "capture";
+export const CAPTURE_CLIENT_ID = "nereus-capture";
+
+/** The installed kcat and kafkajs versions, as written in fixture headers. */
+export async function clientIdentity(client: ClientIdentity["client"]): Promise<ClientIdentity> {
+  if (client === "kafkajs") {
+    const require = createRequire(import.meta.url);
+    return { client, version: `kafkajs ${(require("kafkajs/package.json") as { version: string }).version}` };
+  }
+  const { stdout } = await runProcess(KCAT, ["-V"]);
+  const kcat = /Version (\S+)/.exec(stdout)?.[1] ?? "unknown";
+  const librdkafka = /librdkafka (\S+)/.exec(stdout)?.[1] ?? "unknown";
+  return { client, version: `kcat ${kcat} / librdkafka ${librdkafka}` };
+}
+
+/** Runs a process to completion (killed after `timeoutMs`), collecting its output. */
+export function runProcess(command: string, args: readonly string[], options: { input?: string; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child: ChildProcess = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+    child.stdin?.end(options.input ?? "");
+  });
+}
+
+/** A Metadata response naming this broker as node 1 and leader of partition 0 of each topic. */
+export function metadataAnswer(topics: readonly string[], port: number): ResponseBody<3> {
+  return {
+    throttleTimeMs: 0,
+    brokers: [{ nodeId: 1, host: "127.0.0.1", port, rack: null }],
+    clusterId: "nereus-capture-cluster",
+    controllerId: 1,
+    topics: topics.map((name) => ({
+      errorCode: 0,
+      name,
+      topicId: ZERO_UUID,
+      isInternal: false,
+      partitions: [{ errorCode: 0, partitionIndex: 0, leaderId: 1, leaderEpoch: 0, replicaNodes: [1], isrNodes: [1], offlineReplicas: [] }],
+      topicAuthorizedOperations: -2147483648,
+    })),
+    clusterAuthorizedOperations: -2147483648,
+  };
+}
+
+const baseScript: ResponseScript = {
+  18: () => apiVersionsResponseBody(),
+  3: (request, { port }) => metadataAnswer(request.body.topics?.map((topic) => topic.name ?? "") ?? [CAPTURE_TOPIC], port),
+};
+
+async function kafkajsClient(broker: RecordingBroker) {
+  const { Kafka, logLevel } = await import("kafkajs");
+  return new Kafka({
+    brokers: [`127.0.0.1:${String(broker.port)}`],
+    clientId: CAPTURE_CLIENT_ID,
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 0 },
+  });
+}
+
+/** Every capture scenario. */
+export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
+  {
+    name: "metadata",
+    client: "kcat",
+    script: baseScript,
+    async run(broker) {
+      const result = await runProcess(KCAT, ["-b", `127.0.0.1:${String(broker.port)}`, "-L", "-J", "-m", "10"]);
+      return JSON.parse(result.stdout) as unknown;
+    },
+  },
+  {
+    name: "metadata",
+    client: "kafkajs",
+    script: baseScript,
+    async run(broker) {
+      const admin = (await kafkajsClient(broker)).admin();
+      await admin.connect();
+      try {
+        return await admin.fetchTopicMetadata({ topics: [CAPTURE_TOPIC] });
+      } finally {
+        await admin.disconnect();
+      }
+    },
+  },
+];
+
+/** Runs one scenario against a fresh recording broker. */
+export async function runScenario(scenario: ClientScenario): Promise<{ broker: RecordingBroker; output: unknown }> {
+  const broker = await startRecordingBroker(scenario.script);
+  try {
+    const output = await scenario.run(broker);
+    return { broker, output };
+  } finally {
+    await broker.close();
+  }
+}
