@@ -127,3 +127,24 @@ export { streamHeadCodec, STREAM_ATTRIBUTES_MAX_BYTES } from "./records/stream-h
 export { commitIntentCodec } from "./records/commit-intent-codec.js";
 export { replayMarkerCodec } from "./records/replay-marker-codec.js";
 export { offsetIndexCodec } from "./records/offset-index-codec.js";
+
+// Append pipeline, lanes, recovery, read path and lifecycle (src/append, src/lane, src/recovery, src/read,
+// src/lifecycle, src/session, src/stream-store, src/completion).
+export { createStreamStore } from "./stream-store/create-stream-store.js";
+export {
+  StreamStore,
+  type CreateStreamOptions,
+  type CreateStreamResult,
+  type AcquireSessionOptions,
+  type OperationDeadlineOptions,
+} from "./stream-store/stream-store.js";
+export type { StreamStoreOptions } from "./stream-store/stream-store-options.js";
+export { APPEND_STEPS, type AppendStep, type AppendStepContext, type AppendStepHook, type AppendStepHooks } from "./append/append-step-hooks.js";
+export { StableHeadCoordinator } from "./completion/stable-head-coordinator.js";
+export { GenerationZeroVisibleCoordinator } from "./completion/generation-zero-visible-coordinator.js";
+export { MAX_ENTRY_RECORD_COUNT } from "./append/validate-batch.js";
+export { DEFAULT_READ_MAX_BYTES, DEFAULT_READ_MAX_RECORDS } from "./read/read-stream.js";
+export { planSession, sameSession, type SessionPlan, type SessionPolicy, type SessionInput } from "./session/plan-session.js";
+export { planLifecycleTransition, type LifecycleRequest } from "./lifecycle/plan-lifecycle-transition.js";
+export { classifyHeadConflict, type HeadConflictVerdict, type HeadConflictInput } from "./append/classify-head-conflict.js";
+export { StreamKeyspace, type VersionedHead } from "./stream-store/stream-keyspace.js";

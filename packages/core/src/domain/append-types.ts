@@ -47,8 +47,12 @@ export interface AppendResult {
 }
 
 export interface ReadOptions {
+  /** Record budget (default 10,000); at least one entry is returned even when it alone exceeds it. */
   readonly maxRecords?: number;
+  /** Payload byte budget (default 4 MiB); at least one entry is returned even when it alone exceeds it. */
   readonly maxBytes?: number;
+  /** Overall deadline of this read (default 30 s). */
+  readonly timeoutMs?: number;
   readonly signal?: AbortSignal;
 }
 

@@ -7,3 +7,17 @@ export { MetadataStoreStats } from "./metadata-store-stats.js";
 export { describeMetadataStoreConformance, type MetadataStoreConformanceFixture } from "./metadata-store-conformance.js";
 export { InMemoryObjectStore, ObjectStoreFaults, ObjectStoreStats, type ObjectStoreFaultMode, type ObjectStoreFaultOp, type ObjectStoreFaultRule } from "./in-memory-object-store.js";
 export { describeObjectStoreConformance, type ObjectStoreConformanceFixture } from "./object-store-conformance.js";
+export { MemoryWalProvider, type MemoryWalProviderOptions } from "./memory-wal-provider.js";
+export { WalFaults, type WalFaultMode, type WalFaultOp, type WalFaultRule } from "./wal-faults.js";
+export { WalProviderStats } from "./wal-provider-stats.js";
+export { describeWalProviderConformance, type WalProviderConformanceFixture, type WalProviderConformanceOptions } from "./wal-provider-conformance.js";
+export { describeAppendProtocolConformance, type AppendProtocolStack } from "./append-protocol-conformance.js";
+export {
+  AppendProtocolHarness,
+  expectAppendFailure,
+  expectNereusError,
+  opaqueBatch,
+  rangedBatch,
+  text,
+  type ExpectedAppendFailure,
+} from "./append-protocol-harness.js";

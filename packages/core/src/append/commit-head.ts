@@ -1,0 +1,163 @@
+// Pipeline step 7: the head CAS, the append's linearization point. ONE metadata transaction compares the head's
+// revision, the intent (absent, or present with identical bytes at its revision) and the provider's protection
+// conditions, and writes the protection, the intent, the new head, the replay marker and — when the ack boundary
+// needs it — the generation-0 index entry. A lost CAS is classified from the values the same transaction read
+// back (digest §2.4 rule 2); only compatible changes are retried. An exception thrown while the request is in
+// flight leaves `attempt.stage === "HEAD_REQUEST_IN_FLIGHT"`: the caller must treat it as MAY_HAVE_COMMITTED.
+import { bytesEqual } from "../bytes/compare-bytes.js";
+import type { CommitIntent } from "../domain/commit-records.js";
+import type { StreamHead } from "../domain/stream-head.js";
+import { ErrorCode } from "../errors/error-code.js";
+import { NereusError } from "../errors/nereus-error.js";
+import { deriveGenerationZero } from "../read/derive-generation-zero.js";
+import { findCommit } from "../recovery/find-commit.js";
+import type { SessionPlan } from "../session/plan-session.js";
+import type { TxnRequest, WriteOp } from "../spi/metadata-store.js";
+import type { TargetProtection } from "../spi/wal.js";
+import type { StoreContext } from "../stream-store/store-context.js";
+import type { VersionedHead } from "../stream-store/stream-keyspace.js";
+import type { AppendAttempt } from "./append-attempt.js";
+import type { AppendStepHooks } from "./append-step-hooks.js";
+import { classifyHeadConflict } from "./classify-head-conflict.js";
+import type { Deadline } from "./deadline.js";
+import { definitelyNotApplied } from "./definitely-not-applied.js";
+
+export interface HeadCommitInput {
+  readonly context: StoreContext;
+  readonly attempt: AppendAttempt;
+  /** The head the intent was planned against. */
+  readonly base: VersionedHead;
+  readonly intent: CommitIntent;
+  readonly sessionPlan: SessionPlan;
+  readonly heldSession: StreamHead["session"];
+  readonly protection: TargetProtection;
+  readonly deadline: Deadline;
+  readonly runHook: (step: keyof AppendStepHooks) => Promise<void>;
+}
+
+/** A committed head CAS: the stored intent, and the new head when this process knows its exact revision. */
+export interface HeadCommitResult {
+  readonly intent: CommitIntent;
+  readonly head: VersionedHead | undefined;
+  /** Whether the generation-0 index and marker were written by the commit transaction itself. */
+  readonly generationZeroCommitted: boolean;
+}
+
+/** Runs the head CAS until it commits or fails definitively. Throws `NereusError` on a definitive failure. */
+export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResult> {
+  const { context, attempt, intent, deadline } = input;
+  const { keyspace, metadata } = context;
+  const streamId = intent.streamId;
+  const headKey = keyspace.headKey(streamId);
+  const intentKey = keyspace.intentKey(streamId, intent.commitId);
+  const markerKey = keyspace.markerKey(streamId, intent.commitId);
+  const intentBytes = keyspace.encodeIntent(intent);
+  const derived = deriveGenerationZero(intent);
+  const markerBytes = keyspace.encodeMarker(derived.marker);
+  const indexWrite: WriteOp | undefined = attempt.plan.writesGenerationZeroIndex
+    ? { type: "put", key: keyspace.indexKey(streamId, intent.offsetEnd, 0), value: keyspace.encodeIndex(derived.index) }
+    : undefined;
+  let base = input.base;
+  let intentRevision = 0;
+  for (let retry = 0; ; retry++) {
+    deadline.check(`append to ${streamId}`);
+    await input.runHook("beforeHeadCommit");
+    const next: StreamHead = {
+      ...base.head,
+      committedEndOffset: intent.offsetEnd,
+      cumulativeSize: intent.cumulativeSize,
+      commitVersion: intent.commitVersion,
+      lastCommitId: intent.commitId,
+      session: input.sessionPlan.next,
+    };
+    const writes: WriteOp[] = [...input.protection.writes];
+    if (intentRevision === 0) writes.push({ type: "put", key: intentKey, value: intentBytes });
+    writes.push({ type: "put", key: headKey, value: keyspace.encodeHead(next) });
+    writes.push({ type: "put", key: markerKey, value: markerBytes });
+    if (indexWrite !== undefined) writes.push(indexWrite);
+    const request: TxnRequest = {
+      compares: [
+        { key: headKey, modRevision: base.revision },
+        { key: intentKey, modRevision: intentRevision },
+        ...input.protection.compares,
+      ],
+      writes,
+      readOnFailure: [headKey, intentKey, markerKey],
+    };
+    deadline.check(`append to ${streamId}`);
+    attempt.stage = "HEAD_REQUEST_IN_FLIGHT";
+    attempt.ambiguousHeadRevision = base.revision;
+    let result;
+    try {
+      result = await metadata.txn(request, { signal: deadline.signal });
+    } catch (error) {
+      if (definitelyNotApplied(error)) {
+        attempt.stage = "PRIMARY_WAL_DURABLE";
+        attempt.ambiguousHeadRevision = undefined;
+      }
+      throw error;
+    }
+    attempt.ambiguousHeadRevision = undefined;
+    if (result.succeeded) {
+      attempt.stage = "COMMITTED";
+      return { intent, head: { head: next, revision: result.revision }, generationZeroCommitted: indexWrite !== undefined };
+    }
+    attempt.stage = "PRIMARY_WAL_DURABLE";
+    const headKv = result.current.get(headKey);
+    const current = headKv === undefined ? undefined : keyspace.decodeHead(headKv);
+    const storedIntentKv = result.current.get(intentKey);
+    if (storedIntentKv !== undefined && !bytesEqual(storedIntentKv.value, intentBytes)) {
+      throw new NereusError(
+        ErrorCode.METADATA_INVARIANT_VIOLATION,
+        `stream ${streamId}: commit intent ${intent.commitId} exists with different content; refusing to overwrite it`,
+        { retryable: false },
+      );
+    }
+    const verdict = classifyHeadConflict({
+      expected: base.head,
+      current: current?.head,
+      commitId: intent.commitId,
+      markerFound: result.current.has(markerKey),
+      heldSession: input.heldSession,
+    });
+    if (verdict.kind === "committed") {
+      attempt.stage = "COMMITTED";
+      const stored = storedIntentKv === undefined ? intent : keyspace.decodeIntent(storedIntentKv);
+      return { intent: stored, head: undefined, generationZeroCommitted: indexWrite !== undefined };
+    }
+    if (verdict.kind === "fail") throw new NereusError(verdict.code, verdict.message, { retryable: verdict.code === "OFFSET_CONFLICT" });
+    if (verdict.kind === "end-moved") {
+      const search = await findCommit({
+        metadata,
+        keyspace,
+        streamId,
+        commitId: intent.commitId,
+        expectedStartOffset: intent.offsetStart,
+        budget: context.limits.chainSearchBudget,
+        signal: deadline.signal,
+      });
+      if (search.kind === "found") {
+        attempt.stage = "COMMITTED";
+        return { intent: search.intent, head: undefined, generationZeroCommitted: false };
+      }
+      throw new NereusError(
+        ErrorCode.OFFSET_CONFLICT,
+        `stream ${streamId}: the committed end moved from ${String(intent.offsetStart)} to ${String(current?.head.committedEndOffset)} before this append committed`,
+      );
+    }
+    // Compatible change (renew, trim): resend against the current head, reusing an identical stored intent.
+    if (current === undefined) throw new NereusError(ErrorCode.STREAM_NOT_FOUND, `stream ${streamId} head disappeared`);
+    const newIntentRevision = storedIntentKv?.modRevision ?? 0;
+    if (current.revision === base.revision && newIntentRevision === intentRevision) {
+      throw new NereusError(
+        ErrorCode.METADATA_CONDITION_FAILED,
+        `stream ${streamId}: the WAL target's protection condition no longer holds`,
+      );
+    }
+    if (retry >= context.limits.compatibleRetries) {
+      throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `stream ${streamId}: head kept changing; gave up after ${String(retry + 1)} attempts`);
+    }
+    base = current;
+    intentRevision = newIntentRevision;
+  }
+}

@@ -1,0 +1,226 @@
+// The append pipeline (seed 000 steps 1–9) for one group of appends taken from a stream lane: head (cached or
+// loaded) → state → expectedStartOffset → admission → session → WAL prepare/persist → commit intent plan →
+// protection → head CAS (one transaction) → completion boundary → per-caller results. Each step is its own module;
+// this one only sequences them, tracks the attempt's stage and turns a failure into the outcome that stage
+// implies: before the head request ⇒ KNOWN_NOT_COMMITTED; head request in flight ⇒ MAY_HAVE_COMMITTED (lane
+// suspended); after the head CAS ⇒ KNOWN_COMMITTED.
+import type { AppendOutcome } from "../errors/append-outcome.js";
+import { ErrorCode } from "../errors/error-code.js";
+import { NereusError } from "../errors/nereus-error.js";
+import { loadHead } from "../lane/load-head.js";
+import type { PendingAppend } from "../lane/pending-append.js";
+import type { StreamLane } from "../lane/stream-lane.js";
+import { planSession } from "../session/plan-session.js";
+import type { StoreContext } from "../stream-store/store-context.js";
+import type { VersionedHead } from "../stream-store/stream-keyspace.js";
+import { AppendAttempt, type AttemptMember } from "./append-attempt.js";
+import { appendFailure } from "./append-failure.js";
+import type { AppendStep } from "./append-step-hooks.js";
+import { buildAppendResult } from "./build-append-result.js";
+import { buildCommitIntent } from "./build-commit-intent.js";
+import { checkExpectedStart } from "./check-expected-start.js";
+import { commitHead } from "./commit-head.js";
+import { completeBoundary } from "./complete-boundary.js";
+import { Deadline } from "./deadline.js";
+import { protectTarget } from "./protect-target.js";
+import { runAdmission } from "./run-admission.js";
+import { writePrimaryWal } from "./write-primary-wal.js";
+
+/** Runs one group to completion. Settles every member; never throws. */
+export async function runAppendPipeline(context: StoreContext, lane: StreamLane, members: readonly PendingAppend[]): Promise<void> {
+  const streamId = lane.streamId;
+  let live: PendingAppend[] = [...members];
+  let attempt: AppendAttempt | undefined;
+  const detach: Array<() => void> = [];
+  const rejectLive = (error: unknown, outcome: AppendOutcome): void => {
+    for (const member of live) {
+      const delivered = member.reject(appendFailure(error, outcome, member.attemptId));
+      // A not-committed failure carries no attempt id, so nobody can ask for this one again.
+      if (delivered && outcome === "KNOWN_NOT_COMMITTED" && member.attemptId !== undefined) context.attempts.forget(member.attemptId);
+    }
+  };
+  try {
+    // Before the WAL write a member that gives up simply leaves the group (nothing of it was written).
+    for (const member of live) {
+      const onAbort = (): void => {
+        if (attempt === undefined) {
+          live = live.filter((other) => other !== member);
+          member.reject(appendFailure(member.deadline.error(`append to ${streamId}`), "KNOWN_NOT_COMMITTED"));
+        } else if (live.some((other) => other !== member && !other.deadline.aborted) && member.attemptId !== undefined) {
+          member.reject(appendFailure(member.deadline.error(`append to ${streamId}`), "MAY_HAVE_COMMITTED", member.attemptId));
+        }
+      };
+      member.deadline.signal.addEventListener("abort", onAbort, { once: true });
+      detach.push(() => member.deadline.signal.removeEventListener("abort", onAbort));
+    }
+    let deadline = Deadline.union(live.map((member) => member.deadline), context.closing);
+    // Step 1: the head this commit is planned against, and each caller's expectedStartOffset.
+    const cached = lane.cachedHead;
+    let base: VersionedHead = cached ?? (await loadHead(context.metadata, context.keyspace, streamId, deadline.signal));
+    lane.cachedHead = base;
+    if (cached !== undefined && needsFreshHead(live, base)) {
+      base = await loadHead(context.metadata, context.keyspace, streamId, deadline.signal);
+      lane.cachedHead = base;
+    }
+    if (base.head.state !== "ACTIVE") {
+      throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${base.head.state}`, { retryable: false });
+    }
+    let position = base.head.committedEndOffset;
+    live = live.filter((member) => {
+      try {
+        checkExpectedStart(streamId, member.expectedStartOffset, position);
+      } catch (error) {
+        member.reject(appendFailure(error, "KNOWN_NOT_COMMITTED"));
+        return false;
+      }
+      position += member.batch.recordCount;
+      return true;
+    });
+    if (live.length === 0) return;
+    deadline = Deadline.union(live.map((member) => member.deadline), context.closing);
+    const plan = live[0]?.plan;
+    if (plan === undefined) return;
+    // Step 2: admission, before any WAL I/O.
+    await runAdmission(context.admissionHooks, streamId, base.head, deadline.signal);
+    // Step 3: the session this commit is fenced by (acquired/renewed inside the same head CAS).
+    const heldSession = lane.heldSession;
+    let sessionPlan;
+    try {
+      sessionPlan = planSession({ head: base.head, writerId: context.writerId, held: heldSession, nowMillis: context.clock(), policy: context.sessionPolicy });
+    } catch (error) {
+      if (NereusError.hasCode(error, ErrorCode.FENCED_APPEND)) lane.heldSession = undefined;
+      throw error;
+    }
+    deadline.check(`append to ${streamId}`);
+    // The physical attempt: one attempt id per caller, all pointing at this attempt.
+    const attemptMembers: AttemptMember[] = [];
+    let recordOffset = 0;
+    let bytesBefore = 0;
+    for (const member of live) {
+      member.attemptId = context.attempts.nextAttemptId();
+      attemptMembers.push({
+        attemptId: member.attemptId,
+        recordOffset,
+        recordCount: member.batch.recordCount,
+        entryCount: member.batch.entryCount,
+        logicalBytes: member.batch.logicalBytes,
+        logicalBytesBefore: bytesBefore,
+      });
+      recordOffset += member.batch.recordCount;
+      bytesBefore += member.batch.logicalBytes;
+    }
+    const current = new AppendAttempt(streamId, plan, attemptMembers);
+    attempt = current;
+    current.expectedStartOffset = base.head.committedEndOffset;
+    context.attempts.register(current);
+    const runHook = async (step: AppendStep): Promise<void> => {
+      const hook = context.stepHooks[step];
+      if (hook === undefined) return;
+      await hook({ step, streamId, attemptIds: attemptMembers.map((member) => member.attemptId), commitId: current.commitId, signal: deadline.signal });
+    };
+    // Step 4: freeze and persist the exact bytes.
+    await runHook("beforeWalWrite");
+    deadline.check(`append to ${streamId}`);
+    const entries = live.flatMap((member) => member.batch.entries);
+    const persisted = await writePrimaryWal({
+      writer: plan.walWriter,
+      streamId,
+      attemptId: attemptMembers[0]?.attemptId ?? "",
+      writerId: context.writerId,
+      writerEpoch: sessionPlan.session.epoch,
+      expectedStartOffset: base.head.committedEndOffset,
+      payloadFormat: live[0]?.batch.payloadFormat ?? "OPAQUE_RECORD_BATCH",
+      entries,
+      recordCount: recordOffset,
+      logicalBytes: bytesBefore,
+      signal: deadline.signal,
+    });
+    current.stage = "PRIMARY_WAL_DURABLE";
+    await runHook("afterWalWrite");
+    // Step 6 (plan): the deterministic commit id, then step 5: protection bound to it.
+    const intent = buildCommitIntent({
+      head: base.head,
+      session: sessionPlan.session,
+      persisted,
+      entryRecordCounts: entries.map((entry) => entry.recordCount),
+    });
+    current.commitId = intent.commitId;
+    current.intent = intent;
+    deadline.check(`append to ${streamId}`);
+    const protection = await protectTarget(plan.walWriter, persisted, intent.commitId, context.metadata, deadline.signal);
+    await runHook("afterProtection");
+    await runHook("afterIntent");
+    // Step 7: the head CAS (linearization point), fused with intent, marker, protection and gen-0 index writes.
+    const committed = await commitHead({
+      context,
+      attempt: current,
+      base,
+      intent,
+      sessionPlan,
+      heldSession,
+      protection,
+      deadline,
+      runHook,
+    });
+    current.committedIntent = committed.intent;
+    lane.cachedHead = committed.head;
+    lane.heldSession = sessionPlan.next;
+    await runHook("afterHeadCommit");
+    // Step 8: the producer boundary of the profile.
+    await completeBoundary({
+      context,
+      coordinator: plan.coordinator,
+      intent: committed.intent,
+      head: committed.head?.head ?? base.head,
+      generationZeroCommitted: committed.generationZeroCommitted,
+      signal: deadline.signal,
+    });
+    current.completed = true;
+    await runHook("afterCompletion");
+    // Step 9: every caller gets exactly its own sub-range.
+    current.resolution = { kind: "committed", intent: committed.intent };
+    current.members.forEach((member, index) => {
+      const pending = live[index];
+      if (pending?.resolve(buildAppendResult(committed.intent, member)) === true) context.attempts.forget(member.attemptId);
+    });
+  } catch (error) {
+    lane.invalidateHead();
+    if (NereusError.hasCode(error, ErrorCode.FENCED_APPEND)) lane.heldSession = undefined;
+    const stage = attempt?.stage;
+    if (attempt !== undefined && stage === "HEAD_REQUEST_IN_FLIGHT") {
+      attempt.stage = "SUSPENDED";
+      attempt.failure = asNereusError(error);
+      lane.suspend(attempt);
+      rejectLive(error, "MAY_HAVE_COMMITTED");
+      context.onSuspended(attempt);
+    } else if (attempt !== undefined && stage === "COMMITTED") {
+      attempt.failure = asNereusError(error);
+      rejectLive(error, "KNOWN_COMMITTED");
+    } else {
+      if (attempt !== undefined) {
+        attempt.stage = "NOT_COMMITTED";
+        attempt.resolution = { kind: "not-committed", error: asNereusError(error) };
+      }
+      rejectLive(error, "KNOWN_NOT_COMMITTED");
+    }
+  } finally {
+    for (const remove of detach) remove();
+    attempt?.finishRunner();
+  }
+}
+
+/** A cached end behind some caller's expectation may be stale; a fresh read settles it (ends never decrease). */
+function needsFreshHead(members: readonly PendingAppend[], base: VersionedHead): boolean {
+  let position = base.head.committedEndOffset;
+  for (const member of members) {
+    if (member.expectedStartOffset !== undefined && member.expectedStartOffset > position) return true;
+    position += member.batch.recordCount;
+  }
+  return false;
+}
+
+function asNereusError(error: unknown): NereusError {
+  return NereusError.is(error)
+    ? error
+    : new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `unexpected failure: ${String(error)}`, { retryable: false, cause: error });
+}

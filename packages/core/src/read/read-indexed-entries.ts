@@ -1,0 +1,31 @@
+// Read path, fetch step: read one index entry's target through the WAL reader for its type and map the stored
+// entries onto offsets (first offset of each entry), verifying they match the index exactly — same number of
+// entries, same record counts, same total range. Returned payloads are the reader's fresh copies.
+import type { ReadEntry } from "../domain/append-types.js";
+import type { OffsetIndexEntry } from "../domain/commit-records.js";
+import { ErrorCode } from "../errors/error-code.js";
+import { NereusError } from "../errors/nereus-error.js";
+import type { WalReader } from "../spi/wal.js";
+
+/** The entries of `entry`'s target with their offsets. */
+export async function readIndexedEntries(reader: WalReader, entry: OffsetIndexEntry, signal?: AbortSignal): Promise<ReadEntry[]> {
+  const stored = await reader.readEntries(entry.readTarget, { signal });
+  if (stored.length !== entry.entryRecordCounts.length) throw mismatch(entry, `${String(stored.length)} entries instead of ${String(entry.entryRecordCounts.length)}`);
+  const result: ReadEntry[] = [];
+  let offset = entry.offsetStart;
+  stored.forEach((item, index) => {
+    if (item.recordCount !== entry.entryRecordCounts[index]) throw mismatch(entry, `entry ${String(index)} has ${String(item.recordCount)} records`);
+    result.push({ offset, recordCount: item.recordCount, payload: item.payload });
+    offset += item.recordCount;
+  });
+  if (offset !== entry.offsetEnd) throw mismatch(entry, `entries end at ${String(offset)}`);
+  return result;
+}
+
+function mismatch(entry: OffsetIndexEntry, detail: string): NereusError {
+  return new NereusError(
+    ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
+    `stream ${entry.streamId}: target of [${String(entry.offsetStart)}, ${String(entry.offsetEnd)}) generation ${String(entry.generation)} does not match its index: ${detail}`,
+    { retryable: false },
+  );
+}

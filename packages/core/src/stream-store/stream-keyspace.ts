@@ -1,0 +1,93 @@
+// The core stream records of one cluster, bound to their keys: key builders plus encode/decode through the
+// canonical record codecs, with every decoded record checked against the key it was read from. The one place
+// the pipeline touches key layout and record formats. Returned byte arrays are fresh and owned by the caller.
+import type { CommitIntent, OffsetIndexEntry, ReplayMarker } from "../domain/commit-records.js";
+import type { StreamHead } from "../domain/stream-head.js";
+import {
+  clusterPrefix,
+  commitIntentKey,
+  offsetIndexKey,
+  offsetIndexPrefix,
+  offsetIndexScanStartKey,
+  replayMarkerKey,
+  streamHeadKey,
+} from "../keys/stream-keys.js";
+import { commitIntentCodec } from "../records/commit-intent-codec.js";
+import { offsetIndexCodec } from "../records/offset-index-codec.js";
+import { replayMarkerCodec } from "../records/replay-marker-codec.js";
+import { streamHeadCodec } from "../records/stream-head-codec.js";
+import type { KeyValue } from "../spi/metadata-store.js";
+
+/** A head as read from the store, with the revision a CAS on it must compare. */
+export interface VersionedHead {
+  readonly head: StreamHead;
+  readonly revision: number;
+}
+
+/** Keys and codecs of the core stream records under `/nereus/clusters/{cluster}`. */
+export class StreamKeyspace {
+  readonly cluster: string;
+  readonly prefix: string;
+
+  constructor(cluster: string) {
+    this.cluster = cluster;
+    this.prefix = clusterPrefix(cluster);
+  }
+
+  headKey(streamId: string): string {
+    return streamHeadKey(this.prefix, streamId);
+  }
+
+  intentKey(streamId: string, commitId: string): string {
+    return commitIntentKey(this.prefix, streamId, commitId);
+  }
+
+  markerKey(streamId: string, commitId: string): string {
+    return replayMarkerKey(this.prefix, streamId, commitId);
+  }
+
+  indexKey(streamId: string, offsetEnd: number, generation: number): string {
+    return offsetIndexKey(this.prefix, streamId, offsetEnd, generation);
+  }
+
+  indexPrefix(streamId: string): string {
+    return offsetIndexPrefix(this.prefix, streamId);
+  }
+
+  /** Inclusive scan start for index entries with `offsetEnd >= minOffsetEnd`. */
+  indexScanStart(streamId: string, minOffsetEnd: number): string {
+    return offsetIndexScanStartKey(this.prefix, streamId, minOffsetEnd);
+  }
+
+  encodeHead(head: StreamHead): Uint8Array {
+    return streamHeadCodec.encode(head);
+  }
+
+  decodeHead(keyValue: KeyValue): VersionedHead {
+    return { head: streamHeadCodec.decode(keyValue.value, keyValue.key), revision: keyValue.modRevision };
+  }
+
+  encodeIntent(intent: CommitIntent): Uint8Array {
+    return commitIntentCodec.encode(intent);
+  }
+
+  decodeIntent(keyValue: KeyValue): CommitIntent {
+    return commitIntentCodec.decode(keyValue.value, keyValue.key);
+  }
+
+  encodeMarker(marker: ReplayMarker): Uint8Array {
+    return replayMarkerCodec.encode(marker);
+  }
+
+  decodeMarker(keyValue: KeyValue): ReplayMarker {
+    return replayMarkerCodec.decode(keyValue.value, keyValue.key);
+  }
+
+  encodeIndex(entry: OffsetIndexEntry): Uint8Array {
+    return offsetIndexCodec.encode(entry);
+  }
+
+  decodeIndex(keyValue: KeyValue): OffsetIndexEntry {
+    return offsetIndexCodec.decode(keyValue.value, keyValue.key);
+  }
+}

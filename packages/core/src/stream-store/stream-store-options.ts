@@ -1,0 +1,44 @@
+// Options of `createStreamStore`: the metadata store, the cluster, this process's writer identity, the installed
+// providers and the policies of the append pipeline. Only `metadata`, `cluster`, `writerId` and the three
+// provider lists are required; every default follows digest §9.
+import type { AppendStepHooks } from "../append/append-step-hooks.js";
+import type { AdmissionHook, CompletionCoordinator } from "../spi/completion.js";
+import type { MetadataStore } from "../spi/metadata-store.js";
+import type { WalReader, WalWriter } from "../spi/wal.js";
+
+export interface StreamStoreOptions {
+  /** The metadata store (not owned: `close()` leaves it open). */
+  readonly metadata: MetadataStore;
+  /** Cluster name; every key lives under `/nereus/clusters/{cluster}`. */
+  readonly cluster: string;
+  /** Identity of this writer process (unique among live processes; may be stable across restarts). */
+  readonly writerId: string;
+  /** One writer per primary WAL kind. */
+  readonly walWriters: readonly WalWriter[];
+  /** One reader per read-target type. */
+  readonly walReaders: readonly WalReader[];
+  /** One coordinator per ack boundary (STABLE_HEAD and GENERATION_ZERO_VISIBLE are built in: pass them). */
+  readonly completionCoordinators: readonly CompletionCoordinator[];
+  /** Run before any WAL I/O of every append. */
+  readonly admissionHooks?: readonly AdmissionHook[];
+  /** Wall clock in ms for session expiry and createdAt (default `Date.now`). */
+  readonly clock?: () => number;
+  /** Append-session lease (default 30 s). */
+  readonly sessionTtlMs?: number;
+  /** Renew the session inside the next commit when less than this remains (default a third of the TTL). */
+  readonly sessionRenewBeforeMs?: number;
+  /** Take over another writer's session once it expired (default true). */
+  readonly stealExpiredSessions?: boolean;
+  /** Group-commit bounds (default 8 MiB / 10,000 entries); `false` disables merging. */
+  readonly groupCommit?: { readonly maxBytes: number; readonly maxEntries: number } | false;
+  /** Automatic recovery of suspended lanes (default 10 ms doubling to 2 s); `false` leaves it to `recoverAppend`. */
+  readonly autoRecovery?: { readonly minDelayMs: number; readonly maxDelayMs: number } | false;
+  /** Commit intents a replay search may read (default 10,000). */
+  readonly chainSearchBudget?: number;
+  /** Commits one read-path index repair may walk (default 256). */
+  readonly repairBudget?: number;
+  /** Resolved attempts kept for `recoverAppend` (default 10,000). */
+  readonly retainedAttempts?: number;
+  /** Test seams at every pipeline boundary (see `AppendStepHooks`). */
+  readonly stepHooks?: AppendStepHooks;
+}
