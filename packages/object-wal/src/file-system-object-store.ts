@@ -1,0 +1,413 @@
+// ObjectStore on a local directory: the embedded default. A put writes a temp file, fsyncs it, publishes it with
+// link(2) (atomic and create-only: EEXIST means another writer won) and fsyncs the directory, so an object is
+// either absent or complete and durable. Each file starts with an 8-byte header ("NOB1" + the body's CRC32C,
+// big-endian), so whole reads are verified and head() needs no recomputation.
+// Layout under `root`: `objects/` (keys mapped by file-system-key-path.ts) and `tmp/` (in-progress puts; a crash
+// can leave files there, never in `objects/`). Safe for several stores, and processes, sharing one root on one
+// local filesystem; not for network filesystems without atomic link(2). Reads return fresh arrays.
+import { randomUUID } from "node:crypto";
+import { type FileHandle, link, mkdir, open, readdir, rmdir, stat, unlink } from "node:fs/promises";
+import path from "node:path";
+import {
+  ErrorCode,
+  NereusError,
+  OBJECT_STORE_SPI_VERSION,
+  crc32c,
+  type ObjectInfo,
+  type ObjectIoOptions,
+  type ObjectListPage,
+  type ObjectStore,
+} from "@nereus/core";
+import { assertListPrefix } from "./assert-object-key.js";
+import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
+import { mapFileSystemError } from "./map-file-system-error.js";
+import { StoreLifecycle } from "./store-lifecycle.js";
+
+const FILE_MAGIC = Buffer.from("NOB1", "latin1");
+const HEADER_BYTES = 8;
+const MAX_LIST_LIMIT = 1000;
+/** link() attempts when a concurrent delete pruned the target directory in between. */
+const MAX_LINK_ATTEMPTS = 8;
+
+export interface FileSystemObjectStoreOptions {
+  /** Directory holding the store; created on first use. */
+  readonly root: string;
+}
+
+interface ListedObject {
+  readonly key: string;
+  readonly size: number;
+}
+
+/**
+ * An `ObjectStore` on a local directory. Invariants (beyond the SPI's): a key's file appears atomically, complete
+ * and fsynced, and is never replaced; `putIfAbsent` reports `{ created: true }` only for the call whose link(2)
+ * published the file; keys cannot name paths outside `root`; whole-object reads are verified against the stored
+ * CRC32C (`OBJECT_CHECKSUM_MISMATCH` on corruption), ranged reads are not (the caller's format verifies them).
+ */
+export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
+  readonly spiVersion = OBJECT_STORE_SPI_VERSION;
+  readonly root: string;
+
+  readonly #objectsDirectory: string;
+  readonly #temporaryDirectory: string;
+  readonly #lifecycle = new StoreLifecycle("filesystem object store");
+  #ready: Promise<void> | undefined;
+
+  constructor(options: FileSystemObjectStoreOptions) {
+    if (typeof options.root !== "string" || options.root.length === 0) {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, "root must be a non-empty path", { retryable: false });
+    }
+    this.root = path.resolve(options.root);
+    this.#objectsDirectory = path.join(this.root, "objects");
+    this.#temporaryDirectory = path.join(this.root, "tmp");
+  }
+
+  async putIfAbsent(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<{ readonly created: boolean }> {
+    return this.#lifecycle.run("put", options.signal, async () => {
+      const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
+      if (!(body instanceof Uint8Array)) {
+        throw new NereusError(ErrorCode.INVALID_ARGUMENT, "object body must be a Uint8Array", { retryable: false });
+      }
+      await this.#ensureReady();
+      const header = Buffer.alloc(HEADER_BYTES);
+      FILE_MAGIC.copy(header, 0);
+      header.writeUInt32BE(crc32c(body), 4);
+      const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
+      try {
+        const identity = await this.#writeTemporary(temporary, header, body, key);
+        throwIfAborted(options.signal, key);
+        const created = await this.#publish(temporary, target, identity, key);
+        if (created) {
+          try {
+            await fsyncDirectory(path.dirname(target));
+          } catch (error) {
+            throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
+              retryable: true,
+              cause: error,
+              details: { key, mayHaveApplied: true },
+            });
+          }
+        }
+        return { created };
+      } finally {
+        await unlink(temporary).catch(() => undefined);
+      }
+    });
+  }
+
+  async get(
+    key: string,
+    range?: { readonly offset: number; readonly length: number },
+    options: ObjectIoOptions = {},
+  ): Promise<Uint8Array> {
+    return this.#lifecycle.run("get", options.signal, async () => {
+      const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
+      if (range !== undefined) checkRange(range);
+      const handle = await open(target, "r").catch((error: unknown) => {
+        throw mapFileSystemError(error, "get", key);
+      });
+      try {
+        const { size, crc } = await readHeader(handle, key);
+        if (range === undefined) {
+          const bytes = await readExactly(handle, size, HEADER_BYTES, key);
+          const actual = crc32c(bytes);
+          if (actual !== crc) {
+            throw new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} does not match its stored CRC32C`, {
+              retryable: false,
+              details: { key, expected: crc, actual },
+            });
+          }
+          return bytes;
+        }
+        if (range.offset + range.length > size) {
+          throw new NereusError(
+            ErrorCode.INVALID_ARGUMENT,
+            `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${key} of ${String(size)} byte(s)`,
+            { retryable: false, details: { key, offset: range.offset, length: range.length, size } },
+          );
+        }
+        return await readExactly(handle, range.length, HEADER_BYTES + range.offset, key);
+      } catch (error) {
+        throw mapFileSystemError(error, "get", key);
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  async head(key: string, options: ObjectIoOptions = {}): Promise<ObjectInfo | undefined> {
+    return this.#lifecycle.run("head", options.signal, async () => {
+      const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
+      let handle: FileHandle;
+      try {
+        handle = await open(target, "r");
+      } catch (error) {
+        if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+        throw mapFileSystemError(error, "head", key);
+      }
+      try {
+        const { size, crc } = await readHeader(handle, key);
+        return { key, size, crc32c: crc };
+      } catch (error) {
+        throw mapFileSystemError(error, "head", key);
+      } finally {
+        await handle.close();
+      }
+    });
+  }
+
+  async list(
+    prefix: string,
+    options: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number } = {},
+  ): Promise<ObjectListPage> {
+    return this.#lifecycle.run("list", options.signal, async () => {
+      assertListPrefix(prefix);
+      const limit = options.limit ?? MAX_LIST_LIMIT;
+      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
+        throw new NereusError(
+          ErrorCode.INVALID_ARGUMENT,
+          `list limit must be an integer in [1, ${String(MAX_LIST_LIMIT)}], got ${String(options.limit)}`,
+          { retryable: false },
+        );
+      }
+      const lastSlash = prefix.lastIndexOf("/");
+      const folder = lastSlash < 0 ? [] : prefix.slice(0, lastSlash).split("/");
+      const relative = fileSystemKeyPath.directoryPath(folder);
+      if (relative === undefined) return { items: [] };
+      const after = options.continuationToken === undefined ? undefined : Buffer.from(options.continuationToken, "utf8");
+      const found: ListedObject[] = [];
+      try {
+        await this.#walk(
+          path.join(this.#objectsDirectory, relative),
+          lastSlash < 0 ? "" : prefix.slice(0, lastSlash + 1),
+          prefix.slice(lastSlash + 1),
+          after,
+          found,
+          limit + 1,
+        );
+      } catch (error) {
+        throw mapFileSystemError(error, "list");
+      }
+      const items = found.slice(0, limit).map((item): ObjectInfo => ({ key: item.key, size: item.size }));
+      const last = items.at(-1);
+      return found.length > limit && last !== undefined ? { items, continuationToken: last.key } : { items };
+    });
+  }
+
+  async deleteMany(keys: readonly string[], options: ObjectIoOptions = {}): Promise<void> {
+    return this.#lifecycle.run("delete", options.signal, async () => {
+      const targets = keys.map((key) => ({ key, target: path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key)) }));
+      const directories = new Set<string>();
+      for (const { key, target } of targets) {
+        try {
+          await unlink(target);
+          directories.add(path.dirname(target));
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== "ENOENT") throw mapFileSystemError(error, "delete", key);
+        }
+      }
+      for (const directory of directories) {
+        try {
+          await fsyncDirectory(directory);
+        } catch (error) {
+          if ((error as { code?: unknown }).code !== "ENOENT") throw mapFileSystemError(error, "delete");
+        }
+        await this.#pruneEmptyDirectories(directory);
+      }
+    });
+  }
+
+  /** Idempotent. Refuses new calls and waits for in-flight ones. */
+  async close(): Promise<void> {
+    await this.#lifecycle.close(() => undefined);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #ensureReady(): Promise<void> {
+    this.#ready ??= (async () => {
+      await makeDirectories(this.#objectsDirectory);
+      await makeDirectories(this.#temporaryDirectory);
+    })().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw mapFileSystemError(error, "put");
+    });
+    return this.#ready;
+  }
+
+  /** Writes and fsyncs the temp file; returns its inode identity (to recognise our own link after an odd error). */
+  async #writeTemporary(temporary: string, header: Uint8Array, body: Uint8Array, key: string): Promise<{ dev: number; ino: number }> {
+    try {
+      const handle = await open(temporary, "wx", 0o644);
+      try {
+        await writeAll(handle, header, 0);
+        await writeAll(handle, body, HEADER_BYTES);
+        await handle.sync();
+        const { dev, ino } = await handle.stat();
+        return { dev, ino };
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw mapFileSystemError(error, "put", key);
+    }
+  }
+
+  /** link(2)s the temp file to the target: true when this call published it, false when the key already existed. */
+  async #publish(temporary: string, target: string, identity: { dev: number; ino: number }, key: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await makeDirectories(path.dirname(target));
+        await link(temporary, target);
+        return true;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === "EEXIST") return false;
+        if (code === "ENOENT" && attempt < MAX_LINK_ATTEMPTS) continue;
+        // An unexpected failure may still have published the file: it is ours iff it is our inode.
+        const existing = await stat(target).catch(() => undefined);
+        if (existing !== undefined && existing.ino === identity.ino && existing.dev === identity.dev) return true;
+        throw mapFileSystemError(error, "put", key);
+      }
+    }
+  }
+
+  /** Removes now-empty directories from `directory` up to (excluding) the objects directory. */
+  async #pruneEmptyDirectories(directory: string): Promise<void> {
+    for (let current = directory; current.startsWith(this.#objectsDirectory + path.sep); current = path.dirname(current)) {
+      try {
+        await rmdir(current);
+      } catch {
+        return;
+      }
+    }
+  }
+
+  /**
+   * Depth-first walk in key order. A file sorts by its key, a directory by its key folder + "/", which yields
+   * UTF-8 byte order of the keys. Subtrees entirely at or before `after` are skipped. Stops at `max` results.
+   */
+  async #walk(
+    directory: string,
+    keyBase: string,
+    namePrefix: string,
+    after: Buffer | undefined,
+    found: ListedObject[],
+    max: number,
+  ): Promise<void> {
+    let entries;
+    try {
+      entries = await readdir(directory, { withFileTypes: true });
+    } catch (error) {
+      if ((error as { code?: unknown }).code === "ENOENT" || (error as { code?: unknown }).code === "ENOTDIR") return;
+      throw error;
+    }
+    const children: { sortKey: Buffer; key: string; file: boolean; name: string }[] = [];
+    for (const entry of entries) {
+      const file = entry.isFile() && entry.name.endsWith(OBJECT_FILE_SUFFIX);
+      if (!file && !entry.isDirectory()) continue;
+      const segment = fileSystemKeyPath.decodeSegment(file ? entry.name.slice(0, -OBJECT_FILE_SUFFIX.length) : entry.name);
+      if (segment === undefined || !segment.startsWith(namePrefix)) continue;
+      const key = keyBase + segment;
+      children.push({ sortKey: Buffer.from(file ? key : `${key}/`, "utf8"), key, file, name: entry.name });
+    }
+    children.sort((left, right) => Buffer.compare(left.sortKey, right.sortKey));
+    for (const child of children) {
+      if (found.length >= max) return;
+      const childPath = path.join(directory, child.name);
+      if (child.file) {
+        if (after !== undefined && Buffer.compare(child.sortKey, after) <= 0) continue;
+        const info = await stat(childPath).catch((error: unknown) => {
+          if ((error as { code?: unknown }).code === "ENOENT") return undefined;
+          throw error;
+        });
+        if (info !== undefined) found.push({ key: child.key, size: Math.max(0, info.size - HEADER_BYTES) });
+      } else {
+        const insideAfter = after !== undefined && after.subarray(0, child.sortKey.length).equals(child.sortKey);
+        if (after !== undefined && !insideAfter && Buffer.compare(child.sortKey, after) < 0) continue;
+        await this.#walk(childPath, `${child.key}/`, "", after, found, max);
+      }
+    }
+  }
+}
+
+/** Creates a `FileSystemObjectStore`. Directories are created on the first put. */
+export function createFileSystemObjectStore(options: FileSystemObjectStoreOptions): FileSystemObjectStore {
+  return new FileSystemObjectStore(options);
+}
+
+function throwIfAborted(signal: AbortSignal | undefined, key: string): void {
+  if (signal?.aborted === true) {
+    throw new NereusError(ErrorCode.CANCELLED, `put of ${key} cancelled before it was published`, {
+      retryable: false,
+      cause: signal.reason,
+      details: { key, mayHaveApplied: false },
+    });
+  }
+}
+
+function checkRange(range: { readonly offset: number; readonly length: number }): void {
+  if (!Number.isSafeInteger(range.offset) || range.offset < 0 || !Number.isSafeInteger(range.length) || range.length < 0) {
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`,
+      { retryable: false },
+    );
+  }
+}
+
+/** mkdir -p that fsyncs the parent of every directory it created, so new directories survive a crash. */
+async function makeDirectories(directory: string): Promise<void> {
+  const first = await mkdir(directory, { recursive: true });
+  if (first === undefined) return;
+  for (let current = directory; ; current = path.dirname(current)) {
+    await fsyncDirectory(path.dirname(current)).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code !== "ENOENT") throw error;
+    });
+    if (current === first || current === path.dirname(current)) return;
+  }
+}
+
+async function fsyncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeAll(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  for (let written = 0; written < bytes.length; ) {
+    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, position + written);
+    written += bytesWritten;
+  }
+}
+
+async function readExactly(handle: FileHandle, length: number, position: number, key: string): Promise<Uint8Array> {
+  const bytes = new Uint8Array(length);
+  for (let filled = 0; filled < length; ) {
+    const { bytesRead } = await handle.read(bytes, filled, length - filled, position + filled);
+    if (bytesRead === 0) throw corrupt(key, `file ends after ${String(position + filled)} byte(s)`);
+    filled += bytesRead;
+  }
+  return bytes;
+}
+
+async function readHeader(handle: FileHandle, key: string): Promise<{ size: number; crc: number }> {
+  const { size: fileSize } = await handle.stat();
+  if (fileSize < HEADER_BYTES) throw corrupt(key, `file has ${String(fileSize)} byte(s), fewer than its header`);
+  const header = Buffer.from(await readExactly(handle, HEADER_BYTES, 0, key));
+  if (!header.subarray(0, 4).equals(FILE_MAGIC)) throw corrupt(key, "file does not start with the NOB1 header");
+  return { size: fileSize - HEADER_BYTES, crc: header.readUInt32BE(4) };
+}
+
+function corrupt(key: string, reason: string): NereusError {
+  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object file of ${key} is corrupt: ${reason}`, {
+    retryable: false,
+    details: { key },
+  });
+}
