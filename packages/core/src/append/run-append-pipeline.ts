@@ -116,7 +116,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     const runHook = async (step: AppendStep): Promise<void> => {
       const hook = context.stepHooks[step];
       if (hook === undefined) return;
-      await hook({ step, streamId, attemptIds: attemptMembers.map((member) => member.attemptId), commitId: current.commitId, signal: deadline.signal });
+      await hook({ step, streamId, attemptIds: attemptMembers.map((member) => member.attemptId), commitId: current.commitId, commitIntent: current.intent, signal: deadline.signal });
     };
     // Step 4: freeze and persist the exact bytes.
     await runHook("beforeWalWrite");
