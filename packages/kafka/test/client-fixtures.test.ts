@@ -2,7 +2,20 @@
 // produced by scripts/capture-client-fixtures.ts; real-clients.test.ts keeps them honest against the live clients).
 import { describe, expect, it } from "vitest";
 import { decodeRequest } from "../src/protocol/decode-request.js";
+import { decodeRecordBatch } from "../src/protocol/records/decode-record-batch.js";
+import { splitRecordBatches } from "../src/protocol/records/split-record-batches.js";
+import { validateRecordBatch } from "../src/protocol/records/validate-record-batch.js";
 import { loadClientFixture } from "./client-fixtures.js";
+
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** The records blob of the only partition of a decoded Produce request. */
+function producedRecords(request: unknown): Uint8Array {
+  const body = (request as { body: { topicData: Array<{ partitionData: Array<{ records: Uint8Array | null }> }> } }).body;
+  const records = body.topicData[0]?.partitionData[0]?.records;
+  expect(records).toBeInstanceOf(Uint8Array);
+  return records as Uint8Array;
+}
 
 function decodeAll(name: string): unknown[] {
   return loadClientFixture(name).frames.map(({ frame }) => {
@@ -38,7 +51,43 @@ describe("kcat 1.7.1 / librdkafka 2.0.2 captures", () => {
   });
 });
 
+describe("kcat 1.7.1 / librdkafka 2.0.2 produce without Fetch advertised", () => {
+  it("falls back to a magic 0 message set, which validation rejects as unsupported-magic", () => {
+    const [, , produce] = decodeAll("kcat-produce-without-fetch");
+    expect(produce).toMatchObject({ apiKey: 0, apiVersion: 7, body: { transactionalId: null, acks: -1, timeoutMs: 30_000 } });
+    const { batches, trailingBytes } = splitRecordBatches(producedRecords(produce));
+    expect([batches.length, trailingBytes]).toEqual([1, 0]);
+    expect(validateRecordBatch(batches[0] as Uint8Array, { producer: true })).toMatchObject({ ok: false, reason: "unsupported-magic" });
+  });
+});
+
 describe("kafkajs 2.2.4 captures", () => {
+  it("produce: Produce v7 with one magic 2 batch that validates and decodes to the sent record", () => {
+    const [, , produce] = decodeAll("kafkajs-produce");
+    expect(produce).toMatchObject({
+      apiKey: 0,
+      apiVersion: 7,
+      header: { correlationId: 2, clientId: "nereus-capture" },
+      body: { transactionalId: null, acks: -1, timeoutMs: 30_000, topicData: [{ name: "capture", partitionData: [{ index: 0 }] }] },
+    });
+    const records = producedRecords(produce);
+    expect(validateRecordBatch(records, { producer: true })).toMatchObject({ ok: true });
+    const batch = decodeRecordBatch(records);
+    expect(batch.header).toMatchObject({ baseOffset: 0, partitionLeaderEpoch: 0, compression: 0, producerId: -1n, producerEpoch: 0, baseSequence: 0, recordCount: 1 });
+    expect(batch.records).toEqual([
+      {
+        attributes: 0,
+        timestampDelta: 0,
+        offsetDelta: 0,
+        offset: 0,
+        timestamp: 1_700_000_000_000,
+        key: utf8("k1"),
+        value: utf8("v1"),
+        headers: [{ key: "h", value: utf8("x") }],
+      },
+    ]);
+  });
+
   it("metadata: ApiVersions v2, then Metadata v6 for the requested topic (auto-create off)", () => {
     expect(loadClientFixture("kafkajs-metadata").client).toBe("kafkajs 2.2.4");
     const metadataBody = {

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { apiVersionsResponseBody } from "../src/protocol/advertised-api-versions.js";
 import { ZERO_UUID } from "../src/protocol/primitives/uuid.js";
-import type { ResponseBody } from "../src/protocol/supported-apis.js";
+import type { RequestBody, ResponseBody } from "../src/protocol/supported-apis.js";
 import { type RecordingBroker, type ResponseScript, startRecordingBroker } from "./recording-broker.js";
 
 /** Which client and version produced a capture. */
@@ -43,7 +43,11 @@ export async function clientIdentity(client: ClientIdentity["client"]): Promise<
 }
 
 /** Runs a process to completion (killed after `timeoutMs`), collecting its output. */
-export function runProcess(command: string, args: readonly string[], options: { input?: string; timeoutMs?: number } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { input?: string; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child: ChildProcess = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
@@ -82,10 +86,35 @@ export function metadataAnswer(topics: readonly string[], port: number): Respons
   };
 }
 
+/** A Produce response accepting every partition at base offset 0. */
+export function produceAnswer(request: RequestBody<0>): ResponseBody<0> {
+  return {
+    responses: request.topicData.map((topic) => ({
+      name: topic.name,
+      partitionResponses: topic.partitionData.map((partition) => ({
+        index: partition.index,
+        errorCode: 0,
+        baseOffset: 0,
+        logAppendTimeMs: -1,
+        logStartOffset: 0,
+        recordErrors: [],
+        errorMessage: null,
+        currentLeader: { leaderId: -1, leaderEpoch: -1 },
+      })),
+    })),
+    throttleTimeMs: 0,
+    nodeEndpoints: [],
+  };
+}
+
 const baseScript: ResponseScript = {
   18: () => apiVersionsResponseBody(),
   3: (request, { port }) => metadataAnswer(request.body.topics?.map((topic) => topic.name ?? "") ?? [CAPTURE_TOPIC], port),
+  0: (request) => produceAnswer(request.body),
 };
+
+/** The record kafkajs produces in the produce scenarios (fixed timestamp, so its batch is deterministic). */
+export const KAFKAJS_MESSAGE = { key: "k1", value: "v1", headers: { h: "x" }, timestamp: "1700000000000" };
 
 async function kafkajsClient(broker: RecordingBroker) {
   const { Kafka, logLevel } = await import("kafkajs");
@@ -119,6 +148,37 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
         return await admin.fetchTopicMetadata({ topics: [CAPTURE_TOPIC] });
       } finally {
         await admin.disconnect();
+      }
+    },
+  },
+  {
+    // librdkafka 2.0.2 writes record batches (magic 2) only when the broker advertises Produce ≥3 and Fetch ≥4;
+    // with Fetch missing from ApiVersions it falls back to a magic 0 message set, which validation rejects.
+    name: "produce-without-fetch",
+    client: "kcat",
+    script: {
+      ...baseScript,
+      18: () => {
+        const body = apiVersionsResponseBody();
+        return { ...body, apiKeys: body.apiKeys.filter((key) => key.apiKey !== 1) };
+      },
+    },
+    async run(broker) {
+      const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-P", "-t", CAPTURE_TOPIC, "-p", "0", "-K:"];
+      return runProcess(KCAT, args, { input: "k1:v1\n" });
+    },
+  },
+  {
+    name: "produce",
+    client: "kafkajs",
+    script: baseScript,
+    async run(broker) {
+      const producer = (await kafkajsClient(broker)).producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      try {
+        return await producer.send({ topic: CAPTURE_TOPIC, acks: -1, messages: [{ ...KAFKAJS_MESSAGE, partition: 0 }] });
+      } finally {
+        await producer.disconnect();
       }
     },
   },

@@ -80,3 +80,35 @@ export {
   type MetadataResponseTopic,
   type MetadataResponsePartition,
 } from "./apis/metadata/metadata-response.js";
+export { ProduceRequest, type ProduceRequestTopic, type ProduceRequestPartition } from "./apis/produce/produce-request.js";
+export { ProduceResponse, type ProduceResponseTopic, type ProduceResponsePartition } from "./apis/produce/produce-response.js";
+
+// RecordBatch v2.
+export {
+  readRecordBatchHeader,
+  type RecordBatchHeader,
+  RecordBatchOffset,
+  RecordBatchAttribute,
+  CompressionCodec,
+  RECORD_BATCH_HEADER_BYTES,
+  LOG_OVERHEAD_BYTES,
+  CRC_COVERAGE_START,
+  CURRENT_MAGIC,
+} from "./records/record-batch-header.js";
+export {
+  validateRecordBatch,
+  type RecordBatchValidation,
+  type RecordBatchValidationOptions,
+  type RecordBatchRejection,
+} from "./records/validate-record-batch.js";
+export { assignBaseOffset, type AssignBaseOffsetOptions } from "./records/assign-base-offset.js";
+export { splitRecordBatches, type SplitRecordBatches } from "./records/split-record-batches.js";
+export { readRecord, writeRecord, type KafkaRecord, type RecordHeader } from "./records/kafka-record.js";
+export {
+  decodeRecordBatch,
+  type DecodedRecordBatch,
+  type DecodedRecord,
+  type DecodeRecordBatchOptions,
+  type Decompressor,
+} from "./records/decode-record-batch.js";
+export { encodeRecordBatch, type RecordBatchInput, type RecordInput, type Compressor } from "./records/encode-record-batch.js";

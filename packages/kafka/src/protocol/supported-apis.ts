@@ -7,6 +7,8 @@ import { ApiVersionsRequest } from "./apis/api-versions/api-versions-request.js"
 import { ApiVersionsResponse } from "./apis/api-versions/api-versions-response.js";
 import { MetadataRequest } from "./apis/metadata/metadata-request.js";
 import { MetadataResponse } from "./apis/metadata/metadata-response.js";
+import { ProduceRequest } from "./apis/produce/produce-request.js";
+import { ProduceResponse } from "./apis/produce/produce-response.js";
 import type { MessageSchema, MessageValue } from "./schema/message-schema.js";
 import type { FieldShape } from "./schema/struct-schema.js";
 
@@ -47,6 +49,9 @@ export const SUPPORTED_APIS = {
   18: supported(ApiVersionsRequest, ApiVersionsResponse, 0, 4),
   // v0 (empty topic list = all) through v12 (topic ids); librdkafka 2.0.2 ≤4, kafkajs ≤6.
   3: supported(MetadataRequest, MetadataResponse, 0, 12),
+  // Advertised from v0 although v0-2 (message format 0/1) are answered with UNSUPPORTED_VERSION: librdkafka before
+  // 2.11.1 only compresses when Produce v0 is advertised (protocols.md P1). kafkajs and librdkafka 2.0.2 send v7.
+  0: supported(ProduceRequest, ProduceResponse, 0, 11),
 } as const;
 
 /** The API keys in {@link SUPPORTED_APIS}. */

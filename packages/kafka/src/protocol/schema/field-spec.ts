@@ -40,7 +40,7 @@ function build<T>(type: WireType<unknown>, options: FieldOptions<T>, nullableVer
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, "a tagged field needs both tag and taggedVersions");
   }
   const fixed = options.default;
-  const defaultValue = fixed === undefined ? (type.defaultValue as () => T) : (): T => fixed;
+  const defaultValue = fixed === undefined ? (): T => type.defaultValue() as T : (): T => fixed;
   return {
     type,
     versions: parseVersionRange(options.versions ?? "0+"),
