@@ -57,3 +57,21 @@ export {
 } from "./metadata/ledger-metadata-store.js";
 export { BookieRegistry, type BookieAddress, parseBookieId, parseBookieServiceInfo } from "./metadata/bookie-registry.js";
 export { mapBookieStatus, mapBookieTransportError, mapZooKeeperError, type BookieOperationKind, type BookieErrorContext } from "./map-bookie-error.js";
+
+// Client: bookie connections, ledger handles, recovery.
+export { BookieConnection, type BookieConnectionOptions, type BookieSendOptions } from "./client/bookie-connection.js";
+export { BookieClient, type BookieCallOptions, type BookieReadResult, type BookieReadLacResult } from "./client/bookie-client.js";
+export { writeSetOf, isQuorumCovered } from "./client/distribution-schedule.js";
+export { chooseBookies } from "./client/placement.js";
+export { LedgerEntryReader, type LedgerEntry, type ReadCallOptions, type LastEntryProbe, type RecoveryReadResult } from "./client/ledger-entry-reader.js";
+export { LedgerHandle, type LedgerHandleContext, type LedgerHandleInit, type AddOptions } from "./client/ledger-handle.js";
+export { ReadOnlyLedgerHandle, type ReadOnlyLedgerContext, type ReadOnlyLedgerInit } from "./client/read-only-ledger-handle.js";
+export { recoverLedger, type RecoveryOutcome } from "./client/ledger-recovery.js";
+export {
+  BookKeeperClient,
+  createBookKeeperClient,
+  type BookKeeperClientOptions,
+  type CreateLedgerOptions,
+  type OpenLedgerOptions,
+  type ClientCallOptions,
+} from "./client/bookkeeper-client.js";
