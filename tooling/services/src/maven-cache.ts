@@ -60,11 +60,13 @@ function settingsForMirror(mirror: string, dir: string): string {
 /** Network failures as mvn reports them (the reason shown in the error line). */
 const NETWORK_REASON =
   /(Connection refused|UnknownHostException(?:: [^\s,;:]+)?|Network is unreachable|No route to host|connect timed out|Read timed out|Temporary failure in name resolution|Connect to \S+ failed)/i;
+/** ANSI colour sequences mvn may print. */
+const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 /** Output that means the repository could not be read at all. */
 const UNREACHABLE = /Could not transfer|transfer failed|No plugin found for prefix/i;
 
 function describeMavenFailure(set: ArtifactSetName, output: string): string {
-  const lines = output.split("\n").map((l) => l.replace(/\u001b\[[0-9;]*m/g, "").trim()).filter((l) => l !== "");
+  const lines = output.split("\n").map((l) => l.replace(ANSI_ESCAPE, "").trim()).filter((l) => l !== "");
   const errorLine = (lines.find((l) => l.startsWith("[ERROR]")) ?? lines.at(-1) ?? "no output").replace(/^\[ERROR\]\s*/, "");
   const short = errorLine.length > 220 ? `${errorLine.slice(0, 220)}...` : errorLine;
   const network = NETWORK_REASON.exec(output);
@@ -116,7 +118,7 @@ async function withLock<T>(lockDir: string, timeoutMs: number, body: () => Promi
       }
       const stale = Number.isInteger(owner) && owner > 0 && !isProcessAlive(owner);
       if (stale) fs.rmSync(lockDir, { recursive: true, force: true });
-      else if (Date.now() > deadline) throw new Error(`lock ${lockDir} is held by pid ${owner}`);
+      else if (Date.now() > deadline) throw new Error(`lock ${lockDir} is held by pid ${owner}`, { cause: error });
       else await sleep(250);
     }
   }

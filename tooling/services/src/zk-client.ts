@@ -1,4 +1,3 @@
-/// <reference path="./types/node-zookeeper-client.d.ts" />
 // Small promise wrapper over node-zookeeper-client for the harness: connect with a deadline, list children,
 // read a node's stat, always close. Used for bookie registration checks.
 import zookeeper from "node-zookeeper-client";

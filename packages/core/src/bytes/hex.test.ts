@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
+import type { NereusError } from "../errors/nereus-error.js";
 import { fromHex, toHex } from "./hex.js";
 
 describe("hex", () => {

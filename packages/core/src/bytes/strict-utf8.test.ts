@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
+import type { NereusError } from "../errors/nereus-error.js";
 import { decodeStrictUtf8, encodeStrictUtf8, isWellFormedString } from "./strict-utf8.js";
 
 describe("strict UTF-8", () => {

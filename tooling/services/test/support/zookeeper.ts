@@ -1,4 +1,3 @@
-/// <reference path="../../src/types/node-zookeeper-client.d.ts" />
 // ZooKeeper look-ups for tests, through node-zookeeper-client (a real client session each time).
 import zookeeper from "node-zookeeper-client";
 
