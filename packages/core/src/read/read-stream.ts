@@ -100,16 +100,29 @@ async function readRange(context: StoreContext, head: StreamHead, offset: number
   );
 }
 
+/**
+ * Repairs generation 0 down to `offset` in budget-sized steps (each step's progress is durable, and the next step
+ * starts below it), until covered or the read's deadline ends.
+ */
 async function repair(context: StoreContext, head: StreamHead, offset: number, above: OffsetIndexEntry | undefined, deadline: Deadline): Promise<void> {
-  await repairGenerationZeroIndex({
-    metadata: context.metadata,
-    keyspace: context.keyspace,
-    head,
-    offset,
-    above,
-    budget: context.limits.repairBudget,
-    signal: deadline.signal,
-  });
+  let anchor = above;
+  for (;;) {
+    try {
+      await repairGenerationZeroIndex({
+        metadata: context.metadata,
+        keyspace: context.keyspace,
+        head,
+        offset,
+        above: anchor,
+        budget: context.limits.repairBudget,
+        signal: deadline.signal,
+      });
+      return;
+    } catch (error) {
+      if (!NereusError.hasCode(error, ErrorCode.READ_RESOLUTION_FAILED) || deadline.remainingMs() === 0) throw error;
+    }
+    anchor = (await scanIndexCandidates(context.metadata, context.keyspace, head.streamId, offset, deadline.signal)).generationZeroAbove;
+  }
 }
 
 function readCandidate(context: StoreContext, candidate: OffsetIndexEntry, deadline: Deadline): Promise<ReadEntry[]> {
