@@ -1,11 +1,13 @@
 // The frozen real-client captures decode to exactly what the clients meant (test/fixtures/<client>-<scenario>.hex,
 // produced by scripts/capture-client-fixtures.ts; real-clients.test.ts keeps them honest against the live clients).
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { decodeRequest } from "../src/protocol/decode-request.js";
 import { decodeRecordBatch } from "../src/protocol/records/decode-record-batch.js";
 import { splitRecordBatches } from "../src/protocol/records/split-record-batches.js";
 import { validateRecordBatch } from "../src/protocol/records/validate-record-batch.js";
 import { loadClientFixture } from "./client-fixtures.js";
+import { GZIP_VALUE } from "./client-scenarios.js";
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -15,6 +17,17 @@ function producedRecords(request: unknown): Uint8Array {
   const records = body.topicData[0]?.partitionData[0]?.records;
   expect(records).toBeInstanceOf(Uint8Array);
   return records as Uint8Array;
+}
+
+/** The decoded frames of a fixture whose label is `label` (librdkafka's frame count varies between runs). */
+function decodeLabelled(name: string, label: string): unknown[] {
+  return loadClientFixture(name)
+    .frames.filter((entry) => entry.label === label)
+    .map(({ frame }) => {
+      const request = decodeRequest(frame);
+      expect(request.kind).toBe("request");
+      return request;
+    });
 }
 
 function decodeAll(name: string): unknown[] {
@@ -53,7 +66,7 @@ describe("kcat 1.7.1 / librdkafka 2.0.2 captures", () => {
 
 describe("kcat 1.7.1 / librdkafka 2.0.2 produce without Fetch advertised", () => {
   it("falls back to a magic 0 message set, which validation rejects as unsupported-magic", () => {
-    const [, , produce] = decodeAll("kcat-produce-without-fetch");
+    const [produce] = decodeLabelled("kcat-produce-without-fetch", "Produce.v7");
     expect(produce).toMatchObject({ apiKey: 0, apiVersion: 7, body: { transactionalId: null, acks: -1, timeoutMs: 30_000 } });
     const { batches, trailingBytes } = splitRecordBatches(producedRecords(produce));
     expect([batches.length, trailingBytes]).toEqual([1, 0]);
@@ -61,7 +74,65 @@ describe("kcat 1.7.1 / librdkafka 2.0.2 produce without Fetch advertised", () =>
   });
 });
 
+describe("kcat 1.7.1 / librdkafka 2.0.2 produce and consume", () => {
+  it("produce: Produce v7 with one record batch (magic 2) that validates and decodes to the sent record", () => {
+    const [produce] = decodeLabelled("kcat-produce", "Produce.v7");
+    expect(produce).toMatchObject({ body: { transactionalId: null, acks: -1, timeoutMs: 30_000, topicData: [{ name: "capture", partitionData: [{ index: 0 }] }] } });
+    const records = producedRecords(produce);
+    expect(validateRecordBatch(records, { producer: true })).toMatchObject({ ok: true });
+    const batch = decodeRecordBatch(records);
+    expect(batch.header).toMatchObject({ baseOffset: 0, compression: 0, producerId: -1n, producerEpoch: -1, baseSequence: -1, recordCount: 1 });
+    expect(batch.records.map(({ key, value, headers }) => ({ key, value, headers }))).toEqual([
+      { key: utf8("k1"), value: utf8("v1"), headers: [{ key: "h", value: utf8("x") }] },
+    ]);
+  });
+
+  it("produce-gzip: a gzip batch (attributes codec 1) that validates without inflating and decodes with a decompressor", () => {
+    const [produce] = decodeLabelled("kcat-produce-gzip", "Produce.v7");
+    const records = producedRecords(produce);
+    expect(validateRecordBatch(records, { producer: true })).toMatchObject({ ok: true, header: { compression: 1, recordCount: 2, lastOffsetDelta: 1 } });
+    const batch = decodeRecordBatch(records, { decompress: (_codec, data) => new Uint8Array(gunzipSync(data)) });
+    expect(batch.records.map(({ offset, key, value }) => ({ offset, key, value }))).toEqual([
+      { offset: 0, key: utf8("k1"), value: utf8(GZIP_VALUE) },
+      { offset: 1, key: utf8("k2"), value: utf8(GZIP_VALUE) },
+    ]);
+  });
+
+  it("consume: ListOffsets v2 for the earliest offset, then Fetch v11 from offset 0, read_committed", () => {
+    const [listOffsets] = decodeLabelled("kcat-consume", "ListOffsets.v2");
+    expect(listOffsets).toMatchObject({
+      body: { replicaId: -1, isolationLevel: 1, topics: [{ name: "capture", partitions: [{ partitionIndex: 0, timestamp: -2 }] }] },
+    });
+    const [fetch] = decodeLabelled("kcat-consume", "Fetch.v11");
+    expect(fetch).toMatchObject({
+      body: {
+        replicaId: -1,
+        maxWaitMs: 500,
+        minBytes: 1,
+        isolationLevel: 1,
+        sessionId: 0,
+        sessionEpoch: -1,
+        topics: [{ topic: "capture", partitions: [{ partition: 0, fetchOffset: 0, currentLeaderEpoch: -1, logStartOffset: -1 }] }],
+        forgottenTopicsData: [],
+        rackId: "",
+      },
+    });
+  });
+});
+
 describe("kafkajs 2.2.4 captures", () => {
+  it("offsets: ListOffsets v3 for latest (-1) and earliest (-2), read_committed", () => {
+    const [latest, earliest] = decodeLabelled("kafkajs-offsets", "ListOffsets.v3");
+    for (const [request, timestamp] of [
+      [latest, -1],
+      [earliest, -2],
+    ] as const) {
+      expect(request).toMatchObject({
+        body: { replicaId: -1, isolationLevel: 1, topics: [{ name: "capture", partitions: [{ partitionIndex: 0, timestamp }] }] },
+      });
+    }
+  });
+
   it("produce: Produce v7 with one magic 2 batch that validates and decodes to the sent record", () => {
     const [, , produce] = decodeAll("kafkajs-produce");
     expect(produce).toMatchObject({

@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { apiVersionsResponseBody } from "../src/protocol/advertised-api-versions.js";
 import { ZERO_UUID } from "../src/protocol/primitives/uuid.js";
+import { encodeRecordBatch } from "../src/protocol/records/encode-record-batch.js";
 import type { RequestBody, ResponseBody } from "../src/protocol/supported-apis.js";
 import { type RecordingBroker, type ResponseScript, startRecordingBroker } from "./recording-broker.js";
 
@@ -22,11 +23,18 @@ export interface ClientScenario {
   readonly name: string;
   readonly client: ClientIdentity["client"];
   readonly script: ResponseScript;
+  /**
+   * How many leading frames are byte-for-byte reproducible; all of them when omitted. librdkafka's later frames
+   * depend on timing (how often it refreshes metadata, how many fetches it sends) and carry wall-clock
+   * timestamps, so kcat scenarios pin only the ApiVersions request.
+   */
+  readonly reproducibleFrames?: number;
   /** Drives the client against the broker; resolves with what the client printed or returned. */
   run(broker: RecordingBroker): Promise<unknown>;
 }
 
 export const KCAT = "/usr/bin/kcat";
+const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 export const CAPTURE_TOPIC = "capture";
 export const CAPTURE_CLIENT_ID = "nereus-capture";
 
@@ -49,7 +57,7 @@ export function runProcess(
   options: { input?: string; timeoutMs?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(command, args, { stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -63,7 +71,8 @@ export function runProcess(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin?.end(options.input ?? "");
+    child.stdin?.on("error", () => undefined);
+    child.stdin?.end(options.input);
   });
 }
 
@@ -107,11 +116,68 @@ export function produceAnswer(request: RequestBody<0>): ResponseBody<0> {
   };
 }
 
+/** The batch the consume scenarios serve at offset 0: one record k1=v1 with header h=x. */
+export const SERVED_BATCH = encodeRecordBatch({
+  baseTimestamp: 1_700_000_000_000,
+  partitionLeaderEpoch: 0,
+  records: [{ key: utf8("k1"), value: utf8("v1"), headers: [{ key: "h", value: utf8("x") }] }],
+});
+
+/** A Fetch response serving {@link SERVED_BATCH} at offset 0 and nothing after it (high watermark 1). */
+export function fetchAnswer(request: RequestBody<1>): ResponseBody<1> {
+  return {
+    throttleTimeMs: 0,
+    errorCode: 0,
+    sessionId: 0,
+    responses: request.topics.map((topic) => ({
+      topic: topic.topic,
+      topicId: topic.topicId,
+      partitions: topic.partitions.map((partition) => ({
+        partitionIndex: partition.partition,
+        errorCode: 0,
+        highWatermark: 1,
+        lastStableOffset: 1,
+        logStartOffset: 0,
+        divergingEpoch: { epoch: -1, endOffset: -1 },
+        currentLeader: { leaderId: -1, leaderEpoch: -1 },
+        snapshotId: { endOffset: -1, epoch: -1 },
+        abortedTransactions: [],
+        preferredReadReplica: -1,
+        records: partition.fetchOffset === 0 ? SERVED_BATCH : new Uint8Array(0),
+      })),
+    })),
+    nodeEndpoints: [],
+  };
+}
+
+/** A ListOffsets response for a partition holding offsets [0, 1). */
+export function listOffsetsAnswer(request: RequestBody<2>): ResponseBody<2> {
+  return {
+    throttleTimeMs: 0,
+    topics: request.topics.map((topic) => ({
+      name: topic.name,
+      partitions: topic.partitions.map((partition) => ({
+        partitionIndex: partition.partitionIndex,
+        errorCode: 0,
+        oldStyleOffsets: [],
+        timestamp: -1,
+        offset: partition.timestamp === -2 ? 0 : 1,
+        leaderEpoch: 0,
+      })),
+    })),
+  };
+}
+
 const baseScript: ResponseScript = {
   18: () => apiVersionsResponseBody(),
   3: (request, { port }) => metadataAnswer(request.body.topics?.map((topic) => topic.name ?? "") ?? [CAPTURE_TOPIC], port),
   0: (request) => produceAnswer(request.body),
+  1: (request) => fetchAnswer(request.body),
+  2: (request) => listOffsetsAnswer(request.body),
 };
+
+/** A compressible value for the gzip scenario. */
+export const GZIP_VALUE = "nereus ".repeat(40);
 
 /** The record kafkajs produces in the produce scenarios (fixed timestamp, so its batch is deterministic). */
 export const KAFKAJS_MESSAGE = { key: "k1", value: "v1", headers: { h: "x" }, timestamp: "1700000000000" };
@@ -131,6 +197,7 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
   {
     name: "metadata",
     client: "kcat",
+    reproducibleFrames: 1,
     script: baseScript,
     async run(broker) {
       const result = await runProcess(KCAT, ["-b", `127.0.0.1:${String(broker.port)}`, "-L", "-J", "-m", "10"]);
@@ -156,6 +223,7 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     // with Fetch missing from ApiVersions it falls back to a magic 0 message set, which validation rejects.
     name: "produce-without-fetch",
     client: "kcat",
+    reproducibleFrames: 1,
     script: {
       ...baseScript,
       18: () => {
@@ -166,6 +234,51 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     async run(broker) {
       const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-P", "-t", CAPTURE_TOPIC, "-p", "0", "-K:"];
       return runProcess(KCAT, args, { input: "k1:v1\n" });
+    },
+  },
+  {
+    name: "produce",
+    client: "kcat",
+    reproducibleFrames: 1,
+    script: baseScript,
+    async run(broker) {
+      const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-P", "-t", CAPTURE_TOPIC, "-p", "0", "-K:", "-H", "h=x"];
+      return runProcess(KCAT, args, { input: "k1:v1\n" });
+    },
+  },
+  {
+    name: "produce-gzip",
+    client: "kcat",
+    reproducibleFrames: 1,
+    script: baseScript,
+    async run(broker) {
+      const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-P", "-t", CAPTURE_TOPIC, "-p", "0", "-K:", "-z", "gzip"];
+      // librdkafka sends a batch uncompressed when compression would not shrink it: use compressible values.
+      return runProcess(KCAT, args, { input: `k1:${GZIP_VALUE}\nk2:${GZIP_VALUE}\n` });
+    },
+  },
+  {
+    name: "consume",
+    client: "kcat",
+    reproducibleFrames: 1,
+    script: baseScript,
+    async run(broker) {
+      const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-C", "-t", CAPTURE_TOPIC, "-p", "0", "-o", "beginning", "-c", "1", "-f", "%k=%s @%o headers:%h\n"];
+      return runProcess(KCAT, args);
+    },
+  },
+  {
+    name: "offsets",
+    client: "kafkajs",
+    script: baseScript,
+    async run(broker) {
+      const admin = (await kafkajsClient(broker)).admin();
+      await admin.connect();
+      try {
+        return await admin.fetchTopicOffsets(CAPTURE_TOPIC);
+      } finally {
+        await admin.disconnect();
+      }
     },
   },
   {

@@ -7,6 +7,19 @@ import { describe, expect, it } from "vitest";
 import { loadClientFixture } from "./client-fixtures.js";
 import { CLIENT_SCENARIOS, CAPTURE_TOPIC, type ClientScenario, clientIdentity, runScenario } from "./client-scenarios.js";
 
+/**
+ * Frames as hex with the correlation id zeroed and immediate repeats collapsed: clients refresh metadata a
+ * timing-dependent number of times, which shifts correlation ids but changes nothing else.
+ */
+function normalize(frames: readonly Uint8Array[]): string[] {
+  const out: string[] = [];
+  for (const frame of frames) {
+    const text = toHex(frame.subarray(0, 4)) + "00000000" + toHex(frame.subarray(8));
+    if (out[out.length - 1] !== text) out.push(text);
+  }
+  return out;
+}
+
 const EXPECTATIONS: Record<string, (output: unknown) => void> = {
   "kcat-metadata": (output) => {
     expect(output).toMatchObject({
@@ -21,6 +34,18 @@ const EXPECTATIONS: Record<string, (output: unknown) => void> = {
   },
   "kcat-produce-without-fetch": (output) => {
     expect(output).toMatchObject({ code: 0 });
+  },
+  "kcat-produce": (output) => {
+    expect(output).toMatchObject({ code: 0 });
+  },
+  "kcat-produce-gzip": (output) => {
+    expect(output).toMatchObject({ code: 0 });
+  },
+  "kcat-consume": (output) => {
+    expect(output).toMatchObject({ code: 0, stdout: "k1=v1 @0 headers:h=x\n" });
+  },
+  "kafkajs-offsets": (output) => {
+    expect(output).toEqual([{ partition: 0, offset: "1", high: "1", low: "0" }]);
   },
   "kafkajs-produce": (output) => {
     expect(output).toEqual([{ topicName: CAPTURE_TOPIC, partition: 0, errorCode: 0, baseOffset: "0", logAppendTime: "-1", logStartOffset: "0" }]);
@@ -41,7 +66,10 @@ describe.each(CLIENT_SCENARIOS.map((scenario): [string, ClientScenario] => [`${s
 
     const fixture = loadClientFixture(name);
     if (fixture.client === (await clientIdentity(scenario.client)).version) {
-      expect(broker.frames.map((recorded) => toHex(recorded.frame))).toEqual(fixture.frames.map(({ frame }) => toHex(frame)));
+      const live = normalize(broker.frames.map((recorded) => recorded.frame));
+      const frozen = normalize(fixture.frames.map(({ frame }) => frame));
+      const count = scenario.reproducibleFrames ?? Math.max(live.length, frozen.length);
+      expect(live.slice(0, count)).toEqual(frozen.slice(0, count));
     }
   });
 });

@@ -79,6 +79,18 @@ describe("encodeResponse", () => {
   });
 });
 
+describe("advertised versions", () => {
+  it("follow SUPPORTED_APIS, ascending, and can be capped per API", () => {
+    const all = advertisedApiVersions();
+    expect(all.map((entry) => entry.apiKey)).toEqual([...all.map((entry) => entry.apiKey)].sort((left, right) => left - right));
+    expect(all.find((entry) => entry.apiKey === 1)).toEqual({ apiKey: 1, minVersion: 4, maxVersion: 17 });
+    const capped = advertisedApiVersions({ 1: 12, 2: 0 });
+    expect(capped.find((entry) => entry.apiKey === 1)).toEqual({ apiKey: 1, minVersion: 4, maxVersion: 12 });
+    expect(capped.some((entry) => entry.apiKey === 2)).toBe(false);
+    expect(apiVersionsResponseBody({ caps: { 1: 12 } }).apiKeys).toEqual(capped.concat(all.filter((entry) => entry.apiKey === 2)).sort((left, right) => left.apiKey - right.apiKey));
+  });
+});
+
 describe("client side", () => {
   it("encodeRequest and decodeResponse invert the broker side", () => {
     const frame = encodeRequest({ apiKey: 3, apiVersion: 12, correlationId: 4, clientId: "c" }, {

@@ -66,7 +66,13 @@ export {
 } from "./decode-request.js";
 export { encodeResponse, type ResponseTarget } from "./encode-response.js";
 export { encodeRequest, decodeResponse, type RequestTarget, type DecodedResponse } from "./encode-request.js";
-export { advertisedApiVersions, apiVersionsResponseBody, encodeApiVersionsFallback } from "./advertised-api-versions.js";
+export {
+  advertisedApiVersions,
+  apiVersionsResponseBody,
+  encodeApiVersionsFallback,
+  type MaxVersionCaps,
+  type ApiVersionsResponseOptions,
+} from "./advertised-api-versions.js";
 export { KafkaErrorCode, KAFKA_ERRORS, kafkaError, type KafkaError } from "./error-codes.js";
 
 // APIs.
@@ -82,6 +88,15 @@ export {
 } from "./apis/metadata/metadata-response.js";
 export { ProduceRequest, type ProduceRequestTopic, type ProduceRequestPartition } from "./apis/produce/produce-request.js";
 export { ProduceResponse, type ProduceResponseTopic, type ProduceResponsePartition } from "./apis/produce/produce-response.js";
+export { FetchRequest, IsolationLevel, type FetchRequestTopic, type FetchRequestPartition } from "./apis/fetch/fetch-request.js";
+export { FetchResponse, type FetchResponseTopic, type FetchResponsePartition } from "./apis/fetch/fetch-response.js";
+export {
+  ListOffsetsRequest,
+  ListOffsetsTimestamp,
+  type ListOffsetsRequestTopic,
+  type ListOffsetsRequestPartition,
+} from "./apis/list-offsets/list-offsets-request.js";
+export { ListOffsetsResponse, type ListOffsetsResponseTopic, type ListOffsetsResponsePartition } from "./apis/list-offsets/list-offsets-response.js";
 
 // RecordBatch v2.
 export {

@@ -5,6 +5,10 @@
 // negotiate); see the notes per entry.
 import { ApiVersionsRequest } from "./apis/api-versions/api-versions-request.js";
 import { ApiVersionsResponse } from "./apis/api-versions/api-versions-response.js";
+import { FetchRequest } from "./apis/fetch/fetch-request.js";
+import { FetchResponse } from "./apis/fetch/fetch-response.js";
+import { ListOffsetsRequest } from "./apis/list-offsets/list-offsets-request.js";
+import { ListOffsetsResponse } from "./apis/list-offsets/list-offsets-response.js";
 import { MetadataRequest } from "./apis/metadata/metadata-request.js";
 import { MetadataResponse } from "./apis/metadata/metadata-response.js";
 import { ProduceRequest } from "./apis/produce/produce-request.js";
@@ -52,6 +56,11 @@ export const SUPPORTED_APIS = {
   // Advertised from v0 although v0-2 (message format 0/1) are answered with UNSUPPORTED_VERSION: librdkafka before
   // 2.11.1 only compresses when Produce v0 is advertised (protocols.md P1). kafkajs and librdkafka 2.0.2 send v7.
   0: supported(ProduceRequest, ProduceResponse, 0, 11),
+  // v0-3 read message format 0/1 only; librdkafka writes record batches only once Fetch ≥4 is advertised.
+  // v13+ address topics by id: cap at 12 (advertisedApiVersions caps) until Metadata serves topic ids.
+  1: supported(FetchRequest, FetchResponse, 4, 17),
+  // v0 (old-style offset lists) is dropped as in Kafka 4.0; kafkajs ≤3, librdkafka 2.0.2 ≤2, Java 4.x ≤10.
+  2: supported(ListOffsetsRequest, ListOffsetsResponse, 1, 10),
 } as const;
 
 /** The API keys in {@link SUPPORTED_APIS}. */
