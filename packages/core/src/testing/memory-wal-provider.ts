@@ -74,7 +74,7 @@ export class MemoryWalProvider implements WalWriter, WalReader {
 
   prepare(request: WalWriteRequest): PreparedWrite {
     this.stats.prepares += 1;
-    const frozen = request.entries.map((entry) => Uint8Array.from(entry.payload));
+    const frozen = request.entries.map((entry) => entry.payload.slice());
     let checksum = 0;
     let logicalBytes = 0;
     let recordCount = 0;
@@ -226,7 +226,7 @@ export class MemoryWalProvider implements WalWriter, WalReader {
     const entries: StoredEntry[] = [];
     for (let index = 0; index < count; index++) {
       const recordCount = reader.readU32("recordCount");
-      entries.push({ recordCount, payload: Uint8Array.from(reader.readLengthPrefixedBytes("payload")) });
+      entries.push({ recordCount, payload: reader.readLengthPrefixedBytes("payload").slice() });
     }
     reader.expectEnd();
     if (entries.length !== target.entryCount) throw checksumMismatch(target.objectKey);
@@ -245,7 +245,7 @@ export class MemoryWalProvider implements WalWriter, WalReader {
     return raw.map((entry) => {
       const reader = new ByteReader(entry, "memory WAL entry");
       const recordCount = reader.readU32("recordCount");
-      const payload = Uint8Array.from(reader.readLengthPrefixedBytes("payload"));
+      const payload = reader.readLengthPrefixedBytes("payload").slice();
       reader.expectEnd();
       return { recordCount, payload };
     });
