@@ -1,0 +1,39 @@
+// Runs core's append-protocol conformance suite (create-or-get, the seed example, group commit, fencing, lifecycle,
+// read repair, a crash at every pipeline step) against the real metadata stores: a real etcd (shared by the run;
+// every test uses its own cluster prefix) and SQLite (a fresh file per test).
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describeAppendProtocolConformance } from "@nereus/core/testing";
+import { loadServices } from "@nereus/test-services";
+import { Etcd3 } from "etcd3";
+import { afterAll } from "vitest";
+import { createEtcdMetadataStore } from "../src/etcd-metadata-store.js";
+import { createSqliteMetadataStore } from "../src/sqlite-metadata-store.js";
+
+const endpoint = loadServices().etcd.endpoint;
+const admin = new Etcd3({ hosts: endpoint });
+
+afterAll(async () => {
+  // The suite's clusters are named conformance-<random>; the in-memory WAL writes protections under its own prefix.
+  await admin.delete().prefix("/nereus/clusters/conformance-");
+  await admin.delete().prefix("/nereus-memory-wal/");
+  admin.close();
+});
+
+describeAppendProtocolConformance("EtcdMetadataStore (real etcd)", async () => {
+  const metadata = await createEtcdMetadataStore({ endpoints: [endpoint] });
+  return { metadata, cleanup: () => metadata.close() };
+});
+
+describeAppendProtocolConformance("SqliteMetadataStore", async () => {
+  const directory = await mkdtemp(path.join(tmpdir(), "nereus-append-conformance-"));
+  const metadata = await createSqliteMetadataStore({ path: path.join(directory, "metadata.db") });
+  return {
+    metadata,
+    cleanup: async () => {
+      await metadata.close();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+});
