@@ -253,6 +253,18 @@ export function describeAppendProtocolConformance(name: string, createStack: () 
           expect(read.entries.map((entry) => text(entry.payload))).toEqual(batches[index]?.entries.map((entry) => text(entry.payload)));
         }
       }));
+      it("honours each member's expectedStartOffset inside a group; a wrong expectation fails only that member (OFFSET_CONFLICT)", withHarness(async (harness) => {
+        const store = harness.open({ groupCommit: { maxBytes: 1 << 20, maxEntries: 64 } });
+        const { streamId } = await store.createStream("grouped-expected", { profile: "BOOKKEEPER_WAL_ONLY" });
+        const first = await Promise.all([0, 2, 4, 6].map((start, index) => store.append(streamId, rangedBatch([`a${String(index)}`, 2]), { expectedStartOffset: start })));
+        expect(first.map((result) => result.startOffset)).toEqual([0, 2, 4, 6]);
+        const mixed = [8, 10, 99, 12].map((start, index) => store.append(streamId, rangedBatch([`b${String(index)}`, 2]), { expectedStartOffset: start }));
+        expect((await mixed[0])?.startOffset).toBe(8);
+        expect((await mixed[1])?.startOffset).toBe(10);
+        await expectAppendFailure(mixed[2] as Promise<AppendResult>, { code: ErrorCode.OFFSET_CONFLICT, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
+        expect((await mixed[3])?.startOffset).toBe(12);
+        expect((await harness.head(streamId)).committedEndOffset).toBe(14);
+      }));
     });
 
     describe("sessions and fencing", () => {
