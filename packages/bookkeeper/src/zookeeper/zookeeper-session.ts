@@ -4,8 +4,10 @@
 // METADATA_UNAVAILABLE. An abandoned (aborted) call may still be applied by the server: callers resolve that
 // ambiguity by re-reading, never by assuming.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { CreateMode, Exception, createClient, type Client, type Stat, type ZooKeeperException } from "node-zookeeper-client";
 import { abortError, mapZooKeeperError } from "../map-bookie-error.js";
+import { nodeZooKeeperClient, type ZooKeeperClient as Client, type ZooKeeperException, type ZooKeeperStat as Stat } from "./node-zookeeper-client.js";
+
+const { CreateMode, Exception, createClient } = nodeZooKeeperClient;
 
 /** Options of a ZooKeeper session. */
 export interface ZooKeeperSessionOptions {
