@@ -149,20 +149,20 @@ describe("head CAS fault matrix", () => {
   });
 
   it("a conflicting intent already stored under the commit id is METADATA_INVARIANT_VIOLATION and is never overwritten", async () => {
-    let harnessRef: AppendProtocolHarness | undefined;
+    const ref: { harness?: AppendProtocolHarness } = {};
     let armed = false;
     const { harness, store, streamId, first } = await setup({
       stepHooks: {
         afterProtection: async (context) => {
-          if (!armed || context.commitIntent === undefined || harnessRef === undefined) return;
+          if (!armed || context.commitIntent === undefined || ref.harness === undefined) return;
           armed = false;
           const forged = { ...context.commitIntent, writerId: "someone-else" };
-          const key = harnessRef.keyspace.intentKey(context.streamId, context.commitIntent.commitId);
-          await harnessRef.metadata.txn({ compares: [], writes: [{ type: "put", key, value: harnessRef.keyspace.encodeIntent(forged) }] });
+          const key = ref.harness.keyspace.intentKey(context.streamId, context.commitIntent.commitId);
+          await ref.harness.metadata.txn({ compares: [], writes: [{ type: "put", key, value: ref.harness.keyspace.encodeIntent(forged) }] });
         },
       },
     });
-    harnessRef = harness;
+    ref.harness = harness;
     armed = true;
     const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("b")), { code: ErrorCode.METADATA_INVARIANT_VIOLATION, outcome: "KNOWN_NOT_COMMITTED", retryable: false });
     expect(failure.message).toContain("different content");
@@ -170,16 +170,16 @@ describe("head CAS fault matrix", () => {
   });
 
   it("an identical intent already stored is reused, and a compatible head change (trim) is retried inside the same append", async () => {
-    let harnessRef: AppendProtocolHarness | undefined;
+    const ref: { harness?: AppendProtocolHarness } = {};
     let trimmer: (() => Promise<unknown>) | undefined;
     let reuse = false;
     const { harness, store, streamId, metadata } = await setup({
       stepHooks: {
         afterProtection: async (context) => {
-          if (!reuse || context.commitIntent === undefined || harnessRef === undefined) return;
+          if (!reuse || context.commitIntent === undefined || ref.harness === undefined) return;
           reuse = false;
-          const key = harnessRef.keyspace.intentKey(context.streamId, context.commitIntent.commitId);
-          await harnessRef.metadata.txn({ compares: [], writes: [{ type: "put", key, value: harnessRef.keyspace.encodeIntent(context.commitIntent) }] });
+          const key = ref.harness.keyspace.intentKey(context.streamId, context.commitIntent.commitId);
+          await ref.harness.metadata.txn({ compares: [], writes: [{ type: "put", key, value: ref.harness.keyspace.encodeIntent(context.commitIntent) }] });
         },
         beforeHeadCommit: async () => {
           const trim = trimmer;
@@ -188,7 +188,7 @@ describe("head CAS fault matrix", () => {
         },
       },
     });
-    harnessRef = harness;
+    ref.harness = harness;
     reuse = true;
     const other = harness.open({ writerId: "trimmer" });
     trimmer = () => other.trim(streamId, 1);

@@ -4,7 +4,6 @@
 // needs it — the generation-0 index entry. A lost CAS is classified from the values the same transaction read
 // back (digest §2.4 rule 2); only compatible changes are retried. An exception thrown while the request is in
 // flight leaves `attempt.stage === "HEAD_REQUEST_IN_FLIGHT"`: the caller must treat it as MAY_HAVE_COMMITTED.
-import { bytesEqual } from "../bytes/compare-bytes.js";
 import type { CommitIntent } from "../domain/commit-records.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
@@ -21,6 +20,7 @@ import type { AppendStepHooks } from "./append-step-hooks.js";
 import { classifyHeadConflict } from "./classify-head-conflict.js";
 import type { Deadline } from "./deadline.js";
 import { definitelyNotApplied } from "./definitely-not-applied.js";
+import { reuseCommitIntent } from "./reuse-commit-intent.js";
 
 export interface HeadCommitInput {
   readonly context: StoreContext;
@@ -106,13 +106,7 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
     const headKv = result.current.get(headKey);
     const current = headKv === undefined ? undefined : keyspace.decodeHead(headKv);
     const storedIntentKv = result.current.get(intentKey);
-    if (storedIntentKv !== undefined && !bytesEqual(storedIntentKv.value, intentBytes)) {
-      throw new NereusError(
-        ErrorCode.METADATA_INVARIANT_VIOLATION,
-        `stream ${streamId}: commit intent ${intent.commitId} exists with different content; refusing to overwrite it`,
-        { retryable: false },
-      );
-    }
+    const newIntentRevision = reuseCommitIntent(storedIntentKv, intentBytes, streamId, intent.commitId);
     const verdict = classifyHeadConflict({
       expected: base.head,
       current: current?.head,
@@ -147,7 +141,6 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
     }
     // Compatible change (renew, trim): resend against the current head, reusing an identical stored intent.
     if (current === undefined) throw new NereusError(ErrorCode.STREAM_NOT_FOUND, `stream ${streamId} head disappeared`);
-    const newIntentRevision = storedIntentKv?.modRevision ?? 0;
     if (current.revision === base.revision && newIntentRevision === intentRevision) {
       throw new NereusError(
         ErrorCode.METADATA_CONDITION_FAILED,

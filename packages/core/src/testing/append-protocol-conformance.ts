@@ -6,7 +6,6 @@
 // providers have their own suite). Registers vitest tests; starts no services.
 import { describe, expect, it } from "vitest";
 import { APPEND_STEPS, type AppendStep } from "../append/append-step-hooks.js";
-import { GenerationZeroVisibleCoordinator } from "../completion/generation-zero-visible-coordinator.js";
 import { StableHeadCoordinator } from "../completion/stable-head-coordinator.js";
 import type { AppendResult } from "../domain/append-types.js";
 import type { StorageProfile } from "../domain/storage-profile.js";
