@@ -11,6 +11,7 @@ const dir = path.resolve(import.meta.dirname, "..", "test", "fixtures");
 for (const scenario of CLIENT_SCENARIOS) {
   const identity = await clientIdentity(scenario.client);
   const { broker } = await runScenario(scenario);
+  if (broker.errors.length > 0) throw broker.errors[0];
   const lines = [
     `# Request frames (size prefix removed) sent by ${identity.version} in scenario "${scenario.name}"`,
     `# against test/recording-broker.ts; captured by scripts/capture-client-fixtures.ts. One frame per line.`,

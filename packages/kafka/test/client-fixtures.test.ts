@@ -120,7 +120,65 @@ describe("kcat 1.7.1 / librdkafka 2.0.2 produce and consume", () => {
   });
 });
 
+describe("kcat 1.7.1 / librdkafka 2.0.2 balanced consumer (-G)", () => {
+  const name = "kcat-consumer-group";
+
+  it("joins twice (MEMBER_ID_REQUIRED dance) with JoinGroup v5, range and roundrobin protocols", () => {
+    const [first, second] = decodeLabelled(name, "JoinGroup.v5");
+    const common = { groupId: "capture-group", sessionTimeoutMs: 45_000, rebalanceTimeoutMs: 300_000, groupInstanceId: null, protocolType: "consumer" };
+    expect(first).toMatchObject({ body: { ...common, memberId: "" } });
+    expect(second).toMatchObject({ body: { ...common, memberId: "capture-member-1" } });
+    expect((first as { body: { protocols: Array<{ name: string }> } }).body.protocols.map((protocol) => protocol.name)).toEqual(["range", "roundrobin"]);
+  });
+
+  it("syncs as leader (SyncGroup v3), then reads offsets with the flexible OffsetFetch v7 (requireStable)", () => {
+    const [sync] = decodeLabelled(name, "SyncGroup.v3");
+    expect(sync).toMatchObject({ body: { groupId: "capture-group", generationId: 1, memberId: "capture-member-1", assignments: [{ memberId: "capture-member-1" }] } });
+    const [offsetFetch] = decodeLabelled(name, "OffsetFetch.v7");
+    expect(offsetFetch).toMatchObject({
+      header: { clientId: "rdkafka" },
+      body: { groupId: "capture-group", topics: [{ name: "capture", partitionIndexes: [0] }], groups: [], requireStable: true },
+    });
+  });
+
+  it("commits offset 1 with OffsetCommit v7 and leaves with LeaveGroup v1", () => {
+    const commits = decodeLabelled(name, "OffsetCommit.v7");
+    expect(commits.at(-1)).toMatchObject({
+      body: {
+        groupId: "capture-group",
+        generationIdOrMemberEpoch: 1,
+        memberId: "capture-member-1",
+        groupInstanceId: null,
+        topics: [{ name: "capture", partitions: [{ partitionIndex: 0, committedOffset: 1, committedLeaderEpoch: -1, committedMetadata: "" }] }],
+      },
+    });
+    expect(decodeLabelled(name, "LeaveGroup.v1")).toMatchObject([{ body: { groupId: "capture-group", memberId: "capture-member-1", members: [] } }]);
+  });
+});
+
 describe("kafkajs 2.2.4 captures", () => {
+  it("consumer-group: FindCoordinator v2, JoinGroup v5 twice, SyncGroup v3, OffsetFetch v4, OffsetCommit v5, LeaveGroup v3", () => {
+    const name = "kafkajs-consumer-group";
+    expect(decodeLabelled(name, "FindCoordinator.v2")).toMatchObject([{ body: { key: "capture-group", keyType: 0 } }]);
+    const [first, second] = decodeLabelled(name, "JoinGroup.v5");
+    const common = { groupId: "capture-group", sessionTimeoutMs: 30_000, rebalanceTimeoutMs: 60_000, protocolType: "consumer", protocols: [{ name: "RoundRobinAssigner" }] };
+    expect(first).toMatchObject({ body: { ...common, memberId: "" } });
+    expect(second).toMatchObject({ body: { ...common, memberId: "capture-member-1" } });
+    expect(decodeLabelled(name, "SyncGroup.v3")).toMatchObject([{ body: { generationId: 1, assignments: [{ memberId: "capture-member-1" }] } }]);
+    expect(decodeLabelled(name, "OffsetFetch.v4")).toMatchObject([{ body: { groupId: "capture-group", topics: [{ name: "capture", partitionIndexes: [0] }] } }]);
+    expect(decodeLabelled(name, "OffsetCommit.v5").at(-1)).toMatchObject({
+      body: {
+        groupId: "capture-group",
+        generationIdOrMemberEpoch: 1,
+        memberId: "capture-member-1",
+        topics: [{ name: "capture", partitions: [{ partitionIndex: 0, committedOffset: 1 }] }],
+      },
+    });
+    expect(decodeLabelled(name, "LeaveGroup.v3")).toMatchObject([
+      { body: { groupId: "capture-group", members: [{ memberId: "capture-member-1", groupInstanceId: null, reason: null }] } },
+    ]);
+  });
+
   it("offsets: ListOffsets v3 for latest (-1) and earliest (-2), read_committed", () => {
     const [latest, earliest] = decodeLabelled("kafkajs-offsets", "ListOffsets.v3");
     for (const [request, timestamp] of [

@@ -179,6 +179,81 @@ const baseScript: ResponseScript = {
 /** A compressible value for the gzip scenario. */
 export const GZIP_VALUE = "nereus ".repeat(40);
 
+/** The group the consumer-group scenarios join. */
+export const CAPTURE_GROUP = "capture-group";
+/** The member id the scripted coordinator hands out. */
+export const CAPTURE_MEMBER = "capture-member-1";
+
+/**
+ * A scripted single-member classic group coordinator on top of {@link baseScript}: FindCoordinator points at this
+ * broker; the first JoinGroup without a member id gets MEMBER_ID_REQUIRED (79) and an id, the second makes the
+ * member leader of generation 1; SyncGroup hands the leader back its own assignment; nothing is committed yet
+ * (offset -1); commits, heartbeats and leaving succeed.
+ */
+export function groupScript(): ResponseScript {
+  let assignment = new Uint8Array(0);
+  return {
+    ...baseScript,
+    10: (request, { port }) => ({
+      throttleTimeMs: 0,
+      errorCode: 0,
+      errorMessage: null,
+      nodeId: 1,
+      host: "127.0.0.1",
+      port,
+      coordinators: request.body.coordinatorKeys.map((key) => ({ key, nodeId: 1, host: "127.0.0.1", port, errorCode: 0, errorMessage: null })),
+    }),
+    11: (request) => {
+      const protocol = request.body.protocols[0];
+      const known = request.body.memberId !== "";
+      return {
+        throttleTimeMs: 0,
+        errorCode: known ? 0 : 79,
+        generationId: known ? 1 : -1,
+        protocolType: known ? request.body.protocolType : null,
+        // Null is only allowed from v7; older versions get an empty name while the member id is being assigned.
+        protocolName: known ? (protocol?.name ?? "") : request.apiVersion >= 7 ? null : "",
+        leader: known ? CAPTURE_MEMBER : "",
+        skipAssignment: false,
+        memberId: CAPTURE_MEMBER,
+        members: known ? [{ memberId: CAPTURE_MEMBER, groupInstanceId: request.body.groupInstanceId, metadata: protocol?.metadata ?? new Uint8Array(0) }] : [],
+      };
+    },
+    14: (request) => {
+      const own = request.body.assignments.find((entry) => entry.memberId === request.body.memberId);
+      if (own !== undefined) assignment = own.assignment.slice();
+      return { throttleTimeMs: 0, errorCode: 0, protocolType: request.body.protocolType, protocolName: request.body.protocolName, assignment };
+    },
+    9: (request) => {
+      const partitions = (indexes: readonly number[]) =>
+        indexes.map((partitionIndex) => ({ partitionIndex, committedOffset: -1, committedLeaderEpoch: -1, metadata: "", errorCode: 0 }));
+      return {
+        throttleTimeMs: 0,
+        topics: (request.body.topics ?? []).map((topic) => ({ name: topic.name, partitions: partitions(topic.partitionIndexes) })),
+        errorCode: 0,
+        groups: request.body.groups.map((group) => ({
+          groupId: group.groupId,
+          topics: (group.topics ?? []).map((topic) => ({ name: topic.name, partitions: partitions(topic.partitionIndexes) })),
+          errorCode: 0,
+        })),
+      };
+    },
+    8: (request) => ({
+      throttleTimeMs: 0,
+      topics: request.body.topics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions.map((partition) => ({ partitionIndex: partition.partitionIndex, errorCode: 0 })),
+      })),
+    }),
+    12: () => ({ throttleTimeMs: 0, errorCode: 0 }),
+    13: (request) => ({
+      throttleTimeMs: 0,
+      errorCode: 0,
+      members: request.body.members.map((member) => ({ memberId: member.memberId, groupInstanceId: member.groupInstanceId, errorCode: 0 })),
+    }),
+  };
+}
+
 /** The record kafkajs produces in the produce scenarios (fixed timestamp, so its batch is deterministic). */
 export const KAFKAJS_MESSAGE = { key: "k1", value: "v1", headers: { h: "x" }, timestamp: "1700000000000" };
 
@@ -278,6 +353,51 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
         return await admin.fetchTopicOffsets(CAPTURE_TOPIC);
       } finally {
         await admin.disconnect();
+      }
+    },
+  },
+  {
+    name: "consumer-group",
+    client: "kcat",
+    reproducibleFrames: 1,
+    script: groupScript(),
+    async run(broker) {
+      const args = [
+        "-b",
+        `127.0.0.1:${String(broker.port)}`,
+        "-G",
+        CAPTURE_GROUP,
+        "-X",
+        "auto.offset.reset=earliest",
+        "-c",
+        "1",
+        "-f",
+        "%k=%s @%o\n",
+        CAPTURE_TOPIC,
+      ];
+      return runProcess(KCAT, args);
+    },
+  },
+  {
+    name: "consumer-group",
+    client: "kafkajs",
+    script: groupScript(),
+    // Heartbeats, fetch polls and commits depend on timing; the join/sync/offset-fetch sequence does not.
+    reproducibleFrames: 7,
+    async run(broker) {
+      const consumer = (await kafkajsClient(broker)).consumer({ groupId: CAPTURE_GROUP, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
+      await consumer.connect();
+      try {
+        await consumer.subscribe({ topic: CAPTURE_TOPIC, fromBeginning: true });
+        return await new Promise<string>((resolve) => {
+          void consumer.run({
+            eachMessage: async ({ message }) => {
+              resolve(`${message.key?.toString() ?? ""}=${message.value?.toString() ?? ""} @${message.offset}`);
+            },
+          });
+        });
+      } finally {
+        await consumer.disconnect();
       }
     },
   },

@@ -44,6 +44,12 @@ const EXPECTATIONS: Record<string, (output: unknown) => void> = {
   "kcat-consume": (output) => {
     expect(output).toMatchObject({ code: 0, stdout: "k1=v1 @0 headers:h=x\n" });
   },
+  "kcat-consumer-group": (output) => {
+    expect(output).toMatchObject({ code: 0, stdout: "k1=v1 @0\n" });
+  },
+  "kafkajs-consumer-group": (output) => {
+    expect(output).toBe("k1=v1 @0");
+  },
   "kafkajs-offsets": (output) => {
     expect(output).toEqual([{ partition: 0, offset: "1", high: "1", low: "0" }]);
   },
@@ -55,6 +61,7 @@ const EXPECTATIONS: Record<string, (output: unknown) => void> = {
 describe.each(CLIENT_SCENARIOS.map((scenario): [string, ClientScenario] => [`${scenario.client}-${scenario.name}`, scenario]))("%s", (name, scenario) => {
   it("decodes every request the real client sends, and the client accepts the encoded answers", async () => {
     const { broker, output } = await runScenario(scenario);
+    expect(broker.errors).toEqual([]);
     expect(broker.frames.length).toBeGreaterThan(0);
     for (const recorded of broker.frames) {
       if (recorded.decoded instanceof Error) throw recorded.decoded;

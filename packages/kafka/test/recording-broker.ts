@@ -25,6 +25,8 @@ export type ResponseScript = {
 export interface RecordingBroker {
   readonly port: number;
   readonly frames: RecordedFrame[];
+  /** Failures of the response script or encoders (a test asserts there are none). */
+  readonly errors: Error[];
   /** Resolves once `count` frames matching `predicate` were recorded. */
   waitFor(predicate: (frame: RecordedFrame) => boolean, count?: number): Promise<RecordedFrame[]>;
   close(): Promise<void>;
@@ -33,6 +35,7 @@ export interface RecordingBroker {
 /** Starts a recording broker answering from `script`. */
 export async function startRecordingBroker(script: ResponseScript): Promise<RecordingBroker> {
   const frames: RecordedFrame[] = [];
+  const errors: Error[] = [];
   const waiters: Array<() => void> = [];
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -51,8 +54,13 @@ export async function startRecordingBroker(script: ResponseScript): Promise<Reco
         }
         frames.push({ frame: copy, decoded });
         for (const wake of waiters.splice(0)) wake();
-        const reply = respond(decoded, script, port);
-        if (reply !== undefined) socket.write(reply);
+        try {
+          const reply = respond(decoded, script, port);
+          if (reply !== undefined) socket.write(reply);
+        } catch (error) {
+          errors.push(error as Error);
+          socket.destroy();
+        }
       }
     });
   });
@@ -61,6 +69,7 @@ export async function startRecordingBroker(script: ResponseScript): Promise<Reco
   return {
     port,
     frames,
+    errors,
     async waitFor(predicate, count = 1) {
       for (;;) {
         const matching = frames.filter(predicate);

@@ -97,6 +97,42 @@ export {
   type ListOffsetsRequestPartition,
 } from "./apis/list-offsets/list-offsets-request.js";
 export { ListOffsetsResponse, type ListOffsetsResponseTopic, type ListOffsetsResponsePartition } from "./apis/list-offsets/list-offsets-response.js";
+export { FindCoordinatorRequest, CoordinatorKeyType } from "./apis/find-coordinator/find-coordinator-request.js";
+export { FindCoordinatorResponse, type FindCoordinatorResponseCoordinator } from "./apis/find-coordinator/find-coordinator-response.js";
+export { JoinGroupRequest, type JoinGroupRequestProtocol } from "./apis/join-group/join-group-request.js";
+export { JoinGroupResponse, type JoinGroupResponseMember } from "./apis/join-group/join-group-response.js";
+export { SyncGroupRequest, type SyncGroupRequestAssignment } from "./apis/sync-group/sync-group-request.js";
+export { SyncGroupResponse } from "./apis/sync-group/sync-group-response.js";
+export { HeartbeatRequest } from "./apis/heartbeat/heartbeat-request.js";
+export { HeartbeatResponse } from "./apis/heartbeat/heartbeat-response.js";
+export { LeaveGroupRequest, type LeaveGroupRequestMember } from "./apis/leave-group/leave-group-request.js";
+export { LeaveGroupResponse, type LeaveGroupResponseMember } from "./apis/leave-group/leave-group-response.js";
+export {
+  OffsetCommitRequest,
+  type OffsetCommitRequestTopic,
+  type OffsetCommitRequestPartition,
+} from "./apis/offset-commit/offset-commit-request.js";
+export {
+  OffsetCommitResponse,
+  type OffsetCommitResponseTopic,
+  type OffsetCommitResponsePartition,
+} from "./apis/offset-commit/offset-commit-response.js";
+export {
+  OffsetFetchRequest,
+  type OffsetFetchRequestTopic,
+  type OffsetFetchRequestGroup,
+  type OffsetFetchRequestGroupTopic,
+} from "./apis/offset-fetch/offset-fetch-request.js";
+export {
+  OffsetFetchResponse,
+  type OffsetFetchResponseTopic,
+  type OffsetFetchResponsePartition,
+  type OffsetFetchResponseGroup,
+} from "./apis/offset-fetch/offset-fetch-response.js";
+export { DescribeGroupsRequest } from "./apis/describe-groups/describe-groups-request.js";
+export { DescribeGroupsResponse, type DescribedGroup, type DescribedGroupMember } from "./apis/describe-groups/describe-groups-response.js";
+export { ListGroupsRequest } from "./apis/list-groups/list-groups-request.js";
+export { ListGroupsResponse, type ListedGroup } from "./apis/list-groups/list-groups-response.js";
 
 // RecordBatch v2.
 export {

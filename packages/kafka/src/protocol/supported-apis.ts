@@ -13,6 +13,24 @@ import { MetadataRequest } from "./apis/metadata/metadata-request.js";
 import { MetadataResponse } from "./apis/metadata/metadata-response.js";
 import { ProduceRequest } from "./apis/produce/produce-request.js";
 import { ProduceResponse } from "./apis/produce/produce-response.js";
+import { FindCoordinatorRequest } from "./apis/find-coordinator/find-coordinator-request.js";
+import { FindCoordinatorResponse } from "./apis/find-coordinator/find-coordinator-response.js";
+import { JoinGroupRequest } from "./apis/join-group/join-group-request.js";
+import { JoinGroupResponse } from "./apis/join-group/join-group-response.js";
+import { SyncGroupRequest } from "./apis/sync-group/sync-group-request.js";
+import { SyncGroupResponse } from "./apis/sync-group/sync-group-response.js";
+import { HeartbeatRequest } from "./apis/heartbeat/heartbeat-request.js";
+import { HeartbeatResponse } from "./apis/heartbeat/heartbeat-response.js";
+import { LeaveGroupRequest } from "./apis/leave-group/leave-group-request.js";
+import { LeaveGroupResponse } from "./apis/leave-group/leave-group-response.js";
+import { OffsetCommitRequest } from "./apis/offset-commit/offset-commit-request.js";
+import { OffsetCommitResponse } from "./apis/offset-commit/offset-commit-response.js";
+import { OffsetFetchRequest } from "./apis/offset-fetch/offset-fetch-request.js";
+import { OffsetFetchResponse } from "./apis/offset-fetch/offset-fetch-response.js";
+import { DescribeGroupsRequest } from "./apis/describe-groups/describe-groups-request.js";
+import { DescribeGroupsResponse } from "./apis/describe-groups/describe-groups-response.js";
+import { ListGroupsRequest } from "./apis/list-groups/list-groups-request.js";
+import { ListGroupsResponse } from "./apis/list-groups/list-groups-response.js";
 import type { MessageSchema, MessageValue } from "./schema/message-schema.js";
 import type { FieldShape } from "./schema/struct-schema.js";
 
@@ -61,6 +79,20 @@ export const SUPPORTED_APIS = {
   1: supported(FetchRequest, FetchResponse, 4, 17),
   // v0 (old-style offset lists) is dropped as in Kafka 4.0; kafkajs ≤3, librdkafka 2.0.2 ≤2, Java 4.x ≤10.
   2: supported(ListOffsetsRequest, ListOffsetsResponse, 1, 10),
+  // Java 4.x batches keys from v4 (KIP-699); v5 (TRANSACTION_ABORTABLE) and v6 (share groups) are not advertised.
+  10: supported(FindCoordinatorRequest, FindCoordinatorResponse, 0, 4),
+  // kafkajs and librdkafka ≤5 (v4+ MEMBER_ID_REQUIRED dance), Java ≤9.
+  11: supported(JoinGroupRequest, JoinGroupResponse, 0, 9),
+  14: supported(SyncGroupRequest, SyncGroupResponse, 0, 5),
+  12: supported(HeartbeatRequest, HeartbeatResponse, 0, 4),
+  // v3+ leaves a batch of members.
+  13: supported(LeaveGroupRequest, LeaveGroupResponse, 0, 5),
+  // v0-1 dropped as in Kafka 4.0; kafkajs ≤5, librdkafka 2.0.2 ≤7, Java ≤9 (v9: KIP-848 member epoch).
+  8: supported(OffsetCommitRequest, OffsetCommitResponse, 2, 9),
+  // v0 (ZooKeeper offsets) dropped; v8+ is the multi-group shape.
+  9: supported(OffsetFetchRequest, OffsetFetchResponse, 1, 9),
+  15: supported(DescribeGroupsRequest, DescribeGroupsResponse, 0, 5),
+  16: supported(ListGroupsRequest, ListGroupsResponse, 0, 5),
 } as const;
 
 /** The API keys in {@link SUPPORTED_APIS}. */
