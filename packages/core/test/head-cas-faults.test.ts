@@ -61,8 +61,9 @@ describe("head CAS fault matrix", () => {
     for (const pending of waiting) await expectAppendFailure(pending, { code: ErrorCode.TIMEOUT, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
     expect(harness.walIo()).toBe(walBefore);
     expect(metadata.stats.txns).toBe(txnsBefore);
-    // Recovery finds the commit through its replay marker and returns exactly the original result.
+    // Recovery finds the commit through its replay marker and returns exactly the original result (no WAL I/O).
     const recovered = await store.recoverAppend(streamId, failure.attemptId ?? "");
+    expect(harness.walIo()).toBe(walBefore);
     expect(recovered).toMatchObject({ startOffset: 1, endOffset: 3, commitVersion: 2, commitId: head.lastCommitId, generation: 0 });
     expect(await store.recoverAppend(streamId, failure.attemptId ?? "")).toEqual(recovered);
     // The lane is released.
