@@ -37,6 +37,10 @@ export interface StreamStoreOptions {
   readonly chainSearchBudget?: number;
   /** Commits one read-path index repair may walk (default 256). */
   readonly repairBudget?: number;
+  /** Appends accepted but not settled, process-wide, before BACKPRESSURE_REJECTED (default 1,024). */
+  readonly maxPendingAppends?: number;
+  /** Payload bytes of those appends before BACKPRESSURE_REJECTED (default 64 MiB). */
+  readonly maxPendingBytes?: number;
   /** Resolved attempts kept for `recoverAppend` (default 10,000). */
   readonly retainedAttempts?: number;
   /** Test seams at every pipeline boundary (see `AppendStepHooks`). */

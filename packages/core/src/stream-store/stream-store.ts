@@ -18,6 +18,7 @@ import type { AppendAttemptId } from "../errors/append-outcome.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { LaneOperation } from "../lane/lane-operation.js";
+import { PendingAppendBudget } from "../lane/pending-append-budget.js";
 import { loadHead } from "../lane/load-head.js";
 import { PendingAppend } from "../lane/pending-append.js";
 import { StreamLane } from "../lane/stream-lane.js";
@@ -73,6 +74,7 @@ export class StreamStore implements AsyncDisposable {
   readonly #profiles = new Map<string, Promise<StorageProfile>>();
   readonly #closing = new AbortController();
   readonly #recoveryTimers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #budget: PendingAppendBudget;
   #closed: Promise<void> | undefined;
 
   constructor(options: StreamStoreOptions) {
@@ -80,6 +82,7 @@ export class StreamStore implements AsyncDisposable {
     const groupCommit = options.groupCommit === false ? undefined : (options.groupCommit ?? { maxBytes: 8 * 1024 * 1024, maxEntries: 10_000 });
     const autoRecovery = options.autoRecovery === false ? undefined : (options.autoRecovery ?? { minDelayMs: 10, maxDelayMs: 2_000 });
     checkPositive("sessionTtlMs", ttl);
+    this.#budget = new PendingAppendBudget(options.maxPendingAppends, options.maxPendingBytes);
     if (typeof options.writerId !== "string" || options.writerId.length === 0) throw invalid("writerId must be a non-empty string");
     this.#context = {
       metadata: options.metadata,
@@ -158,12 +161,18 @@ export class StreamStore implements AsyncDisposable {
       const deadline = this.#deadline(options);
       const profile = await this.#profileOf(streamId, deadline);
       const plan = resolveExecutionPlan(this.#context.providers, profile, options.durability, options.completionPolicy);
+      this.#budget.reserve(validated.logicalBytes);
       pending = new PendingAppend(validated, plan, expected, deadline);
     } catch (error) {
       throw appendFailure(error, "KNOWN_NOT_COMMITTED");
     }
+    const bytes = pending.batch.logicalBytes;
     this.#lane(streamId).enqueue(pending);
-    return pending.promise;
+    try {
+      return await pending.promise;
+    } finally {
+      this.#budget.release(bytes);
+    }
   }
 
   /**
