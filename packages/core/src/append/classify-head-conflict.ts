@@ -3,7 +3,7 @@
 // is STREAM_NOT_ACTIVE; a change that left end/size/version/lastCommitId alone (renew, trim) is retried.
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";
 import type { ErrorCode } from "../errors/error-code.js";
-import { sameSession } from "../session/plan-session.js";
+import { sameSession } from "../session/same-session.js";
 
 export type HeadConflictVerdict =
   /** Our commit is in the head (its replay marker exists, or the head names it). */

@@ -6,6 +6,7 @@ import type { AppendSession, StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { newFencingToken } from "../identity/fencing-token.js";
+import { sameSession } from "./same-session.js";
 
 export interface SessionPolicy {
   /** Lease length written on acquire/renew (>= 1 ms). */
@@ -87,11 +88,6 @@ export function planSession(input: SessionInput): SessionPlan {
     );
   }
   throw fenced(head, `writer ${current.writerId} holds a live session (epoch ${String(current.epoch)})`);
-}
-
-/** Same writer, epoch and token (lease version and expiry may differ: renewal does not fence). */
-export function sameSession(a: AppendSession, b: AppendSession): boolean {
-  return a.writerId === b.writerId && a.epoch === b.epoch && a.fencingToken === b.fencingToken;
 }
 
 function fenced(head: StreamHead, reason: string): NereusError {

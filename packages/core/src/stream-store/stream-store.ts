@@ -28,7 +28,8 @@ import { planLifecycleTransition } from "../lifecycle/plan-lifecycle-transition.
 import { canonicalizeProfile } from "../profiles/canonicalize-profile.js";
 import { readStream } from "../read/read-stream.js";
 import { recoverAttempt, type RecoveryOutcome } from "../recovery/recover-attempt.js";
-import { planSession, sameSession, type SessionPlan } from "../session/plan-session.js";
+import { planSession, type SessionPlan } from "../session/plan-session.js";
+import { sameSession } from "../session/same-session.js";
 import type { StoreContext } from "./store-context.js";
 import { StreamKeyspace } from "./stream-keyspace.js";
 import type { StreamStoreOptions } from "./stream-store-options.js";
