@@ -7,7 +7,7 @@ import { decodeRecordBatch } from "../src/protocol/records/decode-record-batch.j
 import { splitRecordBatches } from "../src/protocol/records/split-record-batches.js";
 import { validateRecordBatch } from "../src/protocol/records/validate-record-batch.js";
 import { loadClientFixture } from "./client-fixtures.js";
-import { GZIP_VALUE } from "./client-scenarios.js";
+import { CAPTURE_PRODUCER_ID, GZIP_VALUE } from "./client-scenarios.js";
 
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -156,7 +156,48 @@ describe("kcat 1.7.1 / librdkafka 2.0.2 balanced consumer (-G)", () => {
   });
 });
 
+describe("idempotent producers", () => {
+  it("kcat: flexible InitProducerId v4 (header v2), then a batch stamped with the allocated id beyond 2^53", () => {
+    expect(decodeLabelled("kcat-idempotent-produce", "InitProducerId.v4")).toMatchObject([
+      { header: { clientId: "rdkafka" }, body: { transactionalId: null, transactionTimeoutMs: -1, producerId: -1n, producerEpoch: -1 } },
+    ]);
+    const [produce] = decodeLabelled("kcat-idempotent-produce", "Produce.v7");
+    expect(validateRecordBatch(producedRecords(produce), { producer: true })).toMatchObject({
+      ok: true,
+      header: { producerId: CAPTURE_PRODUCER_ID, producerEpoch: 0, baseSequence: 0, recordCount: 1 },
+    });
+  });
+
+  it("kafkajs: InitProducerId v1, then a batch stamped with the allocated id", () => {
+    expect(decodeLabelled("kafkajs-idempotent-produce", "InitProducerId.v1")).toMatchObject([{ body: { transactionalId: null, transactionTimeoutMs: 60_000 } }]);
+    const [produce] = decodeLabelled("kafkajs-idempotent-produce", "Produce.v7");
+    expect(validateRecordBatch(producedRecords(produce), { producer: true })).toMatchObject({
+      ok: true,
+      header: { producerId: CAPTURE_PRODUCER_ID, producerEpoch: 0, baseSequence: 0 },
+    });
+  });
+});
+
 describe("kafkajs 2.2.4 captures", () => {
+  it("admin: CreateTopics v3, DescribeConfigs v2, ListGroups v2, DescribeGroups v2, DeleteTopics v1", () => {
+    const name = "kafkajs-admin";
+    expect(decodeLabelled(name, "CreateTopics.v3")).toMatchObject([
+      {
+        body: {
+          topics: [{ name: "orders", numPartitions: 3, replicationFactor: 1, assignments: [], configs: [{ name: "cleanup.policy", value: "compact" }] }],
+          timeoutMs: 5000,
+          validateOnly: false,
+        },
+      },
+    ]);
+    expect(decodeLabelled(name, "DescribeConfigs.v2")).toMatchObject([
+      { body: { resources: [{ resourceType: 2, resourceName: "orders", configurationKeys: ["cleanup.policy"] }], includeSynonyms: false } },
+    ]);
+    expect(decodeLabelled(name, "ListGroups.v2")).toMatchObject([{ body: { statesFilter: [], typesFilter: [] } }]);
+    expect(decodeLabelled(name, "DescribeGroups.v2")).toMatchObject([{ body: { groups: ["capture-group"], includeAuthorizedOperations: false } }]);
+    expect(decodeLabelled(name, "DeleteTopics.v1")).toMatchObject([{ body: { topicNames: ["orders"], topics: [], timeoutMs: 5000 } }]);
+  });
+
   it("consumer-group: FindCoordinator v2, JoinGroup v5 twice, SyncGroup v3, OffsetFetch v4, OffsetCommit v5, LeaveGroup v3", () => {
     const name = "kafkajs-consumer-group";
     expect(decodeLabelled(name, "FindCoordinator.v2")).toMatchObject([{ body: { key: "capture-group", keyType: 0 } }]);

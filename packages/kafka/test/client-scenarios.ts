@@ -254,6 +254,73 @@ export function groupScript(): ResponseScript {
   };
 }
 
+/** The producer id the scripted broker allocates: above 2^53, so it only survives as a bigint. */
+export const CAPTURE_PRODUCER_ID = 2n ** 53n + 3n;
+
+/** Answers for the admin and idempotent-producer scenarios on top of {@link baseScript}. */
+export function adminScript(): ResponseScript {
+  return {
+    ...baseScript,
+    22: () => ({ throttleTimeMs: 0, errorCode: 0, producerId: CAPTURE_PRODUCER_ID, producerEpoch: 0 }),
+    19: (request) => ({
+      throttleTimeMs: 0,
+      topics: request.body.topics.map((topic) => ({
+        name: topic.name,
+        topicId: ZERO_UUID,
+        errorCode: 0,
+        errorMessage: null,
+        topicConfigErrorCode: 0,
+        numPartitions: topic.numPartitions,
+        replicationFactor: topic.replicationFactor,
+        configs: [],
+      })),
+    }),
+    20: (request) => ({
+      throttleTimeMs: 0,
+      responses: [...request.body.topicNames, ...request.body.topics.map((topic) => topic.name ?? "")].map((name) => ({
+        name,
+        topicId: ZERO_UUID,
+        errorCode: 0,
+        errorMessage: null,
+      })),
+    }),
+    32: (request) => ({
+      throttleTimeMs: 0,
+      results: request.body.resources.map((resource) => ({
+        errorCode: 0,
+        errorMessage: null,
+        resourceType: resource.resourceType,
+        resourceName: resource.resourceName,
+        configs: (resource.configurationKeys ?? ["cleanup.policy"]).map((name) => ({
+          name,
+          value: "delete",
+          readOnly: false,
+          isDefault: true,
+          configSource: 5,
+          isSensitive: false,
+          synonyms: [],
+          configType: 2,
+          documentation: null,
+        })),
+      })),
+    }),
+    16: () => ({ throttleTimeMs: 0, errorCode: 0, groups: [{ groupId: CAPTURE_GROUP, protocolType: "consumer", groupState: "Empty", groupType: "classic" }] }),
+    15: (request) => ({
+      throttleTimeMs: 0,
+      groups: request.body.groups.map((groupId) => ({
+        errorCode: 0,
+        groupId,
+        groupState: "Empty",
+        protocolType: "consumer",
+        protocolData: "",
+        members: [],
+        authorizedOperations: -2147483648,
+      })),
+    }),
+    10: groupScript()[10],
+  };
+}
+
 /** The record kafkajs produces in the produce scenarios (fixed timestamp, so its batch is deterministic). */
 export const KAFKAJS_MESSAGE = { key: "k1", value: "v1", headers: { h: "x" }, timestamp: "1700000000000" };
 
@@ -398,6 +465,51 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
         });
       } finally {
         await consumer.disconnect();
+      }
+    },
+  },
+  {
+    name: "idempotent-produce",
+    client: "kcat",
+    reproducibleFrames: 1,
+    script: adminScript(),
+    async run(broker) {
+      const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-P", "-t", CAPTURE_TOPIC, "-p", "0", "-K:", "-X", "enable.idempotence=true"];
+      return runProcess(KCAT, args, { input: "k1:v1\n" });
+    },
+  },
+  {
+    name: "idempotent-produce",
+    client: "kafkajs",
+    script: adminScript(),
+    async run(broker) {
+      const producer = (await kafkajsClient(broker)).producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: { retries: 1 } });
+      await producer.connect();
+      try {
+        return await producer.send({ topic: CAPTURE_TOPIC, acks: -1, messages: [{ ...KAFKAJS_MESSAGE, partition: 0 }] });
+      } finally {
+        await producer.disconnect();
+      }
+    },
+  },
+  {
+    name: "admin",
+    client: "kafkajs",
+    script: adminScript(),
+    async run(broker) {
+      const admin = (await kafkajsClient(broker)).admin();
+      await admin.connect();
+      try {
+        const created = await admin.createTopics({
+          topics: [{ topic: "orders", numPartitions: 3, replicationFactor: 1, configEntries: [{ name: "cleanup.policy", value: "compact" }] }],
+        });
+        const configs = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: "orders", configNames: ["cleanup.policy"] }] });
+        const groups = await admin.listGroups();
+        const described = await admin.describeGroups([CAPTURE_GROUP]);
+        await admin.deleteTopics({ topics: ["orders"] });
+        return { created, configs, groups, described };
+      } finally {
+        await admin.disconnect();
       }
     },
   },

@@ -5,7 +5,7 @@
 import { toHex } from "@nereus/core";
 import { describe, expect, it } from "vitest";
 import { loadClientFixture } from "./client-fixtures.js";
-import { CLIENT_SCENARIOS, CAPTURE_TOPIC, type ClientScenario, clientIdentity, runScenario } from "./client-scenarios.js";
+import { CLIENT_SCENARIOS, CAPTURE_GROUP, CAPTURE_TOPIC, type ClientScenario, clientIdentity, runScenario } from "./client-scenarios.js";
 
 /**
  * Frames as hex with the correlation id zeroed and immediate repeats collapsed: clients refresh metadata a
@@ -49,6 +49,20 @@ const EXPECTATIONS: Record<string, (output: unknown) => void> = {
   },
   "kafkajs-consumer-group": (output) => {
     expect(output).toBe("k1=v1 @0");
+  },
+  "kcat-idempotent-produce": (output) => {
+    expect(output).toMatchObject({ code: 0 });
+  },
+  "kafkajs-idempotent-produce": (output) => {
+    expect(output).toEqual([{ topicName: CAPTURE_TOPIC, partition: 0, errorCode: 0, baseOffset: "0", logAppendTime: "-1", logStartOffset: "0" }]);
+  },
+  "kafkajs-admin": (output) => {
+    expect(output).toMatchObject({
+      created: true,
+      configs: { resources: [{ resourceName: "orders", configEntries: [{ configName: "cleanup.policy", configValue: "delete", isDefault: true }] }] },
+      groups: { groups: [{ groupId: CAPTURE_GROUP, protocolType: "consumer" }] },
+      described: { groups: [{ groupId: CAPTURE_GROUP, state: "Empty", protocolType: "consumer", members: [] }] },
+    });
   },
   "kafkajs-offsets": (output) => {
     expect(output).toEqual([{ partition: 0, offset: "1", high: "1", low: "0" }]);

@@ -133,6 +133,18 @@ export { DescribeGroupsRequest } from "./apis/describe-groups/describe-groups-re
 export { DescribeGroupsResponse, type DescribedGroup, type DescribedGroupMember } from "./apis/describe-groups/describe-groups-response.js";
 export { ListGroupsRequest } from "./apis/list-groups/list-groups-request.js";
 export { ListGroupsResponse, type ListedGroup } from "./apis/list-groups/list-groups-response.js";
+export { InitProducerIdRequest } from "./apis/init-producer-id/init-producer-id-request.js";
+export { InitProducerIdResponse } from "./apis/init-producer-id/init-producer-id-response.js";
+export { CreateTopicsRequest, type CreateTopicsRequestTopic } from "./apis/create-topics/create-topics-request.js";
+export { CreateTopicsResponse, type CreateTopicsResponseTopic } from "./apis/create-topics/create-topics-response.js";
+export { DeleteTopicsRequest, type DeleteTopicsRequestTopic } from "./apis/delete-topics/delete-topics-request.js";
+export { DeleteTopicsResponse, type DeleteTopicsResponseTopic } from "./apis/delete-topics/delete-topics-response.js";
+export { DescribeConfigsRequest, ConfigResourceType, type DescribeConfigsRequestResource } from "./apis/describe-configs/describe-configs-request.js";
+export {
+  DescribeConfigsResponse,
+  type DescribeConfigsResponseResult,
+  type DescribeConfigsResponseConfig,
+} from "./apis/describe-configs/describe-configs-response.js";
 
 // RecordBatch v2.
 export {

@@ -31,6 +31,14 @@ import { DescribeGroupsRequest } from "./apis/describe-groups/describe-groups-re
 import { DescribeGroupsResponse } from "./apis/describe-groups/describe-groups-response.js";
 import { ListGroupsRequest } from "./apis/list-groups/list-groups-request.js";
 import { ListGroupsResponse } from "./apis/list-groups/list-groups-response.js";
+import { InitProducerIdRequest } from "./apis/init-producer-id/init-producer-id-request.js";
+import { InitProducerIdResponse } from "./apis/init-producer-id/init-producer-id-response.js";
+import { CreateTopicsRequest } from "./apis/create-topics/create-topics-request.js";
+import { CreateTopicsResponse } from "./apis/create-topics/create-topics-response.js";
+import { DeleteTopicsRequest } from "./apis/delete-topics/delete-topics-request.js";
+import { DeleteTopicsResponse } from "./apis/delete-topics/delete-topics-response.js";
+import { DescribeConfigsRequest } from "./apis/describe-configs/describe-configs-request.js";
+import { DescribeConfigsResponse } from "./apis/describe-configs/describe-configs-response.js";
 import type { MessageSchema, MessageValue } from "./schema/message-schema.js";
 import type { FieldShape } from "./schema/struct-schema.js";
 
@@ -93,6 +101,14 @@ export const SUPPORTED_APIS = {
   9: supported(OffsetFetchRequest, OffsetFetchResponse, 1, 9),
   15: supported(DescribeGroupsRequest, DescribeGroupsResponse, 0, 5),
   16: supported(ListGroupsRequest, ListGroupsResponse, 0, 5),
+  // kafkajs ≤1, librdkafka 2.0.2 ≤4 (flexible), Java ≤5; mandatory for Java producers (idempotence on by default).
+  22: supported(InitProducerIdRequest, InitProducerIdResponse, 0, 5),
+  // Admin; kafkajs ≤3, librdkafka ≤4, Java ≤7 (v7 returns topic ids). v0-1 dropped as in Kafka 4.0.
+  19: supported(CreateTopicsRequest, CreateTopicsResponse, 2, 7),
+  // Admin; v6 deletes by topic id.
+  20: supported(DeleteTopicsRequest, DeleteTopicsResponse, 1, 6),
+  // Admin; v0 (isDefault instead of configSource) dropped as in Kafka 4.0.
+  32: supported(DescribeConfigsRequest, DescribeConfigsResponse, 1, 4),
 } as const;
 
 /** The API keys in {@link SUPPORTED_APIS}. */
