@@ -1,3 +1,3 @@
 // Public API of @nereus/kafka. The broker-side handlers over the storage core land here; today the package
-// exposes its sans-IO wire codec, also reachable as @nereus/kafka/protocol.
-export * from "./protocol/index.js";
+// exposes its sans-IO wire codec as the `protocol` namespace (also importable as @nereus/kafka/protocol).
+export * as protocol from "./protocol/index.js";

@@ -4,6 +4,7 @@
 import { ByteReader, ByteWriter, ErrorCode, NereusError } from "@nereus/core";
 import { type RequestHeader, requestHeaderVersion, writeRequestHeader } from "./headers/request-header.js";
 import { type ResponseHeader, readResponseHeader, responseHeaderVersion } from "./headers/response-header.js";
+import { payloadSizeHint } from "./schema/payload-size-hint.js";
 import { type RequestBody, type ResponseBody, type SupportedApiKey, findSupportedApi } from "./supported-apis.js";
 
 /** Header fields a client chooses for one request. */
@@ -23,7 +24,7 @@ function apiFor(apiKey: number): NonNullable<ReturnType<typeof findSupportedApi>
 /** Encodes a request frame (with its size prefix). */
 export function encodeRequest<K extends SupportedApiKey>(target: RequestTarget<K>, body: RequestBody<K>): Uint8Array {
   const api = apiFor(target.apiKey);
-  const writer = new ByteWriter(256);
+  const writer = new ByteWriter(payloadSizeHint(body));
   const size = writer.reserveLength();
   const header: RequestHeader = { apiKey: target.apiKey, apiVersion: target.apiVersion, correlationId: target.correlationId, clientId: target.clientId };
   writeRequestHeader(writer, header, requestHeaderVersion(api.request.isFlexible(target.apiVersion)));

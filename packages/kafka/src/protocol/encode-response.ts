@@ -3,6 +3,7 @@
 // for ApiVersions. Returns fresh bytes owned by the caller.
 import { ByteWriter, ErrorCode, NereusError } from "@nereus/core";
 import { responseHeaderVersion } from "./headers/response-header.js";
+import { payloadSizeHint } from "./schema/payload-size-hint.js";
 import { type ResponseBody, type SupportedApiKey, findSupportedApi } from "./supported-apis.js";
 
 /** Which request a response answers. A decoded {@link KafkaRequest} fits as is. */
@@ -16,7 +17,7 @@ export interface ResponseTarget<K extends SupportedApiKey> {
 export function encodeResponse<K extends SupportedApiKey>(request: ResponseTarget<K>, body: ResponseBody<K>): Uint8Array {
   const api = findSupportedApi(request.apiKey);
   if (api === undefined) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `no codec for api key ${String(request.apiKey)}`);
-  const writer = new ByteWriter(256);
+  const writer = new ByteWriter(payloadSizeHint(body));
   const size = writer.reserveLength();
   writer.writeI32(request.correlationId);
   if (responseHeaderVersion(request.apiKey, api.response.isFlexible(request.apiVersion)) === 1) writer.writeU8(0);
