@@ -22,3 +22,37 @@ export type {
   DecodedWalObject,
   DecodedWalSlice,
 } from "./format/wal-object-model.js";
+export { decodeSliceBytes, type WalSliceExpectation } from "./format/decode-slice.js";
+
+// Object WAL provider (writer + reader over an ObjectStore).
+export {
+  ObjectWalWriter,
+  ObjectWalWriterStats,
+  type ObjectWalWriterOptions,
+  type ObjectWalWriterHooks,
+} from "./writer/object-wal-writer.js";
+export { DEFAULT_FLUSH_POLICY, type FlushPolicy } from "./writer/flush-policy.js";
+export { walObjectIdentity, newProcessRunId, type WalObjectIdentity } from "./writer/wal-object-naming.js";
+export { ObjectWalReader, ObjectWalReaderStats, type ObjectWalReaderOptions } from "./reader/object-wal-reader.js";
+
+// Physical-object roots and protections (records a later garbage collector needs; nothing here deletes).
+export {
+  type PhysicalObjectRoot,
+  type PhysicalObjectKind,
+  type PhysicalObjectLifecycle,
+  type ObjectProtection,
+  type ObjectProtectionType,
+  PhysicalObjectWireIds,
+} from "./roots/physical-object-records.js";
+export { physicalObjectRootCodec } from "./roots/physical-object-root-codec.js";
+export { objectProtectionCodec } from "./roots/object-protection-codec.js";
+export {
+  objectKeyHash,
+  physicalObjectRootKey,
+  objectProtectionKey,
+  objectProtectionsPrefix,
+  physicalObjectsPrefix,
+  parsePhysicalObjectRootKey,
+  parseObjectProtectionKey,
+} from "./roots/physical-object-keys.js";
+export { PhysicalObjectRoots, protectionReferenceId, type VersionedRoot, type RootProtection } from "./roots/physical-object-roots.js";

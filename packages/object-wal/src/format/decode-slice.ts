@@ -1,10 +1,19 @@
 // Strict decoder of one NRS1 slice, from exactly the bytes a ranged GET of `[descriptor.offset,
 // descriptor.offset + descriptor.length)` returns: verifies the slice CRC32C against the bytes and the descriptor,
 // then the structure, then every field the descriptor repeats. Returns views into `bytes` (copy before retaining).
+// `decodeSliceBytes` does the same from a partial expectation (what a ReadTarget knows: where the slice is, its
+// checksum and entry count), checking only the fields it is given besides the full structure.
 import { ByteReader, ErrorCode, NereusError, crc32c, type StoredEntry } from "@nereus/core";
 import { atObjectOffset, checksumMismatch, decodeError } from "./wal-format-errors.js";
 import { WAL_OBJECT_LAYOUT } from "./wal-object-layout.js";
 import type { DecodedWalSlice, WalSliceDescriptor } from "./wal-object-model.js";
+
+/**
+ * What a reader expects of a slice: its object offset (for error offsets), exact length and CRC32C are required;
+ * every other descriptor field is checked only when present.
+ */
+export type WalSliceExpectation = Pick<WalSliceDescriptor, "offset" | "length" | "checksum"> &
+  Partial<Omit<WalSliceDescriptor, "offset" | "length" | "checksum" | "ordinal">>;
 
 /**
  * Decodes one slice. Invariant: returns exactly the entries written, or throws: `OBJECT_CHECKSUM_MISMATCH` when
@@ -12,6 +21,11 @@ import type { DecodedWalSlice, WalSliceDescriptor } from "./wal-object-model.js"
  * with the descriptor. `details.objectOffset` is the object byte offset of the fault.
  */
 export function decodeSlice(bytes: Uint8Array, descriptor: WalSliceDescriptor): DecodedWalSlice {
+  return decodeSliceBytes(bytes, descriptor);
+}
+
+/** `decodeSlice` against a partial expectation (same checks for the fields given, the same error classes). */
+export function decodeSliceBytes(bytes: Uint8Array, descriptor: WalSliceExpectation): DecodedWalSlice {
   return atObjectOffset(descriptor.offset, () => {
     if (bytes.length !== descriptor.length) {
       throw decodeError("slice", Math.min(bytes.length, descriptor.length), `expected ${String(descriptor.length)} byte(s), got ${String(bytes.length)}`);
@@ -61,7 +75,7 @@ export function decodeSlice(bytes: Uint8Array, descriptor: WalSliceDescriptor): 
     }
     const payload = reader.readBytes(payloadLength, "payload");
     reader.expectEnd();
-    if (recordCount !== descriptor.recordCount) {
+    if (descriptor.recordCount !== undefined && recordCount !== descriptor.recordCount) {
       throw decodeError("slice", 0, `entries hold ${String(recordCount)} record(s), the manifest says ${String(descriptor.recordCount)}`);
     }
     if (!Number.isSafeInteger(firstExpectedOffset + recordCount)) {
@@ -75,9 +89,12 @@ export function decodeSlice(bytes: Uint8Array, descriptor: WalSliceDescriptor): 
   });
 }
 
-/** Returns `actual` when it equals the descriptor's value; otherwise a DECODE_ERROR at the field just read. */
-function expectEqual<T extends string | number>(reader: ByteReader, field: string, actual: T, expected: T): T {
-  if (actual !== expected) {
+/**
+ * Returns `actual` when it equals the descriptor's value (or the expectation does not name one); otherwise a
+ * DECODE_ERROR at the field just read.
+ */
+function expectEqual<T extends string | number>(reader: ByteReader, field: string, actual: T, expected: T | undefined): T {
+  if (expected !== undefined && actual !== expected) {
     throw new NereusError(
       ErrorCode.DECODE_ERROR,
       `NRS1 slice: ${field} is ${JSON.stringify(actual)}, the manifest says ${JSON.stringify(expected)} (field ends at byte offset ${String(reader.offset)})`,

@@ -1,0 +1,129 @@
+// Metadata key layout of physical-object roots and their protections (digest §2.2, §3.5), under the cluster
+// prefix P = /nereus/clusters/{cluster}:
+//   P/physical-objects/v1/{shard03}/roots/{objectKeyHash}
+//   P/physical-objects/v1/{shard03}/objects/{objectKeyHash}/protections/{typeId02}/{referenceId}
+// `objectKeyHash` is the hex SHA-256 of the exact object key (store-relative, UTF-8); the shard is its first byte
+// (000..255) so a later GC can scan roots in bounded, restartable slices. Parsers are strict: a key the builders
+// could not have produced throws DECODE_ERROR.
+import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent, sha256Hex } from "@nereus/core";
+
+/** Fixed path segments (durable; never rename). */
+export const PhysicalObjectKeySegment = {
+  ROOT: "physical-objects",
+  VERSION: "v1",
+  ROOTS: "roots",
+  OBJECTS: "objects",
+  PROTECTIONS: "protections",
+} as const;
+
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+const SHARD_PATTERN = /^\d{3}$/;
+const TYPE_PATTERN = /^\d{2}$/;
+const encoder = new TextEncoder();
+
+/** Hex SHA-256 of the UTF-8 bytes of `objectKey` (the identity every root and protection is keyed by). */
+export function objectKeyHash(objectKey: string): string {
+  return sha256Hex(encoder.encode(objectKey));
+}
+
+/** The shard (first hash byte, 3 decimal digits) of an object key hash. */
+export function objectShard(keyHash: string): string {
+  checkHash(keyHash);
+  return String(Number.parseInt(keyHash.slice(0, 2), 16)).padStart(3, "0");
+}
+
+function base(cluster: string): string {
+  return `${clusterPrefix(cluster)}/${PhysicalObjectKeySegment.ROOT}/${PhysicalObjectKeySegment.VERSION}`;
+}
+
+/** `P/physical-objects/v1/`: scan prefix of every root and protection of a cluster. */
+export function physicalObjectsPrefix(cluster: string): string {
+  return `${base(cluster)}/`;
+}
+
+/** `P/physical-objects/v1/{shard}/roots/{hash}`: the PhysicalObjectRoot of one object. */
+export function physicalObjectRootKey(cluster: string, keyHash: string): string {
+  return `${base(cluster)}/${objectShard(keyHash)}/${PhysicalObjectKeySegment.ROOTS}/${keyHash}`;
+}
+
+/** `P/physical-objects/v1/{shard}/objects/{hash}/protections/`: scan prefix of an object's protections. */
+export function objectProtectionsPrefix(cluster: string, keyHash: string): string {
+  return `${base(cluster)}/${objectShard(keyHash)}/${PhysicalObjectKeySegment.OBJECTS}/${keyHash}/${PhysicalObjectKeySegment.PROTECTIONS}/`;
+}
+
+/** `P/physical-objects/v1/{shard}/objects/{hash}/protections/{typeId02}/{referenceId}`: one ObjectProtection. */
+export function objectProtectionKey(cluster: string, keyHash: string, typeId: number, referenceId: string): string {
+  if (!Number.isInteger(typeId) || typeId < 1 || typeId > 99) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `protection type id ${String(typeId)} is outside 1..99`);
+  return `${objectProtectionsPrefix(cluster, keyHash)}${String(typeId).padStart(2, "0")}/${encodeKeyComponent(referenceId)}`;
+}
+
+export interface PhysicalObjectRootKeyLocation {
+  readonly cluster: string;
+  readonly objectKeyHash: string;
+}
+
+export interface ObjectProtectionKeyLocation extends PhysicalObjectRootKeyLocation {
+  readonly typeId: number;
+  readonly referenceId: string;
+}
+
+/** Inverse of `physicalObjectRootKey`. */
+export function parsePhysicalObjectRootKey(key: string): PhysicalObjectRootKeyLocation {
+  const parts = splitBase(key, "a physical-object root", 3);
+  const [shard, segment, hash] = parts.rest;
+  if (segment !== PhysicalObjectKeySegment.ROOTS || hash === undefined || !HASH_PATTERN.test(hash) || shard !== objectShard(hash)) {
+    throw notKey(key, "a physical-object root", "expected {shard}/roots/{objectKeyHash}");
+  }
+  return { cluster: parts.cluster, objectKeyHash: hash };
+}
+
+/** Inverse of `objectProtectionKey`. */
+export function parseObjectProtectionKey(key: string): ObjectProtectionKeyLocation {
+  const parts = splitBase(key, "an object protection", 6);
+  const [shard, objects, hash, protections, type, reference] = parts.rest;
+  if (
+    objects !== PhysicalObjectKeySegment.OBJECTS ||
+    protections !== PhysicalObjectKeySegment.PROTECTIONS ||
+    hash === undefined ||
+    !HASH_PATTERN.test(hash) ||
+    shard !== objectShard(hash) ||
+    type === undefined ||
+    !TYPE_PATTERN.test(type) ||
+    reference === undefined
+  ) {
+    throw notKey(key, "an object protection", "expected {shard}/objects/{hash}/protections/{typeId02}/{referenceId}");
+  }
+  let referenceId: string;
+  try {
+    referenceId = decodeKeyComponent(reference);
+  } catch (cause) {
+    throw notKey(key, "an object protection", "bad referenceId component", cause);
+  }
+  return { cluster: parts.cluster, objectKeyHash: hash, typeId: Number.parseInt(type, 10), referenceId };
+}
+
+function splitBase(key: string, kind: string, tail: number): { cluster: string; rest: string[] } {
+  const parts = key.split("/");
+  // "", "nereus", "clusters", {cluster}, "physical-objects", "v1", ...tail
+  if (parts.length !== 6 + tail || parts[0] !== "" || parts[1] !== "nereus" || parts[2] !== "clusters") {
+    throw notKey(key, kind, `expected /nereus/clusters/{cluster}/${PhysicalObjectKeySegment.ROOT}/v1/... with ${String(tail)} more segments`);
+  }
+  if (parts[4] !== PhysicalObjectKeySegment.ROOT || parts[5] !== PhysicalObjectKeySegment.VERSION || !SHARD_PATTERN.test(parts[6] ?? "")) {
+    throw notKey(key, kind, `expected ${PhysicalObjectKeySegment.ROOT}/v1/{shard03}`);
+  }
+  let cluster: string;
+  try {
+    cluster = decodeKeyComponent(parts[3] ?? "");
+  } catch (cause) {
+    throw notKey(key, kind, "bad cluster component", cause);
+  }
+  return { cluster, rest: parts.slice(6) };
+}
+
+function checkHash(keyHash: string): void {
+  if (!HASH_PATTERN.test(keyHash)) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `object key hash must be 64 lowercase hex digits, got ${JSON.stringify(keyHash)}`);
+}
+
+function notKey(key: string, kind: string, reason: string, cause?: unknown): NereusError {
+  return new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, { retryable: false, cause });
+}

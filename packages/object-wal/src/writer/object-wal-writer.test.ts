@@ -1,0 +1,333 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ErrorCode, NereusError, streamIdFromName, type ObjectSliceTarget, type ObjectStore, type ReadTarget, type WalWriteRequest } from "@nereus/core";
+import { InMemoryMetadataStore, InMemoryObjectStore, describeWalProviderConformance } from "@nereus/core/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { decodeWalObject } from "../format/decode-wal-object.js";
+import { createFileSystemObjectStore } from "../file-system-object-store.js";
+import { ObjectWalReader } from "../reader/object-wal-reader.js";
+import { objectProtectionCodec } from "../roots/object-protection-codec.js";
+import { parseObjectProtectionKey, physicalObjectRootKey, objectKeyHash } from "../roots/physical-object-keys.js";
+import { physicalObjectRootCodec } from "../roots/physical-object-root-codec.js";
+import { ObjectWalWriter, type ObjectWalWriterOptions } from "./object-wal-writer.js";
+import { walObjectIdentity } from "./wal-object-naming.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+const CLUSTER = "unit";
+
+/** Replaces the stored bytes of `target`'s object with a copy that has one byte of the slice flipped. */
+async function corruptSlice(store: ObjectStore, target: ReadTarget): Promise<void> {
+  if (target.type !== "OBJECT_SLICE") throw new Error("not an object slice");
+  const bytes = await store.get(target.objectKey);
+  const at = target.sliceOffset + Math.floor(target.sliceLength / 2);
+  bytes[at] = (bytes[at] ?? 0) ^ 0x01;
+  await store.deleteMany([target.objectKey]);
+  await store.putIfAbsent(target.objectKey, bytes);
+}
+
+describeWalProviderConformance(
+  "ObjectWalWriter over InMemoryObjectStore",
+  async () => {
+    const objectStore = new InMemoryObjectStore();
+    const metadata = new InMemoryMetadataStore();
+    const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "conformance", flush: { lingerMs: 0 } });
+    return {
+      writer,
+      reader: new ObjectWalReader({ objectStore }),
+      metadata,
+      corrupt: (target) => corruptSlice(objectStore, target),
+      cleanup: async () => {
+        await writer.close();
+        await metadata.close();
+      },
+    };
+  },
+  { supportsCorruption: true },
+);
+
+describeWalProviderConformance(
+  "ObjectWalWriter over FileSystemObjectStore",
+  async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "nereus-owal-"));
+    const objectStore = createFileSystemObjectStore({ root });
+    const metadata = new InMemoryMetadataStore();
+    const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "conformance", flush: { lingerMs: 1 } });
+    return {
+      writer,
+      reader: new ObjectWalReader({ objectStore }),
+      metadata,
+      corrupt: (target) => corruptSlice(objectStore, target),
+      cleanup: async () => {
+        await writer.close();
+        await objectStore.close();
+        await metadata.close();
+        await rm(root, { recursive: true, force: true });
+      },
+    };
+  },
+  { supportsCorruption: true },
+);
+
+interface Fixture {
+  readonly objectStore: InMemoryObjectStore;
+  readonly metadata: InMemoryMetadataStore;
+  readonly writer: ObjectWalWriter;
+  readonly reader: ObjectWalReader;
+}
+
+const open: Fixture[] = [];
+
+function fixture(overrides: Partial<ObjectWalWriterOptions> = {}): Fixture {
+  const objectStore = new InMemoryObjectStore();
+  const metadata = new InMemoryMetadataStore();
+  const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "broker-1", flush: { lingerMs: 5 }, ...overrides });
+  const created = { objectStore, metadata, writer, reader: new ObjectWalReader({ objectStore }) };
+  open.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  for (const item of open.splice(0)) {
+    await item.writer.close();
+    await item.metadata.close();
+  }
+});
+
+let attempts = 0;
+function request(stream: string, texts: readonly string[], expectedStartOffset = 0): WalWriteRequest {
+  attempts += 1;
+  return {
+    streamId: streamIdFromName(stream),
+    attemptId: `run/${String(attempts)}`,
+    writerId: "broker-1",
+    writerEpoch: 1,
+    expectedStartOffset,
+    payloadFormat: "OPAQUE_RECORD_BATCH",
+    entries: texts.map((text) => ({ payload: encoder.encode(text), recordCount: 1 })),
+  };
+}
+
+const asSlice = (target: ReadTarget): ObjectSliceTarget => {
+  if (target.type !== "OBJECT_SLICE") throw new Error("expected an object slice");
+  return target;
+};
+
+async function expectError(promise: Promise<unknown>, code: string): Promise<NereusError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(NereusError.is(error), String(error)).toBe(true);
+    expect((error as NereusError).code).toBe(code);
+    return error as NereusError;
+  }
+  throw new Error(`expected ${code}`);
+}
+
+describe("ObjectWalWriter: multi-stream objects", () => {
+  it("packs appends of many streams that arrive within the linger time into ONE object with ONE PUT", async () => {
+    const { writer, objectStore, reader } = fixture();
+    const streams = Array.from({ length: 50 }, (_, index) => `orders-${String(index)}`);
+    const persisted = await Promise.all(streams.map((stream) => writer.persist(writer.prepare(request(stream, [`${stream}:a`, `${stream}:b`])))));
+    expect(objectStore.stats.puts).toBe(1);
+    expect(writer.stats).toMatchObject({ objects: 1, puts: 1, slices: 50, failedFlushes: 0 });
+    const keys = new Set(persisted.map((item) => asSlice(item.readTarget).objectKey));
+    expect(keys.size).toBe(1);
+    const decoded = decodeWalObject(await objectStore.get([...keys][0] ?? ""));
+    expect(decoded.slices).toHaveLength(50);
+    for (const [index, item] of persisted.entries()) {
+      const entries = await reader.readEntries(item.readTarget);
+      expect(entries.map((entry) => decoder.decode(entry.payload))).toEqual([`${streams[index] ?? ""}:a`, `${streams[index] ?? ""}:b`]);
+    }
+  });
+
+  it("starts a new object at maxSlices and at maxBytes", async () => {
+    const bySlices = fixture({ flush: { lingerMs: 100, maxSlices: 10 } });
+    await Promise.all(Array.from({ length: 30 }, (_, index) => bySlices.writer.persist(bySlices.writer.prepare(request(`s-${String(index)}`, ["x"])))));
+    expect(bySlices.writer.stats).toMatchObject({ objects: 3, puts: 3, slices: 30 });
+
+    const byBytes = fixture({ flush: { lingerMs: 100, maxBytes: 64 * 1024 } });
+    const payload = "y".repeat(20 * 1024);
+    await Promise.all(Array.from({ length: 6 }, (_, index) => byBytes.writer.persist(byBytes.writer.prepare(request(`b-${String(index)}`, [payload])))));
+    expect(byBytes.writer.stats.objects).toBe(2);
+  });
+
+  it("never puts two slices of one stream into one object", async () => {
+    const { writer } = fixture();
+    const [first, second] = await Promise.all([
+      writer.persist(writer.prepare(request("same", ["one"]))),
+      writer.persist(writer.prepare(request("same", ["two"], 1))),
+    ]);
+    expect(asSlice(first?.readTarget as ReadTarget).objectKey).not.toBe(asSlice(second?.readTarget as ReadTarget).objectKey);
+    expect(writer.stats.objects).toBe(2);
+  });
+
+  it("keeps collecting while every upload slot is busy instead of issuing tiny PUTs", async () => {
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let uploads = 0;
+    const { writer } = fixture({
+      flush: { lingerMs: 1, maxConcurrentFlushes: 1 },
+      hooks: {
+        beforeUpload: async () => {
+          uploads += 1;
+          if (uploads === 1) await gate;
+        },
+      },
+    });
+    const first = writer.persist(writer.prepare(request("first", ["a"])));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const later = Array.from({ length: 20 }, (_, index) => writer.persist(writer.prepare(request(`later-${String(index)}`, ["b"]))));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    await Promise.all([first, ...later]);
+    expect(writer.stats).toMatchObject({ objects: 2, slices: 21 });
+  });
+
+  it("persisting the same prepared write again returns the same target without another PUT", async () => {
+    const { writer, objectStore } = fixture();
+    const prepared = writer.prepare(request("again", ["x"]));
+    const first = await writer.persist(prepared);
+    const second = await writer.persist(prepared);
+    expect(second).toBe(first);
+    expect(objectStore.stats.puts).toBe(1);
+  });
+
+  it("drops a member whose caller gave up before the flush; the others are uploaded", async () => {
+    const { writer, objectStore } = fixture({ flush: { lingerMs: 20 } });
+    const controller = new AbortController();
+    const gone = writer.persist(writer.prepare(request("gone", ["never"])), { signal: controller.signal });
+    const kept = writer.persist(writer.prepare(request("kept", ["kept"])));
+    controller.abort();
+    await expectError(gone, ErrorCode.CANCELLED);
+    const persisted = await kept;
+    const decoded = decodeWalObject(await objectStore.get(asSlice(persisted.readTarget).objectKey));
+    expect(decoded.slices.map((slice) => slice.streamId)).toEqual([streamIdFromName("kept")]);
+  });
+});
+
+describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
+  it("uses a deterministic key from writer identity, run id and flush sequence", async () => {
+    const clock = (): number => Date.UTC(2026, 10, 30, 12, 0, 0);
+    const { writer } = fixture({ processRunId: "runabc", clock });
+    const persisted = await writer.persist(writer.prepare(request("k", ["x"])));
+    const expected = walObjectIdentity({ cluster: CLUSTER, writerId: "broker-1", processRunId: "runabc", sequence: 1, createdAtMillis: clock() });
+    expect(asSlice(persisted.readTarget).objectKey).toBe(expected.objectKey);
+    expect(expected.objectKey).toMatch(/^unit\/wal\/v1\/2026\/11\/30\/[a-z2-7]{52}\/runabc\/0000000000000000001\.nrs$/);
+    expect(expected.objectId).toBe("wo-runabc-0000000000000000001");
+  });
+
+  it("recognises its own write when a PUT response was lost and the retry meets the key (412)", async () => {
+    const { writer, objectStore, reader } = fixture();
+    objectStore.faults.add({ op: "put", mode: "apply-then-lose-response" });
+    const persisted = await writer.persist(writer.prepare(request("lost", ["survives"])));
+    expect(objectStore.stats.puts).toBe(2);
+    expect(writer.stats).toMatchObject({ objects: 1, puts: 2, recognisedOwnWrites: 1 });
+    expect(decoder.decode((await reader.readEntries(persisted.readTarget))[0]?.payload)).toBe("survives");
+  });
+
+  it("refuses a key that holds someone else's bytes (an invariant violation, never an overwrite)", async () => {
+    const clock = (): number => Date.UTC(2026, 0, 1);
+    const { writer, objectStore } = fixture({ processRunId: "collide", clock });
+    const key = walObjectIdentity({ cluster: CLUSTER, writerId: "broker-1", processRunId: "collide", sequence: 1, createdAtMillis: clock() }).objectKey;
+    await objectStore.putIfAbsent(key, encoder.encode("not ours"));
+    const error = await expectError(writer.persist(writer.prepare(request("c", ["x"]))), ErrorCode.PRIMARY_WAL_WRITE_FAILED);
+    expect(NereusError.hasCode(error.cause, ErrorCode.METADATA_INVARIANT_VIOLATION)).toBe(true);
+    expect(decoder.decode(await objectStore.get(key))).toBe("not ours");
+  });
+
+  it("fails every member of a flush whose upload fails, and a retry of the same prepared write uses a new object", async () => {
+    const { writer, objectStore, reader } = fixture({ putAttempts: 2 });
+    objectStore.faults.add({ op: "put", mode: "fail-before-apply", times: 2 });
+    const a = writer.prepare(request("fa", ["a"]));
+    const b = writer.prepare(request("fb", ["b"]));
+    const failures = await Promise.allSettled([writer.persist(a), writer.persist(b)]);
+    for (const failure of failures) {
+      expect(failure.status).toBe("rejected");
+      const reason = (failure as PromiseRejectedResult).reason as NereusError;
+      expect(reason.code).toBe(ErrorCode.PRIMARY_WAL_WRITE_FAILED);
+      expect(reason.retryable).toBe(true);
+    }
+    expect(writer.stats.failedFlushes).toBe(1);
+    const retried = await writer.persist(a);
+    expect(decoder.decode((await reader.readEntries(retried.readTarget))[0]?.payload)).toBe("a");
+    expect(asSlice(retried.readTarget).objectKey).toMatch(/0000000000000000002\.nrs$/);
+  });
+
+  it("creates an ACTIVE root describing the uploaded object before members resolve", async () => {
+    const { writer, objectStore, metadata } = fixture({ processRunId: "rootrun" });
+    const persisted = await writer.persist(writer.prepare(request("rooted", ["x", "y"])));
+    const objectKey = asSlice(persisted.readTarget).objectKey;
+    const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(objectKey));
+    const stored = await metadata.get(rootKey);
+    const root = physicalObjectRootCodec.decode(stored?.value ?? new Uint8Array(), rootKey);
+    const info = await objectStore.head(objectKey);
+    expect(root).toMatchObject({
+      objectKey,
+      kind: "OBJECT_WAL",
+      lifecycle: "ACTIVE",
+      lifecycleEpoch: 0,
+      writerId: "broker-1",
+      processRunId: "rootrun",
+      objectLength: info?.size,
+      storageChecksum: info?.crc32c,
+      sliceCount: 1,
+    });
+  });
+
+  it("protect: compares the root's revision and writes a REACHABLE_APPEND protection owned by the commit intent", async () => {
+    const { writer, metadata } = fixture();
+    const persisted = await writer.persist(writer.prepare(request("protected", ["x"])));
+    const protection = await writer.protect(persisted, "commitabc", metadata);
+    const objectKey = asSlice(persisted.readTarget).objectKey;
+    const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(objectKey));
+    expect(protection.compares).toEqual([{ key: rootKey, modRevision: (await metadata.get(rootKey))?.modRevision }]);
+    const [write] = protection.writes;
+    if (write?.type !== "put") throw new Error("expected a put");
+    const record = objectProtectionCodec.decode(write.value, write.key);
+    expect(record).toMatchObject({ type: "REACHABLE_APPEND", streamId: streamIdFromName("protected"), rootLifecycleEpoch: 0 });
+    expect(record.ownerKey).toBe(`/nereus/clusters/${CLUSTER}/streams/${streamIdFromName("protected")}/commit-log/commitabc`);
+    expect(parseObjectProtectionKey(write.key).referenceId).toMatch(/^ra1-[a-z2-7]{52}$/);
+    // Once a collector changed the root (e.g. marked it), the protecting transaction cannot commit.
+    const stored = await metadata.get(rootKey);
+    await metadata.txn({ compares: [], writes: [{ type: "put", key: rootKey, value: stored?.value ?? new Uint8Array() }] });
+    expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(false);
+  });
+
+  it("protect of a target from another process loads and checks the root", async () => {
+    const { writer, metadata, objectStore } = fixture();
+    const persisted = await writer.persist(writer.prepare(request("elsewhere", ["x"])));
+    const other = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "broker-2" });
+    const protection = await other.protect(persisted, "commitxyz", metadata);
+    expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(true);
+    const orphan: typeof persisted = { ...persisted, readTarget: { ...asSlice(persisted.readTarget), objectKey: "unit/wal/v1/none.nrs" } };
+    await expectError(other.protect(orphan, "c", metadata), ErrorCode.METADATA_CONDITION_FAILED);
+    await other.close();
+  });
+
+  it("close uploads what is pending and refuses later persists", async () => {
+    const { writer, objectStore } = fixture({ flush: { lingerMs: 60_000 } });
+    const pending = writer.persist(writer.prepare(request("closing", ["x"])));
+    await writer.close();
+    await pending;
+    expect(objectStore.stats.puts).toBe(1);
+    await expectError(writer.persist(writer.prepare(request("late", ["y"]))), ErrorCode.STORAGE_CLOSED);
+  });
+});
+
+describe("ObjectWalReader", () => {
+  it("refuses targets it does not serve and reports corruption as a checksum mismatch", async () => {
+    const { writer, reader, objectStore } = fixture();
+    const persisted = await writer.persist(writer.prepare(request("read", ["x", "y"])));
+    const target = asSlice(persisted.readTarget);
+    await expectError(reader.readEntries({ ...target, objectType: "MEMORY_OBJECT" }), ErrorCode.UNSUPPORTED_READ_TARGET);
+    await expectError(reader.readEntries({ ...target, sliceChecksum: (target.sliceChecksum + 1) >>> 0 }), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+    await expectError(reader.readEntries({ ...target, sliceLength: target.sliceLength - 1 }), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+    await expectError(reader.readEntries({ ...target, entryCount: 3 }), ErrorCode.DECODE_ERROR);
+    await corruptSlice(objectStore, target);
+    await expectError(reader.readEntries(target), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+  });
+});

@@ -1,0 +1,531 @@
+// The broker-level multi-stream Object WAL writer (walKind "OBJECT"; DESIGN §4.5, digest §3.1–3.6). `persist`
+// enqueues a prepared append into the pending object; a flush (size, slice count or linger trigger) encodes ONE
+// NRS1 object with one slice per stream-append, validates its key, length, checksum and manifest, creates the
+// object's physical root (ACTIVE) and does ONE create-only PUT under a deterministic key (writer identity + run +
+// flush sequence); then every member's persist resolves with its own OBJECT_SLICE target. Each slice then commits
+// through its own stream's lane, session and head CAS in core: a member that fails later (fenced, conflict, crash)
+// never affects the others, and its slice simply stays invisible. `protect` returns the root-revision compare and
+// the REACHABLE_APPEND protection the head transaction commits atomically.
+// Does not: touch heads, intents or indexes; delete objects; retry across flushes (a new persist of a failed
+// attempt goes into a new object). Buffers: `prepare` copies the caller's payloads; nothing caller-owned is kept.
+import {
+  ErrorCode,
+  NereusError,
+  WAL_SPI_VERSION,
+  clusterPrefix,
+  commitIntentKey,
+  crc32c,
+  type AppendEntry,
+  type MetadataStore,
+  type ObjectSliceTarget,
+  type ObjectStore,
+  type PersistedWrite,
+  type PreparedWrite,
+  type TargetProtection,
+  type WalIoOptions,
+  type WalWriteRequest,
+  type WalWriter,
+} from "@nereus/core";
+import { assertObjectKey } from "../assert-object-key.js";
+import { decodeWalManifest } from "../format/decode-wal-manifest.js";
+import { decodeWalObjectFooter } from "../format/decode-wal-object-footer.js";
+import { encodeWalObject } from "../format/encode-wal-object.js";
+import { WAL_OBJECT_LAYOUT } from "../format/wal-object-layout.js";
+import type { EncodedWalObject, WalSliceDescriptor } from "../format/wal-object-model.js";
+import { objectKeyHash } from "../roots/physical-object-keys.js";
+import type { PhysicalObjectRoot } from "../roots/physical-object-records.js";
+import { PhysicalObjectRoots, type VersionedRoot } from "../roots/physical-object-roots.js";
+import { resolveFlushPolicy, type FlushPolicy } from "./flush-policy.js";
+import { uploadImmutableObject } from "./upload-immutable-object.js";
+import { newProcessRunId, walObjectIdentity, writerIdHash, type WalObjectIdentity } from "./wal-object-naming.js";
+
+const DEFAULT_FLUSH_TIMEOUT_MS = 30_000;
+const DEFAULT_PUT_ATTEMPTS = 3;
+const DEFAULT_ORPHAN_GRACE_MS = 24 * 60 * 60 * 1000;
+/** Roots remembered for `protect` without a metadata read. */
+const ROOT_CACHE_SIZE = 4096;
+/** Fixed per-slice overhead of the size estimate (slice magic, ids, counts, checksum, manifest descriptor). */
+const SLICE_OVERHEAD_BYTES = 160;
+
+/** Test seams at the flush boundaries (a throw fails the whole flush, as a crash there would). */
+export interface ObjectWalWriterHooks {
+  /** After the object is encoded and validated, before its root and PUT. */
+  readonly beforeUpload?: (objectKey: string) => Promise<void> | void;
+  /** After the PUT and the root succeeded, before members resolve. */
+  readonly afterUpload?: (objectKey: string) => Promise<void> | void;
+}
+
+export interface ObjectWalWriterOptions {
+  readonly objectStore: ObjectStore;
+  /** Where physical roots are created (the same store the stream store commits to). */
+  readonly metadata: MetadataStore;
+  readonly cluster: string;
+  /** This broker's identity (written into every object and its root). */
+  readonly writerId: string;
+  /** 128-bit random run id of this process (default: fresh). */
+  readonly processRunId?: string;
+  readonly flush?: Partial<FlushPolicy>;
+  /** Deadline of one flush (encode, root, upload; default 30 s). */
+  readonly flushTimeoutMs?: number;
+  /** PUT transmissions per flush (default 3). */
+  readonly putAttempts?: number;
+  /** `orphanNotBefore = createdAt + orphanGraceMs` in roots (default 24 h). */
+  readonly orphanGraceMs?: number;
+  readonly clock?: () => number;
+  readonly hooks?: ObjectWalWriterHooks;
+}
+
+/** Counters of one writer. */
+export class ObjectWalWriterStats {
+  /** Objects uploaded (flushes that completed). */
+  objects = 0;
+  /** `putIfAbsent` calls. */
+  puts = 0;
+  /** Slices (stream-appends) in uploaded objects. */
+  slices = 0;
+  /** Bytes of uploaded objects. */
+  objectBytes = 0;
+  /** Flushes that failed (every member rejected). */
+  failedFlushes = 0;
+  /** Uploads that met their key and proved the stored bytes ours. */
+  recognisedOwnWrites = 0;
+}
+
+interface PreparedState {
+  readonly prepared: PreparedWrite;
+  /** Frozen copies of the entries. */
+  readonly entries: readonly AppendEntry[];
+  readonly estimatedBytes: number;
+  result: PersistedWrite | undefined;
+  inFlight: Promise<PersistedWrite> | undefined;
+}
+
+interface Member {
+  readonly state: PreparedState;
+  readonly resolve: (persisted: PersistedWrite) => void;
+  readonly reject: (error: unknown) => void;
+  detach: () => void;
+}
+
+class PendingObject {
+  readonly members: Member[] = [];
+  readonly streams = new Set<string>();
+  bytes = 0;
+  /** Linger elapsed while every upload slot was busy: upload as soon as one frees. */
+  due = false;
+  flushing = false;
+  timer: ReturnType<typeof setTimeout> | undefined;
+
+  add(member: Member): void {
+    this.members.push(member);
+    this.streams.add(member.state.prepared.request.streamId);
+    this.bytes += member.state.estimatedBytes;
+  }
+
+  remove(member: Member): void {
+    const index = this.members.indexOf(member);
+    if (index < 0) return;
+    this.members.splice(index, 1);
+    this.streams.delete(member.state.prepared.request.streamId);
+    this.bytes -= member.state.estimatedBytes;
+  }
+}
+
+/**
+ * The Object WAL writer. Invariants: `prepare` does no I/O; a prepared write persists into exactly one object
+ * (persisting it again returns the same target); one flush = one object = one PUT transmission unless a retryable
+ * failure forces a retransmission of the same bytes to the same key; at most one slice per stream per object; the
+ * object's root exists before any member resolves (so before any head can name it).
+ */
+export class ObjectWalWriter implements WalWriter, AsyncDisposable {
+  readonly spiVersion = WAL_SPI_VERSION;
+  readonly walKind = "OBJECT" as const;
+  readonly stats = new ObjectWalWriterStats();
+  readonly writerId: string;
+  readonly processRunId: string;
+  readonly policy: FlushPolicy;
+  readonly #store: ObjectStore;
+  readonly #metadata: MetadataStore;
+  readonly #cluster: string;
+  readonly #clusterPrefix: string;
+  readonly #roots: PhysicalObjectRoots;
+  readonly #clock: () => number;
+  readonly #flushTimeoutMs: number;
+  readonly #putAttempts: number;
+  readonly #orphanGraceMs: number;
+  readonly #hooks: ObjectWalWriterHooks;
+  readonly #prepared = new WeakMap<PreparedWrite, PreparedState>();
+  readonly #rootCache = new Map<string, VersionedRoot>();
+  readonly #closing = new AbortController();
+  readonly #ready: PendingObject[] = [];
+  readonly #flushes = new Set<Promise<void>>();
+  #open: PendingObject | undefined;
+  #inFlight = 0;
+  #sequence = 0;
+  #closed: Promise<void> | undefined;
+
+  constructor(options: ObjectWalWriterOptions) {
+    if (typeof options.writerId !== "string" || options.writerId.length === 0) throw invalid("writerId must be a non-empty string");
+    if (typeof options.cluster !== "string" || options.cluster.length === 0) throw invalid("cluster must be a non-empty string");
+    this.#store = options.objectStore;
+    this.#metadata = options.metadata;
+    this.#cluster = options.cluster;
+    this.#clusterPrefix = clusterPrefix(options.cluster);
+    this.#roots = new PhysicalObjectRoots(options.cluster);
+    this.writerId = options.writerId;
+    this.processRunId = options.processRunId ?? newProcessRunId();
+    this.policy = resolveFlushPolicy(options.flush);
+    this.#clock = options.clock ?? Date.now;
+    this.#flushTimeoutMs = positive("flushTimeoutMs", options.flushTimeoutMs ?? DEFAULT_FLUSH_TIMEOUT_MS);
+    this.#putAttempts = positive("putAttempts", options.putAttempts ?? DEFAULT_PUT_ATTEMPTS);
+    this.#orphanGraceMs = options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS;
+    this.#hooks = options.hooks ?? {};
+  }
+
+  prepare(request: WalWriteRequest): PreparedWrite {
+    if (request.entries.length === 0) throw invalid("a WAL write needs at least one entry");
+    let checksum = 0;
+    let logicalBytes = 0;
+    let recordCount = 0;
+    const entries: AppendEntry[] = request.entries.map((entry) => {
+      const payload = Uint8Array.from(entry.payload);
+      if (!Number.isInteger(entry.recordCount) || entry.recordCount < 1 || entry.recordCount > WAL_OBJECT_LAYOUT.maxEntryRecordCount) {
+        throw invalid(`entry record count must be an integer in [1, 2^31-1], got ${String(entry.recordCount)}`);
+      }
+      checksum = crc32c(payload, checksum);
+      logicalBytes += payload.byteLength;
+      recordCount += entry.recordCount;
+      return { payload, recordCount: entry.recordCount };
+    });
+    if (!Number.isSafeInteger(request.expectedStartOffset + recordCount)) throw invalid("offsets would exceed 2^53-1");
+    const prepared: PreparedWrite = {
+      request: { ...request, entries },
+      physicalAttemptKey: `${writerIdHash(this.writerId)}/${this.processRunId}/${request.streamId}/${request.attemptId}`,
+      entryCount: entries.length,
+      recordCount,
+      logicalBytes,
+      payloadChecksum: checksum,
+    };
+    this.#prepared.set(prepared, {
+      prepared,
+      entries,
+      estimatedBytes: logicalBytes + entries.length * WAL_OBJECT_LAYOUT.indexItemBytes + SLICE_OVERHEAD_BYTES + request.streamId.length * 2,
+      result: undefined,
+      inFlight: undefined,
+    });
+    return prepared;
+  }
+
+  async persist(prepared: PreparedWrite, options: WalIoOptions = {}): Promise<PersistedWrite> {
+    const state = this.#prepared.get(prepared);
+    if (state === undefined) throw invalid("persist needs a write prepared by this writer");
+    if (state.result !== undefined) return state.result;
+    this.#checkOpen();
+    throwIfAborted(options.signal);
+    let shared = state.inFlight;
+    if (shared === undefined) {
+      shared = this.#enqueue(state, options.signal);
+      state.inFlight = shared;
+      shared.then(
+        (persisted) => {
+          state.result = persisted;
+        },
+        () => {
+          state.inFlight = undefined;
+        },
+      );
+    }
+    return raceSignal(shared, options.signal);
+  }
+
+  async protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options: WalIoOptions = {}): Promise<TargetProtection> {
+    const target = persisted.readTarget;
+    if (target.type !== "OBJECT_SLICE" || target.objectType !== "MULTI_STREAM_WAL_OBJECT") {
+      throw invalid(`the Object WAL writer protects its own MULTI_STREAM_WAL_OBJECT slices, not ${target.type}`);
+    }
+    let versioned = this.#rootCache.get(target.objectKey);
+    if (versioned === undefined) {
+      versioned = await this.#roots.load(metadata, target.objectKey, options.signal);
+      if (versioned === undefined) {
+        throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `WAL object ${target.objectKey} has no physical root; it may not be referenced`, {
+          retryable: false,
+        });
+      }
+    }
+    const streamId = persisted.prepared.request.streamId;
+    return this.#roots.protection(versioned, {
+      type: "REACHABLE_APPEND",
+      streamId,
+      ownerKey: commitIntentKey(this.#clusterPrefix, streamId, commitId),
+    });
+  }
+
+  /** Uploads the pending object now (tests, shutdown). Resolves when every started flush finished. */
+  async flushNow(): Promise<void> {
+    const open = this.#open;
+    if (open !== undefined) this.#seal(open, true);
+    await Promise.allSettled([...this.#flushes]);
+  }
+
+  /** Idempotent: uploads what is pending, waits for in-flight flushes; later persists fail STORAGE_CLOSED. */
+  close(): Promise<void> {
+    this.#closed ??= (async () => {
+      await this.flushNow();
+      this.#closing.abort(new NereusError(ErrorCode.STORAGE_CLOSED, "Object WAL writer closed", { retryable: false }));
+    })();
+    return this.#closed;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  #checkOpen(): void {
+    if (this.#closed !== undefined) throw new NereusError(ErrorCode.STORAGE_CLOSED, "Object WAL writer closed", { retryable: false });
+  }
+
+  #enqueue(state: PreparedState, signal: AbortSignal | undefined): Promise<PersistedWrite> {
+    return new Promise<PersistedWrite>((resolve, reject) => {
+      const member: Member = { state, resolve, reject, detach: () => undefined };
+      const streamId = state.prepared.request.streamId;
+      let pending = this.#open;
+      // One slice per stream per object: a second append of the same stream goes into the next object.
+      if (pending?.streams.has(streamId) === true) {
+        this.#seal(pending, true);
+        pending = undefined;
+      }
+      if (pending === undefined) {
+        pending = new PendingObject();
+        this.#open = pending;
+        const owner = pending;
+        const linger = (): void => {
+          owner.timer = undefined;
+          if (this.#inFlight < this.policy.maxConcurrentFlushes) this.#seal(owner, false);
+          else owner.due = true;
+        };
+        owner.timer = this.policy.lingerMs === 0 ? setTimeout(linger, 0) : setTimeout(linger, this.policy.lingerMs);
+      }
+      pending.add(member);
+      if (signal !== undefined) {
+        const object = pending;
+        const onAbort = (): void => {
+          if (object.flushing) return;
+          object.remove(member);
+          reject(cancelled(signal));
+        };
+        signal.addEventListener("abort", onAbort, { once: true });
+        member.detach = () => signal.removeEventListener("abort", onAbort);
+      }
+      if (pending.bytes >= this.policy.maxBytes || pending.members.length >= this.policy.maxSlices) this.#seal(pending, true);
+    });
+  }
+
+  /** Closes `pending` for new slices and queues it for upload (`force`: even while every upload slot is busy). */
+  #seal(pending: PendingObject, force: boolean): void {
+    if (pending.timer !== undefined) clearTimeout(pending.timer);
+    pending.timer = undefined;
+    if (!force && this.#inFlight >= this.policy.maxConcurrentFlushes) {
+      pending.due = true;
+      return;
+    }
+    if (this.#open === pending) this.#open = undefined;
+    if (pending.members.length > 0) this.#ready.push(pending);
+    this.#pump();
+  }
+
+  #pump(): void {
+    while (this.#inFlight < this.policy.maxConcurrentFlushes) {
+      let next = this.#ready.shift();
+      if (next === undefined && this.#open?.due === true) {
+        next = this.#open;
+        this.#open = undefined;
+        if (next.members.length === 0) continue;
+      }
+      if (next === undefined) return;
+      this.#inFlight += 1;
+      const flush = this.#flush(next).finally(() => {
+        this.#inFlight -= 1;
+        this.#flushes.delete(flush);
+        this.#pump();
+      });
+      this.#flushes.add(flush);
+    }
+  }
+
+  async #flush(pending: PendingObject): Promise<void> {
+    pending.flushing = true;
+    const members = [...pending.members];
+    for (const member of members) member.detach();
+    if (members.length === 0) return;
+    try {
+      this.#sequence += 1;
+      const createdAtMillis = this.#clock();
+      const identity = walObjectIdentity({
+        cluster: this.#cluster,
+        writerId: this.writerId,
+        processRunId: this.processRunId,
+        sequence: this.#sequence,
+        createdAtMillis,
+      });
+      assertObjectKey(identity.objectKey);
+      const encoded = encodeWalObject({
+        writerId: this.writerId,
+        attemptKey: identity.objectId,
+        createdAtMillis,
+        slices: members.map((member) => ({
+          streamId: member.state.prepared.request.streamId,
+          firstExpectedOffset: member.state.prepared.request.expectedStartOffset,
+          entries: member.state.entries,
+        })),
+      });
+      const descriptors = validateEncodedObject(encoded, members);
+      const root = this.#root(identity, encoded, createdAtMillis);
+      await this.#hooks.beforeUpload?.(identity.objectKey);
+      const signal = AbortSignal.any([this.#closing.signal, AbortSignal.timeout(this.#flushTimeoutMs)]);
+      const [versioned, upload] = await Promise.all([
+        this.#roots.create(this.#metadata, root, signal),
+        uploadImmutableObject(this.#store, identity.objectKey, encoded.bytes, {
+          attempts: this.#putAttempts,
+          backoffMs: 50,
+          signal,
+          onPut: () => {
+            this.stats.puts += 1;
+          },
+        }),
+      ]);
+      if (upload.recognisedOwnWrite) this.stats.recognisedOwnWrites += 1;
+      this.#rememberRoot(identity.objectKey, versioned);
+      await this.#hooks.afterUpload?.(identity.objectKey);
+      this.stats.objects += 1;
+      this.stats.slices += members.length;
+      this.stats.objectBytes += encoded.bytes.length;
+      members.forEach((member, index) => {
+        const descriptor = descriptors[index] as WalSliceDescriptor;
+        const target: ObjectSliceTarget = {
+          type: "OBJECT_SLICE",
+          version: 1,
+          objectKey: identity.objectKey,
+          objectType: "MULTI_STREAM_WAL_OBJECT",
+          sliceOffset: descriptor.offset,
+          sliceLength: descriptor.length,
+          sliceChecksum: descriptor.checksum,
+          entryCount: descriptor.entryCount,
+        };
+        member.resolve({ prepared: member.state.prepared, readTarget: target });
+      });
+    } catch (error) {
+      this.stats.failedFlushes += 1;
+      for (const member of members) member.reject(asWriteFailure(error));
+    }
+  }
+
+  #root(identity: WalObjectIdentity, encoded: EncodedWalObject, createdAtMillis: number): PhysicalObjectRoot {
+    const footer = decodeWalObjectFooter(encoded.bytes.subarray(encoded.bytes.length - WAL_OBJECT_LAYOUT.footerBytes), encoded.bytes.length);
+    return {
+      objectKey: identity.objectKey,
+      objectKeyHash: objectKeyHash(identity.objectKey),
+      objectId: identity.objectId,
+      kind: "OBJECT_WAL",
+      lifecycle: "ACTIVE",
+      lifecycleEpoch: 0,
+      writerId: this.writerId,
+      processRunId: this.processRunId,
+      createdAtMillis,
+      orphanNotBeforeMillis: createdAtMillis + this.#orphanGraceMs,
+      objectLength: encoded.bytes.length,
+      storageChecksum: crc32c(encoded.bytes),
+      formatMajor: encoded.header.formatMajor,
+      formatMinor: encoded.header.formatMinor,
+      sliceCount: encoded.manifest.length,
+      manifestOffset: footer.manifestOffset,
+      manifestLength: footer.manifestLength,
+      manifestChecksum: footer.manifestChecksum,
+    };
+  }
+
+  #rememberRoot(objectKey: string, versioned: VersionedRoot): void {
+    this.#rootCache.set(objectKey, versioned);
+    if (this.#rootCache.size > ROOT_CACHE_SIZE) {
+      const oldest = this.#rootCache.keys().next().value;
+      if (oldest !== undefined) this.#rootCache.delete(oldest);
+    }
+  }
+}
+
+/**
+ * Re-reads the encoded object's footer and manifest (as a reader would) and checks that every member's slice is
+ * described exactly as prepared. Returns the descriptor of each member, in member order.
+ */
+function validateEncodedObject(encoded: EncodedWalObject, members: readonly Member[]): WalSliceDescriptor[] {
+  const bytes = encoded.bytes;
+  const footer = decodeWalObjectFooter(bytes.subarray(bytes.length - WAL_OBJECT_LAYOUT.footerBytes), bytes.length);
+  const manifest = decodeWalManifest(bytes.subarray(footer.manifestOffset, footer.manifestOffset + footer.manifestLength), footer);
+  const byStream = new Map(manifest.map((descriptor) => [descriptor.streamId, descriptor]));
+  if (manifest.length !== members.length) throw misencoded(`${String(manifest.length)} slices for ${String(members.length)} appends`);
+  return members.map((member) => {
+    const prepared = member.state.prepared;
+    const descriptor = byStream.get(prepared.request.streamId);
+    if (
+      descriptor === undefined ||
+      descriptor.entryCount !== prepared.entryCount ||
+      descriptor.recordCount !== prepared.recordCount ||
+      descriptor.payloadBytes !== prepared.logicalBytes ||
+      descriptor.firstExpectedOffset !== prepared.request.expectedStartOffset ||
+      descriptor.offset + descriptor.length > footer.manifestOffset
+    ) {
+      throw misencoded(`the manifest does not describe the slice of stream ${prepared.request.streamId} as prepared`);
+    }
+    return descriptor;
+  });
+}
+
+function misencoded(message: string): NereusError {
+  return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object failed validation before upload: ${message}`, { retryable: false });
+}
+
+function asWriteFailure(error: unknown): NereusError {
+  if (NereusError.is(error) && (error.code === ErrorCode.PRIMARY_WAL_WRITE_FAILED || error.code === ErrorCode.STORAGE_CLOSED)) return error;
+  if (NereusError.is(error)) {
+    return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object flush failed: ${error.message}`, {
+      retryable: error.retryable,
+      cause: error,
+      details: { ...error.details },
+    });
+  }
+  return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object flush failed: ${String(error)}`, { retryable: false, cause: error });
+}
+
+function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(cancelled(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted === true) throw cancelled(signal);
+}
+
+function cancelled(signal: AbortSignal): NereusError {
+  return NereusError.is(signal.reason) ? signal.reason : new NereusError(ErrorCode.CANCELLED, "Object WAL persist cancelled", { retryable: false, cause: signal.reason });
+}
+
+function invalid(message: string): NereusError {
+  return new NereusError(ErrorCode.INVALID_ARGUMENT, `Object WAL writer: ${message}`, { retryable: false });
+}
+
+function positive(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
