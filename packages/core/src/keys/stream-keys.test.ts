@@ -58,7 +58,7 @@ describe("stream keys", () => {
         expect(a.startsWith(offsetIndexPrefix(P, sid))).toBe(true);
         expect(a >= offsetIndexScanStartKey(P, sid, endA)).toBe(true);
         if (endA > 0) expect(a >= offsetIndexScanStartKey(P, sid, endA - 1)).toBe(true);
-        expect(a < offsetIndexScanStartKey(P, sid, endA + 1)).toBe(true);
+        if (endA < Number.MAX_SAFE_INTEGER) expect(a < offsetIndexScanStartKey(P, sid, endA + 1)).toBe(true);
       }),
     );
   });
