@@ -27,6 +27,7 @@ export type {
   ReadResult,
 } from "./domain/append-types.js";
 export type { CommitIntent, ReplayMarker, OffsetIndexEntry } from "./domain/commit-records.js";
+export type { GenerationIndexEntry, GenerationIndexState } from "./domain/generation-records.js";
 
 export {
   METADATA_STORE_SPI_VERSION,
@@ -94,6 +95,13 @@ export {
   offsetIndexScanStartKey,
 } from "./keys/stream-keys.js";
 export {
+  GENERATION_INDEX_SEGMENT,
+  generationIndexPrefix,
+  generationIndexKey,
+  generationIndexScanStartKey,
+  parseGenerationIndexKey,
+} from "./keys/generation-keys.js";
+export {
   parseStreamHeadKey,
   parseCommitIntentKey,
   parseReplayMarkerKey,
@@ -127,6 +135,7 @@ export { streamHeadCodec, STREAM_ATTRIBUTES_MAX_BYTES } from "./records/stream-h
 export { commitIntentCodec } from "./records/commit-intent-codec.js";
 export { replayMarkerCodec } from "./records/replay-marker-codec.js";
 export { offsetIndexCodec } from "./records/offset-index-codec.js";
+export { generationIndexCodec } from "./records/generation-index-codec.js";
 
 // Append pipeline, lanes, recovery, read path and lifecycle (src/append, src/lane, src/recovery, src/read,
 // src/lifecycle, src/session, src/stream-store, src/completion).
@@ -144,6 +153,11 @@ export { StableHeadCoordinator } from "./completion/stable-head-coordinator.js";
 export { GenerationZeroVisibleCoordinator } from "./completion/generation-zero-visible-coordinator.js";
 export { MAX_ENTRY_RECORD_COUNT } from "./append/validate-batch.js";
 export { DEFAULT_READ_MAX_BYTES, DEFAULT_READ_MAX_RECORDS } from "./read/read-stream.js";
+// Derived-record repair and chain walking, for background workers (gen-0 index repair, materialization planning).
+export { deriveGenerationZero, type GenerationZeroRecords } from "./read/derive-generation-zero.js";
+export { ensureGenerationZero } from "./read/ensure-generation-zero.js";
+export { repairGenerationZeroIndex, type RepairInput } from "./read/repair-generation-zero-index.js";
+export { walkCommitChain, anchorBelow, type ChainAnchor } from "./recovery/walk-commit-chain.js";
 export { planSession, type SessionPlan, type SessionPolicy, type SessionInput } from "./session/plan-session.js";
 export { sameSession } from "./session/same-session.js";
 export { planLifecycleTransition, type LifecycleRequest } from "./lifecycle/plan-lifecycle-transition.js";

@@ -7,8 +7,11 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import type { WalReader } from "../spi/wal.js";
 
+/** What the fetch step needs of an index entry (generation 0 or a higher generation). */
+export type IndexedRange = Pick<OffsetIndexEntry, "streamId" | "offsetStart" | "offsetEnd" | "generation" | "readTarget" | "entryRecordCounts">;
+
 /** The entries of `entry`'s target with their offsets. */
-export async function readIndexedEntries(reader: WalReader, entry: OffsetIndexEntry, signal?: AbortSignal): Promise<ReadEntry[]> {
+export async function readIndexedEntries(reader: WalReader, entry: IndexedRange, signal?: AbortSignal): Promise<ReadEntry[]> {
   const stored = await reader.readEntries(entry.readTarget, { signal });
   if (stored.length !== entry.entryRecordCounts.length) throw mismatch(entry, `${String(stored.length)} entries instead of ${String(entry.entryRecordCounts.length)}`);
   const result: ReadEntry[] = [];
@@ -22,7 +25,7 @@ export async function readIndexedEntries(reader: WalReader, entry: OffsetIndexEn
   return result;
 }
 
-function mismatch(entry: OffsetIndexEntry, detail: string): NereusError {
+function mismatch(entry: IndexedRange, detail: string): NereusError {
   return new NereusError(
     ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
     `stream ${entry.streamId}: target of [${String(entry.offsetStart)}, ${String(entry.offsetEnd)}) generation ${String(entry.generation)} does not match its index: ${detail}`,

@@ -1,8 +1,9 @@
 // The read path (digest §3.8): one head snapshot decides trim, end and state; each offset is resolved through the
-// offset index (highest committed generation first, falling back to a lower generation of the same view on a
-// checksum failure); a gap below the committed end is repaired from the commit chain, never reported as the end
-// of the stream. Entries are returned whole (the entry containing the requested offset included), one ReadEntry
-// per stored entry, within the record/byte budgets but always at least one entry.
+// generation index (highest COMMITTED generation first) and the offset index, falling back to a lower generation of
+// the same view on a checksum failure (a corrupt higher generation is quarantined first); a gap below the committed
+// end is repaired from the commit chain, never reported as the end of the stream. Entries are returned whole (the
+// entry containing the requested offset included), one ReadEntry per stored entry, within the record/byte budgets
+// but always at least one entry.
 import type { Deadline } from "../append/deadline.js";
 import type { ReadEntry, ReadOptions, ReadResult } from "../domain/append-types.js";
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
@@ -11,8 +12,10 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { loadHead } from "../lane/load-head.js";
 import type { StoreContext } from "../stream-store/store-context.js";
-import { readIndexedEntries } from "./read-indexed-entries.js";
+import { quarantineGeneration } from "./quarantine-generation.js";
+import { readIndexedEntries, type IndexedRange } from "./read-indexed-entries.js";
 import { repairGenerationZeroIndex } from "./repair-generation-zero-index.js";
+import { scanGenerationCandidates } from "./scan-generation-candidates.js";
 import { scanIndexCandidates } from "./scan-index-candidates.js";
 
 export const DEFAULT_READ_MAX_RECORDS = 10_000;
@@ -20,6 +23,14 @@ export const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
 /** Index ranges one read call may visit (bounds its I/O). */
 const MAX_RANGES_PER_READ = 64;
 const CHECKSUM_CODES: ReadonlySet<string> = new Set([ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, ErrorCode.OBJECT_CHECKSUM_MISMATCH]);
+/** Failures that prove a higher generation's target unusable (quarantine it, read a lower generation instead). */
+const CORRUPT_GENERATION_CODES: ReadonlySet<string> = new Set([
+  ...CHECKSUM_CODES,
+  ErrorCode.DECODE_ERROR,
+  ErrorCode.UNSUPPORTED_FORMAT,
+  ErrorCode.OBJECT_NOT_FOUND,
+  ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+]);
 
 /** Reads committed entries of `streamId` from `offset`. */
 export async function readStream(
@@ -71,7 +82,19 @@ export async function readStream(
 /** The entries of the committed range containing `offset`, from the best readable generation. */
 async function readRange(context: StoreContext, head: StreamHead, offset: number, deadline: Deadline): Promise<ReadEntry[]> {
   const { metadata, keyspace } = context;
-  let scan = await scanIndexCandidates(metadata, keyspace, head.streamId, offset, deadline.signal);
+  const [firstScan, generations] = await Promise.all([
+    scanIndexCandidates(metadata, keyspace, head.streamId, offset, deadline.signal),
+    scanGenerationCandidates(metadata, keyspace, head.streamId, offset, deadline.signal),
+  ]);
+  for (const candidate of generations) {
+    try {
+      return await readCandidate(context, candidate.entry, deadline);
+    } catch (error) {
+      if (!NereusError.is(error) || !CORRUPT_GENERATION_CODES.has(error.code)) throw error;
+      await quarantineGeneration(metadata, keyspace, candidate, deadline.signal);
+    }
+  }
+  let scan = firstScan;
   if (scan.candidates.length === 0) {
     await repair(context, head, offset, scan.generationZeroAbove, deadline);
     scan = await scanIndexCandidates(metadata, keyspace, head.streamId, offset, deadline.signal);
@@ -125,7 +148,7 @@ async function repair(context: StoreContext, head: StreamHead, offset: number, a
   }
 }
 
-function readCandidate(context: StoreContext, candidate: OffsetIndexEntry, deadline: Deadline): Promise<ReadEntry[]> {
+function readCandidate(context: StoreContext, candidate: IndexedRange, deadline: Deadline): Promise<ReadEntry[]> {
   const reader = context.providers.reader(candidate.readTarget.type);
   if (reader === undefined) {
     throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no WAL reader is installed for ${candidate.readTarget.type} targets`, { retryable: false });

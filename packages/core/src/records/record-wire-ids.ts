@@ -1,5 +1,6 @@
 // The wire ids of every enum stored in core records. Durable: never renumber, never reuse a retired id.
 import type { PayloadFormat } from "../domain/append-types.js";
+import type { GenerationIndexState } from "../domain/generation-records.js";
 import type { ObjectSliceTarget } from "../domain/read-target.js";
 import type { StorageProfile } from "../domain/storage-profile.js";
 import type { StreamState } from "../domain/stream-head.js";
@@ -29,5 +30,11 @@ export const RecordWireIds = {
     ["MULTI_STREAM_WAL_OBJECT", 1],
     ["STREAM_GENERATION_OBJECT", 2],
     ["MEMORY_OBJECT", 3],
+  ]),
+  generationState: new WireEnum<GenerationIndexState>("GenerationIndexState", [
+    ["PREPARED", 1],
+    ["COMMITTED", 2],
+    ["QUARANTINED", 3],
+    ["ABORTED", 4],
   ]),
 } as const;

@@ -2,6 +2,7 @@
 // canonical record codecs, with every decoded record checked against the key it was read from. The one place
 // the pipeline touches key layout and record formats. Returned byte arrays are fresh and owned by the caller.
 import type { CommitIntent, OffsetIndexEntry, ReplayMarker } from "../domain/commit-records.js";
+import type { GenerationIndexEntry } from "../domain/generation-records.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import {
   clusterPrefix,
@@ -12,7 +13,9 @@ import {
   replayMarkerKey,
   streamHeadKey,
 } from "../keys/stream-keys.js";
+import { generationIndexKey, generationIndexPrefix, generationIndexScanStartKey } from "../keys/generation-keys.js";
 import { commitIntentCodec } from "../records/commit-intent-codec.js";
+import { generationIndexCodec } from "../records/generation-index-codec.js";
 import { offsetIndexCodec } from "../records/offset-index-codec.js";
 import { replayMarkerCodec } from "../records/replay-marker-codec.js";
 import { streamHeadCodec } from "../records/stream-head-codec.js";
@@ -59,6 +62,19 @@ export class StreamKeyspace {
     return offsetIndexScanStartKey(this.prefix, streamId, minOffsetEnd);
   }
 
+  generationIndexKey(streamId: string, offsetEnd: number, generation: number): string {
+    return generationIndexKey(this.prefix, streamId, offsetEnd, generation);
+  }
+
+  generationIndexPrefix(streamId: string): string {
+    return generationIndexPrefix(this.prefix, streamId);
+  }
+
+  /** Inclusive scan start for generation index entries with `offsetEnd >= minOffsetEnd`. */
+  generationIndexScanStart(streamId: string, minOffsetEnd: number): string {
+    return generationIndexScanStartKey(this.prefix, streamId, minOffsetEnd);
+  }
+
   encodeHead(head: StreamHead): Uint8Array {
     return streamHeadCodec.encode(head);
   }
@@ -89,5 +105,13 @@ export class StreamKeyspace {
 
   decodeIndex(keyValue: KeyValue): OffsetIndexEntry {
     return offsetIndexCodec.decode(keyValue.value, keyValue.key);
+  }
+
+  encodeGenerationIndex(entry: GenerationIndexEntry): Uint8Array {
+    return generationIndexCodec.encode(entry);
+  }
+
+  decodeGenerationIndex(keyValue: KeyValue): GenerationIndexEntry {
+    return generationIndexCodec.decode(keyValue.value, keyValue.key);
   }
 }
