@@ -96,6 +96,13 @@ describe("ledger metadata serde (format 3)", () => {
     expect(() => encodeLedgerMetadata({ ...NEW_LEDGER, segments: [{ firstEntryId: 1, ensemble: ["a:1", "c:1", "b:2"] }] })).toThrowError(/start at 0/);
   });
 
+  it("keeps custom metadata keys that look like object internals as plain keys", () => {
+    const customMetadata = Object.fromEntries([["__proto__", new Uint8Array([1])], ["constructor", new Uint8Array([2])]]) as Record<string, Uint8Array>;
+    const decoded = decodeLedgerMetadata(encodeLedgerMetadata({ ...NEW_LEDGER, customMetadata }));
+    expect(Object.keys(decoded.customMetadata)).toEqual(["__proto__", "constructor"]);
+    expect(Object.getPrototypeOf(decoded.customMetadata)).toBe(Object.prototype);
+  });
+
   it("round-trips arbitrary valid metadata", () => {
     const bookieId = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 65535 })).map(([a, p]) => `10.0.0.${String(a)}:${String(p)}`);
     const arbitrary = fc

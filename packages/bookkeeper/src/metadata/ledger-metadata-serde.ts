@@ -131,7 +131,8 @@ function decodeFormat(reader: ProtoReader): LedgerMetadata {
   let password: Uint8Array | undefined;
   let ackQuorumSize: number | undefined;
   let ctimeMs: number | undefined;
-  const customMetadata: Record<string, Uint8Array> = {};
+  // Entries, not assignments: a key such as "__proto__" must become an own property, never a prototype.
+  const customEntries: Array<[string, Uint8Array]> = [];
   let cToken: bigint | undefined;
   for (let tag = reader.next(); tag !== undefined; tag = reader.next()) {
     switch (tag.field) {
@@ -184,7 +185,7 @@ function decodeFormat(reader: ProtoReader): LedgerMetadata {
           else if (inner.field === 2) value = entry.bytes().slice();
           else entry.skip();
         }
-        customMetadata[key] = value;
+        customEntries.push([key, value]);
         break;
       }
       case 12:
@@ -214,7 +215,7 @@ function decodeFormat(reader: ProtoReader): LedgerMetadata {
     digestType,
     password: password ?? new Uint8Array(0),
     ...(ctimeMs === undefined ? {} : { ctimeMs }),
-    customMetadata,
+    customMetadata: Object.fromEntries(customEntries) as Record<string, Uint8Array>,
     ...(cToken === undefined ? {} : { cToken }),
   };
   validateLedgerMetadata(metadata, ErrorCode.DECODE_ERROR);
