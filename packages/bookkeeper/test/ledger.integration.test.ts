@@ -79,6 +79,14 @@ describe.each([
 });
 
 describe("ledger lifecycle on real bookies", () => {
+  it("refuses an entry larger than a bookie frame without consuming an entry id", async () => {
+    const handle = await client.createLedger({});
+    await expect(handle.addEntry(new Uint8Array(5 * 1024 * 1024))).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+    expect(await handle.addEntry(new Uint8Array(4 * 1024 * 1024))).toBe(0);
+    await handle.close();
+    expect((await client.openLedger(handle.ledgerId, { recovery: false })).length).toBe(4 * 1024 * 1024);
+  });
+
   it("refuses a wrong password, deletes, and reports deleted ledgers as not found", async () => {
     const handle = await client.createLedger({ password: "right" });
     await handle.addEntry(new TextEncoder().encode("x"));

@@ -6,10 +6,11 @@
 // re-add recovered entries through the fence.
 import { ErrorCode, NereusError } from "@nereus/core";
 import type { DigestManager } from "../digest/digest-manager.js";
-import { packageEntry } from "../digest/entry-codec.js";
+import { ENTRY_HEADER_LENGTH, packageEntry } from "../digest/entry-codec.js";
 import { abortError } from "../map-bookie-error.js";
 import type { BookieRegistry } from "../metadata/bookie-registry.js";
 import { lastSegment, type LedgerMetadata, type LedgerSegment } from "../metadata/ledger-metadata.js";
+import { DEFAULT_MAX_FRAME_SIZE } from "../protocol/frame-decoder.js";
 import type { ZooKeeperLedgerMetadataStore } from "../metadata/ledger-metadata-store.js";
 import type { BookieClient } from "./bookie-client.js";
 import { writeSetOf } from "./distribution-schedule.js";
@@ -61,6 +62,8 @@ interface PendingAdd {
 type HandleState = "open" | "closing" | "closed" | "failed";
 
 const MAX_METADATA_ATTEMPTS = 8;
+/** Room for the v3 envelope around an entry body (header, ids, master key, field tags). */
+const REQUEST_OVERHEAD = 128;
 
 function sameSegments(a: readonly LedgerSegment[], b: readonly LedgerSegment[]): boolean {
   return a.length === b.length && a.every((segment, index) => {
@@ -157,7 +160,8 @@ export class LedgerHandle {
 
   /**
    * Appends one entry; resolves with its entry id once it is confirmed (see the class invariants).
-   * @throws FENCED_APPEND after fencing; PRIMARY_WAL_WRITE_FAILED when the ledger cannot continue (e.g. not
+   * @throws INVALID_ARGUMENT for a payload that cannot fit a bookie frame (5 MiB minus overhead; the entry gets
+   *   no id); FENCED_APPEND after fencing; PRIMARY_WAL_WRITE_FAILED when the ledger cannot continue (e.g. not
    *   enough bookies to replace a failed one); STORAGE_CLOSED after close; TIMEOUT/CANCELLED when `signal` ends the
    *   wait (the entry may still become confirmed).
    */
@@ -181,6 +185,16 @@ export class LedgerHandle {
     if (this.#state !== "open") {
       return Promise.reject(
         this.#failure ?? new NereusError(ErrorCode.STORAGE_CLOSED, `ledger ${String(this.ledgerId)} is ${this.#state === "closing" ? "closing" : "closed"}`),
+      );
+    }
+    const frameSize = payload.length + ENTRY_HEADER_LENGTH + this.#digest.length + REQUEST_OVERHEAD;
+    if (frameSize > DEFAULT_MAX_FRAME_SIZE) {
+      // A bookie drops a connection that sends a larger frame: fail before the entry gets an id.
+      return Promise.reject(
+        new NereusError(ErrorCode.INVALID_ARGUMENT, `entry of ${String(payload.length)} bytes exceeds the bookie frame limit of ${String(DEFAULT_MAX_FRAME_SIZE)} bytes`, {
+          retryable: false,
+          details: { payloadLength: payload.length, maxFrameSize: DEFAULT_MAX_FRAME_SIZE },
+        }),
       );
     }
     const entryId = this.#lastAddPushed + 1;
