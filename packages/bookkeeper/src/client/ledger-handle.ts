@@ -389,8 +389,12 @@ export class LedgerHandle {
    */
   close(options: { signal?: AbortSignal } = {}): Promise<void> {
     if (this.#closing === undefined) {
-      this.#closing = this.#close(options);
-      this.#closing.catch(() => undefined);
+      const closing = this.#close(options);
+      this.#closing = closing;
+      closing.catch(() => {
+        // A close abandoned by its caller's signal may be retried; any other outcome is final.
+        if (options.signal?.aborted === true && this.#state !== "closed" && this.#closing === closing) this.#closing = undefined;
+      });
     }
     return this.#closing;
   }
@@ -404,6 +408,9 @@ export class LedgerHandle {
         signal?.addEventListener("abort", () => reject(abortError(signal, `close of ledger ${String(this.ledgerId)}`)), { once: true });
       });
     }
+    // A late bookie failure can start an ensemble change after the last add completed: let it finish first, so
+    // the close does not race its metadata write.
+    await this.#ensembleChange?.catch(() => undefined);
     const failed = this.#state === "failed";
     const lastEntryId = this.#lastAddConfirmed;
     for (let attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt += 1) {
