@@ -1,3 +1,5 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the ambient module types must travel with this file into dependent projects
+/// <reference path="./types/node-zookeeper-client.d.ts" />
 // Small promise wrapper over node-zookeeper-client for the harness: connect with a deadline, list children,
 // read a node's stat, always close. Used for bookie registration checks.
 import zookeeper from "node-zookeeper-client";

@@ -258,6 +258,8 @@ export function describeAppendProtocolConformance(name: string, createStack: () 
         const first = await Promise.all([0, 2, 4, 6].map((start, index) => store.append(streamId, rangedBatch([`a${String(index)}`, 2]), { expectedStartOffset: start })));
         expect(first.map((result) => result.startOffset)).toEqual([0, 2, 4, 6]);
         const mixed = [8, 10, 99, 12].map((start, index) => store.append(streamId, rangedBatch([`b${String(index)}`, 2]), { expectedStartOffset: start }));
+        // Settle all members first: the conflicting member may reject before the others resolve.
+        await Promise.allSettled(mixed);
         expect((await mixed[0])?.startOffset).toBe(8);
         expect((await mixed[1])?.startOffset).toBe(10);
         await expectAppendFailure(mixed[2] as Promise<AppendResult>, { code: ErrorCode.OFFSET_CONFLICT, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
