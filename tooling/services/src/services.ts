@@ -9,7 +9,7 @@ import { etcdPrerequisites, startEtcd, type EtcdOptions } from "./etcd.js";
 import { commandLineContains, releaseGuard, stopProcess, type ProcessRecord } from "./managed-process.js";
 import { newRunId, runDirFor } from "./paths.js";
 import { allocatePorts, assertPortFree } from "./ports.js";
-import { ensureRequirements, executable, installAllowed, isRoot, type PrerequisiteContext } from "./prerequisites.js";
+import { debianFile, ensureRequirements, executable, installAllowed, isRoot, type PrerequisiteContext } from "./prerequisites.js";
 import { RunningServices } from "./running-services.js";
 import type { JvmProfile, RunContext } from "./run-context.js";
 import { s3Prerequisites, startS3, type S3Options } from "./s3proxy.js";
@@ -34,7 +34,7 @@ export interface StartServicesOptions {
   readonly stateFile?: string;
   /** Install missing Debian packages with apt-get when root (default true; `NEREUS_SERVICES_NO_INSTALL=1` disables). */
   readonly autoInstall?: boolean;
-  /** Also make sure the Debian tools other tests use (kcat, etcdctl) are installed, best effort (default true). */
+  /** Also make sure the Debian tools other tests use (kcat, etcdctl, python3-confluent-kafka) are installed, best effort (default true). */
   readonly extraTools?: boolean;
   /** SIGKILL the services if this Node process exits without stopping them (default true; the CLI hands them over). */
   readonly stopOnExit?: boolean;
@@ -70,7 +70,11 @@ export function selectServices(options: StartServicesOptions): {
 }
 
 async function extraTools(ctx: PrerequisiteContext): Promise<void> {
-  const tools = [executable("kcat", "kcat"), executable("etcdctl", "etcd-client")];
+  const tools = [
+    executable("kcat", "kcat"),
+    executable("etcdctl", "etcd-client"),
+    debianFile("/usr/lib/python3/dist-packages/confluent_kafka/__init__.py", "python3-confluent-kafka"),
+  ];
   const missing = tools.filter((t) => t.locate(ctx.env) === undefined);
   if (missing.length === 0) return;
   if (!ctx.autoInstall || !isRoot()) {
