@@ -56,3 +56,41 @@ export {
   parseObjectProtectionKey,
 } from "./roots/physical-object-keys.js";
 export { PhysicalObjectRoots, protectionReferenceId, type VersionedRoot, type RootProtection } from "./roots/physical-object-roots.js";
+
+// Profiles runtime: registration + lag admission, background gen-0 repair and higher generations.
+export {
+  createObjectWalRuntime,
+  type ObjectWalRuntime,
+  type ObjectWalRuntimeOptions,
+  type ObjectWalStoreProviders,
+} from "./runtime/create-object-wal-runtime.js";
+export {
+  MaterializationLagAdmission,
+  CoverageCache,
+  DEFAULT_LAG_BOUND,
+  measureLag,
+  type MaterializationLagBound,
+  type StreamCoverage,
+} from "./profiles/materialization-lag-admission.js";
+export { StreamRegistry } from "./profiles/stream-registry.js";
+export {
+  MaterializationWorker,
+  MaterializationWorkerStats,
+  type MaterializationWorkerOptions,
+  type MaterializationHooks,
+  type MaterializationPassResult,
+} from "./generations/materialization-worker.js";
+export { DEFAULT_MATERIALIZATION_POLICY, type MaterializationPolicy } from "./generations/plan-materialization.js";
+export { MaterializationStateStore, type VersionedMaterialization } from "./generations/materialization-state-store.js";
+export {
+  type StreamRegistration,
+  type StreamMaterialization,
+  type MaterializationTask,
+  type MaterializationTaskState,
+  type MaterializationSourceKind,
+  type MaterializationClaim,
+  MaterializationWireIds,
+} from "./generations/materialization-records.js";
+export { streamRegistrationCodec } from "./generations/stream-registration-codec.js";
+export { streamMaterializationCodec } from "./generations/stream-materialization-codec.js";
+export { streamRegistrationKey, streamRegistryPrefix, streamMaterializationKey } from "./generations/materialization-keys.js";

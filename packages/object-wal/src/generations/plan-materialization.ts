@@ -1,0 +1,214 @@
+// Pure planning of the next materialization task of a stream (digest §3.9 "Planner", simplified):
+// - Level 1: the longest run of whole generation-0 index entries starting at the materialized end (never split an
+//   entry), contiguous, of one payload format, within the size bounds.
+// - Merge (level n + 1): a run of at least `minSources` contiguous, unshadowed level-n generations of one payload
+//   format, within the size bounds, at or after `mergedEnd`. Levels stop at `maxLevel`, so planning reaches a
+//   fixed point (no endless re-compaction).
+// Sources are named by their exact index records; the task id and source digest derive from them, so a retried
+// plan over the same sources is the same task.
+import { base32LowerNoPad, sha256, sha256Hex, type GenerationIndexEntry, type OffsetIndexEntry, type PayloadFormat, type ReadTarget } from "@nereus/core";
+import type { MaterializationSourceKind } from "./materialization-records.js";
+
+const encoder = new TextEncoder();
+
+/** Bounds of the materializer (digest §3.9 limits, scaled for per-object reads). */
+export interface MaterializationPolicy {
+  /** Most source ranges in one task (default 256). */
+  readonly maxSources: number;
+  /** Most estimated payload bytes in one output object (default 8 MiB). */
+  readonly maxBytes: number;
+  /** Most records in one output (default 1,048,576). */
+  readonly maxRecords: number;
+  /** Most entries in one output (bounded by the index record size; default 16,384). */
+  readonly maxEntries: number;
+  /** Level-n generations merged at once, at least (default 4) and at most (default 16). */
+  readonly minMergeSources: number;
+  readonly maxMergeSources: number;
+  /** Highest level produced (1 disables merging; default 2). */
+  readonly maxLevel: number;
+}
+
+export const DEFAULT_MATERIALIZATION_POLICY: MaterializationPolicy = Object.freeze({
+  maxSources: 256,
+  maxBytes: 8 * 1024 * 1024,
+  maxRecords: 1_048_576,
+  maxEntries: 16_384,
+  minMergeSources: 4,
+  maxMergeSources: 16,
+  maxLevel: 2,
+});
+
+/** One source range with its exact index record. */
+export interface MaterializationSource {
+  readonly key: string;
+  readonly value: Uint8Array;
+  readonly offsetStart: number;
+  readonly offsetEnd: number;
+  readonly readTarget: ReadTarget;
+  readonly entryRecordCounts: readonly number[];
+  readonly payloadFormat: PayloadFormat;
+  readonly commitVersion: number;
+  readonly cumulativeSize: number;
+}
+
+export interface MaterializationPlan {
+  readonly taskId: string;
+  readonly level: number;
+  readonly sourceKind: MaterializationSourceKind;
+  readonly offsetStart: number;
+  readonly offsetEnd: number;
+  readonly sources: readonly MaterializationSource[];
+  readonly sourceDigest: string;
+}
+
+/** A generation-0 index entry as scanned. */
+export interface ScannedIndexEntry {
+  readonly key: string;
+  readonly value: Uint8Array;
+  readonly entry: OffsetIndexEntry;
+}
+
+/** A generation index entry as scanned. */
+export interface ScannedGeneration {
+  readonly key: string;
+  readonly value: Uint8Array;
+  readonly entry: GenerationIndexEntry;
+}
+
+/** Hex SHA-256 over the sources' exact records (key ‖ 0 ‖ value, in order). */
+export function sourceDigest(sources: readonly Pick<MaterializationSource, "key" | "value">[]): string {
+  const parts: Uint8Array[] = [];
+  for (const source of sources) parts.push(encoder.encode(`${source.key}\0`), source.value);
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  return sha256Hex(bytes);
+}
+
+/** Deterministic task id of (stream, level, range, sources). */
+export function materializationTaskId(streamId: string, level: number, offsetStart: number, offsetEnd: number, digest: string): string {
+  return `mt1-${base32LowerNoPad(sha256(encoder.encode(`nereus-materialization-v1\0${streamId}\0${String(level)}\0${String(offsetStart)}\0${String(offsetEnd)}\0${digest}`)))}`;
+}
+
+function estimatedBytes(target: ReadTarget): number {
+  return target.type === "OBJECT_SLICE" ? target.sliceLength : 0;
+}
+
+function plan(streamId: string, level: number, sourceKind: MaterializationSourceKind, sources: readonly MaterializationSource[]): MaterializationPlan | undefined {
+  const first = sources[0];
+  const last = sources.at(-1);
+  if (first === undefined || last === undefined) return undefined;
+  const digest = sourceDigest(sources);
+  return {
+    taskId: materializationTaskId(streamId, level, first.offsetStart, last.offsetEnd, digest),
+    level,
+    sourceKind,
+    offsetStart: first.offsetStart,
+    offsetEnd: last.offsetEnd,
+    sources,
+    sourceDigest: digest,
+  };
+}
+
+/** Adds `source` to `taken` if it continues the run and fits the bounds. */
+function fits(taken: readonly MaterializationSource[], source: MaterializationSource, policy: MaterializationPolicy, maxSources: number): boolean {
+  const last = taken.at(-1);
+  if (last === undefined) return true;
+  if (source.offsetStart !== last.offsetEnd || source.payloadFormat !== last.payloadFormat || taken.length >= maxSources) return false;
+  const records = source.offsetEnd - (taken[0]?.offsetStart ?? 0);
+  const entries = taken.reduce((sum, item) => sum + item.entryRecordCounts.length, source.entryRecordCounts.length);
+  const bytes = taken.reduce((sum, item) => sum + estimatedBytes(item.readTarget), estimatedBytes(source.readTarget));
+  return records <= policy.maxRecords && entries <= policy.maxEntries && bytes <= policy.maxBytes;
+}
+
+/**
+ * The level-1 task starting at `start` (the materialized end, or the trim offset when higher): generation-0
+ * entries from the first one containing `start`, contiguous, up to `committedEnd`. Undefined when the entry at
+ * `start` is not indexed yet or nothing is left.
+ */
+export function planLevelOne(
+  streamId: string,
+  start: number,
+  committedEnd: number,
+  scanned: readonly ScannedIndexEntry[],
+  policy: MaterializationPolicy,
+): MaterializationPlan | undefined {
+  const taken: MaterializationSource[] = [];
+  for (const { key, value, entry } of scanned) {
+    if (entry.generation !== 0 || entry.offsetEnd <= start || entry.offsetEnd > committedEnd) continue;
+    if (taken.length === 0 && entry.offsetStart > start) return undefined;
+    const source: MaterializationSource = {
+      key,
+      value,
+      offsetStart: entry.offsetStart,
+      offsetEnd: entry.offsetEnd,
+      readTarget: entry.readTarget,
+      entryRecordCounts: entry.entryRecordCounts,
+      payloadFormat: entry.payloadFormat,
+      commitVersion: entry.commitVersion,
+      cumulativeSize: entry.cumulativeSize,
+    };
+    if (!fits(taken, source, policy, policy.maxSources)) break;
+    taken.push(source);
+  }
+  return plan(streamId, 1, "GENERATION_ZERO", taken);
+}
+
+/**
+ * The next merge at or after `mergedEnd`: the first run of >= minMergeSources contiguous, unshadowed COMMITTED
+ * generations of one level (< maxLevel) and payload format. `scanned` holds the generation index from `mergedEnd`
+ * on, in key order; shadowed entries (a higher generation of a higher level covers them) are skipped.
+ */
+export function planMerge(
+  streamId: string,
+  mergedEnd: number,
+  scanned: readonly ScannedGeneration[],
+  policy: MaterializationPolicy,
+): MaterializationPlan | undefined {
+  if (policy.maxLevel < 2) return undefined;
+  const committed = scanned.filter((item) => item.entry.state === "COMMITTED" && item.entry.offsetStart >= mergedEnd);
+  const visible = committed
+    .filter(
+      (item) =>
+        !committed.some(
+          (other) =>
+            other.entry.generation > item.entry.generation &&
+            other.entry.level > item.entry.level &&
+            other.entry.offsetStart <= item.entry.offsetStart &&
+            other.entry.offsetEnd >= item.entry.offsetEnd,
+        ),
+    )
+    .sort((a, b) => a.entry.offsetStart - b.entry.offsetStart || b.entry.generation - a.entry.generation);
+  let run: MaterializationSource[] = [];
+  let runLevel = 0;
+  const flush = (): MaterializationPlan | undefined =>
+    run.length >= policy.minMergeSources ? plan(streamId, runLevel + 1, "GENERATION", run) : undefined;
+  for (const { key, value, entry } of visible) {
+    const source: MaterializationSource = {
+      key,
+      value,
+      offsetStart: entry.offsetStart,
+      offsetEnd: entry.offsetEnd,
+      readTarget: entry.readTarget,
+      entryRecordCounts: entry.entryRecordCounts,
+      payloadFormat: entry.payloadFormat,
+      commitVersion: entry.commitVersion,
+      cumulativeSize: entry.cumulativeSize,
+    };
+    const mergeable = entry.level < policy.maxLevel;
+    if (mergeable && (run.length === 0 || (entry.level === runLevel && fits(run, source, policy, policy.maxMergeSources)))) {
+      if (run.length === 0) runLevel = entry.level;
+      run.push(source);
+      continue;
+    }
+    const planned = flush();
+    if (planned !== undefined) return planned;
+    run = mergeable ? [source] : [];
+    runLevel = entry.level;
+  }
+  return flush();
+}

@@ -1,0 +1,98 @@
+// Admission hook of the Object WAL profiles (seed 001; digest §3.6, §3.10), run by core before any WAL I/O of an
+// append: (1) the stream is registered for background work before its first append through this runtime, so every
+// commit is rediscoverable; (2) for OBJECT_WAL_ASYNC_OBJECT, the append is rejected with BACKPRESSURE_REJECTED
+// (KNOWN_NOT_COMMITTED, retryable) when the materialization lag is above the bound. Lag is measured from
+// authoritative state: the head's committed end and size against the materialized coverage that generation
+// publication records in the same transaction. A cached coverage may only be stale-low (coverage never shrinks),
+// so the hook re-reads it before rejecting. It never drops committed data to reduce lag, and never throttles
+// reads, recovery or workers (they do not pass through admission).
+import { ErrorCode, NereusError, type AdmissionHook, type StorageProfile, type StreamHead } from "@nereus/core";
+import type { MaterializationStateStore } from "../generations/materialization-state-store.js";
+import type { StreamRegistry } from "./stream-registry.js";
+
+/** Lag bounds; 0 disables a bound. */
+export interface MaterializationLagBound {
+  /** Committed records not yet covered by a committed higher generation (default 1,000,000). */
+  readonly maxRecords: number;
+  /** Committed logical bytes not yet covered (default 1 GiB). */
+  readonly maxBytes: number;
+}
+
+export const DEFAULT_LAG_BOUND: MaterializationLagBound = Object.freeze({ maxRecords: 1_000_000, maxBytes: 1024 * 1024 * 1024 });
+
+/** Materialized coverage of a stream as last seen by this process. */
+export interface StreamCoverage {
+  readonly materializedEnd: number;
+  readonly materializedCumulativeSize: number;
+}
+
+/** Coverage per stream, shared by the admission hook (reads) and the worker (writes after it publishes). */
+export class CoverageCache {
+  readonly #byStream = new Map<string, StreamCoverage>();
+
+  get(streamId: string): StreamCoverage | undefined {
+    return this.#byStream.get(streamId);
+  }
+
+  /** Records `coverage` unless a higher one is already known (coverage never shrinks). */
+  update(streamId: string, coverage: StreamCoverage): void {
+    const known = this.#byStream.get(streamId);
+    if (known !== undefined && known.materializedEnd >= coverage.materializedEnd) return;
+    if (this.#byStream.size >= 100_000) this.#byStream.clear();
+    this.#byStream.set(streamId, coverage);
+  }
+}
+
+/** The lag of `head` against `coverage`. */
+export function measureLag(head: StreamHead, coverage: StreamCoverage): { readonly records: number; readonly bytes: number } {
+  const from = Math.max(coverage.materializedEnd, head.trimOffset);
+  return {
+    records: Math.max(0, head.committedEndOffset - from),
+    bytes: Math.max(0, head.cumulativeSize - coverage.materializedCumulativeSize),
+  };
+}
+
+export interface MaterializationLagAdmissionOptions {
+  readonly registry: StreamRegistry;
+  readonly states: MaterializationStateStore;
+  readonly coverage: CoverageCache;
+  readonly bound: MaterializationLagBound;
+  /** Profiles this runtime registers for background work. */
+  readonly registeredProfiles: ReadonlySet<StorageProfile>;
+}
+
+/** Registration + lag admission. Stateless apart from the shared caches. */
+export class MaterializationLagAdmission implements AdmissionHook {
+  readonly #options: MaterializationLagAdmissionOptions;
+  /** Appends rejected for lag so far. */
+  rejected = 0;
+
+  constructor(options: MaterializationLagAdmissionOptions) {
+    this.#options = options;
+  }
+
+  async admit(streamId: string, head: StreamHead, options: { signal?: AbortSignal } = {}): Promise<void> {
+    const { registry, states, coverage, bound, registeredProfiles } = this.#options;
+    if (!registeredProfiles.has(head.profile)) return;
+    await registry.ensureRegistered(streamId, head.profile, options.signal);
+    if (head.profile !== "OBJECT_WAL_ASYNC_OBJECT" || (bound.maxRecords === 0 && bound.maxBytes === 0)) return;
+    const cached = coverage.get(streamId);
+    if (cached !== undefined && !over(measureLag(head, cached), bound)) return;
+    const { record } = await states.load(streamId, options.signal);
+    const fresh = { materializedEnd: record.materializedEnd, materializedCumulativeSize: record.materializedCumulativeSize };
+    coverage.update(streamId, fresh);
+    const lag = measureLag(head, fresh);
+    if (!over(lag, bound)) return;
+    this.rejected += 1;
+    throw new NereusError(
+      ErrorCode.BACKPRESSURE_REJECTED,
+      `stream ${streamId}: materialization lag ${String(lag.records)} record(s) / ${String(lag.bytes)} byte(s) is above the bound ` +
+        `(${String(bound.maxRecords)} records / ${String(bound.maxBytes)} bytes); retry later`,
+      { retryable: true, details: { lagRecords: lag.records, lagBytes: lag.bytes, maxRecords: bound.maxRecords, maxBytes: bound.maxBytes } },
+    );
+  }
+}
+
+function over(lag: { readonly records: number; readonly bytes: number }, bound: MaterializationLagBound): boolean {
+  return (bound.maxRecords > 0 && lag.records > bound.maxRecords) || (bound.maxBytes > 0 && lag.bytes > bound.maxBytes);
+}

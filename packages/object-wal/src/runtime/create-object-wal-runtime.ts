@@ -1,0 +1,165 @@
+// Wires the Object WAL profiles for one process (seed 001): the multi-stream WAL writer, the OBJECT_SLICE reader,
+// the completion coordinators (stable head; generation-0 visible — core's built-ins), the admission hook
+// (registration + async lag bound) and the background materialization worker (gen-0 index repair, higher
+// generations). Pass `storeOptions()` (or the individual lists) to `createStreamStore`, then `start()` the worker.
+//   OBJECT_WAL_SYNC_OBJECT  — success after the stable head + confirmed gen-0 index (core writes the index in the
+//                              head transaction); higher generations optional, in the background.
+//   OBJECT_WAL_ASYNC_OBJECT — success after the stable head; gen-0 index repaired by the worker and on read;
+//                              appends rejected before any PUT while the materialization lag is above the bound.
+//   OBJECT_WAL              — alias of OBJECT_WAL_SYNC_OBJECT, canonicalized by core at stream creation.
+// Owns the writer and the worker (close() closes them); does not own the object store or the metadata store.
+import {
+  GenerationZeroVisibleCoordinator,
+  StableHeadCoordinator,
+  type AdmissionHook,
+  type CompletionCoordinator,
+  type MetadataStore,
+  type ObjectStore,
+  type ReadTarget,
+  type StorageProfile,
+  type WalReader,
+  type WalWriter,
+} from "@nereus/core";
+import { MaterializationStateStore } from "../generations/materialization-state-store.js";
+import { MaterializationWorker, type MaterializationHooks } from "../generations/materialization-worker.js";
+import type { MaterializationPolicy } from "../generations/plan-materialization.js";
+import {
+  CoverageCache,
+  DEFAULT_LAG_BOUND,
+  MaterializationLagAdmission,
+  type MaterializationLagBound,
+} from "../profiles/materialization-lag-admission.js";
+import { StreamRegistry } from "../profiles/stream-registry.js";
+import { ObjectWalReader } from "../reader/object-wal-reader.js";
+import type { FlushPolicy } from "../writer/flush-policy.js";
+import { ObjectWalWriter, type ObjectWalWriterHooks } from "../writer/object-wal-writer.js";
+import { newProcessRunId } from "../writer/wal-object-naming.js";
+
+export interface ObjectWalRuntimeOptions {
+  readonly objectStore: ObjectStore;
+  /** The metadata store the stream store commits to (roots, registrations and generations live there too). */
+  readonly metadata: MetadataStore;
+  readonly cluster: string;
+  /** This process's writer identity (the same one given to `createStreamStore`). */
+  readonly writerId: string;
+  readonly processRunId?: string;
+  readonly flush?: Partial<FlushPolicy>;
+  /** Async-profile lag bound (0 disables a bound; default 1,000,000 records / 1 GiB). */
+  readonly lagBound?: Partial<MaterializationLagBound>;
+  readonly materialization?: {
+    /** Run the background worker at all (default true). Registration and lag admission stay on. */
+    readonly enabled?: boolean;
+    readonly policy?: Partial<MaterializationPolicy>;
+    readonly intervalMs?: number;
+    readonly claimTtlMs?: number;
+    readonly concurrency?: number;
+    /** Profiles whose streams get higher generations (default both Object WAL profiles). */
+    readonly profiles?: ReadonlySet<StorageProfile>;
+    readonly hooks?: MaterializationHooks;
+    readonly onError?: (error: unknown, streamId: string) => void;
+  };
+  /** Extra readers of source targets the worker may materialize (e.g. a BookKeeper WAL reader). */
+  readonly sourceReaders?: readonly WalReader[];
+  readonly writerHooks?: ObjectWalWriterHooks;
+  readonly clock?: () => number;
+}
+
+/** What `createStreamStore` needs from this runtime. */
+export interface ObjectWalStoreProviders {
+  readonly walWriters: readonly WalWriter[];
+  readonly walReaders: readonly WalReader[];
+  readonly completionCoordinators: readonly CompletionCoordinator[];
+  readonly admissionHooks: readonly AdmissionHook[];
+}
+
+export interface ObjectWalRuntime extends ObjectWalStoreProviders, AsyncDisposable {
+  readonly writer: ObjectWalWriter;
+  readonly reader: ObjectWalReader;
+  readonly admission: MaterializationLagAdmission;
+  readonly worker: MaterializationWorker;
+  readonly registry: StreamRegistry;
+  /** The provider lists, for `createStreamStore({ metadata, cluster, writerId, ...runtime.storeOptions() })`. */
+  storeOptions(): ObjectWalStoreProviders;
+  /** Starts the background worker (unless materialization is disabled). Idempotent. */
+  start(): void;
+  /** Idempotent: stops the worker, uploads pending WAL objects, refuses new persists. */
+  close(): Promise<void>;
+}
+
+/** Builds the Object WAL runtime of one process. No I/O until used. */
+export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): ObjectWalRuntime {
+  const clock = options.clock ?? Date.now;
+  const processRunId = options.processRunId ?? newProcessRunId();
+  const writer = new ObjectWalWriter({
+    objectStore: options.objectStore,
+    metadata: options.metadata,
+    cluster: options.cluster,
+    writerId: options.writerId,
+    processRunId,
+    clock,
+    ...(options.flush === undefined ? {} : { flush: options.flush }),
+    ...(options.writerHooks === undefined ? {} : { hooks: options.writerHooks }),
+  });
+  const reader = new ObjectWalReader({ objectStore: options.objectStore });
+  const extraReaders = options.sourceReaders ?? [];
+  const readers = (target: ReadTarget): WalReader | undefined =>
+    target.type === "OBJECT_SLICE" ? reader : extraReaders.find((candidate) => candidate.targetTypes.includes(target.type));
+  const coverage = new CoverageCache();
+  const registry = new StreamRegistry(options.metadata, options.cluster, clock);
+  const materialization = options.materialization ?? {};
+  const profiles = materialization.profiles ?? new Set<StorageProfile>(["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
+  const admission = new MaterializationLagAdmission({
+    registry,
+    states: new MaterializationStateStore(options.metadata, options.cluster),
+    coverage,
+    bound: { ...DEFAULT_LAG_BOUND, ...options.lagBound },
+    registeredProfiles: new Set<StorageProfile>([...profiles, "OBJECT_WAL_ASYNC_OBJECT"]),
+  });
+  const worker = new MaterializationWorker({
+    metadata: options.metadata,
+    objectStore: options.objectStore,
+    cluster: options.cluster,
+    workerId: options.writerId,
+    processRunId,
+    readers,
+    coverage,
+    clock,
+    materializeProfiles: profiles,
+    ...(materialization.policy === undefined ? {} : { policy: materialization.policy }),
+    ...(materialization.intervalMs === undefined ? {} : { intervalMs: materialization.intervalMs }),
+    ...(materialization.claimTtlMs === undefined ? {} : { claimTtlMs: materialization.claimTtlMs }),
+    ...(materialization.concurrency === undefined ? {} : { concurrency: materialization.concurrency }),
+    ...(materialization.hooks === undefined ? {} : { hooks: materialization.hooks }),
+    ...(materialization.onError === undefined ? {} : { onError: materialization.onError }),
+  });
+  const providers: ObjectWalStoreProviders = {
+    walWriters: [writer],
+    walReaders: [reader],
+    completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator()],
+    admissionHooks: [admission],
+  };
+  let closed: Promise<void> | undefined;
+  const runtime: ObjectWalRuntime = {
+    ...providers,
+    writer,
+    reader,
+    admission,
+    worker,
+    registry,
+    storeOptions: () => providers,
+    start: () => {
+      if (materialization.enabled !== false) worker.start();
+    },
+    close: () => {
+      closed ??= (async () => {
+        await worker.close();
+        await writer.close();
+      })();
+      return closed;
+    },
+    [Symbol.asyncDispose]: async () => {
+      await runtime.close();
+    },
+  };
+  return runtime;
+}

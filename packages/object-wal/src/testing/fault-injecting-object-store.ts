@@ -1,0 +1,77 @@
+// Test-only ObjectStore wrapper over a real store (S3, filesystem, in-memory): counts calls and bytes, and can make a
+// put apply and then lose its response (the caller sees a retryable OBJECT_UPLOAD_FAILED with
+// `details.mayHaveApplied === true`), so the retry meets the real store's create-only check (412 on S3).
+import {
+  ErrorCode,
+  NereusError,
+  OBJECT_STORE_SPI_VERSION,
+  type ObjectInfo,
+  type ObjectIoOptions,
+  type ObjectListPage,
+  type ObjectStore,
+} from "@nereus/core";
+
+export class CountingObjectStoreStats {
+  puts = 0;
+  putBytes = 0;
+  gets = 0;
+  getBytes = 0;
+  heads = 0;
+  lists = 0;
+}
+
+/** Delegates to `inner`. Never closes `inner` (the owner does). */
+export class FaultInjectingObjectStore implements ObjectStore {
+  readonly spiVersion = OBJECT_STORE_SPI_VERSION;
+  readonly inner: ObjectStore;
+  readonly stats = new CountingObjectStoreStats();
+  #loseNextPuts = 0;
+
+  constructor(inner: ObjectStore) {
+    this.inner = inner;
+  }
+
+  /** The next `times` puts apply and then lose their response. */
+  loseNextPutResponses(times = 1): void {
+    this.#loseNextPuts += times;
+  }
+
+  async putIfAbsent(key: string, body: Uint8Array, options?: ObjectIoOptions): Promise<{ readonly created: boolean }> {
+    this.stats.puts += 1;
+    this.stats.putBytes += body.byteLength;
+    const result = await this.inner.putIfAbsent(key, body, options);
+    if (this.#loseNextPuts > 0) {
+      this.#loseNextPuts -= 1;
+      throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `injected fault: put of ${key} applied (created: ${String(result.created)}) but its response was lost`, {
+        retryable: true,
+        details: { key, mayHaveApplied: true, injected: true },
+      });
+    }
+    return result;
+  }
+
+  async get(key: string, range?: { readonly offset: number; readonly length: number }, options?: ObjectIoOptions): Promise<Uint8Array> {
+    this.stats.gets += 1;
+    const bytes = await this.inner.get(key, range, options);
+    this.stats.getBytes += bytes.byteLength;
+    return bytes;
+  }
+
+  head(key: string, options?: ObjectIoOptions): Promise<ObjectInfo | undefined> {
+    this.stats.heads += 1;
+    return this.inner.head(key, options);
+  }
+
+  list(prefix: string, options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number }): Promise<ObjectListPage> {
+    this.stats.lists += 1;
+    return this.inner.list(prefix, options);
+  }
+
+  deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void> {
+    return this.inner.deleteMany(keys, options);
+  }
+
+  async close(): Promise<void> {
+    // The wrapped store belongs to the test stack.
+  }
+}
