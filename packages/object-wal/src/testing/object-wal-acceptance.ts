@@ -26,6 +26,8 @@ export interface ObjectWalAcceptanceClients {
 }
 
 export interface ObjectWalAcceptanceStack extends ObjectWalAcceptanceClients {
+  /** Cluster name of this test (default: a random `owal-…`); lets the caller clean a shared service up by prefix. */
+  readonly cluster?: string;
   /** New clients over the same durable state, as a restarted process would open (default: the same clients). */
   readonly reopen?: () => Promise<ObjectWalAcceptanceClients & { readonly close: () => Promise<void> }>;
   /** Runs after the test closed its processes. */
@@ -50,7 +52,7 @@ export function describeObjectWalAcceptance(
   const report = options.report ?? ((line: string) => console.log(line));
   const withStack = (test: (stack: ObjectWalStack, base: ObjectWalAcceptanceStack) => Promise<void>) => async (): Promise<void> => {
     const base = await createStack();
-    const stack = new ObjectWalStack(base.metadata, base.objectStore);
+    const stack = new ObjectWalStack(base.metadata, base.objectStore, base.cluster);
     try {
       await test(stack, base);
     } finally {

@@ -1,0 +1,69 @@
+// Issue 4 acceptance of the Object WAL profiles against the clustered stack: s3proxy (S3 API, create-only PUTs,
+// CRC32C) for objects and a real etcd for metadata, both from the shared test services.
+import { randomUUID } from "node:crypto";
+import { createEtcdMetadataStore } from "@nereus/metadata";
+import { createS3ObjectStore, type S3ObjectStoreOptions } from "@nereus/object-wal";
+import { describeObjectWalAcceptance } from "@nereus/object-wal/testing";
+import { loadServices } from "@nereus/test-services";
+import { Etcd3 } from "etcd3";
+import { afterAll } from "vitest";
+
+const runId = randomUUID().slice(0, 8);
+const keyPrefix = `acceptance/object-wal/${runId}/`;
+let stacks = 0;
+
+function s3Options(prefix = keyPrefix): S3ObjectStoreOptions {
+  const s3 = loadServices().s3;
+  return {
+    endpoint: s3.endpoint,
+    region: s3.region,
+    bucket: s3.bucket,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    forcePathStyle: s3.forcePathStyle,
+    keyPrefix: prefix,
+  };
+}
+
+async function clients() {
+  const metadata = await createEtcdMetadataStore({ endpoints: [loadServices().etcd.endpoint] });
+  const objectStore = createS3ObjectStore(s3Options());
+  return {
+    metadata,
+    objectStore,
+    close: async () => {
+      await objectStore.close();
+      await metadata.close();
+    },
+  };
+}
+
+afterAll(async () => {
+  const admin = new Etcd3({ hosts: loadServices().etcd.endpoint });
+  try {
+    await admin.delete().prefix(`/nereus/clusters/owal-${runId}-`);
+  } finally {
+    admin.close();
+  }
+  const store = createS3ObjectStore(s3Options(""));
+  try {
+    for (;;) {
+      const page = await store.list(keyPrefix);
+      if (page.items.length === 0) break;
+      await store.deleteMany(page.items.map((item) => item.key));
+    }
+  } finally {
+    await store.close();
+  }
+});
+
+describeObjectWalAcceptance("s3proxy + etcd", async () => {
+  const opened = await clients();
+  stacks += 1;
+  return {
+    metadata: opened.metadata,
+    objectStore: opened.objectStore,
+    cluster: `owal-${runId}-${String(stacks)}`,
+    reopen: clients,
+    cleanup: opened.close,
+  };
+});
