@@ -1,3 +1,41 @@
 // Public API of @nereus/kafka. The broker-side handlers over the storage core land here; today the package
 // exposes its sans-IO wire codec as the `protocol` namespace (also importable as @nereus/kafka/protocol).
 export * as protocol from "./protocol/index.js";
+
+// Consumer groups (classic protocol).
+export {
+  GroupCoordinator,
+  createGroupCoordinator,
+  ConsumerGroup,
+  CommittedOffsetStore,
+  committedOffsetCodec,
+  groupRootCodec,
+  committedOffsetKey,
+  groupOffsetsPrefix,
+  groupRootKey,
+  groupRootsPrefix,
+  parseCommittedOffsetKey,
+  parseGroupRootKey,
+  selectProtocol,
+  systemGroupClock,
+  type GroupCoordinatorOptions,
+  type GroupCoordinatorLogger,
+  type GroupCoordinatorMetrics,
+  type GroupClient,
+  type GroupTopicLookup,
+  type GroupRequestContext,
+  type GroupApiHandler,
+  type GroupApiHandlers,
+  type RequestOf,
+  type GroupState,
+  type GroupPolicy,
+  type GroupSummary,
+  type GroupClock,
+  type GroupTimer,
+  type OffsetToCommit,
+  type GroupOffsets,
+  type CommittedOffset,
+  type GroupRoot,
+  type CommittedOffsetKeyLocation,
+  type GroupRootKeyLocation,
+} from "./groups/index.js";
