@@ -1,0 +1,66 @@
+// Metadata key layout of the Kafka adapter's own records, under the cluster prefix P = /nereus/clusters/{cluster}:
+//
+//   P/kafka/topics/{topicName}                one KafkaTopic record per topic name
+//   P/kafka/producer-ids                      the producer-id block counter (InitProducerId)
+//   P/kafka/producer-state/{streamId}         the producer-state checkpoint of one partition stream
+//
+// Dynamic components go through core's key-component codec. Other adapter records (consumer groups) live beside
+// these under P/kafka/ in their own folders.
+import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent } from "@nereus/core";
+
+/** Fixed path segments (durable; never rename). */
+export const KafkaKeySegment = {
+  ROOT: "kafka",
+  TOPICS: "topics",
+  PRODUCER_IDS: "producer-ids",
+  PRODUCER_STATE: "producer-state",
+} as const;
+
+/** Key builders and parsers for one cluster. */
+export class KafkaKeyspace {
+  readonly prefix: string;
+
+  constructor(cluster: string) {
+    this.prefix = clusterPrefix(cluster);
+  }
+
+  /** `P/kafka/topics/`: scan prefix of every topic record. */
+  topicsPrefix(): string {
+    return `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.TOPICS}/`;
+  }
+
+  /** `P/kafka/topics/{name}`. */
+  topicKey(name: string): string {
+    return `${this.topicsPrefix()}${encodeKeyComponent(name)}`;
+  }
+
+  /** The topic name a topic key names; DECODE_ERROR for any other key. */
+  parseTopicKey(key: string): string {
+    const prefix = this.topicsPrefix();
+    const component = key.startsWith(prefix) ? key.slice(prefix.length) : "";
+    if (component.length === 0 || component.includes("/")) {
+      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a Kafka topic key`, { retryable: false });
+    }
+    return decodeKeyComponent(component);
+  }
+
+  /** `P/kafka/producer-ids`. */
+  producerIdsKey(): string {
+    return `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.PRODUCER_IDS}`;
+  }
+
+  /** `P/kafka/producer-state/{streamId}`. */
+  producerStateKey(streamId: string): string {
+    return `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.PRODUCER_STATE}/${encodeKeyComponent(streamId)}`;
+  }
+
+  /** The stream id a producer-state key names; DECODE_ERROR for any other key. */
+  parseProducerStateKey(key: string): string {
+    const prefix = `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.PRODUCER_STATE}/`;
+    const component = key.startsWith(prefix) ? key.slice(prefix.length) : "";
+    if (component.length === 0 || component.includes("/")) {
+      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a producer-state key`, { retryable: false });
+    }
+    return decodeKeyComponent(component);
+  }
+}

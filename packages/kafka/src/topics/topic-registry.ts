@@ -1,0 +1,317 @@
+// The topic registry: Kafka topics as records in the metadata store (P/kafka/topics/{name}), each backed by one
+// stream per partition. Creation is CREATING (put-if-absent) → streams created (create-or-get) → ACTIVE (CAS);
+// deletion is DELETING (CAS) → streams deleted → record removed, so a crash at any point leaves a state the next
+// lookup resumes. Reads go through a process-local cache of the records this process has seen; a miss reads the
+// store. It does not own the stream store or the metadata store.
+import { randomUUID } from "node:crypto";
+import {
+  ErrorCode,
+  type KeyValue,
+  type MetadataStore,
+  NereusError,
+  type RecordCodec,
+  type StorageProfile,
+  type StreamStore,
+  streamIdFromName,
+} from "@nereus/core";
+import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
+import { KafkaKeyspace } from "./kafka-keys.js";
+import { type KafkaTopic, partitionStreamName } from "./kafka-topic.js";
+import { collisionForm } from "./topic-name.js";
+import { topicRecordCodec } from "./topic-record-codec.js";
+
+/** What {@link TopicRegistry.create} needs; the caller has validated name, configs and counts. */
+export interface TopicSpec {
+  readonly name: string;
+  readonly partitionCount: number;
+  readonly profile: StorageProfile;
+  readonly configs: Readonly<Record<string, string>>;
+}
+
+/** Outcome of {@link TopicRegistry.create}: the new topic, or why none was created. */
+export type CreateTopicOutcome =
+  | { readonly ok: true; readonly topic: KafkaTopic }
+  | { readonly ok: false; readonly reason: "exists" | "deleting" | "collision" | "unsupported-profile"; readonly message: string };
+
+/** Outcome of {@link TopicRegistry.delete}. */
+export type DeleteTopicOutcome = { readonly ok: true; readonly topic: KafkaTopic } | { readonly ok: false; readonly reason: "unknown" };
+
+export interface TopicRegistryOptions {
+  readonly store: StreamStore;
+  readonly metadata: MetadataStore;
+  readonly cluster: string;
+  readonly logger: KafkaBrokerLogger;
+  readonly clock?: () => number;
+  /** Streams created or deleted concurrently for one topic (default 32). */
+  readonly streamConcurrency?: number;
+}
+
+interface CachedRecord {
+  readonly topic: KafkaTopic;
+  readonly revision: number;
+}
+
+const SCAN_PAGE = 500;
+
+/** Metadata-backed registry of Kafka topics. Invariant: only ACTIVE topics are ever returned to callers. */
+export class TopicRegistry {
+  readonly keyspace: KafkaKeyspace;
+  readonly #store: StreamStore;
+  readonly #metadata: MetadataStore;
+  readonly #codec: RecordCodec<KafkaTopic>;
+  readonly #logger: KafkaBrokerLogger;
+  readonly #clock: () => number;
+  readonly #concurrency: number;
+  readonly #cache = new Map<string, CachedRecord>();
+  /** Creations and deletions running in this process, by name (so concurrent callers share them). */
+  readonly #pending = new Map<string, Promise<unknown>>();
+  readonly #deletedListeners = new Set<(topic: KafkaTopic) => void>();
+
+  constructor(options: TopicRegistryOptions) {
+    this.keyspace = new KafkaKeyspace(options.cluster);
+    this.#store = options.store;
+    this.#metadata = options.metadata;
+    this.#codec = topicRecordCodec(this.keyspace);
+    this.#logger = options.logger;
+    this.#clock = options.clock ?? Date.now;
+    this.#concurrency = options.streamConcurrency ?? 32;
+  }
+
+  /** The ACTIVE topic `name` from this process's cache (no I/O), or undefined. */
+  cached(name: string): KafkaTopic | undefined {
+    const entry = this.#cache.get(name);
+    return entry?.topic.state === "ACTIVE" ? entry.topic : undefined;
+  }
+
+  /** The ACTIVE topic `name`: cache first, else one read. A half-created topic is finished first. */
+  async lookup(name: string, signal?: AbortSignal): Promise<KafkaTopic | undefined> {
+    const cached = this.cached(name);
+    if (cached !== undefined) return cached;
+    const entry = await this.#read(name, signal);
+    return entry === undefined ? undefined : this.#settle(entry);
+  }
+
+  /** Every ACTIVE topic, by name (one scan of the topic records; refreshes the cache). */
+  async list(signal?: AbortSignal): Promise<KafkaTopic[]> {
+    const seen = new Set<string>();
+    const topics: KafkaTopic[] = [];
+    let startAfter: string | undefined;
+    for (;;) {
+      const page = await this.#metadata.scan(this.keyspace.topicsPrefix(), { limit: SCAN_PAGE, startAfter, signal });
+      for (const item of page.items) {
+        const entry = this.#remember(item);
+        seen.add(entry.topic.name);
+        const topic = await this.#settle(entry);
+        if (topic !== undefined) topics.push(topic);
+      }
+      const last = page.items[page.items.length - 1];
+      if (!page.more || last === undefined) break;
+      startAfter = last.key;
+    }
+    for (const name of [...this.#cache.keys()]) if (!seen.has(name)) this.#cache.delete(name);
+    return topics;
+  }
+
+  /** The ACTIVE topic with id `topicId` (scans the topics). */
+  async lookupById(topicId: string, signal?: AbortSignal): Promise<KafkaTopic | undefined> {
+    for (const entry of this.#cache.values()) if (entry.topic.topicId === topicId && entry.topic.state === "ACTIVE") return entry.topic;
+    return (await this.list(signal)).find((topic) => topic.topicId === topicId);
+  }
+
+  /** Registers a callback run when a topic enters DELETING (partition logs drop their state). */
+  onDeleted(listener: (topic: KafkaTopic) => void): void {
+    this.#deletedListeners.add(listener);
+  }
+
+  /**
+   * Creates a topic and its partition streams. A name in use (or being deleted, or colliding with another name
+   * by '.' versus '_') is refused as a value; a profile this runtime cannot run is refused after the attempt
+   * and leaves nothing behind. Storage failures throw (the CREATING record is finished by a later lookup).
+   */
+  async create(spec: TopicSpec, signal?: AbortSignal): Promise<CreateTopicOutcome> {
+    const running = this.#pending.get(spec.name);
+    if (running !== undefined) await running.catch(() => undefined);
+    const existing = await this.#read(spec.name, signal);
+    if (existing !== undefined) return this.#refuseExisting(existing);
+    const collision = (await this.list(signal)).find((topic) => topic.name !== spec.name && collisionForm(topic.name) === collisionForm(spec.name));
+    if (collision !== undefined) {
+      return { ok: false, reason: "collision", message: `Topic '${spec.name}' collides with existing topic: ${collision.name}` };
+    }
+    const topic: KafkaTopic = {
+      name: spec.name,
+      topicId: randomUUID(),
+      state: "CREATING",
+      partitionCount: spec.partitionCount,
+      profile: spec.profile,
+      configs: { ...spec.configs },
+      createdAtMillis: this.#clock(),
+    };
+    const key = this.keyspace.topicKey(spec.name);
+    const put = await this.#metadata.txn(
+      { compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value: this.#codec.encode(topic) }], readOnFailure: [key] },
+      { signal },
+    );
+    if (!put.succeeded) {
+      const current = put.current.get(key);
+      if (current === undefined) return this.create(spec, signal);
+      return this.#refuseExisting(this.#remember(current));
+    }
+    const created = this.#finishCreate({ topic, revision: put.revision }, signal);
+    this.#track(spec.name, created);
+    try {
+      return { ok: true, topic: await created };
+    } catch (error) {
+      if (NereusError.hasCode(error, ErrorCode.UNSUPPORTED_STORAGE_PROFILE)) {
+        await this.#metadata.txn({ compares: [{ key, modRevision: put.revision }], writes: [{ type: "delete", key }] });
+        this.#cache.delete(spec.name);
+        return { ok: false, reason: "unsupported-profile", message: error.message };
+      }
+      throw error;
+    }
+  }
+
+  /** Deletes topic `name`: DELETING, then its streams and producer-state checkpoints, then the record. */
+  async delete(name: string, signal?: AbortSignal): Promise<DeleteTopicOutcome> {
+    const running = this.#pending.get(name);
+    if (running !== undefined) await running.catch(() => undefined);
+    const entry = await this.#read(name, signal);
+    if (entry === undefined) return { ok: false, reason: "unknown" };
+    let deleting = entry;
+    if (entry.topic.state !== "DELETING") {
+      const settled = entry.topic.state === "CREATING" ? await this.#finishCreate(entry, signal) : entry.topic;
+      const current = this.#cache.get(name) ?? entry;
+      const marked: KafkaTopic = { ...settled, state: "DELETING" };
+      const key = this.keyspace.topicKey(name);
+      const result = await this.#metadata.txn(
+        { compares: [{ key, modRevision: current.revision }], writes: [{ type: "put", key, value: this.#codec.encode(marked) }] },
+        { signal },
+      );
+      if (!result.succeeded) return this.delete(name, signal);
+      deleting = { topic: marked, revision: result.revision };
+      this.#cache.set(name, deleting);
+    }
+    const deleted = this.#finishDelete(deleting);
+    this.#track(name, deleted);
+    await deleted;
+    return { ok: true, topic: entry.topic };
+  }
+
+  /** Reads and caches the record of `name` (any state), or undefined when absent. */
+  async #read(name: string, signal?: AbortSignal): Promise<CachedRecord | undefined> {
+    const stored = await this.#metadata.get(this.keyspace.topicKey(name), { signal });
+    if (stored === undefined) {
+      this.#cache.delete(name);
+      return undefined;
+    }
+    return this.#remember(stored);
+  }
+
+  #remember(stored: KeyValue): CachedRecord {
+    const entry = { topic: this.#codec.decode(stored.value, stored.key), revision: stored.modRevision };
+    const known = this.#cache.get(entry.topic.name);
+    if (known === undefined || known.revision <= entry.revision) this.#cache.set(entry.topic.name, entry);
+    return entry;
+  }
+
+  /** An ACTIVE topic as is; a CREATING one finished; a DELETING one resumed in the background and hidden. */
+  async #settle(entry: CachedRecord): Promise<KafkaTopic | undefined> {
+    switch (entry.topic.state) {
+      case "ACTIVE":
+        return entry.topic;
+      case "CREATING": {
+        const running = this.#pending.get(entry.topic.name);
+        if (running !== undefined) {
+          await running.catch(() => undefined);
+          return this.cached(entry.topic.name);
+        }
+        const created = this.#finishCreate(entry);
+        this.#track(entry.topic.name, created);
+        return created;
+      }
+      case "DELETING":
+        if (!this.#pending.has(entry.topic.name)) {
+          const resumed = this.#finishDelete(entry);
+          this.#track(entry.topic.name, resumed);
+          resumed.catch((error: unknown) => this.#logger.warn("resuming a topic deletion failed", { topic: entry.topic.name, error: String(error) }));
+        }
+        return undefined;
+    }
+  }
+
+  #refuseExisting(entry: CachedRecord): CreateTopicOutcome {
+    if (entry.topic.state === "DELETING") {
+      if (!this.#pending.has(entry.topic.name)) void this.#settle(entry);
+      return { ok: false, reason: "deleting", message: `Topic '${entry.topic.name}' is marked for deletion.` };
+    }
+    if (entry.topic.state === "CREATING" && !this.#pending.has(entry.topic.name)) {
+      this.#track(entry.topic.name, this.#finishCreate(entry));
+    }
+    return { ok: false, reason: "exists", message: `Topic '${entry.topic.name}' already exists.` };
+  }
+
+  /** Creates (or finds) every partition stream, then flips the record to ACTIVE. Idempotent. */
+  async #finishCreate(entry: CachedRecord, signal?: AbortSignal): Promise<KafkaTopic> {
+    const { topic } = entry;
+    await this.#forEachPartition(topic, (partition) =>
+      this.#store.createStream(partitionStreamName(topic.topicId, partition), {
+        profile: topic.profile,
+        attributes: { "kafka.partition": String(partition), "kafka.topic": topic.name, "kafka.topic.id": topic.topicId },
+        signal,
+      }),
+    );
+    const active: KafkaTopic = { ...topic, state: "ACTIVE" };
+    const key = this.keyspace.topicKey(topic.name);
+    const result = await this.#metadata.txn(
+      { compares: [{ key, modRevision: entry.revision }], writes: [{ type: "put", key, value: this.#codec.encode(active) }], readOnFailure: [key] },
+      { signal },
+    );
+    if (result.succeeded) {
+      this.#cache.set(topic.name, { topic: active, revision: result.revision });
+      return active;
+    }
+    const current = result.current.get(key);
+    const now = current === undefined ? undefined : this.#remember(current);
+    if (now?.topic.topicId === topic.topicId && now.topic.state === "ACTIVE") return now.topic;
+    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${topic.name} changed while it was being created`, { retryable: true });
+  }
+
+  async #finishDelete(entry: CachedRecord): Promise<void> {
+    const { topic } = entry;
+    for (const listener of this.#deletedListeners) listener(topic);
+    await this.#forEachPartition(topic, async (partition) => {
+      const streamId = streamIdFromName(partitionStreamName(topic.topicId, partition));
+      try {
+        await this.#store.delete(streamId);
+      } catch (error) {
+        if (!NereusError.hasCode(error, ErrorCode.STREAM_NOT_FOUND)) throw error;
+      }
+      await this.#metadata.txn({ compares: [], writes: [{ type: "delete", key: this.keyspace.producerStateKey(streamId) }] });
+    });
+    const key = this.keyspace.topicKey(topic.name);
+    const result = await this.#metadata.txn({ compares: [{ key, modRevision: entry.revision }], writes: [{ type: "delete", key }] });
+    const cached = this.#cache.get(topic.name);
+    if (cached?.topic.topicId === topic.topicId) this.#cache.delete(topic.name);
+    if (!result.succeeded) this.#logger.warn("topic record changed during deletion; left in place", { topic: topic.name });
+    this.#logger.info("topic deleted", { topic: topic.name, topicId: topic.topicId, partitions: topic.partitionCount });
+  }
+
+  async #forEachPartition(topic: KafkaTopic, work: (partition: number) => Promise<unknown>): Promise<void> {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < topic.partitionCount) {
+        const partition = next;
+        next += 1;
+        await work(partition);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.#concurrency, topic.partitionCount) }, worker));
+  }
+
+  #track(name: string, work: Promise<unknown>): void {
+    this.#pending.set(name, work);
+    const clear = (): void => {
+      if (this.#pending.get(name) === work) this.#pending.delete(name);
+    };
+    work.then(clear, clear);
+  }
+}
