@@ -11,8 +11,8 @@ export function base32LowerNoPad(bytes: Uint8Array): string {
   let out = "";
   let buffer = 0;
   let bits = 0;
-  for (const byte of bytes) {
-    buffer = ((buffer << 8) | byte) & 0xfff;
+  for (let index = 0; index < bytes.length; index += 1) {
+    buffer = ((buffer << 8) | (bytes[index] as number)) & 0xfff;
     bits += 8;
     while (bits >= 5) {
       bits -= 5;

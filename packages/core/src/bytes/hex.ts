@@ -18,7 +18,12 @@ export function fromHex(hex: string): Uint8Array {
   }
   const out = new Uint8Array(hex.length / 2);
   for (let index = 0; index < out.length; index += 1) {
-    out[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+    out[index] = (hexValue(hex.charCodeAt(index * 2)) << 4) | hexValue(hex.charCodeAt(index * 2 + 1));
   }
   return out;
+}
+
+/** Value of one lowercase hex digit's char code (the caller has checked it is in [0-9a-f]). */
+function hexValue(code: number): number {
+  return code <= 0x39 ? code - 0x30 : code - 0x57;
 }

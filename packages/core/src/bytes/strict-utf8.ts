@@ -5,11 +5,14 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** `String.prototype.isWellFormed` (V8 11.x, Node 20): the same test as `LONE_SURROGATE`, without a regex. */
+const nativeIsWellFormed = (String.prototype as { readonly isWellFormed?: (this: string) => boolean }).isWellFormed;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** True when `value` has no unpaired UTF-16 surrogate, i.e. it has exactly one UTF-8 encoding. */
 export function isWellFormedString(value: string): boolean {
+  if (nativeIsWellFormed !== undefined && typeof value === "string") return nativeIsWellFormed.call(value);
   return !LONE_SURROGATE.test(value);
 }
 

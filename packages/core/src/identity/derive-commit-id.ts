@@ -14,7 +14,7 @@
 import type { PayloadFormat } from "../domain/append-types.js";
 import type { ReadTargetType } from "../domain/read-target.js";
 import { base32LowerNoPad } from "../bytes/base32-lower-no-pad.js";
-import { ByteWriter } from "../bytes/byte-writer.js";
+import { withScratchWriter } from "../bytes/byte-writer.js";
 import { fromHex } from "../bytes/hex.js";
 import { sha256 } from "../bytes/sha256.js";
 import { isWellFormedString } from "../bytes/strict-utf8.js";
@@ -105,28 +105,36 @@ function validate(identity: CommitIdentity): void {
  */
 export function deriveCommitId(identity: CommitIdentity): string {
   validate(identity);
-  const writer = new ByteWriter(512).writeBytes(DOMAIN_TAG);
-  const field = (write: () => void): void => {
-    const slot = writer.reserveLength();
-    write();
-    writer.patchLength(slot);
-  };
-  field(() => writer.writeBytes(encoder.encode(identity.streamId)));
-  field(() => writer.writeBytes(encoder.encode(identity.writerId)));
-  field(() => writer.writeU64(identity.writerEpoch));
-  field(() => writer.writeBytes(fromHex(identity.fencingTokenHash)));
-  field(() => writer.writeU64(identity.expectedStartOffset));
-  field(() => writer.writeU64(identity.recordCount));
-  field(() => writer.writeU64(identity.entryCount));
-  field(() => writer.writeU64(identity.logicalBytes));
-  field(() => writer.writeBytes(encoder.encode(identity.payloadFormat)));
-  field(() => writer.writeU32(identity.payloadChecksum));
-  field(() => {
-    writer.writeU32(identity.entryRecordCounts.length);
-    for (const count of identity.entryRecordCounts) writer.writeU32(count);
+  // Each field is `u32 byte length ‖ bytes`; validated strings are well-formed, so writeString's strict UTF-8 is
+  // exactly that for the text fields.
+  const digest = withScratchWriter((writer) => {
+    writer
+      .writeBytes(DOMAIN_TAG)
+      .writeString(identity.streamId)
+      .writeString(identity.writerId)
+      .writeU32(8)
+      .writeU64(identity.writerEpoch)
+      .writeLengthPrefixedBytes(fromHex(identity.fencingTokenHash))
+      .writeU32(8)
+      .writeU64(identity.expectedStartOffset)
+      .writeU32(8)
+      .writeU64(identity.recordCount)
+      .writeU32(8)
+      .writeU64(identity.entryCount)
+      .writeU32(8)
+      .writeU64(identity.logicalBytes)
+      .writeString(identity.payloadFormat)
+      .writeU32(4)
+      .writeU32(identity.payloadChecksum);
+    const counts = identity.entryRecordCounts;
+    writer.writeU32(4 + 4 * counts.length).writeU32(counts.length);
+    for (const count of counts) writer.writeU32(count);
+    writer
+      .writeString(identity.readTargetType)
+      .writeU32(8)
+      .writeU64(identity.readTargetVersion)
+      .writeLengthPrefixedBytes(fromHex(identity.readTargetIdentity));
+    return sha256(writer.view());
   });
-  field(() => writer.writeBytes(encoder.encode(identity.readTargetType)));
-  field(() => writer.writeU64(identity.readTargetVersion));
-  field(() => writer.writeBytes(fromHex(identity.readTargetIdentity)));
-  return base32LowerNoPad(sha256(writer.finish()));
+  return base32LowerNoPad(digest);
 }

@@ -12,8 +12,17 @@ export function newFencingToken(): string {
   return base32LowerNoPad(randomBytes(16));
 }
 
+/** Recently hashed tokens (one per session epoch; every commit intent carries the hash). Cleared when full. */
+const RECENT_HASHES_MAX = 1024;
+const recentHashes = new Map<string, string>();
+
 /** Hex SHA-256 of the token's UTF-8 bytes (64 lowercase hex digits). Throws INVALID_ARGUMENT for "". */
 export function fencingTokenHash(token: string): string {
+  const known = recentHashes.get(token);
+  if (known !== undefined) return known;
   if (token.length === 0) throw new NereusError(ErrorCode.INVALID_ARGUMENT, "fencing token must not be empty");
-  return sha256Hex(encodeStrictUtf8(token, "fencing token"));
+  const hash = sha256Hex(encodeStrictUtf8(token, "fencing token"));
+  if (recentHashes.size >= RECENT_HASHES_MAX) recentHashes.clear();
+  recentHashes.set(token, hash);
+  return hash;
 }

@@ -11,6 +11,12 @@ export const STREAM_NAME_MAX_BYTES = 1024;
 
 const STREAM_ID_PATTERN = /^s-[a-z2-7]{52}$/;
 const encoder = new TextEncoder();
+/**
+ * Recently derived ids by name. The id is a pure function of the name, and every head encode/decode re-derives it
+ * to check the head, so a small memo keeps SHA-256 off the append path. Cleared when full (bounded memory).
+ */
+const RECENT_IDS_MAX = 1024;
+const recentIds = new Map<string, string>();
 
 function streamNameBytes(name: string): Uint8Array {
   if (typeof name !== "string" || name.length === 0) {
@@ -40,7 +46,12 @@ export function streamNameHash(name: string): string {
  * unpaired surrogate (such a string has no exact UTF-8 form, so two names could share one id).
  */
 export function streamIdFromName(name: string): string {
-  return `s-${streamNameHash(name)}`;
+  const known = recentIds.get(name);
+  if (known !== undefined) return known;
+  const id = `s-${streamNameHash(name)}`;
+  if (recentIds.size >= RECENT_IDS_MAX) recentIds.clear();
+  recentIds.set(name, id);
+  return id;
 }
 
 /** True when `value` has the shape of a stream id (it does not prove which name it came from). */

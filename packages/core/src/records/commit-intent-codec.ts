@@ -17,16 +17,16 @@
 //   entryRecordCounts  u32 count + u32 each
 import type { CommitIntent } from "../domain/commit-records.js";
 import { ByteReader } from "../bytes/byte-reader.js";
-import { ByteWriter } from "../bytes/byte-writer.js";
 import { parseCommitIntentKey } from "../keys/stream-key-parsers.js";
 import type { RecordCodec } from "./record-codec.js";
 import { RecordChecks } from "./record-checks.js";
-import { decodeRecordEnvelope, encodeRecordEnvelope } from "./record-envelope.js";
+import { decodeRecordEnvelope, encodeRecord, type RecordEnvelopeHeader } from "./record-envelope.js";
 import { RecordFields } from "./record-fields.js";
 import { RecordWireIds } from "./record-wire-ids.js";
 
 const RECORD_TYPE = "CommitIntent";
 const SCHEMA_VERSION = 1;
+const HEADER: RecordEnvelopeHeader = { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION };
 
 function validateIntent(intent: CommitIntent, checks: RecordChecks): void {
   checks.text("streamId", intent.streamId);
@@ -40,18 +40,16 @@ function validateIntent(intent: CommitIntent, checks: RecordChecks): void {
   checks.text("writerId", intent.writerId);
   checks.natural("writerEpoch", intent.writerEpoch);
   checks.sha256Hex("fencingTokenHash", intent.fencingTokenHash);
-  checks.require(RecordWireIds.payloadFormat.idOf(intent.payloadFormat) !== undefined, `unknown payloadFormat ${String(intent.payloadFormat)}`);
+  if (RecordWireIds.payloadFormat.idOf(intent.payloadFormat) === undefined) throw checks.fail(`unknown payloadFormat ${String(intent.payloadFormat)}`);
   checks.natural("recordCount", intent.recordCount, 1);
   checks.u32("entryCount", intent.entryCount, 1);
   checks.natural("logicalBytes", intent.logicalBytes);
-  checks.require(
-    intent.offsetEnd - intent.offsetStart === intent.recordCount,
-    `range [${String(intent.offsetStart)}, ${String(intent.offsetEnd)}) does not hold recordCount ${String(intent.recordCount)}`,
-  );
-  checks.require(
-    Array.isArray(intent.entryRecordCounts) && intent.entryRecordCounts.length === intent.entryCount,
-    `entryRecordCounts must have entryCount (${String(intent.entryCount)}) items`,
-  );
+  if (intent.offsetEnd - intent.offsetStart !== intent.recordCount) {
+    throw checks.fail(`range [${String(intent.offsetStart)}, ${String(intent.offsetEnd)}) does not hold recordCount ${String(intent.recordCount)}`);
+  }
+  if (!Array.isArray(intent.entryRecordCounts) || intent.entryRecordCounts.length !== intent.entryCount) {
+    throw checks.fail(`entryRecordCounts must have entryCount (${String(intent.entryCount)}) items`);
+  }
   checks.entryRecordCounts(intent.entryRecordCounts, intent.payloadFormat, intent.recordCount);
   checks.require(intent.cumulativeSize >= intent.logicalBytes, "cumulativeSize is smaller than logicalBytes");
   const first = intent.previousCommitId === "";
@@ -74,28 +72,26 @@ export const commitIntentCodec: RecordCodec<CommitIntent> = {
 
   encode(intent: CommitIntent): Uint8Array {
     validateIntent(intent, new RecordChecks(RECORD_TYPE));
-    const writer = new ByteWriter(384)
-      .writeString(intent.streamId)
-      .writeString(intent.commitId)
-      .writeString(intent.previousCommitId)
-      .writeU64(intent.offsetStart)
-      .writeU64(intent.offsetEnd)
-      .writeU64(intent.cumulativeSize)
-      .writeU64(intent.commitVersion)
-      .writeString(intent.writerId)
-      .writeU64(intent.writerEpoch)
-      .writeString(intent.fencingTokenHash);
-    RecordFields.writeReadTarget(writer, intent.readTarget);
-    writer
-      .writeU8(RecordWireIds.payloadFormat.idOf(intent.payloadFormat) ?? 0)
-      .writeU64(intent.recordCount)
-      .writeU32(intent.entryCount)
-      .writeU64(intent.logicalBytes);
-    RecordFields.writeEntryRecordCounts(writer, intent.entryRecordCounts);
-    return encodeRecordEnvelope(
-      { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
-      writer.finish(),
-    );
+    return encodeRecord(HEADER, (writer) => {
+      writer
+        .writeString(intent.streamId)
+        .writeString(intent.commitId)
+        .writeString(intent.previousCommitId)
+        .writeU64(intent.offsetStart)
+        .writeU64(intent.offsetEnd)
+        .writeU64(intent.cumulativeSize)
+        .writeU64(intent.commitVersion)
+        .writeString(intent.writerId)
+        .writeU64(intent.writerEpoch)
+        .writeString(intent.fencingTokenHash);
+      RecordFields.writeReadTarget(writer, intent.readTarget);
+      writer
+        .writeU8(RecordWireIds.payloadFormat.idOf(intent.payloadFormat) ?? 0)
+        .writeU64(intent.recordCount)
+        .writeU32(intent.entryCount)
+        .writeU64(intent.logicalBytes);
+      RecordFields.writeEntryRecordCounts(writer, intent.entryRecordCounts);
+    });
   },
 
   decode(bytes: Uint8Array, key: string): CommitIntent {

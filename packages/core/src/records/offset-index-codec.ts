@@ -11,27 +11,27 @@
 //   entryRecordCounts  u32 count + u32 each (sum = offsetEnd - offsetStart)
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import { ByteReader } from "../bytes/byte-reader.js";
-import { ByteWriter } from "../bytes/byte-writer.js";
 import { parseOffsetIndexKey } from "../keys/stream-key-parsers.js";
 import type { RecordCodec } from "./record-codec.js";
 import { RecordChecks } from "./record-checks.js";
-import { decodeRecordEnvelope, encodeRecordEnvelope } from "./record-envelope.js";
+import { decodeRecordEnvelope, encodeRecord, type RecordEnvelopeHeader } from "./record-envelope.js";
 import { RecordFields } from "./record-fields.js";
 import { RecordWireIds } from "./record-wire-ids.js";
 
 const RECORD_TYPE = "OffsetIndexEntry";
 const SCHEMA_VERSION = 1;
+const HEADER: RecordEnvelopeHeader = { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION };
 
 function validateEntry(entry: OffsetIndexEntry, checks: RecordChecks): void {
   checks.text("streamId", entry.streamId);
   checks.natural("offsetStart", entry.offsetStart);
   checks.natural("offsetEnd", entry.offsetEnd, 1);
-  checks.require(entry.offsetStart < entry.offsetEnd, `empty range [${String(entry.offsetStart)}, ${String(entry.offsetEnd)})`);
+  if (!(entry.offsetStart < entry.offsetEnd)) throw checks.fail(`empty range [${String(entry.offsetStart)}, ${String(entry.offsetEnd)})`);
   checks.natural("generation", entry.generation);
   checks.text("commitId", entry.commitId, entry.generation > 0);
   checks.natural("commitVersion", entry.commitVersion, 1);
   checks.natural("cumulativeSize", entry.cumulativeSize);
-  checks.require(RecordWireIds.payloadFormat.idOf(entry.payloadFormat) !== undefined, `unknown payloadFormat ${String(entry.payloadFormat)}`);
+  if (RecordWireIds.payloadFormat.idOf(entry.payloadFormat) === undefined) throw checks.fail(`unknown payloadFormat ${String(entry.payloadFormat)}`);
   checks.entryRecordCounts(entry.entryRecordCounts, entry.payloadFormat, entry.offsetEnd - entry.offsetStart);
 }
 
@@ -47,21 +47,19 @@ export const offsetIndexCodec: RecordCodec<OffsetIndexEntry> = {
 
   encode(entry: OffsetIndexEntry): Uint8Array {
     validateEntry(entry, new RecordChecks(RECORD_TYPE));
-    const writer = new ByteWriter(256)
-      .writeString(entry.streamId)
-      .writeU64(entry.offsetStart)
-      .writeU64(entry.offsetEnd)
-      .writeU64(entry.generation)
-      .writeString(entry.commitId)
-      .writeU64(entry.commitVersion)
-      .writeU64(entry.cumulativeSize);
-    RecordFields.writeReadTarget(writer, entry.readTarget);
-    writer.writeU8(RecordWireIds.payloadFormat.idOf(entry.payloadFormat) ?? 0);
-    RecordFields.writeEntryRecordCounts(writer, entry.entryRecordCounts);
-    return encodeRecordEnvelope(
-      { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
-      writer.finish(),
-    );
+    return encodeRecord(HEADER, (writer) => {
+      writer
+        .writeString(entry.streamId)
+        .writeU64(entry.offsetStart)
+        .writeU64(entry.offsetEnd)
+        .writeU64(entry.generation)
+        .writeString(entry.commitId)
+        .writeU64(entry.commitVersion)
+        .writeU64(entry.cumulativeSize);
+      RecordFields.writeReadTarget(writer, entry.readTarget);
+      writer.writeU8(RecordWireIds.payloadFormat.idOf(entry.payloadFormat) ?? 0);
+      RecordFields.writeEntryRecordCounts(writer, entry.entryRecordCounts);
+    });
   },
 
   decode(bytes: Uint8Array, key: string): OffsetIndexEntry {

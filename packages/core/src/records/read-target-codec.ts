@@ -15,7 +15,7 @@
 // target without a registered reader is not this module's concern (UNSUPPORTED_READ_TARGET at read time).
 import type { BookKeeperEntryRangeTarget, ObjectSliceTarget, ReadTarget } from "../domain/read-target.js";
 import { ByteReader } from "../bytes/byte-reader.js";
-import { ByteWriter } from "../bytes/byte-writer.js";
+import { withScratchWriter, type ByteWriter } from "../bytes/byte-writer.js";
 import { encodeStrictUtf8 } from "../bytes/strict-utf8.js";
 import { RecordChecks } from "./record-checks.js";
 import { RecordWireIds } from "./record-wire-ids.js";
@@ -33,8 +33,10 @@ const RECORD_TYPE = "ReadTarget";
 
 function validateObjectSlice(target: ObjectSliceTarget, checks: RecordChecks): void {
   checks.text("objectKey", target.objectKey);
-  checks.require(encodeStrictUtf8(target.objectKey).length <= OBJECT_KEY_MAX_BYTES, "objectKey exceeds 1024 UTF-8 bytes");
-  checks.require(RecordWireIds.objectType.idOf(target.objectType) !== undefined, `unknown objectType ${String(target.objectType)}`);
+  // A UTF-16 code unit encodes to at most 3 UTF-8 bytes, so short keys need no encoding to be measured.
+  const keyFits = target.objectKey.length * 3 <= OBJECT_KEY_MAX_BYTES || encodeStrictUtf8(target.objectKey).length <= OBJECT_KEY_MAX_BYTES;
+  checks.require(keyFits, "objectKey exceeds 1024 UTF-8 bytes");
+  if (RecordWireIds.objectType.idOf(target.objectType) === undefined) throw checks.fail(`unknown objectType ${String(target.objectType)}`);
   checks.natural("sliceOffset", target.sliceOffset);
   checks.natural("sliceLength", target.sliceLength, 1);
   checks.require(Number.isSafeInteger(target.sliceOffset + target.sliceLength), "sliceOffset + sliceLength exceeds the safe-integer range");
@@ -44,10 +46,11 @@ function validateObjectSlice(target: ObjectSliceTarget, checks: RecordChecks): v
 
 function validateBookKeeperRange(target: BookKeeperEntryRangeTarget, checks: RecordChecks): void {
   checks.text("clusterAlias", target.clusterAlias);
-  checks.require(
-    typeof target.ledgerId === "string" && LEDGER_ID_PATTERN.test(target.ledgerId) && BigInt(target.ledgerId) <= INT64_MAX,
-    `ledgerId ${JSON.stringify(target.ledgerId)} is not a canonical non-negative int64 decimal`,
-  );
+  const ledgerId: unknown = target.ledgerId;
+  // The pattern allows at most 19 digits; only a 19-digit id can exceed the int64 range.
+  if (typeof ledgerId !== "string" || !LEDGER_ID_PATTERN.test(ledgerId) || (ledgerId.length === 19 && BigInt(ledgerId) > INT64_MAX)) {
+    throw checks.fail(`ledgerId ${JSON.stringify(target.ledgerId)} is not a canonical non-negative int64 decimal`);
+  }
   checks.natural("firstEntryId", target.firstEntryId);
   checks.u32("entryCount", target.entryCount, 1);
   checks.require(Number.isSafeInteger(target.firstEntryId + target.entryCount), "firstEntryId + entryCount exceeds the safe-integer range");
@@ -58,11 +61,11 @@ function validateReadTarget(target: ReadTarget, checks: RecordChecks): void {
   if (typeof target !== "object" || target === null) throw checks.fail("read target must be an object");
   switch (target.type) {
     case "OBJECT_SLICE":
-      checks.require(target.version === 1, `unknown OBJECT_SLICE version ${String(target.version)}`);
+      if (target.version !== 1) throw checks.fail(`unknown OBJECT_SLICE version ${String(target.version)}`);
       validateObjectSlice(target, checks);
       return;
     case "BOOKKEEPER_ENTRY_RANGE":
-      checks.require(target.version === 1, `unknown BOOKKEEPER_ENTRY_RANGE version ${String(target.version)}`);
+      if (target.version !== 1) throw checks.fail(`unknown BOOKKEEPER_ENTRY_RANGE version ${String(target.version)}`);
       validateBookKeeperRange(target, checks);
       return;
     default:
@@ -70,8 +73,8 @@ function validateReadTarget(target: ReadTarget, checks: RecordChecks): void {
   }
 }
 
-function encodePayload(target: ReadTarget): Uint8Array {
-  const writer = new ByteWriter(128);
+/** Writes the canonical per-type payload of a validated target. */
+function writePayload(writer: ByteWriter, target: ReadTarget): void {
   if (target.type === "OBJECT_SLICE") {
     writer
       .writeBytes(OBJECT_SLICE_MAGIC)
@@ -90,7 +93,16 @@ function encodePayload(target: ReadTarget): Uint8Array {
       .writeU32(target.entryCount)
       .writeU32(target.rangeChecksum);
   }
-  return writer.finish();
+}
+
+/** Writes the canonical bytes of a validated target (type, version, length-prefixed payload), size-checked. */
+function writeTarget(writer: ByteWriter, target: ReadTarget, checks: RecordChecks): void {
+  const start = writer.length;
+  writer.writeString(target.type).writeU16(target.version);
+  const payloadSlot = writer.reserveLength();
+  writePayload(writer, target);
+  writer.patchLength(payloadSlot);
+  if (writer.length - start > READ_TARGET_MAX_BYTES) throw checks.fail(`encoded target exceeds ${String(READ_TARGET_MAX_BYTES)} bytes`);
 }
 
 function decodePayload(type: string, version: number, payload: Uint8Array, checks: RecordChecks): ReadTarget {
@@ -140,13 +152,10 @@ export const readTargetCodec = {
   encode(target: ReadTarget): Uint8Array {
     const checks = new RecordChecks(RECORD_TYPE);
     validateReadTarget(target, checks);
-    const bytes = new ByteWriter(160)
-      .writeString(target.type)
-      .writeU16(target.version)
-      .writeLengthPrefixedBytes(encodePayload(target))
-      .finish();
-    checks.require(bytes.length <= READ_TARGET_MAX_BYTES, `encoded target exceeds ${String(READ_TARGET_MAX_BYTES)} bytes`);
-    return bytes;
+    return withScratchWriter((writer) => {
+      writeTarget(writer, target, checks);
+      return writer.finish();
+    });
   },
 
   decode(bytes: Uint8Array): ReadTarget {
@@ -167,6 +176,31 @@ export const readTargetCodec = {
   /** The canonical per-type payload (with its NRO1/NRB1 magic) of a valid target. */
   encodePayload(target: ReadTarget): Uint8Array {
     validateReadTarget(target, new RecordChecks(RECORD_TYPE));
-    return encodePayload(target);
+    return withScratchWriter((writer) => {
+      writePayload(writer, target);
+      return writer.finish();
+    });
   },
 } as const;
+
+/**
+ * Writes `u32 length ‖ readTargetCodec.encode(target)` into `writer` in place (the nested readTarget field of
+ * commit intents and index entries). Validates exactly like `encode`.
+ */
+export function writeLengthPrefixedReadTarget(writer: ByteWriter, target: ReadTarget): void {
+  const checks = new RecordChecks(RECORD_TYPE);
+  validateReadTarget(target, checks);
+  const slot = writer.reserveLength();
+  writeTarget(writer, target, checks);
+  writer.patchLength(slot);
+}
+
+/** Throws the METADATA_INVARIANT_VIOLATION `readTargetCodec.encode` would throw for an invalid target. */
+export function checkReadTarget(target: ReadTarget): void {
+  validateReadTarget(target, new RecordChecks(RECORD_TYPE));
+}
+
+/** Writes `readTargetCodec.encodePayload(target)` into `writer` in place; `target` must have passed `checkReadTarget`. */
+export function writeReadTargetPayload(writer: ByteWriter, target: ReadTarget): void {
+  writePayload(writer, target);
+}

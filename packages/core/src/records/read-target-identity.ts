@@ -1,10 +1,8 @@
 // The identity hash of a physical target: what commit ids and replay markers bind to.
 import type { ReadTarget } from "../domain/read-target.js";
-import { ByteWriter } from "../bytes/byte-writer.js";
+import { withScratchWriter } from "../bytes/byte-writer.js";
 import { sha256Hex } from "../bytes/sha256.js";
-import { readTargetCodec } from "./read-target-codec.js";
-
-const encoder = new TextEncoder();
+import { checkReadTarget, writeReadTargetPayload } from "./read-target-codec.js";
 
 /**
  * Hex SHA-256 of `type ‖ 0x00 ‖ decimal(version) ‖ 0x00 ‖ payload`, where payload is the canonical per-type
@@ -12,14 +10,10 @@ const encoder = new TextEncoder();
  * identity. Throws METADATA_INVARIANT_VIOLATION for an invalid target.
  */
 export function readTargetIdentity(target: ReadTarget): string {
-  const payload = readTargetCodec.encodePayload(target);
-  return sha256Hex(
-    new ByteWriter(payload.length + 40)
-      .writeBytes(encoder.encode(target.type))
-      .writeU8(0)
-      .writeBytes(encoder.encode(String(target.version)))
-      .writeU8(0)
-      .writeBytes(payload)
-      .finish(),
-  );
+  checkReadTarget(target);
+  return withScratchWriter((writer) => {
+    writer.writeUtf8(target.type).writeU8(0).writeUtf8(String(target.version)).writeU8(0);
+    writeReadTargetPayload(writer, target);
+    return sha256Hex(writer.view());
+  });
 }

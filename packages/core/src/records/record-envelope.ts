@@ -10,7 +10,7 @@
 // A reader accepts only schema versions it knows (a newer schema is rejected even when minReaderSchemaVersion
 // would allow it: readers also write heads back, and must never drop fields they do not understand).
 import { ByteReader } from "../bytes/byte-reader.js";
-import { ByteWriter } from "../bytes/byte-writer.js";
+import { ByteWriter, withScratchWriter } from "../bytes/byte-writer.js";
 import { crc32c } from "../bytes/crc32c.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
@@ -43,6 +43,29 @@ export function encodeRecordEnvelope(header: RecordEnvelopeHeader, payload: Uint
     .writeU32(crc32c(payload))
     .writeBytes(payload)
     .finish();
+}
+
+/**
+ * The same bytes as `encodeRecordEnvelope(header, payload)` where `payload` is what `writePayload` writes, built
+ * in one scratch writer: the payload is written in place after the header, then its length and CRC32C are
+ * filled in. One allocation (the returned array). `writePayload` must leave no length slot open.
+ */
+export function encodeRecord(header: RecordEnvelopeHeader, writePayload: (writer: ByteWriter) => void): Uint8Array {
+  return withScratchWriter((writer) => {
+    writer
+      .writeBytes(RECORD_ENVELOPE_MAGIC)
+      .writeString(header.recordType)
+      .writeU16(header.schemaVersion)
+      .writeU16(header.minReaderSchemaVersion)
+      .writeU8(CANONICAL_BINARY_V1);
+    const lengthAt = writer.length;
+    writer.writeU32(0).writeU32(0);
+    const payloadStart = writer.length;
+    writePayload(writer);
+    const payload = writer.view(payloadStart);
+    writer.setU32(lengthAt, payload.length).setU32(lengthAt + 4, crc32c(payload));
+    return writer.finish();
+  });
 }
 
 function violation(context: string, message: string, cause?: unknown): NereusError {

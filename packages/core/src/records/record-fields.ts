@@ -2,13 +2,13 @@
 import type { ReadTarget } from "../domain/read-target.js";
 import type { ByteReader } from "../bytes/byte-reader.js";
 import type { ByteWriter } from "../bytes/byte-writer.js";
-import { readTargetCodec } from "./read-target-codec.js";
+import { readTargetCodec, writeLengthPrefixedReadTarget } from "./read-target-codec.js";
 
 /** Reads and writes the composite fields every commit-derived record carries. */
 export const RecordFields = {
-  /** readTarget: u32 length + canonical ReadTarget bytes. */
+  /** readTarget: u32 length + canonical ReadTarget bytes (written in place, validated like `readTargetCodec.encode`). */
   writeReadTarget(writer: ByteWriter, target: ReadTarget): void {
-    writer.writeLengthPrefixedBytes(readTargetCodec.encode(target));
+    writeLengthPrefixedReadTarget(writer, target);
   },
 
   readReadTarget(reader: ByteReader): ReadTarget {

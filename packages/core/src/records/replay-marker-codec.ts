@@ -6,21 +6,21 @@
 //   commitVersion  u64 (>= 1)
 import type { ReplayMarker } from "../domain/commit-records.js";
 import { ByteReader } from "../bytes/byte-reader.js";
-import { ByteWriter } from "../bytes/byte-writer.js";
 import { parseReplayMarkerKey } from "../keys/stream-key-parsers.js";
 import type { RecordCodec } from "./record-codec.js";
 import { RecordChecks } from "./record-checks.js";
-import { decodeRecordEnvelope, encodeRecordEnvelope } from "./record-envelope.js";
+import { decodeRecordEnvelope, encodeRecord, type RecordEnvelopeHeader } from "./record-envelope.js";
 
 const RECORD_TYPE = "ReplayMarker";
 const SCHEMA_VERSION = 1;
+const HEADER: RecordEnvelopeHeader = { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION };
 
 function validateMarker(marker: ReplayMarker, checks: RecordChecks): void {
   checks.text("streamId", marker.streamId);
   checks.text("commitId", marker.commitId);
   checks.natural("offsetStart", marker.offsetStart);
   checks.natural("offsetEnd", marker.offsetEnd, 1);
-  checks.require(marker.offsetStart < marker.offsetEnd, `empty range [${String(marker.offsetStart)}, ${String(marker.offsetEnd)})`);
+  if (!(marker.offsetStart < marker.offsetEnd)) throw checks.fail(`empty range [${String(marker.offsetStart)}, ${String(marker.offsetEnd)})`);
   checks.natural("commitVersion", marker.commitVersion, 1);
 }
 
@@ -34,14 +34,14 @@ export const replayMarkerCodec: RecordCodec<ReplayMarker> = {
 
   encode(marker: ReplayMarker): Uint8Array {
     validateMarker(marker, new RecordChecks(RECORD_TYPE));
-    const payload = new ByteWriter(160)
-      .writeString(marker.streamId)
-      .writeString(marker.commitId)
-      .writeU64(marker.offsetStart)
-      .writeU64(marker.offsetEnd)
-      .writeU64(marker.commitVersion)
-      .finish();
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+    return encodeRecord(HEADER, (writer) => {
+      writer
+        .writeString(marker.streamId)
+        .writeString(marker.commitId)
+        .writeU64(marker.offsetStart)
+        .writeU64(marker.offsetEnd)
+        .writeU64(marker.commitVersion);
+    });
   },
 
   decode(bytes: Uint8Array, key: string): ReplayMarker {

@@ -14,18 +14,18 @@
 //     writerId string, epoch u64, fencingToken string, leaseVersion u64, expiresAtMillis u64
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";
 import { ByteReader } from "../bytes/byte-reader.js";
-import { ByteWriter } from "../bytes/byte-writer.js";
 import { compareBytes } from "../bytes/compare-bytes.js";
-import { decodeStrictUtf8, encodeStrictUtf8 } from "../bytes/strict-utf8.js";
+import { decodeStrictUtf8, encodeStrictUtf8, isWellFormedString } from "../bytes/strict-utf8.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
 import { parseStreamHeadKey } from "../keys/stream-key-parsers.js";
 import type { RecordCodec } from "./record-codec.js";
 import { RecordChecks } from "./record-checks.js";
-import { decodeRecordEnvelope, encodeRecordEnvelope } from "./record-envelope.js";
+import { decodeRecordEnvelope, encodeRecord, type RecordEnvelopeHeader } from "./record-envelope.js";
 import { RecordWireIds } from "./record-wire-ids.js";
 
 const RECORD_TYPE = "StreamHead";
 const SCHEMA_VERSION = 1;
+const HEADER: RecordEnvelopeHeader = { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION };
 /** Upper bound of the encoded attribute map (count + keys + values). */
 export const STREAM_ATTRIBUTES_MAX_BYTES = 16 * 1024;
 
@@ -50,13 +50,14 @@ function encodeAttributes(attributes: unknown, checks: RecordChecks): EncodedAtt
   let size = 4;
   const entries: EncodedAttribute[] = [];
   for (const [key, value] of Object.entries(attributes as Record<string, unknown>)) {
-    checks.text(`attribute key ${JSON.stringify(key)}`, key, true);
-    checks.text(`attribute ${JSON.stringify(key)}`, value, true);
+    // Named (JSON.stringify) only when the check is about to fail.
+    if (!isWellFormedString(key)) checks.text(`attribute key ${JSON.stringify(key)}`, key, true);
+    if (typeof value !== "string" || !isWellFormedString(value)) checks.text(`attribute ${JSON.stringify(key)}`, value, true);
     const entry = { key: encodeStrictUtf8(key), value: encodeStrictUtf8(value as string) };
     size += 8 + entry.key.length + entry.value.length;
     entries.push(entry);
   }
-  checks.require(size <= STREAM_ATTRIBUTES_MAX_BYTES, `attributes encode to ${String(size)} bytes; the maximum is 16 KiB`);
+  if (size > STREAM_ATTRIBUTES_MAX_BYTES) throw checks.fail(`attributes encode to ${String(size)} bytes; the maximum is 16 KiB`);
   return entries.sort((a, b) => compareBytes(a.key, b.key));
 }
 
@@ -69,22 +70,20 @@ function validateHead(head: StreamHead, checks: RecordChecks): EncodedAttribute[
   } catch (cause) {
     throw checks.fail("streamName is not a valid stream name", cause);
   }
-  checks.require(head.streamId === derived, `streamId ${head.streamId} is not the id of streamName (expected ${derived})`);
-  checks.require(RecordWireIds.streamState.idOf(head.state) !== undefined, `unknown state ${String(head.state)}`);
-  checks.require(
-    RecordWireIds.storageProfile.idOf(head.profile) !== undefined,
-    `profile ${String(head.profile)} is not a canonical storage profile`,
-  );
+  if (head.streamId !== derived) throw checks.fail(`streamId ${head.streamId} is not the id of streamName (expected ${derived})`);
+  if (RecordWireIds.streamState.idOf(head.state) === undefined) throw checks.fail(`unknown state ${String(head.state)}`);
+  if (RecordWireIds.storageProfile.idOf(head.profile) === undefined) {
+    throw checks.fail(`profile ${String(head.profile)} is not a canonical storage profile`);
+  }
   const attributes = encodeAttributes(head.attributes, checks);
   checks.natural("createdAtMillis", head.createdAtMillis);
   checks.natural("committedEndOffset", head.committedEndOffset);
   checks.natural("cumulativeSize", head.cumulativeSize);
   checks.natural("commitVersion", head.commitVersion);
   checks.natural("trimOffset", head.trimOffset);
-  checks.require(
-    head.trimOffset <= head.committedEndOffset,
-    `trimOffset ${String(head.trimOffset)} exceeds committedEndOffset ${String(head.committedEndOffset)}`,
-  );
+  if (head.trimOffset > head.committedEndOffset) {
+    throw checks.fail(`trimOffset ${String(head.trimOffset)} exceeds committedEndOffset ${String(head.committedEndOffset)}`);
+  }
   checks.text("lastCommitId", head.lastCommitId, true);
   const empty = head.commitVersion === 0;
   checks.require(
@@ -116,35 +115,33 @@ export const streamHeadCodec: RecordCodec<StreamHead> = {
   encode(head: StreamHead): Uint8Array {
     const checks = new RecordChecks(RECORD_TYPE);
     const attributes = validateHead(head, checks);
-    const writer = new ByteWriter(256)
-      .writeString(head.streamId)
-      .writeString(head.streamName)
-      .writeU8(RecordWireIds.streamState.idOf(head.state) ?? 0)
-      .writeU8(RecordWireIds.storageProfile.idOf(head.profile) ?? 0)
-      .writeU32(attributes.length);
-    for (const attribute of attributes) {
-      writer.writeLengthPrefixedBytes(attribute.key).writeLengthPrefixedBytes(attribute.value);
-    }
-    writer
-      .writeU64(head.createdAtMillis)
-      .writeU64(head.committedEndOffset)
-      .writeU64(head.cumulativeSize)
-      .writeU64(head.commitVersion)
-      .writeU64(head.trimOffset)
-      .writeString(head.lastCommitId)
-      .writeBoolean(head.session !== undefined);
-    if (head.session !== undefined) {
+    return encodeRecord(HEADER, (writer) => {
       writer
-        .writeString(head.session.writerId)
-        .writeU64(head.session.epoch)
-        .writeString(head.session.fencingToken)
-        .writeU64(head.session.leaseVersion)
-        .writeU64(head.session.expiresAtMillis);
-    }
-    return encodeRecordEnvelope(
-      { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
-      writer.finish(),
-    );
+        .writeString(head.streamId)
+        .writeString(head.streamName)
+        .writeU8(RecordWireIds.streamState.idOf(head.state) ?? 0)
+        .writeU8(RecordWireIds.storageProfile.idOf(head.profile) ?? 0)
+        .writeU32(attributes.length);
+      for (const attribute of attributes) {
+        writer.writeLengthPrefixedBytes(attribute.key).writeLengthPrefixedBytes(attribute.value);
+      }
+      writer
+        .writeU64(head.createdAtMillis)
+        .writeU64(head.committedEndOffset)
+        .writeU64(head.cumulativeSize)
+        .writeU64(head.commitVersion)
+        .writeU64(head.trimOffset)
+        .writeString(head.lastCommitId)
+        .writeBoolean(head.session !== undefined);
+      if (head.session !== undefined) {
+        writer
+          .writeString(head.session.writerId)
+          .writeU64(head.session.epoch)
+          .writeString(head.session.fencingToken)
+          .writeU64(head.session.leaseVersion)
+          .writeU64(head.session.expiresAtMillis);
+      }
+    });
   },
 
   decode(bytes: Uint8Array, key: string): StreamHead {
