@@ -48,4 +48,55 @@ describe("Deadline", () => {
     expect(owned.aborted).toBe(true);
     expect(owned.error("group").code).toBe(ErrorCode.STORAGE_CLOSED);
   });
+
+  it("carries the first source's reason, like AbortSignal.any([timeout, caller, closing])", async () => {
+    const timed = Deadline.start(5);
+    await aborted(timed.signal);
+    expect(timed.signal.reason).toMatchObject({ name: "TimeoutError" });
+
+    const caller = new AbortController();
+    const cancelled = Deadline.start(10_000, caller.signal);
+    const why = new Error("caller gave up");
+    caller.abort(why);
+    expect(cancelled.signal.reason).toBe(why);
+
+    const early = new AbortController();
+    early.abort("already");
+    const closing = new AbortController();
+    closing.abort("closed");
+    expect(Deadline.start(10_000, early.signal, closing.signal).signal.reason).toBe("already");
+    expect(Deadline.start(10_000, undefined, closing.signal).signal.reason).toBe("closed");
+  });
+
+  it("dispose releases the timer and the sources: a disposed deadline never aborts", async () => {
+    const closing = new AbortController();
+    const disposed = Deadline.start(5, undefined, closing.signal);
+    const live = Array.from({ length: 100 }, () => Deadline.start(10_000, undefined, closing.signal));
+    disposed.dispose();
+    disposed.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(disposed.aborted).toBe(false);
+    closing.abort();
+    expect(disposed.aborted).toBe(false);
+    expect(live.every((deadline) => deadline.aborted && deadline.error("op").code === ErrorCode.STORAGE_CLOSED)).toBe(true);
+  });
+
+  it("a one-member union is a view: same signal, and disposing it leaves the member running", async () => {
+    const member = Deadline.start(5);
+    const view = Deadline.union([member]);
+    expect(view.signal).toBe(member.signal);
+    view.dispose();
+    await aborted(member.signal);
+    expect(view.error("op").code).toBe(ErrorCode.TIMEOUT);
+  });
+
+  it("a disposed union stops following its members", () => {
+    const a = new AbortController();
+    const b = new AbortController();
+    const union = Deadline.union([Deadline.start(10_000, a.signal), Deadline.start(10_000, b.signal)]);
+    union.dispose();
+    a.abort();
+    b.abort();
+    expect(union.aborted).toBe(false);
+  });
 });

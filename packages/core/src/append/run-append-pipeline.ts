@@ -31,6 +31,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
   const streamId = lane.streamId;
   let live: PendingAppend[] = [...members];
   let attempt: AppendAttempt | undefined;
+  let deadline: Deadline | undefined;
   const detach: Array<() => void> = [];
   const rejectLive = (error: unknown, outcome: AppendOutcome): void => {
     for (const member of live) {
@@ -53,7 +54,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
       member.deadline.signal.addEventListener("abort", onAbort, { once: true });
       detach.push(() => member.deadline.signal.removeEventListener("abort", onAbort));
     }
-    let deadline = Deadline.union(live.map((member) => member.deadline), context.closing);
+    deadline = Deadline.union(live.map((member) => member.deadline), context.closing);
     // Step 1: the head this commit is planned against, and each caller's expectedStartOffset.
     const cached = lane.cachedHead;
     let base: VersionedHead = cached ?? (await loadHead(context.metadata, context.keyspace, streamId, deadline.signal));
@@ -77,7 +78,9 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
       return true;
     });
     if (live.length === 0) return;
-    deadline = Deadline.union(live.map((member) => member.deadline), context.closing);
+    deadline.dispose();
+    const groupDeadline = Deadline.union(live.map((member) => member.deadline), context.closing);
+    deadline = groupDeadline;
     const plan = live[0]?.plan;
     if (plan === undefined) return;
     // Step 2: admission, before any WAL I/O.
@@ -116,7 +119,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     const runHook = async (step: AppendStep): Promise<void> => {
       const hook = context.stepHooks[step];
       if (hook === undefined) return;
-      await hook({ step, streamId, attemptIds: attemptMembers.map((member) => member.attemptId), commitId: current.commitId, commitIntent: current.intent, signal: deadline.signal });
+      await hook({ step, streamId, attemptIds: attemptMembers.map((member) => member.attemptId), commitId: current.commitId, commitIntent: current.intent, signal: groupDeadline.signal });
     };
     // Step 4: freeze and persist the exact bytes.
     await runHook("beforeWalWrite");
@@ -205,6 +208,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     }
   } finally {
     for (const remove of detach) remove();
+    deadline?.dispose();
     attempt?.finishRunner();
   }
 }

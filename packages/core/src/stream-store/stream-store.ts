@@ -126,22 +126,31 @@ export class StreamStore implements AsyncDisposable {
     const profile = canonicalizeProfile(options.profile);
     resolveExecutionPlan(this.#context.providers, profile);
     const deadline = this.#deadline(options);
-    const { head, created } = await createStreamHead(this.#context, {
-      name,
-      profile,
-      attributes: options.attributes,
-      signal: deadline.signal,
-    });
-    this.#profiles.set(head.head.streamId, Promise.resolve(head.head.profile));
-    return { streamId: head.head.streamId, head: head.head, created };
+    try {
+      const { head, created } = await createStreamHead(this.#context, {
+        name,
+        profile,
+        attributes: options.attributes,
+        signal: deadline.signal,
+      });
+      this.#profiles.set(head.head.streamId, Promise.resolve(head.head.profile));
+      return { streamId: head.head.streamId, head: head.head, created };
+    } finally {
+      deadline.dispose();
+    }
   }
 
   /** The current head (one linearizable read). Throws STREAM_NOT_FOUND. */
   async getHead(streamId: string, options: OperationDeadlineOptions = {}): Promise<StreamHead> {
     this.#checkOpen();
-    const { head } = await loadHead(this.#context.metadata, this.#context.keyspace, streamId, this.#deadline(options).signal);
-    this.#profiles.set(streamId, Promise.resolve(head.profile));
-    return head;
+    const deadline = this.#deadline(options);
+    try {
+      const { head } = await loadHead(this.#context.metadata, this.#context.keyspace, streamId, deadline.signal);
+      this.#profiles.set(streamId, Promise.resolve(head.profile));
+      return head;
+    } finally {
+      deadline.dispose();
+    }
   }
 
   /**
@@ -152,6 +161,7 @@ export class StreamStore implements AsyncDisposable {
    */
   async append(streamId: string, batch: AppendBatch, options: AppendOptions = {}): Promise<AppendResult> {
     let pending: PendingAppend;
+    let deadline: Deadline | undefined;
     try {
       this.#checkOpen();
       const validated = validateBatch(batch);
@@ -159,12 +169,13 @@ export class StreamStore implements AsyncDisposable {
       if (expected !== undefined && (!Number.isSafeInteger(expected) || expected < 0)) {
         throw invalid(`expectedStartOffset must be a non-negative safe integer, got ${String(expected)}`);
       }
-      const deadline = this.#deadline(options);
+      deadline = this.#deadline(options);
       const profile = await this.#profileOf(streamId, deadline);
       const plan = resolveExecutionPlan(this.#context.providers, profile, options.durability, options.completionPolicy);
       this.#budget.reserve(validated.logicalBytes);
       pending = new PendingAppend(validated, plan, expected, deadline);
     } catch (error) {
+      deadline?.dispose();
       throw appendFailure(error, "KNOWN_NOT_COMMITTED");
     }
     const bytes = pending.batch.logicalBytes;
@@ -173,6 +184,8 @@ export class StreamStore implements AsyncDisposable {
       return await pending.promise;
     } finally {
       this.#budget.release(bytes);
+      // Settled: the pipeline no longer needs this caller's deadline (a group goes on under its own union).
+      pending.deadline.dispose();
     }
   }
 
@@ -198,6 +211,9 @@ export class StreamStore implements AsyncDisposable {
       outcome = await raceDeadline(recoverAttempt(this.#context, this.#lane(streamId), attempt, deadline.signal), deadline);
     } catch (error) {
       throw appendFailure(error, attempt.stage === "COMMITTED" ? "KNOWN_COMMITTED" : "MAY_HAVE_COMMITTED", attemptId);
+    } finally {
+      // Either recovery finished or the deadline aborted it (an aborted deadline stays aborted).
+      deadline.dispose();
     }
     if (outcome.kind === "resolved") {
       if (outcome.resolution.kind === "committed") return buildAppendResult(outcome.resolution.intent, member);
@@ -209,7 +225,12 @@ export class StreamStore implements AsyncDisposable {
   /** Reads committed entries from `offset` (see `ReadOptions`); at/after the end: empty with `endOfStream`. */
   async read(streamId: string, offset: number, options: ReadOptions = {}): Promise<ReadResult> {
     this.#checkOpen();
-    return readStream(this.#context, streamId, offset, options, this.#deadline(options));
+    const deadline = this.#deadline(options);
+    try {
+      return await readStream(this.#context, streamId, offset, options, deadline);
+    } finally {
+      deadline.dispose();
+    }
   }
 
   /** ACTIVE → SEALED (idempotent). Waits for this process's earlier appends of the stream. */
@@ -289,11 +310,16 @@ export class StreamStore implements AsyncDisposable {
   async #laneOperation<T>(streamId: string, options: OperationDeadlineOptions, body: (lane: StreamLane, deadline: Deadline) => Promise<T>): Promise<T> {
     this.#checkOpen();
     const deadline = this.#deadline(options);
-    await this.#profileOf(streamId, deadline);
-    const lane = this.#lane(streamId);
-    const operation = new LaneOperation<T>(deadline, () => body(lane, deadline));
-    lane.enqueue(operation);
-    return operation.promise;
+    try {
+      await this.#profileOf(streamId, deadline);
+      const lane = this.#lane(streamId);
+      const operation = new LaneOperation<T>(deadline, () => body(lane, deadline));
+      lane.enqueue(operation);
+      return await operation.promise;
+    } finally {
+      // The operation settled: it ran to completion, or it never ran (expired, failed, or the store closed).
+      deadline.dispose();
+    }
   }
 
   #lane(streamId: string): StreamLane {
@@ -316,6 +342,7 @@ export class StreamStore implements AsyncDisposable {
       // Shared by every caller, so it is bounded by the store's default deadline, not by the first caller's.
       const shared = Deadline.start(undefined, undefined, this.#closing.signal);
       profile = loadHead(this.#context.metadata, this.#context.keyspace, streamId, shared.signal).then((head) => {
+        shared.dispose();
         const lane = this.#lane(streamId);
         if (lane.idle && lane.cachedHead === undefined && lane.suspendedBy === undefined) lane.cachedHead = head;
         return head.head.profile;
@@ -323,6 +350,7 @@ export class StreamStore implements AsyncDisposable {
       const loading = profile;
       this.#profiles.set(streamId, loading);
       loading.catch(() => {
+        shared.dispose();
         if (this.#profiles.get(streamId) === loading) this.#profiles.delete(streamId);
       });
     }
@@ -344,6 +372,7 @@ export class StreamStore implements AsyncDisposable {
       this.#recoveryTimers.delete(timer);
       const deadline = Deadline.start(undefined, undefined, this.#closing.signal);
       void recoverAttempt(this.#context, this.#lane(attempt.streamId), attempt, deadline.signal).then((outcome) => {
+        deadline.dispose();
         const permanent = outcome.kind === "unresolved" && outcome.reason.code === ErrorCode.METADATA_INVARIANT_VIOLATION;
         if (outcome.kind === "unresolved" && !permanent && attempt.stage !== "COMMITTED") {
           this.#scheduleRecovery(attempt, Math.min(Math.max(delayMs * 2, policy.minDelayMs), policy.maxDelayMs));
