@@ -32,26 +32,58 @@ import type { MaterializationSource } from "./plan-materialization.js";
 /** Readers of source targets, by target type. */
 export type SourceReaders = (target: ReadTarget) => WalReader | undefined;
 
-/** Reads every source's entries and checks them against its index record. */
-export async function readSourceEntries(readers: SourceReaders, sources: readonly MaterializationSource[], signal?: AbortSignal): Promise<StoredEntry[]> {
-  const entries: StoredEntry[] = [];
-  for (const source of sources) {
-    const reader = readers(source.readTarget);
-    if (reader === undefined) {
-      throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no source reader for ${source.readTarget.type} targets`, { retryable: false });
-    }
-    const stored = await reader.readEntries(source.readTarget, { signal });
-    const counts = stored.map((entry) => entry.recordCount);
-    if (counts.length !== source.entryRecordCounts.length || counts.some((count, index) => count !== source.entryRecordCounts[index])) {
-      throw new NereusError(
-        ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
-        `source [${String(source.offsetStart)}, ${String(source.offsetEnd)}) does not match its index record`,
-        { retryable: false },
-      );
-    }
-    entries.push(...stored);
+/** Source reads in flight at once (sources of one task live in different WAL objects). */
+const SOURCE_READ_CONCURRENCY = 8;
+
+/** Reads one source's entries and checks them against its index record. */
+export async function readSourceEntries(readers: SourceReaders, source: MaterializationSource, signal?: AbortSignal): Promise<readonly StoredEntry[]> {
+  const reader = readers(source.readTarget);
+  if (reader === undefined) {
+    throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no source reader for ${source.readTarget.type} targets`, { retryable: false });
   }
-  return entries;
+  const stored = await reader.readEntries(source.readTarget, { signal });
+  const counts = stored.map((entry) => entry.recordCount);
+  if (counts.length !== source.entryRecordCounts.length || counts.some((count, index) => count !== source.entryRecordCounts[index])) {
+    throw new NereusError(
+      ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
+      `source [${String(source.offsetStart)}, ${String(source.offsetEnd)}) does not match its index record`,
+      { retryable: false },
+    );
+  }
+  return stored;
+}
+
+/**
+ * Reads every source (at most 8 at once), returning their entries in source order. A failing source rejects with
+ * its error and `details.sourceIndex` (the first failure wins; the other reads are still awaited).
+ */
+export async function readAllSources(readers: SourceReaders, sources: readonly MaterializationSource[], signal?: AbortSignal): Promise<StoredEntry[]> {
+  const results: Array<readonly StoredEntry[]> = new Array<readonly StoredEntry[]>(sources.length);
+  let failure: { readonly index: number; readonly error: unknown } | undefined;
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(SOURCE_READ_CONCURRENCY, sources.length) }, async () => {
+    for (let index = next++; index < sources.length && failure === undefined; index = next++) {
+      try {
+        results[index] = await readSourceEntries(readers, sources[index] as MaterializationSource, signal);
+      } catch (error) {
+        failure ??= { index, error };
+      }
+    }
+  });
+  await Promise.all(lanes);
+  if (failure !== undefined) throw new SourceReadError(failure.index, failure.error);
+  return results.flat();
+}
+
+/** A source of a task could not be read; `cause` is the reader's error. */
+export class SourceReadError extends Error {
+  readonly sourceIndex: number;
+
+  constructor(sourceIndex: number, cause: unknown) {
+    super(`materialization source ${String(sourceIndex)} could not be read: ${String(cause)}`, { cause });
+    this.name = "SourceReadError";
+    this.sourceIndex = sourceIndex;
+  }
 }
 
 export interface GenerationObjectInput {

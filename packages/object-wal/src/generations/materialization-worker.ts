@@ -33,7 +33,7 @@ import { StreamRegistry } from "../profiles/stream-registry.js";
 import { PhysicalObjectRoots } from "../roots/physical-object-roots.js";
 import { newProcessRunId } from "../writer/wal-object-naming.js";
 import { advanceGenerationZeroIndex } from "./advance-generation-zero-index.js";
-import { encodeGenerationObject, readSourceEntries, uploadGenerationObject, verifyGenerationObject, type SourceReaders } from "./generation-object.js";
+import { SourceReadError, encodeGenerationObject, readAllSources, uploadGenerationObject, verifyGenerationObject, type SourceReaders } from "./generation-object.js";
 import type { MaterializationTask, StreamMaterialization, StreamRegistration } from "./materialization-records.js";
 import { MaterializationStateStore, type VersionedMaterialization } from "./materialization-state-store.js";
 import {
@@ -440,17 +440,16 @@ export class MaterializationWorker implements AsyncDisposable {
     const streamId = head.streamId;
     const task = claimed.record.task as MaterializationTask;
     const claim = task.claim as NonNullable<MaterializationTask["claim"]>;
-    const entries = [];
-    for (const source of sources) {
-      try {
-        entries.push(...(await readSourceEntries(this.#readers, [source], signal)));
-      } catch (error) {
-        if (!isCorruption(error)) throw error;
-        // A corrupt generation source is quarantined (reads and later plans skip it); generation 0 has no fallback.
-        if (task.sourceKind === "GENERATION") await this.#quarantine(source, signal);
-        else this.#onError(error, streamId);
-        return this.#abandon(streamId, claimed, signal);
-      }
+    let entries;
+    try {
+      entries = await readAllSources(this.#readers, sources, signal);
+    } catch (error) {
+      if (!(error instanceof SourceReadError) || !isCorruption(error.cause)) throw error instanceof SourceReadError ? error.cause : error;
+      // A corrupt generation source is quarantined (reads and later plans skip it); generation 0 has no fallback.
+      const source = sources[error.sourceIndex] as MaterializationSource;
+      if (task.sourceKind === "GENERATION") await this.#quarantine(source, signal);
+      else this.#onError(error.cause, streamId);
+      return this.#abandon(streamId, claimed, signal);
     }
     let state = claimed;
     let prepared: { readonly key: string; readonly entry: GenerationIndexEntry; readonly revision: number };

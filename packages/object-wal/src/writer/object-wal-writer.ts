@@ -114,7 +114,8 @@ class PendingObject {
   /** Linger elapsed while every upload slot was busy: upload as soon as one frees. */
   due = false;
   flushing = false;
-  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the pending linger trigger. */
+  cancelLinger: (() => void) | undefined;
 
   add(member: Member): void {
     this.members.push(member);
@@ -299,11 +300,18 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         this.#open = pending;
         const owner = pending;
         const linger = (): void => {
-          owner.timer = undefined;
+          owner.cancelLinger = undefined;
           if (this.#inFlight < this.policy.maxConcurrentFlushes) this.#seal(owner, false);
           else owner.due = true;
         };
-        owner.timer = this.policy.lingerMs === 0 ? setTimeout(linger, 0) : setTimeout(linger, this.policy.lingerMs);
+        // Linger 0: every persist of this turn of the event loop joins the object, then it is uploaded.
+        if (this.policy.lingerMs === 0) {
+          const immediate = setImmediate(linger);
+          owner.cancelLinger = () => clearImmediate(immediate);
+        } else {
+          const timer = setTimeout(linger, this.policy.lingerMs);
+          owner.cancelLinger = () => clearTimeout(timer);
+        }
       }
       pending.add(member);
       if (signal !== undefined) {
@@ -322,8 +330,8 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
 
   /** Closes `pending` for new slices and queues it for upload (`force`: even while every upload slot is busy). */
   #seal(pending: PendingObject, force: boolean): void {
-    if (pending.timer !== undefined) clearTimeout(pending.timer);
-    pending.timer = undefined;
+    pending.cancelLinger?.();
+    pending.cancelLinger = undefined;
     if (!force && this.#inFlight >= this.policy.maxConcurrentFlushes) {
       pending.due = true;
       return;
