@@ -1,10 +1,12 @@
 // Runs core's append-protocol conformance suite (create-or-get, the seed example, group commit, fencing, lifecycle,
 // read repair, a crash at every pipeline step) against the real metadata stores: a real etcd (shared by the run;
-// every test uses its own cluster prefix) and SQLite (a fresh file per test).
+// every test uses its own cluster prefix) and SQLite (a fresh file per test); plus the append-history property
+// (random appends, faults, crashes, restarts and owner changes) on real etcd. Kept in one file because the
+// afterAll below removes every conformance-* cluster.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describeAppendProtocolConformance } from "@nereus/core/testing";
+import { describeAppendHistoryProperty, describeAppendProtocolConformance } from "@nereus/core/testing";
 import { loadServices } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
 import { afterAll } from "vitest";
@@ -37,3 +39,9 @@ describeAppendProtocolConformance("SqliteMetadataStore", async () => {
     },
   };
 });
+
+// One shared etcd client for all histories (each history uses its own cluster prefix); fewer runs than the
+// in-memory property in core because every step is a real etcd round trip.
+const historyStore = createEtcdMetadataStore({ endpoints: [endpoint] });
+afterAll(async () => (await historyStore).close());
+describeAppendHistoryProperty("EtcdMetadataStore (real etcd)", async () => ({ metadata: await historyStore }), { numRuns: 25, timeoutMs: 240_000 });

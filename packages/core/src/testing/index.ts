@@ -21,3 +21,5 @@ export {
   text,
   type ExpectedAppendFailure,
 } from "./append-protocol-harness.js";
+export { FaultInjectingMetadataStore } from "./fault-injecting-metadata-store.js";
+export { describeAppendHistoryProperty, type AppendHistoryPropertyOptions } from "./append-history-property.js";
