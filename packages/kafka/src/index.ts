@@ -1,5 +1,6 @@
-// Public API of @nereus/kafka. The broker-side handlers over the storage core land here; today the package
-// exposes its sans-IO wire codec as the `protocol` namespace (also importable as @nereus/kafka/protocol).
+// Public API of @nereus/kafka: the broker over the storage core (createKafkaBroker and its handler seam), the
+// classic consumer-group coordinator, and the sans-IO wire codec as the `protocol` namespace (also importable as
+// @nereus/kafka/protocol). Every export is named here.
 export * as protocol from "./protocol/index.js";
 
 // Consumer groups (classic protocol).
@@ -39,3 +40,28 @@ export {
   type CommittedOffsetKeyLocation,
   type GroupRootKeyLocation,
 } from "./groups/index.js";
+
+// Broker.
+export { createKafkaBroker, ADVERTISED_VERSION_CAPS, type KafkaBroker, type KafkaBrokerOptions } from "./broker/create-kafka-broker.js";
+export type { KafkaConnection } from "./broker/kafka-connection.js";
+export {
+  NO_RESPONSE,
+  type NoResponse,
+  type ApiKeyName,
+  type ApiRequest,
+  type BrokerIdentity,
+  type KafkaApiHandler,
+  type KafkaApiHandlers,
+  type RequestContext,
+  type TopicCatalog,
+  type TopicDescription,
+} from "./broker/kafka-api-handler.js";
+export { type KafkaBrokerLogger, SILENT_LOGGER } from "./broker/broker-logger.js";
+export type { KafkaBrokerMetrics, MetricFamily } from "./broker/broker-metrics.js";
+export { mapStorageError, type KafkaErrorMapping, type PartitionAction } from "./broker/map-storage-error.js";
+export type { PartitionLogTuning } from "./log/partition-logs.js";
+
+// Topics and adapter records in metadata.
+export { KafkaKeyspace, KafkaKeySegment } from "./topics/kafka-keys.js";
+export { type KafkaTopic, type KafkaTopicState, partitionStreamName } from "./topics/kafka-topic.js";
+export { STORAGE_PROFILE_CONFIG, TOPIC_CONFIGS, type TopicConfigDefinition } from "./topics/topic-configs.js";

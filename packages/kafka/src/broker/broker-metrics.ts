@@ -1,0 +1,83 @@
+// Counters and gauges of one Kafka broker, collected as plain samples (name, help, type, labels, value) so the
+// composition root can render them in any format (Prometheus text in apps/broker). Counting is synchronous and
+// allocation-free on the hot paths.
+
+/** One metric family. */
+export interface MetricFamily {
+  readonly name: string;
+  readonly help: string;
+  readonly type: "counter" | "gauge";
+  readonly samples: ReadonlyArray<{ readonly labels: Readonly<Record<string, string>>; readonly value: number }>;
+}
+
+/** Read side of the broker's metrics. */
+export interface KafkaBrokerMetrics {
+  /** Every metric family with its current samples. */
+  collect(): MetricFamily[];
+}
+
+/** The broker's counters (internal; exposed read-only through {@link KafkaBrokerMetrics}). */
+export class BrokerMetrics implements KafkaBrokerMetrics {
+  connectionsOpened = 0;
+  connectionsActive = 0;
+  readonly requests = new Map<string, number>();
+  readonly requestErrors = new Map<string, number>();
+  readonly produceErrors = new Map<number, number>();
+  producedBatches = 0;
+  producedRecords = 0;
+  producedBytes = 0;
+  duplicateBatches = 0;
+  fetchedBytes = 0;
+  fetchWaits = 0;
+  partitionFences = 0;
+  partitionLoads = 0;
+  replayedBatches = 0;
+  closedConnections = 0;
+  readonly #gauges: { readonly partitions: () => number; readonly fenced: () => number };
+
+  constructor(gauges: { readonly partitions: () => number; readonly fenced: () => number }) {
+    this.#gauges = gauges;
+  }
+
+  request(api: string): void {
+    this.requests.set(api, (this.requests.get(api) ?? 0) + 1);
+  }
+
+  requestError(api: string): void {
+    this.requestErrors.set(api, (this.requestErrors.get(api) ?? 0) + 1);
+  }
+
+  produceError(errorCode: number): void {
+    this.produceErrors.set(errorCode, (this.produceErrors.get(errorCode) ?? 0) + 1);
+  }
+
+  collect(): MetricFamily[] {
+    const counter = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: "counter", samples: [{ labels: {}, value }] });
+    const gauge = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: "gauge", samples: [{ labels: {}, value }] });
+    const labelled = (name: string, help: string, label: string, values: ReadonlyMap<string | number, number>): MetricFamily => ({
+      name,
+      help,
+      type: "counter",
+      samples: [...values].map(([key, value]) => ({ labels: { [label]: String(key) }, value })),
+    });
+    return [
+      counter("nereus_kafka_connections_opened_total", "Kafka connections opened.", this.connectionsOpened),
+      gauge("nereus_kafka_connections_active", "Kafka connections open now.", this.connectionsActive),
+      counter("nereus_kafka_connections_failed_total", "Connections closed because of an undecodable or unsupported request.", this.closedConnections),
+      labelled("nereus_kafka_requests_total", "Kafka requests handled, by API.", "api", this.requests),
+      labelled("nereus_kafka_request_failures_total", "Requests answered with a generic error because their handler failed, by API.", "api", this.requestErrors),
+      counter("nereus_kafka_produced_batches_total", "Record batches appended.", this.producedBatches),
+      counter("nereus_kafka_produced_records_total", "Records appended.", this.producedRecords),
+      counter("nereus_kafka_produced_bytes_total", "Bytes of record batches appended.", this.producedBytes),
+      counter("nereus_kafka_duplicate_batches_total", "Retried idempotent batches answered with their original offset.", this.duplicateBatches),
+      labelled("nereus_kafka_produce_partition_errors_total", "Produce partition results with an error, by Kafka error code.", "error_code", this.produceErrors),
+      counter("nereus_kafka_fetched_bytes_total", "Record bytes returned by Fetch.", this.fetchedBytes),
+      counter("nereus_kafka_fetch_waits_total", "Fetches that long-polled for data.", this.fetchWaits),
+      counter("nereus_kafka_partition_fences_total", "Partitions fenced by an uncertain append.", this.partitionFences),
+      counter("nereus_kafka_partition_loads_total", "Partition loads (head read and producer-state replay).", this.partitionLoads),
+      counter("nereus_kafka_replayed_batches_total", "Batches replayed while loading producer state.", this.replayedBatches),
+      gauge("nereus_kafka_partitions_open", "Partition logs held in memory.", this.#gauges.partitions()),
+      gauge("nereus_kafka_partitions_fenced", "Partitions fenced now.", this.#gauges.fenced()),
+    ];
+  }
+}

@@ -1,0 +1,243 @@
+// The Kafka broker over the storage core: topic registry, partition logs, producer ids and the API handlers,
+// served through sans-IO connections (the listener that owns sockets lives in apps/broker). One logical broker:
+// this node leads every partition. It owns none of the stores it is given; close() stops serving, waits for
+// running appends and writes producer-state checkpoints, and leaves the stores open.
+import { CANONICAL_STORAGE_PROFILES, ErrorCode, type MetadataStore, NereusError, type StorageProfileName, type StreamStore, canonicalizeProfile } from "@nereus/core";
+import { type MaxVersionCaps } from "../protocol/advertised-api-versions.js";
+import { ApiKey } from "../protocol/api-key.js";
+import { SUPPORTED_APIS, type SupportedApiKey } from "../protocol/supported-apis.js";
+import { PartitionLogs, type PartitionLogTuning } from "../log/partition-logs.js";
+import { DEFAULT_PRODUCER_ID_BLOCK_SIZE, ProducerIdAllocator } from "../producers/producer-id-allocator.js";
+import { TopicRegistry } from "../topics/topic-registry.js";
+import { type KafkaBrokerLogger, SILENT_LOGGER } from "./broker-logger.js";
+import { BrokerMetrics, type KafkaBrokerMetrics } from "./broker-metrics.js";
+import type { BrokerServices } from "./broker-services.js";
+import { createApiVersionsHandler } from "./handlers/api-versions-handler.js";
+import { createCreateTopicsHandler } from "./handlers/create-topics-handler.js";
+import { createDeleteTopicsHandler } from "./handlers/delete-topics-handler.js";
+import { createDescribeConfigsHandler } from "./handlers/describe-configs-handler.js";
+import { createFetchHandler } from "./handlers/fetch-handler.js";
+import { createInitProducerIdHandler } from "./handlers/init-producer-id-handler.js";
+import { createListOffsetsHandler } from "./handlers/list-offsets-handler.js";
+import { createMetadataHandler } from "./handlers/metadata-handler.js";
+import { createProduceHandler } from "./handlers/produce-handler.js";
+import type { ApiKeyName, BrokerIdentity, KafkaApiHandler, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
+import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
+
+/** Options of {@link createKafkaBroker}. */
+export interface KafkaBrokerOptions {
+  /** The stream store partitions are stored in (not owned). */
+  readonly store: StreamStore;
+  /** The metadata store of the same cluster, for the adapter's own records (not owned). */
+  readonly metadata: MetadataStore;
+  /** Cluster name: adapter records live under /nereus/clusters/{cluster}/kafka/. */
+  readonly cluster: string;
+  readonly nodeId: number;
+  /** Host and port clients are told to connect to (Metadata, FindCoordinator). */
+  readonly advertisedHost: string;
+  readonly advertisedPort: number;
+  /** Cluster id reported in Metadata (default: the cluster name). */
+  readonly clusterId?: string;
+  /** Partitions of auto-created topics and of CreateTopics with numPartitions -1 (default 1, Kafka's num.partitions). */
+  readonly defaultPartitions?: number;
+  /** Create unknown topics named in Metadata requests that allow it (default true). */
+  readonly autoCreateTopics?: boolean;
+  /** Storage profile of topics created without `nereus.storage.profile` (default OBJECT_WAL_SYNC_OBJECT). */
+  readonly defaultProfile?: StorageProfileName;
+  /** Handlers of the consumer-group APIs and FindCoordinator; an API without a handler is not advertised. */
+  readonly groupHandlers?: KafkaApiHandlers;
+  readonly logger?: KafkaBrokerLogger;
+  /** Largest partition count CreateTopics accepts (default 10,000). */
+  readonly maxPartitionsPerTopic?: number;
+  /** Cap on a Fetch's maxWaitMs (default 30,000). */
+  readonly maxFetchWaitMs?: number;
+  /** Producer ids reserved per metadata write (default 1,000). */
+  readonly producerIdBlockSize?: number;
+  readonly partitionLogs?: PartitionLogTuning;
+  /** Wall clock in ms (default Date.now). */
+  readonly clock?: () => number;
+}
+
+/** A running broker. */
+export interface KafkaBroker extends AsyncDisposable {
+  readonly identity: BrokerIdentity;
+  /** Read access to the topics (for admin endpoints and group handlers). */
+  readonly topics: TopicCatalog;
+  readonly metrics: KafkaBrokerMetrics;
+  /** A new connection; `peer` is only used in logs and request contexts. */
+  openConnection(peer: string): KafkaConnection;
+  /** Closes every connection, waits for running appends, writes producer-state checkpoints. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Highest version advertised per API, below the codec's maximum. */
+export const ADVERTISED_VERSION_CAPS: MaxVersionCaps = { [ApiKey.Fetch]: 12 };
+
+const BUILT_IN_APIS: readonly SupportedApiKey[] = [
+  ApiKey.ApiVersions,
+  ApiKey.Metadata,
+  ApiKey.Produce,
+  ApiKey.Fetch,
+  ApiKey.ListOffsets,
+  ApiKey.InitProducerId,
+  ApiKey.CreateTopics,
+  ApiKey.DeleteTopics,
+  ApiKey.DescribeConfigs,
+];
+
+function invalid(message: string): NereusError {
+  return new NereusError(ErrorCode.INVALID_ARGUMENT, message, { retryable: false });
+}
+
+function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw invalid(`${name} must be an integer in [1, ${String(max)}], got ${String(value)}`);
+  return value;
+}
+
+/** Creates a broker. Validates the options; does no I/O. */
+export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
+  if (!Number.isInteger(options.nodeId) || options.nodeId < 0 || options.nodeId > 0x7fff_ffff) throw invalid(`nodeId must be an int32 >= 0, got ${String(options.nodeId)}`);
+  if (typeof options.advertisedHost !== "string" || options.advertisedHost.length === 0) throw invalid("advertisedHost must be a non-empty string");
+  positiveInteger("advertisedPort", options.advertisedPort, 65_535);
+  let defaultProfile;
+  try {
+    defaultProfile = canonicalizeProfile(options.defaultProfile ?? CANONICAL_STORAGE_PROFILES[0]);
+  } catch (error) {
+    throw invalid(`defaultProfile: ${NereusError.is(error) ? error.message : String(error)}`);
+  }
+  const clock = options.clock ?? Date.now;
+  const logger = options.logger ?? SILENT_LOGGER;
+  const identity: BrokerIdentity = {
+    nodeId: options.nodeId,
+    host: options.advertisedHost,
+    port: options.advertisedPort,
+    clusterId: options.clusterId ?? options.cluster,
+  };
+  const storageClosing = new AbortController();
+  const brokerClosing = new AbortController();
+  const registry = new TopicRegistry({ store: options.store, metadata: options.metadata, cluster: options.cluster, logger, clock });
+  // The gauges are read only after construction, when partitionLogs is initialized.
+  const metrics = new BrokerMetrics({ partitions: () => partitionLogs.size, fenced: () => partitionLogs.fencedCount });
+  const partitionLogs: PartitionLogs = new PartitionLogs({
+    ...options.partitionLogs,
+    store: options.store,
+    metadata: options.metadata,
+    keyspace: registry.keyspace,
+    logger,
+    clock,
+    closing: storageClosing.signal,
+    events: {
+      appended: (batches, records, bytes) => {
+        metrics.producedBatches += batches;
+        metrics.producedRecords += records;
+        metrics.producedBytes += bytes;
+      },
+      duplicate: () => (metrics.duplicateBatches += 1),
+      fenced: () => (metrics.partitionFences += 1),
+      loaded: (replayed) => {
+        metrics.partitionLoads += 1;
+        metrics.replayedBatches += replayed;
+      },
+    },
+  });
+  registry.onDeleted((topic) => partitionLogs.invalidateTopic(topic));
+  const services: BrokerServices = {
+    identity,
+    settings: {
+      defaultPartitions: positiveInteger("defaultPartitions", options.defaultPartitions ?? 1, 0x7fff_ffff),
+      autoCreateTopics: options.autoCreateTopics ?? true,
+      defaultProfile,
+      maxPartitionsPerTopic: positiveInteger("maxPartitionsPerTopic", options.maxPartitionsPerTopic ?? 10_000, 0x7fff_ffff),
+      maxFetchWaitMs: Math.max(0, options.maxFetchWaitMs ?? 30_000),
+    },
+    registry,
+    logs: partitionLogs,
+    producerIds: new ProducerIdAllocator(options.metadata, registry.keyspace, options.producerIdBlockSize ?? DEFAULT_PRODUCER_ID_BLOCK_SIZE),
+    metrics,
+    logger,
+    clock,
+  };
+
+  const handlers = new Map<number, KafkaApiHandler>();
+  for (const [name, handler] of Object.entries(options.groupHandlers ?? {}) as Array<[ApiKeyName, KafkaApiHandler | undefined]>) {
+    if (handler === undefined) continue;
+    const apiKey = ApiKey[name] as SupportedApiKey | undefined;
+    if (apiKey === undefined) throw invalid(`groupHandlers: unknown API ${name}`);
+    if (BUILT_IN_APIS.includes(apiKey)) throw invalid(`groupHandlers: ${name} is answered by the broker itself`);
+    handlers.set(apiKey, handler);
+  }
+  const caps: Record<number, number | undefined> = { ...ADVERTISED_VERSION_CAPS };
+  const maxVersions = new Map<number, number>();
+  for (const api of Object.values(SUPPORTED_APIS)) {
+    const present = BUILT_IN_APIS.includes(api.apiKey as SupportedApiKey) || handlers.has(api.apiKey);
+    if (!present) caps[api.apiKey] = -1;
+    else maxVersions.set(api.apiKey, Math.min(api.maxVersion, caps[api.apiKey] ?? api.maxVersion));
+  }
+  const built: Array<[SupportedApiKey, object]> = [
+    [ApiKey.ApiVersions, createApiVersionsHandler(caps)],
+    [ApiKey.Metadata, createMetadataHandler(services)],
+    [ApiKey.Produce, createProduceHandler(services)],
+    [ApiKey.Fetch, createFetchHandler(services)],
+    [ApiKey.ListOffsets, createListOffsetsHandler(services)],
+    [ApiKey.InitProducerId, createInitProducerIdHandler(services)],
+    [ApiKey.CreateTopics, createCreateTopicsHandler(services)],
+    [ApiKey.DeleteTopics, createDeleteTopicsHandler(services)],
+    [ApiKey.DescribeConfigs, createDescribeConfigsHandler(services)],
+  ];
+  for (const [apiKey, handler] of built) handlers.set(apiKey, handler as unknown as KafkaApiHandler);
+
+  const topics: TopicCatalog = {
+    lookup: (name, signal) => registry.lookup(name, signal),
+    list: (signal) => registry.list(signal),
+  };
+  const connections = new Set<BrokerConnection>();
+  let nextConnectionId = 1;
+  let closed: Promise<void> | undefined;
+
+  const broker: KafkaBroker = {
+    identity,
+    topics,
+    metrics,
+    openConnection(peer: string): KafkaConnection {
+      const connection = new BrokerConnection(nextConnectionId++, peer, {
+        handlers,
+        maxVersions,
+        caps,
+        identity,
+        topics,
+        logger,
+        metrics,
+        clock,
+        brokerClosing: brokerClosing.signal,
+        onClose: (closedConnection) => {
+          if (connections.delete(closedConnection)) metrics.connectionsActive -= 1;
+        },
+      });
+      metrics.connectionsOpened += 1;
+      if (closed !== undefined) {
+        connection.close();
+        return connection;
+      }
+      connections.add(connection);
+      metrics.connectionsActive += 1;
+      return connection;
+    },
+    close(): Promise<void> {
+      closed ??= (async () => {
+        brokerClosing.abort(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));
+        for (const connection of [...connections]) connection.close();
+        try {
+          await partitionLogs.close();
+        } finally {
+          storageClosing.abort(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));
+        }
+        logger.info("Kafka broker closed", { nodeId: identity.nodeId });
+      })();
+      return closed;
+    },
+    async [Symbol.asyncDispose](): Promise<void> {
+      await broker.close();
+    },
+  };
+  return broker;
+}

@@ -1,0 +1,103 @@
+// The partition logs of one broker, by topic name and partition index. Logs are created on first use (a produce
+// ticket, a fetch) and dropped again when idle and unloaded, so requests naming topics that do not exist leave
+// nothing behind. Also the broker-wide tuning the logs share.
+import type { MetadataStore, StreamStore } from "@nereus/core";
+import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
+import { producerCheckpointCodec } from "../producers/producer-checkpoint-codec.js";
+import type { KafkaKeyspace } from "../topics/kafka-keys.js";
+import type { KafkaTopic } from "../topics/kafka-topic.js";
+import { PartitionLog, type PartitionLogContext, type PartitionLogEvents } from "./partition-log.js";
+import type { ProduceTicket } from "./produce-ticket.js";
+import { DEFAULT_TIME_INDEX_INTERVAL_BYTES } from "./time-index.js";
+
+/** Tuning of the partition logs (every field has a default). */
+export interface PartitionLogTuning {
+  /** Bytes of batches merged into one append (default 8 MiB). */
+  readonly maxAppendBytes?: number;
+  /** Batches merged into one append (default 1,000). */
+  readonly maxAppendBatches?: number;
+  /** Committed batches between producer-state checkpoints (default 5,000; 0 disables them). */
+  readonly checkpointIntervalBatches?: number;
+  /** Producers idle longer than this (by batch timestamp) are forgotten (default 1 day, Kafka's default). */
+  readonly producerIdExpirationMs?: number;
+  readonly timeIndexIntervalBytes?: number;
+  /** Bytes read per step when replaying producer state (default 8 MiB). */
+  readonly replayReadBytes?: number;
+}
+
+export interface PartitionLogsOptions extends PartitionLogTuning {
+  readonly store: StreamStore;
+  readonly metadata: MetadataStore;
+  readonly keyspace: KafkaKeyspace;
+  readonly logger: KafkaBrokerLogger;
+  readonly clock: () => number;
+  readonly closing: AbortSignal;
+  readonly events: PartitionLogEvents;
+}
+
+/** Every partition log of the broker. */
+export class PartitionLogs {
+  readonly #logs = new Map<string, PartitionLog>();
+  readonly #context: PartitionLogContext;
+
+  constructor(options: PartitionLogsOptions) {
+    this.#context = {
+      store: options.store,
+      metadata: options.metadata,
+      keyspace: options.keyspace,
+      checkpointCodec: producerCheckpointCodec(options.keyspace),
+      logger: options.logger,
+      clock: options.clock,
+      closing: options.closing,
+      maxAppendBytes: options.maxAppendBytes ?? 8 * 1024 * 1024,
+      maxAppendBatches: options.maxAppendBatches ?? 1_000,
+      checkpointIntervalBatches: options.checkpointIntervalBatches ?? 5_000,
+      producerIdExpirationMs: options.producerIdExpirationMs ?? 86_400_000,
+      timeIndexIntervalBytes: options.timeIndexIntervalBytes ?? DEFAULT_TIME_INDEX_INTERVAL_BYTES,
+      replayReadBytes: options.replayReadBytes ?? 8 * 1024 * 1024,
+      events: options.events,
+    };
+  }
+
+  /** Logs currently held (loaded or in use). */
+  get size(): number {
+    return this.#logs.size;
+  }
+
+  /** Partitions currently fenced by an uncertain append. */
+  get fencedCount(): number {
+    let count = 0;
+    for (const log of this.#logs.values()) if (log.fenced) count += 1;
+    return count;
+  }
+
+  /** The log of `topicName`/`partition` (created on first use). */
+  get(topicName: string, partition: number): PartitionLog {
+    const key = `${topicName}\u0000${String(partition)}`;
+    let log = this.#logs.get(key);
+    if (log === undefined) {
+      log = new PartitionLog(topicName, partition, this.#context, (idle) => {
+        if (this.#logs.get(key) === idle && idle.idle) this.#logs.delete(key);
+      });
+      this.#logs.set(key, log);
+    }
+    return log;
+  }
+
+  /** Reserves the next append place of `topicName`/`partition` (synchronous). */
+  reserve(topicName: string, partition: number): ProduceTicket {
+    return this.get(topicName, partition).reserve();
+  }
+
+  /** Drops the state of every partition of `topic` (it is being deleted). */
+  invalidateTopic(topic: KafkaTopic): void {
+    for (const log of this.#logs.values()) if (log.topicName === topic.name) log.invalidate(topic.topicId);
+  }
+
+  /** Waits for running appends, then writes the producer-state checkpoints that are behind. */
+  async close(): Promise<void> {
+    const logs = [...this.#logs.values()];
+    await Promise.all(logs.map((log) => log.settled()));
+    await Promise.all(logs.map((log) => log.flushCheckpoint()));
+  }
+}
