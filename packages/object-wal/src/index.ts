@@ -94,3 +94,4 @@ export {
 export { streamRegistrationCodec } from "./generations/stream-registration-codec.js";
 export { streamMaterializationCodec } from "./generations/stream-materialization-codec.js";
 export { streamRegistrationKey, streamRegistryPrefix, streamMaterializationKey } from "./generations/materialization-keys.js";
+export { RequiredGenerationCoordinator, type RequiredGenerationCoordinatorOptions } from "./profiles/required-generation-coordinator.js";

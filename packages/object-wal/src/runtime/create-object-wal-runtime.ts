@@ -1,5 +1,6 @@
 // Wires the Object WAL profiles for one process (seed 001): the multi-stream WAL writer, the OBJECT_SLICE reader,
-// the completion coordinators (stable head; generation-0 visible — core's built-ins), the admission hook
+// the completion coordinators (stable head and generation-0 visible — core's built-ins — plus the required Object
+// generation, which waits for a committed higher generation covering the append), the admission hook
 // (registration + async lag bound) and the background materialization worker (gen-0 index repair, higher
 // generations). Pass `storeOptions()` (or the individual lists) to `createStreamStore`, then `start()` the worker.
 //   OBJECT_WAL_SYNC_OBJECT  — success after the stable head + confirmed gen-0 index (core writes the index in the
@@ -29,6 +30,7 @@ import {
   MaterializationLagAdmission,
   type MaterializationLagBound,
 } from "../profiles/materialization-lag-admission.js";
+import { RequiredGenerationCoordinator } from "../profiles/required-generation-coordinator.js";
 import { StreamRegistry } from "../profiles/stream-registry.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
 import type { FlushPolicy } from "../writer/flush-policy.js";
@@ -78,8 +80,12 @@ export interface ObjectWalRuntime extends ObjectWalStoreProviders, AsyncDisposab
   readonly admission: MaterializationLagAdmission;
   readonly worker: MaterializationWorker;
   readonly registry: StreamRegistry;
-  /** The provider lists, for `createStreamStore({ metadata, cluster, writerId, ...runtime.storeOptions() })`. */
-  storeOptions(): ObjectWalStoreProviders;
+  /**
+   * The provider lists, for `createStreamStore({ metadata, cluster, writerId, ...runtime.storeOptions() })`. Pass
+   * `{ builtInCoordinators: false }` when another runtime already installs core's STABLE_HEAD and
+   * GENERATION_ZERO_VISIBLE coordinators (a store accepts one coordinator per boundary).
+   */
+  storeOptions(options?: { readonly builtInCoordinators?: boolean }): ObjectWalStoreProviders;
   /** Starts the background worker (unless materialization is disabled). Idempotent. */
   start(): void;
   /** Idempotent: stops the worker, uploads pending WAL objects, refuses new persists. */
@@ -108,9 +114,10 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
   const registry = new StreamRegistry(options.metadata, options.cluster, clock);
   const materialization = options.materialization ?? {};
   const profiles = materialization.profiles ?? new Set<StorageProfile>(["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
+  const states = new MaterializationStateStore(options.metadata, options.cluster);
   const admission = new MaterializationLagAdmission({
     registry,
-    states: new MaterializationStateStore(options.metadata, options.cluster),
+    states,
     coverage,
     bound: { ...DEFAULT_LAG_BOUND, ...options.lagBound },
     registeredProfiles: new Set<StorageProfile>([...profiles, "OBJECT_WAL_ASYNC_OBJECT"]),
@@ -132,10 +139,11 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     ...(materialization.hooks === undefined ? {} : { hooks: materialization.hooks }),
     ...(materialization.onError === undefined ? {} : { onError: materialization.onError }),
   });
+  const required = new RequiredGenerationCoordinator({ states, poke: () => worker.poke() });
   const providers: ObjectWalStoreProviders = {
     walWriters: [writer],
     walReaders: [reader],
-    completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator()],
+    completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator(), required],
     admissionHooks: [admission],
   };
   let closed: Promise<void> | undefined;
@@ -146,7 +154,8 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     admission,
     worker,
     registry,
-    storeOptions: () => providers,
+    storeOptions: (storeOptions = {}) =>
+      storeOptions.builtInCoordinators === false ? { ...providers, completionCoordinators: [required] } : providers,
     start: () => {
       if (materialization.enabled !== false) worker.start();
     },

@@ -378,6 +378,24 @@ export function describeObjectWalAcceptance(
       }));
     });
 
+    describe("required Object generation", () => {
+      it("an async append asking for REQUIRED_OBJECT_GENERATION is acknowledged once a committed generation covers it; a timeout is KNOWN_COMMITTED", withStack(async (stack) => {
+        const { store, runtime } = stack.open({ runtime: { materialization: { intervalMs: 20 } } });
+        const { streamId } = await store.createStream("required", { profile: "OBJECT_WAL_ASYNC_OBJECT" });
+        const timedOut = await expectAppendFailure(store.append(streamId, opaque("waits"), { completionPolicy: "REQUIRED_OBJECT_GENERATION", timeoutMs: 300 }), {
+          code: ErrorCode.TIMEOUT,
+          outcome: "KNOWN_COMMITTED",
+        });
+        runtime.start();
+        const recovered = await store.recoverAppend(streamId, timedOut.attemptId as string, { timeoutMs: 20_000 });
+        expect(recovered).toMatchObject({ startOffset: 0, endOffset: 1, generation: 0 });
+        const result = await store.append(streamId, opaque("covered"), { completionPolicy: "REQUIRED_OBJECT_GENERATION", timeoutMs: 20_000 });
+        expect(result).toMatchObject({ startOffset: 1, endOffset: 2, generation: 0 });
+        const committed = (await stack.generations(streamId)).filter((entry) => entry.state === "COMMITTED" && entry.level === 1);
+        expect(Math.max(...committed.map((entry) => entry.offsetEnd))).toBeGreaterThanOrEqual(2);
+      }));
+    });
+
     describe("async lag admission", () => {
       it("rejects new appends before any PUT while the lag is above the bound, keeps committed data, admits again once materialized", withStack(async (stack) => {
         const { store, runtime } = stack.open({ runtime: { lagBound: { maxRecords: 3, maxBytes: 0 } } });
