@@ -152,6 +152,10 @@ export class MaterializationWorker implements AsyncDisposable {
   readonly #onError: (error: unknown, streamId: string) => void;
   /** Stream → "headRevision/recordRevision" when last found idle (a hint; a restart forgets it). */
   readonly #idle = new Map<string, string>();
+  /** Claim tokens this worker created (a task left behind by a failed run of ours is resumed at once). */
+  readonly #ownTokens = new Set<string>();
+  /** Streams this worker is processing right now (never two runs of one stream at once). */
+  readonly #active = new Set<string>();
   readonly #closing = new AbortController();
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -304,6 +308,16 @@ export class MaterializationWorker implements AsyncDisposable {
   }
 
   async #process(streamId: string, first: StreamView, signal: AbortSignal): Promise<void> {
+    if (this.#active.has(streamId)) return;
+    this.#active.add(streamId);
+    try {
+      await this.#processExclusively(streamId, first, signal);
+    } finally {
+      this.#active.delete(streamId);
+    }
+  }
+
+  async #processExclusively(streamId: string, first: StreamView, signal: AbortSignal): Promise<void> {
     let view: StreamView | undefined = first;
     for (let tasks = 0; view !== undefined && tasks <= this.#tasksPerStream; tasks++) {
       const { head } = view;
@@ -342,7 +356,8 @@ export class MaterializationWorker implements AsyncDisposable {
     const task = record.task;
     const now = this.#clock();
     if (task !== undefined && (task.state === "CLAIMED" || task.state === "PREPARED")) {
-      if (task.claim !== undefined && now <= task.claim.expiresAtMillis + this.#clockSkewMs) return "busy";
+      const ours = task.claim !== undefined && this.#ownTokens.has(task.claim.token);
+      if (task.claim !== undefined && !ours && now <= task.claim.expiresAtMillis + this.#clockSkewMs) return "busy";
       // Take over an abandoned claim: same task, next attempt, a fresh token.
       const claimed: MaterializationTask = { ...task, attempt: task.attempt + 1, claim: this.#newClaim(now) };
       const replaced = await this.#states.replace(state, { ...record, task: claimed }, {}, signal);
@@ -605,7 +620,10 @@ export class MaterializationWorker implements AsyncDisposable {
   }
 
   #newClaim(now: number): NonNullable<MaterializationTask["claim"]> {
-    return { workerId: this.workerId, token: randomBytes(12).toString("hex"), expiresAtMillis: now + this.#claimTtlMs };
+    const token = randomBytes(12).toString("hex");
+    if (this.#ownTokens.size >= 10_000) this.#ownTokens.clear();
+    this.#ownTokens.add(token);
+    return { workerId: this.workerId, token, expiresAtMillis: now + this.#claimTtlMs };
   }
 }
 

@@ -259,6 +259,25 @@ export function describeObjectWalAcceptance(
           expect(stack.objects.stats.gets).toBe(1);
         }));
       }
+
+      it("a worker whose task failed mid-way resumes its own claim at once (no wait for the claim to expire)", withStack(async (stack) => {
+        const { store } = stack.open();
+        const { streamId } = await store.createStream("own-claim", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+        for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`o${String(index)}`));
+        let failures = 1;
+        const worker = stack.worker({
+          claimTtlMs: 600_000,
+          hooks: {
+            afterPrepared: () => {
+              if (failures-- > 0) throw crash("transiently after PREPARE");
+            },
+          },
+        });
+        await expect(worker.runStream(streamId)).rejects.toThrow(/simulated crash/);
+        await worker.runStream(streamId);
+        expect(worker.stats).toMatchObject({ tasksResumed: 1, tasksPublished: 1 });
+        expect((await stack.generations(streamId)).map((entry) => entry.state)).toEqual(["COMMITTED"]);
+      }));
     });
 
     describe("uncertain PUTs", () => {
