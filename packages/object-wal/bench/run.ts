@@ -3,6 +3,7 @@
 // server), FileSystemObjectStore (temp directory) and InMemoryObjectStore. Prints p50/p99/mean, MB/s and each p50
 // as a ratio of the raw SDK baseline, for later baselines of the object WAL. Uses the shared services when
 // NEREUS_SERVICES_FILE is set, otherwise starts s3proxy through @nereus/test-services and stops it at the end.
+// Then runs the Object WAL writer benchmark (append.ts).
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -15,6 +16,7 @@ import { SERVICES_FILE_ENV, loadServices, startServices, type RunningServices, t
 import { crc32cToBase64 } from "../src/crc32c-base64.js";
 import { createFileSystemObjectStore } from "../src/file-system-object-store.js";
 import { createS3ObjectStore } from "../src/s3-object-store.js";
+import { runAppendBench } from "./append.js";
 
 const WARMUP = 20;
 const ITERATIONS = 200;
@@ -143,6 +145,7 @@ async function main(): Promise<void> {
     results.push(await storePuts("FileSystemObjectStore (fsync, temp dir)", createFileSystemObjectStore({ root }), "fs/"));
     results.push(await storePuts("InMemoryObjectStore", new InMemoryObjectStore(), "mem/"));
     printTable(results);
+    await runAppendBench(s3, run);
     const cleanup = createS3ObjectStore({
       endpoint: s3.endpoint,
       region: s3.region,
