@@ -75,3 +75,48 @@ export {
   type OpenLedgerOptions,
   type ClientCallOptions,
 } from "./client/bookkeeper-client.js";
+
+// BookKeeper WAL provider (src/wal): writer, reader, ledger lifecycle records and the runtime of one process.
+export {
+  createBookKeeperWalRuntime,
+  type BookKeeperWalRuntime,
+  type BookKeeperWalRuntimeOptions,
+  type BookKeeperWalStoreProviders,
+} from "./wal/create-bookkeeper-wal-runtime.js";
+export { BookKeeperWalWriter, maxEntryPayload } from "./wal/bookkeeper-wal-writer.js";
+export { BookKeeperWalReader, type BookKeeperWalReaderOptions } from "./wal/bookkeeper-wal-reader.js";
+export { BookKeeperWalStats } from "./wal/bookkeeper-wal-stats.js";
+export { DEFAULT_ROLLOVER_POLICY, type LedgerRolloverPolicy, type LedgerQuorums, type BookKeeperWalContext } from "./wal/bookkeeper-wal-context.js";
+export { StreamLedgers, type ActiveLedger, type StreamSlot } from "./wal/stream-ledgers.js";
+export { encodeEntryFrame, decodeEntryFrame, ENTRY_FRAME_MAGIC, ENTRY_FRAME_OVERHEAD, ENTRY_FRAME_MAX_PAYLOAD, type EntryFrame } from "./wal/entry-frame.js";
+export {
+  type BookKeeperWriterState,
+  type WriterStateLifecycle,
+  type WriterStateLedger,
+  type LedgerOwner,
+  type BookKeeperLedgerRoot,
+  type LedgerRootLifecycle,
+  type BookKeeperRangeProtection,
+  type RangeProtectionType,
+  BookKeeperWalWireIds,
+  sameOwner,
+} from "./wal/records/bookkeeper-wal-records.js";
+export {
+  BookKeeperKeySegment,
+  ledgerHash,
+  ledgerShard,
+  writerStateKey,
+  ledgerRootKey,
+  ledgerRangesPrefix,
+  rangeProtectionKey,
+  physicalBookKeeperPrefix,
+  parseWriterStateKey,
+  parseLedgerRootKey,
+  parseRangeProtectionKey,
+  type WriterStateKeyLocation,
+  type LedgerRootKeyLocation,
+  type RangeProtectionKeyLocation,
+} from "./wal/records/bookkeeper-wal-keys.js";
+export { writerStateCodec } from "./wal/records/writer-state-codec.js";
+export { ledgerRootCodec } from "./wal/records/ledger-root-codec.js";
+export { rangeProtectionCodec } from "./wal/records/range-protection-codec.js";

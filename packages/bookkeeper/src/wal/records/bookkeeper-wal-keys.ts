@@ -1,0 +1,174 @@
+// Metadata key layout of the BookKeeper WAL (digest §2.2), under the cluster prefix P = /nereus/clusters/{cluster}:
+//   P/streams/{sid}/bookkeeper/v1/writer-state
+//   P/physical-bookkeeper/v1/{shard03}/roots/{ledgerHash}
+//   P/physical-bookkeeper/v1/{shard03}/ledgers/{ledgerHash}/ranges/{firstEntryId19}/protections/{typeId02}
+// `ledgerHash` is the hex SHA-256 of (utf8(clusterAlias) ‖ 0x00 ‖ u64be(ledgerId)); the shard is its first byte
+// (000..255) so a later collector can scan roots in bounded, restartable slices. Parsers are strict: a key the
+// builders could not have produced throws DECODE_ERROR.
+import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, pad19, parsePad19, sha256Hex, streamPrefix } from "@nereus/core";
+
+/** Fixed path segments (durable; never rename). */
+export const BookKeeperKeySegment = {
+  STREAM_SCOPE: "bookkeeper",
+  WRITER_STATE: "writer-state",
+  ROOT: "physical-bookkeeper",
+  VERSION: "v1",
+  ROOTS: "roots",
+  LEDGERS: "ledgers",
+  RANGES: "ranges",
+  PROTECTIONS: "protections",
+} as const;
+
+const HASH_PATTERN = /^[0-9a-f]{64}$/;
+const SHARD_PATTERN = /^\d{3}$/;
+const TYPE_PATTERN = /^\d{2}$/;
+const MAX_LEDGER_ID = (1n << 63n) - 1n;
+const encoder = new TextEncoder();
+
+/** Throws INVALID_ARGUMENT unless `ledgerId` is a BookKeeper ledger id (0 .. 2^63-1). */
+export function checkLedgerId(ledgerId: bigint): void {
+  if (typeof ledgerId !== "bigint" || ledgerId < 0n || ledgerId > MAX_LEDGER_ID) {
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `ledger id ${String(ledgerId)} is outside 0..2^63-1`);
+  }
+}
+
+/** The ledger identity every root and protection is keyed by. */
+export function ledgerHash(clusterAlias: string, ledgerId: bigint): string {
+  checkLedgerId(ledgerId);
+  const alias = encoder.encode(clusterAlias);
+  const bytes = new Uint8Array(alias.length + 9);
+  bytes.set(alias, 0);
+  new DataView(bytes.buffer).setBigUint64(alias.length + 1, ledgerId);
+  return sha256Hex(bytes);
+}
+
+/** The shard (first hash byte, 3 decimal digits) of a ledger hash. */
+export function ledgerShard(hash: string): string {
+  if (!HASH_PATTERN.test(hash)) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `ledger hash must be 64 lowercase hex digits, got ${JSON.stringify(hash)}`);
+  return String(Number.parseInt(hash.slice(0, 2), 16)).padStart(3, "0");
+}
+
+/** `P/streams/{sid}/bookkeeper/v1/writer-state`: the stream's BookKeeperWriterState. */
+export function writerStateKey(cluster: string, streamId: string): string {
+  return `${streamPrefix(clusterPrefix(cluster), streamId)}${BookKeeperKeySegment.STREAM_SCOPE}/${BookKeeperKeySegment.VERSION}/${BookKeeperKeySegment.WRITER_STATE}`;
+}
+
+function base(cluster: string): string {
+  return `${clusterPrefix(cluster)}/${BookKeeperKeySegment.ROOT}/${BookKeeperKeySegment.VERSION}`;
+}
+
+/** `P/physical-bookkeeper/v1/`: scan prefix of every root and protection of a cluster. */
+export function physicalBookKeeperPrefix(cluster: string): string {
+  return `${base(cluster)}/`;
+}
+
+/** `P/physical-bookkeeper/v1/{shard}/roots/{hash}`: one BookKeeperLedgerRoot. */
+export function ledgerRootKey(cluster: string, hash: string): string {
+  return `${base(cluster)}/${ledgerShard(hash)}/${BookKeeperKeySegment.ROOTS}/${hash}`;
+}
+
+/** `P/physical-bookkeeper/v1/{shard}/ledgers/{hash}/ranges/`: scan prefix of a ledger's range protections. */
+export function ledgerRangesPrefix(cluster: string, hash: string): string {
+  return `${base(cluster)}/${ledgerShard(hash)}/${BookKeeperKeySegment.LEDGERS}/${hash}/${BookKeeperKeySegment.RANGES}/`;
+}
+
+/** `.../ledgers/{hash}/ranges/{firstEntryId19}/protections/{typeId02}`: the fixed protection slot of one range. */
+export function rangeProtectionKey(cluster: string, hash: string, firstEntryId: number, typeId: number): string {
+  if (!Number.isInteger(typeId) || typeId < 1 || typeId > 99) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `protection type id ${String(typeId)} is outside 1..99`);
+  return `${ledgerRangesPrefix(cluster, hash)}${pad19(firstEntryId)}/${BookKeeperKeySegment.PROTECTIONS}/${String(typeId).padStart(2, "0")}`;
+}
+
+export interface WriterStateKeyLocation {
+  readonly cluster: string;
+  readonly streamId: string;
+}
+
+export interface LedgerRootKeyLocation {
+  readonly cluster: string;
+  readonly ledgerHash: string;
+}
+
+export interface RangeProtectionKeyLocation extends LedgerRootKeyLocation {
+  readonly firstEntryId: number;
+  readonly typeId: number;
+}
+
+/** Inverse of `writerStateKey`. */
+export function parseWriterStateKey(key: string): WriterStateKeyLocation {
+  const parts = key.split("/");
+  // "", "nereus", "clusters", {cluster}, "streams", {sid}, "bookkeeper", "v1", "writer-state"
+  if (
+    parts.length !== 9 ||
+    parts[0] !== "" ||
+    parts[1] !== "nereus" ||
+    parts[2] !== "clusters" ||
+    parts[4] !== "streams" ||
+    parts[6] !== BookKeeperKeySegment.STREAM_SCOPE ||
+    parts[7] !== BookKeeperKeySegment.VERSION ||
+    parts[8] !== BookKeeperKeySegment.WRITER_STATE
+  ) {
+    throw notKey(key, "a BookKeeper writer state", "expected /nereus/clusters/{cluster}/streams/{sid}/bookkeeper/v1/writer-state");
+  }
+  try {
+    return { cluster: decodeKeyComponent(parts[3] ?? ""), streamId: decodeKeyComponent(parts[5] ?? "") };
+  } catch (cause) {
+    throw notKey(key, "a BookKeeper writer state", "bad cluster or stream component", cause);
+  }
+}
+
+/** Inverse of `ledgerRootKey`. */
+export function parseLedgerRootKey(key: string): LedgerRootKeyLocation {
+  const parts = splitBase(key, "a BookKeeper ledger root", 3);
+  const [shard, segment, hash] = parts.rest;
+  if (segment !== BookKeeperKeySegment.ROOTS || hash === undefined || !HASH_PATTERN.test(hash) || shard !== ledgerShard(hash)) {
+    throw notKey(key, "a BookKeeper ledger root", "expected {shard}/roots/{ledgerHash}");
+  }
+  return { cluster: parts.cluster, ledgerHash: hash };
+}
+
+/** Inverse of `rangeProtectionKey`. */
+export function parseRangeProtectionKey(key: string): RangeProtectionKeyLocation {
+  const parts = splitBase(key, "a BookKeeper range protection", 7);
+  const [shard, ledgers, hash, ranges, first, protections, type] = parts.rest;
+  if (
+    ledgers !== BookKeeperKeySegment.LEDGERS ||
+    ranges !== BookKeeperKeySegment.RANGES ||
+    protections !== BookKeeperKeySegment.PROTECTIONS ||
+    hash === undefined ||
+    !HASH_PATTERN.test(hash) ||
+    shard !== ledgerShard(hash) ||
+    type === undefined ||
+    !TYPE_PATTERN.test(type)
+  ) {
+    throw notKey(key, "a BookKeeper range protection", "expected {shard}/ledgers/{hash}/ranges/{firstEntryId19}/protections/{typeId02}");
+  }
+  let firstEntryId: number;
+  try {
+    firstEntryId = parsePad19(first ?? "");
+  } catch (cause) {
+    throw notKey(key, "a BookKeeper range protection", "bad firstEntryId component", cause);
+  }
+  return { cluster: parts.cluster, ledgerHash: hash, firstEntryId, typeId: Number.parseInt(type, 10) };
+}
+
+function splitBase(key: string, kind: string, tail: number): { cluster: string; rest: string[] } {
+  const parts = key.split("/");
+  // "", "nereus", "clusters", {cluster}, "physical-bookkeeper", "v1", ...tail
+  if (parts.length !== 6 + tail || parts[0] !== "" || parts[1] !== "nereus" || parts[2] !== "clusters") {
+    throw notKey(key, kind, `expected /nereus/clusters/{cluster}/${BookKeeperKeySegment.ROOT}/v1/... with ${String(tail)} more segments`);
+  }
+  if (parts[4] !== BookKeeperKeySegment.ROOT || parts[5] !== BookKeeperKeySegment.VERSION || !SHARD_PATTERN.test(parts[6] ?? "")) {
+    throw notKey(key, kind, `expected ${BookKeeperKeySegment.ROOT}/v1/{shard03}`);
+  }
+  let cluster: string;
+  try {
+    cluster = decodeKeyComponent(parts[3] ?? "");
+  } catch (cause) {
+    throw notKey(key, kind, "bad cluster component", cause);
+  }
+  return { cluster, rest: parts.slice(6) };
+}
+
+function notKey(key: string, kind: string, reason: string, cause?: unknown): NereusError {
+  return new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, { retryable: false, cause });
+}
