@@ -19,7 +19,10 @@ export interface MaterializationPolicy {
   readonly maxBytes: number;
   /** Most records in one output (default 1,048,576). */
   readonly maxRecords: number;
-  /** Most entries in one output (bounded by the index record size; default 16,384). */
+  /**
+   * Most entries in one output (default 4,096): bounds the generation index record, whose per-entry record counts
+   * every resolve scan reads.
+   */
   readonly maxEntries: number;
   /** Level-n generations merged at once, at least (default 4) and at most (default 16). */
   readonly minMergeSources: number;
@@ -32,7 +35,7 @@ export const DEFAULT_MATERIALIZATION_POLICY: MaterializationPolicy = Object.free
   maxSources: 256,
   maxBytes: 8 * 1024 * 1024,
   maxRecords: 1_048_576,
-  maxEntries: 16_384,
+  maxEntries: 4096,
   minMergeSources: 4,
   maxMergeSources: 16,
   maxLevel: 2,
