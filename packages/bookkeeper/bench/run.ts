@@ -2,7 +2,7 @@
 // on the same three real bookies in the same run. Ledger E=3, Qw=2, Qa=2, CRC32C; entries of 1 KiB and 64 KiB.
 // Per size: add latency with one add in flight (p50/p99/mean after a warm-up), then throughput with a window of
 // adds in flight. An unmeasured warm-up runs first so the bookies' JIT favours neither client. Prints both
-// clients and the ratio ours/Java. Uses the shared services when
+// clients and the ratio ours/Java; then the WAL append benchmark (wal-append.ts). Uses the shared services when
 // NEREUS_SERVICES_FILE is set, otherwise starts ZooKeeper and bookies (throughput JVM profile) and stops them.
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -13,6 +13,7 @@ import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
 import { SERVICES_FILE_ENV, artifactSetDir, loadServices, startServices, type RunningServices } from "@nereus/test-services";
 import { createBookKeeperClient } from "../src/client/bookkeeper-client.js";
+import { runWalAppendBench } from "./wal-append.js";
 
 const run = promisify(execFile);
 
@@ -127,6 +128,7 @@ async function main(): Promise<void> {
     }
     console.log(`bookies ${services.bookkeeper.bookies.map((bookie) => bookie.id).join(" ")}${owned === undefined ? " (shared services)" : " (started for this run)"}; ${String(os.cpus().length)} CPU(s)`);
     printTable(rows);
+    await runWalAppendBench(services);
   } finally {
     fs.rmSync(classes, { recursive: true, force: true });
     await owned?.stop();
