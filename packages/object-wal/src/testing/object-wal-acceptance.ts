@@ -293,6 +293,24 @@ export function describeObjectWalAcceptance(
     });
 
     describe("multi-stream WAL objects", () => {
+      it("one stream's failure does not block the other slices of the same object", withStack(async (stack) => {
+        const { store, runtime } = stack.open({ runtime: { flush: { lingerMs: 30 } } });
+        const { streamId: fenced } = await store.createStream("fenced-member", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+        const { streamId: healthy } = await store.createStream("healthy-member", { profile: "OBJECT_WAL_ASYNC_OBJECT" });
+        await store.append(fenced, opaque("before"));
+        // Another broker takes the stream over: this process's session is now stale.
+        await stack.open({ writerId: "broker-2" }).store.acquireSession(fenced, { preempt: true });
+        const objectsBefore = runtime.writer.stats.objects;
+        const [lost, kept] = await Promise.allSettled([store.append(fenced, opaque("stale")), store.append(healthy, opaque("fine"))]);
+        expect(runtime.writer.stats.objects - objectsBefore).toBe(1);
+        expect(lost.status).toBe("rejected");
+        const failure = (lost as PromiseRejectedResult).reason as AppendFailedError;
+        expect({ code: failure.code, outcome: failure.outcome }).toEqual({ code: ErrorCode.FENCED_APPEND, outcome: "KNOWN_NOT_COMMITTED" });
+        expect(kept.status === "fulfilled" && kept.value.startOffset === 0).toBe(true);
+        expect(await stack.readAll(store, healthy)).toEqual([[0, 1, "fine"]]);
+        expect(await stack.readAll(store, fenced)).toEqual([[0, 1, "before"]]);
+      }));
+
       const streams = options.concurrentStreams ?? 1000;
       it(`${String(streams)} streams appending concurrently: one PUT per flush, every slice commits through its own stream`, { timeout: SLOW_TEST_MS }, withStack(async (stack) => {
         const { store, runtime } = stack.open({ runtime: { flush: { lingerMs: 10 } } });
