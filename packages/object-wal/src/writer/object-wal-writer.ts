@@ -389,7 +389,8 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       const descriptors = validateEncodedObject(encoded, members);
       const root = this.#root(identity, encoded, createdAtMillis);
       await this.#hooks.beforeUpload?.(identity.objectKey);
-      const signal = AbortSignal.any([this.#closing.signal, AbortSignal.timeout(this.#flushTimeoutMs)]);
+      const deadline = this.#flushDeadline();
+      const signal = deadline.signal;
       const [versioned, upload] = await Promise.all([
         this.#roots.create(this.#metadata, root, signal),
         uploadImmutableObject(this.#store, identity.objectKey, encoded.bytes, {
@@ -400,7 +401,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
             this.stats.puts += 1;
           },
         }),
-      ]);
+      ]).finally(deadline.dispose);
       if (upload.recognisedOwnWrite) this.stats.recognisedOwnWrites += 1;
       this.#rememberRoot(identity.objectKey, versioned);
       await this.#hooks.afterUpload?.(identity.objectKey);
@@ -425,6 +426,25 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       this.stats.failedFlushes += 1;
       for (const member of members) member.reject(asWriteFailure(error));
     }
+  }
+
+  /** The signal of one flush: aborts on close or after `flushTimeoutMs` (one controller, one unref'd timer). */
+  #flushDeadline(): { readonly signal: AbortSignal; readonly dispose: () => void } {
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      controller.abort(new NereusError(ErrorCode.TIMEOUT, `WAL object flush exceeded ${String(this.#flushTimeoutMs)} ms`));
+    }, this.#flushTimeoutMs);
+    timer.unref();
+    const closing = this.#closing.signal;
+    const onClose = (): void => controller.abort(closing.reason);
+    closing.addEventListener("abort", onClose, { once: true });
+    return {
+      signal: controller.signal,
+      dispose: () => {
+        clearTimeout(timer);
+        closing.removeEventListener("abort", onClose);
+      },
+    };
   }
 
   #root(identity: WalObjectIdentity, encoded: EncodedWalObject, createdAtMillis: number): PhysicalObjectRoot {
