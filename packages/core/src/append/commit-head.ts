@@ -61,7 +61,7 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
   let intentRevision = 0;
   for (let retry = 0; ; retry++) {
     deadline.check(`append to ${streamId}`);
-    await input.runHook("beforeHeadCommit");
+    if (context.stepHooks.beforeHeadCommit !== undefined) await input.runHook("beforeHeadCommit");
     const next: StreamHead = {
       ...base.head,
       committedEndOffset: intent.offsetEnd,

@@ -84,7 +84,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     const plan = live[0]?.plan;
     if (plan === undefined) return;
     // Step 2: admission, before any WAL I/O.
-    await runAdmission(context.admissionHooks, streamId, base.head, deadline.signal);
+    if (context.admissionHooks.length > 0) await runAdmission(context.admissionHooks, streamId, base.head, deadline.signal);
     // Step 3: the session this commit is fenced by (acquired/renewed inside the same head CAS).
     const heldSession = lane.heldSession;
     let sessionPlan;
@@ -116,13 +116,15 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     attempt = current;
     current.expectedStartOffset = base.head.committedEndOffset;
     context.attempts.register(current);
+    // Steps without an installed hook cost nothing (not even a microtask turn).
+    const hooks = context.stepHooks;
     const runHook = async (step: AppendStep): Promise<void> => {
       const hook = context.stepHooks[step];
       if (hook === undefined) return;
       await hook({ step, streamId, attemptIds: attemptMembers.map((member) => member.attemptId), commitId: current.commitId, commitIntent: current.intent, signal: groupDeadline.signal });
     };
     // Step 4: freeze and persist the exact bytes.
-    await runHook("beforeWalWrite");
+    if (hooks.beforeWalWrite !== undefined) await runHook("beforeWalWrite");
     deadline.check(`append to ${streamId}`);
     const entries = live.flatMap((member) => member.batch.entries);
     const persisted = await writePrimaryWal({
@@ -139,7 +141,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
       signal: deadline.signal,
     });
     current.stage = "PRIMARY_WAL_DURABLE";
-    await runHook("afterWalWrite");
+    if (hooks.afterWalWrite !== undefined) await runHook("afterWalWrite");
     // Step 6 (plan): the deterministic commit id, then step 5: protection bound to it.
     const intent = buildCommitIntent({
       head: base.head,
@@ -151,8 +153,8 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     current.intent = intent;
     deadline.check(`append to ${streamId}`);
     const protection = await protectTarget(plan.walWriter, persisted, intent.commitId, context.metadata, deadline.signal);
-    await runHook("afterProtection");
-    await runHook("afterIntent");
+    if (hooks.afterProtection !== undefined) await runHook("afterProtection");
+    if (hooks.afterIntent !== undefined) await runHook("afterIntent");
     // Step 7: the head CAS (linearization point), fused with intent, marker, protection and gen-0 index writes.
     const committed = await commitHead({
       context,
@@ -168,7 +170,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     current.committedIntent = committed.intent;
     lane.cachedHead = committed.head;
     lane.heldSession = sessionPlan.next;
-    await runHook("afterHeadCommit");
+    if (hooks.afterHeadCommit !== undefined) await runHook("afterHeadCommit");
     // Step 8: the producer boundary of the profile.
     await completeBoundary({
       context,
@@ -179,7 +181,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
       signal: deadline.signal,
     });
     current.completed = true;
-    await runHook("afterCompletion");
+    if (hooks.afterCompletion !== undefined) await runHook("afterCompletion");
     // Step 9: every caller gets exactly its own sub-range.
     current.resolution = { kind: "committed", intent: committed.intent };
     current.members.forEach((member, index) => {

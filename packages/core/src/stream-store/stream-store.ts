@@ -73,6 +73,10 @@ export class StreamStore implements AsyncDisposable {
   readonly #lanes = new Map<string, StreamLane>();
   /** Profile of each stream this process has seen (immutable); a pending load is shared so callers stay in order. */
   readonly #profiles = new Map<string, Promise<StorageProfile>>();
+  /** The settled values of `#profiles` (what a caller may use without awaiting). */
+  readonly #knownProfiles = new Map<string, StorageProfile>();
+  /** Callers of each stream that are awaiting `#profileOf` and have not entered the lane yet. */
+  readonly #profileWaiters = new Map<string, number>();
   readonly #closing = new AbortController();
   readonly #recoveryTimers = new Set<ReturnType<typeof setTimeout>>();
   readonly #budget: PendingAppendBudget;
@@ -133,7 +137,7 @@ export class StreamStore implements AsyncDisposable {
         attributes: options.attributes,
         signal: deadline.signal,
       });
-      this.#profiles.set(head.head.streamId, Promise.resolve(head.head.profile));
+      this.#setProfile(head.head.streamId, head.head.profile);
       return { streamId: head.head.streamId, head: head.head, created };
     } finally {
       deadline.dispose();
@@ -146,7 +150,7 @@ export class StreamStore implements AsyncDisposable {
     const deadline = this.#deadline(options);
     try {
       const { head } = await loadHead(this.#context.metadata, this.#context.keyspace, streamId, deadline.signal);
-      this.#profiles.set(streamId, Promise.resolve(head.profile));
+      this.#setProfile(streamId, head.profile);
       return head;
     } finally {
       deadline.dispose();
@@ -170,7 +174,15 @@ export class StreamStore implements AsyncDisposable {
         throw invalid(`expectedStartOffset must be a non-negative safe integer, got ${String(expected)}`);
       }
       deadline = this.#deadline(options);
-      const profile = await this.#profileOf(streamId, deadline);
+      let profile = this.#readyProfile(streamId, deadline);
+      if (profile === undefined) {
+        const resumed = this.#waitForProfile(streamId);
+        try {
+          profile = await this.#profileOf(streamId, deadline);
+        } finally {
+          resumed();
+        }
+      }
       const plan = resolveExecutionPlan(this.#context.providers, profile, options.durability, options.completionPolicy);
       this.#budget.reserve(validated.logicalBytes);
       pending = new PendingAppend(validated, plan, expected, deadline);
@@ -311,7 +323,14 @@ export class StreamStore implements AsyncDisposable {
     this.#checkOpen();
     const deadline = this.#deadline(options);
     try {
-      await this.#profileOf(streamId, deadline);
+      if (this.#readyProfile(streamId, deadline) === undefined) {
+        const resumed = this.#waitForProfile(streamId);
+        try {
+          await this.#profileOf(streamId, deadline);
+        } finally {
+          resumed();
+        }
+      }
       const lane = this.#lane(streamId);
       const operation = new LaneOperation<T>(deadline, () => body(lane, deadline));
       lane.enqueue(operation);
@@ -331,10 +350,40 @@ export class StreamStore implements AsyncDisposable {
     return lane;
   }
 
+  #setProfile(streamId: string, profile: StorageProfile): void {
+    this.#profiles.set(streamId, Promise.resolve(profile));
+    this.#knownProfiles.set(streamId, profile);
+  }
+
   /**
-   * The stream's (immutable) profile. Every call that enters a lane awaits this first, and all callers of one
-   * stream await the same promise, so they reach the lane in call order. The first load also warms an idle lane's
-   * head cache.
+   * The stream's profile when a caller may enter the lane at once: it is known and no earlier caller of the stream
+   * is still waiting for it (entering now keeps call order). Undefined otherwise: await `#profileOf` between
+   * `#waitForProfile` and its release. Throws what `#profileOf` would for a deadline that already ended.
+   */
+  #readyProfile(streamId: string, deadline: Deadline): StorageProfile | undefined {
+    if (this.#profileWaiters.has(streamId)) return undefined;
+    const known = this.#knownProfiles.get(streamId);
+    if (known !== undefined && deadline.aborted) throw deadline.error("stream store call");
+    return known;
+  }
+
+  /**
+   * Counts the caller as waiting for the stream's profile; call the returned function once it resumed. It must
+   * release and enter the lane in the same synchronous step, so no later caller slips ahead via `#readyProfile`.
+   */
+  #waitForProfile(streamId: string): () => void {
+    this.#profileWaiters.set(streamId, (this.#profileWaiters.get(streamId) ?? 0) + 1);
+    return () => {
+      const waiting = (this.#profileWaiters.get(streamId) ?? 1) - 1;
+      if (waiting > 0) this.#profileWaiters.set(streamId, waiting);
+      else this.#profileWaiters.delete(streamId);
+    };
+  }
+
+  /**
+   * The stream's (immutable) profile. Every call that enters a lane awaits this first (unless `#readyProfile`
+   * lets it in at once), and all callers of one stream await the same promise, so they reach the lane in call
+   * order. The first load also warms an idle lane's head cache.
    */
   #profileOf(streamId: string, deadline: Deadline): Promise<StorageProfile> {
     let profile = this.#profiles.get(streamId);
@@ -345,6 +394,7 @@ export class StreamStore implements AsyncDisposable {
         shared.dispose();
         const lane = this.#lane(streamId);
         if (lane.idle && lane.cachedHead === undefined && lane.suspendedBy === undefined) lane.cachedHead = head;
+        if (this.#profiles.get(streamId) === loading) this.#knownProfiles.set(streamId, head.head.profile);
         return head.head.profile;
       });
       const loading = profile;
