@@ -1,0 +1,116 @@
+// The broker's configuration: one zod 4 schema with every default, so a config file, the environment and flags
+// all produce the same validated object. Unknown keys are errors (a typo never silently falls back to a default).
+// The embedded default needs nothing: filesystem objects + SQLite metadata under `dataDir`, Kafka on
+// 127.0.0.1:9092, admin HTTP on 127.0.0.1:9644, profile OBJECT_WAL_SYNC_OBJECT. A cluster uses
+// `storage.metadata = { kind: "etcd", ... }` and `storage.objects = { kind: "s3", ... }`.
+import { z } from "zod";
+
+const port = z.int().min(0).max(65_535);
+const positive = z.int().min(1).max(0x7fff_ffff);
+
+const sqliteMetadata = z.strictObject({
+  kind: z.literal("sqlite"),
+  /** Database file (default `<dataDir>/metadata.sqlite`). */
+  path: z.string().min(1).optional(),
+});
+
+const etcdMetadata = z.strictObject({
+  kind: z.literal("etcd"),
+  endpoints: z.array(z.url({ protocol: /^https?$/ })).min(1, "needs at least one etcd endpoint (e.g. http://127.0.0.1:2379)"),
+  dialTimeoutMs: positive.default(5_000),
+  requestTimeoutMs: positive.default(10_000),
+});
+
+const filesystemObjects = z.strictObject({
+  kind: z.literal("filesystem"),
+  /** Directory of the object store (default `<dataDir>/objects`). */
+  root: z.string().min(1).optional(),
+});
+
+const s3Objects = z
+  .strictObject({
+    kind: z.literal("s3"),
+    /** Custom endpoint of an S3-compatible server; omit for AWS. */
+    endpoint: z.url({ protocol: /^https?$/ }).optional(),
+    region: z.string().min(1).default("us-east-1"),
+    bucket: z.string().min(3, "must be an S3 bucket name"),
+    accessKeyId: z.string().min(1).optional(),
+    secretAccessKey: z.string().min(1).optional(),
+    forcePathStyle: z.boolean().default(false),
+    /** Prepended to every object key, e.g. "cluster-a/". */
+    keyPrefix: z.string().default(""),
+  })
+  .refine((value) => (value.accessKeyId === undefined) === (value.secretAccessKey === undefined), {
+    message: "accessKeyId and secretAccessKey go together (give both, or neither to use the AWS default credential chain)",
+    path: ["accessKeyId"],
+  });
+
+/** Storage profiles the broker can serve today (BookKeeper profiles need a BookKeeper configuration). */
+export const BROKER_PROFILES = ["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT", "OBJECT_WAL"] as const;
+
+export const BrokerConfigSchema = z.strictObject({
+  /** Where the embedded stores live (and the lock file). */
+  dataDir: z.string().min(1).default("./.nereus-data"),
+  /** Cluster name: every metadata key lives under /nereus/clusters/{cluster}. */
+  cluster: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, "must match [A-Za-z0-9_.-]+")
+    .default("nereus"),
+  /** This broker's Kafka node id; also names its writer identity `broker-{nodeId}`. */
+  nodeId: z.int().min(0).max(0x7fff_ffff).default(0),
+  kafka: z
+    .strictObject({
+      host: z.string().min(1).default("127.0.0.1"),
+      /** 0 picks a free port. */
+      port: port.default(9092),
+      /** What Metadata and FindCoordinator tell clients (default: host, or 127.0.0.1 for a wildcard host). */
+      advertisedHost: z.string().min(1).optional(),
+      /** Default: the port actually bound. */
+      advertisedPort: z.int().min(1).max(65_535).optional(),
+      /** Largest request frame (Kafka's socket.request.max.bytes). */
+      maxFrameBytes: z.int().min(1_024).max(0x7fff_ffff).default(104_857_600),
+      /** Requests read ahead of their responses per connection before reading pauses. */
+      maxInFlightRequests: positive.default(1_000),
+    })
+    .prefault({}),
+  admin: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      host: z.string().min(1).default("127.0.0.1"),
+      port: port.default(9644),
+    })
+    .prefault({}),
+  storage: z
+    .strictObject({
+      defaultProfile: z.enum(BROKER_PROFILES, { error: `must be one of ${BROKER_PROFILES.join(", ")} (BookKeeper profiles are not configurable yet)` }).default("OBJECT_WAL_SYNC_OBJECT"),
+      metadata: z.discriminatedUnion("kind", [sqliteMetadata, etcdMetadata]).prefault({ kind: "sqlite" }),
+      objects: z.discriminatedUnion("kind", [filesystemObjects, s3Objects]).prefault({ kind: "filesystem" }),
+      /** How long the Object WAL writer waits to pack more appends into one object. */
+      walLingerMs: z.int().min(0).max(1_000).default(5),
+      /** Build read-optimized generations in the background. */
+      materialization: z.boolean().default(true),
+    })
+    .prefault({}),
+  topics: z
+    .strictObject({
+      defaultPartitions: positive.default(1),
+      autoCreate: z.boolean().default(true),
+    })
+    .prefault({}),
+  groups: z
+    .strictObject({
+      initialRebalanceDelayMs: z.int().min(0).max(300_000).default(3_000),
+      minSessionTimeoutMs: positive.default(6_000),
+      maxSessionTimeoutMs: positive.default(1_800_000),
+    })
+    .refine((value) => value.minSessionTimeoutMs <= value.maxSessionTimeoutMs, { message: "minSessionTimeoutMs exceeds maxSessionTimeoutMs", path: ["minSessionTimeoutMs"] })
+    .prefault({}),
+  log: z.strictObject({ level: z.enum(["debug", "info", "warn", "error"]).default("info") }).prefault({}),
+  /** How long a graceful shutdown waits for in-flight requests before closing connections. */
+  shutdownTimeoutMs: z.int().min(0).max(600_000).default(10_000),
+});
+
+/** The validated configuration. */
+export type BrokerConfig = z.output<typeof BrokerConfigSchema>;
+/** What a config file (or a test) may write: every field optional. */
+export type BrokerConfigInput = z.input<typeof BrokerConfigSchema>;

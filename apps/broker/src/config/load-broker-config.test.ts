@@ -1,0 +1,91 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { ConfigError, brokerUsage, loadBrokerConfig, BROKER_SETTINGS } from "./load-broker-config.js";
+
+function load(argv: string[] = [], env: Record<string, string> = {}, cwd = "/srv/nereus"): ReturnType<typeof loadBrokerConfig> {
+  return loadBrokerConfig({ argv, env, cwd });
+}
+
+function errorOf(action: () => unknown): string {
+  try {
+    action();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as Error).message;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadBrokerConfig", () => {
+  test("the embedded default needs nothing", () => {
+    const { config } = load();
+    expect(config).toMatchObject({
+      dataDir: "/srv/nereus/.nereus-data",
+      cluster: "nereus",
+      nodeId: 0,
+      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600 },
+      admin: { enabled: true, host: "127.0.0.1", port: 9644 },
+      storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" }, walLingerMs: 5 },
+      topics: { defaultPartitions: 1, autoCreate: true },
+      groups: { initialRebalanceDelayMs: 3_000 },
+      log: { level: "info" },
+    });
+  });
+
+  test("flags beat the environment, which beats the config file", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "nereus-config-"));
+    const file = path.join(dir, "broker.json");
+    writeFileSync(file, JSON.stringify({ kafka: { port: 1111, host: "0.0.0.0" }, topics: { defaultPartitions: 4 }, cluster: "from-file" }));
+    const { config } = load(["--config", file, "--kafka-port=3333", "--no-auto-create-topics"], { NEREUS_KAFKA_PORT: "2222", NEREUS_CLUSTER: "from-env" });
+    expect(config.kafka).toMatchObject({ port: 3333, host: "0.0.0.0" });
+    expect(config.cluster).toBe("from-env");
+    expect(config.topics).toEqual({ defaultPartitions: 4, autoCreate: false });
+    const viaEnv = load([], { NEREUS_CONFIG: file });
+    expect(viaEnv.config.kafka.port).toBe(1111);
+  });
+
+  test("etcd endpoints and S3 settings select the cluster stores", () => {
+    const { config } = load(
+      ["--etcd-endpoints", "http://10.0.0.1:2379, http://10.0.0.2:2379", "--s3-bucket", "nereus-data", "--s3-endpoint", "http://s3.local:9000", "--s3-force-path-style"],
+      { NEREUS_S3_ACCESS_KEY_ID: "id", NEREUS_S3_SECRET_ACCESS_KEY: "secret" },
+    );
+    expect(config.storage.metadata).toEqual({ kind: "etcd", endpoints: ["http://10.0.0.1:2379", "http://10.0.0.2:2379"], dialTimeoutMs: 5_000, requestTimeoutMs: 10_000 });
+    expect(config.storage.objects).toMatchObject({ kind: "s3", bucket: "nereus-data", endpoint: "http://s3.local:9000", forcePathStyle: true, accessKeyId: "id", region: "us-east-1" });
+  });
+
+  test("errors name the field and where the bad value came from, on one line", () => {
+    expect(errorOf(() => load(["--kafka-port", "abc"]))).toBe("bad config: kafka.port (from --kafka-port=abc): Invalid input: expected number, received string");
+    expect(errorOf(() => load([], { NEREUS_KAFKA_PORT: "70000" }))).toMatch(/^bad config: kafka\.port \(from NEREUS_KAFKA_PORT=70000\): Too big/);
+    expect(errorOf(() => load(["--default-profile", "BOOKKEEPER_WAL_ONLY"]))).toContain("storage.defaultProfile (from --default-profile=BOOKKEEPER_WAL_ONLY): must be one of");
+    expect(errorOf(() => load(["--etcd-endpoints", "not a url"]))).toContain("storage.metadata.endpoints.0 (from --etcd-endpoints=not a url)");
+    const secret = errorOf(() => load(["--s3-bucket", "b", "--s3-secret-access-key", "hunter2"]));
+    expect(secret).toContain("storage.objects.accessKeyId");
+    expect(secret).not.toContain("hunter2");
+    const twoProblems = errorOf(() => load(["--node-id", "-1", "--log-level", "loud"]));
+    expect(twoProblems.split("; ")).toHaveLength(2);
+    expect(twoProblems).not.toContain("\n");
+  });
+
+  test("config files: unknown keys, bad JSON and missing files are reported with the file name", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "nereus-config-"));
+    const typo = path.join(dir, "typo.json");
+    writeFileSync(typo, JSON.stringify({ kafka: { prot: 9093 } }));
+    expect(errorOf(() => load(["--config", typo]))).toBe(`bad config: kafka.prot (from config file ${typo}): unknown field`);
+    const broken = path.join(dir, "broken.json");
+    writeFileSync(broken, "{ kafka: ");
+    expect(errorOf(() => load(["--config", broken]))).toContain(`config file ${broken} is not valid JSON`);
+    expect(errorOf(() => load(["--config", path.join(dir, "missing.json")]))).toContain("cannot be read: ENOENT");
+  });
+
+  test("unknown flags and stray arguments are refused; --help and --print-config are recognised", () => {
+    expect(errorOf(() => load(["--kafka-prot", "1"]))).toBe("unknown flag --kafka-prot (see --help)");
+    expect(errorOf(() => load(["9092"]))).toContain("unexpected argument");
+    expect(errorOf(() => load(["--kafka-port"]))).toBe("--kafka-port needs a value");
+    expect(load(["--help"]).help).toBe(true);
+    expect(load(["--print-config"]).printConfig).toBe(true);
+    const usage = brokerUsage();
+    for (const setting of BROKER_SETTINGS) expect(usage).toContain(`--${setting.flag}`);
+  });
+});

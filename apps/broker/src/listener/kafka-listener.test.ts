@@ -1,0 +1,179 @@
+import net from "node:net";
+import { afterEach, describe, expect, test } from "vitest";
+import { JsonLogger } from "../logging/json-logger.js";
+import { MetricsRegistry } from "../metrics/metrics-registry.js";
+import { type FrameConnection, type KafkaListener, ListenError, startKafkaListener } from "./kafka-listener.js";
+
+const listeners: KafkaListener[] = [];
+afterEach(async () => {
+  for (const listener of listeners.splice(0)) await listener.close();
+});
+
+/** Echoes each request frame back as a response frame after `delay(frame)` ms; frames starting with 0xff are refused. */
+function echoConnection(log: string[], delay: (frame: Uint8Array) => number = () => 0): (peer: string) => FrameConnection {
+  return (peer) => {
+    let tail: Promise<unknown> = Promise.resolve();
+    return {
+      handleFrame(frame) {
+        const copy = frame.slice();
+        const answer = new Promise<Uint8Array | undefined>((resolve, reject) => {
+          setTimeout(() => {
+            if (copy[0] === 0xff) reject(new Error("refused"));
+            else if (copy[0] === 0xfe) resolve(undefined);
+            else resolve(withSize(copy));
+          }, delay(copy));
+        });
+        // Kafka connections settle in call order; model that.
+        const ordered = tail.then(() => answer);
+        tail = ordered.catch(() => undefined);
+        return ordered;
+      },
+      close() {
+        log.push(`closed ${peer.replace(/:\d+$/, "")}`);
+      },
+    };
+  };
+}
+
+function withSize(body: Uint8Array): Uint8Array {
+  const frame = new Uint8Array(4 + body.length);
+  new DataView(frame.buffer).setInt32(0, body.length);
+  frame.set(body, 4);
+  return frame;
+}
+
+async function start(openConnection: (peer: string) => FrameConnection, options: { maxFrameBytes?: number; maxInFlightRequests?: number } = {}): Promise<{ listener: KafkaListener; metrics: MetricsRegistry }> {
+  const metrics = new MetricsRegistry();
+  const listener = await startKafkaListener({
+    host: "127.0.0.1",
+    port: 0,
+    maxFrameBytes: options.maxFrameBytes ?? 1_024,
+    maxInFlightRequests: options.maxInFlightRequests ?? 100,
+    openConnection,
+    logger: new JsonLogger({ level: "error", sink: { write: () => true } }),
+    metrics: {
+      accepted: metrics.counter("accepted", "a"),
+      active: metrics.gauge("active", "a"),
+      closedOnError: metrics.counter("closed_on_error", "c"),
+      bytesReceived: metrics.counter("received", "r"),
+      bytesSent: metrics.counter("sent", "s"),
+      requestSeconds: metrics.histogram("request_seconds", "r"),
+    },
+    apiName: (apiKey) => `api${String(apiKey)}`,
+  });
+  listeners.push(listener);
+  return { listener, metrics };
+}
+
+/** A raw client: writes bytes, collects response bodies (size prefixes removed), reports when the server closes. */
+async function connect(port: number): Promise<{ socket: net.Socket; responses: Uint8Array[]; closed: Promise<void>; next(count: number): Promise<Uint8Array[]> }> {
+  const socket = net.connect({ host: "127.0.0.1", port });
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const responses: Uint8Array[] = [];
+  let buffer = Buffer.alloc(0);
+  const waiters: Array<() => void> = [];
+  socket.on("data", (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    while (buffer.length >= 4 && buffer.length >= 4 + buffer.readInt32BE(0)) {
+      const size = buffer.readInt32BE(0);
+      responses.push(new Uint8Array(buffer.subarray(4, 4 + size)));
+      buffer = buffer.subarray(4 + size);
+    }
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
+  socket.on("error", () => undefined);
+  return {
+    socket,
+    responses,
+    closed,
+    async next(count) {
+      while (responses.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+      return responses.slice(0, count);
+    },
+  };
+}
+
+describe("Kafka listener", () => {
+  test("answers pipelined requests in request order even when later ones finish first", async () => {
+    const log: string[] = [];
+    const { listener, metrics } = await start(echoConnection(log, (frame) => (frame[1] === 1 ? 50 : 0)));
+    const client = await connect(listener.port);
+    client.socket.write(Buffer.concat([withSize(new Uint8Array([0, 1, 0xaa])), withSize(new Uint8Array([0, 2, 0xbb])), withSize(new Uint8Array([0xfe, 3]))]));
+    client.socket.write(withSize(new Uint8Array([0, 4, 0xcc])));
+    const responses = await client.next(3);
+    expect(responses.map((response) => [...response])).toEqual([
+      [0, 1, 0xaa],
+      [0, 2, 0xbb],
+      [0, 4, 0xcc],
+    ]);
+    expect(metrics.render()).toContain('request_seconds_count{api="api1"} 1');
+    client.socket.destroy();
+  });
+
+  test("a bad size prefix or a refused frame closes that connection only", async () => {
+    const log: string[] = [];
+    const { listener, metrics } = await start(echoConnection(log));
+    const healthy = await connect(listener.port);
+    const oversized = await connect(listener.port);
+    const refused = await connect(listener.port);
+    const negative = await connect(listener.port);
+    oversized.socket.write(withSize(new Uint8Array(2_000)));
+    refused.socket.write(Buffer.concat([withSize(new Uint8Array([0, 1])), withSize(new Uint8Array([0xff])), withSize(new Uint8Array([0, 2]))]));
+    negative.socket.write(new Uint8Array([0xff, 0xff, 0xff, 0xf0]));
+    await Promise.all([oversized.closed, refused.closed, negative.closed]);
+    // The refused connection still got the answer to the request before the refused one.
+    expect(refused.responses.map((response) => [...response])).toEqual([[0, 1]]);
+    healthy.socket.write(withSize(new Uint8Array([0, 9])));
+    expect((await healthy.next(1)).map((response) => [...response])).toEqual([[0, 9]]);
+    expect(metrics.render()).toContain("closed_on_error 3");
+    expect(listener.connectionCount).toBe(1);
+    healthy.socket.destroy();
+  });
+
+  test("reading pauses at the in-flight limit and every request is still answered", async () => {
+    const { listener } = await start(echoConnection([], () => 5), { maxInFlightRequests: 2 });
+    const client = await connect(listener.port);
+    const frames = Array.from({ length: 50 }, (_, index) => withSize(new Uint8Array([0, index])));
+    client.socket.write(Buffer.concat(frames));
+    const responses = await client.next(50);
+    expect(responses.map((response) => response[1])).toEqual(Array.from({ length: 50 }, (_, index) => index));
+    client.socket.destroy();
+  });
+
+  test("drain lets in-flight responses out; stopAccepting refuses new connections", async () => {
+    const { listener } = await start(echoConnection([], () => 100));
+    const client = await connect(listener.port);
+    client.socket.write(withSize(new Uint8Array([0, 7])));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    listener.stopAccepting();
+    const started = Date.now();
+    await listener.drain(5_000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(50);
+    expect((await client.next(1)).map((response) => [...response])).toEqual([[0, 7]]);
+    const late = net.connect({ host: "127.0.0.1", port: listener.port });
+    const outcome = await new Promise<string>((resolve) => {
+      late.once("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+      late.once("close", () => resolve("closed"));
+    });
+    expect(["ECONNREFUSED", "ECONNRESET", "closed"]).toContain(outcome);
+    await listener.close();
+    await client.closed;
+  });
+
+  test("a port in use is a one-line ListenError", async () => {
+    const { listener } = await start(echoConnection([]));
+    const error = await startKafkaListener({
+      host: "127.0.0.1",
+      port: listener.port,
+      maxFrameBytes: 1_024,
+      maxInFlightRequests: 1,
+      openConnection: echoConnection([]),
+      logger: new JsonLogger({ sink: { write: () => true } }),
+      metrics: (await start(echoConnection([]))).metrics as never,
+      apiName: String,
+    }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ListenError);
+    expect((error as Error).message).toBe(`Kafka listener: 127.0.0.1:${String(listener.port)} is already in use (is another broker or Kafka running? choose another --kafka-port)`);
+  });
+});

@@ -1,0 +1,273 @@
+// The Kafka TCP listener: one net.Server; per socket a FrameDecoder splits the byte stream into request frames,
+// each frame goes to the broker's sans-IO FrameConnection, and responses are written in request order. A bad
+// size prefix (negative, above maxFrameBytes) or a frame the connection refuses (undecodable header, unknown API
+// or version) closes that socket only; nothing a client sends can throw out of here. Reading pauses while a
+// connection has too many requests in flight or its socket buffer is full (backpressure), and resumes when they
+// drain. Shutdown: `stopAccepting`, then `drain` (stop reading, let in-flight responses go out), then `close`.
+import net from "node:net";
+import { FrameDecoder } from "@nereus/kafka/protocol";
+import type { BrokerLogger } from "../logging/json-logger.js";
+import type { Counter, Gauge, Histogram } from "../metrics/metrics-registry.js";
+
+/** The sans-IO side of one connection (the Kafka broker's KafkaConnection fits). */
+export interface FrameConnection {
+  /** Resolves with the response frame (size prefix included) or undefined for no response; settles in call order; rejects to close. */
+  handleFrame(frame: Uint8Array): Promise<Uint8Array | undefined>;
+  close(): void;
+}
+
+/** The listener's metrics (registered by the composition root). */
+export interface ListenerMetrics {
+  readonly accepted: Counter;
+  readonly active: Gauge;
+  readonly closedOnError: Counter;
+  readonly bytesReceived: Counter;
+  readonly bytesSent: Counter;
+  /** Seconds from a complete request frame to its response handed to the socket, by API name. */
+  readonly requestSeconds: Histogram;
+}
+
+export interface KafkaListenerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly maxFrameBytes: number;
+  /** Requests read ahead of their responses before reading pauses. */
+  readonly maxInFlightRequests: number;
+  readonly openConnection: (peer: string) => FrameConnection;
+  readonly logger: BrokerLogger;
+  readonly metrics: ListenerMetrics;
+  /** API key → name, for the latency histogram. */
+  readonly apiName: (apiKey: number) => string;
+}
+
+interface Client {
+  readonly id: number;
+  readonly socket: net.Socket;
+  readonly connection: FrameConnection;
+  readonly decoder: FrameDecoder;
+  readonly peer: string;
+  /** Settles when every response handed to the connection so far was written (or the socket died). */
+  tail: Promise<void>;
+  inFlight: number;
+  readingPaused: boolean;
+  draining: boolean;
+  closed: boolean;
+}
+
+/** A bound Kafka listener. */
+export interface KafkaListener {
+  readonly host: string;
+  /** The port actually bound (differs from the requested one when that was 0). */
+  readonly port: number;
+  readonly connectionCount: number;
+  /** Refuses new connections; existing ones keep being served. Idempotent. */
+  stopAccepting(): void;
+  /** Stops reading requests and waits (at most `timeoutMs`) until every in-flight response was written. */
+  drain(timeoutMs: number): Promise<void>;
+  /** Closes every socket and its connection and waits for the server to close. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** A listen failure that start-up reports in one line. */
+export class ListenError extends Error {
+  override readonly name = "ListenError";
+  readonly code: string | undefined;
+
+  constructor(message: string, code: string | undefined, cause: unknown) {
+    super(message, { cause });
+    this.code = code;
+  }
+}
+
+/** Binds the listener; rejects with {@link ListenError} (e.g. EADDRINUSE) when the address cannot be bound. */
+export async function startKafkaListener(options: KafkaListenerOptions): Promise<KafkaListener> {
+  const clients = new Set<Client>();
+  const { logger, metrics } = options;
+  let nextId = 1;
+  let accepting = true;
+  let closing: Promise<void> | undefined;
+
+  // allowHalfOpen: a client that shuts down its sending side still gets the answers to what it sent.
+  const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 30_000, allowHalfOpen: true });
+
+  function closeClient(client: Client, reason: string, error?: unknown): void {
+    if (client.closed) return;
+    client.closed = true;
+    clients.delete(client);
+    metrics.active.add(-1);
+    try {
+      client.connection.close();
+    } catch (closeError) {
+      logger.warn("Kafka connection close failed", { connection: client.id, error: closeError });
+    }
+    if (error !== undefined) {
+      metrics.closedOnError.inc();
+      logger.info("Kafka connection closed", { connection: client.id, peer: client.peer, reason, error });
+    } else {
+      logger.debug("Kafka connection closed", { connection: client.id, peer: client.peer, reason });
+    }
+    if (error !== undefined) {
+      client.socket.destroy();
+      return;
+    }
+    // Graceful: flush what was written, then let the socket go (bounded, in case the peer never reads).
+    client.socket.end();
+    setTimeout(() => client.socket.destroy(), 5_000).unref();
+  }
+
+  function updateReading(client: Client): void {
+    const shouldPause = client.draining || client.inFlight >= options.maxInFlightRequests || client.socket.writableNeedDrain;
+    if (shouldPause && !client.readingPaused) {
+      client.readingPaused = true;
+      client.socket.pause();
+    } else if (!shouldPause && client.readingPaused) {
+      client.readingPaused = false;
+      client.socket.resume();
+    }
+  }
+
+  function onFrame(client: Client, frame: Uint8Array): void {
+    const started = performance.now();
+    const apiKey = frame.length >= 2 ? (frame[0]! << 8) | frame[1]! : -1;
+    client.inFlight += 1;
+    let response: Promise<Uint8Array | undefined>;
+    try {
+      response = client.connection.handleFrame(frame);
+    } catch (error) {
+      response = Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+    // handleFrame's promises settle in call order; chaining on the tail keeps writes in that order regardless.
+    client.tail = client.tail.then(async () => {
+      let bytes: Uint8Array | undefined;
+      try {
+        bytes = await response;
+      } catch (error) {
+        closeClient(client, "request refused", error);
+        return;
+      } finally {
+        client.inFlight -= 1;
+      }
+      if (client.closed) return;
+      if (bytes !== undefined) {
+        metrics.bytesSent.inc({}, bytes.length);
+        client.socket.write(bytes);
+      }
+      metrics.requestSeconds.observe((performance.now() - started) / 1000, { api: options.apiName(apiKey) });
+      updateReading(client);
+    });
+  }
+
+  server.on("connection", (socket) => {
+    if (!accepting) {
+      socket.destroy();
+      return;
+    }
+    const peer = `${socket.remoteAddress ?? "unknown"}:${String(socket.remotePort ?? 0)}`;
+    let connection: FrameConnection;
+    try {
+      connection = options.openConnection(peer);
+    } catch (error) {
+      logger.error("Kafka connection could not be opened", { peer, error });
+      socket.destroy();
+      return;
+    }
+    const client: Client = {
+      id: nextId++,
+      socket,
+      connection,
+      decoder: new FrameDecoder({ maxFrameBytes: options.maxFrameBytes }),
+      peer,
+      tail: Promise.resolve(),
+      inFlight: 0,
+      readingPaused: false,
+      draining: false,
+      closed: false,
+    };
+    clients.add(client);
+    metrics.accepted.inc();
+    metrics.active.add(1);
+    logger.debug("Kafka connection opened", { connection: client.id, peer });
+    socket.on("data", (chunk: Buffer) => {
+      if (client.closed) return;
+      metrics.bytesReceived.inc({}, chunk.length);
+      let frames: Uint8Array[];
+      try {
+        frames = client.decoder.push(chunk);
+      } catch (error) {
+        closeClient(client, "bad frame", error);
+        return;
+      }
+      for (const frame of frames) onFrame(client, frame);
+      updateReading(client);
+    });
+    socket.on("drain", () => updateReading(client));
+    socket.on("end", () => {
+      // The client half-closed: answer what it sent, then close.
+      void client.tail.then(() => closeClient(client, "client closed"));
+    });
+    socket.on("error", (error) => closeClient(client, "socket error", error));
+    socket.on("close", () => closeClient(client, "socket closed"));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      server.off("listening", onListening);
+      const where = `${options.host}:${String(options.port)}`;
+      const reason =
+        error.code === "EADDRINUSE"
+          ? `${where} is already in use (is another broker or Kafka running? choose another --kafka-port)`
+          : error.code === "EACCES"
+            ? `permission denied binding ${where} (ports below 1024 need privileges)`
+            : error.code === "EADDRNOTAVAIL"
+              ? `${options.host} is not an address of this machine`
+              : `${where}: ${error.message}`;
+      reject(new ListenError(`Kafka listener: ${reason}`, error.code, error));
+    };
+    const onListening = (): void => {
+      server.off("error", onError);
+      resolve();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen({ host: options.host, port: options.port, backlog: 1024 });
+  });
+  server.on("error", (error) => logger.error("Kafka listener error", { error }));
+  const address = server.address();
+  const boundPort = typeof address === "object" && address !== null ? address.port : options.port;
+
+  return {
+    host: options.host,
+    port: boundPort,
+    get connectionCount() {
+      return clients.size;
+    },
+    stopAccepting() {
+      if (!accepting) return;
+      accepting = false;
+      server.close();
+    },
+    async drain(timeoutMs) {
+      for (const client of clients) {
+        client.draining = true;
+        updateReading(client);
+      }
+      const all = Promise.all([...clients].map((client) => client.tail));
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const timeout = new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), timeoutMs);
+      });
+      const outcome = await Promise.race([all.then(() => "drained" as const), timeout]);
+      clearTimeout(timer);
+      if (outcome === "timeout") logger.warn("Kafka listener drain timed out", { timeoutMs, connections: clients.size });
+    },
+    close() {
+      closing ??= (async () => {
+        accepting = false;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const client of [...clients]) closeClient(client, "broker shutting down");
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}

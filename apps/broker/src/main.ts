@@ -1,0 +1,62 @@
+// `nereus-broker`: reads the configuration (flags > NEREUS_* > --config file > defaults), starts the broker and
+// shuts it down gracefully on SIGTERM/SIGINT (a second signal exits at once). Start-up failures print one line
+// on stderr — `nereus-broker: cannot start: <reason>` — and exit 2 (bad configuration) or 1.
+import { ConfigError, brokerUsage, loadBrokerConfig } from "./config/load-broker-config.js";
+import { JsonLogger } from "./logging/json-logger.js";
+import { startBroker } from "./start-broker.js";
+import { StartupError, reasonOf } from "./startup-error.js";
+
+function fail(message: string, exitCode: number): never {
+  process.stderr.write(`nereus-broker: cannot start: ${message}\n`);
+  process.exit(exitCode);
+}
+
+function redacted(value: unknown): unknown {
+  return JSON.parse(JSON.stringify(value, (key, inner: unknown) => (/secret/i.test(key) && typeof inner === "string" ? "<redacted>" : inner)));
+}
+
+async function main(): Promise<void> {
+  let loaded;
+  try {
+    loaded = loadBrokerConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message, 2);
+    throw error;
+  }
+  if (loaded.help) {
+    process.stdout.write(`${brokerUsage()}\n`);
+    return;
+  }
+  if (loaded.printConfig) {
+    process.stdout.write(`${JSON.stringify(redacted(loaded.config), null, 2)}\n`);
+    return;
+  }
+  const logger = new JsonLogger({ level: loaded.config.log.level });
+  let broker;
+  try {
+    broker = await startBroker(loaded.config, { logger });
+  } catch (error) {
+    if (error instanceof StartupError) fail(error.message, error.exitCode);
+    fail(reasonOf(error), 1);
+  }
+  let signals = 0;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    signals += 1;
+    if (signals > 1) {
+      logger.warn("second signal: exiting without finishing the shutdown", { signal });
+      process.exit(130);
+    }
+    void broker.close(signal).then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error("shutdown failed", { error });
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  process.on("unhandledRejection", (error) => logger.error("unhandled rejection", { error }));
+}
+
+await main();

@@ -1,0 +1,125 @@
+// Opens the storage stack the broker runs on: the metadata store (SQLite file or etcd), the object store (a
+// directory or an S3 bucket), the Object WAL runtime (multi-stream WAL writer, slice reader, completion
+// coordinators, lag admission, background materialization) and the stream store over them. Each step failing
+// becomes a one-line StartupError naming what could not be reached; whatever opened before is closed again.
+// `close()` closes in reverse order (stream store, runtime — which uploads pending WAL objects — then the stores).
+import path from "node:path";
+import { type MetadataStore, type ObjectStore, type StreamStore, createStreamStore } from "@nereus/core";
+import { createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
+import { type ObjectWalRuntime, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore } from "@nereus/object-wal";
+import type { BrokerLogger } from "../logging/json-logger.js";
+import type { BrokerConfig } from "../config/broker-config.js";
+import { StartupError, reasonOf } from "../startup-error.js";
+
+export interface BrokerStorage {
+  readonly metadata: MetadataStore;
+  readonly objectStore: ObjectStore;
+  readonly runtime: ObjectWalRuntime;
+  readonly store: StreamStore;
+  /** For the start-up log line (no secrets). */
+  readonly summary: Readonly<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export interface OpenStorageOptions {
+  readonly config: BrokerConfig;
+  readonly writerId: string;
+  readonly logger: BrokerLogger;
+  /** Wraps the stream store (metrics); identity by default. */
+  readonly instrument?: (store: StreamStore) => StreamStore;
+}
+
+async function closeQuietly(what: string, logger: BrokerLogger, close: () => Promise<void>): Promise<void> {
+  try {
+    await close();
+  } catch (error) {
+    logger.warn(`closing ${what} failed`, { error });
+  }
+}
+
+async function openMetadata(config: BrokerConfig): Promise<{ metadata: MetadataStore; summary: Record<string, unknown> }> {
+  const spec = config.storage.metadata;
+  if (spec.kind === "sqlite") {
+    const file = path.resolve(config.dataDir, spec.path ?? "metadata.sqlite");
+    try {
+      return { metadata: await createSqliteMetadataStore({ path: file }), summary: { metadata: "sqlite", metadataPath: file } };
+    } catch (error) {
+      throw new StartupError(`cannot open the SQLite metadata store ${file}: ${reasonOf(error)}`, { cause: error });
+    }
+  }
+  try {
+    const metadata = await createEtcdMetadataStore({ endpoints: spec.endpoints, dialTimeoutMs: spec.dialTimeoutMs, requestTimeoutMs: spec.requestTimeoutMs });
+    return { metadata, summary: { metadata: "etcd", etcdEndpoints: spec.endpoints } };
+  } catch (error) {
+    throw new StartupError(`cannot reach etcd at ${spec.endpoints.join(",")}: ${reasonOf(error)}`, { cause: error });
+  }
+}
+
+async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectStore; summary: Record<string, unknown> }> {
+  const spec = config.storage.objects;
+  if (spec.kind === "filesystem") {
+    const root = path.resolve(config.dataDir, spec.root ?? "objects");
+    return { objectStore: createFileSystemObjectStore({ root }), summary: { objects: "filesystem", objectsRoot: root } };
+  }
+  const objectStore = createS3ObjectStore({
+    region: spec.region,
+    bucket: spec.bucket,
+    forcePathStyle: spec.forcePathStyle,
+    keyPrefix: spec.keyPrefix,
+    ...(spec.endpoint === undefined ? {} : { endpoint: spec.endpoint }),
+    ...(spec.accessKeyId === undefined || spec.secretAccessKey === undefined ? {} : { credentials: { accessKeyId: spec.accessKeyId, secretAccessKey: spec.secretAccessKey } }),
+  });
+  const where = `s3://${spec.bucket}/${spec.keyPrefix}${spec.endpoint === undefined ? "" : ` at ${spec.endpoint}`}`;
+  try {
+    // One LIST proves the endpoint, the bucket and the credentials before any client connects.
+    await objectStore.list(spec.keyPrefix, { limit: 1, signal: AbortSignal.timeout(15_000) });
+  } catch (error) {
+    await objectStore.close().catch(() => undefined);
+    throw new StartupError(`cannot use the object store ${where}: ${reasonOf(error)}`, { cause: error });
+  }
+  return { objectStore, summary: { objects: "s3", bucket: spec.bucket, s3Endpoint: spec.endpoint ?? "aws", keyPrefix: spec.keyPrefix } };
+}
+
+/** Opens the stack; throws StartupError (having closed what it opened) when a part cannot be used. */
+export async function openStorage(options: OpenStorageOptions): Promise<BrokerStorage> {
+  const { config, logger, writerId } = options;
+  const { metadata, summary: metadataSummary } = await openMetadata(config);
+  let objects: Awaited<ReturnType<typeof openObjects>>;
+  try {
+    objects = await openObjects(config);
+  } catch (error) {
+    await closeQuietly("the metadata store", logger, () => metadata.close());
+    throw error;
+  }
+  const { objectStore } = objects;
+  const runtime = createObjectWalRuntime({
+    objectStore,
+    metadata,
+    cluster: config.cluster,
+    writerId,
+    flush: { lingerMs: config.storage.walLingerMs },
+    materialization: {
+      enabled: config.storage.materialization,
+      onError: (error, streamId) => logger.warn("materialization failed", { streamId, error }),
+    },
+  });
+  const store = createStreamStore({ metadata, cluster: config.cluster, writerId, ...runtime.storeOptions() });
+  runtime.start();
+  let closed: Promise<void> | undefined;
+  return {
+    metadata,
+    objectStore,
+    runtime,
+    store: options.instrument === undefined ? store : options.instrument(store),
+    summary: { ...metadataSummary, ...objects.summary, cluster: config.cluster, writerId },
+    close() {
+      closed ??= (async () => {
+        await closeQuietly("the stream store", logger, () => store.close());
+        await closeQuietly("the Object WAL runtime", logger, () => runtime.close());
+        await closeQuietly("the object store", logger, () => objectStore.close());
+        await closeQuietly("the metadata store", logger, () => metadata.close());
+      })();
+      return closed;
+    },
+  };
+}

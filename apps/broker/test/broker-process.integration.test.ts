@@ -1,0 +1,122 @@
+// The `nereus-broker` process: clear one-line start-up errors with exit codes, /healthz and /metrics, and a
+// graceful SIGTERM that finishes in-flight produce requests before it exits 0.
+import { randomBytes } from "node:crypto";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { Kafka, logLevel } from "kafkajs";
+import { afterEach, describe, expect, test } from "vitest";
+import { BrokerProcess, freePort, tempDir, testConfig } from "./support/broker-fixture.js";
+import { runCommand } from "./support/run-command.js";
+
+const processes: BrokerProcess[] = [];
+afterEach(async () => {
+  for (const broker of processes.splice(0)) await broker.stop("SIGKILL");
+});
+
+async function failure(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+  const broker = BrokerProcess.spawn(args, env);
+  processes.push(broker);
+  const { code } = await broker.exited;
+  return { code, stderr: broker.stderr.join("") };
+}
+
+describe("nereus-broker start-up errors", () => {
+  test("a bad configuration names the field and exits 2", async () => {
+    const result = await failure(["--data-dir", tempDir("bad"), "--kafka-port", "99999"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^nereus-broker: cannot start: bad config: kafka\.port \(from --kafka-port=99999\): Too big: expected number to be <=65535\n$/);
+  });
+
+  test("a Kafka port in use is one line naming the address", async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", () => resolve()));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const result = await failure(["--data-dir", tempDir("busy"), "--kafka-port", String(port), "--admin-port", "0"]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`nereus-broker: cannot start: Kafka listener: 127.0.0.1:${String(port)} is already in use (is another broker or Kafka running? choose another --kafka-port)\n`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  test("an unusable data directory, a data directory in use and an unreachable etcd are one line each", async () => {
+    const parent = tempDir("unusable");
+    const file = path.join(parent, "not-a-directory");
+    writeFileSync(file, "");
+    const notDirectory = await failure(["--data-dir", path.join(file, "data"), "--kafka-port", "0", "--admin-port", "0"]);
+    expect(notDirectory.code).toBe(1);
+    expect(notDirectory.stderr).toMatch(/^nereus-broker: cannot start: data directory .*not-a-directory\/data is not usable \(ENOTDIR\)[^\n]*\n$/);
+    if (process.getuid?.() !== 0) {
+      const readOnly = path.join(parent, "read-only");
+      mkdirSync(readOnly);
+      chmodSync(readOnly, 0o500);
+      const denied = await failure(["--data-dir", readOnly, "--kafka-port", "0", "--admin-port", "0"]);
+      expect(denied.stderr).toMatch(/is not usable \(EACCES\)/);
+    }
+
+    const dataDir = tempDir("shared");
+    const owner = await BrokerProcess.start(testConfig("embedded", { dataDir }), path.join(tempDir("cfg"), "broker.json"));
+    processes.push(owner);
+    const second = await failure(["--data-dir", dataDir, "--kafka-port", "0", "--admin-port", "0"]);
+    expect(second.code).toBe(1);
+    expect(second.stderr).toBe(`nereus-broker: cannot start: data directory ${dataDir} is in use by another broker (pid ${String(owner.pid)}); stop it or choose another --data-dir\n`);
+
+    const deadPort = await freePort();
+    const etcd = await failure(["--etcd-endpoints", `http://127.0.0.1:${String(deadPort)}`, "--data-dir", tempDir("etcd"), "--kafka-port", "0", "--admin-port", "0"], {
+      NEREUS_SERVICES_FILE: "",
+    });
+    expect(etcd.code).toBe(1);
+    expect(etcd.stderr).toMatch(new RegExp(`^nereus-broker: cannot start: cannot reach etcd at http://127\\.0\\.0\\.1:${String(deadPort)}: [^\\n]+\\n$`));
+  });
+});
+
+describe("a running nereus-broker", () => {
+  test("serves /healthz and /metrics, and SIGTERM answers in-flight produces before exiting 0", async () => {
+    const dataDir = tempDir("graceful");
+    const kafkaPort = await freePort();
+    const adminPort = await freePort();
+    const config = testConfig("embedded", { dataDir, kafkaPort, overrides: { admin: { port: adminPort } } });
+    const broker = await BrokerProcess.start(config, path.join(tempDir("cfg"), "broker.json"));
+    processes.push(broker);
+    const health = await fetch(`http://127.0.0.1:${String(adminPort)}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: "ok", nodeId: 0 });
+
+    const topic = `graceful-${randomBytes(4).toString("hex")}`;
+    const kafka = new Kafka({ clientId: "graceful", brokers: [`127.0.0.1:${String(kafkaPort)}`], logLevel: logLevel.NOTHING, retry: { retries: 0 } });
+    const producer = kafka.producer();
+    await producer.connect();
+    await producer.send({ topic, acks: -1, messages: [{ value: "warm-up" }] });
+    const metrics = await (await fetch(`http://127.0.0.1:${String(adminPort)}/metrics`)).text();
+    for (const family of [
+      "nereus_append_duration_seconds_count",
+      'nereus_kafka_request_duration_seconds_count{api="Produce"}',
+      'nereus_kafka_requests_total{api="Produce"}',
+      "nereus_kafka_produced_bytes_total",
+      "nereus_listener_connections_active",
+      "nereus_wal_objects_total",
+      "nereus_kafka_groups",
+    ]) {
+      expect(metrics).toContain(family);
+    }
+
+    // Many produces in flight, then SIGTERM: each one that was read gets its answer; the process exits 0.
+    const sends = Array.from({ length: 50 }, (_, index) => producer.send({ topic, acks: -1, messages: [{ value: `in-flight-${String(index)}` }] }).then(() => `in-flight-${String(index)}`, () => undefined));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const exit = broker.stop("SIGTERM");
+    const acknowledged = (await Promise.all(sends)).filter((value) => value !== undefined);
+    expect((await exit).code).toBe(0);
+    expect(acknowledged.length).toBeGreaterThan(0);
+    await producer.disconnect().catch(() => undefined);
+    expect(broker.stdout.some((line) => line.includes('"broker stopped"'))).toBe(true);
+
+    const restarted = await BrokerProcess.start(config, path.join(tempDir("cfg"), "broker.json"));
+    processes.push(restarted);
+    const consumed = await runCommand("kcat", ["-b", `127.0.0.1:${String(kafkaPort)}`, "-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n"], { timeoutMs: 60_000 });
+    const values = consumed.stdout.toString("utf8").split("\n").filter((line) => line.length > 0);
+    expect(values[0]).toBe("warm-up");
+    for (const value of acknowledged) expect(values).toContain(value);
+  });
+});
