@@ -18,7 +18,9 @@ function redacted(value: unknown): unknown {
 async function main(): Promise<void> {
   let loaded;
   try {
-    loaded = loadBrokerConfig();
+    // Under npm/pnpm scripts (`npm start` at the repository root) the script runs in apps/broker; INIT_CWD is where
+    // the user typed the command, which is where relative paths (./.nereus-data, --config) are meant from.
+    loaded = loadBrokerConfig({ cwd: process.env.INIT_CWD !== undefined && process.env.INIT_CWD !== "" ? process.env.INIT_CWD : process.cwd() });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;
