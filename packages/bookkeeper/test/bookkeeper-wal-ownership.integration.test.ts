@@ -162,6 +162,32 @@ describe("ownership change on the BookKeeper WAL", () => {
     }
   });
 
+  it("a takeover that never reached the head holds the head's writer off for a grace, then the head's writer takes its ledgers back", () =>
+    withHarness(async (harness, metadata) => {
+      let now = Date.now();
+      const runtime = kit.runtime(metadata, harness.cluster, { clock: () => now, takeoverGraceMs: 30_000 });
+      const store = harness.open({ ...runtime.storeOptions(), clock: () => now, sessionTtlMs: 3_600_000 });
+      const { streamId } = await store.createStream("failed-takeover", { profile: "BOOKKEEPER_WAL_ONLY" });
+      const a1 = await store.append(streamId, opaqueBatch("a1"));
+      // B plans epoch 2 and seals A's ledger in its WAL write, then dies before its head CAS.
+      const b = kit.runtime(metadata, harness.cluster, { clock: () => now }).writer;
+      await b.persist(
+        b.prepare({ streamId, attemptId: "b/1", writerId: "writer-b", writerEpoch: 2, expectedStartOffset: 1, payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: new TextEncoder().encode("b-never-committed"), recordCount: 1 }] }),
+      );
+      expect((await harness.head(streamId)).session).toMatchObject({ writerId: "writer-a", epoch: 1 });
+      // A's next add hits its fenced ledger (A drops its session); re-planned at epoch 2 — the epoch B planned — A
+      // is held off while B's claim is fresh (B may be about to commit)...
+      await expectAppendFailure(store.append(streamId, opaqueBatch("a2-fenced")), { code: ErrorCode.FENCED_APPEND, outcome: "KNOWN_NOT_COMMITTED" });
+      await expectAppendFailure(store.append(streamId, opaqueBatch("a3-held-off")), { code: ErrorCode.FENCED_APPEND, outcome: "KNOWN_NOT_COMMITTED" });
+      // ...and takes the stream's ledgers back once the claim is older than the grace.
+      now += 30_000;
+      const a4 = await store.append(streamId, opaqueBatch("a4"));
+      expect(a4.startOffset).toBe(1);
+      expect(rangeOf(a4).ledgerId).not.toBe(rangeOf(a1).ledgerId);
+      expect(runtime.stats.takeovers).toBe(1);
+      expect((await store.read(streamId, 0)).entries.map((entry) => text(entry.payload))).toEqual(["a1", "a4"]);
+    }));
+
   for (const how of ["preempts the session first", "steals A's expired session inside its first append"] as const) {
     it(`streaming: B ${how} while A has many appends in flight; every acknowledged append survives, no failed one appears`, () =>
       withHarness(async (harness, metadata) => {

@@ -37,6 +37,8 @@ export interface BookKeeperWalContext {
   readonly password: Uint8Array;
   readonly digestType: DigestType;
   readonly rollover: LedgerRolloverPolicy;
+  /** How long an uncommitted takeover of equal or higher epoch holds off the head's own writer (liveness only). */
+  readonly takeoverGraceMs: number;
   readonly clock: () => number;
   readonly stats: BookKeeperWalStats;
 }

@@ -46,6 +46,11 @@ export interface BookKeeperWalRuntimeOptions {
   readonly rollover?: Partial<LedgerRolloverPolicy>;
   /** Admission hooks to install with this runtime (e.g. object-wal's lag admission for BOOKKEEPER_WAL_ASYNC_OBJECT). */
   readonly admissionHooks?: readonly AdmissionHook[];
+  /**
+   * How long a writer whose takeover has not reached the stream head (it planned the same or a higher epoch but its
+   * head CAS did not happen yet) holds off the writer the head names (default 30 s, the default session TTL).
+   */
+  readonly takeoverGraceMs?: number;
   /** Read handles the reader keeps open (default 1,024). */
   readonly maxOpenLedgers?: number;
   readonly clock?: () => number;
@@ -83,6 +88,8 @@ export function createBookKeeperWalRuntime(options: BookKeeperWalRuntimeOptions)
   for (const [name, value] of Object.entries(rollover)) {
     if (!Number.isSafeInteger(value) || value < 1) throw invalid(`rollover.${name} must be a positive safe integer, got ${String(value)}`);
   }
+  const takeoverGraceMs = options.takeoverGraceMs ?? 30_000;
+  if (!Number.isSafeInteger(takeoverGraceMs) || takeoverGraceMs < 0) throw invalid(`takeoverGraceMs must be a non-negative safe integer, got ${String(takeoverGraceMs)}`);
   const stats = new BookKeeperWalStats();
   const password = passwordBytes(options.password ?? "");
   const context: BookKeeperWalContext = {
@@ -95,6 +102,7 @@ export function createBookKeeperWalRuntime(options: BookKeeperWalRuntimeOptions)
     password,
     digestType: options.digestType ?? "CRC32C",
     rollover,
+    takeoverGraceMs,
     clock: options.clock ?? Date.now,
     stats,
   };

@@ -2,8 +2,9 @@
 // to, under which owner. Fast path: the process already holds a healthy write handle for the stream under the
 // requesting owner (writer id + session epoch) and no rollover limit is reached — no metadata I/O at all. Every
 // other case reconciles with the durable writer state by CAS:
-//   - another owner's state: taken over only by a higher epoch, or by the owner the stream head names (a failed
-//     takeover attempt of someone else); otherwise FENCED_APPEND;
+//   - another owner's state: taken over by a higher epoch, or — when the stream head does not name that owner (its
+//     takeover never committed) and the claim is older than a grace — by a requester not behind the head's
+//     session; otherwise FENCED_APPEND;
 //   - a ledger named by the state is sealed first: our own healthy handle is closed; any other ledger (the previous
 //     owner's, or ours after a failed write) is recovery-opened — which fences its writer — and its root moves
 //     ACTIVE → SEALING → SEALED with the recovered end. A new owner never appends to an old ledger;
@@ -118,7 +119,7 @@ export class StreamLedgers {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let current = await this.#states.load(key, signal);
       const takeover = current !== undefined && !sameOwner(current.value.owner, owner);
-      if (current !== undefined && takeover && !(await this.#mayTakeOver(slot.streamId, current.value.owner, owner, signal))) {
+      if (current !== undefined && takeover && !(await this.#mayTakeOver(slot.streamId, current.value, owner, signal))) {
         throw new NereusError(
           ErrorCode.FENCED_APPEND,
           `stream ${slot.streamId}: its BookKeeper ledgers belong to writer ${current.value.owner.writerId} epoch ${String(current.value.owner.writerEpoch)}; ` +
@@ -180,16 +181,22 @@ export class StreamLedgers {
   }
 
   /**
-   * Whether `requester` may take the stream's ledgers from `holder`: a higher epoch always may (the head CAS decides
-   * who commits); an equal or lower one only when the stream head names the requester as the session holder (the
-   * holder planned a takeover that never committed).
+   * Whether `requester` may take the stream's ledgers from the state's holder. This decides liveness only: safety
+   * comes from the head CAS and the root compare. A higher epoch always may. Otherwise the stream head decides:
+   * when it names the holder, the holder committed its session and the requester is stale; when the requester is
+   * behind the head's session, it is stale too. What remains is a holder whose takeover never committed (two
+   * writers can plan the same next epoch, and a writer that lost its session re-plans one): the requester waits
+   * while that claim is younger than `takeoverGraceMs` (the holder is probably about to commit) and takes the
+   * ledgers back after it (the holder died before its head CAS).
    */
-  async #mayTakeOver(streamId: string, holder: LedgerOwner, requester: LedgerOwner, signal?: AbortSignal): Promise<boolean> {
-    if (requester.writerEpoch > holder.writerEpoch) return true;
+  async #mayTakeOver(streamId: string, holder: BookKeeperWriterState, requester: LedgerOwner, signal?: AbortSignal): Promise<boolean> {
+    if (requester.writerEpoch > holder.owner.writerEpoch) return true;
     const stored = await this.#context.metadata.get(this.#context.keyspace.headKey(streamId), signal === undefined ? {} : { signal });
     if (stored === undefined) return false;
     const session = this.#context.keyspace.decodeHead(stored).head.session;
-    return session !== undefined && session.writerId === requester.writerId && session.epoch === requester.writerEpoch;
+    if (session !== undefined && session.writerId === holder.owner.writerId && session.epoch === holder.owner.writerEpoch) return false;
+    if (session !== undefined && requester.writerEpoch < session.epoch) return false;
+    return this.#context.clock() - holder.updatedAtMillis >= this.#context.takeoverGraceMs;
   }
 
   /** Creates a ledger and its root; undefined when its id already has a root (the id is then never used). */
