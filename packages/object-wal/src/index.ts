@@ -73,6 +73,7 @@ export {
   type StreamCoverage,
 } from "./profiles/materialization-lag-admission.js";
 export { StreamRegistry } from "./profiles/stream-registry.js";
+export { OBJECT_WAL_PROFILES, BOOKKEEPER_OBJECT_PROFILES, LAG_BOUNDED_PROFILES, defaultMaterializedProfiles } from "./profiles/materialized-profiles.js";
 export {
   MaterializationWorker,
   MaterializationWorkerStats,

@@ -97,8 +97,19 @@ export function materializationTaskId(streamId: string, level: number, offsetSta
   return `mt1-${base32LowerNoPad(sha256(encoder.encode(`nereus-materialization-v1\0${streamId}\0${String(level)}\0${String(offsetStart)}\0${String(offsetEnd)}\0${digest}`)))}`;
 }
 
-function estimatedBytes(target: ReadTarget): number {
-  return target.type === "OBJECT_SLICE" ? target.sliceLength : 0;
+/**
+ * Estimated payload bytes of a run: a WAL slice's length; for targets that do not carry a length (BookKeeper entry
+ * ranges) the stream's cumulative-size growth from the previous source of the run (the first such source counts 0,
+ * so a run may exceed `maxBytes` by at most one source; `maxEntries` still bounds it).
+ */
+function estimatedRunBytes(run: readonly MaterializationSource[]): number {
+  let bytes = 0;
+  for (const [index, source] of run.entries()) {
+    const previous = run[index - 1];
+    if (source.readTarget.type === "OBJECT_SLICE") bytes += source.readTarget.sliceLength;
+    else if (previous !== undefined) bytes += Math.max(0, source.cumulativeSize - previous.cumulativeSize);
+  }
+  return bytes;
 }
 
 function plan(streamId: string, level: number, sourceKind: MaterializationSourceKind, sources: readonly MaterializationSource[]): MaterializationPlan | undefined {
@@ -124,7 +135,7 @@ function fits(taken: readonly MaterializationSource[], source: MaterializationSo
   if (source.offsetStart !== last.offsetEnd || source.payloadFormat !== last.payloadFormat || taken.length >= maxSources) return false;
   const records = source.offsetEnd - (taken[0]?.offsetStart ?? 0);
   const entries = taken.reduce((sum, item) => sum + item.entryRecordCounts.length, source.entryRecordCounts.length);
-  const bytes = taken.reduce((sum, item) => sum + estimatedBytes(item.readTarget), estimatedBytes(source.readTarget));
+  const bytes = estimatedRunBytes([...taken, source]);
   return records <= policy.maxRecords && entries <= policy.maxEntries && bytes <= policy.maxBytes;
 }
 

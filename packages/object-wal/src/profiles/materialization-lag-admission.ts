@@ -1,13 +1,15 @@
 // Admission hook of the Object WAL profiles (seed 001; digest §3.6, §3.10), run by core before any WAL I/O of an
 // append: (1) the stream is registered for background work before its first append through this runtime, so every
-// commit is rediscoverable; (2) for OBJECT_WAL_ASYNC_OBJECT, the append is rejected with BACKPRESSURE_REJECTED
-// (KNOWN_NOT_COMMITTED, retryable) when the materialization lag is above the bound. Lag is measured from
+// commit is rediscoverable; (2) for the async-object profiles (OBJECT_WAL_ASYNC_OBJECT, BOOKKEEPER_WAL_ASYNC_OBJECT),
+// the append is rejected with BACKPRESSURE_REJECTED (KNOWN_NOT_COMMITTED, retryable) when the materialization lag is
+// above the bound — core runs admission before any primary-WAL I/O, so a rejected BookKeeper append adds nothing. Lag is measured from
 // authoritative state: the head's committed end and size against the materialized coverage that generation
 // publication records in the same transaction. A cached coverage may only be stale-low (coverage never shrinks),
 // so the hook re-reads it before rejecting. It never drops committed data to reduce lag, and never throttles
 // reads, recovery or workers (they do not pass through admission).
 import { ErrorCode, NereusError, type AdmissionHook, type StorageProfile, type StreamHead } from "@nereus/core";
 import type { MaterializationStateStore } from "../generations/materialization-state-store.js";
+import { LAG_BOUNDED_PROFILES } from "./materialized-profiles.js";
 import type { StreamRegistry } from "./stream-registry.js";
 
 /** Lag bounds; 0 disables a bound. */
@@ -59,6 +61,8 @@ export interface MaterializationLagAdmissionOptions {
   readonly bound: MaterializationLagBound;
   /** Profiles this runtime registers for background work. */
   readonly registeredProfiles: ReadonlySet<StorageProfile>;
+  /** Registered profiles whose appends the lag bound applies to (default LAG_BOUNDED_PROFILES: both async ones). */
+  readonly lagBoundedProfiles?: ReadonlySet<StorageProfile>;
 }
 
 /** Registration + lag admission. Stateless apart from the shared caches. */
@@ -75,7 +79,8 @@ export class MaterializationLagAdmission implements AdmissionHook {
     const { registry, states, coverage, bound, registeredProfiles } = this.#options;
     if (!registeredProfiles.has(head.profile)) return;
     await registry.ensureRegistered(streamId, head.profile, options.signal);
-    if (head.profile !== "OBJECT_WAL_ASYNC_OBJECT" || (bound.maxRecords === 0 && bound.maxBytes === 0)) return;
+    const lagBounded = this.#options.lagBoundedProfiles ?? LAG_BOUNDED_PROFILES;
+    if (!lagBounded.has(head.profile) || (bound.maxRecords === 0 && bound.maxBytes === 0)) return;
     const cached = coverage.get(streamId);
     if (cached !== undefined && !over(measureLag(head, cached), bound)) return;
     const { record } = await states.load(streamId, options.signal);

@@ -8,6 +8,15 @@
 //   OBJECT_WAL_ASYNC_OBJECT — success after the stable head; gen-0 index repaired by the worker and on read;
 //                              appends rejected before any PUT while the materialization lag is above the bound.
 //   OBJECT_WAL              — alias of OBJECT_WAL_SYNC_OBJECT, canonicalized by core at stream creation.
+// With a `sourceReaders` entry serving BOOKKEEPER_ENTRY_RANGE targets (the BookKeeper WAL runtime's reader, through
+// core's WalReader SPI), the BookKeeper object profiles are served too (digest §4.7, §4.8):
+//   BOOKKEEPER_WAL_ASYNC_OBJECT — the worker materializes exact committed BK ranges into Object generations; the
+//                                  admission hook rejects appends before any BookKeeper I/O over the lag bound.
+//   BOOKKEEPER_WAL_SYNC_OBJECT  — the REQUIRED_OBJECT_GENERATION coordinator waits for a committed generation
+//                                  covering the append and reads it back (byte-identical to the BK range) before
+//                                  success; a timeout is KNOWN_COMMITTED and `recoverAppend` waits again.
+// Compose with the BookKeeper runtime: its writer/reader/built-in coordinators, plus this runtime's
+// `storeOptions({ builtInCoordinators: false })` (Object reader, required coordinator, admission hook).
 // Owns the writer and the worker (close() closes them); does not own the object store or the metadata store.
 import {
   GenerationZeroVisibleCoordinator,
@@ -30,6 +39,7 @@ import {
   MaterializationLagAdmission,
   type MaterializationLagBound,
 } from "../profiles/materialization-lag-admission.js";
+import { LAG_BOUNDED_PROFILES, defaultMaterializedProfiles } from "../profiles/materialized-profiles.js";
 import { RequiredGenerationCoordinator } from "../profiles/required-generation-coordinator.js";
 import { StreamRegistry } from "../profiles/stream-registry.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
@@ -55,7 +65,10 @@ export interface ObjectWalRuntimeOptions {
     readonly intervalMs?: number;
     readonly claimTtlMs?: number;
     readonly concurrency?: number;
-    /** Profiles whose streams get higher generations (default both Object WAL profiles). */
+    /**
+     * Profiles whose streams get higher generations (default both Object WAL profiles, plus both BookKeeper object
+     * profiles when a source reader serves BOOKKEEPER_ENTRY_RANGE targets).
+     */
     readonly profiles?: ReadonlySet<StorageProfile>;
     readonly hooks?: MaterializationHooks;
     readonly onError?: (error: unknown, streamId: string) => void;
@@ -80,6 +93,8 @@ export interface ObjectWalRuntime extends ObjectWalStoreProviders, AsyncDisposab
   readonly admission: MaterializationLagAdmission;
   readonly worker: MaterializationWorker;
   readonly registry: StreamRegistry;
+  /** The REQUIRED_OBJECT_GENERATION coordinator (counts read-verified completions). */
+  readonly required: RequiredGenerationCoordinator;
   /**
    * The provider lists, for `createStreamStore({ metadata, cluster, writerId, ...runtime.storeOptions() })`. Pass
    * `{ builtInCoordinators: false }` when another runtime already installs core's STABLE_HEAD and
@@ -113,14 +128,15 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
   const coverage = new CoverageCache();
   const registry = new StreamRegistry(options.metadata, options.cluster, clock);
   const materialization = options.materialization ?? {};
-  const profiles = materialization.profiles ?? new Set<StorageProfile>(["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
+  const served = defaultMaterializedProfiles(extraReaders.flatMap((candidate) => candidate.targetTypes));
+  const profiles = materialization.profiles ?? served;
   const states = new MaterializationStateStore(options.metadata, options.cluster);
   const admission = new MaterializationLagAdmission({
     registry,
     states,
     coverage,
     bound: { ...DEFAULT_LAG_BOUND, ...options.lagBound },
-    registeredProfiles: new Set<StorageProfile>([...profiles, "OBJECT_WAL_ASYNC_OBJECT"]),
+    registeredProfiles: new Set<StorageProfile>([...profiles, ...[...LAG_BOUNDED_PROFILES].filter((profile) => served.has(profile))]),
   });
   const worker = new MaterializationWorker({
     metadata: options.metadata,
@@ -139,7 +155,7 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     ...(materialization.hooks === undefined ? {} : { hooks: materialization.hooks }),
     ...(materialization.onError === undefined ? {} : { onError: materialization.onError }),
   });
-  const required = new RequiredGenerationCoordinator({ states, poke: () => worker.poke() });
+  const required = new RequiredGenerationCoordinator({ states, poke: () => worker.poke(), verify: { cluster: options.cluster, reader, sources: readers } });
   const providers: ObjectWalStoreProviders = {
     walWriters: [writer],
     walReaders: [reader],
@@ -154,6 +170,7 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     admission,
     worker,
     registry,
+    required,
     storeOptions: (storeOptions = {}) =>
       storeOptions.builtInCoordinators === false ? { ...providers, completionCoordinators: [required] } : providers,
     start: () => {

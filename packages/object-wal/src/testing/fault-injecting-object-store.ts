@@ -1,6 +1,7 @@
 // Test-only ObjectStore wrapper over a real store (S3, filesystem, in-memory): counts calls and bytes, and can make a
 // put apply and then lose its response (the caller sees a retryable OBJECT_UPLOAD_FAILED with
-// `details.mayHaveApplied === true`), so the retry meets the real store's create-only check (412 on S3).
+// `details.mayHaveApplied === true`), so the retry meets the real store's create-only check (412 on S3); or be in
+// an outage (`outage = true`): every call fails before reaching the store, retryable, until the outage ends.
 import {
   ErrorCode,
   NereusError,
@@ -26,6 +27,10 @@ export class FaultInjectingObjectStore implements ObjectStore {
   readonly inner: ObjectStore;
   readonly stats = new CountingObjectStoreStats();
   #loseNextPuts = 0;
+  /** While true every call fails before reaching `inner` (OBJECT_UPLOAD_FAILED / OBJECT_READ_FAILED, retryable). */
+  outage = false;
+  /** Calls refused by the outage. */
+  refused = 0;
 
   constructor(inner: ObjectStore) {
     this.inner = inner;
@@ -37,6 +42,7 @@ export class FaultInjectingObjectStore implements ObjectStore {
   }
 
   async putIfAbsent(key: string, body: Uint8Array, options?: ObjectIoOptions): Promise<{ readonly created: boolean }> {
+    this.#refuse(ErrorCode.OBJECT_UPLOAD_FAILED, key);
     this.stats.puts += 1;
     this.stats.putBytes += body.byteLength;
     const result = await this.inner.putIfAbsent(key, body, options);
@@ -51,24 +57,33 @@ export class FaultInjectingObjectStore implements ObjectStore {
   }
 
   async get(key: string, range?: { readonly offset: number; readonly length: number }, options?: ObjectIoOptions): Promise<Uint8Array> {
+    this.#refuse(ErrorCode.OBJECT_READ_FAILED, key);
     this.stats.gets += 1;
     const bytes = await this.inner.get(key, range, options);
     this.stats.getBytes += bytes.byteLength;
     return bytes;
   }
 
-  head(key: string, options?: ObjectIoOptions): Promise<ObjectInfo | undefined> {
+  async head(key: string, options?: ObjectIoOptions): Promise<ObjectInfo | undefined> {
+    this.#refuse(ErrorCode.OBJECT_READ_FAILED, key);
     this.stats.heads += 1;
     return this.inner.head(key, options);
   }
 
-  list(prefix: string, options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number }): Promise<ObjectListPage> {
+  async list(prefix: string, options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number }): Promise<ObjectListPage> {
+    this.#refuse(ErrorCode.OBJECT_READ_FAILED, prefix);
     this.stats.lists += 1;
     return this.inner.list(prefix, options);
   }
 
   deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void> {
     return this.inner.deleteMany(keys, options);
+  }
+
+  #refuse(code: typeof ErrorCode.OBJECT_UPLOAD_FAILED | typeof ErrorCode.OBJECT_READ_FAILED, key: string): void {
+    if (!this.outage) return;
+    this.refused += 1;
+    throw new NereusError(code, `injected object-store outage: ${key}`, { retryable: true, details: { key, mayHaveApplied: false, injected: true } });
   }
 
   async close(): Promise<void> {
