@@ -9,7 +9,15 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { loadServices } from "@nereus/test-services";
-import { BrokerConfigSchema, type BrokerConfigInput, JsonLogger, type RunningBroker, startBroker } from "../../src/index.js";
+import { BROKER_SETTINGS, BrokerConfigSchema, type BrokerConfigInput, JsonLogger, type RunningBroker, startBroker } from "../../src/index.js";
+
+/** The test process's environment without broker settings, so a stray NEREUS_KAFKA_PORT cannot change a test. */
+function cleanEnvironment(): NodeJS.ProcessEnv {
+  const environment = { ...process.env };
+  for (const setting of BROKER_SETTINGS) delete environment[setting.env];
+  delete environment.NEREUS_CONFIG;
+  return environment;
+}
 
 export const APP_DIR = path.resolve(import.meta.dirname, "../..");
 
@@ -109,7 +117,7 @@ export class BrokerProcess {
   static spawn(args: readonly string[], env: Readonly<Record<string, string>> = {}): BrokerProcess {
     const child = spawn(process.execPath, ["--conditions=@nereus/source", "--import", "tsx", "src/main.ts", ...args], {
       cwd: APP_DIR,
-      env: { ...process.env, ...env },
+      env: { ...cleanEnvironment(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     return new BrokerProcess(child);
