@@ -8,6 +8,7 @@ import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@
 import { afterEach, describe, expect, it } from "vitest";
 import { createObjectWalRuntime, type ObjectWalRuntime, type ObjectWalRuntimeOptions } from "../runtime/create-object-wal-runtime.js";
 import { FaultInjectingObjectStore } from "../testing/fault-injecting-object-store.js";
+import { CoverageCache } from "./materialization-lag-admission.js";
 import { BOOKKEEPER_OBJECT_PROFILES, LAG_BOUNDED_PROFILES, OBJECT_WAL_PROFILES, defaultMaterializedProfiles } from "./materialized-profiles.js";
 
 const encoder = new TextEncoder();
@@ -64,6 +65,28 @@ describe("profile sets", () => {
     expect([...LAG_BOUNDED_PROFILES].sort()).toEqual<StorageProfile[]>(["BOOKKEEPER_WAL_ASYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
     expect(defaultMaterializedProfiles(["OBJECT_SLICE"])).toBe(OBJECT_WAL_PROFILES);
     expect([...defaultMaterializedProfiles(["BOOKKEEPER_ENTRY_RANGE"])]).toEqual([...OBJECT_WAL_PROFILES, ...BOOKKEEPER_OBJECT_PROFILES]);
+  });
+});
+
+describe("CoverageCache.changed", () => {
+  it("wakes waiters of a stream when its coverage rises, not on a stale update; an abort releases the waiter", async () => {
+    const cache = new CoverageCache();
+    cache.update("s", { materializedEnd: 5, materializedCumulativeSize: 50 });
+    let woke = false;
+    const waiting = cache.changed("s").then(() => {
+      woke = true;
+    });
+    cache.update("s", { materializedEnd: 3, materializedCumulativeSize: 30 });
+    cache.update("t", { materializedEnd: 9, materializedCumulativeSize: 90 });
+    await Promise.resolve();
+    expect(woke).toBe(false);
+    cache.update("s", { materializedEnd: 6, materializedCumulativeSize: 60 });
+    await waiting;
+    expect(woke).toBe(true);
+    const controller = new AbortController();
+    const released = cache.changed("s", controller.signal);
+    controller.abort();
+    await released;
   });
 });
 

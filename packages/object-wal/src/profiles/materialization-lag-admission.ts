@@ -31,6 +31,23 @@ export interface StreamCoverage {
 /** Coverage per stream, shared by the admission hook (reads) and the worker (writes after it publishes). */
 export class CoverageCache {
   readonly #byStream = new Map<string, StreamCoverage>();
+  readonly #waiters = new Map<string, Set<() => void>>();
+
+  /** Resolves at the next `update` that raises the stream's coverage, or when `signal` aborts (never rejects). */
+  changed(streamId: string, signal?: AbortSignal): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const waiters = this.#waiters.get(streamId) ?? new Set<() => void>();
+      this.#waiters.set(streamId, waiters);
+      const done = (): void => {
+        waiters.delete(done);
+        if (waiters.size === 0 && this.#waiters.get(streamId) === waiters) this.#waiters.delete(streamId);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      waiters.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
 
   get(streamId: string): StreamCoverage | undefined {
     return this.#byStream.get(streamId);
@@ -42,6 +59,7 @@ export class CoverageCache {
     if (known !== undefined && known.materializedEnd >= coverage.materializedEnd) return;
     if (this.#byStream.size >= 100_000) this.#byStream.clear();
     this.#byStream.set(streamId, coverage);
+    for (const wake of [...(this.#waiters.get(streamId) ?? [])]) wake();
   }
 }
 

@@ -21,11 +21,14 @@ import {
   type WalReader,
 } from "@nereus/core";
 import type { MaterializationStateStore } from "../generations/materialization-state-store.js";
+import type { CoverageCache } from "./materialization-lag-admission.js";
 
 export interface RequiredGenerationCoordinatorOptions {
   readonly states: MaterializationStateStore;
   /** Asks the worker to run a pass now (optional). */
   readonly poke?: () => void;
+  /** Coverage the in-process worker raises when it publishes: a poll is cut short then (optional). */
+  readonly coverage?: CoverageCache;
   /** First poll delay, doubled up to `maxPollMs` (defaults 10 ms / 250 ms). */
   readonly minPollMs?: number;
   readonly maxPollMs?: number;
@@ -61,7 +64,13 @@ export class RequiredGenerationCoordinator implements CompletionCoordinator {
       const { record } = await this.#options.states.load(streamId, context.signal);
       if (record.materializedEnd >= endOffset) break;
       this.#options.poke?.();
-      await sleep(delay, context.signal);
+      const cut = new AbortController();
+      const published = this.#options.coverage?.changed(streamId, cut.signal).then(() => undefined);
+      try {
+        await (published === undefined ? sleep(delay, context.signal) : Promise.race([sleep(delay, context.signal), published]));
+      } finally {
+        cut.abort();
+      }
       delay = Math.min(maxDelay, delay * 2);
     }
     if (this.#options.verify !== undefined && this.#keyspace !== undefined) {

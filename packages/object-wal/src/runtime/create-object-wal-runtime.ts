@@ -155,7 +155,7 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     ...(materialization.hooks === undefined ? {} : { hooks: materialization.hooks }),
     ...(materialization.onError === undefined ? {} : { onError: materialization.onError }),
   });
-  const required = new RequiredGenerationCoordinator({ states, poke: () => worker.poke(), verify: { cluster: options.cluster, reader, sources: readers } });
+  const required = new RequiredGenerationCoordinator({ states, coverage, poke: () => worker.poke(), verify: { cluster: options.cluster, reader, sources: readers } });
   const providers: ObjectWalStoreProviders = {
     walWriters: [writer],
     walReaders: [reader],
