@@ -136,7 +136,7 @@ function bookieIndex(args: ParsedArgs): number {
 
 async function fetchArtifacts(args: ParsedArgs): Promise<void> {
   const only = stringFlag(args, "only");
-  const aliases: Record<string, ArtifactSetName> = { s3: "s3proxy", s3proxy: "s3proxy", bookkeeper: "bookkeeper" };
+  const aliases: Record<string, ArtifactSetName> = { s3: "s3proxy", s3proxy: "s3proxy", bookkeeper: "bookkeeper", kafka: "kafka" };
   const sets = only === undefined ? [...ARTIFACT_SETS] : only.split(",").filter((s) => s !== "").map((s) => {
     const set = aliases[s];
     if (set === undefined) throw new UsageError(`unknown artifact set "${s}" (known: ${ARTIFACT_SETS.join(", ")})`);

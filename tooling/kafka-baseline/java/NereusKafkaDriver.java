@@ -1,0 +1,669 @@
+// Interop and performance driver of @nereus/kafka-baseline, written against the public kafka-clients API only.
+// The TypeScript side (src/java-driver.ts) compiles this file with javac against the cached kafka-clients jar and
+// runs it against Apache Kafka and against the Nereus broker with identical client settings. Every mode prints one
+// JSON object on the last line of stdout; a failure prints `kafka-driver: <mode> failed: <cause chain>` on stderr
+// and exits 1. Records carry everything needed to check them: the key, the value and the headers are derived from
+// the record's index, so a reader in another process verifies content without the writer's bookkeeping.
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+public final class NereusKafkaDriver {
+  private NereusKafkaDriver() {}
+
+  // ---------------------------------------------------------------------------------------------- arguments
+
+  private static final class Args {
+    final String mode;
+    final Map<String, String> values = new HashMap<>();
+    final Map<String, String> props = new TreeMap<>();
+
+    Args(String[] argv) {
+      if (argv.length == 0) throw new IllegalArgumentException("usage: <mode> [--name value]...");
+      mode = argv[0];
+      for (int i = 1; i < argv.length; i++) {
+        String name = argv[i];
+        if (!name.startsWith("--") || i + 1 >= argv.length) throw new IllegalArgumentException("bad argument " + name);
+        String value = argv[++i];
+        if (name.equals("--prop")) {
+          int eq = value.indexOf('=');
+          if (eq <= 0) throw new IllegalArgumentException("--prop needs key=value, got " + value);
+          props.put(value.substring(0, eq), value.substring(eq + 1));
+        } else {
+          values.put(name.substring(2), value);
+        }
+      }
+    }
+
+    String str(String name) {
+      String v = values.get(name);
+      if (v == null) throw new IllegalArgumentException("missing --" + name);
+      return v;
+    }
+
+    String str(String name, String fallback) {
+      return values.getOrDefault(name, fallback);
+    }
+
+    long num(String name, long fallback) {
+      String v = values.get(name);
+      return v == null ? fallback : Long.parseLong(v);
+    }
+
+    long num(String name) {
+      return Long.parseLong(str(name));
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------ client settings
+
+  /** Settings shared by every client of every mode; both brokers see exactly these. */
+  private static Properties common(Args a, String clientId) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", a.str("bootstrap"));
+    p.put("client.id", clientId);
+    p.put("request.timeout.ms", "30000");
+    p.put("metadata.max.age.ms", "30000");
+    return p;
+  }
+
+  /** The producer: idempotent (the kafka-clients default, stated explicitly), acks=all, fixed batching. */
+  static Properties producerProps(Args a, String clientId) {
+    Properties p = common(a, clientId);
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, "65536");
+    p.put("max.in.flight.requests.per.connection", "5");
+    p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "none");
+    p.put(ProducerConfig.BUFFER_MEMORY_CONFIG, String.valueOf(32L * 1024 * 1024));
+    p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "120000");
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    a.props.forEach((k, v) -> { if (k.startsWith("producer.")) p.put(k.substring(9), v); });
+    return p;
+  }
+
+  /** The consumer: classic group protocol, manual commits, fixed fetch sizes. */
+  static Properties consumerProps(Args a, String clientId, String groupId) {
+    Properties p = common(a, clientId);
+    if (groupId != null) p.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+    p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+    p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, "1000");
+    p.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, "1");
+    p.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "500");
+    p.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(50L * 1024 * 1024));
+    p.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(1024 * 1024));
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "2000");
+    p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+    a.props.forEach((k, v) -> { if (k.startsWith("consumer.")) p.put(k.substring(9), v); });
+    return p;
+  }
+
+  // ------------------------------------------------------------------------------------ records of the tests
+
+  static byte[] keyOf(long i) {
+    return ("key-" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A value whose length varies with the index (16..527 bytes) and whose bytes are derived from it. */
+  static byte[] valueOf(long i) {
+    int len = 16 + (int) ((i * 7919) % 512);
+    byte[] v = new byte[len];
+    byte[] prefix = ("value-" + i + ":").getBytes(StandardCharsets.UTF_8);
+    System.arraycopy(prefix, 0, v, 0, Math.min(prefix.length, len));
+    for (int j = prefix.length; j < len; j++) v[j] = (byte) ((i * 31 + j * 17) & 0xff);
+    return v;
+  }
+
+  static long crc(byte[] b) {
+    CRC32 c = new CRC32();
+    c.update(b);
+    return c.getValue();
+  }
+
+  /** Headers: the index as text, the value's CRC32, a binary header, a null-valued one and a repeated key. */
+  static RecordHeaders headersOf(long i, byte[] value) {
+    RecordHeaders h = new RecordHeaders();
+    h.add("idx", Long.toString(i).getBytes(StandardCharsets.UTF_8));
+    h.add("crc", Long.toString(crc(value)).getBytes(StandardCharsets.UTF_8));
+    byte[] bin = new byte[(int) (i % 32)];
+    for (int j = 0; j < bin.length; j++) bin[j] = (byte) (255 - j - i);
+    h.add("bin", bin);
+    h.add("nil", null);
+    h.add("rep", "a".getBytes(StandardCharsets.UTF_8));
+    h.add("rep", "b".getBytes(StandardCharsets.UTF_8));
+    return h;
+  }
+
+  /** Index of a test record, or -1 when key, value or headers are not exactly what record `idx` was sent with. */
+  static long verify(ConsumerRecord<byte[], byte[]> r) {
+    Header idxHeader = r.headers().lastHeader("idx");
+    if (idxHeader == null || idxHeader.value() == null) return -1;
+    long i;
+    try {
+      i = Long.parseLong(new String(idxHeader.value(), StandardCharsets.UTF_8));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+    if (!Arrays.equals(r.key(), keyOf(i))) return -1;
+    byte[] value = valueOf(i);
+    if (!Arrays.equals(r.value(), value)) return -1;
+    Header[] got = r.headers().toArray();
+    Header[] want = headersOf(i, value).toArray();
+    if (got.length != want.length) return -1;
+    for (int j = 0; j < got.length; j++) {
+      if (!got[j].key().equals(want[j].key()) || !Arrays.equals(got[j].value(), want[j].value())) return -1;
+    }
+    return i;
+  }
+
+  // ------------------------------------------------------------------------------------------------ modes
+
+  public static void main(String[] argv) {
+    String mode = argv.length > 0 ? argv[0] : "?";
+    try {
+      Args a = new Args(argv);
+      String out;
+      switch (a.mode) {
+        case "create-topic": out = createTopic(a); break;
+        case "produce": out = produce(a); break;
+        case "consume-group": out = consumeGroup(a); break;
+        case "committed": out = committed(a); break;
+        case "interop": out = interop(a); break;
+        case "produce-perf": out = producePerf(a); break;
+        case "consume-perf": out = consumePerf(a); break;
+        default: throw new IllegalArgumentException("unknown mode " + a.mode);
+      }
+      System.out.println(out);
+      System.out.flush();
+      System.exit(0);
+    } catch (Throwable t) {
+      System.out.flush();
+      System.err.println("kafka-driver: " + mode + " failed: " + chain(t));
+      System.err.flush();
+      System.exit(1);
+    }
+  }
+
+  static String chain(Throwable t) {
+    StringBuilder sb = new StringBuilder();
+    Set<Throwable> seen = new HashSet<>();
+    for (Throwable c = t; c != null && seen.add(c); c = c.getCause()) {
+      if (c instanceof ExecutionException && c.getCause() != null) continue;
+      if (sb.length() > 0) sb.append(" <- ");
+      sb.append(c.getClass().getName()).append(": ").append(String.valueOf(c.getMessage()).replace('\n', ' '));
+    }
+    return sb.toString();
+  }
+
+  static String createTopic(Args a) throws Exception {
+    String topic = a.str("topic");
+    int partitions = (int) a.num("partitions", 1);
+    Properties p = common(a, "nereus-driver-admin");
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
+    boolean created = true;
+    try (Admin admin = Admin.create(p)) {
+      try {
+        admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(60, TimeUnit.SECONDS);
+      } catch (ExecutionException e) {
+        if (!(e.getCause() instanceof TopicExistsException)) throw e;
+        created = false;
+      }
+    }
+    return new Json().put("topic", topic).put("partitions", partitions).put("created", created).toString();
+  }
+
+  static String produce(Args a) throws Exception {
+    String topic = a.str("topic");
+    long from = a.num("from", 0);
+    long count = a.num("count");
+    AtomicLong acked = new AtomicLong();
+    AtomicReference<Throwable> firstError = new AtomicReference<>();
+    AtomicLong errors = new AtomicLong();
+    Map<Integer, long[]> ranges = new ConcurrentHashMap<>(); // partition -> {min, max, count}
+    long started = System.nanoTime();
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(a, "nereus-driver-producer"))) {
+      for (long i = from; i < from + count; i++) {
+        byte[] value = valueOf(i);
+        ProducerRecord<byte[], byte[]> rec = new ProducerRecord<>(topic, null, null, keyOf(i), value, headersOf(i, value));
+        producer.send(rec, (md, e) -> {
+          if (e != null) {
+            errors.incrementAndGet();
+            firstError.compareAndSet(null, e);
+            return;
+          }
+          acked.incrementAndGet();
+          ranges.compute(md.partition(), (k, r) -> {
+            if (r == null) return new long[] {md.offset(), md.offset(), 1};
+            r[0] = Math.min(r[0], md.offset());
+            r[1] = Math.max(r[1], md.offset());
+            r[2]++;
+            return r;
+          });
+        });
+      }
+      producer.flush();
+    }
+    Json parts = new Json();
+    new TreeMap<>(ranges).forEach((k, r) -> parts.put(String.valueOf(k), new Json().put("first", r[0]).put("last", r[1]).put("count", r[2])));
+    Json out = new Json().put("topic", topic).put("from", from).put("count", count).put("acked", acked.get()).put("errors", errors.get())
+        .put("partitions", parts).put("seconds", (System.nanoTime() - started) / 1e9);
+    if (firstError.get() != null) out.put("firstError", chain(firstError.get()));
+    return out.toString();
+  }
+
+  /** One member of a consumer group: reads until the group has seen every expected record, then commits. */
+  private static final class Member implements Runnable {
+    final int id;
+    final Args args;
+    final Group group;
+    final AtomicReference<Set<TopicPartition>> assignment = new AtomicReference<>(Set.of());
+    final AtomicLong consumed = new AtomicLong();
+    final AtomicInteger rebalances = new AtomicInteger();
+    volatile Throwable failure;
+    volatile Map<TopicPartition, OffsetAndMetadata> lastCommit = Map.of();
+
+    Member(int id, Args args, Group group) {
+      this.id = id;
+      this.args = args;
+      this.group = group;
+    }
+
+    @Override
+    public void run() {
+      Properties p = consumerProps(args, "nereus-driver-consumer-" + id, args.str("group"));
+      try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(p)) {
+        consumer.subscribe(List.of(args.str("topic")), new ConsumerRebalanceListener() {
+          @Override
+          public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
+            commit(consumer, revoked);
+            assignment.set(Set.of());
+          }
+
+          @Override
+          public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
+            rebalances.incrementAndGet();
+            assignment.set(Set.copyOf(assigned));
+            group.assignments.add(id + ":" + new TreeMap<>(partitionMap(assigned)).keySet());
+            if (!group.shared.get()) consumer.pause(assigned);
+          }
+        });
+        boolean paused = true;
+        while (!group.done() && System.nanoTime() < group.deadline) {
+          if (paused && group.shared.get()) {
+            consumer.resume(consumer.paused());
+            paused = false;
+          }
+          ConsumerRecords<byte[], byte[]> records = consumer.poll(Duration.ofMillis(200));
+          for (ConsumerRecord<byte[], byte[]> r : records) {
+            consumed.incrementAndGet();
+            group.accept(r);
+          }
+          group.checkShared();
+          if (!records.isEmpty()) commit(consumer, consumer.assignment());
+        }
+        commit(consumer, consumer.assignment());
+        group.finished.incrementAndGet();
+        // Stay in the group until every member is done so no partition moves while others still commit.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (group.finished.get() < group.members.length && System.nanoTime() < until) consumer.poll(Duration.ofMillis(100));
+      } catch (Throwable t) {
+        failure = t;
+        group.finished.incrementAndGet();
+      }
+    }
+
+    void commit(KafkaConsumer<byte[], byte[]> consumer, Collection<TopicPartition> partitions) {
+      Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+      for (TopicPartition tp : partitions) offsets.put(tp, new OffsetAndMetadata(consumer.position(tp)));
+      if (offsets.isEmpty()) return;
+      consumer.commitSync(offsets);
+      lastCommit = offsets;
+    }
+  }
+
+  static Map<Integer, TopicPartition> partitionMap(Collection<TopicPartition> tps) {
+    Map<Integer, TopicPartition> m = new HashMap<>();
+    for (TopicPartition tp : tps) m.put(tp.partition(), tp);
+    return m;
+  }
+
+  private static final class Group {
+    final long from;
+    final long count;
+    final long deadline;
+    final AtomicReferenceArray<Integer> seen;
+    final AtomicLong distinct = new AtomicLong();
+    final AtomicLong duplicates = new AtomicLong();
+    final AtomicLong unexpected = new AtomicLong();
+    final AtomicLong bad = new AtomicLong();
+    final AtomicInteger finished = new AtomicInteger();
+    final AtomicBoolean shared = new AtomicBoolean();
+    final boolean requireShared;
+    final List<String> assignments = java.util.Collections.synchronizedList(new ArrayList<>());
+    final Map<Integer, List<Long>> offsets = new ConcurrentHashMap<>();
+    Member[] members;
+
+    Group(long from, long count, long timeoutMs, boolean requireShared) {
+      this.from = from;
+      this.count = count;
+      this.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+      this.seen = new AtomicReferenceArray<>((int) count);
+      this.requireShared = requireShared;
+      if (!requireShared) shared.set(true);
+    }
+
+    boolean done() {
+      return distinct.get() >= count;
+    }
+
+    void checkShared() {
+      if (shared.get()) return;
+      for (Member m : members) if (m.assignment.get().isEmpty()) return;
+      shared.set(true);
+    }
+
+    void accept(ConsumerRecord<byte[], byte[]> r) {
+      offsets.computeIfAbsent(r.partition(), k -> java.util.Collections.synchronizedList(new ArrayList<>())).add(r.offset());
+      long i = verify(r);
+      if (i < 0) {
+        bad.incrementAndGet();
+        return;
+      }
+      if (i < from || i >= from + count) {
+        unexpected.incrementAndGet();
+        return;
+      }
+      int slot = (int) (i - from);
+      if (seen.compareAndSet(slot, null, 1)) distinct.incrementAndGet();
+      else {
+        seen.updateAndGet(slot, v -> v + 1);
+        duplicates.incrementAndGet();
+      }
+    }
+  }
+
+  static String consumeGroup(Args a) throws Exception {
+    int n = (int) a.num("members", 2);
+    Group group = new Group(a.num("from", 0), a.num("count"), a.num("timeout-ms", 90_000), n > 1 && !a.str("require-shared", "true").equals("false"));
+    group.members = new Member[n];
+    Thread[] threads = new Thread[n];
+    for (int i = 0; i < n; i++) {
+      group.members[i] = new Member(i, a, group);
+      threads[i] = new Thread(group.members[i], "member-" + i);
+    }
+    long started = System.nanoTime();
+    for (Thread t : threads) t.start();
+    for (Thread t : threads) t.join();
+    double seconds = (System.nanoTime() - started) / 1e9;
+    Json members = new Json();
+    Throwable failure = null;
+    for (Member m : group.members) {
+      Json mj = new Json().put("consumed", m.consumed.get()).put("rebalances", m.rebalances.get());
+      if (m.failure != null) {
+        mj.put("error", chain(m.failure));
+        if (failure == null) failure = m.failure;
+      }
+      members.put(String.valueOf(m.id), mj);
+    }
+    long missing = 0;
+    long firstMissing = -1;
+    for (int i = 0; i < group.count; i++) {
+      if (group.seen.get(i) == null) {
+        missing++;
+        if (firstMissing < 0) firstMissing = group.from + i;
+      }
+    }
+    Json gaps = new Json();
+    for (Map.Entry<Integer, List<Long>> e : new TreeMap<>(group.offsets).entrySet()) {
+      List<Long> offs = new ArrayList<>(e.getValue());
+      offs.sort(null);
+      long dup = 0;
+      long holes = 0;
+      for (int i = 1; i < offs.size(); i++) {
+        long d = offs.get(i) - offs.get(i - 1);
+        if (d == 0) dup++;
+        else if (d > 1) holes += d - 1;
+      }
+      gaps.put(String.valueOf(e.getKey()), new Json().put("first", offs.isEmpty() ? -1 : offs.get(0)).put("last", offs.isEmpty() ? -1 : offs.get(offs.size() - 1))
+          .put("records", offs.size()).put("duplicateOffsets", dup).put("offsetHoles", holes));
+    }
+    Json out = new Json().put("group", a.str("group")).put("expected", group.count).put("distinct", group.distinct.get()).put("missing", missing)
+        .put("firstMissing", firstMissing).put("duplicates", group.duplicates.get()).put("unexpected", group.unexpected.get()).put("bad", group.bad.get())
+        .put("shared", group.shared.get()).put("timedOut", !group.done()).put("seconds", seconds).put("members", members)
+        .put("assignments", group.assignments.toString()).put("partitions", gaps)
+        .putRaw("committed", committedJson(a, a.str("group")));
+    if (failure != null) out.put("error", chain(failure));
+    return out.toString();
+  }
+
+  /** Committed offsets of the group and log end offsets, read by a fresh consumer that never joins. */
+  static String committedJson(Args a, String groupId) {
+    Properties p = consumerProps(a, "nereus-driver-committed", groupId);
+    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p)) {
+      List<TopicPartition> tps = new ArrayList<>();
+      for (PartitionInfo info : c.partitionsFor(a.str("topic"), Duration.ofSeconds(30))) tps.add(new TopicPartition(info.topic(), info.partition()));
+      tps.sort((x, y) -> Integer.compare(x.partition(), y.partition()));
+      Map<TopicPartition, OffsetAndMetadata> committed = c.committed(new HashSet<>(tps), Duration.ofSeconds(30));
+      Map<TopicPartition, Long> ends = c.endOffsets(tps, Duration.ofSeconds(30));
+      Json out = new Json();
+      for (TopicPartition tp : tps) {
+        OffsetAndMetadata om = committed.get(tp);
+        out.put(String.valueOf(tp.partition()), new Json().put("committed", om == null ? -1 : om.offset()).put("end", ends.getOrDefault(tp, -1L)));
+      }
+      return out.toString();
+    }
+  }
+
+  static String committed(Args a) {
+    return new Json().put("group", a.str("group")).putRaw("committed", committedJson(a, a.str("group"))).toString();
+  }
+
+  static String interop(Args a) throws Exception {
+    String created = createTopic(a);
+    String produced = produce(a);
+    String consumed = consumeGroup(a);
+    return new Json().putRaw("topic", created).putRaw("produce", produced).putRaw("consume", consumed).toString();
+  }
+
+  // ------------------------------------------------------------------------------------------------- perf
+
+  static double percentile(long[] sorted, double q) {
+    if (sorted.length == 0) return 0;
+    int idx = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, idx))] / 1e6;
+  }
+
+  static String producePerf(Args a) throws Exception {
+    String topic = a.str("topic");
+    int records = (int) a.num("records");
+    int size = (int) a.num("size", 1024);
+    long warmup = a.num("warmup", 0);
+    double rate = Double.parseDouble(a.str("rate", "0"));
+    byte[] value = new byte[size];
+    new java.util.Random(42).nextBytes(value);
+    long[] latencies = new long[records];
+    AtomicLong errors = new AtomicLong();
+    AtomicReference<Throwable> firstError = new AtomicReference<>();
+    AtomicLong lastAck = new AtomicLong();
+    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(a, "nereus-driver-perf-producer"))) {
+      if (warmup > 0) {
+        String warmTopic = a.str("warmup-topic", topic + "-warmup");
+        for (long i = 0; i < warmup; i++) producer.send(new ProducerRecord<>(warmTopic, value));
+        producer.flush();
+      }
+      long start = System.nanoTime();
+      for (int i = 0; i < records; i++) {
+        if (rate > 0) {
+          long due = start + (long) (i * 1e9 / rate);
+          long now;
+          while ((now = System.nanoTime()) < due) LockSupport.parkNanos(Math.min(due - now, 200_000));
+        }
+        final int idx = i;
+        final long sent = System.nanoTime();
+        producer.send(new ProducerRecord<>(topic, value), (RecordMetadata md, Exception e) -> {
+          long now = System.nanoTime();
+          latencies[idx] = now - sent;
+          lastAck.accumulateAndGet(now, Math::max);
+          if (e != null) {
+            errors.incrementAndGet();
+            firstError.compareAndSet(null, e);
+          }
+        });
+      }
+      producer.flush();
+      double seconds = (lastAck.get() - start) / 1e9;
+      long[] sorted = latencies.clone();
+      Arrays.sort(sorted);
+      double mb = (double) records * size / (1024.0 * 1024.0);
+      Json out = new Json().put("topic", topic).put("records", records).put("size", size).put("rate", rate).put("seconds", seconds)
+          .put("mbPerSec", mb / seconds).put("recordsPerSec", records / seconds).put("p50Ms", percentile(sorted, 0.50))
+          .put("p99Ms", percentile(sorted, 0.99)).put("p999Ms", percentile(sorted, 0.999)).put("maxMs", sorted[sorted.length - 1] / 1e6)
+          .put("errors", errors.get());
+      if (firstError.get() != null) out.put("firstError", chain(firstError.get()));
+      return out.toString();
+    }
+  }
+
+  static String consumePerf(Args a) {
+    String topic = a.str("topic");
+    long records = a.num("records");
+    long timeoutMs = a.num("timeout-ms", 120_000);
+    try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(a, "nereus-driver-perf-consumer", null))) {
+      List<TopicPartition> tps = new ArrayList<>();
+      for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) tps.add(new TopicPartition(topic, info.partition()));
+      consumer.assign(tps);
+      consumer.seekToBeginning(tps);
+      long count = 0;
+      long bytes = 0;
+      long start = System.nanoTime();
+      long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+      long last = start;
+      while (count < records && System.nanoTime() < deadline) {
+        ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
+        for (ConsumerRecord<byte[], byte[]> r : batch) {
+          count++;
+          bytes += r.serializedValueSize() + Math.max(0, r.serializedKeySize());
+        }
+        if (!batch.isEmpty()) last = System.nanoTime();
+      }
+      double seconds = (last - start) / 1e9;
+      double mb = bytes / (1024.0 * 1024.0);
+      return new Json().put("topic", topic).put("records", count).put("expected", records).put("bytes", bytes).put("seconds", seconds)
+          .put("mbPerSec", seconds > 0 ? mb / seconds : 0).put("recordsPerSec", seconds > 0 ? count / seconds : 0).put("timedOut", count < records).toString();
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------- JSON
+
+  /** A JSON object written in insertion order (numbers, booleans, strings, nested objects). */
+  static final class Json {
+    private final StringBuilder sb = new StringBuilder("{");
+
+    private Json key(String k) {
+      if (sb.length() > 1) sb.append(',');
+      quote(k);
+      sb.append(':');
+      return this;
+    }
+
+    private void quote(String s) {
+      sb.append('"');
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        switch (c) {
+          case '"': sb.append("\\\""); break;
+          case '\\': sb.append("\\\\"); break;
+          case '\n': sb.append("\\n"); break;
+          case '\r': sb.append("\\r"); break;
+          case '\t': sb.append("\\t"); break;
+          default:
+            if (c < 0x20) sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            else sb.append(c);
+        }
+      }
+      sb.append('"');
+    }
+
+    Json put(String k, String v) {
+      key(k);
+      quote(v);
+      return this;
+    }
+
+    Json put(String k, long v) {
+      key(k).sb.append(v);
+      return this;
+    }
+
+    Json put(String k, double v) {
+      key(k).sb.append(Double.isFinite(v) ? String.format(Locale.ROOT, "%.6f", v) : "null");
+      return this;
+    }
+
+    Json put(String k, boolean v) {
+      key(k).sb.append(v);
+      return this;
+    }
+
+    Json put(String k, Json v) {
+      key(k).sb.append(v);
+      return this;
+    }
+
+    Json putRaw(String k, String rawJson) {
+      key(k).sb.append(rawJson);
+      return this;
+    }
+
+    @Override
+    public String toString() {
+      return sb + "}";
+    }
+  }
+}

@@ -1,0 +1,90 @@
+// Shapes of the JSON summaries the Java driver prints, one per mode (java/NereusKafkaDriver.java).
+
+export interface CreateTopicResult {
+  readonly topic: string;
+  readonly partitions: number;
+  /** False when the topic existed already. */
+  readonly created: boolean;
+}
+
+export interface ProduceResult {
+  readonly topic: string;
+  readonly from: number;
+  readonly count: number;
+  readonly acked: number;
+  readonly errors: number;
+  readonly firstError?: string;
+  /** Offsets acknowledged per partition. */
+  readonly partitions: Readonly<Record<string, { readonly first: number; readonly last: number; readonly count: number }>>;
+  readonly seconds: number;
+}
+
+/** Committed offset and log end offset per partition. */
+export type CommittedOffsets = Readonly<Record<string, { readonly committed: number; readonly end: number }>>;
+
+export interface ConsumeGroupResult {
+  readonly group: string;
+  readonly expected: number;
+  /** Distinct expected records seen, each verified (key, value, headers). */
+  readonly distinct: number;
+  readonly missing: number;
+  readonly firstMissing: number;
+  /** Expected records delivered more than once. */
+  readonly duplicates: number;
+  /** Valid test records outside the expected index range (e.g. redelivered from before a commit). */
+  readonly unexpected: number;
+  /** Records whose key, value or headers were not exactly what was sent. */
+  readonly bad: number;
+  /** Every member held partitions before consumption started. */
+  readonly shared: boolean;
+  readonly timedOut: boolean;
+  readonly seconds: number;
+  readonly members: Readonly<Record<string, { readonly consumed: number; readonly rebalances: number; readonly error?: string }>>;
+  readonly assignments: string;
+  /** Offsets read per partition: range, count, repeated offsets and holes. */
+  readonly partitions: Readonly<
+    Record<string, { readonly first: number; readonly last: number; readonly records: number; readonly duplicateOffsets: number; readonly offsetHoles: number }>
+  >;
+  readonly committed: CommittedOffsets;
+  readonly error?: string;
+}
+
+export interface CommittedResult {
+  readonly group: string;
+  readonly committed: CommittedOffsets;
+}
+
+export interface InteropResult {
+  readonly topic: CreateTopicResult;
+  readonly produce: ProduceResult;
+  readonly consume: ConsumeGroupResult;
+}
+
+export interface ProducePerfResult {
+  readonly topic: string;
+  readonly records: number;
+  readonly size: number;
+  /** Target records/s (0 = as fast as the producer goes). */
+  readonly rate: number;
+  readonly seconds: number;
+  readonly mbPerSec: number;
+  readonly recordsPerSec: number;
+  /** Per-record latency from send() to the acks=all callback. */
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly p999Ms: number;
+  readonly maxMs: number;
+  readonly errors: number;
+  readonly firstError?: string;
+}
+
+export interface ConsumePerfResult {
+  readonly topic: string;
+  readonly records: number;
+  readonly expected: number;
+  readonly bytes: number;
+  readonly seconds: number;
+  readonly mbPerSec: number;
+  readonly recordsPerSec: number;
+  readonly timedOut: boolean;
+}

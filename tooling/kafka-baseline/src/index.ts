@@ -1,0 +1,10 @@
+// Public API of @nereus/kafka-baseline: Apache Kafka as a KRaft single node, the Nereus broker as a child process,
+// the Java kafka-clients interop/perf driver, and a protocol-level readiness probe.
+export { ApacheKafka, startApacheKafka, randomClusterId, type ApacheKafkaOptions } from "./apache-kafka.js";
+export { NereusBroker, startNereusBroker, BROKER_APP_DIR, type BrokerEntry, type NereusBrokerOptions } from "./nereus-broker.js";
+export { javaDriver, runDriver, DriverError, DRIVER_HEAP_MB, PACKAGE_DIR, REPO_ROOT, type JavaDriver, type DriverRunOptions } from "./java-driver.js";
+export type * from "./driver-results.js";
+export { kafkaJars, javaExecutable, javacExecutable, JDK_PACKAGE, type KafkaJars } from "./kafka-jars.js";
+export { probeKafka, waitForKafka, type ProbeResult } from "./kafka-probe.js";
+export { LoggedProcess, freePorts, logTail, type ExitStatus } from "./child-process.js";
+export { BaselineError } from "./errors.js";
