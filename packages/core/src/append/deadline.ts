@@ -51,13 +51,16 @@ export class Deadline {
         retryable: false,
       });
     }
+    const delay = Math.ceil(ms);
+    // Beyond u32 AbortSignal.timeout threw ERR_OUT_OF_RANGE; such a timeout still fails exactly that way.
+    if (delay > 0xffff_ffff) AbortSignal.timeout(delay);
     const controller = new AbortController();
     const deadline = new Deadline(performance.now() + ms, controller.signal, controller, caller, closing);
     // An already-aborted source wins at once, in the order AbortSignal.any([timeout, caller, closing]) would pick.
     if (caller?.aborted === true) controller.abort(caller.reason);
     else if (closing?.aborted === true) controller.abort(closing.reason);
     else {
-      const timer = setTimeout(Deadline.#onTimeout, Math.ceil(ms), deadline);
+      const timer = setTimeout(Deadline.#onTimeout, delay, deadline);
       timer.unref?.();
       deadline.#timer = timer;
       if (caller !== undefined) deadline.#watch(caller);
