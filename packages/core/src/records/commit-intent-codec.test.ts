@@ -5,16 +5,8 @@ import { fromHex, toHex } from "../bytes/hex.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
 import { commitIntentKey, replayMarkerKey } from "../keys/stream-keys.js";
 import { commitIntentCodec } from "./commit-intent-codec.js";
-import {
-  commitIntentArbitrary,
-  expectCorruptionRejected,
-  FIXTURE_BOOKKEEPER_RANGE,
-  FIXTURE_INTENT,
-  FIXTURE_MARKER,
-  invariantViolation,
-  TEST_PREFIX,
-  withPatchedPayload,
-} from "./record-codecs.test-support.js";
+import { commitIntentArbitrary, FIXTURE_BOOKKEEPER_RANGE, FIXTURE_INTENT, FIXTURE_MARKER, TEST_PREFIX, withPatchedPayload } from "./record-codecs.test-support.js";
+import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { replayMarkerCodec } from "./replay-marker-codec.js";
 
 // Frozen golden fixture (produced once by an independent encoder of the documented layout).

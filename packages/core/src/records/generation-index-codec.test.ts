@@ -6,16 +6,8 @@ import { generationIndexKey, parseGenerationIndexKey } from "../keys/generation-
 import { offsetIndexKey } from "../keys/stream-keys.js";
 import { generationIndexCodec } from "./generation-index-codec.js";
 import { offsetIndexCodec } from "./offset-index-codec.js";
-import {
-  expectCorruptionRejected,
-  FIXTURE_INDEX,
-  FIXTURE_OBJECT_SLICE,
-  invariantViolation,
-  offsetIndexArbitrary,
-  ORDERS_ID,
-  TEST_PREFIX,
-  withPatchedPayload,
-} from "./record-codecs.test-support.js";
+import { FIXTURE_INDEX, FIXTURE_OBJECT_SLICE, offsetIndexArbitrary, ORDERS_ID, TEST_PREFIX, withPatchedPayload } from "./record-codecs.test-support.js";
+import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 
 const FIXTURE_GENERATION: GenerationIndexEntry = {
   streamId: ORDERS_ID,

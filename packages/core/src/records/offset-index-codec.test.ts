@@ -4,16 +4,8 @@ import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import { fromHex, toHex } from "../bytes/hex.js";
 import { offsetIndexKey, streamHeadKey } from "../keys/stream-keys.js";
 import { offsetIndexCodec } from "./offset-index-codec.js";
-import {
-  expectCorruptionRejected,
-  FIXTURE_INDEX,
-  FIXTURE_MARKER,
-  FIXTURE_OBJECT_SLICE,
-  invariantViolation,
-  offsetIndexArbitrary,
-  TEST_PREFIX,
-  withPatchedPayload,
-} from "./record-codecs.test-support.js";
+import { FIXTURE_INDEX, FIXTURE_MARKER, FIXTURE_OBJECT_SLICE, offsetIndexArbitrary, TEST_PREFIX, withPatchedPayload } from "./record-codecs.test-support.js";
+import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { replayMarkerCodec } from "./replay-marker-codec.js";
 
 // Frozen golden fixture (produced once by an independent encoder of the documented layout).

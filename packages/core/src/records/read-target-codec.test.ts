@@ -5,12 +5,8 @@ import { ByteWriter } from "../bytes/byte-writer.js";
 import { fromHex, toHex } from "../bytes/hex.js";
 import { readTargetCodec } from "./read-target-codec.js";
 import { readTargetIdentity } from "./read-target-identity.js";
-import {
-  FIXTURE_BOOKKEEPER_RANGE,
-  FIXTURE_OBJECT_SLICE,
-  invariantViolation,
-  readTargetArbitrary,
-} from "./record-codecs.test-support.js";
+import { FIXTURE_BOOKKEEPER_RANGE, FIXTURE_OBJECT_SLICE, readTargetArbitrary } from "./record-codecs.test-support.js";
+import { invariantViolation } from "../testing/record-corruption.js";
 
 // Frozen golden fixtures (produced once by an independent encoder of the documented layout).
 const GOLDEN_OBJECT_SLICE = [

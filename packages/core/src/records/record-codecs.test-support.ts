@@ -1,7 +1,6 @@
 // Test support for the record codec tests (dev-only; not part of the package API): frozen fixture values that the
 // golden-byte fixtures encode, fast-check arbitraries of valid records, and corruption helpers.
 import fc from "fast-check";
-import { expect } from "vitest";
 import type { PayloadFormat } from "../domain/append-types.js";
 import type { CommitIntent, OffsetIndexEntry, ReplayMarker } from "../domain/commit-records.js";
 import type { BookKeeperEntryRangeTarget, ObjectSliceTarget, ReadTarget } from "../domain/read-target.js";
@@ -9,8 +8,6 @@ import { CANONICAL_STORAGE_PROFILES } from "../domain/storage-profile.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { fencingTokenHash } from "../identity/fencing-token.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
-import { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
 import { clusterPrefix } from "../keys/stream-keys.js";
 import { decodeRecordEnvelope, encodeRecordEnvelope } from "./record-envelope.js";
 
@@ -252,36 +249,6 @@ export const offsetIndexArbitrary: fc.Arbitrary<OffsetIndexEntry> = fc
     payloadFormat: entries.payloadFormat,
     entryRecordCounts: entries.entryRecordCounts,
   }));
-
-/** Runs `action`, requires a METADATA_INVARIANT_VIOLATION and returns it. */
-export function invariantViolation(action: () => unknown): NereusError {
-  let caught: unknown;
-  try {
-    action();
-  } catch (error) {
-    caught = error;
-  }
-  if (!NereusError.hasCode(caught, ErrorCode.METADATA_INVARIANT_VIOLATION)) {
-    throw new Error(`expected METADATA_INVARIANT_VIOLATION, got ${caught === undefined ? "no error" : String(caught)}`);
-  }
-  expect(caught.retryable).toBe(false);
-  return caught;
-}
-
-/** Every strict prefix, every single-bit flip and one trailing byte of `bytes` must be rejected by `decode`. */
-export function expectCorruptionRejected(bytes: Uint8Array, decode: (bytes: Uint8Array) => unknown): void {
-  for (let length = 0; length < bytes.length; length += 1) invariantViolation(() => decode(bytes.slice(0, length)));
-  for (let index = 0; index < bytes.length; index += 1) {
-    for (let bit = 0; bit < 8; bit += 1) {
-      const flipped = bytes.slice();
-      flipped[index] = (flipped[index] ?? 0) ^ (1 << bit);
-      invariantViolation(() => decode(flipped));
-    }
-  }
-  const extended = new Uint8Array(bytes.length + 1);
-  extended.set(bytes);
-  expect(invariantViolation(() => decode(extended)).message).toContain("1 trailing byte(s) after the payload");
-}
 
 /** Re-wraps a record after `patch` edits a copy of its payload, with a correct CRC (a well-formed but wrong record). */
 export function withPatchedPayload(bytes: Uint8Array, recordType: string, patch: (payload: DataView) => void): Uint8Array {

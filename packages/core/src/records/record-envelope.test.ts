@@ -2,7 +2,8 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { crc32c } from "../bytes/crc32c.js";
 import { fromHex, toHex } from "../bytes/hex.js";
-import { expectCorruptionRejected, invariantViolation, wrapPayload } from "./record-codecs.test-support.js";
+import { wrapPayload } from "./record-codecs.test-support.js";
+import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { decodeRecordEnvelope, encodeRecordEnvelope } from "./record-envelope.js";
 
 // Frozen: a change in the envelope encoding must fail this test.

@@ -4,15 +4,8 @@ import type { ReplayMarker } from "../domain/commit-records.js";
 import { fromHex, toHex } from "../bytes/hex.js";
 import { commitIntentKey, replayMarkerKey } from "../keys/stream-keys.js";
 import { commitIntentCodec } from "./commit-intent-codec.js";
-import {
-  expectCorruptionRejected,
-  FIXTURE_INTENT,
-  FIXTURE_MARKER,
-  invariantViolation,
-  replayMarkerArbitrary,
-  TEST_PREFIX,
-  withPatchedPayload,
-} from "./record-codecs.test-support.js";
+import { FIXTURE_INTENT, FIXTURE_MARKER, replayMarkerArbitrary, TEST_PREFIX, withPatchedPayload } from "./record-codecs.test-support.js";
+import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { replayMarkerCodec } from "./replay-marker-codec.js";
 
 // Frozen golden fixture (produced once by an independent encoder of the documented layout).

@@ -5,17 +5,8 @@ import { ByteWriter } from "../bytes/byte-writer.js";
 import { fromHex, toHex } from "../bytes/hex.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
 import { commitIntentKey, streamHeadKey } from "../keys/stream-keys.js";
-import {
-  expectCorruptionRejected,
-  FIXTURE_FRESH_HEAD,
-  FIXTURE_MARKER,
-  FIXTURE_SESSION_HEAD,
-  invariantViolation,
-  streamHeadArbitrary,
-  TEST_PREFIX,
-  withPatchedPayload,
-  wrapPayload,
-} from "./record-codecs.test-support.js";
+import { FIXTURE_FRESH_HEAD, FIXTURE_MARKER, FIXTURE_SESSION_HEAD, streamHeadArbitrary, TEST_PREFIX, withPatchedPayload, wrapPayload } from "./record-codecs.test-support.js";
+import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { replayMarkerCodec } from "./replay-marker-codec.js";
 import { streamHeadCodec } from "./stream-head-codec.js";
 

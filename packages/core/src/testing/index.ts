@@ -23,3 +23,4 @@ export {
 } from "./append-protocol-harness.js";
 export { FaultInjectingMetadataStore } from "./fault-injecting-metadata-store.js";
 export { describeAppendHistoryProperty, type AppendHistoryPropertyOptions } from "./append-history-property.js";
+export { expectCorruptionRejected, invariantViolation } from "./record-corruption.js";

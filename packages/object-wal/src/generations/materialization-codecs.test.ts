@@ -1,7 +1,7 @@
 import { fromHex, toHex } from "@nereus/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { expectCorruptionRejected, invariantViolation } from "../../test/support/record-corruption.js";
+import { expectCorruptionRejected, invariantViolation } from "@nereus/core/testing";
 import { parseStreamRegistrationKey, registryShard, streamMaterializationKey, streamRegistrationKey } from "./materialization-keys.js";
 import type { MaterializationTask, StreamMaterialization, StreamRegistration } from "./materialization-records.js";
 import { streamMaterializationCodec } from "./stream-materialization-codec.js";

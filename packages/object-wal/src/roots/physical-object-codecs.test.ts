@@ -1,7 +1,7 @@
 import { fromHex, isWellFormedString, toHex } from "@nereus/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { expectCorruptionRejected, invariantViolation } from "../../test/support/record-corruption.js";
+import { expectCorruptionRejected, invariantViolation } from "@nereus/core/testing";
 import { objectProtectionCodec } from "./object-protection-codec.js";
 import { objectKeyHash, objectProtectionKey, parsePhysicalObjectRootKey, physicalObjectRootKey } from "./physical-object-keys.js";
 import type { ObjectProtection, PhysicalObjectRoot } from "./physical-object-records.js";
