@@ -70,8 +70,11 @@ export interface KafkaBroker extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-/** Highest version advertised per API, below the codec's maximum. */
-export const ADVERTISED_VERSION_CAPS: MaxVersionCaps = { [ApiKey.Fetch]: 12 };
+/**
+ * Highest version advertised per API, below the codec's maximum. None at present: Fetch v13-17 (topics by id) are
+ * served since topic ids resolve through the registry.
+ */
+export const ADVERTISED_VERSION_CAPS: MaxVersionCaps = {};
 
 const BUILT_IN_APIS: readonly SupportedApiKey[] = [
   ApiKey.ApiVersions,

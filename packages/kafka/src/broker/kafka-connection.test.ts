@@ -32,13 +32,13 @@ function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
 }
 
 describe("KafkaConnection", () => {
-  test("ApiVersions advertises exactly the implemented APIs, Fetch capped at 12", async () => {
+  test("ApiVersions advertises exactly the implemented APIs, Fetch up to v17 (topic ids)", async () => {
     harness = new BrokerHarness();
     const response = await harness.connect().request(18, 3, apiVersionsBody);
     expect(response.errorCode).toBe(0);
     expect(response.apiKeys.map((api) => [api.apiKey, api.minVersion, api.maxVersion])).toEqual([
       [0, 0, 11],
-      [1, 4, 12],
+      [1, 4, 17],
       [2, 1, 10],
       [3, 0, 12],
       [18, 0, 4],
@@ -100,8 +100,8 @@ describe("KafkaConnection", () => {
     const client = harness.connect();
     await expectClosing(client.request(12, 3, heartbeatBody));
     await expectClosing(client.request(18, 3, apiVersionsBody));
-    const fetchV13 = harness.connect();
-    await expectClosing(fetchV13.send(1, 13, fetchBody([])));
+    const fetchV3 = harness.connect();
+    await expectClosing(fetchV3.send(1, 3, fetchBody([])));
     const unknownApi = harness.broker.openConnection("peer");
     const frame = encodeRequest({ apiKey: 18, apiVersion: 3, correlationId: 1, clientId: null }, apiVersionsBody).subarray(4);
     new DataView(frame.buffer, frame.byteOffset).setInt16(0, 57);

@@ -83,7 +83,7 @@ export const SUPPORTED_APIS = {
   // 2.11.1 only compresses when Produce v0 is advertised (protocols.md P1). kafkajs and librdkafka 2.0.2 send v7.
   0: supported(ProduceRequest, ProduceResponse, 0, 11),
   // v0-3 read message format 0/1 only; librdkafka writes record batches only once Fetch ≥4 is advertised.
-  // v13+ address topics by id: cap at 12 (advertisedApiVersions caps) until Metadata serves topic ids.
+  // v13+ address topics by id (Metadata v10+ reports them); @platformatic/kafka always fetches by id, Java ≤17.
   1: supported(FetchRequest, FetchResponse, 4, 17),
   // v0 (old-style offset lists) is dropped as in Kafka 4.0; kafkajs ≤3, librdkafka 2.0.2 ≤2, Java 4.x ≤10.
   2: supported(ListOffsetsRequest, ListOffsetsResponse, 1, 10),

@@ -1,5 +1,5 @@
 // ApiVersions (18): the advertised ranges of exactly the APIs this broker answers (built-in handlers plus the
-// group handlers it was given), with the per-API caps applied (Fetch ≤ 12 until topic ids are served).
+// group handlers it was given), with the per-API caps applied (none by default: see ADVERTISED_VERSION_CAPS).
 import { type MaxVersionCaps, apiVersionsResponseBody } from "../../protocol/advertised-api-versions.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 

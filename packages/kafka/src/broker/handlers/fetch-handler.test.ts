@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { BrokerHarness, batchOf, fetchBody } from "../../../test/broker-harness.js";
+import { BrokerHarness, type FetchOptions, type TestClient, batchOf, fetchBody } from "../../../test/broker-harness.js";
+import { decodeResponse, encodeRequest } from "../../protocol/encode-request.js";
+import type { RequestBody } from "../../protocol/supported-apis.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { decodeRecordBatch } from "../../protocol/records/decode-record-batch.js";
 import { splitRecordBatches } from "../../protocol/records/split-record-batches.js";
@@ -115,5 +117,149 @@ describe("Fetch", () => {
     expect(session).toMatchObject({ errorCode: KafkaErrorCode.FETCH_SESSION_ID_NOT_FOUND, responses: [] });
     const full = await client.request(1, 11, { ...fetchBody([{ topic: "rc", partition: 0, offset: 0 }]), sessionEpoch: 0 });
     expect(full).toMatchObject({ errorCode: 0, sessionId: 0 });
+  });
+});
+
+const UNKNOWN_ID = "11111111-1111-4111-8111-111111111111";
+const ZERO_ID = "00000000-0000-0000-0000-000000000000";
+
+/** A Fetch body addressing topics by id (v13+): `fetchBody` with the ids in place of the names. */
+function fetchByIdBody(partitions: ReadonlyArray<{ topicId: string; partition: number; offset: number; partitionMaxBytes?: number }>, options: Partial<FetchOptions> = {}): RequestBody<1> {
+  const body = fetchBody(partitions.map((entry) => ({ ...entry, topic: entry.topicId })), options);
+  return { ...body, topics: body.topics.map((topic) => ({ ...topic, topic: "", topicId: topic.topic })) };
+}
+
+/** Creates `name` and returns the topic id Metadata v12 reports for it (checked against CreateTopics'). */
+async function createWithId(client: TestClient, name: string, partitions = 1): Promise<string> {
+  const created = await client.createTopic(name, partitions);
+  const topicId = created.topics[0]?.topicId ?? ZERO_ID;
+  const metadata = await client.request(3, 12, { topics: [{ topicId: ZERO_ID, name }], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+  expect(topicId).not.toBe(ZERO_ID);
+  expect(metadata.topics[0]?.topicId).toBe(topicId);
+  return topicId;
+}
+
+describe("Fetch v13-17 (topics by id)", () => {
+  test.each([13, 14, 15, 16, 17])("v%i: fetches by topic id, echoes the id, same data and offsets as by name at v12", async (version) => {
+    const client = open().connect();
+    const topicId = await createWithId(client, "by-id", 2);
+    await client.produce("by-id", 0, batchOf(["a", "b", "c"]));
+    await client.produce("by-id", 0, batchOf(["d"]));
+    await client.produce("by-id", 1, batchOf(["e"]));
+    const response = await client.request(1, version, fetchByIdBody([
+      { topicId, partition: 0, offset: 1 },
+      { topicId, partition: 1, offset: 0 },
+    ]));
+    expect(response).toMatchObject({ errorCode: 0, sessionId: 0 });
+    expect(response.responses.map((topic) => topic.topicId)).toEqual([topicId]);
+    const [zero, one] = response.responses[0]?.partitions ?? [];
+    expect(zero).toMatchObject({ partitionIndex: 0, errorCode: 0, highWatermark: 4, lastStableOffset: 4, logStartOffset: 0 });
+    expect(baseOffsets(zero?.records)).toEqual([0, 3]);
+    expect(one).toMatchObject({ partitionIndex: 1, errorCode: 0, highWatermark: 1 });
+    expect(baseOffsets(one?.records)).toEqual([0]);
+    const byName = await client.fetch("by-id", 0, 1, { version: 12 });
+    expect(byName?.records).toEqual(zero?.records);
+  });
+
+  test("the response carries the 16 id bytes where v12 has the name (wire level)", async () => {
+    const client = open().connect();
+    const topicId = await createWithId(client, "wire");
+    const frame = encodeRequest({ apiKey: 1, apiVersion: 13, correlationId: 7, clientId: "wire" }, fetchByIdBody([{ topicId, partition: 0, offset: 0 }])).subarray(4);
+    const answer = await client.connection.handleFrame(frame);
+    const bytes = answer?.subarray(4) ?? new Uint8Array();
+    // header v1: correlation id, no tags; body: throttle, error code, session id, compact array of 1 topic, topic id.
+    const idHex = topicId.replaceAll("-", "");
+    expect(Buffer.from(bytes.subarray(0, 4 + 1 + 4 + 2 + 4 + 1 + 16)).toString("hex")).toBe(`00000007000000000000000000000002${idHex}`);
+    expect(decodeResponse({ apiKey: 1, apiVersion: 13 }, bytes).body.responses[0]?.topicId).toBe(topicId);
+  });
+
+  test("an unknown topic id (or the zero id) answers UNKNOWN_TOPIC_ID on every partition, at once, id echoed", async () => {
+    const client = open({ maxFetchWaitMs: 60_000 }).connect();
+    const started = Date.now();
+    const response = await client.request(1, 15, fetchByIdBody([
+      { topicId: UNKNOWN_ID, partition: 0, offset: 0 },
+      { topicId: UNKNOWN_ID, partition: 3, offset: 5 },
+      { topicId: ZERO_ID, partition: 0, offset: 0 },
+    ], { maxWaitMs: 60_000, minBytes: 1 }));
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(response.errorCode).toBe(0);
+    expect(response.responses.map((topic) => [topic.topicId, topic.partitions.map((partition) => [partition.partitionIndex, partition.errorCode, partition.highWatermark, partition.records?.byteLength ?? 0])])).toEqual([
+      [UNKNOWN_ID, [[0, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0], [3, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0]]],
+      [ZERO_ID, [[0, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0]]],
+    ]);
+  });
+
+  test("mixed known and unknown ids: known partitions are served, unknown ids and partitions get their errors", async () => {
+    const client = open().connect();
+    const known = await createWithId(client, "known", 1);
+    await client.produce("known", 0, batchOf(["x", "y"]));
+    const response = await client.request(1, 17, fetchByIdBody([
+      { topicId: UNKNOWN_ID, partition: 0, offset: 0 },
+      { topicId: known, partition: 0, offset: 0 },
+      { topicId: known, partition: 1, offset: 0 },
+    ]));
+    expect(response.responses.map((topic) => topic.topicId)).toEqual([UNKNOWN_ID, known]);
+    expect(response.responses[0]?.partitions.map((partition) => partition.errorCode)).toEqual([KafkaErrorCode.UNKNOWN_TOPIC_ID]);
+    const [served, missing] = response.responses[1]?.partitions ?? [];
+    expect(served).toMatchObject({ errorCode: 0, highWatermark: 2 });
+    expect(baseOffsets(served?.records)).toEqual([0]);
+    expect(missing).toMatchObject({ partitionIndex: 1, errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+  });
+
+  test("forgotten_topics_data (ids) is accepted and ignored: sessionless full fetches", async () => {
+    const client = open().connect();
+    const topicId = await createWithId(client, "forget");
+    await client.produce("forget", 0, batchOf(["a"]));
+    const body = { ...fetchByIdBody([{ topicId, partition: 0, offset: 0 }]), forgottenTopicsData: [{ topic: "", topicId: UNKNOWN_ID, partitions: [0, 1] }, { topic: "", topicId, partitions: [3] }] };
+    for (const sessionEpoch of [-1, 0]) {
+      const response = await client.request(1, 16, { ...body, sessionEpoch });
+      expect(response).toMatchObject({ errorCode: 0, sessionId: 0, nodeEndpoints: [] });
+      expect(baseOffsets(response.responses[0]?.partitions[0]?.records)).toEqual([0]);
+    }
+    expect(await client.request(1, 13, { ...body, sessionId: 9, sessionEpoch: 1 })).toMatchObject({ errorCode: KafkaErrorCode.FETCH_SESSION_ID_NOT_FOUND, responses: [] });
+  });
+
+  test("a long poll by id wakes on an append; a deleted topic's old id is unknown, the recreated topic has a new one", async () => {
+    const broker = open({ maxFetchWaitMs: 60_000 });
+    const client = broker.connect();
+    const producer = broker.connect();
+    const oldId = await createWithId(client, "again");
+    const poll = client.request(1, 14, fetchByIdBody([{ topicId: oldId, partition: 0, offset: 0 }], { maxWaitMs: 60_000, minBytes: 1 }));
+    await new Promise((resolve) => setImmediate(resolve));
+    await producer.produce("again", 0, batchOf(["wake"]));
+    expect(baseOffsets((await poll).responses[0]?.partitions[0]?.records)).toEqual([0]);
+
+    expect((await client.request(20, 5, { topics: [], topicNames: ["again"], timeoutMs: 1000 })).responses[0]?.errorCode).toBe(0);
+    const newId = await createWithId(client, "again");
+    expect(newId).not.toBe(oldId);
+    const response = await client.request(1, 13, fetchByIdBody([
+      { topicId: oldId, partition: 0, offset: 0 },
+      { topicId: newId, partition: 0, offset: 0 },
+    ]));
+    expect(response.responses.map((topic) => [topic.topicId, topic.partitions[0]?.errorCode, topic.partitions[0]?.highWatermark])).toEqual([
+      [oldId, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1],
+      [newId, 0, 0],
+    ]);
+  });
+
+  test("an id known only to another broker process (cold cache) resolves through the registry", async () => {
+    const first = open();
+    const topicId = await createWithId(first.connect(), "cold");
+    await first.connect().produce("cold", 0, batchOf(["a"]));
+    await first.restart();
+    const response = await first.connect().request(1, 13, fetchByIdBody([{ topicId, partition: 0, offset: 0 }]));
+    expect(response.responses[0]?.partitions[0]).toMatchObject({ errorCode: 0, highWatermark: 1 });
+  });
+
+  test("v4-12 are unchanged: by name, and a name that is an id's text is an unknown topic (not an id)", async () => {
+    const client = open().connect();
+    const topicId = await createWithId(client, "named");
+    await client.produce("named", 0, batchOf(["a"]));
+    for (const version of [4, 7, 11, 12]) {
+      const response = await client.request(1, version, fetchBody([{ topic: "named", partition: 0, offset: 0 }]));
+      expect(response.responses[0]).toMatchObject({ topic: "named", partitions: [{ errorCode: 0, highWatermark: 1 }] });
+    }
+    // @platformatic/kafka at v12 writes the id's text as the name (its fetch-v12 writer).
+    expect(await client.fetch(topicId, 0, 0, { version: 12 })).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
   });
 });

@@ -1,13 +1,17 @@
-// Fetch (1), v4-12: whole stored batches from the requested offsets (a fetch offset inside a batch returns that
+// Fetch (1), v4-17: whole stored batches from the requested offsets (a fetch offset inside a batch returns that
 // batch; clients skip the records below it), within maxBytes across the response and partitionMaxBytes per
 // partition, except that the first batch of the first non-empty partition is always returned whole (KIP-74).
 // Long poll: when fewer than minBytes are available and no partition has an error, the request waits up to
 // maxWaitMs (capped by the broker) and is re-evaluated whenever an append commits to one of its partitions.
 // High watermark = last stable offset = the log end; log start = the trim offset; no fetch sessions (sessionId 0
-// always, so clients keep sending full requests); no aborted transactions.
+// always, so clients keep sending full requests, and forgotten_topics_data, meaningful only inside a session, is
+// ignored); no aborted transactions. v13+ address topics by topic id: ids resolve through the topic registry, the
+// response echoes the requested id, and every partition of an id the broker does not know (the zero id included)
+// answers UNKNOWN_TOPIC_ID (100), as Kafka does; v4-12 address topics by name (unknown: UNKNOWN_TOPIC_OR_PARTITION).
 import type { FetchResponsePartition } from "../../protocol/apis/fetch/fetch-response.js";
 import { IsolationLevel } from "../../protocol/apis/fetch/fetch-request.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
+import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
 import type { PartitionLog } from "../../log/partition-log.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
@@ -17,6 +21,8 @@ import { mapStorageError } from "../map-storage-error.js";
 const EMPTY = new Uint8Array(0);
 const FINAL_EPOCH = -1;
 const INITIAL_EPOCH = 0;
+/** The first Fetch version that addresses topics by id instead of name. */
+export const FETCH_TOPIC_ID_VERSION = 13;
 
 interface PartitionResult {
   readonly data: FetchResponsePartition;
@@ -63,24 +69,23 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
       }
       const maxWaitMs = Math.max(0, Math.min(body.maxWaitMs, services.settings.maxFetchWaitMs));
       const deadline = services.clock() + maxWaitMs;
-      const topics = new Map<string, KafkaTopic | undefined>();
+      // One resolved topic per requested topic entry (by id from v13, by name before), each distinct key looked up once.
+      const byId = request.apiVersion >= FETCH_TOPIC_ID_VERSION;
+      const unknownTopicError = byId ? KafkaErrorCode.UNKNOWN_TOPIC_ID : KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      const resolved = new Map<string, KafkaTopic | undefined>();
+      const topics: Array<KafkaTopic | undefined> = [];
       for (const requested of body.topics) {
-        if (topics.has(requested.topic)) continue;
-        try {
-          topics.set(requested.topic, services.registry.cached(requested.topic) ?? (await services.registry.lookup(requested.topic, context.signal)));
-        } catch (error) {
-          services.logger.warn("topic lookup failed", { topic: requested.topic, error: String(error) });
-          topics.set(requested.topic, undefined);
-        }
+        const key = byId ? requested.topicId : requested.topic;
+        if (!resolved.has(key)) resolved.set(key, await resolveTopic(services, byId, requested, context.signal));
+        topics.push(resolved.get(key));
       }
-
       const evaluate = async (): Promise<{ responses: Array<{ topic: string; topicId: string; partitions: FetchResponsePartition[] }>; bytes: number; error: boolean }> => {
         let budget = Math.max(1, body.maxBytes);
         let bytes = 0;
         let error = false;
         const responses = [];
-        for (const requested of body.topics) {
-          const topic = topics.get(requested.topic);
+        for (const [index, requested] of body.topics.entries()) {
+          const topic = topics[index];
           const partitions: FetchResponsePartition[] = [];
           for (const partition of requested.partitions) {
             const result = await fetchPartition(topic, partition.partition, partition.fetchOffset, partition.currentLeaderEpoch, Math.max(0, partition.partitionMaxBytes), budget, bytes === 0);
@@ -108,7 +113,8 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
           bytes: 0,
           error: true,
         });
-        if (topic === undefined || partitionIndex < 0 || partitionIndex >= topic.partitionCount) return fail(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+        if (topic === undefined) return fail(unknownTopicError);
+        if (partitionIndex < 0 || partitionIndex >= topic.partitionCount) return fail(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
         if (currentLeaderEpoch > 0) return fail(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);
         const log = services.logs.get(topic.name, partitionIndex);
         try {
@@ -157,14 +163,31 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
   };
 }
 
+/** The ACTIVE topic a request entry names (by id from v13), or undefined when unknown or the lookup failed. */
+async function resolveTopic(
+  services: BrokerServices,
+  byId: boolean,
+  requested: { readonly topic: string; readonly topicId: string },
+  signal: AbortSignal,
+): Promise<KafkaTopic | undefined> {
+  if (byId && requested.topicId === ZERO_UUID) return undefined;
+  try {
+    if (byId) return await services.registry.lookupById(requested.topicId, signal);
+    return services.registry.cached(requested.topic) ?? (await services.registry.lookup(requested.topic, signal));
+  } catch (error) {
+    services.logger.warn("topic lookup failed", byId ? { topicId: requested.topicId, error: String(error) } : { topic: requested.topic, error: String(error) });
+    return undefined;
+  }
+}
+
 function requestedLogs(
   services: BrokerServices,
-  requested: ReadonlyArray<{ readonly topic: string; readonly partitions: ReadonlyArray<{ readonly partition: number }> }>,
-  topics: ReadonlyMap<string, KafkaTopic | undefined>,
+  requested: ReadonlyArray<{ readonly partitions: ReadonlyArray<{ readonly partition: number }> }>,
+  topics: ReadonlyArray<KafkaTopic | undefined>,
 ): PartitionLog[] {
   const logs: PartitionLog[] = [];
-  for (const entry of requested) {
-    const topic = topics.get(entry.topic);
+  for (const [index, entry] of requested.entries()) {
+    const topic = topics[index];
     if (topic === undefined) continue;
     for (const partition of entry.partitions) {
       if (partition.partition >= 0 && partition.partition < topic.partitionCount) logs.push(services.logs.get(topic.name, partition.partition));
