@@ -2,10 +2,10 @@
 // Metadata v12, an idempotent producer (InitProducerId, Produce v9+), and a consumer group on the flexible group
 // APIs (FindCoordinator v4 batches, JoinGroup v6+ with MEMBER_ID_REQUIRED, SyncGroup v5, Heartbeat v4, LeaveGroup
 // v4+, OffsetCommit/OffsetFetch v8+): two members split the partitions, one leaves, the other takes over, and the
-// offsets it commits are read back. Consuming records with this client needs Fetch v13+ (it always addresses
-// fetches by topic id), which the broker does not advertise yet; the records are checked with kcat instead.
+// offsets it commits are read back. Its consumer reads every record back through Fetch v13+ (it always addresses
+// fetches by topic id; the broker resolves the ids Metadata reported), checked against kcat's view of the topic.
 import { randomBytes } from "node:crypto";
-import { Admin, Consumer, Producer, stringSerializers } from "@platformatic/kafka";
+import { Admin, Consumer, type Message, MessagesStreamModes, Producer, stringDeserializers, stringSerializers } from "@platformatic/kafka";
 import { afterEach, describe, expect, test } from "vitest";
 import { type InProcessBroker, type StorageKind, startInProcess, testConfig } from "./support/broker-fixture.js";
 import { runCommand } from "./support/run-command.js";
@@ -51,6 +51,43 @@ describe.each<StorageKind>(["embedded", "cluster"])("@platformatic/kafka on the 
     const lines = new Set(consumed.stdout.toString("utf8").split("\n").filter((line) => line.length > 0));
     expect(lines.size).toBe(COUNT);
     for (let index = 0; index < COUNT; index += 1) expect(lines.has(`k-${String(index)}=v-${String(index)} index=${String(index)}`)).toBe(true);
+
+    // The client's own consumer (Fetch by topic id, v13+) reads every record once, with keys, values and headers,
+    // from the partition and in the order it was produced to.
+    const reader = new Consumer({
+      groupId: `plt-reader-${randomBytes(3).toString("hex")}`,
+      clientId: "plt-reader",
+      bootstrapBrokers,
+      deserializers: stringDeserializers,
+      autocommit: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 300,
+      rebalanceTimeout: 10_000,
+    });
+    closers.push(() => new Promise<void>((resolve, reject) => reader.close(true, (error) => (error === null || error === undefined ? resolve() : reject(error)))));
+    const read: Array<Message<string, string, string, string>> = [];
+    const stream = await reader.consume({ topics: [topic], mode: MessagesStreamModes.EARLIEST, maxWaitTime: 500 });
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`read ${String(read.length)} of ${String(COUNT)} records within 60 s`)), 60_000);
+      stream.on("error", (error: unknown) => {
+        clearTimeout(timer);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      });
+      stream.on("data", (message: Message<string, string, string, string>) => {
+        read.push(message);
+        if (read.length === COUNT) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    await stream.close();
+    expect(read.map((message) => `${message.key}=${message.value} index=${message.headers.get("index") ?? "?"}`).sort()).toEqual([...lines].sort());
+    for (const partition of [0, 1, 2]) {
+      const records = read.filter((message) => message.partition === partition);
+      expect(records.map((message) => message.offset)).toEqual(records.map((_, index) => BigInt(index)));
+      expect(records.every((message) => message.topic === topic && Number(message.key.slice(2)) % 3 === partition)).toBe(true);
+    }
 
     const groupId = `plt-group-${randomBytes(3).toString("hex")}`;
     const member = (clientId: string): Consumer => {
