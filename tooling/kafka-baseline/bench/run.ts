@@ -1,0 +1,298 @@
+// `pnpm bench`: Nereus (embedded default: filesystem objects + SQLite, profile OBJECT_WAL_SYNC_OBJECT) against
+// Apache Kafka 4.1.1 (KRaft single node) on this machine, in the same run, with the same client: the Java
+// kafka-clients driver with identical settings (acks=all, idempotent, linger.ms=5, batch.size=64 KiB, no
+// compression). The brokers run one at a time (never both during a measurement) and, with --rounds > 1, alternate
+// (K, N, K, N, ...); each figure is the median over the rounds. Phases per broker and round:
+//   1. produce throughput: --records records of --size bytes as fast as the producer goes (after --warmup
+//      records to another topic); MB/s, and send->ack latency p50/p99 (queueing included, as kafka-producer-perf-test
+//      reports it);
+//   2. consume throughput: one consumer reads those records from the beginning; MB/s;
+//   3. produce latency at a fixed rate: --latency-records records at --rate records/s (below both brokers' limits);
+//      send->ack p50/p99.
+// Prints a table with Nereus/Kafka ratios (throughput: > 1 means Nereus is faster; latency: > 1 means slower).
+import os from "node:os";
+import {
+  type ApacheKafka,
+  type BrokerEntry,
+  type ConsumePerfResult,
+  type JavaDriver,
+  type NereusBroker,
+  type ProducePerfResult,
+  javaDriver,
+  runDriver,
+  startApacheKafka,
+  startNereusBroker,
+} from "../src/index.js";
+
+interface Settings {
+  records: number;
+  size: number;
+  warmup: number;
+  rate: number;
+  latencyRecords: number;
+  partitions: number;
+  rounds: number;
+  entry: BrokerEntry;
+  profiles: string[];
+  kafkaHeapMb: number;
+}
+
+function parseArgs(argv: readonly string[]): Settings {
+  const settings: Settings = {
+    records: 200_000,
+    size: 1024,
+    warmup: 20_000,
+    rate: 1_000,
+    latencyRecords: 10_000,
+    partitions: 1,
+    rounds: 1,
+    entry: "source",
+    profiles: [],
+    kafkaHeapMb: 512,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const name = argv[i];
+    const value = argv[i + 1];
+    if (name === "--") continue;
+    if (value === undefined) throw new Error(`missing value of ${String(name)}`);
+    i += 1;
+    const numeric = Number(value);
+    switch (name) {
+      case "--records":
+        settings.records = numeric;
+        break;
+      case "--size":
+        settings.size = numeric;
+        break;
+      case "--warmup":
+        settings.warmup = numeric;
+        break;
+      case "--rate":
+        settings.rate = numeric;
+        break;
+      case "--latency-records":
+        settings.latencyRecords = numeric;
+        break;
+      case "--partitions":
+        settings.partitions = numeric;
+        break;
+      case "--rounds":
+        settings.rounds = numeric;
+        break;
+      case "--kafka-heap-mb":
+        settings.kafkaHeapMb = numeric;
+        break;
+      case "--entry":
+        if (value !== "source" && value !== "dist") throw new Error(`--entry is source or dist, not ${value}`);
+        settings.entry = value;
+        break;
+      case "--profile":
+        settings.profiles.push(value);
+        break;
+      default:
+        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --kafka-heap-mb --entry --profile)`);
+    }
+    if (name !== "--entry" && name !== "--profile" && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
+  }
+  return settings;
+}
+
+/** One broker's figures in one round. */
+interface Figures {
+  produceMBs: number;
+  produceP50Ms: number;
+  produceP99Ms: number;
+  consumeMBs: number;
+  fixedRateP50Ms: number;
+  fixedRateP99Ms: number;
+  fixedRateP999Ms: number;
+}
+
+interface Target {
+  readonly name: string;
+  start(): Promise<{ bootstrap: string; stop: () => Promise<void>; diagnostics?: () => Promise<string> }>;
+}
+
+/** Sum of the samples of `metric` (a full sample name such as `x_sum`) whose labels contain `labelFilter`. */
+function sample(text: string, metric: string, labelFilter = ""): number {
+  let total = 0;
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(metric)) continue;
+    const rest = line.slice(metric.length);
+    if (rest[0] !== " " && rest[0] !== "{") continue;
+    if (!rest.includes(labelFilter)) continue;
+    total += Number(rest.slice(rest.lastIndexOf(" ") + 1));
+  }
+  return total;
+}
+
+/** One line from the Nereus broker's /metrics: where a produce spends its time and how appends batch into objects. */
+function nereusDiagnostics(metrics: string): string {
+  const appends = sample(metrics, "nereus_append_duration_seconds_count");
+  const appendSum = sample(metrics, "nereus_append_duration_seconds_sum");
+  const produces = sample(metrics, "nereus_kafka_request_duration_seconds_count", "Produce");
+  const produceSum = sample(metrics, "nereus_kafka_request_duration_seconds_sum", "Produce");
+  const fetches = sample(metrics, "nereus_kafka_request_duration_seconds_count", "Fetch");
+  const fetchSum = sample(metrics, "nereus_kafka_request_duration_seconds_sum", "Fetch");
+  const objects = sample(metrics, "nereus_wal_objects_total");
+  const objectBytes = sample(metrics, "nereus_wal_object_bytes_total");
+  const mean = (sum: number, count: number): string => (count > 0 ? `${((sum / count) * 1000).toFixed(1)} ms` : "n/a");
+  return (
+    `${String(appends)} appends (mean ${mean(appendSum, appends)} call->ack), ${String(produces)} Produce requests (mean ${mean(produceSum, produces)}), ` +
+    `${String(fetches)} Fetch requests (mean ${mean(fetchSum, fetches)}), ${String(objects)} WAL objects (mean ${objects > 0 ? (objectBytes / objects / 1024).toFixed(0) : "n/a"} KiB, ` +
+    `${objects > 0 ? (appends / objects).toFixed(1) : "n/a"} appends/object)`
+  );
+}
+
+const log = (line: string): void => {
+  process.stdout.write(`[bench] ${line}\n`);
+};
+
+function assertClean(what: string, result: ProducePerfResult): void {
+  if (result.errors > 0) throw new Error(`${what}: ${String(result.errors)} send errors, first: ${result.firstError ?? "?"}`);
+}
+
+async function measure(driver: JavaDriver, target: Target, settings: Settings, round: number): Promise<Figures> {
+  const broker = await target.start();
+  try {
+    const topic = `perf-${String(round)}`;
+    const latencyTopic = `latency-${String(round)}`;
+    const bootstrap = broker.bootstrap;
+    for (const t of [topic, latencyTopic, `${topic}-warmup`]) await runDriver(driver, "create-topic", { bootstrap, topic: t, partitions: settings.partitions });
+    const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup }, { timeoutMs: 900_000 });
+    assertClean(`${target.name} produce`, produced);
+    log(`${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s)`);
+    const consumed = await runDriver<ConsumePerfResult>(driver, "consume-perf", { bootstrap, topic, records: settings.records, "timeout-ms": 600_000 }, { timeoutMs: 900_000 });
+    if (consumed.timedOut) throw new Error(`${target.name} consume: only ${String(consumed.records)} of ${String(settings.records)} records`);
+    log(`${target.name}: consume ${consumed.mbPerSec.toFixed(2)} MB/s (${consumed.seconds.toFixed(1)} s)`);
+    const paced = await runDriver<ProducePerfResult>(
+      driver,
+      "produce-perf",
+      { bootstrap, topic: latencyTopic, records: settings.latencyRecords, size: settings.size, rate: settings.rate, warmup: 2_000, "warmup-topic": `${topic}-warmup` },
+      { timeoutMs: 900_000 },
+    );
+    assertClean(`${target.name} fixed-rate produce`, paced);
+    log(`${target.name}: ${String(settings.rate)} records/s: p50 ${paced.p50Ms.toFixed(2)} ms, p99 ${paced.p99Ms.toFixed(2)} ms, p99.9 ${paced.p999Ms.toFixed(2)} ms`);
+    if (broker.diagnostics !== undefined) log(`${target.name}: ${await broker.diagnostics().catch((error: unknown) => `no diagnostics: ${String(error)}`)}`);
+    return {
+      produceMBs: produced.mbPerSec,
+      produceP50Ms: produced.p50Ms,
+      produceP99Ms: produced.p99Ms,
+      consumeMBs: consumed.mbPerSec,
+      fixedRateP50Ms: paced.p50Ms,
+      fixedRateP99Ms: paced.p99Ms,
+      fixedRateP999Ms: paced.p999Ms,
+    };
+  } finally {
+    await broker.stop();
+  }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
+}
+
+function medianFigures(rounds: readonly Figures[]): Figures {
+  const pick = (key: keyof Figures): number => median(rounds.map((r) => r[key]));
+  return {
+    produceMBs: pick("produceMBs"),
+    produceP50Ms: pick("produceP50Ms"),
+    produceP99Ms: pick("produceP99Ms"),
+    consumeMBs: pick("consumeMBs"),
+    fixedRateP50Ms: pick("fixedRateP50Ms"),
+    fixedRateP99Ms: pick("fixedRateP99Ms"),
+    fixedRateP999Ms: pick("fixedRateP999Ms"),
+  };
+}
+
+function formatNumber(value: number): string {
+  if (!Number.isFinite(value)) return "n/a";
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ")} |`;
+  return [line(header), `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`, ...rows.map(line)].join("\n");
+}
+
+async function main(): Promise<void> {
+  const settings = parseArgs(process.argv.slice(2));
+  const driver = await javaDriver(log);
+  const kafkaVersion = driver.jars.version;
+  const targets: Target[] = [
+    {
+      name: `Apache Kafka ${kafkaVersion}`,
+      start: async () => {
+        const kafka: ApacheKafka = await startApacheKafka({ log, heapMb: settings.kafkaHeapMb });
+        return { bootstrap: kafka.bootstrap, stop: () => kafka.stop() };
+      },
+    },
+  ];
+  const nereusTargets = [undefined, ...settings.profiles].map(
+    (profile): Target => ({
+      name: profile === undefined ? "Nereus (embedded default)" : `Nereus ${profile}`,
+      start: async () => {
+        const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args: profile === undefined ? [] : ["--default-profile", profile] });
+        return { bootstrap: broker.bootstrap, stop: () => broker.stop(), diagnostics: async () => nereusDiagnostics(await broker.metrics()) };
+      },
+    }),
+  );
+  targets.push(...nereusTargets);
+
+  log(
+    `machine: ${String(os.cpus().length)} CPUs (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}; node ${process.version}; kafka-clients ${kafkaVersion}`,
+  );
+  log(
+    `settings: ${String(settings.records)} records x ${String(settings.size)} B, ${String(settings.partitions)} partition(s), warmup ${String(settings.warmup)}, fixed rate ${String(settings.rate)}/s x ${String(settings.latencyRecords)}, ${String(settings.rounds)} round(s), Nereus from ${settings.entry}`,
+  );
+  const results = new Map<string, Figures[]>();
+  for (let round = 1; round <= settings.rounds; round++) {
+    for (const target of targets) {
+      log(`round ${String(round)}: ${target.name}`);
+      const figures = await measure(driver, target, settings, round);
+      results.set(target.name, [...(results.get(target.name) ?? []), figures]);
+    }
+  }
+
+  const kafkaName = targets[0]?.name ?? "";
+  const kafka = medianFigures(results.get(kafkaName) ?? []);
+  const header = ["metric", kafkaName];
+  for (const target of nereusTargets) header.push(target.name, "Nereus/Kafka");
+  const metrics: { label: string; key: keyof Figures }[] = [
+    { label: "produce MB/s (acks=all)", key: "produceMBs" },
+    { label: "consume MB/s", key: "consumeMBs" },
+    { label: "produce p50 ms (max throughput)", key: "produceP50Ms" },
+    { label: "produce p99 ms (max throughput)", key: "produceP99Ms" },
+    { label: `produce p50 ms (${String(settings.rate)} rec/s)`, key: "fixedRateP50Ms" },
+    { label: `produce p99 ms (${String(settings.rate)} rec/s)`, key: "fixedRateP99Ms" },
+    { label: `produce p99.9 ms (${String(settings.rate)} rec/s)`, key: "fixedRateP999Ms" },
+  ];
+  const rows = metrics.map(({ label, key }) => {
+    const row = [label, formatNumber(kafka[key])];
+    for (const target of nereusTargets) {
+      const nereus = medianFigures(results.get(target.name) ?? []);
+      row.push(formatNumber(nereus[key]), `${(nereus[key] / kafka[key]).toFixed(2)}x`);
+    }
+    return row;
+  });
+  process.stdout.write(`\n${table(header, rows)}\n`);
+  process.stdout.write(
+    `\nSame Java kafka-clients ${kafkaVersion} driver and settings for every broker; ${String(settings.records)} x ${String(settings.size)} B records; ` +
+      `median of ${String(settings.rounds)} round(s). Throughput ratio > 1: Nereus faster; latency ratio > 1: Nereus slower. ` +
+      `Apache Kafka does not fsync per write (page cache); the Nereus default profile acknowledges after the WAL object is durable.\n`,
+  );
+}
+
+try {
+  await main();
+  process.exit(0);
+} catch (error) {
+  process.stderr.write(`kafka-baseline bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
