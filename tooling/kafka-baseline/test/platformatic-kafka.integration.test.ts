@@ -3,13 +3,13 @@
 // producer with keys and headers, then a consumer group of two that reads everything back and commits, and a
 // third consumer of the same group that finds nothing left after the commits.
 //
-// Known gap: the client's consumer always puts the topic *id* into its Fetch requests. At Fetch v13+ that is the
+// Client limitation: its consumer always puts the topic *id* into its Fetch requests. At Fetch v13+ that is the
 // protocol's topic_id (UUID) field; at Fetch v12 its request writer puts the id's text into the topic *name* field
-// (fetch-v12.js: `w.appendString(t.topicId)`), so a broker that caps Fetch at v12 (Nereus, until it serves topic
+// (fetch-v12.js: `w.appendString(t.topicId)`), so a broker that caps Fetch at v12 (Nereus did, until it served topic
 // ids in Fetch) correctly answers UNKNOWN_TOPIC_OR_PARTITION (3) for every partition and the stream fails with
-// "fetch failed 4 times". Every Apache Kafka the client supports (3.5+) serves Fetch v13+, so the bug never shows
-// there. While Nereus advertises Fetch <= 12 the consumer test asserts exactly that failure (anything else fails
-// the test); once Nereus advertises Fetch v13+ it runs the full group read-back.
+// "fetch failed 4 times". Every Apache Kafka the client supports (3.5+) serves Fetch v13+, so it never shows there.
+// With Fetch v13+ advertised the consumer test runs the full group read-back; below v13 it asserts exactly that
+// failure (anything else fails the test).
 import { Admin, Consumer, type Message, MessagesStreamFallbackModes, MessagesStreamModes, Producer, stringDeserializers, stringSerializers } from "@platformatic/kafka";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { type NereusBroker, probeKafka, startNereusBroker } from "../src/index.js";
