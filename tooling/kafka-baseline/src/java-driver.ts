@@ -84,8 +84,7 @@ async function compileDriver(log: (line: string) => void): Promise<JavaDriver> {
   const hash = crypto.createHash("sha256").update(source).update(path.basename(jars.clientsJar)).digest("hex").slice(0, 16);
   const root = path.join(REPO_ROOT, ".cache", "kafka-baseline");
   const classesDir = path.join(root, `driver-${hash}`);
-  const logDir = fs.mkdtempSync(path.join(os.tmpdir(), "nereus-kafka-driver-"));
-  cleanLogDirsAtExit(logDir);
+  const logDir = newLogDir();
   if (fs.existsSync(path.join(classesDir, ".complete"))) return { classesDir, jars, logDir };
   const javac = javacExecutable(log);
   fs.mkdirSync(root, { recursive: true });
@@ -115,17 +114,33 @@ async function compileDriver(log: (line: string) => void): Promise<JavaDriver> {
 
 let runCounter = 0;
 let anyRunFailed = false;
-const logDirs = new Set<string>();
+const ownLogDirs = new Set<string>();
+/** Driver log directories kept (oldest pruned first): a crashed test process leaves at most this many behind. */
+const KEPT_LOG_DIRS = 20;
 
-/** Removes the driver's log directories at exit unless a run failed (then its log path is in the error). */
-function cleanLogDirsAtExit(logDir: string): void {
-  if (logDirs.size === 0) {
+/**
+ * A fresh log directory under `os.tmpdir()/nereus-kafka-driver/` for this process's driver runs. It is removed at
+ * exit unless a run failed (its path is in the error); since a test worker may be killed without an exit event,
+ * creating one also prunes all but the newest {@link KEPT_LOG_DIRS} left behind.
+ */
+function newLogDir(): string {
+  const root = path.join(os.tmpdir(), "nereus-kafka-driver");
+  fs.mkdirSync(root, { recursive: true });
+  const old = fs
+    .readdirSync(root)
+    .map((name) => path.join(root, name))
+    .map((dir) => ({ dir, mtime: fs.statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.mtime - a.mtime);
+  for (const { dir } of old.slice(KEPT_LOG_DIRS - 1)) fs.rmSync(dir, { recursive: true, force: true });
+  const logDir = fs.mkdtempSync(path.join(root, `${String(process.pid)}-`));
+  if (ownLogDirs.size === 0) {
     process.once("exit", () => {
       if (anyRunFailed || process.env.NEREUS_KAFKA_BASELINE_KEEP === "1") return;
-      for (const dir of logDirs) fs.rmSync(dir, { recursive: true, force: true });
+      for (const dir of ownLogDirs) fs.rmSync(dir, { recursive: true, force: true });
     });
   }
-  logDirs.add(logDir);
+  ownLogDirs.add(logDir);
+  return logDir;
 }
 
 /**
