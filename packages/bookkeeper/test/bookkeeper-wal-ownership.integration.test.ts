@@ -99,6 +99,30 @@ describe("ownership change on the BookKeeper WAL", () => {
       expect((await harness.head(streamId)).committedEndOffset).toBe(2);
     }));
 
+  it("B seals A's ledger between A's protection and A's head CAS (B never reaches its head): FENCED_APPEND, not METADATA_CONDITION_FAILED", () =>
+    withHarness(async (harness, metadata) => {
+      const gate = pause();
+      const a = open(harness, metadata, { stepHooks: { afterProtection: () => gate.hook() } });
+      const { streamId } = await a.store.createStream("fenced-at-protection", { profile: "BOOKKEEPER_WAL_ONLY" });
+      const a1 = await a.store.append(streamId, opaqueBatch("a1"));
+      const reached = gate.arm();
+      const a2 = a.store.append(streamId, opaqueBatch("a2-protected-then-sealed"));
+      await reached;
+      // B plans epoch 2 and recovery-opens (seals) A's ledger in its WAL write, but never commits its head.
+      const b = kit.runtime(metadata, harness.cluster);
+      await b.writer.persist(
+        b.writer.prepare({ streamId, attemptId: "b/1", writerId: "writer-b", writerEpoch: 2, expectedStartOffset: 1, payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: new TextEncoder().encode("b-never-committed"), recordCount: 1 }] }),
+      );
+      expect(await rootOf(metadata, harness.cluster, rangeOf(a1).ledgerId)).toMatchObject({ lifecycle: "SEALED" });
+      const txnsBefore = metadata.stats.txns;
+      gate.release();
+      // A's head compare holds (the head is unchanged), its root compare does not: the writer classifies it FENCED.
+      await expectAppendFailure(a2, { code: ErrorCode.FENCED_APPEND, outcome: "KNOWN_NOT_COMMITTED", retryable: false });
+      expect(metadata.stats.txns).toBe(txnsBefore + 1);
+      expect(await harness.head(streamId)).toMatchObject({ committedEndOffset: 1, lastCommitId: a1.commitId, session: { writerId: "writer-a", epoch: 1 } });
+      expect((await a.store.read(streamId, 0)).entries.map((entry) => text(entry.payload))).toEqual(["a1"]);
+    }));
+
   it("A's adds after B's recovery-open fail FENCED_APPEND at the bookies; the sealed ledger ends where B recovered it", () =>
     withHarness(async (harness, metadata) => {
       const gate = pause();
@@ -220,9 +244,9 @@ describe("ownership change on the BookKeeper WAL", () => {
         expect(failed.length).toBeGreaterThan(0);
         for (const { error } of failed) {
           expect(AppendFailedError.isAppendFailure(error) && error.outcome === "KNOWN_NOT_COMMITTED", `unexpected failure ${String(error)}`).toBe(true);
-          // FENCED_APPEND at the bookies or the head; METADATA_CONDITION_FAILED when A's head transaction found the
-          // head unchanged but its ledger root no longer ACTIVE (B sealed it before B's own head CAS).
-          expect([ErrorCode.FENCED_APPEND, ErrorCode.METADATA_CONDITION_FAILED]).toContain((error as AppendFailedError).code);
+          // FENCED_APPEND at the bookies, at the head, or when A's head transaction found the head unchanged but its
+          // ledger root no longer ACTIVE (B sealed it before B's own head CAS; classifyProtectionConflict).
+          expect((error as AppendFailedError).code).toBe(ErrorCode.FENCED_APPEND);
         }
         const head = await harness.head(streamId);
         expect(head.session).toMatchObject({ writerId: "writer-b", epoch: 2 });

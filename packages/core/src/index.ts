@@ -52,6 +52,7 @@ export {
   type PreparedWrite,
   type PersistedWrite,
   type TargetProtection,
+  type ProtectionConflictVerdict,
   type StoredEntry,
   type WalIoOptions,
 } from "./spi/wal.js";

@@ -3,7 +3,9 @@
 // entry of the prepared append to the stream's current ledger — all in flight at once, in order, so they get
 // contiguous entry ids — and returns only after an ack quorum confirmed every one of them; the target names that
 // exact range. `protect` returns what the head transaction must carry: a compare on the ledger root's revision
-// (still ACTIVE: no new owner has started sealing it) and the range's REACHABLE_APPEND protection record.
+// (still ACTIVE: no new owner has started sealing it) and the range's REACHABLE_APPEND protection record;
+// `classifyProtectionConflict` turns a head transaction lost on that root compare (root no longer ACTIVE: sealed by a
+// newer owner) into FENCED_APPEND instead of a retryable condition failure.
 // A write that fails leaves the ledger unhealthy: it is sealed before the stream's next write and never written
 // again, so entries of a failed attempt can never be followed by committed ones at ids a retry would reuse.
 // Owns nothing it was given (client, metadata); holds write handles of the streams it writes until `close()`.
@@ -13,9 +15,11 @@ import {
   WAL_SPI_VERSION,
   crc32c,
   type BookKeeperEntryRangeTarget,
+  type KeyValue,
   type MetadataStore,
   type PersistedWrite,
   type PreparedWrite,
+  type ProtectionConflictVerdict,
   type TargetProtection,
   type WalIoOptions,
   type WalWriteRequest,
@@ -179,6 +183,26 @@ export class BookKeeperWalWriter implements WalWriter {
       ],
       writes: [{ type: "put", key: protectionKey, value }],
     };
+  }
+
+  /**
+   * A head transaction lost on this writer's protection compare while the head held: the range's ledger root (read
+   * back by that transaction) is gone or no longer ACTIVE — a newer owner sealed the ledger (recovery-open) before its
+   * own head CAS — so the range can never commit: FENCED. A root still ACTIVE (or unreadable) is left to the default.
+   */
+  classifyProtectionConflict(persisted: PersistedWrite, current: ReadonlyMap<string, KeyValue>): ProtectionConflictVerdict | undefined {
+    const target = persisted.readTarget;
+    if (target.type !== "BOOKKEEPER_ENTRY_RANGE" || target.clusterAlias !== this.#context.clusterAlias) return undefined;
+    const key = this.#ledgers.rootKey(BigInt(target.ledgerId));
+    const stored = current.get(key);
+    if (stored === undefined) return "FENCED";
+    let lifecycle: string;
+    try {
+      lifecycle = ledgerRootCodec.decode(stored.value, key).lifecycle;
+    } catch {
+      return undefined;
+    }
+    return lifecycle === "ACTIVE" ? undefined : "FENCED";
   }
 
   /**

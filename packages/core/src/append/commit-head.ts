@@ -2,7 +2,9 @@
 // revision, the intent (absent, or present with identical bytes at its revision) and the provider's protection
 // conditions, and writes the protection, the intent, the new head, the replay marker and — when the ack boundary
 // needs it — the generation-0 index entry. A lost CAS is classified from the values the same transaction read
-// back (digest §2.4 rule 2); only compatible changes are retried. An exception thrown while the request is in
+// back (digest §2.4 rule 2); only compatible changes are retried. A lost protection compare under an unchanged head
+// is METADATA_CONDITION_FAILED unless the writer's optional `classifyProtectionConflict` (fed the protection keys
+// the same transaction read back) reports the writer FENCED. An exception thrown while the request is in
 // flight leaves `attempt.stage === "HEAD_REQUEST_IN_FLIGHT"`: the caller must treat it as MAY_HAVE_COMMITTED.
 import type { CommitIntent } from "../domain/commit-records.js";
 import type { StreamHead } from "../domain/stream-head.js";
@@ -12,7 +14,7 @@ import { deriveGenerationZero } from "../read/derive-generation-zero.js";
 import { findCommit } from "../recovery/find-commit.js";
 import type { SessionPlan } from "../session/plan-session.js";
 import type { TxnRequest, WriteOp } from "../spi/metadata-store.js";
-import type { TargetProtection } from "../spi/wal.js";
+import type { PersistedWrite, TargetProtection, WalWriter } from "../spi/wal.js";
 import type { StoreContext } from "../stream-store/store-context.js";
 import type { VersionedHead } from "../stream-store/stream-keyspace.js";
 import type { AppendAttempt } from "./append-attempt.js";
@@ -31,6 +33,9 @@ export interface HeadCommitInput {
   readonly sessionPlan: SessionPlan;
   readonly heldSession: StreamHead["session"];
   readonly protection: TargetProtection;
+  /** The writer that protected `persisted` (its optional `classifyProtectionConflict` classifies a lost protection compare). */
+  readonly walWriter: WalWriter;
+  readonly persisted: PersistedWrite;
   readonly deadline: Deadline;
   readonly runHook: (step: keyof AppendStepHooks) => Promise<void>;
 }
@@ -57,6 +62,9 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
   const indexWrite: WriteOp | undefined = attempt.plan.writesGenerationZeroIndex
     ? { type: "put", key: keyspace.indexKey(streamId, intent.offsetEnd, 0), value: keyspace.encodeIndex(derived.index) }
     : undefined;
+  // The protection compare keys ride in the failure read-back, so a lost protection compare is classified from the
+  // same response (no extra round trip; nothing is read on success).
+  const readOnFailure = [headKey, intentKey, markerKey, ...input.protection.compares.map((compare) => compare.key).filter((key) => key !== headKey && key !== intentKey && key !== markerKey)];
   let base = input.base;
   let intentRevision = 0;
   for (let retry = 0; ; retry++) {
@@ -82,7 +90,7 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
         ...input.protection.compares,
       ],
       writes,
-      readOnFailure: [headKey, intentKey, markerKey],
+      readOnFailure,
     };
     deadline.check(`append to ${streamId}`);
     attempt.stage = "HEAD_REQUEST_IN_FLIGHT";
@@ -142,6 +150,14 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
     // Compatible change (renew, trim): resend against the current head, reusing an identical stored intent.
     if (current === undefined) throw new NereusError(ErrorCode.STREAM_NOT_FOUND, `stream ${streamId} head disappeared`);
     if (current.revision === base.revision && newIntentRevision === intentRevision) {
+      // The head and intent compares held: a protection compare failed. The provider may know it is final.
+      if (input.walWriter.classifyProtectionConflict?.(input.persisted, result.current) === "FENCED") {
+        throw new NereusError(
+          ErrorCode.FENCED_APPEND,
+          `stream ${streamId}: the WAL target's protection condition no longer holds and the provider reports this writer fenced`,
+          { retryable: false },
+        );
+      }
       throw new NereusError(
         ErrorCode.METADATA_CONDITION_FAILED,
         `stream ${streamId}: the WAL target's protection condition no longer holds`,

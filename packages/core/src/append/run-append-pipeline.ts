@@ -164,6 +164,8 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
       sessionPlan,
       heldSession,
       protection,
+      walWriter: plan.walWriter,
+      persisted,
       deadline,
       runHook,
     });

@@ -3,7 +3,7 @@
 import type { AppendEntry, PayloadFormat } from "../domain/append-types.js";
 import type { ReadTarget, ReadTargetType } from "../domain/read-target.js";
 import type { PrimaryWalKind } from "../domain/storage-profile.js";
-import type { MetadataStore, RevisionCompare, WriteOp } from "./metadata-store.js";
+import type { KeyValue, MetadataStore, RevisionCompare, WriteOp } from "./metadata-store.js";
 
 export const WAL_SPI_VERSION = 1;
 
@@ -65,7 +65,18 @@ export interface WalWriter {
   prepare(request: WalWriteRequest): PreparedWrite;
   persist(prepared: PreparedWrite, options?: WalIoOptions): Promise<PersistedWrite>;
   protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options?: WalIoOptions): Promise<TargetProtection>;
+  /**
+   * Optional: classifies a lost head transaction whose head compare held but one of this writer's protection
+   * compares failed. `current` holds the current values of the protection compare keys (absent keys are missing),
+   * read back by the same failed transaction — no extra round trip. "FENCED": the target can never be committed by
+   * this writer (e.g. a newer owner sealed it) ⇒ FENCED_APPEND, KNOWN_NOT_COMMITTED, not retryable;
+   * "RETRY" or undefined (or no hook): METADATA_CONDITION_FAILED, KNOWN_NOT_COMMITTED, retryable. Pure: no I/O.
+   */
+  classifyProtectionConflict?(persisted: PersistedWrite, current: ReadonlyMap<string, KeyValue>): ProtectionConflictVerdict | undefined;
 }
+
+/** What a failed protection compare means for the writer (see `WalWriter.classifyProtectionConflict`). */
+export type ProtectionConflictVerdict = "FENCED" | "RETRY";
 
 /** One entry as stored in a target: exact bytes and the record count it was written with. */
 export interface StoredEntry {
