@@ -2,8 +2,10 @@
 // (create-or-get, the seed's append example, dense ranges, group commit, capability and admission before I/O,
 // fencing between writers, lifecycle, the read path and its repair, and a crash at every pipeline step boundary
 // with its outcome, durable state and recovery). Core runs it against InMemoryMetadataStore; the metadata
-// package runs it against SQLite and a real etcd. WAL providers are the in-memory reference ones (the WAL
-// providers have their own suite). Registers vitest tests; starts no services.
+// package runs it against SQLite and a real etcd. WAL providers are the in-memory reference ones unless the stack
+// supplies its own (`wal`, e.g. a real BookKeeper runtime); tests that need a WAL fault-injection capability are
+// registered only when the stack declares it, and the suite name lists the ones left out. Registers vitest tests;
+// starts no services.
 import { describe, expect, it } from "vitest";
 import { APPEND_STEPS, type AppendStep } from "../append/append-step-hooks.js";
 import { StableHeadCoordinator } from "../completion/stable-head-coordinator.js";
@@ -14,6 +16,7 @@ import { NereusError } from "../errors/nereus-error.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
 import {
   AppendProtocolHarness,
+  type AppendProtocolWal,
   expectAppendFailure,
   expectNereusError,
   opaqueBatch,
@@ -24,9 +27,36 @@ import {
 /** What `createStack` hands to the suite: a metadata store (shared across tests is fine: each test uses its own cluster). */
 export interface AppendProtocolStack {
   readonly metadata: MetadataStore;
+  /** The cluster the test's stores use (default: a fresh one); WAL providers bound to a cluster need it. */
+  readonly cluster?: string;
+  /** WAL providers of every store of the test (default: the in-memory reference providers, with every capability). */
+  readonly wal?: AppendProtocolWal;
   /** Runs after the test closed its stores (e.g. closes the metadata store). */
   readonly cleanup?: () => Promise<void>;
 }
+
+/**
+ * WAL fault-injection capabilities a stack's `wal` supplies, and the tests that need them:
+ * - "corrupt" (`wal.corrupt`): corrupted WAL bytes are detected on read (OBJECT and BOOKKEEPER targets);
+ * - "object-persist-faults" (`wal.objectPersistFaults`): a failed or response-lost WAL write leaves nothing visible.
+ */
+export type AppendProtocolWalCapability = "corrupt" | "object-persist-faults";
+
+export const APPEND_PROTOCOL_WAL_CAPABILITIES: readonly AppendProtocolWalCapability[] = ["corrupt", "object-persist-faults"];
+
+export interface AppendProtocolConformanceOptions {
+  /**
+   * Capabilities every stack's `wal` supplies; a test that needs a missing one is not registered. Default: all
+   * (what the in-memory default WAL supplies). Declared up front because tests are registered before any stack exists.
+   */
+  readonly walCapabilities?: readonly AppendProtocolWalCapability[];
+}
+
+/** Test titles left out per missing capability (listed in the suite name). */
+const CAPABILITY_TESTS: Readonly<Record<AppendProtocolWalCapability, string>> = {
+  corrupt: "corrupted WAL bytes",
+  "object-persist-faults": "failed WAL writes",
+};
 
 /** Profiles whose commit writes the generation-0 index in the head transaction (and one that does not). */
 const PROFILE_CASES: ReadonlyArray<{ readonly profile: StorageProfile; readonly indexInCommit: boolean }> = [
@@ -36,10 +66,23 @@ const PROFILE_CASES: ReadonlyArray<{ readonly profile: StorageProfile; readonly 
 
 const crash = (step: AppendStep): NereusError => new NereusError(ErrorCode.CANCELLED, `simulated crash at ${step}`, { retryable: false });
 
-export function describeAppendProtocolConformance(name: string, createStack: () => Promise<AppendProtocolStack>): void {
+export function describeAppendProtocolConformance(
+  name: string,
+  createStack: () => Promise<AppendProtocolStack>,
+  options: AppendProtocolConformanceOptions = {},
+): void {
+  const capabilities = new Set(options.walCapabilities ?? APPEND_PROTOCOL_WAL_CAPABILITIES);
+  const missing = APPEND_PROTOCOL_WAL_CAPABILITIES.filter((capability) => !capabilities.has(capability));
+  /** `it`, registered only when the stacks supply `capability`. */
+  const itWith = (capability: AppendProtocolWalCapability): typeof it | ((...args: unknown[]) => void) =>
+    capabilities.has(capability) ? it : () => undefined;
+  const suiteName =
+    missing.length === 0
+      ? `append protocol conformance: ${name}`
+      : `append protocol conformance: ${name} (left out, no WAL capability: ${missing.map((capability) => `${CAPABILITY_TESTS[capability]} [${capability}]`).join(", ")})`;
   const withHarness = (test: (harness: AppendProtocolHarness) => Promise<void>) => async (): Promise<void> => {
     const stack = await createStack();
-    const harness = new AppendProtocolHarness(stack.metadata);
+    const harness = new AppendProtocolHarness(stack.metadata, stack.cluster, stack.wal);
     try {
       await test(harness);
     } finally {
@@ -48,7 +91,7 @@ export function describeAppendProtocolConformance(name: string, createStack: () 
     }
   };
 
-  describe(`append protocol conformance: ${name}`, () => {
+  describe(suiteName, () => {
     describe("create-or-get", () => {
       it("creates once by deterministic id, canonicalizes OBJECT_WAL and keeps an existing stream's profile", withHarness(async (harness) => {
         const store = harness.open();
@@ -157,8 +200,13 @@ export function describeAppendProtocolConformance(name: string, createStack: () 
         const bk = await full.createStream("needs-bk", { profile: "BOOKKEEPER_WAL_ONLY" });
         const syncObject = await full.createStream("sync-object", { profile: "OBJECT_WAL_SYNC_OBJECT" });
         const asyncObject = await full.createStream("async-object", { profile: "OBJECT_WAL_ASYNC_OBJECT" });
-        const objectOnly = harness.open({ walWriters: [harness.objectWal], walReaders: [harness.objectWal] });
-        const noReader = harness.open({ walWriters: [harness.objectWal, harness.bookkeeperWal], walReaders: [harness.objectWal] });
+        const { walWriters, walReaders } = harness.wal;
+        const objectOnly = harness.open({
+          walWriters: walWriters.filter((writer) => writer.walKind === "OBJECT"),
+          walReaders: walReaders.filter((reader) => !reader.targetTypes.includes("BOOKKEEPER_ENTRY_RANGE")),
+        });
+        const noReader = harness.open({ walReaders: walReaders.filter((reader) => !reader.targetTypes.includes("BOOKKEEPER_ENTRY_RANGE")) });
+        const preparesBefore = harness.wal.prepares?.();
         const stableOnly = harness.open({ completionCoordinators: [new StableHeadCoordinator()] });
         const ioBefore = harness.walIo();
         await expectNereusError(objectOnly.createStream("new-bk", { profile: "BOOKKEEPER_WAL_ONLY" }), ErrorCode.UNSUPPORTED_STORAGE_PROFILE);
@@ -176,7 +224,7 @@ export function describeAppendProtocolConformance(name: string, createStack: () 
           outcome: "KNOWN_NOT_COMMITTED",
         });
         expect(harness.walIo()).toBe(ioBefore);
-        expect(harness.objectWal.stats.prepares + harness.bookkeeperWal.stats.prepares).toBe(0);
+        expect(harness.wal.prepares?.()).toBe(preparesBefore);
         // The same streams append fine where the capability exists, and a stronger explicit boundary is honoured.
         const upgraded = await full.append(asyncObject.streamId, opaqueBatch("x"), { durability: "WAL_DURABLE_AND_INDEX_COMMITTED" });
         expect((await harness.indexEntries(asyncObject.streamId)).map((entry) => entry.commitId)).toEqual([upgraded.commitId]);
@@ -427,24 +475,30 @@ export function describeAppendProtocolConformance(name: string, createStack: () 
         expect((await harness.indexEntries(streamId)).map((entry) => entry.commitId)).toEqual(results.map((result) => result.commitId));
       }));
 
-      it("detects corrupted WAL bytes (checksum error, never wrong data)", withHarness(async (harness) => {
+      itWith("corrupt")("detects corrupted WAL bytes (checksum error, never wrong data)", withHarness(async (harness) => {
         const store = harness.open();
-        const { streamId } = await store.createStream("corrupt", { profile: "OBJECT_WAL_ASYNC_OBJECT" });
-        const result = await store.append(streamId, opaqueBatch("precious"));
-        harness.objectWal.corrupt(result.readTarget);
-        await expectNereusError(store.read(streamId, 0), ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH);
+        for (const profile of ["OBJECT_WAL_ASYNC_OBJECT", "BOOKKEEPER_WAL_ONLY"] as const) {
+          const { streamId } = await store.createStream(`corrupt-${profile.toLowerCase()}`, { profile });
+          const result = await store.append(streamId, opaqueBatch("precious"));
+          if (harness.wal.corrupt === undefined) throw new Error("the stack declared corrupt but its wal has no corrupt");
+          await harness.wal.corrupt(result.readTarget);
+          await expectNereusError(store.read(streamId, 0), ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH);
+        }
       }));
     });
 
     describe("failures and recovery", () => {
-      it("a WAL write that fails (or whose response is lost) is KNOWN_NOT_COMMITTED and leaves nothing visible", withHarness(async (harness) => {
+      itWith("object-persist-faults")("a WAL write that fails (or whose response is lost) is KNOWN_NOT_COMMITTED and leaves nothing visible", withHarness(async (harness) => {
+        const faults = harness.wal.objectPersistFaults;
+        if (faults === undefined) throw new Error("the stack declared object-persist-faults but its wal has no objectPersistFaults");
         const store = harness.open();
         const { streamId } = await store.createStream("wal-faults", { profile: "OBJECT_WAL_SYNC_OBJECT" });
-        harness.objectWal.faults.add({ op: "persist", mode: "fail-before-persist" });
+        const targetsBefore = faults.targetCount();
+        faults.add("fail-before-persist");
         await expectAppendFailure(store.append(streamId, opaqueBatch("x")), { code: ErrorCode.PRIMARY_WAL_WRITE_FAILED, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
-        harness.objectWal.faults.add({ op: "persist", mode: "persist-then-lose-response" });
+        faults.add("persist-then-lose-response");
         await expectAppendFailure(store.append(streamId, opaqueBatch("y")), { code: ErrorCode.PRIMARY_WAL_WRITE_FAILED, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
-        expect(harness.objectWal.targetCount).toBe(1);
+        expect(faults.targetCount()).toBe(targetsBefore + 1);
         expect(await harness.head(streamId)).toMatchObject({ committedEndOffset: 0, commitVersion: 0 });
         const retried = await store.append(streamId, opaqueBatch("y"));
         expect(retried.startOffset).toBe(0);

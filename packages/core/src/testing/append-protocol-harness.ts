@@ -1,5 +1,6 @@
 // Test harness of the append protocol: wires StreamStores over one MetadataStore (a fresh cluster name per harness,
-// so tests can share a real etcd) with in-memory WAL providers and the built-in completion coordinators, opens
+// so tests can share a real etcd) with in-memory WAL providers (or the WAL providers a caller supplies, e.g. a real
+// BookKeeper runtime) and the built-in completion coordinators, opens
 // "processes" (stores) on the same state, and reads the durable state back for assertions (head, reachable
 // commits, index entries). Test-only.
 import { randomBytes } from "node:crypto";
@@ -13,12 +14,18 @@ import { AppendFailedError, type AppendOutcome } from "../errors/append-outcome.
 import type { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { walkCommitChain } from "../recovery/walk-commit-chain.js";
+import type { ReadTarget } from "../domain/read-target.js";
+import type { CompletionCoordinator } from "../spi/completion.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
+import type { WalReader, WalWriter } from "../spi/wal.js";
 import { createStreamStore } from "../stream-store/create-stream-store.js";
 import { StreamKeyspace } from "../stream-store/stream-keyspace.js";
 import type { StreamStore } from "../stream-store/stream-store.js";
 import type { StreamStoreOptions } from "../stream-store/stream-store-options.js";
 import { MemoryWalProvider } from "./memory-wal-provider.js";
+
+/** Persist faults the conformance suite injects. */
+export type PersistFaultMode = "fail-before-persist" | "persist-then-lose-response";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -31,7 +38,45 @@ export interface ExpectedAppendFailure {
 }
 
 /**
- * One isolated cluster on a metadata store, plus shared in-memory WALs. Invariant: every store it opens uses the
+ * The WAL providers a harness wires into every store it opens. Must write and read both WAL kinds (OBJECT and
+ * BOOKKEEPER) — combine a real provider with an in-memory one for the other kind. The optional members are
+ * capabilities: tests that need one are registered only when it is present.
+ */
+export interface AppendProtocolWal {
+  readonly walWriters: readonly WalWriter[];
+  readonly walReaders: readonly WalReader[];
+  /** Default: STABLE_HEAD and GENERATION_ZERO_VISIBLE. */
+  readonly completionCoordinators?: readonly CompletionCoordinator[];
+  /** Physical WAL I/O so far (only grows): proves a refusal came before any WAL I/O. */
+  walIo(): number;
+  /** `prepare` calls so far (only grows). */
+  prepares?(): number;
+  /** Makes the stored bytes of `target` (an OBJECT_SLICE or BOOKKEEPER_ENTRY_RANGE) read back differently, so its checksum must catch it. */
+  corrupt?(target: ReadTarget): void | Promise<void>;
+  /** Fault injection on the writer of OBJECT_WAL_SYNC_OBJECT: the next persist fails that way; `targetCount` counts stored targets. */
+  readonly objectPersistFaults?: {
+    add(mode: PersistFaultMode): void;
+    targetCount(): number;
+  };
+}
+
+/** The default WAL of a harness: the two in-memory reference providers, with every capability. */
+export function memoryAppendProtocolWal(objectWal: MemoryWalProvider, bookkeeperWal: MemoryWalProvider): AppendProtocolWal {
+  return {
+    walWriters: [objectWal, bookkeeperWal],
+    walReaders: [objectWal, bookkeeperWal],
+    walIo: () => objectWal.stats.physicalIo + bookkeeperWal.stats.physicalIo,
+    prepares: () => objectWal.stats.prepares + bookkeeperWal.stats.prepares,
+    corrupt: (target) => (target.type === "OBJECT_SLICE" ? objectWal : bookkeeperWal).corrupt(target),
+    objectPersistFaults: {
+      add: (mode) => objectWal.faults.add({ op: "persist", mode }),
+      targetCount: () => objectWal.targetCount,
+    },
+  };
+}
+
+/**
+ * One isolated cluster on a metadata store, plus shared WALs (in-memory unless the caller supplies `wal`). Invariant: every store it opens uses the
  * same cluster, metadata and WAL providers, so a new store models a restarted (or second) process.
  */
 export class AppendProtocolHarness implements AsyncDisposable {
@@ -40,12 +85,15 @@ export class AppendProtocolHarness implements AsyncDisposable {
   readonly keyspace: StreamKeyspace;
   readonly objectWal = new MemoryWalProvider({ walKind: "OBJECT" });
   readonly bookkeeperWal = new MemoryWalProvider({ walKind: "BOOKKEEPER" });
+  /** The WAL every store uses; `objectWal`/`bookkeeperWal` are wired only when no `wal` was supplied. */
+  readonly wal: AppendProtocolWal;
   readonly #stores = new Set<StreamStore>();
 
-  constructor(metadata: MetadataStore, cluster = `conformance-${randomBytes(6).toString("hex")}`) {
+  constructor(metadata: MetadataStore, cluster = `conformance-${randomBytes(6).toString("hex")}`, wal?: AppendProtocolWal) {
     this.metadata = metadata;
     this.cluster = cluster;
     this.keyspace = new StreamKeyspace(cluster);
+    this.wal = wal ?? memoryAppendProtocolWal(this.objectWal, this.bookkeeperWal);
   }
 
   /** Options of a store with every built-in provider installed (override any of them). */
@@ -54,9 +102,9 @@ export class AppendProtocolHarness implements AsyncDisposable {
       metadata: this.metadata,
       cluster: this.cluster,
       writerId: "writer-a",
-      walWriters: [this.objectWal, this.bookkeeperWal],
-      walReaders: [this.objectWal, this.bookkeeperWal],
-      completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator()],
+      walWriters: this.wal.walWriters,
+      walReaders: this.wal.walReaders,
+      completionCoordinators: this.wal.completionCoordinators ?? [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator()],
       ...overrides,
     };
   }
@@ -68,9 +116,9 @@ export class AppendProtocolHarness implements AsyncDisposable {
     return store;
   }
 
-  /** WAL I/O of both providers so far. */
+  /** Physical WAL I/O of the harness's providers so far. */
   walIo(): number {
-    return this.objectWal.stats.physicalIo + this.bookkeeperWal.stats.physicalIo;
+    return this.wal.walIo();
   }
 
   /** The durable head, read directly from metadata. */

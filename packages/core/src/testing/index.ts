@@ -11,15 +11,24 @@ export { MemoryWalProvider, type MemoryWalProviderOptions } from "./memory-wal-p
 export { WalFaults, type WalFaultMode, type WalFaultOp, type WalFaultRule } from "./wal-faults.js";
 export { WalProviderStats } from "./wal-provider-stats.js";
 export { describeWalProviderConformance, type WalProviderConformanceFixture, type WalProviderConformanceOptions } from "./wal-provider-conformance.js";
-export { describeAppendProtocolConformance, type AppendProtocolStack } from "./append-protocol-conformance.js";
+export {
+  APPEND_PROTOCOL_WAL_CAPABILITIES,
+  describeAppendProtocolConformance,
+  type AppendProtocolConformanceOptions,
+  type AppendProtocolStack,
+  type AppendProtocolWalCapability,
+} from "./append-protocol-conformance.js";
 export {
   AppendProtocolHarness,
+  memoryAppendProtocolWal,
   expectAppendFailure,
   expectNereusError,
   opaqueBatch,
   rangedBatch,
   text,
+  type AppendProtocolWal,
   type ExpectedAppendFailure,
+  type PersistFaultMode,
 } from "./append-protocol-harness.js";
 export { FaultInjectingMetadataStore } from "./fault-injecting-metadata-store.js";
 export { describeAppendHistoryProperty, type AppendHistoryPropertyOptions } from "./append-history-property.js";
