@@ -111,6 +111,7 @@ export {
   type CommitKeyLocation,
   type OffsetIndexKeyLocation,
 } from "./keys/stream-key-parsers.js";
+export { isPhysicalHash, physicalShard, protectionTypeSlot } from "./keys/physical-key-components.js";
 
 // Storage profiles (src/profiles).
 export { canonicalizeProfile } from "./profiles/canonicalize-profile.js";

@@ -5,7 +5,7 @@
 // `objectKeyHash` is the hex SHA-256 of the exact object key (store-relative, UTF-8); the shard is its first byte
 // (000..255) so a later GC can scan roots in bounded, restartable slices. Parsers are strict: a key the builders
 // could not have produced throws DECODE_ERROR.
-import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent, sha256Hex } from "@nereus/core";
+import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent, isPhysicalHash, physicalShard, protectionTypeSlot, sha256Hex } from "@nereus/core";
 
 /** Fixed path segments (durable; never rename). */
 export const PhysicalObjectKeySegment = {
@@ -16,7 +16,6 @@ export const PhysicalObjectKeySegment = {
   PROTECTIONS: "protections",
 } as const;
 
-const HASH_PATTERN = /^[0-9a-f]{64}$/;
 const SHARD_PATTERN = /^\d{3}$/;
 const TYPE_PATTERN = /^\d{2}$/;
 const encoder = new TextEncoder();
@@ -28,8 +27,7 @@ export function objectKeyHash(objectKey: string): string {
 
 /** The shard (first hash byte, 3 decimal digits) of an object key hash. */
 export function objectShard(keyHash: string): string {
-  checkHash(keyHash);
-  return String(Number.parseInt(keyHash.slice(0, 2), 16)).padStart(3, "0");
+  return physicalShard(keyHash, "object key hash");
 }
 
 function base(cluster: string): string {
@@ -53,8 +51,7 @@ export function objectProtectionsPrefix(cluster: string, keyHash: string): strin
 
 /** `P/physical-objects/v1/{shard}/objects/{hash}/protections/{typeId02}/{referenceId}`: one ObjectProtection. */
 export function objectProtectionKey(cluster: string, keyHash: string, typeId: number, referenceId: string): string {
-  if (!Number.isInteger(typeId) || typeId < 1 || typeId > 99) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `protection type id ${String(typeId)} is outside 1..99`);
-  return `${objectProtectionsPrefix(cluster, keyHash)}${String(typeId).padStart(2, "0")}/${encodeKeyComponent(referenceId)}`;
+  return `${objectProtectionsPrefix(cluster, keyHash)}${protectionTypeSlot(typeId)}/${encodeKeyComponent(referenceId)}`;
 }
 
 export interface PhysicalObjectRootKeyLocation {
@@ -71,7 +68,7 @@ export interface ObjectProtectionKeyLocation extends PhysicalObjectRootKeyLocati
 export function parsePhysicalObjectRootKey(key: string): PhysicalObjectRootKeyLocation {
   const parts = splitBase(key, "a physical-object root", 3);
   const [shard, segment, hash] = parts.rest;
-  if (segment !== PhysicalObjectKeySegment.ROOTS || hash === undefined || !HASH_PATTERN.test(hash) || shard !== objectShard(hash)) {
+  if (segment !== PhysicalObjectKeySegment.ROOTS || hash === undefined || !isPhysicalHash(hash) || shard !== objectShard(hash)) {
     throw notKey(key, "a physical-object root", "expected {shard}/roots/{objectKeyHash}");
   }
   return { cluster: parts.cluster, objectKeyHash: hash };
@@ -85,7 +82,7 @@ export function parseObjectProtectionKey(key: string): ObjectProtectionKeyLocati
     objects !== PhysicalObjectKeySegment.OBJECTS ||
     protections !== PhysicalObjectKeySegment.PROTECTIONS ||
     hash === undefined ||
-    !HASH_PATTERN.test(hash) ||
+    !isPhysicalHash(hash) ||
     shard !== objectShard(hash) ||
     type === undefined ||
     !TYPE_PATTERN.test(type) ||
@@ -118,10 +115,6 @@ function splitBase(key: string, kind: string, tail: number): { cluster: string; 
     throw notKey(key, kind, "bad cluster component", cause);
   }
   return { cluster, rest: parts.slice(6) };
-}
-
-function checkHash(keyHash: string): void {
-  if (!HASH_PATTERN.test(keyHash)) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `object key hash must be 64 lowercase hex digits, got ${JSON.stringify(keyHash)}`);
 }
 
 function notKey(key: string, kind: string, reason: string, cause?: unknown): NereusError {

@@ -5,7 +5,7 @@
 // `ledgerHash` is the hex SHA-256 of (utf8(clusterAlias) ‖ 0x00 ‖ u64be(ledgerId)); the shard is its first byte
 // (000..255) so a later collector can scan roots in bounded, restartable slices. Parsers are strict: a key the
 // builders could not have produced throws DECODE_ERROR.
-import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, pad19, parsePad19, sha256Hex, streamPrefix } from "@nereus/core";
+import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, isPhysicalHash, pad19, parsePad19, physicalShard, protectionTypeSlot, sha256Hex, streamPrefix } from "@nereus/core";
 
 /** Fixed path segments (durable; never rename). */
 export const BookKeeperKeySegment = {
@@ -19,7 +19,6 @@ export const BookKeeperKeySegment = {
   PROTECTIONS: "protections",
 } as const;
 
-const HASH_PATTERN = /^[0-9a-f]{64}$/;
 const SHARD_PATTERN = /^\d{3}$/;
 const TYPE_PATTERN = /^\d{2}$/;
 const MAX_LEDGER_ID = (1n << 63n) - 1n;
@@ -44,8 +43,7 @@ export function ledgerHash(clusterAlias: string, ledgerId: bigint): string {
 
 /** The shard (first hash byte, 3 decimal digits) of a ledger hash. */
 export function ledgerShard(hash: string): string {
-  if (!HASH_PATTERN.test(hash)) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `ledger hash must be 64 lowercase hex digits, got ${JSON.stringify(hash)}`);
-  return String(Number.parseInt(hash.slice(0, 2), 16)).padStart(3, "0");
+  return physicalShard(hash, "ledger hash");
 }
 
 /** `P/streams/{sid}/bookkeeper/v1/writer-state`: the stream's BookKeeperWriterState. */
@@ -74,8 +72,7 @@ export function ledgerRangesPrefix(cluster: string, hash: string): string {
 
 /** `.../ledgers/{hash}/ranges/{firstEntryId19}/protections/{typeId02}`: the fixed protection slot of one range. */
 export function rangeProtectionKey(cluster: string, hash: string, firstEntryId: number, typeId: number): string {
-  if (!Number.isInteger(typeId) || typeId < 1 || typeId > 99) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `protection type id ${String(typeId)} is outside 1..99`);
-  return `${ledgerRangesPrefix(cluster, hash)}${pad19(firstEntryId)}/${BookKeeperKeySegment.PROTECTIONS}/${String(typeId).padStart(2, "0")}`;
+  return `${ledgerRangesPrefix(cluster, hash)}${pad19(firstEntryId)}/${BookKeeperKeySegment.PROTECTIONS}/${protectionTypeSlot(typeId)}`;
 }
 
 export interface WriterStateKeyLocation {
@@ -120,7 +117,7 @@ export function parseWriterStateKey(key: string): WriterStateKeyLocation {
 export function parseLedgerRootKey(key: string): LedgerRootKeyLocation {
   const parts = splitBase(key, "a BookKeeper ledger root", 3);
   const [shard, segment, hash] = parts.rest;
-  if (segment !== BookKeeperKeySegment.ROOTS || hash === undefined || !HASH_PATTERN.test(hash) || shard !== ledgerShard(hash)) {
+  if (segment !== BookKeeperKeySegment.ROOTS || hash === undefined || !isPhysicalHash(hash) || shard !== ledgerShard(hash)) {
     throw notKey(key, "a BookKeeper ledger root", "expected {shard}/roots/{ledgerHash}");
   }
   return { cluster: parts.cluster, ledgerHash: hash };
@@ -135,7 +132,7 @@ export function parseRangeProtectionKey(key: string): RangeProtectionKeyLocation
     ranges !== BookKeeperKeySegment.RANGES ||
     protections !== BookKeeperKeySegment.PROTECTIONS ||
     hash === undefined ||
-    !HASH_PATTERN.test(hash) ||
+    !isPhysicalHash(hash) ||
     shard !== ledgerShard(hash) ||
     type === undefined ||
     !TYPE_PATTERN.test(type)
