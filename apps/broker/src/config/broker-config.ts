@@ -71,6 +71,8 @@ export const BrokerConfigSchema = z.strictObject({
       maxFrameBytes: z.int().min(1_024).max(0x7fff_ffff).default(104_857_600),
       /** Requests read ahead of their responses per connection before reading pauses. */
       maxInFlightRequests: positive.default(1_000),
+      /** Appends of one partition in flight at once (1 = each waits for the previous one's acknowledgement). */
+      maxInFlightAppends: z.int().min(1).max(64).default(4),
     })
     .prefault({}),
   admin: z

@@ -25,7 +25,7 @@ describe("loadBrokerConfig", () => {
       dataDir: "/srv/nereus/.nereus-data",
       cluster: "nereus",
       nodeId: 0,
-      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600 },
+      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 4 },
       admin: { enabled: true, host: "127.0.0.1", port: 9644 },
       storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" }, walLingerMs: 5 },
       topics: { defaultPartitions: 1, autoCreate: true },
@@ -44,6 +44,8 @@ describe("loadBrokerConfig", () => {
     expect(config.topics).toEqual({ defaultPartitions: 4, autoCreate: false });
     const viaEnv = load([], { NEREUS_CONFIG: file });
     expect(viaEnv.config.kafka.port).toBe(1111);
+    expect(load(["--kafka-max-inflight-appends", "1"]).config.kafka.maxInFlightAppends).toBe(1);
+    expect(load([], { NEREUS_KAFKA_MAX_INFLIGHT_APPENDS: "8" }).config.kafka.maxInFlightAppends).toBe(8);
   });
 
   test("etcd endpoints and S3 settings select the cluster stores", () => {

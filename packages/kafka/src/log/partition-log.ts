@@ -1,10 +1,12 @@
 // One Kafka partition over its stream: the produce path (tickets appended in order, idempotent-producer checks,
-// offset assignment, one ranged entry per RecordBatch, `expectedStartOffset` = the log end), the state fetches
-// read (log start, high watermark = log end = committed end, append notifications), producer state rebuilt by
-// replaying committed batches from an optional checkpoint, the time index, and the fence an uncertain append
-// raises until `recoverAppend` resolves it. At most one append per partition is in flight; batches submitted
-// meanwhile are merged into the next append (one head CAS for all of them, each batch still its own entry).
-// State is a cache of what is committed: any doubt drops it and the next use reloads it from the stream.
+// offset assignment, one ranged entry per RecordBatch), the state fetches read (log start, high watermark = log
+// end = committed end, append notifications), producer state rebuilt by replaying committed batches from an
+// optional checkpoint, the time index, and the fence an uncertain append raises until `recoverAppend` resolves it.
+// Up to `maxInFlightAppends` appends per partition are in flight (see append-pipeline.ts): each group is planned
+// against the projected end and appended with `expectedStartOffset` = that end; batches submitted while the
+// pipeline is full are merged into the next group (one head CAS for all of them, each batch still its own entry).
+// The committed state changes only when a group's append succeeded, in group order. State is a cache of what is
+// committed: any doubt drops it and the next use reloads it from the stream (after the groups in flight settled).
 import {
   type AppendResult,
   AppendFailedError,
@@ -17,22 +19,17 @@ import {
   streamIdFromName,
 } from "@nereus/core";
 import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
-import { type KafkaErrorMapping, mapStorageError } from "../broker/map-storage-error.js";
+import { mapStorageError } from "../broker/map-storage-error.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import type { ProducerCheckpoint } from "../producers/producer-checkpoint-codec.js";
-import {
-  type ProducerEntry,
-  type RetainedBatch,
-  checkBatch,
-  expireProducers,
-  replayBatch,
-  withBatch,
-} from "../producers/producer-state.js";
+import { type ProducerEntry, expireProducers, replayBatch } from "../producers/producer-state.js";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import { type KafkaTopic, partitionStreamName } from "../topics/kafka-topic.js";
-import { usesLogAppendTime } from "../topics/topic-configs.js";
+import { AppendPipeline, type InFlightGroup } from "./append-pipeline.js";
+import { planAppendGroup } from "./plan-append-group.js";
+import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
-import { type BatchSummary, prepareStoredBatch, summarizeBatch } from "./stored-batch.js";
+import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
 import { TimeIndex } from "./time-index.js";
 
 /** Everything partition logs share (owned by PartitionLogs). */
@@ -48,6 +45,8 @@ export interface PartitionLogContext {
   /** Bytes / batches merged into one append at most. */
   readonly maxAppendBytes: number;
   readonly maxAppendBatches: number;
+  /** Appends of one partition in flight at once (1 = each waits for the previous one). */
+  readonly maxInFlightAppends: number;
   /** Committed batches between producer-state checkpoints (0 disables checkpoints). */
   readonly checkpointIntervalBatches: number;
   readonly producerIdExpirationMs: number;
@@ -80,20 +79,13 @@ interface LoadedState extends PartitionView {
   readonly producers: Map<bigint, ProducerEntry>;
   readonly timeIndex: TimeIndex;
   batchesSinceCheckpoint: number;
-  /** Set while an uncertain append is being recovered: produce is refused. */
+  /** Set while uncertain appends are being recovered: produce is refused. */
   fence: Promise<void> | undefined;
 }
 
-interface Member {
-  readonly ticket: ProduceTicket;
-  readonly baseOffset: number;
-  readonly timeoutMs: number;
-}
+type Group = InFlightGroup<LoadedState>;
 
-interface Dependent {
-  readonly ticket: ProduceTicket;
-  readonly original: Member;
-}
+type AppendOutcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 const RECOVERY_MIN_DELAY_MS = 10;
 const RECOVERY_MAX_DELAY_MS = 2_000;
@@ -112,6 +104,10 @@ export class PartitionLog {
   #drainRun: Promise<void> | undefined;
   #checkpointing: Promise<void> | undefined;
   #checkpointAgain = false;
+  readonly #pipeline = new AppendPipeline<LoadedState>();
+  /** Resolves when every launched group's outcome has been handled (groups are handled in launch order). */
+  #settling: Promise<void> = Promise.resolve();
+  #wakeUp: (() => void) | undefined;
 
   constructor(topicName: string, partition: number, context: PartitionLogContext, onIdle: (log: PartitionLog) => void) {
     this.topicName = topicName;
@@ -197,7 +193,10 @@ export class PartitionLog {
     await this.#checkpointing;
   }
 
-  /** Resolves once no append loop is running (queued batches behind an unresolved ticket are not waited for). */
+  /**
+   * Resolves once no append loop is running and no append is in flight (queued batches behind an unresolved
+   * ticket are not waited for).
+   */
   async settled(): Promise<void> {
     while (this.#drainRun !== undefined) await this.#drainRun;
   }
@@ -303,7 +302,10 @@ export class PartitionLog {
   // ---- produce ------------------------------------------------------------------------------------------------
 
   #drain(): void {
-    if (this.#draining) return;
+    if (this.#draining) {
+      this.#wake();
+      return;
+    }
     this.#draining = true;
     this.#drainRun = this.#drainLoop()
       .catch((error: unknown) => this.#context.logger.error("partition append loop failed", { topic: this.topicName, partition: this.partition, error: String(error) }))
@@ -315,199 +317,241 @@ export class PartitionLog {
       });
   }
 
+  /** Wakes the append loop when it waits for a submission or for a group to settle. */
+  #wake(): void {
+    const wakeUp = this.#wakeUp;
+    this.#wakeUp = undefined;
+    wakeUp?.();
+  }
+
+  /** Starts groups while the pipeline accepts them; returns once nothing startable is queued and nothing is in flight. */
   async #drainLoop(): Promise<void> {
     for (;;) {
-      const group: ProduceTicket[] = [];
-      let bytes = 0;
-      let topicId: string | undefined;
-      while (this.#queue.length > 0) {
-        const ticket = this.#queue[0];
-        if (ticket === undefined || ticket.state === "reserved") break;
-        if (ticket.state === "cancelled") {
-          this.#queue.shift();
-          continue;
-        }
-        const submission = ticket.submission;
-        if (submission === undefined) break;
-        const size = submission.batch.byteLength;
-        if (group.length > 0 && (submission.topic.topicId !== topicId || group.length >= this.#context.maxAppendBatches || bytes + size > this.#context.maxAppendBytes)) break;
-        topicId = submission.topic.topicId;
-        group.push(ticket);
-        bytes += size;
-        this.#queue.shift();
+      const tickets = this.#takeGroup();
+      if (tickets !== undefined) {
+        await this.#startGroup(tickets);
+        continue;
       }
-      if (group.length === 0) return;
-      await this.#appendGroup(group);
+      if (this.#pipeline.size === 0) return;
+      await new Promise<void>((resolve) => {
+        this.#wakeUp = resolve;
+      });
     }
   }
 
-  async #appendGroup(group: readonly ProduceTicket[]): Promise<void> {
-    const first = group[0]?.submission;
-    if (first === undefined) return;
-    const topic = first.topic;
-    let state: LoadedState;
-    try {
-      state = await this.#ensureLoaded(topic);
-    } catch (error) {
-      const mapped = mapStorageError(error);
-      for (const ticket of group) ticket.complete(failure(mapped));
-      return;
+  /** Takes the submitted tickets at the head of the queue that make the next group, if the pipeline accepts one. */
+  #takeGroup(): ProduceTicket[] | undefined {
+    const group: ProduceTicket[] = [];
+    let bytes = 0;
+    let topicId: string | undefined;
+    while (this.#queue.length > 0) {
+      const ticket = this.#queue[0];
+      if (ticket === undefined || ticket.state === "reserved") break;
+      if (ticket.state === "cancelled") {
+        this.#queue.shift();
+        continue;
+      }
+      const submission = ticket.submission;
+      if (submission === undefined) break;
+      const size = submission.batch.byteLength;
+      if (group.length === 0 && !this.#pipeline.accepts(this.#state, submission.topic.topicId, this.#context.maxInFlightAppends)) return undefined;
+      if (group.length > 0 && (submission.topic.topicId !== topicId || group.length >= this.#context.maxAppendBatches || bytes + size > this.#context.maxAppendBytes)) break;
+      topicId = submission.topic.topicId;
+      group.push(ticket);
+      bytes += size;
+      this.#queue.shift();
+    }
+    return group.length === 0 ? undefined : group;
+  }
+
+  /** Plans `tickets` against the projection and issues their append (without waiting for it). */
+  async #startGroup(tickets: readonly ProduceTicket[]): Promise<void> {
+    const topic = tickets[0]?.submission?.topic;
+    if (topic === undefined) return;
+    // With groups in flight, `#takeGroup` checked that the loaded state is theirs: no await, nothing can change.
+    let state = this.#pipeline.size > 0 ? this.#state : undefined;
+    if (state === undefined) {
+      try {
+        state = await this.#ensureLoaded(topic);
+      } catch (error) {
+        const mapped = mapStorageError(error);
+        for (const ticket of tickets) ticket.complete(failedOutcome(mapped));
+        return;
+      }
     }
     if (state.fence !== undefined) {
-      for (const ticket of group) {
+      for (const ticket of tickets) {
         ticket.complete({ kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: "the partition is recovering an uncertain append" });
       }
       return;
     }
-    const now = this.#context.clock();
-    const logAppendTimeMs = usesLogAppendTime(topic.configs) ? now : undefined;
-    const overlay = new Map<bigint, ProducerEntry>();
-    const members: Member[] = [];
-    const dependents: Dependent[] = [];
-    const entries: Array<{ payload: Uint8Array; recordCount: number }> = [];
-    let next = state.highWatermark;
-    for (const ticket of group) {
-      const submission = ticket.submission;
-      if (submission === undefined) continue;
-      const { header } = submission;
-      if (header.producerId >= 0n) {
-        const producer = {
-          producerId: header.producerId,
-          producerEpoch: header.producerEpoch,
-          baseSequence: header.baseSequence,
-          lastOffsetDelta: header.lastOffsetDelta,
-          recordCount: header.recordCount,
-          maxTimestamp: logAppendTimeMs ?? header.maxTimestamp,
-        };
-        const entry = overlay.get(header.producerId) ?? state.producers.get(header.producerId);
-        const verdict = checkBatch(entry, producer);
-        if (verdict.kind === "duplicate") {
-          this.#context.events.duplicate();
-          const original = members.find((member) => member.baseOffset === verdict.batch.baseOffset);
-          if (original !== undefined) dependents.push({ ticket, original });
-          else ticket.complete(duplicateOutcome(verdict.batch, state, topic));
-          continue;
-        }
-        if (verdict.kind === "invalid-epoch") {
-          ticket.complete({ kind: "failed", errorCode: KafkaErrorCode.INVALID_PRODUCER_EPOCH, message: verdict.message, logStartOffset: state.logStartOffset });
-          continue;
-        }
-        if (verdict.kind === "out-of-order") {
-          ticket.complete({ kind: "failed", errorCode: KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, message: verdict.message, logStartOffset: state.logStartOffset });
-          continue;
-        }
-        overlay.set(header.producerId, withBatch(entry, producer, next));
-      }
-      entries.push({ payload: prepareStoredBatch(submission.batch, next, logAppendTimeMs), recordCount: header.recordCount });
-      members.push({ ticket, baseOffset: next, timeoutMs: submission.timeoutMs });
-      next += header.recordCount;
-    }
-    if (entries.length === 0) return;
-    const expectedStart = state.highWatermark;
-    let result: AppendResult;
-    try {
-      result = await this.#context.store.append(
-        state.streamId,
-        { payloadFormat: "KAFKA_RECORD_BATCH", entries },
-        { expectedStartOffset: expectedStart, signal: this.#context.closing },
-      );
-    } catch (error) {
-      this.#handleAppendFailure(state, error, members, dependents, logAppendTimeMs);
-      return;
-    }
-    if (result.startOffset !== expectedStart || result.endOffset !== next) {
-      // Core guarantees the range; if it ever differs, the stored base offsets are wrong: reload, never guess.
-      this.#context.logger.error("append committed an unexpected range", { streamId: state.streamId, expectedStart, expectedEnd: next, result });
-      this.#drop(state);
-      const failed: ProduceOutcome = { kind: "failed", errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR, message: "append committed an unexpected range" };
-      for (const member of [...members, ...dependents]) member.ticket.complete(failed);
-      return;
-    }
-    this.#commit(state, overlay, entries, members, logAppendTimeMs);
-    for (const member of members) member.ticket.complete(appendedOutcome(member.baseOffset, state, logAppendTimeMs));
-    for (const dependent of dependents) dependent.ticket.complete(appendedOutcome(dependent.original.baseOffset, state, logAppendTimeMs));
+    const plan = planAppendGroup(tickets, state, this.#pipeline, topic, this.#context.clock());
+    for (let count = 0; count < plan.duplicates; count += 1) this.#context.events.duplicate();
+    for (const answer of plan.answers) answer.ticket.complete(answer.outcome);
+    if (plan.group !== undefined) this.#launch(plan.group);
   }
 
-  #commit(
-    state: LoadedState,
-    overlay: ReadonlyMap<bigint, ProducerEntry>,
-    entries: ReadonlyArray<{ payload: Uint8Array; recordCount: number }>,
-    members: readonly Member[],
-    logAppendTimeMs: number | undefined,
-  ): void {
+  /**
+   * Issues the group's append right away, expecting it to start at the projected end, and handles its outcome
+   * only after every group ahead of it has been handled (whatever order the appends resolve in).
+   */
+  #launch(group: Group): void {
+    this.#pipeline.add(group);
+    let append: Promise<AppendOutcome>;
+    try {
+      append = this.#context.store
+        .append(group.state.streamId, { payloadFormat: "KAFKA_RECORD_BATCH", entries: group.entries }, { expectedStartOffset: group.expectedStart, signal: this.#context.closing })
+        .then(
+          (result): AppendOutcome => ({ ok: true, result }),
+          (error: unknown): AppendOutcome => ({ ok: false, error }),
+        );
+    } catch (error) {
+      append = Promise.resolve({ ok: false, error });
+    }
+    this.#settling = this.#settling
+      .then(() => append)
+      .then((outcome) => {
+        try {
+          this.#settleGroup(group, outcome);
+        } catch (error) {
+          this.#context.logger.error("settling an append failed", { topic: this.topicName, partition: this.partition, error: String(error) });
+        } finally {
+          this.#pipeline.settle(group);
+          this.#wake();
+        }
+      });
+  }
+
+  #settleGroup(group: Group, outcome: AppendOutcome): void {
+    const state = group.state;
+    if (!outcome.ok) {
+      const first = !this.#pipeline.broken;
+      this.#pipeline.fail();
+      this.#handleAppendFailure(group, outcome.error, first);
+      return;
+    }
+    const { result } = outcome;
+    if (result.startOffset !== group.expectedStart || result.endOffset !== group.end) {
+      // Core guarantees the range; if it ever differs, the stored base offsets are wrong: reload, never guess.
+      this.#context.logger.error("append committed an unexpected range", { streamId: state.streamId, expectedStart: group.expectedStart, expectedEnd: group.end, result });
+      this.#pipeline.fail();
+      this.#drop(state);
+      const failed: ProduceOutcome = { kind: "failed", errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR, message: "append committed an unexpected range" };
+      for (const member of [...group.members, ...group.dependents]) member.ticket.complete(failed);
+      return;
+    }
+    if (this.#pipeline.broken) {
+      // A group ahead failed, yet this one committed at its planned offsets (only possible when the log end moved
+      // to exactly where this group expected it). Its batches are stored where planned, so the answer is true, but
+      // the committed state misses the failed group: reload it.
+      this.#context.logger.warn("an append committed behind a failed one: reloading the partition", { topic: this.topicName, partition: this.partition, streamId: state.streamId });
+      this.#drop(this.#state?.streamId === state.streamId ? this.#state : state);
+    } else {
+      this.#commit(group);
+    }
+    for (const member of group.members) member.ticket.complete(appendedOutcome(member.baseOffset, state.logStartOffset, group.logAppendTimeMs));
+    for (const dependent of group.dependents) dependent.ticket.complete(appendedOutcome(dependent.original.baseOffset, state.logStartOffset, group.logAppendTimeMs));
+  }
+
+  /** Applies a committed group to the committed state (every group ahead of it has been applied). */
+  #commit(group: Group): void {
+    const state = group.state;
     let records = 0;
     let bytes = 0;
-    entries.forEach((entry, index) => {
-      const member = members[index];
+    group.entries.forEach((entry, index) => {
+      const member = group.members[index];
       if (member === undefined) return;
       state.timeIndex.observe({
         baseOffset: member.baseOffset,
         recordCount: entry.recordCount,
-        maxTimestamp: logAppendTimeMs ?? member.ticket.submission?.header.maxTimestamp ?? -1,
+        maxTimestamp: group.logAppendTimeMs ?? member.ticket.submission?.header.maxTimestamp ?? -1,
         bytes: entry.payload.byteLength,
         producer: undefined,
       });
       records += entry.recordCount;
       bytes += entry.payload.byteLength;
     });
-    for (const [producerId, entry] of overlay) state.producers.set(producerId, entry);
+    for (const [producerId, entry] of group.overlay) state.producers.set(producerId, entry);
     state.highWatermark += records;
-    state.batchesSinceCheckpoint += entries.length;
-    this.#context.events.appended(entries.length, records, bytes);
+    state.batchesSinceCheckpoint += group.entries.length;
+    this.#context.events.appended(group.entries.length, records, bytes);
     const interval = this.#context.checkpointIntervalBatches;
     if (interval > 0 && state.batchesSinceCheckpoint >= interval) this.#scheduleCheckpoint(state);
     this.#notify();
   }
 
-  #handleAppendFailure(state: LoadedState, error: unknown, members: readonly Member[], dependents: readonly Dependent[], logAppendTimeMs: number | undefined): void {
+  /**
+   * `first`: the first failure since the pipeline was whole; later groups were planned behind it and are doomed
+   * (their expected start no longer holds), so they answer a retriable error and leave the state to the first.
+   * Uncertain failures, first or not, fence the partition until their attempt is resolved.
+   */
+  #handleAppendFailure(group: Group, error: unknown, first: boolean): void {
+    const state = group.state;
     const mapped = mapStorageError(error);
     const attemptId = AppendFailedError.isAppendFailure(error) ? error.attemptId : undefined;
     if (mapped.action === "recover" && attemptId !== undefined) {
-      this.#context.events.fenced();
-      this.#context.logger.warn("uncertain append: partition fenced until recovery", {
-        topic: this.topicName,
-        partition: this.partition,
-        streamId: state.streamId,
-        attemptId,
-        error: mapped.message,
-      });
-      const recovery = this.#recover(state.streamId, attemptId);
-      state.fence = recovery.then(
-        () => undefined,
-        () => undefined,
-      );
-      void state.fence.then(() => {
-        this.#drop(state);
-        this.#drain();
-      });
-      const answer = recovery.then(
-        (result) => (result === undefined ? "not-committed" : result.startOffset === members[0]?.baseOffset ? "committed" : "unknown"),
-        () => "unknown",
-      );
-      for (const member of [...members, ...dependents.map((dependent) => ({ ...dependent.original, ticket: dependent.ticket }))]) {
-        const timer = setTimeout(() => {
-          member.ticket.complete({ kind: "failed", errorCode: KafkaErrorCode.REQUEST_TIMED_OUT, message: "the append outcome is still being recovered" });
-        }, Math.max(0, member.timeoutMs));
-        timer.unref?.();
-        void answer.then((verdict) => {
-          clearTimeout(timer);
-          member.ticket.complete(
-            verdict === "committed"
-              ? appendedOutcome(member.baseOffset, state, logAppendTimeMs)
-              : verdict === "not-committed"
-                ? { kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: "the append did not commit", logStartOffset: state.logStartOffset }
-                : { kind: "failed", errorCode: KafkaErrorCode.REQUEST_TIMED_OUT, message: "the append outcome could not be resolved" },
-          );
-        });
-      }
+      this.#fenceUntilRecovered(group, attemptId, mapped.message);
       return;
     }
-    if (mapped.action !== "none") this.#drop(state);
-    if (mapped.action === "offline") {
-      this.#context.logger.error("partition storage error", { topic: this.topicName, partition: this.partition, error: mapped.message });
+    let outcome: ProduceOutcome;
+    if (first) {
+      if (mapped.action !== "none") this.#drop(state);
+      if (mapped.action === "offline") {
+        this.#context.logger.error("partition storage error", { topic: this.topicName, partition: this.partition, error: mapped.message });
+      }
+      outcome = failedOutcome(mapped, state.logStartOffset);
+    } else {
+      // The usual cause is OFFSET_CONFLICT (the group ahead did not commit); anything else says more about the log.
+      if (mapped.action !== "none" && !NereusError.hasCode(error, ErrorCode.OFFSET_CONFLICT)) this.#drop(state);
+      outcome = { kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: `an earlier append failed; ${mapped.message}`, logStartOffset: state.logStartOffset };
     }
-    const outcome = failure(mapped, state.logStartOffset);
-    for (const member of [...members, ...dependents]) member.ticket.complete(outcome);
+    for (const member of [...group.members, ...group.dependents]) member.ticket.complete(outcome);
+  }
+
+  /**
+   * Fences the partition until `recoverAppend` resolves the group's attempt; its tickets wait for the verdict
+   * (at most their timeout). The state is dropped and reloaded once every recovery of the state has ended.
+   */
+  #fenceUntilRecovered(group: Group, attemptId: string, message: string): void {
+    const state = group.state;
+    this.#context.events.fenced();
+    this.#context.logger.warn("uncertain append: partition fenced until recovery", {
+      topic: this.topicName,
+      partition: this.partition,
+      streamId: state.streamId,
+      attemptId,
+      error: message,
+    });
+    const verdict = this.#recover(state.streamId, attemptId).then(
+      (result) => (result === undefined ? "not-committed" : result.startOffset === group.expectedStart ? "committed" : "unknown"),
+      () => "unknown",
+    );
+    const fence: Promise<void> = Promise.all([state.fence, verdict]).then(noop);
+    state.fence = fence;
+    // Tickets are answered after the fence came down (when no later recovery raised it again), so a client that
+    // retries on the answer finds the partition writable.
+    const lifted = fence.then(() => {
+      if (state.fence !== fence) return;
+      this.#drop(state);
+      this.#drain();
+    });
+    const answer = lifted.then(() => verdict);
+    for (const member of [...group.members, ...group.dependents.map((dependent) => ({ ...dependent.original, ticket: dependent.ticket }))]) {
+      const timer = setTimeout(() => {
+        member.ticket.complete({ kind: "failed", errorCode: KafkaErrorCode.REQUEST_TIMED_OUT, message: "the append outcome is still being recovered" });
+      }, Math.max(0, member.timeoutMs));
+      timer.unref?.();
+      void answer.then((resolved) => {
+        clearTimeout(timer);
+        member.ticket.complete(
+          resolved === "committed"
+            ? appendedOutcome(member.baseOffset, state.logStartOffset, group.logAppendTimeMs)
+            : resolved === "not-committed"
+              ? { kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: "the append did not commit", logStartOffset: state.logStartOffset }
+              : { kind: "failed", errorCode: KafkaErrorCode.REQUEST_TIMED_OUT, message: "the append outcome could not be resolved" },
+        );
+      });
+    }
   }
 
   /**
@@ -572,19 +616,6 @@ export class PartitionLog {
   }
 }
 
-function failure(mapped: KafkaErrorMapping, logStartOffset?: number): ProduceOutcome {
-  return { kind: "failed", errorCode: mapped.errorCode, message: mapped.message, logStartOffset, throttleTimeMs: mapped.throttleTimeMs };
-}
-
-function appendedOutcome(baseOffset: number, state: PartitionView, logAppendTimeMs: number | undefined): ProduceOutcome {
-  return { kind: "appended", baseOffset, logAppendTimeMs: logAppendTimeMs ?? -1, logStartOffset: state.logStartOffset };
-}
-
-function duplicateOutcome(batch: RetainedBatch, state: PartitionView, topic: KafkaTopic): ProduceOutcome {
-  return {
-    kind: "appended",
-    baseOffset: batch.baseOffset,
-    logAppendTimeMs: usesLogAppendTime(topic.configs) ? batch.maxTimestamp : -1,
-    logStartOffset: state.logStartOffset,
-  };
+function noop(): void {
+  return undefined;
 }

@@ -10,12 +10,20 @@ import { PartitionLog, type PartitionLogContext, type PartitionLogEvents } from 
 import type { ProduceTicket } from "./produce-ticket.js";
 import { DEFAULT_TIME_INDEX_INTERVAL_BYTES } from "./time-index.js";
 
+/** Appends of one partition in flight at once unless `maxInFlightAppends` says otherwise. */
+export const DEFAULT_MAX_IN_FLIGHT_APPENDS = 4;
+
 /** Tuning of the partition logs (every field has a default). */
 export interface PartitionLogTuning {
   /** Bytes of batches merged into one append (default 8 MiB). */
   readonly maxAppendBytes?: number;
   /** Batches merged into one append (default 1,000). */
   readonly maxAppendBatches?: number;
+  /**
+   * Appends of one partition in flight at once (default 4; 1 = each append waits for the previous one). Each is
+   * planned against the end the ones ahead will leave; the storage core commits them in order.
+   */
+  readonly maxInFlightAppends?: number;
   /** Committed batches between producer-state checkpoints (default 5,000; 0 disables them). */
   readonly checkpointIntervalBatches?: number;
   /** Producers idle longer than this (by batch timestamp) are forgotten (default 1 day, Kafka's default). */
@@ -41,6 +49,10 @@ export class PartitionLogs {
   readonly #context: PartitionLogContext;
 
   constructor(options: PartitionLogsOptions) {
+    const maxInFlightAppends = options.maxInFlightAppends ?? DEFAULT_MAX_IN_FLIGHT_APPENDS;
+    if (!Number.isSafeInteger(maxInFlightAppends) || maxInFlightAppends < 1) {
+      throw new RangeError(`maxInFlightAppends must be a positive integer, got ${String(options.maxInFlightAppends)}`);
+    }
     this.#context = {
       store: options.store,
       metadata: options.metadata,
@@ -51,6 +63,7 @@ export class PartitionLogs {
       closing: options.closing,
       maxAppendBytes: options.maxAppendBytes ?? 8 * 1024 * 1024,
       maxAppendBatches: options.maxAppendBatches ?? 1_000,
+      maxInFlightAppends,
       checkpointIntervalBatches: options.checkpointIntervalBatches ?? 5_000,
       producerIdExpirationMs: options.producerIdExpirationMs ?? 86_400_000,
       timeIndexIntervalBytes: options.timeIndexIntervalBytes ?? DEFAULT_TIME_INDEX_INTERVAL_BYTES,
