@@ -16,8 +16,10 @@ describe("group commit deadlines", () => {
     const harness = new AppendProtocolHarness(new InMemoryMetadataStore());
     harnesses.push(harness);
     const gates: Array<{ reached: () => void; release: Promise<void> }> = [];
+    // Merging needs the lane busy with one group at a time (no pipelining).
     const store = harness.open({
       autoRecovery: false,
+      pipelineDepth: 1,
       stepHooks: {
         afterWalWrite: async () => {
           const gate = gates.shift();

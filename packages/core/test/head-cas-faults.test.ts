@@ -122,7 +122,8 @@ describe("head CAS fault matrix", () => {
   });
 
   it("automatic recovery releases a suspended lane without anyone calling recoverAppend", async () => {
-    const { metadata, store, streamId, isHeadCas } = await setup({ autoRecovery: { minDelayMs: 1, maxDelayMs: 20 } });
+    // Without merging, "c" is its own group: pipelined behind "b", handed back when "b" is suspended, run again.
+    const { metadata, store, streamId, isHeadCas } = await setup({ autoRecovery: { minDelayMs: 1, maxDelayMs: 20 }, groupCommit: false });
     metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
     const lost = store.append(streamId, opaqueBatch("b"));
     const queued = store.append(streamId, opaqueBatch("c"));
@@ -132,11 +133,30 @@ describe("head CAS fault matrix", () => {
   });
 
   it("a merged group whose CAS response is lost fails every member MAY_HAVE_COMMITTED with its own attempt id; each recovers its own range", async () => {
-    const { metadata, store, streamId, isHeadCas } = await setup();
+    // One group at a time, and the blocker held after its WAL write until the four appends queued behind it, so
+    // those four merge into one group.
+    let holdBlocker: { reached: () => void; release: Promise<void> } | undefined;
+    const { metadata, store, streamId, isHeadCas } = await setup({
+      pipelineDepth: 1,
+      stepHooks: {
+        afterWalWrite: async () => {
+          const hold = holdBlocker;
+          holdBlocker = undefined;
+          hold?.reached();
+          await hold?.release;
+        },
+      },
+    });
     let headCases = 0;
     metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: (request) => isHeadCas(request) && ++headCases === 2 });
+    let release: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => {
+      holdBlocker = { reached: resolve, release: new Promise<void>((done) => (release = done)) };
+    });
     const blocker = store.append(streamId, opaqueBatch("blocker"));
+    await reached;
     const members = ["m0", "m1", "m2", "m3"].map((name) => store.append(streamId, opaqueBatch(name, `${name}-2`)));
+    release();
     expect((await blocker).startOffset).toBe(1);
     const failures = [];
     for (const member of members) failures.push(await expectAppendFailure(member, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" }));

@@ -3,14 +3,19 @@
 // protection → head CAS (one transaction) → completion boundary → per-caller results. Each step is its own module;
 // this one only sequences them, tracks the attempt's stage and turns a failure into the outcome that stage
 // implies: before the head request ⇒ KNOWN_NOT_COMMITTED; head request in flight ⇒ MAY_HAVE_COMMITTED (lane
-// suspended); after the head CAS ⇒ KNOWN_COMMITTED.
+// suspended); after the head CAS ⇒ KNOWN_COMMITTED. Behind a running group (commit pipelining) a group plans
+// against that group's projected head, writes its WAL meanwhile and sends its head CAS only once that group
+// committed; if it did not, nothing of this group was committed and its members go back to the lane.
 import type { AppendOutcome } from "../errors/append-outcome.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { loadHead } from "../lane/load-head.js";
 import type { PendingAppend } from "../lane/pending-append.js";
+import { PipelineLink } from "../lane/pipeline-link.js";
 import type { StreamLane } from "../lane/stream-lane.js";
+import type { AppendSession, StreamHead } from "../domain/stream-head.js";
 import { planSession } from "../session/plan-session.js";
+import { sameSession } from "../session/same-session.js";
 import type { StoreContext } from "../stream-store/store-context.js";
 import type { VersionedHead } from "../stream-store/stream-keyspace.js";
 import { AppendAttempt, type AttemptMember } from "./append-attempt.js";
@@ -26,8 +31,20 @@ import { protectTarget } from "./protect-target.js";
 import { runAdmission } from "./run-admission.js";
 import { writePrimaryWal } from "./write-primary-wal.js";
 
-/** Runs one group to completion. Settles every member; never throws. */
-export async function runAppendPipeline(context: StoreContext, lane: StreamLane, members: readonly PendingAppend[]): Promise<void> {
+/** Thrown inside the pipeline when the group ahead did not commit as projected: hand the members back. */
+class PredecessorNotCommitted extends Error {}
+
+/**
+ * Runs one group to completion. Settles every member or hands it back to the lane (only when `predecessor` did
+ * not commit, before this group's head request); ends `link`; never throws.
+ */
+export async function runAppendPipeline(
+  context: StoreContext,
+  lane: StreamLane,
+  members: readonly PendingAppend[],
+  link: PipelineLink = new PipelineLink(),
+  predecessor?: PipelineLink,
+): Promise<void> {
   const streamId = lane.streamId;
   let live: PendingAppend[] = [...members];
   let attempt: AppendAttempt | undefined;
@@ -55,18 +72,31 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
       detach.push(() => member.deadline.signal.removeEventListener("abort", onAbort));
     }
     deadline = Deadline.union(live.map((member) => member.deadline), context.closing);
-    // Step 1: the head this commit is planned against, and each caller's expectedStartOffset.
-    const cached = lane.cachedHead;
-    let base: VersionedHead = cached ?? (await loadHead(context.metadata, context.keyspace, streamId, deadline.signal));
-    lane.cachedHead = base;
-    if (cached !== undefined && needsFreshHead(live, base)) {
-      base = await loadHead(context.metadata, context.keyspace, streamId, deadline.signal);
+    // Step 1: the head this commit is planned against (the committed one, or the projection of the group ahead),
+    // and each caller's expectedStartOffset.
+    let base: VersionedHead | undefined;
+    let planning: StreamHead;
+    let heldSession: AppendSession | undefined;
+    if (predecessor === undefined) {
+      const cached = lane.cachedHead;
+      base = cached ?? (await loadHead(context.metadata, context.keyspace, streamId, deadline.signal));
       lane.cachedHead = base;
+      if (cached !== undefined && needsFreshHead(live, base)) {
+        base = await loadHead(context.metadata, context.keyspace, streamId, deadline.signal);
+        lane.cachedHead = base;
+      }
+      planning = base.head;
+      heldSession = lane.heldSession;
+    } else {
+      const projected = await predecessor.planned;
+      if (projected === undefined) throw new PredecessorNotCommitted();
+      planning = projected.head;
+      heldSession = projected.heldSession;
     }
-    if (base.head.state !== "ACTIVE") {
-      throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${base.head.state}`, { retryable: false });
+    if (planning.state !== "ACTIVE") {
+      throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${planning.state}`, { retryable: false });
     }
-    let position = base.head.committedEndOffset;
+    let position = planning.committedEndOffset;
     live = live.filter((member) => {
       try {
         checkExpectedStart(streamId, member.expectedStartOffset, position);
@@ -84,12 +114,11 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     const plan = live[0]?.plan;
     if (plan === undefined) return;
     // Step 2: admission, before any WAL I/O.
-    if (context.admissionHooks.length > 0) await runAdmission(context.admissionHooks, streamId, base.head, deadline.signal);
+    if (context.admissionHooks.length > 0) await runAdmission(context.admissionHooks, streamId, planning, deadline.signal);
     // Step 3: the session this commit is fenced by (acquired/renewed inside the same head CAS).
-    const heldSession = lane.heldSession;
     let sessionPlan;
     try {
-      sessionPlan = planSession({ head: base.head, writerId: context.writerId, held: heldSession, nowMillis: context.clock(), policy: context.sessionPolicy });
+      sessionPlan = planSession({ head: planning, writerId: context.writerId, held: heldSession, nowMillis: context.clock(), policy: context.sessionPolicy });
     } catch (error) {
       if (NereusError.hasCode(error, ErrorCode.FENCED_APPEND)) lane.heldSession = undefined;
       throw error;
@@ -114,8 +143,19 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     }
     const current = new AppendAttempt(streamId, plan, attemptMembers);
     attempt = current;
-    current.expectedStartOffset = base.head.committedEndOffset;
+    current.expectedStartOffset = planning.committedEndOffset;
     context.attempts.register(current);
+    // The group behind this one may now plan against the head this one leaves if it commits.
+    link.plan({
+      head: {
+        ...planning,
+        committedEndOffset: planning.committedEndOffset + recordOffset,
+        cumulativeSize: planning.cumulativeSize + bytesBefore,
+        commitVersion: planning.commitVersion + 1,
+        session: sessionPlan.next,
+      },
+      heldSession: sessionPlan.next,
+    });
     // Steps without an installed hook cost nothing (not even a microtask turn).
     const hooks = context.stepHooks;
     const runHook = async (step: AppendStep): Promise<void> => {
@@ -133,7 +173,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
       attemptId: attemptMembers[0]?.attemptId ?? "",
       writerId: context.writerId,
       writerEpoch: sessionPlan.session.epoch,
-      expectedStartOffset: base.head.committedEndOffset,
+      expectedStartOffset: planning.committedEndOffset,
       payloadFormat: live[0]?.batch.payloadFormat ?? "OPAQUE_RECORD_BATCH",
       entries,
       recordCount: recordOffset,
@@ -142,6 +182,12 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     });
     current.stage = "PRIMARY_WAL_DURABLE";
     if (hooks.afterWalWrite !== undefined) await runHook("afterWalWrite");
+    if (base === undefined) {
+      // Pipelined: the group ahead must have committed exactly the projection this group was planned against.
+      const committedAhead = await predecessor?.committed;
+      if (committedAhead === undefined || !sameProjection(committedAhead.head, planning, heldSession)) throw new PredecessorNotCommitted();
+      base = committedAhead;
+    }
     // Step 6 (plan): the deterministic commit id, then step 5: protection bound to it.
     const intent = buildCommitIntent({
       head: base.head,
@@ -172,6 +218,7 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     current.committedIntent = committed.intent;
     lane.cachedHead = committed.head;
     lane.heldSession = sessionPlan.next;
+    link.commit(committed.head);
     if (hooks.afterHeadCommit !== undefined) await runHook("afterHeadCommit");
     // Step 8: the producer boundary of the profile.
     await completeBoundary({
@@ -184,13 +231,19 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
     });
     current.completed = true;
     if (hooks.afterCompletion !== undefined) await runHook("afterCompletion");
-    // Step 9: every caller gets exactly its own sub-range.
+    // Step 9: every caller gets exactly its own sub-range (after the callers of the group ahead got theirs).
+    if (predecessor !== undefined) await predecessor.done;
     current.resolution = { kind: "committed", intent: committed.intent };
     current.members.forEach((member, index) => {
       const pending = live[index];
       if (pending?.resolve(buildAppendResult(committed.intent, member)) === true) context.attempts.forget(member.attemptId);
     });
   } catch (error) {
+    if (error instanceof PredecessorNotCommitted) {
+      handBack(context, lane, attempt, live);
+      return;
+    }
+    link.fail();
     lane.invalidateHead();
     if (NereusError.hasCode(error, ErrorCode.FENCED_APPEND)) lane.heldSession = undefined;
     const stage = attempt?.stage;
@@ -211,10 +264,42 @@ export async function runAppendPipeline(context: StoreContext, lane: StreamLane,
       rejectLive(error, "KNOWN_NOT_COMMITTED");
     }
   } finally {
+    link.fail();
     for (const remove of detach) remove();
     deadline?.dispose();
     attempt?.finishRunner();
   }
+}
+
+/**
+ * The group ahead did not commit the head this group was planned against: nothing of this group was committed
+ * (its head request was never sent), so its waiting callers go back to the lane and run again; callers that gave
+ * up meanwhile keep their attempt id, which now resolves as not committed.
+ */
+function handBack(context: StoreContext, lane: StreamLane, attempt: AppendAttempt | undefined, live: readonly PendingAppend[]): void {
+  if (attempt !== undefined) {
+    attempt.stage = "NOT_COMMITTED";
+    attempt.resolution = {
+      kind: "not-committed",
+      error: new NereusError(ErrorCode.OFFSET_CONFLICT, `stream ${attempt.streamId}: the append ahead of this one did not commit`),
+    };
+  }
+  for (const member of live) {
+    if (member.state !== "settled" && member.attemptId !== undefined) context.attempts.forget(member.attemptId);
+  }
+  lane.requeue(live);
+}
+
+/** True when `committed` is exactly the projection a pipelined group was planned against. */
+function sameProjection(committed: StreamHead, planning: StreamHead, heldSession: AppendSession | undefined): boolean {
+  return (
+    committed.committedEndOffset === planning.committedEndOffset &&
+    committed.cumulativeSize === planning.cumulativeSize &&
+    committed.commitVersion === planning.commitVersion &&
+    committed.session !== undefined &&
+    heldSession !== undefined &&
+    sameSession(committed.session, heldSession)
+  );
 }
 
 /** A cached end behind some caller's expectation may be stale; a fresh read settles it (ends never decrease). */

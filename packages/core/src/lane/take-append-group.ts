@@ -12,21 +12,26 @@ export interface GroupLimits {
 /**
  * Removes and returns the leading run of mergeable appends from `queue` (which must start with an append).
  * With `limits` undefined only the first append is taken. Appends whose deadline already passed stay queued (the
- * lane fails them as not committed).
+ * lane fails them as not committed). With `projectedStart` (the group is planned against a projected head), an append
+ * whose explicit `expectedStartOffset` is not exactly where it would land ends the group: such an expectation is
+ * judged against a committed head, never against a projection.
  */
-export function takeAppendGroup(queue: Array<PendingAppend | LaneTask>, limits: GroupLimits | undefined): PendingAppend[] {
+export function takeAppendGroup(queue: Array<PendingAppend | LaneTask>, limits: GroupLimits | undefined, projectedStart?: number): PendingAppend[] {
   const first = queue[0];
   if (first === undefined || first.kind !== "append") return [];
   const group: PendingAppend[] = [first];
   let bytes = first.batch.logicalBytes;
   let entries = first.batch.entryCount;
   let index = 1;
+  let position = projectedStart === undefined ? undefined : projectedStart + first.batch.recordCount;
   if (limits !== undefined) {
     for (; index < queue.length; index++) {
       const next = queue[index];
       if (next === undefined || next.kind !== "append" || next.deadline.aborted) break;
       if (next.batch.payloadFormat !== first.batch.payloadFormat || !samePlan(next, first)) break;
       if (bytes + next.batch.logicalBytes > limits.maxBytes || entries + next.batch.entryCount > limits.maxEntries) break;
+      if (position !== undefined && next.expectedStartOffset !== undefined && next.expectedStartOffset !== position) break;
+      if (position !== undefined) position += next.batch.recordCount;
       bytes += next.batch.logicalBytes;
       entries += next.batch.entryCount;
       group.push(next);

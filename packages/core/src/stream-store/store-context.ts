@@ -19,6 +19,8 @@ export interface StoreLimits {
   readonly compatibleRetries: number;
   /** Group commit bounds; `undefined` disables merging. */
   readonly groupCommit: { readonly maxBytes: number; readonly maxEntries: number } | undefined;
+  /** Append groups of one stream in flight at once (≥ 1). */
+  readonly pipelineDepth: number;
   /** Backoff of the automatic recovery of a suspended lane; `undefined` leaves recovery to `recoverAppend`. */
   readonly autoRecovery: { readonly minDelayMs: number; readonly maxDelayMs: number } | undefined;
 }

@@ -31,6 +31,11 @@ export interface StreamStoreOptions {
   readonly stealExpiredSessions?: boolean;
   /** Group-commit bounds (default 8 MiB / 10,000 entries); `false` disables merging. */
   readonly groupCommit?: { readonly maxBytes: number; readonly maxEntries: number } | false;
+  /**
+   * Append groups of one stream in flight at once (default 4; 1 = one at a time). Groups behind the first write
+   * their WAL while the ones ahead commit; head CASes stay strictly ordered.
+   */
+  readonly pipelineDepth?: number;
   /** Automatic recovery of suspended lanes (default 10 ms doubling to 2 s); `false` leaves it to `recoverAppend`. */
   readonly autoRecovery?: { readonly minDelayMs: number; readonly maxDelayMs: number } | false;
   /** Commit intents a replay search may read (default 10,000). */

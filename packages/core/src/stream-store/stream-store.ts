@@ -61,6 +61,8 @@ export interface AcquireSessionOptions extends OperationDeadlineOptions {
 }
 
 const DEFAULT_SESSION_TTL_MS = 30_000;
+/** Append groups of one stream in flight at once unless `pipelineDepth` says otherwise. */
+export const DEFAULT_PIPELINE_DEPTH = 4;
 
 /**
  * One process's view of a Nereus cluster's streams. Invariants: an append succeeds only after its head CAS;
@@ -87,6 +89,8 @@ export class StreamStore implements AsyncDisposable {
     const groupCommit = options.groupCommit === false ? undefined : (options.groupCommit ?? { maxBytes: 8 * 1024 * 1024, maxEntries: 10_000 });
     const autoRecovery = options.autoRecovery === false ? undefined : (options.autoRecovery ?? { minDelayMs: 10, maxDelayMs: 2_000 });
     checkPositive("sessionTtlMs", ttl);
+    const pipelineDepth = options.pipelineDepth ?? DEFAULT_PIPELINE_DEPTH;
+    if (!Number.isSafeInteger(pipelineDepth) || pipelineDepth < 1 || pipelineDepth > 64) throw invalid(`pipelineDepth must be an integer in [1, 64], got ${String(options.pipelineDepth)}`);
     this.#budget = new PendingAppendBudget(options.maxPendingAppends, options.maxPendingBytes);
     if (typeof options.writerId !== "string" || options.writerId.length === 0) throw invalid("writerId must be a non-empty string");
     this.#context = {
@@ -108,6 +112,7 @@ export class StreamStore implements AsyncDisposable {
         repairBudget: options.repairBudget ?? 256,
         compatibleRetries: 16,
         groupCommit,
+        pipelineDepth,
         autoRecovery,
       },
       closing: this.#closing.signal,
@@ -344,7 +349,12 @@ export class StreamStore implements AsyncDisposable {
   #lane(streamId: string): StreamLane {
     let lane = this.#lanes.get(streamId);
     if (lane === undefined) {
-      lane = new StreamLane(streamId, (owner, members) => runAppendPipeline(this.#context, owner, members), this.#context.limits.groupCommit);
+      lane = new StreamLane(
+        streamId,
+        (owner, members, link, predecessor) => runAppendPipeline(this.#context, owner, members, link, predecessor),
+        this.#context.limits.groupCommit,
+        this.#context.limits.pipelineDepth,
+      );
       this.#lanes.set(streamId, lane);
     }
     return lane;
