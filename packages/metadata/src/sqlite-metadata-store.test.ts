@@ -135,3 +135,83 @@ describe("SqliteMetadataStore", () => {
     expect(MetadataAmbiguousError.isAmbiguous(error)).toBe(false);
   });
 });
+
+describe("SqliteMetadataStore group commit", () => {
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function openStore() {
+    const database = await temporaryDatabase();
+    const store = await createSqliteMetadataStore({ path: database.path });
+    cleanups.push(database.remove, () => store.close());
+    return store;
+  }
+
+  it("commits the txns of one turn of the event loop in one SQLite transaction, each with its own revision, in order", async () => {
+    const store = await openStore();
+    const before = { ...store.stats };
+    const results = await Promise.all(
+      ["a", "b", "c", "d"].map((key) => store.txn({ compares: [], writes: [{ type: "put", key: `g/${key}`, value: bytes(key) }] })),
+    );
+    expect(store.stats.groupCommits - before.groupCommits).toBe(1);
+    expect(store.stats.txns - before.txns).toBe(4);
+    const revisions = results.map(revisionOf);
+    expect(revisions).toEqual([revisions[0] ?? 0, (revisions[0] ?? 0) + 1, (revisions[0] ?? 0) + 2, (revisions[0] ?? 0) + 3]);
+    expect((await store.get("g/c"))?.modRevision).toBe(revisions[2]);
+  });
+
+  it("a txn sees the writes of the txns before it in the same batch (serial equivalence)", async () => {
+    const store = await openStore();
+    const first = store.txn({ compares: [{ key: "s/k", modRevision: 0 }], writes: [{ type: "put", key: "s/k", value: bytes("one") }] });
+    const second = store.txn({ compares: [{ key: "s/k", modRevision: 0 }], writes: [{ type: "put", key: "s/k", value: bytes("two") }], readOnFailure: ["s/k"] });
+    const won = revisionOf(await first);
+    const lost = await second;
+    expect(lost.succeeded).toBe(false);
+    if (!lost.succeeded) expect(lost.current.get("s/k")?.modRevision).toBe(won);
+    expect(text((await store.get("s/k"))?.value)).toBe("one");
+  });
+
+  it("a txn that fails inside the batch (unknown lease) fails alone; the others commit", async () => {
+    const store = await openStore();
+    const ok1 = store.txn({ compares: [], writes: [{ type: "put", key: "f/1", value: bytes("1") }] });
+    const bad = store.txn({ compares: [], writes: [{ type: "put", key: "f/2", value: bytes("2"), leaseId: "999999" }] });
+    const ok3 = store.txn({ compares: [], writes: [{ type: "put", key: "f/3", value: bytes("3") }] });
+    const failure = await bad.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(NereusError.hasCode(failure, ErrorCode.METADATA_CONDITION_FAILED)).toBe(true);
+    expect(revisionOf(await ok3)).toBe(revisionOf(await ok1) + 1);
+    expect(await store.get("f/2")).toBeUndefined();
+    expect(text((await store.get("f/3"))?.value)).toBe("3");
+  });
+
+  it("a txn whose caller aborts before the group commit is CANCELLED and applies nothing", async () => {
+    const store = await openStore();
+    const controller = new AbortController();
+    const cancelled = store.txn({ compares: [], writes: [{ type: "put", key: "c/x", value: bytes("x") }] }, { signal: controller.signal });
+    const kept = store.txn({ compares: [], writes: [{ type: "put", key: "c/y", value: bytes("y") }] });
+    controller.abort();
+    const failure = await cancelled.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(NereusError.hasCode(failure, ErrorCode.CANCELLED)).toBe(true);
+    expect((await kept).succeeded).toBe(true);
+    expect(await store.get("c/x")).toBeUndefined();
+  });
+
+  it("close() commits the txns already accepted before it closes the database", async () => {
+    const database = await temporaryDatabase();
+    cleanups.push(database.remove);
+    const store = await createSqliteMetadataStore({ path: database.path });
+    const pending = store.txn({ compares: [], writes: [{ type: "put", key: "z/k", value: bytes("kept") }] });
+    await store.close();
+    expect((await pending).succeeded).toBe(true);
+    const reopened = await createSqliteMetadataStore({ path: database.path });
+    cleanups.push(() => reopened.close());
+    expect(text((await reopened.get("z/k"))?.value)).toBe("kept");
+  });
+});

@@ -1,7 +1,10 @@
 // Embedded MetadataStore over one SQLite file (better-sqlite3): the store of the zero-infrastructure setup. It
 // emulates etcd's revision model: table `meta` holds the global revision counter, table `kv` each key with its
-// mod/create revisions and lease, table `leases` the leases. A txn is one `BEGIN IMMEDIATE` SQLite transaction
-// (atomic, serialized across processes sharing the file); WAL journal + synchronous=FULL make a resolved txn durable.
+// mod/create revisions and lease, table `leases` the leases. Txns are group-committed: the txns submitted during one
+// turn of the event loop run, in submission order and each in its own savepoint (its own revision, its own
+// compares, its own failure), inside ONE `BEGIN IMMEDIATE` SQLite transaction, so they share one commit and one
+// fsync; the result is the same as running them one after another. WAL journal + synchronous=FULL make a resolved
+// txn durable; a failing COMMIT leaves every mutating txn of the batch ambiguous.
 // Leases expire lazily (checked by every call) and by a periodic sweep. Watches are in-process listeners: they see
 // this store's writes only, never another process's.
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
@@ -50,6 +53,14 @@ const SCHEMA = `
   INSERT OR IGNORE INTO meta (name, value) VALUES ('schema_version', ${SCHEMA_VERSION}), ('revision', 0), ('next_lease_id', 1);
 `;
 
+/** A txn waiting for the next group commit. */
+interface QueuedTxn {
+  readonly request: TxnRequest;
+  readonly signal: AbortSignal | undefined;
+  readonly resolve: (result: TxnResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
 interface KvRow {
   readonly key: string;
   readonly value: Buffer;
@@ -76,7 +87,12 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly #sweepTimer: NodeJS.Timeout;
   /** Events of the SQLite transaction in progress; delivered after it commits, dropped if it rolls back. */
   #pendingEvents: WatchEvent[] = [];
+  /** Txns submitted since the last group commit, in order. */
+  #queuedTxns: QueuedTxn[] = [];
+  #groupCommit: NodeJS.Immediate | undefined;
   #closed = false;
+  /** Group commits run (SQLite transactions that carried queued txns) and the txns they carried. */
+  readonly stats = { groupCommits: 0, txns: 0 };
 
   private constructor(db: Database.Database, options: SqliteMetadataStoreOptions) {
     this.#db = db;
@@ -163,17 +179,14 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     });
   }
 
+  /** Queued for the group commit of this turn of the event loop (see the module comment). */
   async txn(request: TxnRequest, options: OperationOptions = {}): Promise<TxnResult> {
     this.#enter(options.signal);
     checkMetadataRequest.txn(request);
-    let committingWrites = false;
-    const apply = this.#db.transaction((): TxnResult => {
-      this.#expireLeasesInTransaction();
-      const result = this.#applyTxn(request);
-      committingWrites = result.succeeded && request.writes.length > 0;
-      return result;
+    return new Promise<TxnResult>((resolve, reject) => {
+      this.#queuedTxns.push({ request, signal: options.signal, resolve, reject });
+      this.#groupCommit ??= setImmediate(() => this.#commitQueuedTxns());
     });
-    return this.#write("txn", () => apply.immediate(), () => committingWrites);
   }
 
   async grantLease(ttlMs: number, options: OperationOptions = {}): Promise<Lease> {
@@ -222,6 +235,8 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   /** Idempotent: stops the sweep, ends the watches and closes the database (checkpointing the WAL). */
   async close(): Promise<void> {
     if (this.#closed) return;
+    // Txns already accepted are committed (or fail) before the database closes.
+    this.#commitQueuedTxns();
     this.#closed = true;
     clearInterval(this.#sweepTimer);
     this.#watchers.clear();
@@ -257,6 +272,59 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     }
     this.#flushEvents();
     return result;
+  }
+
+  /**
+   * Runs every queued txn in one SQLite transaction. A txn whose caller aborted before this point is dropped
+   * (CANCELLED, nothing applied); one that throws (an unknown lease) rolls back only its savepoint; if BEGIN fails
+   * nothing applied, if COMMIT fails every txn that would have written is ambiguous.
+   */
+  #commitQueuedTxns(): void {
+    if (this.#groupCommit !== undefined) clearImmediate(this.#groupCommit);
+    this.#groupCommit = undefined;
+    const queued = this.#queuedTxns.filter((item) => {
+      if (item.signal?.aborted !== true) return true;
+      item.reject(MetadataStoreErrors.cancelled(item.signal));
+      return false;
+    });
+    this.#queuedTxns = [];
+    if (queued.length === 0) return;
+    const outcomes: Array<{ readonly result: TxnResult } | { readonly error: unknown }> = [];
+    let bodyDone = false;
+    const applyOne = this.#db.transaction((request: TxnRequest): TxnResult => this.#applyTxn(request));
+    const applyAll = this.#db.transaction((): void => {
+      this.#expireLeasesInTransaction();
+      for (const item of queued) {
+        const eventsBefore = this.#pendingEvents.length;
+        try {
+          outcomes.push({ result: applyOne(item.request) });
+        } catch (error) {
+          this.#pendingEvents.length = eventsBefore;
+          outcomes.push({ error });
+        }
+      }
+      bodyDone = true;
+    });
+    this.#pendingEvents = [];
+    this.stats.groupCommits += 1;
+    this.stats.txns += queued.length;
+    try {
+      applyAll.immediate();
+    } catch (error) {
+      this.#pendingEvents = [];
+      queued.forEach((item, index) => {
+        const outcome = outcomes[index];
+        const wrote = bodyDone && outcome !== undefined && "result" in outcome && outcome.result.succeeded && item.request.writes.length > 0;
+        item.reject(mapSqliteError(error, { operation: "txn", failedAtCommit: wrote }));
+      });
+      return;
+    }
+    this.#flushEvents();
+    queued.forEach((item, index) => {
+      const outcome = outcomes[index];
+      if (outcome !== undefined && "result" in outcome) item.resolve(outcome.result);
+      else item.reject(mapSqliteError(outcome?.error, { operation: "txn", failedAtCommit: false }));
+    });
   }
 
   #applyTxn(request: TxnRequest): TxnResult {
