@@ -114,6 +114,26 @@ describe("FileSystemObjectStore", () => {
     await expect(store.putIfAbsent("x/y/z", bytes("3"))).resolves.toEqual({ created: true });
   });
 
+  it("puts into a folder another store on the same root pruned after this store last used it", async () => {
+    const { store, root } = await open();
+    const other = createFileSystemObjectStore({ root });
+    await store.putIfAbsent("p/q/first", bytes("1"));
+    await other.deleteMany(["p/q/first"]);
+    await expect(readdir(path.join(root, "objects"))).resolves.toEqual([]);
+    await expect(store.putIfAbsent("p/q/second", bytes("2"))).resolves.toEqual({ created: true });
+    expect(text(await other.get("p/q/second"))).toBe("2");
+    await expect(readdir(path.join(root, "tmp"))).resolves.toEqual([]);
+    await other.close();
+  });
+
+  it("stores a large body whole (vectored write of header and body)", async () => {
+    const { store } = await open();
+    const body = new Uint8Array(3 * 1024 * 1024 + 7).map((_, index) => (index * 31) & 0xff);
+    await store.putIfAbsent("big/object", body);
+    expect(await store.get("big/object")).toEqual(body);
+    expect((await store.head("big/object"))?.size).toBe(body.byteLength);
+  });
+
   it("lets one of several stores on the same root win a race, across instances", async () => {
     const { root } = await open();
     const stores = Array.from({ length: 4 }, () => createFileSystemObjectStore({ root }));

@@ -26,6 +26,8 @@ import { StoreLifecycle } from "./store-lifecycle.js";
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
 const HEADER_BYTES = 8;
 const MAX_LIST_LIMIT = 1000;
+/** Object directories remembered as existing (cleared when exceeded). */
+const MAX_KNOWN_DIRECTORIES = 65_536;
 /** link() attempts when a concurrent delete pruned the target directory in between. */
 const MAX_LINK_ATTEMPTS = 8;
 
@@ -52,6 +54,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   readonly #objectsDirectory: string;
   readonly #temporaryDirectory: string;
   readonly #lifecycle = new StoreLifecycle("filesystem object store");
+  /** Object directories this store created or saw (skips a mkdir per put); a pruned one is re-created on ENOENT. */
+  readonly #knownDirectories = new Set<string>();
   #ready: Promise<void> | undefined;
 
   constructor(options: FileSystemObjectStoreOptions) {
@@ -75,9 +79,9 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       header.writeUInt32BE(crc32c(body), 4);
       const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
       try {
-        const identity = await this.#writeTemporary(temporary, header, body, key);
+        await this.#writeTemporary(temporary, header, body, key);
         throwIfAborted(options.signal, key);
-        const created = await this.#publish(temporary, target, identity, key);
+        const created = await this.#publish(temporary, target, key);
         if (created) {
           try {
             await fsyncDirectory(path.dirname(target));
@@ -213,6 +217,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         } catch (error) {
           if ((error as { code?: unknown }).code !== "ENOENT") throw mapFileSystemError(error, "delete");
         }
+        this.#knownDirectories.delete(directory);
         await this.#pruneEmptyDirectories(directory);
       }
     });
@@ -238,16 +243,20 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     return this.#ready;
   }
 
-  /** Writes and fsyncs the temp file; returns its inode identity (to recognise our own link after an odd error). */
-  async #writeTemporary(temporary: string, header: Uint8Array, body: Uint8Array, key: string): Promise<{ dev: number; ino: number }> {
+  /** Writes header and body (one vectored write when the kernel takes it whole) and fsyncs the temp file. */
+  async #writeTemporary(temporary: string, header: Uint8Array, body: Uint8Array, key: string): Promise<void> {
     try {
       const handle = await open(temporary, "wx", 0o644);
       try {
-        await writeAll(handle, header, 0);
-        await writeAll(handle, body, HEADER_BYTES);
+        const { bytesWritten } = await handle.writev([header, body], 0);
+        if (bytesWritten < header.byteLength) {
+          await writeAll(handle, header.subarray(bytesWritten), bytesWritten);
+          await writeAll(handle, body, HEADER_BYTES);
+        } else {
+          const bodyWritten = bytesWritten - header.byteLength;
+          await writeAll(handle, body.subarray(bodyWritten), HEADER_BYTES + bodyWritten);
+        }
         await handle.sync();
-        const { dev, ino } = await handle.stat();
-        return { dev, ino };
       } finally {
         await handle.close();
       }
@@ -257,19 +266,28 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   }
 
   /** link(2)s the temp file to the target: true when this call published it, false when the key already existed. */
-  async #publish(temporary: string, target: string, identity: { dev: number; ino: number }, key: string): Promise<boolean> {
+  async #publish(temporary: string, target: string, key: string): Promise<boolean> {
+    const directory = path.dirname(target);
     for (let attempt = 1; ; attempt++) {
       try {
-        await makeDirectories(path.dirname(target));
+        if (!this.#knownDirectories.has(directory)) {
+          await makeDirectories(directory);
+          if (this.#knownDirectories.size >= MAX_KNOWN_DIRECTORIES) this.#knownDirectories.clear();
+          this.#knownDirectories.add(directory);
+        }
         await link(temporary, target);
         return true;
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         if (code === "EEXIST") return false;
-        if (code === "ENOENT" && attempt < MAX_LINK_ATTEMPTS) continue;
-        // An unexpected failure may still have published the file: it is ours iff it is our inode.
-        const existing = await stat(target).catch(() => undefined);
-        if (existing !== undefined && existing.ino === identity.ino && existing.dev === identity.dev) return true;
+        if (code === "ENOENT" && attempt < MAX_LINK_ATTEMPTS) {
+          // A concurrent delete pruned the directory: create it again.
+          this.#knownDirectories.delete(directory);
+          continue;
+        }
+        // An unexpected failure may still have published the file: it is ours iff it is our temp file's inode.
+        const [existing, ours] = await Promise.all([stat(target).catch(() => undefined), stat(temporary).catch(() => undefined)]);
+        if (existing !== undefined && ours !== undefined && existing.ino === ours.ino && existing.dev === ours.dev) return true;
         throw mapFileSystemError(error, "put", key);
       }
     }
@@ -280,6 +298,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     for (let current = directory; current.startsWith(this.#objectsDirectory + path.sep); current = path.dirname(current)) {
       try {
         await rmdir(current);
+        this.#knownDirectories.delete(current);
       } catch {
         return;
       }
