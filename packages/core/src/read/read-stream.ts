@@ -4,24 +4,33 @@
 // end is repaired from the commit chain, never reported as the end of the stream. Entries are returned whole (the
 // entry containing the requested offset included), one ReadEntry per stored entry, within the record/byte budgets
 // but always at least one entry.
+// Fast path: resolutions come from a per-store positive cache (read-resolution-cache.ts) filled by every resolve
+// scan; the consecutive ranges a read will need are planned from it and fetched at once (readers that offer
+// `readEntriesMany` coalesce them into fewer GETs). A failure of any kind on a cached resolution drops the stream's
+// cache and resolves that range again from metadata, where quarantine, fallback and repair happen as before.
 import type { Deadline } from "../append/deadline.js";
 import type { ReadEntry, ReadOptions, ReadResult } from "../domain/append-types.js";
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
+import type { ReadTarget } from "../domain/read-target.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { loadHead } from "../lane/load-head.js";
+import type { StoredEntry, WalIoOptions, WalReader } from "../spi/wal.js";
 import type { StoreContext } from "../stream-store/store-context.js";
 import { quarantineGeneration } from "./quarantine-generation.js";
-import { readIndexedEntries, type IndexedRange } from "./read-indexed-entries.js";
+import { indexedEntries, readIndexedEntries, type IndexedRange } from "./read-indexed-entries.js";
+import { ReadResolutionCache, type CachedResolution } from "./read-resolution-cache.js";
 import { repairGenerationZeroIndex } from "./repair-generation-zero-index.js";
-import { scanGenerationCandidates } from "./scan-generation-candidates.js";
+import { scanGenerationCandidates, type GenerationScan } from "./scan-generation-candidates.js";
 import { scanIndexCandidates } from "./scan-index-candidates.js";
 
 export const DEFAULT_READ_MAX_RECORDS = 10_000;
 export const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
 /** Index ranges one read call may visit (bounds its I/O). */
 const MAX_RANGES_PER_READ = 64;
+/** Cached ranges fetched at once by one step of a read. */
+const MAX_PLANNED_RANGES = 16;
 const CHECKSUM_CODES: ReadonlySet<string> = new Set([ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, ErrorCode.OBJECT_CHECKSUM_MISMATCH]);
 /** Failures that prove a higher generation's target unusable (quarantine it, read a lower generation instead). */
 const CORRUPT_GENERATION_CODES: ReadonlySet<string> = new Set([
@@ -45,7 +54,15 @@ export async function readStream(
   if (!Number.isSafeInteger(offset) || offset < 0) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `read offset must be a non-negative safe integer, got ${String(offset)}`, { retryable: false });
   }
-  const { head } = await loadHead(context.metadata, context.keyspace, streamId, deadline.signal);
+  const cache = resolutionCache(context);
+  let head: StreamHead;
+  try {
+    ({ head } = await loadHead(context.metadata, context.keyspace, streamId, deadline.signal));
+  } catch (error) {
+    if (NereusError.hasCode(error, ErrorCode.STREAM_NOT_FOUND)) cache.dropStream(streamId);
+    throw error;
+  }
+  cache.observeHead(head);
   if (head.state !== "ACTIVE" && head.state !== "SEALED") {
     throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${head.state}`, { retryable: false });
   }
@@ -61,36 +78,140 @@ export async function readStream(
   let records = 0;
   let bytes = 0;
   let full = false;
-  for (let ranges = 0; cursor < end && !full && ranges < MAX_RANGES_PER_READ; ranges++) {
+  // Generations are looked up fresh by every read (digest §3.8: a generation-protocol stream's resolve scans the
+  // generation index anew), so a generation published or quarantined before this read is seen by it.
+  let generationScan: GenerationScan | undefined;
+  if (offset < end) {
+    generationScan = await scanGenerationCandidates(context.metadata, context.keyspace, streamId, offset, deadline.signal);
+    cache.addScan(head, [], generationScan.committed, offset);
+  }
+  let ranges = 0;
+  while (cursor < end && !full && ranges < MAX_RANGES_PER_READ) {
     deadline.check(`read of ${streamId}`);
-    const range = await readRange(context, head, cursor, deadline);
-    for (const entry of range) {
-      if (entry.offset + entry.recordCount <= cursor) continue;
-      if (entries.length > 0 && (records + entry.recordCount > maxRecords || bytes + entry.payload.byteLength > maxBytes)) {
-        full = true;
-        break;
+    const plan = cache.plan(streamId, cursor, end, maxBytes - bytes, Math.min(MAX_PLANNED_RANGES, MAX_RANGES_PER_READ - ranges));
+    const fresh = cursor === offset ? generationScan : undefined;
+    const fetched = plan.length === 0 ? [await readRange(context, cache, head, cursor, deadline, fresh)] : await readPlanned(context, cache, head, cursor, plan, deadline);
+    ranges += fetched.length;
+    for (const range of fetched) {
+      for (const entry of range) {
+        if (entry.offset + entry.recordCount <= cursor) continue;
+        if (entries.length > 0 && (records + entry.recordCount > maxRecords || bytes + entry.payload.byteLength > maxBytes)) {
+          full = true;
+          break;
+        }
+        entries.push(entry);
+        records += entry.recordCount;
+        bytes += entry.payload.byteLength;
+        cursor = entry.offset + entry.recordCount;
       }
-      entries.push(entry);
-      records += entry.recordCount;
-      bytes += entry.payload.byteLength;
-      cursor = entry.offset + entry.recordCount;
+      if (full) break;
     }
   }
   return { streamId, requestedOffset: offset, entries, nextOffset: cursor, endOfStream: cursor >= end, committedEndOffset: end };
 }
 
-/** The entries of the committed range containing `offset`, from the best readable generation. */
-async function readRange(context: StoreContext, head: StreamHead, offset: number, deadline: Deadline): Promise<ReadEntry[]> {
+/** Resolution caches by store (a StoreContext lives as long as its StreamStore). */
+const caches = new WeakMap<StoreContext, ReadResolutionCache>();
+
+/** The resolution cache of the store `context` belongs to. */
+export function resolutionCache(context: StoreContext): ReadResolutionCache {
+  let cache = caches.get(context);
+  if (cache === undefined) {
+    cache = new ReadResolutionCache();
+    caches.set(context, cache);
+  }
+  return cache;
+}
+
+/** A WalReader that can fetch several targets at once (one promise per target, each settling on its own). */
+interface MultiTargetWalReader extends WalReader {
+  readEntriesMany(targets: readonly ReadTarget[], options?: WalIoOptions): ReadonlyArray<Promise<readonly StoredEntry[]>>;
+}
+
+function readsMany(reader: WalReader): reader is MultiTargetWalReader {
+  return typeof (reader as Partial<MultiTargetWalReader>).readEntriesMany === "function";
+}
+
+/**
+ * Fetches the planned (cached) ranges together and returns their entries in order. When one of them fails, the
+ * stream's cache is dropped and that range is resolved again from metadata (`readRange`, with its quarantine and
+ * fallback); the ranges after it are left for the next step. Errors that say nothing about the target (deadline,
+ * closing store) are rethrown as they are.
+ */
+async function readPlanned(
+  context: StoreContext,
+  cache: ReadResolutionCache,
+  head: StreamHead,
+  cursor: number,
+  plan: readonly CachedResolution[],
+  deadline: Deadline,
+): Promise<ReadEntry[][]> {
+  const pending = fetchAll(context, plan, deadline);
+  // Every promise gets a handler now: a step that stops early must not leave a rejection unobserved.
+  for (const promise of pending) promise.catch(() => undefined);
+  const results: ReadEntry[][] = [];
+  for (const [index, resolution] of plan.entries()) {
+    const promise = pending[index];
+    if (promise === undefined) break;
+    try {
+      results.push(indexedEntries(resolution.range, await promise));
+    } catch (error) {
+      if (deadline.aborted) throw error;
+      cache.dropStream(head.streamId);
+      results.push(await readRange(context, cache, head, index === 0 ? cursor : resolution.range.offsetStart, deadline));
+      break;
+    }
+  }
+  return results;
+}
+
+/** One promise of stored entries per planned range, in order; same-reader targets go to `readEntriesMany` at once. */
+function fetchAll(context: StoreContext, plan: readonly CachedResolution[], deadline: Deadline): Array<Promise<readonly StoredEntry[]>> {
+  const results = new Array<Promise<readonly StoredEntry[]>>(plan.length);
+  const byReader = new Map<WalReader, number[]>();
+  for (const [index, resolution] of plan.entries()) {
+    const reader = context.providers.reader(resolution.range.readTarget.type);
+    if (reader === undefined) {
+      results[index] = Promise.reject(unsupportedTarget(resolution.range.readTarget.type));
+      continue;
+    }
+    const list = byReader.get(reader);
+    if (list === undefined) byReader.set(reader, [index]);
+    else list.push(index);
+  }
+  for (const [reader, indexes] of byReader) {
+    const targets = indexes.map((index) => (plan[index] as CachedResolution).range.readTarget);
+    const fetched = readsMany(reader)
+      ? reader.readEntriesMany(targets, { signal: deadline.signal })
+      : targets.map((target) => reader.readEntries(target, { signal: deadline.signal }));
+    indexes.forEach((planIndex, position) => {
+      results[planIndex] = fetched[position] ?? Promise.reject(new TypeError("WAL reader returned fewer results than targets"));
+    });
+  }
+  return results;
+}
+
+/** The entries of the committed range containing `offset`, from the best readable generation (fresh from metadata). */
+async function readRange(
+  context: StoreContext,
+  cache: ReadResolutionCache,
+  head: StreamHead,
+  offset: number,
+  deadline: Deadline,
+  scannedGenerations?: GenerationScan,
+): Promise<ReadEntry[]> {
   const { metadata, keyspace } = context;
-  const [firstScan, generations] = await Promise.all([
+  const [firstScan, generationScan] = await Promise.all([
     scanIndexCandidates(metadata, keyspace, head.streamId, offset, deadline.signal),
-    scanGenerationCandidates(metadata, keyspace, head.streamId, offset, deadline.signal),
+    scannedGenerations ?? scanGenerationCandidates(metadata, keyspace, head.streamId, offset, deadline.signal),
   ]);
-  for (const candidate of generations) {
+  cache.addScan(head, firstScan.page, generationScan.committed, offset);
+  for (const candidate of generationScan.candidates) {
     try {
       return await readCandidate(context, candidate.entry, deadline);
     } catch (error) {
       if (!NereusError.is(error) || !CORRUPT_GENERATION_CODES.has(error.code)) throw error;
+      cache.dropGeneration(head.streamId, candidate.key);
       await quarantineGeneration(metadata, keyspace, candidate, deadline.signal);
     }
   }
@@ -98,6 +219,7 @@ async function readRange(context: StoreContext, head: StreamHead, offset: number
   if (scan.candidates.length === 0) {
     await repair(context, head, offset, scan.generationZeroAbove, deadline);
     scan = await scanIndexCandidates(metadata, keyspace, head.streamId, offset, deadline.signal);
+    cache.addScan(head, scan.page, []);
   }
   let lastError: unknown;
   for (const candidate of scan.candidates) {
@@ -150,10 +272,12 @@ async function repair(context: StoreContext, head: StreamHead, offset: number, a
 
 function readCandidate(context: StoreContext, candidate: IndexedRange, deadline: Deadline): Promise<ReadEntry[]> {
   const reader = context.providers.reader(candidate.readTarget.type);
-  if (reader === undefined) {
-    throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no WAL reader is installed for ${candidate.readTarget.type} targets`, { retryable: false });
-  }
+  if (reader === undefined) throw unsupportedTarget(candidate.readTarget.type);
   return readIndexedEntries(reader, candidate, deadline.signal);
+}
+
+function unsupportedTarget(type: ReadTarget["type"]): NereusError {
+  return new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no WAL reader is installed for ${type} targets`, { retryable: false });
 }
 
 function positive(name: string, value: number): number {

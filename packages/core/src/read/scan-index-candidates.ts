@@ -1,7 +1,8 @@
 // Read path, resolve step: one bounded scan of a stream's offset index from the first key whose offsetEnd is
 // above `offset` (index keys sort by offsetEnd, then generation). Returns every entry covering `offset` —
 // highest generation first, so the most read-optimized committed copy wins — and the nearest generation-0 entry
-// above it, which anchors a repair walk when generation 0 has a gap here.
+// above it, which anchors a repair walk when generation 0 has a gap here. The whole decoded page is returned too
+// (the read path keeps it in its resolution cache for the offsets that follow).
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
 import type { StreamKeyspace } from "../stream-store/stream-keyspace.js";
@@ -14,6 +15,8 @@ export interface IndexScan {
   readonly candidates: readonly OffsetIndexEntry[];
   /** The first generation-0 entry that starts above `offset`, if the page holds one. */
   readonly generationZeroAbove: OffsetIndexEntry | undefined;
+  /** Every entry of the scanned page, in key order (offsetEnd, then generation). */
+  readonly page: readonly OffsetIndexEntry[];
 }
 
 export async function scanIndexCandidates(
@@ -30,11 +33,13 @@ export async function scanIndexCandidates(
   });
   const candidates: OffsetIndexEntry[] = [];
   let generationZeroAbove: OffsetIndexEntry | undefined;
+  const entries: OffsetIndexEntry[] = [];
   for (const item of page.items) {
     const entry = keyspace.decodeIndex(item);
+    entries.push(entry);
     if (entry.offsetStart <= offset && offset < entry.offsetEnd) candidates.push(entry);
     else if (entry.generation === 0 && entry.offsetStart > offset && generationZeroAbove === undefined) generationZeroAbove = entry;
   }
   candidates.sort((a, b) => b.generation - a.generation);
-  return { candidates, generationZeroAbove };
+  return { candidates, generationZeroAbove, page: entries };
 }

@@ -1,0 +1,197 @@
+// The read path's positive resolution cache (digest §3.8 "resolve: positive cache"): index entries a resolve scan
+// already read — generation-0 offset-index entries (immutable once written) and COMMITTED generation-index entries —
+// kept per stream, so the offsets that follow resolve without two metadata scans. Only what a scan returned is
+// kept: never "no entry here" and never an end of stream (a miss always goes back to metadata).
+// What may change under a cached entry, and how it is handled:
+// - trim: every read loads the head first and hands it to `observeHead`, which drops entries that end at or below
+//   the trim offset (reads below it fail OFFSET_TRIMMED before the cache is consulted anyway);
+// - delete / re-create: a head that is not ACTIVE or SEALED, a missing head, or a head of another incarnation
+//   (different createdAtMillis) drops the stream's entries;
+// - quarantine: the read path drops the quarantined generation entry; a generation quarantined by another process,
+//   or a target that fails for any reason when read through a cached resolution, makes the read drop the whole stream
+//   and resolve again from metadata (which then quarantines and falls back as usual);
+// - a higher generation published later is found once the entries age out (`maxAgeMs`); until then a lower
+//   committed generation is read, which holds the same bytes.
+// Bounded: at most `maxStreams` streams (least recently used dropped) and `maxEntriesPerStream` entries per stream
+// (lowest offsets dropped first: consumers move forward). Lookups consider, like a scan page, only the first
+// `lookahead` entries ending above the offset.
+import type { OffsetIndexEntry } from "../domain/commit-records.js";
+import type { StreamHead } from "../domain/stream-head.js";
+import type { IndexedRange } from "./read-indexed-entries.js";
+import type { GenerationCandidate } from "./scan-generation-candidates.js";
+
+export interface ReadResolutionCacheOptions {
+  /** Streams with cached entries (default 1,024). */
+  readonly maxStreams?: number;
+  /** Cached entries per stream (default 2,048). */
+  readonly maxEntriesPerStream?: number;
+  /** Age after which an entry is no longer used (default 10 s); bounds how long a new generation goes unnoticed. */
+  readonly maxAgeMs?: number;
+  /** Monotone milliseconds (default `performance.now`). */
+  readonly now?: () => number;
+}
+
+/** A cached resolution of one committed range. */
+export interface CachedResolution {
+  readonly range: IndexedRange;
+  /** Cumulative logical size of the stream at `range.offsetEnd` (byte estimates of a read plan). */
+  readonly cumulativeSize: number;
+  /** Set when the entry came from the generation index (its key, for quarantine). */
+  readonly generationKey: string | undefined;
+  /** Higher wins: generation-index entries above offset-index ones, then the higher generation. */
+  readonly rank: number;
+  readonly loadedAt: number;
+  /** Identity within the stream: the metadata key it came from. */
+  readonly identity: string;
+}
+
+interface StreamEntries {
+  readonly createdAtMillis: number;
+  /** Sorted by offsetEnd, then rank. */
+  entries: CachedResolution[];
+}
+
+/** Generation-index entries outrank every offset-index entry. */
+const GENERATION_INDEX_RANK = 2 ** 40;
+const LOOKAHEAD = 128;
+
+export class ReadResolutionCache {
+  readonly #streams = new Map<string, StreamEntries>();
+  readonly #maxStreams: number;
+  readonly #maxEntriesPerStream: number;
+  readonly #maxAgeMs: number;
+  readonly #now: () => number;
+  /** Lookups answered from the cache / not. */
+  hits = 0;
+  misses = 0;
+
+  constructor(options: ReadResolutionCacheOptions = {}) {
+    this.#maxStreams = options.maxStreams ?? 1024;
+    this.#maxEntriesPerStream = options.maxEntriesPerStream ?? 2048;
+    this.#maxAgeMs = options.maxAgeMs ?? 10_000;
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  /** Entries cached for `streamId` (tests and diagnostics). */
+  size(streamId: string): number {
+    return this.#streams.get(streamId)?.entries.length ?? 0;
+  }
+
+  /** Reconciles the stream's entries with a freshly loaded head (trim, state, incarnation). */
+  observeHead(head: StreamHead): void {
+    const stream = this.#streams.get(head.streamId);
+    if (stream === undefined) return;
+    if ((head.state !== "ACTIVE" && head.state !== "SEALED") || head.createdAtMillis !== stream.createdAtMillis) {
+      this.#streams.delete(head.streamId);
+      return;
+    }
+    if (stream.entries.length > 0 && (stream.entries[0]?.range.offsetEnd ?? 0) <= head.trimOffset) {
+      stream.entries = stream.entries.filter((entry) => entry.range.offsetEnd > head.trimOffset);
+    }
+  }
+
+  dropStream(streamId: string): void {
+    this.#streams.delete(streamId);
+  }
+
+  /** Drops one generation-index entry (it was quarantined). */
+  dropGeneration(streamId: string, generationKey: string): void {
+    const stream = this.#streams.get(streamId);
+    if (stream !== undefined) stream.entries = stream.entries.filter((entry) => entry.generationKey !== generationKey);
+  }
+
+  /**
+   * Adds what one resolve scan read: an offset-index page and the COMMITTED entries of a generation-index page
+   * scanned from `generationsFrom` (if given). That generation page is authoritative: cached generation entries
+   * ending above `generationsFrom` that it does not hold any more (quarantined elsewhere, or beyond the page) go.
+   */
+  addScan(head: StreamHead, indexPage: readonly OffsetIndexEntry[], generations: readonly GenerationCandidate[], generationsFrom?: number): void {
+    const now = this.#now();
+    let stream = this.#streams.get(head.streamId);
+    if (stream === undefined || stream.createdAtMillis !== head.createdAtMillis) {
+      stream = { createdAtMillis: head.createdAtMillis, entries: [] };
+    }
+    this.#streams.delete(head.streamId);
+    this.#streams.set(head.streamId, stream);
+    const kept =
+      generationsFrom === undefined
+        ? stream.entries
+        : stream.entries.filter((entry) => entry.generationKey === undefined || entry.range.offsetEnd <= generationsFrom);
+    const byIdentity = new Map(kept.map((entry) => [entry.identity, entry]));
+    for (const entry of indexPage) {
+      if (entry.offsetEnd <= head.trimOffset || entry.offsetEnd > head.committedEndOffset) continue;
+      const identity = `i/${String(entry.offsetEnd)}/${String(entry.generation)}`;
+      byIdentity.set(identity, { range: entry, cumulativeSize: entry.cumulativeSize, generationKey: undefined, rank: entry.generation, loadedAt: now, identity });
+    }
+    for (const candidate of generations) {
+      const { entry } = candidate;
+      if (entry.state !== "COMMITTED" || entry.offsetEnd <= head.trimOffset || entry.offsetEnd > head.committedEndOffset) continue;
+      const identity = `g/${candidate.key}`;
+      byIdentity.set(identity, {
+        range: entry,
+        cumulativeSize: entry.cumulativeSize,
+        generationKey: candidate.key,
+        rank: GENERATION_INDEX_RANK + entry.generation,
+        loadedAt: now,
+        identity,
+      });
+    }
+    const entries = [...byIdentity.values()].sort((a, b) => a.range.offsetEnd - b.range.offsetEnd || a.rank - b.rank);
+    stream.entries = entries.length > this.#maxEntriesPerStream ? entries.slice(entries.length - this.#maxEntriesPerStream) : entries;
+    for (const streamId of this.#streams.keys()) {
+      if (this.#streams.size <= this.#maxStreams) break;
+      this.#streams.delete(streamId);
+    }
+  }
+
+  /** The best fresh cached entry covering `offset`, or undefined (a miss: resolve from metadata). */
+  lookup(streamId: string, offset: number): CachedResolution | undefined {
+    const stream = this.#streams.get(streamId);
+    const found = stream === undefined ? undefined : this.#best(stream, offset, this.#now());
+    if (found === undefined) this.misses += 1;
+    else this.hits += 1;
+    return found;
+  }
+
+  /**
+   * Consecutive cached resolutions starting with the one covering `offset`: each next one starts where the previous
+   * ends, below `end`; stops after `maxRanges` or once the estimated bytes after the first reach `byteBudget`.
+   * Empty on a miss.
+   */
+  plan(streamId: string, offset: number, end: number, byteBudget: number, maxRanges: number): CachedResolution[] {
+    const first = this.lookup(streamId, offset);
+    if (first === undefined) return [];
+    const stream = this.#streams.get(streamId);
+    const now = this.#now();
+    const plan = [first];
+    let bytes = 0;
+    let previous = first;
+    while (stream !== undefined && plan.length < maxRanges && bytes < byteBudget && previous.range.offsetEnd < end) {
+      const next = this.#best(stream, previous.range.offsetEnd, now);
+      if (next === undefined || next.range.offsetStart !== previous.range.offsetEnd) break;
+      bytes += Math.max(0, next.cumulativeSize - previous.cumulativeSize);
+      plan.push(next);
+      previous = next;
+    }
+    return plan;
+  }
+
+  #best(stream: StreamEntries, offset: number, now: number): CachedResolution | undefined {
+    const { entries } = stream;
+    // First entry ending above `offset` (entries are sorted by offsetEnd).
+    let low = 0;
+    let high = entries.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((entries[middle]?.range.offsetEnd ?? 0) <= offset) low = middle + 1;
+      else high = middle;
+    }
+    let best: CachedResolution | undefined;
+    for (let index = low; index < entries.length && index < low + LOOKAHEAD; index++) {
+      const entry = entries[index];
+      if (entry === undefined || entry.range.offsetStart > offset || now - entry.loadedAt > this.#maxAgeMs) continue;
+      if (best === undefined || entry.rank > best.rank) best = entry;
+    }
+    return best;
+  }
+}
