@@ -3,17 +3,21 @@
 // generation), checked against each source's index record, written as a single-slice NRS1 object whose slice
 // starts at the range's first offset. The key is content-addressed plus the claim token
 //   {cluster}/generations/v1/{sid}/{start19}-{end19}/{contentSha256}-{claimToken}.nrs
-// so two claims never write the same key and the generation number is never part of bytes or key. After upload the
-// whole object is read back, decoded strictly and compared entry by entry (bytes and record counts) with the
-// sources: offsets, entry boundaries and bytes never change. Buffers: source payloads are retained until encoded.
+// so two claims never write the same key and the generation number is never part of bytes or key. Verification has
+// two halves, both required before anything names the output: (1) the encoded bytes are decoded strictly and
+// compared entry by entry (bytes and record counts) with the sources — offsets, entry boundaries and bytes never
+// change; (2) the stored object is proven to be exactly those bytes: by the store's own record (HEAD reports the
+// same size and the CRC32C the store computed over the body it received) when the store reports a CRC32C, else by
+// reading the whole object back and comparing it byte for byte. A task resumed without its encoded bytes reads the
+// object back and compares it with the sources. Buffers: source payloads are retained until encoded; the encoded
+// bytes until verified.
+import { createHash, webcrypto } from "node:crypto";
 import {
   ErrorCode,
   NereusError,
-  bytesEqual,
   crc32c,
   encodeKeyComponent,
   pad19,
-  sha256Hex,
   type ObjectSliceTarget,
   type ObjectStore,
   type ReadTarget,
@@ -25,6 +29,7 @@ import { encodeWalObject } from "../format/encode-wal-object.js";
 import { WAL_OBJECT_LAYOUT } from "../format/wal-object-layout.js";
 import { decodeWalObjectFooter } from "../format/decode-wal-object-footer.js";
 import { objectKeyHash } from "../roots/physical-object-keys.js";
+import type { EncodedWalObject, WalSliceDescriptor } from "../format/wal-object-model.js";
 import type { PhysicalObjectRoot } from "../roots/physical-object-records.js";
 import { uploadImmutableObject } from "../writer/upload-immutable-object.js";
 import type { MaterializationSource } from "./plan-materialization.js";
@@ -109,34 +114,54 @@ export interface EncodedGenerationObject {
   readonly logicalBytes: number;
 }
 
-/** Encodes the output object of a task (pure). */
+/** Encodes the output object of a task (pure; hashes on the calling thread). */
 export function encodeGenerationObject(input: Omit<GenerationObjectInput, "store" | "signal">): EncodedGenerationObject {
-  const hasher: Uint8Array[] = [];
-  let logicalBytes = 0;
-  for (const entry of input.entries) {
-    hasher.push(entry.payload);
-    logicalBytes += entry.payload.byteLength;
-  }
-  const contentSha = sha256Hex(concat(hasher));
-  const objectId = `go-${encodeKeyComponent(input.claimToken)}`;
-  const objectKey =
-    `${encodeKeyComponent(input.cluster)}/generations/v1/${encodeKeyComponent(input.streamId)}/` +
-    `${pad19(input.offsetStart)}-${pad19(input.offsetEnd)}/${contentSha}-${encodeKeyComponent(input.claimToken)}.nrs`;
+  // SHA-256 over the concatenated payloads, fed entry by entry (no concatenated copy).
+  const hasher = createHash("sha256");
+  for (const entry of input.entries) hasher.update(entry.payload);
+  return describeGenerationObject(input, encodeOutput(input), hasher.digest("hex"));
+}
+
+/**
+ * Encodes the output object of a task like `encodeGenerationObject` (same bytes, same key), computing the content
+ * SHA-256 off the event loop (WebCrypto runs digests on the libuv pool) over the slice's payload region — in NRS1
+ * the payloads lie back to back right before the 4-byte slice checksum, i.e. exactly the concatenated payloads.
+ */
+export async function encodeGenerationObjectOffLoop(input: Omit<GenerationObjectInput, "store" | "signal">): Promise<EncodedGenerationObject> {
+  const encoded = encodeOutput(input);
+  const slice = encoded.manifest[0] as WalSliceDescriptor;
+  const payloadEnd = slice.offset + slice.length - 4;
+  const digest = await webcrypto.subtle.digest("SHA-256", encoded.bytes.subarray(payloadEnd - slice.payloadBytes, payloadEnd));
+  return describeGenerationObject(input, encoded, Buffer.from(digest).toString("hex"));
+}
+
+function encodeOutput(input: Omit<GenerationObjectInput, "store" | "signal">): EncodedWalObject {
   const encoded = encodeWalObject({
     writerId: input.workerId,
-    attemptKey: objectId,
+    attemptKey: objectIdOf(input.claimToken),
     createdAtMillis: input.createdAtMillis,
     slices: [{ streamId: input.streamId, firstExpectedOffset: input.offsetStart, entries: input.entries }],
   });
   const slice = encoded.manifest[0];
-  if (slice === undefined || slice.recordCount !== input.offsetEnd - input.offsetStart) {
+  if (encoded.manifest.length !== 1 || slice === undefined || slice.recordCount !== input.offsetEnd - input.offsetStart) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, "generation object entries do not cover the task range exactly", { retryable: false });
   }
+  return encoded;
+}
+
+const objectIdOf = (claimToken: string): string => `go-${encodeKeyComponent(claimToken)}`;
+
+function describeGenerationObject(input: Omit<GenerationObjectInput, "store" | "signal">, encoded: EncodedWalObject, contentSha: string): EncodedGenerationObject {
+  const slice = encoded.manifest[0] as WalSliceDescriptor;
+  const objectId = objectIdOf(input.claimToken);
+  const objectKey =
+    `${encodeKeyComponent(input.cluster)}/generations/v1/${encodeKeyComponent(input.streamId)}/` +
+    `${pad19(input.offsetStart)}-${pad19(input.offsetEnd)}/${contentSha}-${encodeKeyComponent(input.claimToken)}.nrs`;
   const footer = decodeWalObjectFooter(encoded.bytes.subarray(encoded.bytes.length - WAL_OBJECT_LAYOUT.footerBytes), encoded.bytes.length);
   return {
     objectKey,
     bytes: encoded.bytes,
-    logicalBytes,
+    logicalBytes: slice.payloadBytes,
     target: {
       type: "OBJECT_SLICE",
       version: 1,
@@ -175,13 +200,54 @@ export async function uploadGenerationObject(store: ObjectStore, encoded: Encode
   await uploadImmutableObject(store, encoded.objectKey, encoded.bytes, { attempts: 3, backoffMs: 50, signal });
 }
 
+/** How the stored output was proven identical to the encoded bytes. */
+export type OutputProof = "STORE_CHECKSUM" | "READ_BACK";
+
+/**
+ * Verifies a freshly uploaded output (both halves, see the module comment): `encoded`'s bytes hold exactly
+ * `expected`, and the object stored under its key is exactly those bytes — proven by HEAD (size + the store's
+ * CRC32C) when the store reports a CRC32C, else by a whole read-back compared byte for byte. Throws
+ * OBJECT_CHECKSUM_MISMATCH (not retryable) on any difference, OBJECT_NOT_FOUND when the object is gone.
+ */
+export async function verifyUploadedGenerationObject(
+  store: ObjectStore,
+  encoded: EncodedGenerationObject,
+  streamId: string,
+  offsetStart: number,
+  expected: readonly StoredEntry[],
+  signal?: AbortSignal,
+): Promise<OutputProof> {
+  verifyGenerationBytes(encoded.bytes, encoded.target, streamId, offsetStart, expected);
+  const info = await store.head(encoded.objectKey, { signal });
+  if (info === undefined) {
+    throw new NereusError(ErrorCode.OBJECT_NOT_FOUND, `generation object ${encoded.objectKey} is missing right after its upload`, {
+      retryable: false,
+      details: { key: encoded.objectKey },
+    });
+  }
+  if (info.size !== encoded.bytes.length) throw mismatch(`the stored object has ${String(info.size)} byte(s), ${String(encoded.bytes.length)} were encoded`);
+  if (info.crc32c !== undefined) {
+    if (info.crc32c >>> 0 !== encoded.root.storageChecksum) throw mismatch("the stored CRC32C differs from the encoded bytes'");
+    return "STORE_CHECKSUM";
+  }
+  const stored = await store.get(encoded.objectKey, undefined, { signal });
+  if (!sameBytes(stored, encoded.bytes)) throw mismatch("the stored object differs from the encoded bytes");
+  return "READ_BACK";
+}
+
 /**
  * Reads `target`'s whole object back, decodes it strictly and requires exactly `expected` (same entries, same
  * bytes, same record counts, slice where the target says). Throws OBJECT_CHECKSUM_MISMATCH-class errors otherwise.
  */
 export async function verifyGenerationObject(store: ObjectStore, target: ReadTarget, streamId: string, offsetStart: number, expected: readonly StoredEntry[], signal?: AbortSignal): Promise<void> {
   if (target.type !== "OBJECT_SLICE") throw mismatch("the output is not an object slice");
-  const decoded = decodeWalObject(await store.get(target.objectKey, undefined, { signal }));
+  verifyGenerationBytes(await store.get(target.objectKey, undefined, { signal }), target, streamId, offsetStart, expected);
+}
+
+/** Decodes `bytes` strictly as `target`'s object and requires exactly `expected` (no I/O). */
+export function verifyGenerationBytes(bytes: Uint8Array, target: ReadTarget, streamId: string, offsetStart: number, expected: readonly StoredEntry[]): void {
+  if (target.type !== "OBJECT_SLICE") throw mismatch("the output is not an object slice");
+  const decoded = decodeWalObject(bytes);
   const descriptor = decoded.manifest[0];
   const slice = decoded.slices[0];
   if (decoded.slices.length !== 1 || descriptor === undefined || slice === undefined) throw mismatch("a generation object holds exactly one slice");
@@ -197,23 +263,17 @@ export async function verifyGenerationObject(store: ObjectStore, target: ReadTar
   }
   slice.entries.forEach((entry, index) => {
     const source = expected[index];
-    if (source === undefined || source.recordCount !== entry.recordCount || !bytesEqual(source.payload, entry.payload)) {
+    if (source === undefined || source.recordCount !== entry.recordCount || !sameBytes(source.payload, entry.payload)) {
       throw mismatch(`entry ${String(index)} differs from its source`);
     }
   });
 }
 
-function mismatch(message: string): NereusError {
-  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `generation object verification failed: ${message}`, { retryable: false });
+/** Byte equality through the native comparison (the payloads are megabytes). */
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const total = parts.reduce((sum, part) => sum + part.length, 0);
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.length;
-  }
-  return bytes;
+function mismatch(message: string): NereusError {
+  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `generation object verification failed: ${message}`, { retryable: false });
 }

@@ -6,8 +6,9 @@
 //
 // A task is claimed by a CAS on the record (random claim token, expiry); every later transition compares the
 // record's revision, so a worker whose claim expired and was taken over can no longer prepare or publish. The
-// output object (content-addressed key + claim token; root created first) is uploaded and read back and compared
-// entry by entry with the sources before anything names it. Publication:
+// output object (content-addressed key + claim token; root created first) is uploaded and verified before anything
+// names it: its encoded bytes are compared entry by entry with the sources, and the stored object is proven to be
+// those bytes (the store's size + CRC32C from HEAD, else a whole read-back). Publication:
 //   PREPARE  — one txn: record (claim) → task PREPARED with a freshly allocated generation; generation index entry
 //              written PREPARED (key absent); VISIBLE_GENERATION protection of the output, comparing its root.
 //   verify   — head still there, sources unchanged (exact digest), output still verifies.
@@ -15,6 +16,12 @@
 //              COMMITTED at its exact revision. This is the publication point; only COMMITTED entries are read.
 // A worker that finds a PREPARED task whose claim expired reclaims it and resumes at verify (or aborts: entry
 // ABORTED, task ABANDONED, when the output no longer verifies). Offsets, entry bytes and AppendResult never change.
+// Cost control (the worker shares the event loop with appends): background passes defer a level-1 task over a small
+// increment (policy `minLevelOneBytes` / `maxLevelOneDelayMs`), so outputs are few and large; the advanced
+// generation-0 index end rides on the claim transaction; after each task the worker yields, optionally pauses
+// (`taskPauseMs`) and keeps to `maxBytesPerSecond`.
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import {
   ErrorCode,
@@ -28,18 +35,28 @@ import {
   type StorageProfile,
   type StreamHead,
 } from "@nereus/core";
-import { CoverageCache } from "../profiles/materialization-lag-admission.js";
+import { CoverageCache, measureLag, type MaterializationLagBound } from "../profiles/materialization-lag-admission.js";
 import { StreamRegistry } from "../profiles/stream-registry.js";
 import { PhysicalObjectRoots } from "../roots/physical-object-roots.js";
 import { newProcessRunId } from "../writer/wal-object-naming.js";
 import { advanceGenerationZeroIndex } from "./advance-generation-zero-index.js";
-import { SourceReadError, encodeGenerationObject, readAllSources, uploadGenerationObject, verifyGenerationObject, type SourceReaders } from "./generation-object.js";
+import {
+  SourceReadError,
+  encodeGenerationObjectOffLoop,
+  readAllSources,
+  uploadGenerationObject,
+  verifyGenerationObject,
+  verifyUploadedGenerationObject,
+  type SourceReaders,
+} from "./generation-object.js";
 import type { MaterializationTask, StreamMaterialization, StreamRegistration } from "./materialization-records.js";
 import { MaterializationStateStore, type VersionedMaterialization } from "./materialization-state-store.js";
 import {
   DEFAULT_MATERIALIZATION_POLICY,
+  estimatedRunBytes,
   planLevelOne,
   planMerge,
+  shouldDeferLevelOne,
   sourceDigest,
   type MaterializationPlan,
   type MaterializationPolicy,
@@ -75,6 +92,15 @@ export interface MaterializationWorkerOptions {
   readonly clockSkewMs?: number;
   /** Pause between passes of `start()` (default 200 ms). */
   readonly intervalMs?: number;
+  /**
+   * The runtime's async lag bound: deferral never lets an async-profile stream's pending part reach half of it
+   * (default: none given, i.e. no such cap).
+   */
+  readonly lagBound?: MaterializationLagBound;
+  /** Pause after each task, leaving the event loop to foreground work (default 0: only a yield). */
+  readonly taskPauseMs?: number;
+  /** Cap on the source payload bytes materialized per second, averaged over tasks (default 0: no cap). */
+  readonly maxBytesPerSecond?: number;
   /** Streams processed at once (default 4). */
   readonly concurrency?: number;
   /** Tasks one stream may run per pass (default 4). */
@@ -101,6 +127,16 @@ export class MaterializationWorkerStats {
   tasksResumed = 0;
   tasksPublished = 0;
   tasksAbandoned = 0;
+  /** Background visits that left a small level-1 increment for later (policy `minLevelOneBytes`). */
+  tasksDeferred = 0;
+  /** Outputs proven identical to their encoded bytes by the store's size + CRC32C (no download). */
+  outputsVerifiedByChecksum = 0;
+  /** Outputs proven by reading them back whole (no store CRC32C, or a resumed task). */
+  outputsVerifiedByReadBack = 0;
+  /** Estimated source payload bytes of the tasks driven (published or not). */
+  bytesMaterialized = 0;
+  /** Time spent in pauses after tasks (`taskPauseMs`, `maxBytesPerSecond`). */
+  pacingMs = 0;
   /** CAS conflicts on a stream's record (another worker moved first). */
   claimsLost = 0;
   errors = 0;
@@ -120,8 +156,8 @@ interface StreamView {
   readonly state: VersionedMaterialization;
 }
 
-/** "idle": nothing to do; "busy": another worker holds the stream's task. */
-type TaskOutcome = "published" | "abandoned" | "lost" | "busy" | "idle";
+/** "idle": nothing to do; "busy": another worker holds the stream's task; "deferred": a small increment waits. */
+type TaskOutcome = "published" | "abandoned" | "lost" | "busy" | "idle" | "deferred";
 
 const memoOf = (headRevision: number, stateRevision: number): string => `${String(headRevision)}/${String(stateRevision)}`;
 
@@ -143,6 +179,9 @@ export class MaterializationWorker implements AsyncDisposable {
   readonly #claimTtlMs: number;
   readonly #clockSkewMs: number;
   readonly #intervalMs: number;
+  readonly #lagBound: MaterializationLagBound | undefined;
+  readonly #taskPauseMs: number;
+  readonly #maxBytesPerSecond: number;
   readonly #concurrency: number;
   readonly #tasksPerStream: number;
   readonly #repairBudget: number;
@@ -156,6 +195,12 @@ export class MaterializationWorker implements AsyncDisposable {
   readonly #ownTokens = new Set<string>();
   /** Streams this worker is processing right now (never two runs of one stream at once). */
   readonly #active = new Set<string>();
+  /** Stream → since when (clock) a deferred increment from `from` has waited (a hint; a restart forgets it). */
+  readonly #pendingSince = new Map<string, { readonly from: number; readonly since: number }>();
+  /** `performance.now()` until which the byte-rate budget is spent. */
+  #budgetAt = 0;
+  /** A poke asked for the next background pass to defer nothing (someone waits for a generation). */
+  #poked = false;
   readonly #closing = new AbortController();
   #loop: Promise<void> | undefined;
   #wake: (() => void) | undefined;
@@ -179,6 +224,9 @@ export class MaterializationWorker implements AsyncDisposable {
     this.#claimTtlMs = options.claimTtlMs ?? 30_000;
     this.#clockSkewMs = options.clockSkewMs ?? 1_000;
     this.#intervalMs = options.intervalMs ?? 200;
+    this.#lagBound = options.lagBound;
+    this.#taskPauseMs = options.taskPauseMs ?? 0;
+    this.#maxBytesPerSecond = options.maxBytesPerSecond ?? 0;
     this.#concurrency = options.concurrency ?? 4;
     this.#tasksPerStream = options.tasksPerStream ?? 4;
     this.#repairBudget = options.repairBudget ?? 256;
@@ -187,8 +235,16 @@ export class MaterializationWorker implements AsyncDisposable {
     this.#onError = options.onError ?? (() => undefined);
   }
 
-  /** Runs one pass over every registered stream. Never throws for a stream's failure (counted, reported). */
-  async runOnce(signal?: AbortSignal): Promise<MaterializationPassResult> {
+  /**
+   * Runs one pass over every registered stream. Never throws for a stream's failure (counted, reported). By default
+   * it materializes whatever is pending; `{ defer: true }` makes it a background pass (small level-1 increments
+   * wait, see `MaterializationPolicy.minLevelOneBytes`).
+   */
+  runOnce(signal?: AbortSignal, options: { readonly defer?: boolean } = {}): Promise<MaterializationPassResult> {
+    return this.#pass(options.defer === true, signal);
+  }
+
+  async #pass(defer: boolean, signal?: AbortSignal): Promise<MaterializationPassResult> {
     const combined = signal === undefined ? this.#closing.signal : AbortSignal.any([signal, this.#closing.signal]);
     this.stats.passes += 1;
     const before = this.stats.tasksPublished;
@@ -202,7 +258,7 @@ export class MaterializationWorker implements AsyncDisposable {
       const lanes = Array.from({ length: Math.min(this.#concurrency, current.length) }, async () => {
         for (let index = next++; index < current.length; index = next++) {
           const registration = current[index] as StreamRegistration;
-          await this.#visit(registration, views.get(registration.streamId), combined);
+          await this.#visit(registration, views.get(registration.streamId), combined, defer);
         }
       });
       await Promise.all(lanes);
@@ -216,25 +272,33 @@ export class MaterializationWorker implements AsyncDisposable {
     return { streams, published: this.stats.tasksPublished - before };
   }
 
-  /** Processes one stream now (tests, tools): gen-0 repair and up to `tasksPerStream` tasks. */
+  /** Processes one stream now (tests, tools): gen-0 repair and up to `tasksPerStream` tasks, no deferral. */
   async runStream(streamId: string, signal?: AbortSignal): Promise<void> {
     const view = await this.#loadView(streamId, signal);
     if (view === undefined) return;
-    await this.#process(streamId, view, signal ?? this.#closing.signal);
+    await this.#process(streamId, view, signal ?? this.#closing.signal, false);
   }
 
-  /** Starts passes every `intervalMs` until `close()`. Idempotent. */
+  /**
+   * Starts passes every `intervalMs` until `close()`. Idempotent. These background passes defer small level-1
+   * increments (policy `minLevelOneBytes` / `maxLevelOneDelayMs`), except the pass right after a `poke()`.
+   */
   start(): void {
     if (this.#loop !== undefined || this.#closed !== undefined) return;
     this.#loop = (async () => {
       while (!this.#closing.signal.aborted) {
+        const eager = this.#poked;
+        this.#poked = false;
         try {
-          await this.runOnce();
+          await this.#pass(!eager);
         } catch (error) {
           if (this.#closing.signal.aborted) return;
           this.stats.errors += 1;
           this.#onError(error, "");
         }
+        // close() during the pass (it found no wait to end), or a poke during the pass: no wait.
+        if (this.#closing.signal.aborted) return;
+        if (this.#poked) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.#intervalMs);
           this.#wake = () => {
@@ -247,8 +311,9 @@ export class MaterializationWorker implements AsyncDisposable {
     })();
   }
 
-  /** Ends the wait between passes (new work is likely). */
+  /** Ends the wait between passes (new work is likely); the next background pass defers nothing. */
   poke(): void {
+    this.#poked = true;
     this.#wake?.();
   }
 
@@ -266,7 +331,7 @@ export class MaterializationWorker implements AsyncDisposable {
     await this.close();
   }
 
-  async #visit(registration: StreamRegistration, view: StreamView | undefined, signal: AbortSignal): Promise<void> {
+  async #visit(registration: StreamRegistration, view: StreamView | undefined, signal: AbortSignal, defer: boolean): Promise<void> {
     if (view === undefined || !this.#profiles.has(registration.profile)) return;
     this.stats.streamsVisited += 1;
     if (this.#idle.get(registration.streamId) === memoOf(view.headRevision, view.state.revision)) {
@@ -274,7 +339,7 @@ export class MaterializationWorker implements AsyncDisposable {
       return;
     }
     try {
-      await this.#process(registration.streamId, view, signal);
+      await this.#process(registration.streamId, view, signal, defer);
     } catch (error) {
       if (signal.aborted) return;
       this.stats.errors += 1;
@@ -307,52 +372,60 @@ export class MaterializationWorker implements AsyncDisposable {
     return { head: this.#keyspace.decodeHead(headKv).head, headRevision: headKv.modRevision, state };
   }
 
-  async #process(streamId: string, first: StreamView, signal: AbortSignal): Promise<void> {
+  async #process(streamId: string, first: StreamView, signal: AbortSignal, defer: boolean): Promise<void> {
     if (this.#active.has(streamId)) return;
     this.#active.add(streamId);
     try {
-      await this.#processExclusively(streamId, first, signal);
+      await this.#processExclusively(streamId, first, signal, defer);
     } finally {
       this.#active.delete(streamId);
     }
   }
 
-  async #processExclusively(streamId: string, first: StreamView, signal: AbortSignal): Promise<void> {
+  async #processExclusively(streamId: string, first: StreamView, signal: AbortSignal, defer: boolean): Promise<void> {
     let view: StreamView | undefined = first;
     for (let tasks = 0; view !== undefined && tasks <= this.#tasksPerStream; tasks++) {
       const { head } = view;
       if (head.state !== "ACTIVE" && head.state !== "SEALED") return;
       let state = view.state;
-      // 1. Generation-0 index gaps (async appends acknowledge before the index exists).
-      if (state.record.generationZeroIndexedEnd < head.committedEndOffset) {
+      // 1. Generation-0 index gaps (async appends acknowledge before the index exists). The entries are written
+      // now; the record's indexed end (a hint where the next walk starts) rides on the claim of the next task.
+      let indexedEnd = state.record.generationZeroIndexedEnd;
+      if (indexedEnd < head.committedEndOffset) {
         const advanced = await advanceGenerationZeroIndex({
           metadata: this.#metadata,
           keyspace: this.#keyspace,
           head,
-          from: state.record.generationZeroIndexedEnd,
+          from: indexedEnd,
           repairBudget: this.#repairBudget,
           signal,
         });
         this.stats.generationZeroGapsRepaired += advanced.repairedGaps;
-        const replaced = await this.#states.replace(state, { ...state.record, generationZeroIndexedEnd: advanced.indexedEnd }, {}, signal);
-        if (!replaced.ok) {
-          this.stats.claimsLost += 1;
-          view = await this.#loadView(streamId, signal);
-          continue;
-        }
-        state = { record: { ...state.record, generationZeroIndexedEnd: advanced.indexedEnd }, revision: replaced.revision };
+        indexedEnd = Math.max(indexedEnd, advanced.indexedEnd);
       }
       // 2. One task.
-      const outcome = await this.#runTask(head, state, signal);
-      if (outcome === "idle") this.#idle.set(streamId, memoOf(view.headRevision, state.revision));
-      if (outcome === "idle" || outcome === "busy") return;
+      const outcome = await this.#runTask(head, state, indexedEnd, signal, defer);
+      if (outcome === "deferred" || signal.aborted) return;
+      if (outcome === "idle" || outcome === "busy") {
+        if (indexedEnd > state.record.generationZeroIndexedEnd) {
+          const next = { ...state.record, generationZeroIndexedEnd: indexedEnd };
+          const replaced = await this.#states.replace(state, next, {}, signal);
+          if (!replaced.ok) {
+            this.stats.claimsLost += 1;
+            return;
+          }
+          state = { record: next, revision: replaced.revision };
+        }
+        if (outcome === "idle") this.#idle.set(streamId, memoOf(view.headRevision, state.revision));
+        return;
+      }
       view = await this.#loadView(streamId, signal);
     }
   }
 
   /** Claims or resumes a task and drives it to an end. "busy": nothing to do or someone else holds the task. */
-  async #runTask(head: StreamHead, state: VersionedMaterialization, signal: AbortSignal): Promise<TaskOutcome> {
-    const record = state.record;
+  async #runTask(head: StreamHead, state: VersionedMaterialization, indexedEnd: number, signal: AbortSignal, defer: boolean): Promise<TaskOutcome> {
+    const record: StreamMaterialization = { ...state.record, generationZeroIndexedEnd: Math.max(state.record.generationZeroIndexedEnd, indexedEnd) };
     const task = record.task;
     const now = this.#clock();
     if (task !== undefined && (task.state === "CLAIMED" || task.state === "PREPARED")) {
@@ -367,8 +440,9 @@ export class MaterializationWorker implements AsyncDisposable {
       if (sources === undefined) return this.#abandon(head.streamId, { record: { ...record, task: claimed }, revision: replaced.revision }, signal);
       return this.#drive(head, { record: { ...record, task: claimed }, revision: replaced.revision }, sources, signal);
     }
-    const plan = await this.#plan(head, record, signal);
+    const plan = await this.#plan(head, record, signal, defer);
     if (plan === undefined) return "idle";
+    if (plan === "deferred") return "deferred";
     const attempt = task?.taskId === plan.taskId ? task.attempt + 1 : 1;
     const claimed: MaterializationTask = {
       taskId: plan.taskId,
@@ -390,10 +464,12 @@ export class MaterializationWorker implements AsyncDisposable {
     return this.#drive(head, { record: { ...record, task: claimed }, revision: replaced.revision }, plan.sources, signal);
   }
 
-  async #plan(head: StreamHead, record: StreamMaterialization, signal: AbortSignal): Promise<MaterializationPlan | undefined> {
+  async #plan(head: StreamHead, record: StreamMaterialization, signal: AbortSignal, defer: boolean): Promise<MaterializationPlan | "deferred" | undefined> {
     const streamId = head.streamId;
     const start = Math.max(record.materializedEnd, head.trimOffset);
-    if (start < head.committedEndOffset) {
+    const deferred = start < head.committedEndOffset && defer && this.#deferLevelOne(head, record, start);
+    if (deferred) this.stats.tasksDeferred += 1;
+    if (start < head.committedEndOffset && !deferred) {
       const page = await this.#metadata.scan(this.#keyspace.indexPrefix(streamId), {
         startAt: this.#keyspace.indexScanStart(streamId, start + 1),
         limit: this.policy.maxSources + 1,
@@ -401,7 +477,10 @@ export class MaterializationWorker implements AsyncDisposable {
       });
       const scanned: ScannedIndexEntry[] = page.items.map((item) => ({ key: item.key, value: item.value, entry: this.#keyspace.decodeIndex(item) }));
       const levelOne = planLevelOne(streamId, start, head.committedEndOffset, scanned, this.policy);
-      if (levelOne !== undefined) return levelOne;
+      if (levelOne !== undefined) {
+        this.#pendingSince.delete(streamId);
+        return levelOne;
+      }
     }
     const page = await this.#metadata.scan(this.#keyspace.generationIndexPrefix(streamId), {
       startAt: this.#keyspace.generationIndexScanStart(streamId, record.mergedEnd + 1),
@@ -409,7 +488,20 @@ export class MaterializationWorker implements AsyncDisposable {
       signal,
     });
     const generations: ScannedGeneration[] = page.items.map((item) => ({ key: item.key, value: item.value, entry: this.#keyspace.decodeGenerationIndex(item) }));
-    return planMerge(streamId, record.mergedEnd, generations, this.policy);
+    return planMerge(streamId, record.mergedEnd, generations, this.policy) ?? (deferred ? "deferred" : undefined);
+  }
+
+  /** Whether a background pass leaves the level-1 increment from `start` for later (see `shouldDeferLevelOne`). */
+  #deferLevelOne(head: StreamHead, record: StreamMaterialization, start: number): boolean {
+    const now = this.#clock();
+    const seen = this.#pendingSince.get(head.streamId);
+    const since = seen !== undefined && seen.from === start ? seen.since : now;
+    if (seen === undefined || seen.from !== start) {
+      if (this.#pendingSince.size >= 100_000) this.#pendingSince.clear();
+      this.#pendingSince.set(head.streamId, { from: start, since });
+    }
+    const lag = measureLag(head, record);
+    return shouldDeferLevelOne({ profile: head.profile, records: lag.records, bytes: lag.bytes, waitedMs: now - since }, this.policy, this.#lagBound);
   }
 
   /** Re-reads the exact sources of `task` (undefined when they changed: the task must be abandoned). */
@@ -450,8 +542,38 @@ export class MaterializationWorker implements AsyncDisposable {
     return sources;
   }
 
-  /** Builds (or re-verifies) the output, prepares and publishes. */
+  /** Builds (or re-verifies) the output, prepares and publishes; then paces (whatever the outcome). */
   async #drive(head: StreamHead, claimed: VersionedMaterialization, sources: readonly MaterializationSource[], signal: AbortSignal): Promise<TaskOutcome> {
+    const started = performance.now();
+    const bytes = estimatedRunBytes(sources);
+    this.stats.bytesMaterialized += bytes;
+    try {
+      return await this.#build(head, claimed, sources, signal);
+    } finally {
+      await this.#pace(bytes, started, signal);
+    }
+  }
+
+  /**
+   * After a task of `bytes` that started at `started`: always yields the event loop; waits `taskPauseMs`; and,
+   * with `maxBytesPerSecond`, until the shared byte budget allows the bytes (lanes share one budget).
+   */
+  async #pace(bytes: number, started: number, signal: AbortSignal): Promise<void> {
+    let until = performance.now() + this.#taskPauseMs;
+    if (this.#maxBytesPerSecond > 0) {
+      this.#budgetAt = Math.max(this.#budgetAt, started) + (bytes * 1000) / this.#maxBytesPerSecond;
+      until = Math.max(until, this.#budgetAt);
+    }
+    const waitMs = until - performance.now();
+    if (waitMs <= 0 || signal.aborted) {
+      await nextTurn();
+      return;
+    }
+    this.stats.pacingMs += waitMs;
+    await sleep(waitMs, signal);
+  }
+
+  async #build(head: StreamHead, claimed: VersionedMaterialization, sources: readonly MaterializationSource[], signal: AbortSignal): Promise<TaskOutcome> {
     const streamId = head.streamId;
     const task = claimed.record.task as MaterializationTask;
     const claim = task.claim as NonNullable<MaterializationTask["claim"]>;
@@ -469,7 +591,7 @@ export class MaterializationWorker implements AsyncDisposable {
     let state = claimed;
     let prepared: { readonly key: string; readonly entry: GenerationIndexEntry; readonly revision: number };
     if (task.state === "CLAIMED") {
-      const encoded = encodeGenerationObject({
+      const encoded = await encodeGenerationObjectOffLoop({
         cluster: this.#cluster,
         streamId,
         offsetStart: task.offsetStart,
@@ -482,7 +604,9 @@ export class MaterializationWorker implements AsyncDisposable {
         orphanGraceMs: this.#orphanGraceMs,
       });
       const [root] = await Promise.all([this.#roots.create(this.#metadata, encoded.root, signal), uploadGenerationObject(this.#store, encoded, signal)]);
-      await verifyGenerationObject(this.#store, encoded.target, streamId, task.offsetStart, entries, signal);
+      const proof = await verifyUploadedGenerationObject(this.#store, encoded, streamId, task.offsetStart, entries, signal);
+      if (proof === "STORE_CHECKSUM") this.stats.outputsVerifiedByChecksum += 1;
+      else this.stats.outputsVerifiedByReadBack += 1;
       await this.#hooks.afterOutputUpload?.(task);
       const generation = state.record.nextGeneration;
       const last = sources.at(-1) as MaterializationSource;
@@ -516,9 +640,8 @@ export class MaterializationWorker implements AsyncDisposable {
       );
       if (!replaced.ok) return this.#lost();
       state = { record: next, revision: replaced.revision };
-      const stored = await this.#metadata.get(key, { signal });
-      if (stored === undefined) return this.#lost();
-      prepared = { key, entry, revision: stored.modRevision };
+      // One transaction wrote the record and the entry: the entry's revision is the transaction's (SPI invariant).
+      prepared = { key, entry, revision: replaced.revision };
       await this.#hooks.afterPrepared?.(preparedTask);
     } else {
       // Resuming a PREPARED task: its entry must still be PREPARED and its output must still verify.
@@ -528,6 +651,7 @@ export class MaterializationWorker implements AsyncDisposable {
       if (stored === undefined || entry === undefined || entry.state !== "PREPARED" || task.output === undefined) return this.#abandon(streamId, state, signal);
       try {
         await verifyGenerationObject(this.#store, task.output, streamId, task.offsetStart, entries, signal);
+        this.stats.outputsVerifiedByReadBack += 1;
       } catch (error) {
         if (NereusError.is(error) && !error.retryable) return this.#abandon(streamId, state, signal);
         throw error;
@@ -625,6 +749,19 @@ export class MaterializationWorker implements AsyncDisposable {
     this.#ownTokens.add(token);
     return { workerId: this.workerId, token, expiresAtMillis: now + this.#claimTtlMs };
   }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** Errors proving a source's bytes unusable (as opposed to a transient failure worth retrying next pass). */

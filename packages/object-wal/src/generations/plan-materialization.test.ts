@@ -7,7 +7,9 @@ import {
   DEFAULT_MATERIALIZATION_POLICY,
   planLevelOne,
   planMerge,
+  shouldDeferLevelOne,
   type MaterializationPolicy,
+  type PendingLevelOne,
   type ScannedGeneration,
   type ScannedIndexEntry,
 } from "./plan-materialization.js";
@@ -151,5 +153,62 @@ describe("advanceGenerationZeroIndex", () => {
     const again = await advanceGenerationZeroIndex({ metadata, keyspace: harness.keyspace, head, from: 0, repairBudget: 2 });
     expect(again).toEqual({ indexedEnd: 10, repairedGaps: 0 });
     await harness.dispose();
+  });
+});
+
+describe("shouldDeferLevelOne", () => {
+  const small: PendingLevelOne = { profile: "OBJECT_WAL_SYNC_OBJECT", records: 10, bytes: 1024, waitedMs: 0 };
+  const defaults = policy({ minLevelOneBytes: 4096, maxLevelOneDelayMs: 1000 });
+
+  it("defers a small, fresh increment; not once it reached the byte threshold or waited the delay", () => {
+    expect(shouldDeferLevelOne(small, defaults)).toBe(true);
+    expect(shouldDeferLevelOne({ ...small, bytes: 4096 }, defaults)).toBe(false);
+    expect(shouldDeferLevelOne({ ...small, waitedMs: 999 }, defaults)).toBe(true);
+    expect(shouldDeferLevelOne({ ...small, waitedMs: 1000 }, defaults)).toBe(false);
+    expect(shouldDeferLevelOne({ ...small, records: 0, bytes: 0 }, defaults)).toBe(false);
+    // 0 disables deferral; the threshold never exceeds what one task may hold.
+    expect(shouldDeferLevelOne(small, policy({ minLevelOneBytes: 0 }))).toBe(false);
+    expect(shouldDeferLevelOne({ ...small, bytes: 2048 }, policy({ minLevelOneBytes: 1 << 30, maxBytes: 2048 }))).toBe(false);
+  });
+
+  it("never defers a profile whose appends wait for the generation", () => {
+    expect(shouldDeferLevelOne({ ...small, profile: "BOOKKEEPER_WAL_SYNC_OBJECT" }, defaults)).toBe(false);
+    expect(shouldDeferLevelOne({ ...small, profile: "BOOKKEEPER_WAL_ASYNC_OBJECT" }, defaults)).toBe(true);
+  });
+
+  it("never lets an async stream's pending part reach half of its lag bound", () => {
+    const asyncSmall: PendingLevelOne = { ...small, profile: "OBJECT_WAL_ASYNC_OBJECT" };
+    expect(shouldDeferLevelOne(asyncSmall, defaults, { maxRecords: 21, maxBytes: 0 })).toBe(true);
+    expect(shouldDeferLevelOne(asyncSmall, defaults, { maxRecords: 20, maxBytes: 0 })).toBe(false);
+    expect(shouldDeferLevelOne(asyncSmall, defaults, { maxRecords: 0, maxBytes: 2048 })).toBe(false);
+    // The bound is about async profiles' admission: a sync stream is not lag-limited.
+    expect(shouldDeferLevelOne(small, defaults, { maxRecords: 20, maxBytes: 2048 })).toBe(true);
+  });
+
+  test("property: a deferred increment is always below the threshold, younger than the delay, within half the bound", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT", "BOOKKEEPER_WAL_ASYNC_OBJECT", "BOOKKEEPER_WAL_SYNC_OBJECT" as const),
+        fc.nat(10_000),
+        fc.nat(1 << 24),
+        fc.nat(5_000),
+        fc.nat(1 << 24),
+        fc.nat(5_000),
+        fc.nat(20_000),
+        fc.nat(1 << 25),
+        (profile, records, bytes, waitedMs, minLevelOneBytes, maxLevelOneDelayMs, maxRecords, maxBytes) => {
+          const chosen = policy({ minLevelOneBytes, maxLevelOneDelayMs });
+          if (!shouldDeferLevelOne({ profile, records, bytes, waitedMs }, chosen, { maxRecords, maxBytes })) return;
+          expect(profile).not.toBe("BOOKKEEPER_WAL_SYNC_OBJECT");
+          expect(records).toBeGreaterThan(0);
+          expect(bytes).toBeLessThan(Math.min(minLevelOneBytes, chosen.maxBytes));
+          expect(waitedMs).toBeLessThan(maxLevelOneDelayMs);
+          if (profile.endsWith("ASYNC_OBJECT")) {
+            if (maxRecords > 0) expect(records * 2).toBeLessThan(maxRecords);
+            if (maxBytes > 0) expect(bytes * 2).toBeLessThan(maxBytes);
+          }
+        },
+      ),
+    );
   });
 });

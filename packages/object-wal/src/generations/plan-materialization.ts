@@ -4,9 +4,23 @@
 // - Merge (level n + 1): a run of at least `minSources` contiguous, unshadowed level-n generations of one payload
 //   format, within the size bounds, at or after `mergedEnd`. Levels stop at `maxLevel`, so planning reaches a
 //   fixed point (no endless re-compaction).
+// - Deferral (background passes only): a level-1 task over a small increment waits until more bytes are pending
+//   or the pending data has waited long enough, so output objects are few and large; never for a profile whose
+//   appends wait for the generation, never past half an async lag bound.
 // Sources are named by their exact index records; the task id and source digest derive from them, so a retried
 // plan over the same sources is the same task.
-import { base32LowerNoPad, sha256, sha256Hex, type GenerationIndexEntry, type OffsetIndexEntry, type PayloadFormat, type ReadTarget } from "@nereus/core";
+import {
+  STORAGE_PROFILE_TRAITS,
+  base32LowerNoPad,
+  sha256,
+  sha256Hex,
+  type GenerationIndexEntry,
+  type OffsetIndexEntry,
+  type PayloadFormat,
+  type ReadTarget,
+  type StorageProfile,
+  type StorageProfileTraits,
+} from "@nereus/core";
 import type { MaterializationSourceKind } from "./materialization-records.js";
 
 const encoder = new TextEncoder();
@@ -29,6 +43,13 @@ export interface MaterializationPolicy {
   readonly maxMergeSources: number;
   /** Highest level produced (1 disables merging; default 2). */
   readonly maxLevel: number;
+  /**
+   * Background passes defer a level-1 task while fewer payload bytes than this are pending past the materialized
+   * end (default 4 MiB; capped at `maxBytes`; 0 never defers), unless the pending data has waited
+   * `maxLevelOneDelayMs` (default 1,000 ms). Explicit passes (`runOnce`, `runStream`) never defer.
+   */
+  readonly minLevelOneBytes: number;
+  readonly maxLevelOneDelayMs: number;
 }
 
 export const DEFAULT_MATERIALIZATION_POLICY: MaterializationPolicy = Object.freeze({
@@ -39,6 +60,8 @@ export const DEFAULT_MATERIALIZATION_POLICY: MaterializationPolicy = Object.free
   minMergeSources: 4,
   maxMergeSources: 16,
   maxLevel: 2,
+  minLevelOneBytes: 4 * 1024 * 1024,
+  maxLevelOneDelayMs: 1000,
 });
 
 /** One source range with its exact index record. */
@@ -102,7 +125,7 @@ export function materializationTaskId(streamId: string, level: number, offsetSta
  * ranges) the stream's cumulative-size growth from the previous source of the run (the first such source counts 0,
  * so a run may exceed `maxBytes` by at most one source; `maxEntries` still bounds it).
  */
-function estimatedRunBytes(run: readonly MaterializationSource[]): number {
+export function estimatedRunBytes(run: readonly Pick<MaterializationSource, "readTarget" | "cumulativeSize">[]): number {
   let bytes = 0;
   for (const [index, source] of run.entries()) {
     const previous = run[index - 1];
@@ -225,4 +248,36 @@ export function planMerge(
     runLevel = entry.level;
   }
   return flush();
+}
+
+/** What a background pass knows about a stream's pending (not yet materialized) range. */
+export interface PendingLevelOne {
+  readonly profile: StorageProfile;
+  /** Records and payload bytes past the materialized end (or the trim offset). */
+  readonly records: number;
+  readonly bytes: number;
+  /** How long the pending data has waited (as far as this worker has seen it). */
+  readonly waitedMs: number;
+}
+
+/**
+ * True when a background pass should leave the stream's level-1 task for later: the increment is below
+ * `minLevelOneBytes` and has waited less than `maxLevelOneDelayMs`. Never for a profile whose appends complete on
+ * the generation (they wait for it), never when the pending part reaches half of `lagBound` in either dimension
+ * (an async stream must not be rejected for a lag the worker chose), never when nothing is pending.
+ */
+export function shouldDeferLevelOne(
+  pending: PendingLevelOne,
+  policy: MaterializationPolicy,
+  lagBound: { readonly maxRecords: number; readonly maxBytes: number } = { maxRecords: 0, maxBytes: 0 },
+): boolean {
+  const traits = STORAGE_PROFILE_TRAITS[pending.profile] as StorageProfileTraits | undefined;
+  if (pending.records <= 0 || traits === undefined || traits.syncObjectMaterialization) return false;
+  const minBytes = Math.min(policy.minLevelOneBytes, policy.maxBytes);
+  if (pending.bytes >= minBytes || pending.waitedMs >= policy.maxLevelOneDelayMs) return false;
+  if (traits.asyncObjectMaterialization) {
+    if (lagBound.maxRecords > 0 && pending.records * 2 >= lagBound.maxRecords) return false;
+    if (lagBound.maxBytes > 0 && pending.bytes * 2 >= lagBound.maxBytes) return false;
+  }
+  return true;
 }

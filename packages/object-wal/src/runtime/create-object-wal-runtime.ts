@@ -65,6 +65,10 @@ export interface ObjectWalRuntimeOptions {
     readonly intervalMs?: number;
     readonly claimTtlMs?: number;
     readonly concurrency?: number;
+    /** Pause after each task, leaving the event loop to appends (default 0: only a yield). */
+    readonly taskPauseMs?: number;
+    /** Cap on materialized source bytes per second (default 0: no cap; the worker may then fall behind). */
+    readonly maxBytesPerSecond?: number;
     /**
      * Profiles whose streams get higher generations (default both Object WAL profiles, plus both BookKeeper object
      * profiles when a source reader serves BOOKKEEPER_ENTRY_RANGE targets).
@@ -131,11 +135,12 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
   const served = defaultMaterializedProfiles(extraReaders.flatMap((candidate) => candidate.targetTypes));
   const profiles = materialization.profiles ?? served;
   const states = new MaterializationStateStore(options.metadata, options.cluster);
+  const lagBound: MaterializationLagBound = { ...DEFAULT_LAG_BOUND, ...options.lagBound };
   const admission = new MaterializationLagAdmission({
     registry,
     states,
     coverage,
-    bound: { ...DEFAULT_LAG_BOUND, ...options.lagBound },
+    bound: lagBound,
     registeredProfiles: new Set<StorageProfile>([...profiles, ...[...LAG_BOUNDED_PROFILES].filter((profile) => served.has(profile))]),
   });
   const worker = new MaterializationWorker({
@@ -148,10 +153,13 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     coverage,
     clock,
     materializeProfiles: profiles,
+    lagBound,
     ...(materialization.policy === undefined ? {} : { policy: materialization.policy }),
     ...(materialization.intervalMs === undefined ? {} : { intervalMs: materialization.intervalMs }),
     ...(materialization.claimTtlMs === undefined ? {} : { claimTtlMs: materialization.claimTtlMs }),
     ...(materialization.concurrency === undefined ? {} : { concurrency: materialization.concurrency }),
+    ...(materialization.taskPauseMs === undefined ? {} : { taskPauseMs: materialization.taskPauseMs }),
+    ...(materialization.maxBytesPerSecond === undefined ? {} : { maxBytesPerSecond: materialization.maxBytesPerSecond }),
     ...(materialization.hooks === undefined ? {} : { hooks: materialization.hooks }),
     ...(materialization.onError === undefined ? {} : { onError: materialization.onError }),
   });

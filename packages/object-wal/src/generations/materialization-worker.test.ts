@@ -1,0 +1,144 @@
+// The worker's cost controls: deferral of small level-1 increments in background passes (and its limits), the
+// output proof by the store's CRC32C, and pacing. The full protocol (crashes, claims, publication) is covered by
+// the Object WAL acceptance suite.
+import { performance } from "node:perf_hooks";
+import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { ObjectWalStack, opaque } from "../testing/object-wal-stack.js";
+
+const stacks: ObjectWalStack[] = [];
+afterEach(async () => {
+  for (const stack of stacks.splice(0)) await stack.dispose();
+});
+
+function newStack(): ObjectWalStack {
+  const stack = new ObjectWalStack(new InMemoryMetadataStore(), new InMemoryObjectStore());
+  stacks.push(stack);
+  return stack;
+}
+
+async function committed(stack: ObjectWalStack, streamId: string): Promise<Array<[number, number]>> {
+  return (await stack.generations(streamId)).filter((entry) => entry.state === "COMMITTED").map((entry) => [entry.offsetStart, entry.offsetEnd]);
+}
+
+describe("MaterializationWorker deferral", () => {
+  it("a background pass leaves a small increment for later; once it has waited the delay it is materialized with nothing new appended", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("small", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`small-${String(index)}`));
+    let now = 1_000_000;
+    const worker = stack.worker({ clock: () => now, policy: { minLevelOneBytes: 1024 * 1024, maxLevelOneDelayMs: 1000 } });
+
+    await worker.runOnce(undefined, { defer: true });
+    expect(worker.stats.tasksDeferred).toBe(1);
+    expect(await committed(stack, streamId)).toEqual([]);
+    now += 500;
+    await worker.runOnce(undefined, { defer: true });
+    expect(worker.stats.tasksDeferred).toBe(2);
+    expect(await committed(stack, streamId)).toEqual([]);
+    // Idle since: the same head and record as the passes before, and still visited.
+    now += 600;
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([[0, 3]]);
+    expect(worker.stats.tasksPublished).toBe(1);
+
+    // An explicit pass defers nothing.
+    await store.append(streamId, opaque("small-3"));
+    await worker.runOnce();
+    expect(await committed(stack, streamId)).toEqual([[0, 3], [3, 4]]);
+  });
+
+  it("an increment at the byte threshold is materialized by the first background pass", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("large", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    await store.append(streamId, opaque("x".repeat(600), "y".repeat(600)));
+    const worker = stack.worker({ clock: () => 5_000, policy: { minLevelOneBytes: 1000, maxLevelOneDelayMs: 60_000 } });
+    await worker.runOnce(undefined, { defer: true });
+    expect(worker.stats.tasksDeferred).toBe(0);
+    expect(await committed(stack, streamId)).toEqual([[0, 2]]);
+  });
+
+  it("an async stream is not deferred once its pending part reaches half the lag bound", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("bounded", { profile: "OBJECT_WAL_ASYNC_OBJECT" });
+    for (let index = 0; index < 2; index++) await store.append(streamId, opaque(`a-${String(index)}`));
+    const policy = { minLevelOneBytes: 1024 * 1024, maxLevelOneDelayMs: 60_000 };
+    const deferring = stack.worker({ clock: () => 5_000, policy, lagBound: { maxRecords: 5, maxBytes: 0 } });
+    await deferring.runOnce(undefined, { defer: true });
+    expect(deferring.stats.tasksDeferred).toBe(1);
+    await store.append(streamId, opaque("a-2"));
+    await deferring.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([[0, 3]]);
+  });
+
+  it("a poke makes the next background pass materialize a small increment at once", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("poked", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    await store.append(streamId, opaque("waits"));
+    const worker = stack.worker({ clock: () => 5_000, intervalMs: 600_000, policy: { minLevelOneBytes: 1024 * 1024, maxLevelOneDelayMs: 600_000 } });
+    const published = worker.coverage.changed(streamId);
+    worker.start();
+    worker.poke();
+    await published;
+    expect(worker.stats.tasksDeferred).toBe(1);
+    expect(await committed(stack, streamId)).toEqual([[0, 1]]);
+  });
+});
+
+describe("MaterializationWorker output verification", () => {
+  it("proves the output by the store's size + CRC32C: the only GETs are the source reads", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("proof", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`p-${String(index)}`));
+    const expected = await stack.readAll(store, streamId);
+    const sources = new Set((await stack.generationZero(streamId)).map((entry) => (entry.readTarget.type === "OBJECT_SLICE" ? entry.readTarget.objectKey : "")));
+    const worker = stack.worker();
+    stack.objects.stats.gets = 0;
+    stack.objects.stats.heads = 0;
+    await worker.runStream(streamId);
+    expect(worker.stats).toMatchObject({ tasksPublished: 1, outputsVerifiedByChecksum: 1, outputsVerifiedByReadBack: 0 });
+    expect(stack.objects.stats.gets).toBe(sources.size);
+    expect(stack.objects.stats.heads).toBe(1);
+    expect(await stack.readAll(store, streamId)).toEqual(expected);
+  });
+});
+
+describe("MaterializationWorker pacing", () => {
+  it("keeps to maxBytesPerSecond over several tasks", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("paced", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    for (let index = 0; index < 4; index++) await store.append(streamId, opaque("z".repeat(1000)));
+    const sliceBytes = (await stack.generationZero(streamId)).reduce((sum, entry) => sum + (entry.readTarget.type === "OBJECT_SLICE" ? entry.readTarget.sliceLength : 0), 0);
+    const rate = 20_000;
+    const worker = stack.worker({ maxBytesPerSecond: rate, policy: { maxSources: 1, maxLevel: 1 } });
+    const started = performance.now();
+    await worker.runStream(streamId);
+    const elapsed = performance.now() - started;
+    expect(worker.stats.tasksPublished).toBe(4);
+    expect(worker.stats.bytesMaterialized).toBe(sliceBytes);
+    expect(elapsed).toBeGreaterThanOrEqual(((sliceBytes * 1000) / rate) * 0.95);
+    expect(worker.stats.pacingMs).toBeGreaterThan(0);
+  });
+
+  it("a pause after a task ends at close()", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("pause", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    await store.append(streamId, opaque("one"));
+    const worker = stack.worker({ taskPauseMs: 600_000 });
+    const published = worker.coverage.changed(streamId);
+    const run = worker.runStream(streamId);
+    await published;
+    const started = performance.now();
+    await worker.close();
+    await run;
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(worker.stats.tasksPublished).toBe(1);
+  });
+});
