@@ -56,7 +56,10 @@ export interface ReadOptions {
   readonly signal?: AbortSignal;
 }
 
-/** One stored entry as read back: its first offset, record count and exact bytes. */
+/**
+ * One stored entry as read back: its first offset, record count and exact bytes. `payload` may be shared with the
+ * read caches (a view, not a copy): treat it as read-only.
+ */
 export interface ReadEntry {
   readonly offset: number;
   readonly recordCount: number;

@@ -16,7 +16,7 @@ import type { StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { loadHead } from "../lane/load-head.js";
-import type { StoredEntry, WalIoOptions, WalReader } from "../spi/wal.js";
+import type { StoredEntry, WalReader } from "../spi/wal.js";
 import type { StoreContext } from "../stream-store/store-context.js";
 import { quarantineGeneration } from "./quarantine-generation.js";
 import { indexedEntries, readIndexedEntries, type IndexedRange } from "./read-indexed-entries.js";
@@ -123,13 +123,11 @@ export function resolutionCache(context: StoreContext): ReadResolutionCache {
   return cache;
 }
 
-/** A WalReader that can fetch several targets at once (one promise per target, each settling on its own). */
-interface MultiTargetWalReader extends WalReader {
-  readEntriesMany(targets: readonly ReadTarget[], options?: WalIoOptions): ReadonlyArray<Promise<readonly StoredEntry[]>>;
-}
+/** A WalReader that implements the optional multi-target read. */
+type MultiTargetWalReader = WalReader & Required<Pick<WalReader, "readEntriesMany">>;
 
 function readsMany(reader: WalReader): reader is MultiTargetWalReader {
-  return typeof (reader as Partial<MultiTargetWalReader>).readEntriesMany === "function";
+  return typeof reader.readEntriesMany === "function";
 }
 
 /**

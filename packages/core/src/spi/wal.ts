@@ -78,7 +78,10 @@ export interface WalWriter {
 /** What a failed protection compare means for the writer (see `WalWriter.classifyProtectionConflict`). */
 export type ProtectionConflictVerdict = "FENCED" | "RETRY";
 
-/** One entry as stored in a target: exact bytes and the record count it was written with. */
+/**
+ * One entry as stored in a target: exact bytes and the record count it was written with. `payload` may be a view
+ * shared with the reader's cache: callers must treat it as read-only.
+ */
 export interface StoredEntry {
   readonly recordCount: number;
   readonly payload: Uint8Array;
@@ -92,4 +95,9 @@ export interface WalReader {
   readonly spiVersion: typeof WAL_SPI_VERSION;
   readonly targetTypes: readonly ReadTargetType[];
   readEntries(target: ReadTarget, options?: WalIoOptions): Promise<readonly StoredEntry[]>;
+  /**
+   * Optional: several targets at once (e.g. adjacent slices of one object in one GET), one promise per target in
+   * order, each settling on its own with exactly what `readEntries` would return for it.
+   */
+  readEntriesMany?(targets: readonly ReadTarget[], options?: WalIoOptions): ReadonlyArray<Promise<readonly StoredEntry[]>>;
 }
