@@ -11,7 +11,8 @@
 // reading the whole object back and comparing it byte for byte. A task resumed without its encoded bytes reads the
 // object back and compares it with the sources. Buffers: source payloads are retained until encoded; the encoded
 // bytes until verified.
-import { createHash, webcrypto } from "node:crypto";
+import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   ErrorCode,
   NereusError,
@@ -123,17 +124,31 @@ export function encodeGenerationObject(input: Omit<GenerationObjectInput, "store
 }
 
 /**
- * Encodes the output object of a task like `encodeGenerationObject` (same bytes, same key), computing the content
- * SHA-256 off the event loop (WebCrypto runs digests on the libuv pool) over the slice's payload region — in NRS1
- * the payloads lie back to back right before the 4-byte slice checksum, i.e. exactly the concatenated payloads.
+ * Encodes the output object of a task like `encodeGenerationObject` (same bytes, same key), hashing the payloads in
+ * steps of at most `HASH_STEP_BYTES` and yielding the event loop between steps, so foreground work (appends) is not
+ * held up for the whole hash. (WebCrypto's digest is no help on Node 20: it copies the input on the calling thread.)
  */
-export async function encodeGenerationObjectOffLoop(input: Omit<GenerationObjectInput, "store" | "signal">): Promise<EncodedGenerationObject> {
-  const encoded = encodeOutput(input);
-  const slice = encoded.manifest[0] as WalSliceDescriptor;
-  const payloadEnd = slice.offset + slice.length - 4;
-  const digest = await webcrypto.subtle.digest("SHA-256", encoded.bytes.subarray(payloadEnd - slice.payloadBytes, payloadEnd));
-  return describeGenerationObject(input, encoded, Buffer.from(digest).toString("hex"));
+export async function encodeGenerationObjectYielding(input: Omit<GenerationObjectInput, "store" | "signal">): Promise<EncodedGenerationObject> {
+  const hasher = createHash("sha256");
+  let sinceYield = 0;
+  for (const entry of input.entries) {
+    for (let at = 0; at < entry.payload.length; ) {
+      const step = entry.payload.subarray(at, at + HASH_STEP_BYTES - sinceYield);
+      hasher.update(step);
+      at += step.length;
+      sinceYield += step.length;
+      if (sinceYield >= HASH_STEP_BYTES) {
+        sinceYield = 0;
+        await nextTurn();
+      }
+    }
+  }
+  const contentSha = hasher.digest("hex");
+  return describeGenerationObject(input, encodeOutput(input), contentSha);
 }
+
+/** Payload bytes hashed between two yields of `encodeGenerationObjectYielding`. */
+const HASH_STEP_BYTES = 1024 * 1024;
 
 function encodeOutput(input: Omit<GenerationObjectInput, "store" | "signal">): EncodedWalObject {
   const encoded = encodeWalObject({

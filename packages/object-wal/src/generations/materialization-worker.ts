@@ -42,7 +42,7 @@ import { newProcessRunId } from "../writer/wal-object-naming.js";
 import { advanceGenerationZeroIndex } from "./advance-generation-zero-index.js";
 import {
   SourceReadError,
-  encodeGenerationObjectOffLoop,
+  encodeGenerationObjectYielding,
   readAllSources,
   uploadGenerationObject,
   verifyGenerationObject,
@@ -591,7 +591,7 @@ export class MaterializationWorker implements AsyncDisposable {
     let state = claimed;
     let prepared: { readonly key: string; readonly entry: GenerationIndexEntry; readonly revision: number };
     if (task.state === "CLAIMED") {
-      const encoded = await encodeGenerationObjectOffLoop({
+      const encoded = await encodeGenerationObjectYielding({
         cluster: this.#cluster,
         streamId,
         offsetStart: task.offsetStart,
