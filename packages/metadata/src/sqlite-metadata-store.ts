@@ -3,12 +3,17 @@
 // mod/create revisions and lease, table `leases` the leases. Txns are group-committed: the txns submitted during one
 // turn of the event loop run, in submission order and each in its own savepoint (its own revision, its own
 // compares, its own failure), inside ONE `BEGIN IMMEDIATE` SQLite transaction, so they share one commit and one
-// fsync; the result is the same as running them one after another. WAL journal + synchronous=FULL make a resolved
-// txn durable; a failing COMMIT leaves every mutating txn of the batch ambiguous.
+// fsync; the result is the same as running them one after another. Durability: WAL journal with synchronous=NORMAL
+// (a COMMIT does not fsync on the event loop) plus a datasync of the `-wal` file on the libuv pool after each group
+// commit (wal-file-sync.ts); a txn resolves, its watch events fire and reads return only once everything they
+// could observe is durable. A failing COMMIT or a failed sync leaves every mutating txn of the batch ambiguous; after
+// a failed sync the store refuses further work.
 // Leases expire lazily (checked by every call) and by a periodic sweep. Watches are in-process listeners: they see
 // this store's writes only, never another process's.
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
 import {
+  MetadataAmbiguousError,
+  NereusError,
   METADATA_STORE_SPI_VERSION,
   type KeyValue,
   type Lease,
@@ -22,6 +27,7 @@ import {
   type WatchHandle,
 } from "@nereus/core";
 import Database from "better-sqlite3";
+import { type BeforeWalSync, WalFileSync } from "./wal-file-sync.js";
 import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
@@ -34,6 +40,8 @@ export interface SqliteMetadataStoreOptions {
   readonly clock?: () => number;
   /** Period of the background sweep that deletes expired leases' keys (default 1,000 ms; the timer is unref'd). */
   readonly leaseSweepIntervalMs?: number;
+  /** Test seam: runs before each datasync of the `-wal` file; a throw fails the sync like an I/O error. */
+  readonly beforeWalSync?: BeforeWalSync;
 }
 
 const SCHEMA_VERSION = 1;
@@ -81,6 +89,7 @@ export async function createSqliteMetadataStore(options: SqliteMetadataStoreOpti
 export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly spiVersion = METADATA_STORE_SPI_VERSION;
   readonly #db: Database.Database;
+  readonly #walSync: WalFileSync;
   readonly #clock: () => number;
   readonly #statements: ReturnType<typeof prepare>;
   readonly #watchers = new Set<{ readonly prefix: string; readonly onEvent: (event: WatchEvent) => void }>();
@@ -94,8 +103,14 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   /** Group commits run (SQLite transactions that carried queued txns) and the txns they carried. */
   readonly stats = { groupCommits: 0, txns: 0 };
 
-  private constructor(db: Database.Database, options: SqliteMetadataStoreOptions) {
+  /** Datasyncs of the `-wal` file so far (fewer than commits under load: concurrent commits share one). */
+  get walSyncs(): number {
+    return this.#walSync.syncs;
+  }
+
+  private constructor(db: Database.Database, walSync: WalFileSync, options: SqliteMetadataStoreOptions) {
     this.#db = db;
+    this.#walSync = walSync;
     this.#clock = options.clock ?? Date.now;
     this.#statements = prepare(db);
     this.#sweepTimer = setInterval(() => {
@@ -116,13 +131,17 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       db.pragma("busy_timeout = 5000");
       const journalMode = db.pragma("journal_mode = WAL", { simple: true });
       if (journalMode !== "wal") throw new Error(`could not enable WAL journal mode (got ${String(journalMode)})`);
-      db.pragma("synchronous = FULL");
+      // Commits append to the -wal file without fsync; WalFileSync makes them durable before anyone sees them.
+      db.pragma("synchronous = NORMAL");
       const encoding = db.pragma("encoding", { simple: true });
       if (encoding !== "UTF-8") throw new Error(`database encoding is ${String(encoding)}, keys need UTF-8 byte order`);
       db.exec(SCHEMA);
       const version = (db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as { value: number }).value;
       if (version !== SCHEMA_VERSION) throw new Error(`unsupported metadata schema version ${version}`);
-      const store = new SqliteMetadataStore(db, options);
+      // The schema statements above wrote to the WAL, so the -wal file exists.
+      const walSync = await WalFileSync.open(`${options.path}-wal`, options.beforeWalSync);
+      await walSync.request();
+      const store = new SqliteMetadataStore(db, walSync, options);
       store.#expireLeases();
       return store;
     } catch (error) {
@@ -239,8 +258,10 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     this.#commitQueuedTxns();
     this.#closed = true;
     clearInterval(this.#sweepTimer);
+    await this.#walSync.barrier().catch(() => undefined);
     this.#watchers.clear();
     this.#db.close();
+    await this.#walSync.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -249,19 +270,33 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
 
   #enter(signal: AbortSignal | undefined): void {
     if (this.#closed) throw MetadataStoreErrors.closed();
+    if (this.#walSync.failure !== undefined) {
+      throw MetadataStoreErrors.unavailable(`sqlite metadata store: syncing the WAL failed earlier; reopen the store`, this.#walSync.failure, false);
+    }
     if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
   }
 
-  #read<T>(operation: string, read: () => T): T {
+  /** Reads now, returns once everything the read could have observed is durable. */
+  async #read<T>(operation: string, read: () => T): Promise<T> {
+    let value: T;
     try {
       this.#expireLeases();
-      return read();
+      value = read();
     } catch (error) {
       throw mapSqliteError(error, { operation, failedAtCommit: false });
     }
+    await this.#durable(operation, false);
+    return value;
   }
 
-  #write<T>(operation: string, write: () => T, failedAtCommit: () => boolean): T {
+  /** A direct (non-txn) write: lease grant, renewal, revocation. Resolves once durable. */
+  async #write<T>(operation: string, write: () => T, failedAtCommit: () => boolean): Promise<T> {
+    const result = this.#writeNow(operation, write, failedAtCommit);
+    await this.#durable(operation, true);
+    return result;
+  }
+
+  #writeNow<T>(operation: string, write: () => T, failedAtCommit: () => boolean): T {
     this.#pendingEvents = [];
     let result: T;
     try {
@@ -270,8 +305,17 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       this.#pendingEvents = [];
       throw mapSqliteError(error, { operation, failedAtCommit: failedAtCommit() });
     }
-    this.#flushEvents();
+    this.#flushEvents(this.#pendingEvents);
     return result;
+  }
+
+  /** Waits until every write so far is durable; a failed sync is ambiguous for writes, unavailable for reads. */
+  async #durable(operation: string, wrote: boolean): Promise<void> {
+    try {
+      await (wrote ? this.#walSync.request() : this.#walSync.barrier());
+    } catch (error) {
+      throw syncFailure(operation, error, wrote);
+    }
   }
 
   /**
@@ -319,12 +363,25 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       });
       return;
     }
-    this.#flushEvents();
-    queued.forEach((item, index) => {
-      const outcome = outcomes[index];
-      if (outcome !== undefined && "result" in outcome) item.resolve(outcome.result);
-      else item.reject(mapSqliteError(outcome?.error, { operation: "txn", failedAtCommit: false }));
-    });
+    const events = this.#pendingEvents;
+    this.#pendingEvents = [];
+    this.#walSync.request().then(
+      () => {
+        this.#flushEvents(events);
+        queued.forEach((item, index) => {
+          const outcome = outcomes[index];
+          if (outcome !== undefined && "result" in outcome) item.resolve(outcome.result);
+          else item.reject(mapSqliteError(outcome?.error, { operation: "txn", failedAtCommit: false }));
+        });
+      },
+      (error: unknown) => {
+        queued.forEach((item, index) => {
+          const outcome = outcomes[index];
+          const wrote = outcome !== undefined && "result" in outcome && outcome.result.succeeded && item.request.writes.length > 0;
+          item.reject(syncFailure("txn", error, wrote));
+        });
+      },
+    );
   }
 
   #applyTxn(request: TxnRequest): TxnResult {
@@ -371,10 +428,11 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     return value;
   }
 
-  /** Outside any transaction: deletes expired leases (if any) in one immediate transaction. */
+  /** Outside any transaction: deletes expired leases (if any) in one immediate transaction (synced like any write). */
   #expireLeases(): void {
     if (this.#statements.selectExpired.get(this.#clock()) === undefined) return;
-    this.#write("expireLeases", () => this.#db.transaction(() => this.#expireLeasesInTransaction()).immediate(), () => false);
+    this.#writeNow("expireLeases", () => this.#db.transaction(() => this.#expireLeasesInTransaction()).immediate(), () => false);
+    this.#walSync.request().catch(() => undefined);
   }
 
   #expireLeasesInTransaction(): void {
@@ -394,9 +452,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     for (const { key } of keys) this.#pendingEvents.push({ type: "delete", key, modRevision: revision });
   }
 
-  #flushEvents(): void {
-    const events = this.#pendingEvents;
-    this.#pendingEvents = [];
+  #flushEvents(events: readonly WatchEvent[]): void {
     if (events.length === 0) return;
     for (const watcher of this.#watchers) {
       const matching = events.filter((event) => event.key.startsWith(watcher.prefix));
@@ -413,6 +469,12 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       });
     }
   }
+}
+
+/** A failed WAL sync: writes it covered may or may not have survived (ambiguous); a read simply failed. */
+function syncFailure(operation: string, error: unknown, wrote: boolean): NereusError {
+  if (wrote) return new MetadataAmbiguousError(`sqlite ${operation}: syncing the WAL failed, the outcome is unknown: ${String(error)}`, error);
+  return MetadataStoreErrors.unavailable(`sqlite ${operation}: syncing the WAL failed: ${String(error)}`, error, false);
 }
 
 function prepare(db: Database.Database) {
