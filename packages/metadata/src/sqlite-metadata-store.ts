@@ -13,7 +13,7 @@
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
 import {
   MetadataAmbiguousError,
-  NereusError,
+  type NereusError,
   METADATA_STORE_SPI_VERSION,
   type KeyValue,
   type Lease,
