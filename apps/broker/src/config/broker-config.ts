@@ -87,8 +87,12 @@ export const BrokerConfigSchema = z.strictObject({
       defaultProfile: z.enum(BROKER_PROFILES, { error: `must be one of ${BROKER_PROFILES.join(", ")} (BookKeeper profiles are not configurable yet)` }).default("OBJECT_WAL_SYNC_OBJECT"),
       metadata: z.discriminatedUnion("kind", [sqliteMetadata, etcdMetadata]).prefault({ kind: "sqlite" }),
       objects: z.discriminatedUnion("kind", [filesystemObjects, s3Objects]).prefault({ kind: "filesystem" }),
-      /** How long the Object WAL writer waits to pack more appends into one object. */
-      walLingerMs: z.int().min(0).max(1_000).default(5),
+      /**
+       * How long the Object WAL writer waits to pack more appends into one object. Default: 0 on the filesystem
+       * store (an object costs a local file, and a busy writer still packs what arrives meanwhile), 5 ms on S3
+       * (an object costs a PUT request).
+       */
+      walLingerMs: z.int().min(0).max(1_000).optional(),
       /** Build read-optimized generations in the background. */
       materialization: z.boolean().default(true),
     })
@@ -116,3 +120,8 @@ export const BrokerConfigSchema = z.strictObject({
 export type BrokerConfig = z.output<typeof BrokerConfigSchema>;
 /** What a config file (or a test) may write: every field optional. */
 export type BrokerConfigInput = z.input<typeof BrokerConfigSchema>;
+
+/** The Object WAL linger when the configuration names none: 0 ms on the filesystem store, 5 ms on S3. */
+export function defaultWalLingerMs(config: BrokerConfig): number {
+  return config.storage.objects.kind === "filesystem" ? 0 : 5;
+}

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { defaultWalLingerMs } from "./broker-config.js";
 import { ConfigError, brokerUsage, loadBrokerConfig, BROKER_SETTINGS } from "./load-broker-config.js";
 
 function load(argv: string[] = [], env: Record<string, string> = {}, cwd = "/srv/nereus"): ReturnType<typeof loadBrokerConfig> {
@@ -27,11 +28,20 @@ describe("loadBrokerConfig", () => {
       nodeId: 0,
       kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 4 },
       admin: { enabled: true, host: "127.0.0.1", port: 9644 },
-      storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" }, walLingerMs: 5 },
+      storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" } },
       topics: { defaultPartitions: 1, autoCreate: true },
       groups: { initialRebalanceDelayMs: 3_000 },
       log: { level: "info" },
     });
+  });
+
+  test("the Object WAL linger defaults to 0 ms on the filesystem store and 5 ms on S3; an explicit value wins", () => {
+    expect(load().config.storage.walLingerMs).toBeUndefined();
+    expect(defaultWalLingerMs(load().config)).toBe(0);
+    const s3 = load(["--s3-bucket", "nereus-data", "--s3-endpoint", "http://127.0.0.1:9000"]).config;
+    expect(s3.storage.objects.kind).toBe("s3");
+    expect(defaultWalLingerMs(s3)).toBe(5);
+    expect(load(["--wal-linger-ms", "3"]).config.storage.walLingerMs).toBe(3);
   });
 
   test("flags beat the environment, which beats the config file", () => {

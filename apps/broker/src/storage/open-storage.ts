@@ -8,7 +8,7 @@ import { type MetadataStore, type ObjectStore, type StreamStore, createStreamSto
 import { createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
 import { type ObjectWalRuntime, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
-import type { BrokerConfig } from "../config/broker-config.js";
+import { type BrokerConfig, defaultWalLingerMs } from "../config/broker-config.js";
 import { StartupError, reasonOf } from "../startup-error.js";
 
 export interface BrokerStorage {
@@ -97,9 +97,11 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     metadata,
     cluster: config.cluster,
     writerId,
-    flush: { lingerMs: config.storage.walLingerMs },
+    flush: { lingerMs: config.storage.walLingerMs ?? defaultWalLingerMs(config) },
     materialization: {
       enabled: config.storage.materialization,
+      // On one local disk, one task at a time keeps background I/O from crowding the appends' fsyncs.
+      ...(config.storage.objects.kind === "filesystem" ? { concurrency: 1 } : {}),
       onError: (error, streamId) => logger.warn("materialization failed", { streamId, error }),
     },
   });
