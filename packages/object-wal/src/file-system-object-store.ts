@@ -1,12 +1,13 @@
 // ObjectStore on a local directory: the embedded default. A put writes a temp file, fsyncs it, publishes it with
-// link(2) (atomic and create-only: EEXIST means another writer won) and fsyncs the directory, so an object is
+// link(2) (atomic and create-only: EEXIST means another writer won) and fsyncs the directory — as one job on a
+// publish worker thread (file-publish-worker.ts) — so an object is
 // either absent or complete and durable. Each file starts with an 8-byte header ("NOB1" + the body's CRC32C,
 // big-endian), so whole reads are verified and head() needs no recomputation.
 // Layout under `root`: `objects/` (keys mapped by file-system-key-path.ts) and `tmp/` (in-progress puts; a crash
 // can leave files there, never in `objects/`). Safe for several stores, and processes, sharing one root on one
 // local filesystem; not for network filesystems without atomic link(2). Reads return fresh arrays.
 import { randomUUID } from "node:crypto";
-import { type FileHandle, link, mkdir, open, readdir, rmdir, stat, unlink } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readdir, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import {
   ErrorCode,
@@ -20,20 +21,20 @@ import {
 } from "@nereus/core";
 import { assertListPrefix } from "./assert-object-key.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
+import { FilePublishPool, type PublishError } from "./file-publish-worker.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
 
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
 const HEADER_BYTES = 8;
 const MAX_LIST_LIMIT = 1000;
-/** Object directories remembered as existing (cleared when exceeded). */
-const MAX_KNOWN_DIRECTORIES = 65_536;
-/** link() attempts when a concurrent delete pruned the target directory in between. */
-const MAX_LINK_ATTEMPTS = 8;
+const DEFAULT_PUBLISH_WORKERS = 2;
 
 export interface FileSystemObjectStoreOptions {
   /** Directory holding the store; created on first use. */
   readonly root: string;
+  /** Worker threads that write, fsync and link object files (default 2; started on the first put). */
+  readonly publishWorkers?: number;
 }
 
 interface ListedObject {
@@ -54,8 +55,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   readonly #objectsDirectory: string;
   readonly #temporaryDirectory: string;
   readonly #lifecycle = new StoreLifecycle("filesystem object store");
-  /** Object directories this store created or saw (skips a mkdir per put); a pruned one is re-created on ENOENT. */
-  readonly #knownDirectories = new Set<string>();
+  readonly #publishers: FilePublishPool;
   #ready: Promise<void> | undefined;
 
   constructor(options: FileSystemObjectStoreOptions) {
@@ -65,6 +65,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     this.root = path.resolve(options.root);
     this.#objectsDirectory = path.join(this.root, "objects");
     this.#temporaryDirectory = path.join(this.root, "tmp");
+    this.#publishers = new FilePublishPool(options.publishWorkers ?? DEFAULT_PUBLISH_WORKERS);
   }
 
   async putIfAbsent(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<{ readonly created: boolean }> {
@@ -78,25 +79,24 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       FILE_MAGIC.copy(header, 0);
       header.writeUInt32BE(crc32c(body), 4);
       const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
-      try {
-        await this.#writeTemporary(temporary, header, body, key);
-        throwIfAborted(options.signal, key);
-        const created = await this.#publish(temporary, target, key);
-        if (created) {
-          try {
-            await fsyncDirectory(path.dirname(target));
-          } catch (error) {
-            throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
-              retryable: true,
-              cause: error,
-              details: { key, mayHaveApplied: true },
-            });
-          }
-        }
-        return { created };
-      } finally {
-        await unlink(temporary).catch(() => undefined);
+      const outcome = await this.#publishers.publish({ temporary, target, header, body });
+      if (outcome.kind === "published") return { created: outcome.created };
+      if (outcome.kind === "linked-unsynced") {
+        throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
+          retryable: true,
+          cause: publishError(outcome.error),
+          details: { key, mayHaveApplied: true },
+        });
       }
+      if (outcome.error.code === "EWORKER") {
+        // The worker died mid-job: the link may or may not have happened.
+        throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key}: ${outcome.error.message}`, {
+          retryable: true,
+          cause: publishError(outcome.error),
+          details: { key, mayHaveApplied: true },
+        });
+      }
+      throw mapFileSystemError(publishError(outcome.error), "put", key);
     });
   }
 
@@ -217,15 +217,15 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         } catch (error) {
           if ((error as { code?: unknown }).code !== "ENOENT") throw mapFileSystemError(error, "delete");
         }
-        this.#knownDirectories.delete(directory);
         await this.#pruneEmptyDirectories(directory);
       }
     });
   }
 
-  /** Idempotent. Refuses new calls and waits for in-flight ones. */
+  /** Idempotent. Refuses new calls, waits for in-flight ones and stops the publish workers. */
   async close(): Promise<void> {
     await this.#lifecycle.close(() => undefined);
+    await this.#publishers.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -243,62 +243,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     return this.#ready;
   }
 
-  /** Writes header and body (one vectored write when the kernel takes it whole) and fsyncs the temp file. */
-  async #writeTemporary(temporary: string, header: Uint8Array, body: Uint8Array, key: string): Promise<void> {
-    try {
-      const handle = await open(temporary, "wx", 0o644);
-      try {
-        const { bytesWritten } = await handle.writev([header, body], 0);
-        if (bytesWritten < header.byteLength) {
-          await writeAll(handle, header.subarray(bytesWritten), bytesWritten);
-          await writeAll(handle, body, HEADER_BYTES);
-        } else {
-          const bodyWritten = bytesWritten - header.byteLength;
-          await writeAll(handle, body.subarray(bodyWritten), HEADER_BYTES + bodyWritten);
-        }
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } catch (error) {
-      throw mapFileSystemError(error, "put", key);
-    }
-  }
-
-  /** link(2)s the temp file to the target: true when this call published it, false when the key already existed. */
-  async #publish(temporary: string, target: string, key: string): Promise<boolean> {
-    const directory = path.dirname(target);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        if (!this.#knownDirectories.has(directory)) {
-          await makeDirectories(directory);
-          if (this.#knownDirectories.size >= MAX_KNOWN_DIRECTORIES) this.#knownDirectories.clear();
-          this.#knownDirectories.add(directory);
-        }
-        await link(temporary, target);
-        return true;
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === "EEXIST") return false;
-        if (code === "ENOENT" && attempt < MAX_LINK_ATTEMPTS) {
-          // A concurrent delete pruned the directory: create it again.
-          this.#knownDirectories.delete(directory);
-          continue;
-        }
-        // An unexpected failure may still have published the file: it is ours iff it is our temp file's inode.
-        const [existing, ours] = await Promise.all([stat(target).catch(() => undefined), stat(temporary).catch(() => undefined)]);
-        if (existing !== undefined && ours !== undefined && existing.ino === ours.ino && existing.dev === ours.dev) return true;
-        throw mapFileSystemError(error, "put", key);
-      }
-    }
-  }
-
   /** Removes now-empty directories from `directory` up to (excluding) the objects directory. */
   async #pruneEmptyDirectories(directory: string): Promise<void> {
     for (let current = directory; current.startsWith(this.#objectsDirectory + path.sep); current = path.dirname(current)) {
       try {
         await rmdir(current);
-        this.#knownDirectories.delete(current);
       } catch {
         return;
       }
@@ -358,14 +307,9 @@ export function createFileSystemObjectStore(options: FileSystemObjectStoreOption
   return new FileSystemObjectStore(options);
 }
 
-function throwIfAborted(signal: AbortSignal | undefined, key: string): void {
-  if (signal?.aborted === true) {
-    throw new NereusError(ErrorCode.CANCELLED, `put of ${key} cancelled before it was published`, {
-      retryable: false,
-      cause: signal.reason,
-      details: { key, mayHaveApplied: false },
-    });
-  }
+/** A worker's system-call failure as an Error with its errno code (what mapFileSystemError reads). */
+function publishError(error: PublishError): Error {
+  return Object.assign(new Error(error.message), { code: error.code });
 }
 
 function checkRange(range: { readonly offset: number; readonly length: number }): void {
@@ -396,13 +340,6 @@ async function fsyncDirectory(directory: string): Promise<void> {
     await handle.sync();
   } finally {
     await handle.close();
-  }
-}
-
-async function writeAll(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
-  for (let written = 0; written < bytes.length; ) {
-    const { bytesWritten } = await handle.write(bytes, written, bytes.length - written, position + written);
-    written += bytesWritten;
   }
 }
 

@@ -1,0 +1,63 @@
+import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { FilePublishPool } from "./file-publish-worker.js";
+
+const roots: string[] = [];
+const pools: FilePublishPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((pool) => pool.close()));
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+});
+
+async function setup(size = 2) {
+  const root = await mkdtemp(path.join(tmpdir(), "nereus-publish-"));
+  roots.push(root);
+  await mkdir(path.join(root, "tmp"));
+  const pool = new FilePublishPool(size);
+  pools.push(pool);
+  const job = (name: string, body: string) => ({
+    temporary: path.join(root, "tmp", `${name}.tmp`),
+    target: path.join(root, "objects", "a", "b", `${name}.obj`),
+    header: new Uint8Array([1, 2, 3, 4]),
+    body: new TextEncoder().encode(body),
+  });
+  return { root, pool, job };
+}
+
+describe("FilePublishPool", () => {
+  it("writes header + body, links the file create-only and removes the temp name", async () => {
+    const { root, pool, job } = await setup();
+    expect(await pool.publish(job("x", "hello"))).toEqual({ kind: "published", created: true });
+    expect([...(await readFile(path.join(root, "objects", "a", "b", "x.obj")))]).toEqual([1, 2, 3, 4, ...new TextEncoder().encode("hello")]);
+    expect(await pool.publish({ ...job("x", "other"), temporary: path.join(root, "tmp", "x2.tmp") })).toEqual({ kind: "published", created: false });
+    expect((await readFile(path.join(root, "objects", "a", "b", "x.obj"))).subarray(4).toString()).toBe("hello");
+    expect(await readdir(path.join(root, "tmp"))).toEqual([]);
+  });
+
+  it("runs many jobs across its workers, each exactly once", async () => {
+    const { root, pool, job } = await setup(3);
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, index) => pool.publish(job(`k${String(index)}`, `v${String(index)}`))));
+    expect(outcomes.every((outcome) => outcome.kind === "published" && outcome.created)).toBe(true);
+    expect((await readdir(path.join(root, "objects", "a", "b"))).length).toBe(40);
+    expect(await readdir(path.join(root, "tmp"))).toEqual([]);
+  });
+
+  it("reports the failing system call's errno and leaves no temp file", async () => {
+    const { root, pool, job } = await setup();
+    await mkdir(path.join(root, "objects"), { recursive: true });
+    await writeFile(path.join(root, "objects", "a"), "a file where a directory belongs");
+    const outcome = await pool.publish(job("y", "data"));
+    expect(outcome.kind).toBe("failed");
+    if (outcome.kind === "failed") expect(outcome.error.code).toBe("ENOTDIR");
+    expect(await readdir(path.join(root, "tmp"))).toEqual([]);
+  });
+
+  it("fails a job cleanly once closed, and rejects a bad size", async () => {
+    const { pool, job } = await setup();
+    await pool.close();
+    expect(await pool.publish(job("z", "late"))).toMatchObject({ kind: "failed", error: { code: "ECLOSED" } });
+    expect(() => new FilePublishPool(0)).toThrow(RangeError);
+  });
+});
