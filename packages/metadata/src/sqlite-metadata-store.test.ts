@@ -311,3 +311,33 @@ describe("SqliteMetadataStore durability (WAL datasync off the event loop)", () 
     expect(text((await reopened.get("e/k"))?.value)).toBe("v");
   });
 });
+
+describe("SqliteMetadataStore os-buffered durability", () => {
+  it("never datasyncs, still commits and keeps the data across a reopen; rejects an unknown durability", async () => {
+    const database = await temporaryDatabase();
+    try {
+      const store = await createSqliteMetadataStore({
+        path: database.path,
+        durability: "os-buffered",
+        beforeWalSync: () => {
+          throw new Error("os-buffered must not sync");
+        },
+      });
+      const results = await Promise.all(["a", "b"].map((key) => store.txn({ compares: [], writes: [{ type: "put", key: `o/${key}`, value: bytes(key) }] })));
+      expect(results.every((result) => result.succeeded)).toBe(true);
+      expect(text((await store.get("o/b"))?.value)).toBe("b");
+      expect(store.walSyncs).toBe(0);
+      await store.close();
+      const reopened = await createSqliteMetadataStore({ path: database.path });
+      expect(text((await reopened.get("o/a"))?.value)).toBe("a");
+      await reopened.close();
+      const failure = await createSqliteMetadataStore({ path: database.path, durability: "sometimes" as never }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(NereusError.hasCode(failure, ErrorCode.INVALID_ARGUMENT)).toBe(true);
+    } finally {
+      await database.remove();
+    }
+  });
+});

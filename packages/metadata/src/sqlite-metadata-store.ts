@@ -27,7 +27,7 @@ import {
   type WatchHandle,
 } from "@nereus/core";
 import Database from "better-sqlite3";
-import { type BeforeWalSync, WalFileSync } from "./wal-file-sync.js";
+import { type BeforeWalSync, BufferedWal, type WalDurability, WalFileSync } from "./wal-file-sync.js";
 import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
@@ -42,6 +42,11 @@ export interface SqliteMetadataStoreOptions {
   readonly leaseSweepIntervalMs?: number;
   /** Test seam: runs before each datasync of the `-wal` file; a throw fails the sync like an I/O error. */
   readonly beforeWalSync?: BeforeWalSync;
+  /**
+   * "fsync" (default): nothing is released before it is durable on disk. "os-buffered": no datasync — a txn
+   * survives a crash of this process but not of the OS or the machine (what Apache Kafka does by default).
+   */
+  readonly durability?: "fsync" | "os-buffered";
 }
 
 const SCHEMA_VERSION = 1;
@@ -89,7 +94,7 @@ export async function createSqliteMetadataStore(options: SqliteMetadataStoreOpti
 export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly spiVersion = METADATA_STORE_SPI_VERSION;
   readonly #db: Database.Database;
-  readonly #walSync: WalFileSync;
+  readonly #walSync: WalDurability;
   readonly #clock: () => number;
   readonly #statements: ReturnType<typeof prepare>;
   readonly #watchers = new Set<{ readonly prefix: string; readonly onEvent: (event: WatchEvent) => void }>();
@@ -108,7 +113,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     return this.#walSync.syncs;
   }
 
-  private constructor(db: Database.Database, walSync: WalFileSync, options: SqliteMetadataStoreOptions) {
+  private constructor(db: Database.Database, walSync: WalDurability, options: SqliteMetadataStoreOptions) {
     this.#db = db;
     this.#walSync = walSync;
     this.#clock = options.clock ?? Date.now;
@@ -126,6 +131,10 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   /** Same as {@link createSqliteMetadataStore}. */
   static async open(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
     let db: Database.Database | undefined;
+    const durability = options.durability ?? "fsync";
+    if (durability !== "fsync" && durability !== "os-buffered") {
+      throw MetadataStoreErrors.invalid(`durability must be "fsync" or "os-buffered", got ${String(durability)}`);
+    }
     try {
       db = new Database(options.path);
       db.pragma("busy_timeout = 5000");
@@ -139,7 +148,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       const version = (db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as { value: number }).value;
       if (version !== SCHEMA_VERSION) throw new Error(`unsupported metadata schema version ${version}`);
       // The schema statements above wrote to the WAL, so the -wal file exists.
-      const walSync = await WalFileSync.open(`${options.path}-wal`, options.beforeWalSync);
+      const walSync = durability === "fsync" ? await WalFileSync.open(`${options.path}-wal`, options.beforeWalSync) : new BufferedWal();
       await walSync.request();
       const store = new SqliteMetadataStore(db, walSync, options);
       store.#expireLeases();

@@ -9,11 +9,39 @@ import { type FileHandle, open } from "node:fs/promises";
 /** Test seam: runs before each sync; a throw fails the sync as an I/O error would. */
 export type BeforeWalSync = () => Promise<void> | void;
 
+/** What the store needs of its durability policy (WalFileSync, or BufferedWal for os-buffered durability). */
+export interface WalDurability {
+  readonly failure: unknown;
+  readonly syncs: number;
+  request(): Promise<void>;
+  barrier(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * No datasync at all: commits are released as soon as SQLite applied them (they survive a crash of this process,
+ * not of the OS or the machine — what Apache Kafka does by default).
+ */
+export class BufferedWal implements WalDurability {
+  readonly failure: unknown = undefined;
+  readonly syncs = 0;
+
+  request(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  barrier(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async close(): Promise<void> {}
+}
+
 /**
  * Invariants: a promise from `request()` resolves only after a datasync that started after the call; `barrier()`
  * resolves once every write made before it is durable; after one failure every later call rejects with it.
  */
-export class WalFileSync {
+export class WalFileSync implements WalDurability {
   readonly #handle: FileHandle;
   readonly #beforeSync: BeforeWalSync | undefined;
   #running: Promise<void> | undefined;

@@ -17,11 +17,12 @@ async function setup(size = 2) {
   await mkdir(path.join(root, "tmp"));
   const pool = new FilePublishPool(size);
   pools.push(pool);
-  const job = (name: string, body: string) => ({
+  const job = (name: string, body: string, fsync = true) => ({
     temporary: path.join(root, "tmp", `${name}.tmp`),
     target: path.join(root, "objects", "a", "b", `${name}.obj`),
     header: new Uint8Array([1, 2, 3, 4]),
     body: new TextEncoder().encode(body),
+    fsync,
   });
   return { root, pool, job };
 }
@@ -51,6 +52,14 @@ describe("FilePublishPool", () => {
     const outcome = await pool.publish(job("y", "data"));
     expect(outcome.kind).toBe("failed");
     if (outcome.kind === "failed") expect(outcome.error.code).toBe("ENOTDIR");
+    expect(await readdir(path.join(root, "tmp"))).toEqual([]);
+  });
+
+  it("without fsync (os-buffered durability) still publishes create-only and cleans up", async () => {
+    const { root, pool, job } = await setup();
+    expect(await pool.publish(job("nf", "buffered", false))).toEqual({ kind: "published", created: true });
+    expect(await pool.publish({ ...job("nf", "again", false), temporary: path.join(root, "tmp", "nf2.tmp") })).toEqual({ kind: "published", created: false });
+    expect((await readFile(path.join(root, "objects", "a", "b", "nf.obj"))).subarray(4).toString()).toBe("buffered");
     expect(await readdir(path.join(root, "tmp"))).toEqual([]);
   });
 

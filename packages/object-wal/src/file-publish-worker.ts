@@ -12,6 +12,8 @@ export interface PublishJob {
   readonly target: string;
   readonly header: Uint8Array;
   readonly body: Uint8Array;
+  /** false: skip both fsyncs (the object survives a process crash, not an OS crash or power loss). */
+  readonly fsync: boolean;
 }
 
 /** The job's outcome: created (or the key existed), or the failing step's errno. */
@@ -69,7 +71,7 @@ function publish(job) {
   try {
     writeAll(fd, job.header, 0);
     writeAll(fd, job.body, job.header.length);
-    fs.fsyncSync(fd);
+    if (job.fsync) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -92,7 +94,9 @@ function publish(job) {
         throw error;
       }
     }
-    try { fsyncDirectory(directory); } catch (error) { return { kind: "linked-unsynced", error: failure(error) }; }
+    if (job.fsync) {
+      try { fsyncDirectory(directory); } catch (error) { return { kind: "linked-unsynced", error: failure(error) }; }
+    }
     return { kind: "published", created: true };
   } finally {
     try { fs.unlinkSync(job.temporary); } catch {}

@@ -35,7 +35,16 @@ export interface FileSystemObjectStoreOptions {
   readonly root: string;
   /** Worker threads that write, fsync and link object files (default 2; started on the first put). */
   readonly publishWorkers?: number;
+  /**
+   * "fsync" (default): a put resolves once the file and its directory entry are fsynced. "os-buffered": no fsync —
+   * a put resolves once the file is linked; it survives a crash of this process but not of the OS or the machine
+   * (what Apache Kafka does by default).
+   */
+  readonly durability?: ObjectDurability;
 }
+
+/** When a put counts as done (see `FileSystemObjectStoreOptions.durability`). */
+export type ObjectDurability = "fsync" | "os-buffered";
 
 interface ListedObject {
   readonly key: string;
@@ -56,6 +65,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   readonly #temporaryDirectory: string;
   readonly #lifecycle = new StoreLifecycle("filesystem object store");
   readonly #publishers: FilePublishPool;
+  readonly #fsync: boolean;
   #ready: Promise<void> | undefined;
 
   constructor(options: FileSystemObjectStoreOptions) {
@@ -66,6 +76,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     this.#objectsDirectory = path.join(this.root, "objects");
     this.#temporaryDirectory = path.join(this.root, "tmp");
     this.#publishers = new FilePublishPool(options.publishWorkers ?? DEFAULT_PUBLISH_WORKERS);
+    const durability = options.durability ?? "fsync";
+    if (durability !== "fsync" && durability !== "os-buffered") {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `durability must be "fsync" or "os-buffered", got ${String(durability)}`, { retryable: false });
+    }
+    this.#fsync = durability === "fsync";
   }
 
   async putIfAbsent(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<{ readonly created: boolean }> {
@@ -79,7 +94,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       FILE_MAGIC.copy(header, 0);
       header.writeUInt32BE(crc32c(body), 4);
       const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
-      const outcome = await this.#publishers.publish({ temporary, target, header, body });
+      const outcome = await this.#publishers.publish({ temporary, target, header, body, fsync: this.#fsync });
       if (outcome.kind === "published") return { created: outcome.created };
       if (outcome.kind === "linked-unsynced") {
         throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {

@@ -34,6 +34,7 @@ interface Settings {
   rounds: number;
   entry: BrokerEntry;
   profiles: string[];
+  durabilities: string[];
   kafkaHeapMb: number;
 }
 
@@ -48,6 +49,7 @@ function parseArgs(argv: readonly string[]): Settings {
     rounds: 1,
     entry: "source",
     profiles: [],
+    durabilities: [],
     kafkaHeapMb: 512,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -89,10 +91,14 @@ function parseArgs(argv: readonly string[]): Settings {
       case "--profile":
         settings.profiles.push(value);
         break;
+      case "--durability":
+        if (value !== "fsync" && value !== "os-buffered") throw new Error(`--durability is fsync or os-buffered, not ${value}`);
+        settings.durabilities.push(value);
+        break;
       default:
-        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --kafka-heap-mb --entry --profile)`);
+        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --kafka-heap-mb --entry --profile --durability)`);
     }
-    if (name !== "--entry" && name !== "--profile" && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
+    if (name !== "--entry" && name !== "--profile" && name !== "--durability" && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
   }
   return settings;
 }
@@ -231,11 +237,16 @@ async function main(): Promise<void> {
       },
     },
   ];
-  const nereusTargets = [undefined, ...settings.profiles].map(
-    (profile): Target => ({
-      name: profile === undefined ? "Nereus (embedded default)" : `Nereus ${profile}`,
+  const variants: Array<{ name: string; args: string[] }> = [
+    { name: "Nereus (embedded default)", args: [] },
+    ...settings.profiles.map((profile) => ({ name: `Nereus ${profile}`, args: ["--default-profile", profile] })),
+    ...settings.durabilities.map((durability) => ({ name: `Nereus (${durability})`, args: ["--durability", durability] })),
+  ];
+  const nereusTargets = variants.map(
+    ({ name, args }): Target => ({
+      name,
       start: async () => {
-        const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args: profile === undefined ? [] : ["--default-profile", profile] });
+        const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args });
         return { bootstrap: broker.bootstrap, stop: () => broker.stop(), diagnostics: async () => nereusDiagnostics(await broker.metrics()) };
       },
     }),

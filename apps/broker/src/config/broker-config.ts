@@ -97,6 +97,12 @@ export const BrokerConfigSchema = z.strictObject({
        * (an object costs a PUT request).
        */
       walLingerMs: z.int().min(0).max(1_000).optional(),
+      /**
+       * When the embedded stores (SQLite metadata, filesystem objects) count a write as done: "fsync" (default) after
+       * it is on disk, "os-buffered" once the OS has it (survives a broker crash, not an OS crash or power loss — what
+       * Apache Kafka does by default). etcd and S3 keep their own guarantees.
+       */
+      durability: z.enum(["fsync", "os-buffered"], { error: 'must be "fsync" or "os-buffered"' }).default("fsync"),
       /** Build read-optimized generations in the background. */
       materialization: z.boolean().default(true),
     })

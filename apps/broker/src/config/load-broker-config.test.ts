@@ -101,3 +101,12 @@ describe("loadBrokerConfig", () => {
     for (const setting of BROKER_SETTINGS) expect(usage).toContain(`--${setting.flag}`);
   });
 });
+
+describe("storage durability", () => {
+  test("defaults to fsync; --durability os-buffered or NEREUS_DURABILITY selects os-buffered; anything else names the field", () => {
+    expect(load().config.storage.durability).toBe("fsync");
+    expect(load(["--durability", "os-buffered"]).config.storage.durability).toBe("os-buffered");
+    expect(load([], { NEREUS_DURABILITY: "os-buffered" }).config.storage.durability).toBe("os-buffered");
+    expect(errorOf(() => load(["--durability", "never"]))).toContain("storage.durability");
+  });
+});

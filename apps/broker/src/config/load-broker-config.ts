@@ -44,6 +44,7 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
   { flag: "admin", env: "NEREUS_ADMIN_ENABLED", path: ["admin", "enabled"], type: "bool", help: "serve admin HTTP (default true; --no-admin disables)" },
   { flag: "default-profile", env: "NEREUS_DEFAULT_PROFILE", path: ["storage", "defaultProfile"], type: "string", help: "storage profile of new topics (default OBJECT_WAL_SYNC_OBJECT)" },
   { flag: "wal-linger-ms", env: "NEREUS_WAL_LINGER_MS", path: ["storage", "walLingerMs"], type: "int", help: "Object WAL linger before an upload (default 0 on the filesystem store, 5 on S3)" },
+  { flag: "durability", env: "NEREUS_DURABILITY", path: ["storage", "durability"], type: "string", help: "embedded stores: fsync (default; acks survive power loss) or os-buffered (no fsync; acks survive a broker crash, not an OS crash — Kafka's default)" },
   { flag: "materialization", env: "NEREUS_MATERIALIZATION", path: ["storage", "materialization"], type: "bool", help: "build read-optimized generations in the background (default true)" },
   { flag: "sqlite-path", env: "NEREUS_SQLITE_PATH", path: ["storage", "metadata", "path"], type: "string", help: "SQLite metadata file (default <data-dir>/metadata.sqlite)", implies: { path: ["storage", "metadata", "kind"], value: "sqlite" } },
   { flag: "etcd-endpoints", env: "NEREUS_ETCD_ENDPOINTS", path: ["storage", "metadata", "endpoints"], type: "list", help: "comma-separated etcd URLs: metadata in etcd instead of SQLite", implies: ETCD },

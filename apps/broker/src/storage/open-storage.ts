@@ -42,7 +42,10 @@ async function openMetadata(config: BrokerConfig): Promise<{ metadata: MetadataS
   if (spec.kind === "sqlite") {
     const file = path.resolve(config.dataDir, spec.path ?? "metadata.sqlite");
     try {
-      return { metadata: await createSqliteMetadataStore({ path: file }), summary: { metadata: "sqlite", metadataPath: file } };
+      return {
+        metadata: await createSqliteMetadataStore({ path: file, durability: config.storage.durability }),
+        summary: { metadata: "sqlite", metadataPath: file, durability: config.storage.durability },
+      };
     } catch (error) {
       throw new StartupError(`cannot open the SQLite metadata store ${file}: ${reasonOf(error)}`, { cause: error });
     }
@@ -59,7 +62,10 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
   const spec = config.storage.objects;
   if (spec.kind === "filesystem") {
     const root = path.resolve(config.dataDir, spec.root ?? "objects");
-    return { objectStore: createFileSystemObjectStore({ root }), summary: { objects: "filesystem", objectsRoot: root } };
+    return {
+      objectStore: createFileSystemObjectStore({ root, durability: config.storage.durability }),
+      summary: { objects: "filesystem", objectsRoot: root, durability: config.storage.durability },
+    };
   }
   const objectStore = createS3ObjectStore({
     region: spec.region,
