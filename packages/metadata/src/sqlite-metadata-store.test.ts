@@ -149,7 +149,7 @@ describe("SqliteMetadataStore group commit", () => {
     return store;
   }
 
-  it("commits the txns of one turn of the event loop in one SQLite transaction, each with its own revision, in order", async () => {
+  it("commits the txns submitted together (one synchronous run) in one SQLite transaction, each with its own revision, in order", async () => {
     const store = await openStore();
     const before = { ...store.stats };
     const results = await Promise.all(

@@ -1,13 +1,13 @@
 // Embedded MetadataStore over one SQLite file (better-sqlite3): the store of the zero-infrastructure setup. It
 // emulates etcd's revision model: table `meta` holds the global revision counter, table `kv` each key with its
-// mod/create revisions and lease, table `leases` the leases. Txns are group-committed: the txns submitted during one
-// turn of the event loop run, in submission order and each in its own savepoint (its own revision, its own
-// compares, its own failure), inside ONE `BEGIN IMMEDIATE` SQLite transaction, so they share one commit and one
-// fsync; the result is the same as running them one after another. Durability: WAL journal with synchronous=NORMAL
-// (a COMMIT does not fsync on the event loop) plus a datasync of the `-wal` file on the libuv pool after each group
-// commit (wal-file-sync.ts); a txn resolves, its watch events fire and reads return only once everything they
-// could observe is durable. A failing COMMIT or a failed sync leaves every mutating txn of the batch ambiguous; after
-// a failed sync the store refuses further work.
+// mod/create revisions and lease, table `leases` the leases. Txns are group-committed: the txns submitted in one
+// synchronous run of JavaScript (until the microtask queue drains) run in submission order, each in its own savepoint
+// (its own revision, compares and failure), inside ONE `BEGIN IMMEDIATE` SQLite transaction; the result is the same
+// as running them one after another. Durability: WAL journal with synchronous=NORMAL (a COMMIT does not fsync on the
+// event loop) plus a datasync of the `-wal` file on the libuv pool (wal-file-sync.ts; commits made while a sync runs
+// share the next one, which is where the fsyncs are grouped); a txn resolves, its watch events fire and reads return
+// only once everything they could observe is durable. A failing COMMIT or a failed sync leaves every mutating txn of
+// the batch ambiguous; after a failed sync the store refuses further work.
 // Leases expire lazily (checked by every call) and by a periodic sweep. Watches are in-process listeners: they see
 // this store's writes only, never another process's.
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
@@ -103,7 +103,8 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   #pendingEvents: WatchEvent[] = [];
   /** Txns submitted since the last group commit, in order. */
   #queuedTxns: QueuedTxn[] = [];
-  #groupCommit: NodeJS.Immediate | undefined;
+  /** A group commit is queued (as a microtask) and has not run yet. */
+  #groupCommitQueued = false;
   #closed = false;
   /** Group commits run (SQLite transactions that carried queued txns) and the txns they carried. */
   readonly stats = { groupCommits: 0, txns: 0 };
@@ -213,7 +214,10 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     checkMetadataRequest.txn(request);
     return new Promise<TxnResult>((resolve, reject) => {
       this.#queuedTxns.push({ request, signal: options.signal, resolve, reject });
-      this.#groupCommit ??= setImmediate(() => this.#commitQueuedTxns());
+      if (!this.#groupCommitQueued) {
+        this.#groupCommitQueued = true;
+        queueMicrotask(() => this.#commitQueuedTxns());
+      }
     });
   }
 
@@ -333,8 +337,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
    * nothing applied, if COMMIT fails every txn that would have written is ambiguous.
    */
   #commitQueuedTxns(): void {
-    if (this.#groupCommit !== undefined) clearImmediate(this.#groupCommit);
-    this.#groupCommit = undefined;
+    this.#groupCommitQueued = false;
     const queued = this.#queuedTxns.filter((item) => {
       if (item.signal?.aborted !== true) return true;
       item.reject(MetadataStoreErrors.cancelled(item.signal));
