@@ -2,8 +2,8 @@
 // producer id the current epoch and the metadata of its last five batches. `checkBatch` decides what a produced
 // batch is — a new append, a retry of a retained batch (answered with its original offset), or an error — and
 // `withBatch` returns the entry after appending it. Pure functions over immutable values: the partition log keeps
-// the committed table and an overlay for the append in flight, and derives the table by replaying committed
-// batches. Transactions are out of scope (transactional batches are refused before they get here).
+// the committed table and one overlay per append in flight (pipelined appends), and derives the table by replaying
+// committed batches. Transactions are out of scope (transactional batches are refused before they get here).
 
 /** Kafka keeps this many batches per producer for duplicate detection (max.in.flight ≤ 5). */
 export const RETAINED_BATCHES = 5;
