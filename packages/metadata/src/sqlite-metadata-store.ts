@@ -74,6 +74,9 @@ interface QueuedTxn {
   readonly reject: (error: unknown) => void;
 }
 
+/** What one queued txn came to inside its group commit. */
+type TxnOutcome = { readonly result: TxnResult } | { readonly error: unknown };
+
 interface KvRow {
   readonly key: string;
   readonly value: Buffer;
@@ -97,6 +100,9 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly #walSync: WalDurability;
   readonly #clock: () => number;
   readonly #statements: ReturnType<typeof prepare>;
+  /** Transaction wrappers built once (a nested call runs as a savepoint). */
+  readonly #applyInSavepoint: Database.Transaction<(request: TxnRequest) => TxnResult>;
+  readonly #applyBatch: Database.Transaction<(queued: readonly QueuedTxn[], outcomes: TxnOutcome[]) => void>;
   readonly #watchers = new Set<{ readonly prefix: string; readonly onEvent: (event: WatchEvent) => void }>();
   readonly #sweepTimer: NodeJS.Timeout;
   /** Events of the SQLite transaction in progress; delivered after it commits, dropped if it rolls back. */
@@ -119,6 +125,8 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     this.#walSync = walSync;
     this.#clock = options.clock ?? Date.now;
     this.#statements = prepare(db);
+    this.#applyInSavepoint = db.transaction((request: TxnRequest): TxnResult => this.#applyTxn(request));
+    this.#applyBatch = db.transaction((queued: readonly QueuedTxn[], outcomes: TxnOutcome[]): void => this.#runBatch(queued, outcomes));
     this.#sweepTimer = setInterval(() => {
       try {
         this.#expireLeases();
@@ -345,28 +353,15 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     });
     this.#queuedTxns = [];
     if (queued.length === 0) return;
-    const outcomes: Array<{ readonly result: TxnResult } | { readonly error: unknown }> = [];
-    let bodyDone = false;
-    const applyOne = this.#db.transaction((request: TxnRequest): TxnResult => this.#applyTxn(request));
-    const applyAll = this.#db.transaction((): void => {
-      this.#expireLeasesInTransaction();
-      for (const item of queued) {
-        const eventsBefore = this.#pendingEvents.length;
-        try {
-          outcomes.push({ result: applyOne(item.request) });
-        } catch (error) {
-          this.#pendingEvents.length = eventsBefore;
-          outcomes.push({ error });
-        }
-      }
-      bodyDone = true;
-    });
+    const outcomes: TxnOutcome[] = [];
     this.#pendingEvents = [];
     this.stats.groupCommits += 1;
     this.stats.txns += queued.length;
     try {
-      applyAll.immediate();
+      this.#applyBatch.immediate(queued, outcomes);
     } catch (error) {
+      // Every outcome is recorded only once the body ran to its end: then the failure came from COMMIT.
+      const bodyDone = outcomes.length === queued.length;
       this.#pendingEvents = [];
       queued.forEach((item, index) => {
         const outcome = outcomes[index];
@@ -394,6 +389,20 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
         });
       },
     );
+  }
+
+  /** Body of a group commit (one SQLite transaction): each txn in its own savepoint, outcomes in order. */
+  #runBatch(queued: readonly QueuedTxn[], outcomes: TxnOutcome[]): void {
+    this.#expireLeasesInTransaction();
+    for (const item of queued) {
+      const eventsBefore = this.#pendingEvents.length;
+      try {
+        outcomes.push({ result: this.#applyInSavepoint(item.request) });
+      } catch (error) {
+        this.#pendingEvents.length = eventsBefore;
+        outcomes.push({ error });
+      }
+    }
   }
 
   #applyTxn(request: TxnRequest): TxnResult {
