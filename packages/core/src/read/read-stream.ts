@@ -20,7 +20,7 @@ import type { StoredEntry, WalReader } from "../spi/wal.js";
 import type { StoreContext } from "../stream-store/store-context.js";
 import { quarantineGeneration } from "./quarantine-generation.js";
 import { indexedEntries, readIndexedEntries, type IndexedRange } from "./read-indexed-entries.js";
-import { ReadResolutionCache, type CachedResolution } from "./read-resolution-cache.js";
+import type { CachedResolution, ReadResolutionCache } from "./read-resolution-cache.js";
 import { repairGenerationZeroIndex } from "./repair-generation-zero-index.js";
 import { scanGenerationCandidates, type GenerationScan } from "./scan-generation-candidates.js";
 import { scanIndexCandidates } from "./scan-index-candidates.js";
@@ -54,7 +54,7 @@ export async function readStream(
   if (!Number.isSafeInteger(offset) || offset < 0) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `read offset must be a non-negative safe integer, got ${String(offset)}`, { retryable: false });
   }
-  const cache = resolutionCache(context);
+  const cache = context.readCache;
   let head: StreamHead;
   try {
     ({ head } = await loadHead(context.metadata, context.keyspace, streamId, deadline.signal));
@@ -108,19 +108,6 @@ export async function readStream(
     }
   }
   return { streamId, requestedOffset: offset, entries, nextOffset: cursor, endOfStream: cursor >= end, committedEndOffset: end };
-}
-
-/** Resolution caches by store (a StoreContext lives as long as its StreamStore). */
-const caches = new WeakMap<StoreContext, ReadResolutionCache>();
-
-/** The resolution cache of the store `context` belongs to. */
-export function resolutionCache(context: StoreContext): ReadResolutionCache {
-  let cache = caches.get(context);
-  if (cache === undefined) {
-    cache = new ReadResolutionCache();
-    caches.set(context, cache);
-  }
-  return cache;
 }
 
 /** A WalReader that implements the optional multi-target read. */

@@ -7,6 +7,7 @@ import type { ProviderRegistry } from "../append/provider-registry.js";
 import type { SessionPolicy } from "../session/plan-session.js";
 import type { AdmissionHook } from "../spi/completion.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
+import type { ReadResolutionCache } from "../read/read-resolution-cache.js";
 import type { StreamKeyspace } from "./stream-keyspace.js";
 
 /** Bounds of the pipeline; defaults follow digest §9. */
@@ -39,6 +40,8 @@ export interface StoreContext {
   readonly limits: StoreLimits;
   /** Aborts when the store closes; every deadline includes it. */
   readonly closing: AbortSignal;
+  /** Index and generation resolutions the read path reuses (dropped per stream on trim, delete, quarantine). */
+  readonly readCache: ReadResolutionCache;
   /** Called when an attempt leaves its lane suspended (schedules automatic recovery). */
   readonly onSuspended: (attempt: AppendAttempt) => void;
 }

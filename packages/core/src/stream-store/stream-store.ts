@@ -30,6 +30,7 @@ import { readStream } from "../read/read-stream.js";
 import { recoverAttempt, type RecoveryOutcome } from "../recovery/recover-attempt.js";
 import { planSession, type SessionPlan } from "../session/plan-session.js";
 import { sameSession } from "../session/same-session.js";
+import { ReadResolutionCache } from "../read/read-resolution-cache.js";
 import type { StoreContext } from "./store-context.js";
 import { StreamKeyspace } from "./stream-keyspace.js";
 import type { StreamStoreOptions } from "./stream-store-options.js";
@@ -116,6 +117,7 @@ export class StreamStore implements AsyncDisposable {
         autoRecovery,
       },
       closing: this.#closing.signal,
+      readCache: new ReadResolutionCache(),
       onSuspended: (attempt) => this.#scheduleRecovery(attempt, autoRecovery?.minDelayMs ?? 0),
     };
   }
