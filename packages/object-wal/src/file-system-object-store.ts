@@ -2,7 +2,8 @@
 // link(2) (atomic and create-only: EEXIST means another writer won) and fsyncs the directory — as one job on a
 // publish worker thread (file-publish-worker.ts) — so an object is
 // either absent or complete and durable. Each file starts with an 8-byte header ("NOB1" + the body's CRC32C,
-// big-endian), so whole reads are verified and head() needs no recomputation.
+// big-endian), so whole reads are verified and head() needs no recomputation; bodies built in `allocateBody`
+// memory carry room for it and reach the worker as shared memory, without a copy.
 // Layout under `root`: `objects/` (keys mapped by file-system-key-path.ts) and `tmp/` (in-progress puts; a crash
 // can leave files there, never in `objects/`). Safe for several stores, and processes, sharing one root on one
 // local filesystem; not for network filesystems without atomic link(2). Reads return fresh arrays.
@@ -27,6 +28,7 @@ import { StoreLifecycle } from "./store-lifecycle.js";
 
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
 const HEADER_BYTES = 8;
+const EMPTY = new Uint8Array(0);
 const MAX_LIST_LIMIT = 1000;
 const DEFAULT_PUBLISH_WORKERS = 2;
 
@@ -66,6 +68,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   readonly #lifecycle = new StoreLifecycle("filesystem object store");
   readonly #publishers: FilePublishPool;
   readonly #fsync: boolean;
+  /** Shared memory handed out by `allocateBody`: its first HEADER_BYTES are this store's file header. */
+  readonly #allocated = new WeakSet<SharedArrayBuffer>();
   #ready: Promise<void> | undefined;
 
   constructor(options: FileSystemObjectStoreOptions) {
@@ -90,11 +94,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         throw new NereusError(ErrorCode.INVALID_ARGUMENT, "object body must be a Uint8Array", { retryable: false });
       }
       await this.#ensureReady();
-      const header = Buffer.alloc(HEADER_BYTES);
-      FILE_MAGIC.copy(header, 0);
-      header.writeUInt32BE(crc32c(body), 4);
       const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
-      const outcome = await this.#publishers.publish({ temporary, target, header, body, fsync: this.#fsync });
+      const outcome = await this.#publishers.publish({ temporary, target, ...this.#fileParts(body), fsync: this.#fsync });
       if (outcome.kind === "published") return { created: outcome.created };
       if (outcome.kind === "linked-unsynced") {
         throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
@@ -113,6 +114,35 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       }
       throw mapFileSystemError(publishError(outcome.error), "put", key);
     });
+  }
+
+  /**
+   * Shared memory (a `SharedArrayBuffer` with room for the file header in front) that `putIfAbsent` hands to a
+   * publish worker as is: the body is neither copied nor cloned on its way to the file.
+   */
+  allocateBody(length: number): Uint8Array {
+    if (!Number.isSafeInteger(length) || length < 0) {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `body length must be a non-negative integer, got ${String(length)}`, { retryable: false });
+    }
+    const memory = new SharedArrayBuffer(HEADER_BYTES + length);
+    this.#allocated.add(memory);
+    return new Uint8Array(memory, HEADER_BYTES, length);
+  }
+
+  /** The file as header + body: one shared buffer for bodies from `allocateBody`, else a fresh header. */
+  #fileParts(body: Uint8Array): { readonly header: Uint8Array; readonly body: Uint8Array } {
+    const memory = body.buffer;
+    const checksum = crc32c(body);
+    if (memory instanceof SharedArrayBuffer && this.#allocated.has(memory) && body.byteOffset === HEADER_BYTES && body.byteLength + HEADER_BYTES === memory.byteLength) {
+      const file = new Uint8Array(memory);
+      file.set(FILE_MAGIC, 0);
+      new DataView(memory).setUint32(4, checksum);
+      return { header: EMPTY, body: file };
+    }
+    const header = Buffer.alloc(HEADER_BYTES);
+    FILE_MAGIC.copy(header, 0);
+    header.writeUInt32BE(checksum, 4);
+    return { header, body };
   }
 
   async get(

@@ -167,6 +167,7 @@ export async function runAppendPipeline(
     if (hooks.beforeWalWrite !== undefined) await runHook("beforeWalWrite");
     deadline.check(`append to ${streamId}`);
     const entries = live.flatMap((member) => member.batch.entries);
+    const payloadsHandedOver = live.every((member) => member.batch.handedOver);
     const persisted = await writePrimaryWal({
       writer: plan.walWriter,
       streamId,
@@ -176,6 +177,7 @@ export async function runAppendPipeline(
       expectedStartOffset: planning.committedEndOffset,
       payloadFormat: live[0]?.batch.payloadFormat ?? "OPAQUE_RECORD_BATCH",
       entries,
+      payloadsHandedOver,
       recordCount: recordOffset,
       logicalBytes: bytesBefore,
       signal: deadline.signal,

@@ -35,6 +35,12 @@ describe("validateBatch", () => {
     for (const count of [0, -1, 1.5, Number.NaN, MAX_ENTRY_RECORD_COUNT + 1]) invalid({ payloadFormat: "KAFKA_RECORD_BATCH", entries: [entry(1, count)] });
   });
 
+  it("records whether the caller handed its payloads over, and rejects a non-boolean flag", () => {
+    expect(validateBatch({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [entry(1)] }).handedOver).toBe(false);
+    expect(validateBatch({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [entry(1)], handOverPayloads: true }).handedOver).toBe(true);
+    invalid({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [entry(1)], handOverPayloads: "yes" });
+  });
+
   it("accepts ranged entries up to 2^31-1 records and sums them exactly (property)", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: MAX_ENTRY_RECORD_COUNT }), { minLength: 1, maxLength: 50 }), (counts) => {

@@ -1,5 +1,6 @@
 // Pipeline step 0: validate a caller's batch before anything else happens (no I/O, no lane, no metadata).
-// Rejects with INVALID_ARGUMENT; does not copy payloads (the WAL writer's `prepare` freezes the bytes).
+// Rejects with INVALID_ARGUMENT; does not copy payloads (the WAL writer's `prepare` freezes the bytes, by copying
+// them unless the caller handed them over).
 import type { AppendBatch, AppendEntry, PayloadFormat } from "../domain/append-types.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
@@ -17,6 +18,8 @@ export interface ValidatedBatch {
   readonly recordCount: number;
   readonly entryCount: number;
   readonly logicalBytes: number;
+  /** The caller handed its payloads over (`AppendBatch.handOverPayloads`): nobody modifies them any more. */
+  readonly handedOver: boolean;
 }
 
 /**
@@ -29,6 +32,7 @@ export function validateBatch(batch: AppendBatch): ValidatedBatch {
   const ranged = RANGED_FORMATS.has(format);
   if (!ranged && !OPAQUE_FORMATS.has(format)) throw invalid(`unknown payloadFormat ${String(format)}`);
   if (!Array.isArray(batch.entries) || batch.entries.length === 0) throw invalid("batch must contain at least one entry");
+  if (batch.handOverPayloads !== undefined && typeof batch.handOverPayloads !== "boolean") throw invalid("handOverPayloads must be a boolean");
   let recordCount = 0;
   let logicalBytes = 0;
   batch.entries.forEach((entry: AppendEntry, index: number) => {
@@ -48,7 +52,7 @@ export function validateBatch(batch: AppendBatch): ValidatedBatch {
   if (!Number.isSafeInteger(recordCount) || !Number.isSafeInteger(logicalBytes)) {
     throw invalid("batch totals exceed the safe-integer range");
   }
-  return { payloadFormat: format, entries: batch.entries, recordCount, entryCount: batch.entries.length, logicalBytes };
+  return { payloadFormat: format, entries: batch.entries, recordCount, entryCount: batch.entries.length, logicalBytes, handedOver: batch.handOverPayloads === true };
 }
 
 function invalid(message: string): NereusError {

@@ -16,6 +16,8 @@ export interface PrimaryWalWriteInput {
   readonly expectedStartOffset: number;
   readonly payloadFormat: PayloadFormat;
   readonly entries: readonly AppendEntry[];
+  /** Every payload was handed over by its caller (see `WalWriteRequest.payloadsHandedOver`). */
+  readonly payloadsHandedOver: boolean;
   readonly recordCount: number;
   readonly logicalBytes: number;
   readonly signal: AbortSignal;
@@ -31,6 +33,7 @@ export async function writePrimaryWal(input: PrimaryWalWriteInput): Promise<Pers
     expectedStartOffset: input.expectedStartOffset,
     payloadFormat: input.payloadFormat,
     entries: input.entries,
+    ...(input.payloadsHandedOver ? { payloadsHandedOver: true } : {}),
   });
   checkPrepared(input, prepared);
   const persisted = await input.writer.persist(prepared, { signal: input.signal });

@@ -6,7 +6,7 @@ import type { AppendCompletionPolicy, DurabilityLevel } from "./storage-profile.
 export type PayloadFormat = "OPAQUE_RECORD_BATCH" | "KAFKA_RECORD_BATCH" | "PULSAR_ENTRY_BATCH";
 
 export interface AppendEntry {
-  /** Caller-owned; the core copies what it retains. */
+  /** Caller-owned; the core copies what it retains, unless the batch hands its payloads over. */
   readonly payload: Uint8Array;
   /** Offsets this entry consumes: 1 for opaque entries, 1..2^31-1 for ranged entries. */
   readonly recordCount: number;
@@ -15,6 +15,13 @@ export interface AppendEntry {
 export interface AppendBatch {
   readonly payloadFormat: PayloadFormat;
   readonly entries: readonly AppendEntry[];
+  /**
+   * True when the caller hands its payload bytes over: it never modifies them again, from the `append` call on.
+   * The store may then keep references instead of copying (the Object WAL copies each byte once, into the WAL
+   * object). Default false: the store copies what it retains, and the caller may reuse its buffers as soon as
+   * `append` returns its promise.
+   */
+  readonly handOverPayloads?: boolean;
 }
 
 export interface AppendOptions {

@@ -12,7 +12,7 @@ import { StreamLane } from "./stream-lane.js";
 const plan = { profile: "BOOKKEEPER_WAL_ONLY", ackBoundary: "STABLE_HEAD", walWriter: {} } as unknown as ExecutionPlan;
 const pending = (name: string, timeoutMs = 10_000) =>
   Object.assign(
-    new PendingAppend({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: new TextEncoder().encode(name), recordCount: 1 }], recordCount: 1, entryCount: 1, logicalBytes: name.length }, plan, undefined, Deadline.start(timeoutMs)),
+    new PendingAppend({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: new TextEncoder().encode(name), recordCount: 1 }], recordCount: 1, entryCount: 1, logicalBytes: name.length, handedOver: false }, plan, undefined, Deadline.start(timeoutMs)),
     { label: name },
   );
 

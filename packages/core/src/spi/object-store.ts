@@ -36,4 +36,10 @@ export interface ObjectStore {
   list(prefix: string, options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number }): Promise<ObjectListPage>;
   deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Optional: zero-filled memory for a body of `length` bytes that will be passed to `putIfAbsent`, in the form this
+   * store moves cheapest (the filesystem store returns shared memory its publish workers write without a copy).
+   * Callers that build a body from parts use it when present; any `Uint8Array` remains a valid body.
+   */
+  allocateBody?(length: number): Uint8Array;
 }

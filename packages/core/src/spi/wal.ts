@@ -16,8 +16,13 @@ export interface WalWriteRequest {
   readonly writerEpoch: number;
   readonly expectedStartOffset: number;
   readonly payloadFormat: PayloadFormat;
-  /** Caller-owned entries; `prepare` copies what it keeps. */
+  /** Caller-owned entries; `prepare` copies what it keeps, unless `payloadsHandedOver`. */
   readonly entries: readonly AppendEntry[];
+  /**
+   * True when nobody modifies the entry payloads any more (every merged batch set `handOverPayloads`): `prepare`
+   * may keep references to them instead of copying. Absent means false.
+   */
+  readonly payloadsHandedOver?: boolean;
 }
 
 /**

@@ -74,6 +74,7 @@ export class MemoryWalProvider implements WalWriter, WalReader {
 
   prepare(request: WalWriteRequest): PreparedWrite {
     this.stats.prepares += 1;
+    if (request.payloadsHandedOver === true) this.stats.handedOverPrepares += 1;
     const frozen = request.entries.map((entry) => entry.payload.slice());
     let checksum = 0;
     let logicalBytes = 0;

@@ -3,6 +3,8 @@
 /** Counters of provider calls (faulted calls included). */
 export class WalProviderStats {
   prepares = 0;
+  /** `prepare` calls whose request said every payload was handed over (`payloadsHandedOver`). */
+  handedOverPrepares = 0;
   /** Physical writes attempted (`persist` calls). */
   persists = 0;
   protects = 0;
@@ -16,6 +18,7 @@ export class WalProviderStats {
 
   reset(): void {
     this.prepares = 0;
+    this.handedOverPrepares = 0;
     this.persists = 0;
     this.protects = 0;
     this.reads = 0;

@@ -400,7 +400,7 @@ export class PartitionLog {
     let append: Promise<AppendOutcome>;
     try {
       append = this.#context.store
-        .append(group.state.streamId, { payloadFormat: "KAFKA_RECORD_BATCH", entries: group.entries }, { expectedStartOffset: group.expectedStart, signal: this.#context.closing })
+        .append(group.state.streamId, { payloadFormat: "KAFKA_RECORD_BATCH", entries: group.entries, handOverPayloads: true }, { expectedStartOffset: group.expectedStart, signal: this.#context.closing })
         .then(
           (result): AppendOutcome => ({ ok: true, result }),
           (error: unknown): AppendOutcome => ({ ok: false, error }),

@@ -8,7 +8,7 @@ import type { KafkaTopic } from "../topics/kafka-topic.js";
 /** A validated batch for one partition. */
 export interface ProduceSubmission {
   readonly topic: KafkaTopic;
-  /** The produced batch (a view into the request frame; the log copies it when it assigns the offset). */
+  /** The produced batch: a view into the request frame, handed over — the log stamps its offset in place and stores these very bytes (the caller never reuses them). */
   readonly batch: Uint8Array;
   readonly header: RecordBatchHeader;
   /** How long the request may wait for an uncertain append to be resolved (Produce timeoutMs). */

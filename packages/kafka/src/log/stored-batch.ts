@@ -10,9 +10,13 @@ import type { ProducedBatch } from "../producers/producer-state.js";
 /** The leader epoch every batch and every Metadata answer carries (one logical leader that never changes). */
 export const PARTITION_LEADER_EPOCH = 0;
 
-/** A fresh copy of `batch` ready to store at `baseOffset`; `logAppendTimeMs` stamps LogAppendTime. */
+/**
+ * `batch` stamped to store at `baseOffset` (`logAppendTimeMs` stamps LogAppendTime), in place: a produced batch is
+ * the request's own memory, which nothing else reads, and the stamped bytes are handed over to the store as they
+ * are (`handOverPayloads`). Stamping it again (a re-planned append) rewrites the same fields.
+ */
 export function prepareStoredBatch(batch: Uint8Array, baseOffset: number, logAppendTimeMs?: number): Uint8Array {
-  const stored = assignBaseOffset(batch, baseOffset, { partitionLeaderEpoch: PARTITION_LEADER_EPOCH });
+  const stored = assignBaseOffset(batch, baseOffset, { partitionLeaderEpoch: PARTITION_LEADER_EPOCH, inPlace: true });
   if (logAppendTimeMs !== undefined) {
     const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
     view.setInt16(RecordBatchOffset.attributes, view.getInt16(RecordBatchOffset.attributes) | RecordBatchAttribute.logAppendTime);

@@ -19,9 +19,10 @@ import type { EncodedWalObject, WalObjectHeader, WalObjectInput, WalSliceDescrip
  * Encodes one WAL object. Slices are ordered by stream id (UTF-8 byte order) and get ordinals and slice ids
  * (`walSliceId(attemptKey, ordinal)`) in that order; the returned manifest lists them in object order.
  * Throws `NereusError(INVALID_ARGUMENT)` for empty or duplicate stream ids, slices without entries, record counts
- * outside 1..2^31-1, offsets that are not safe integers, or a slice longer than 2^32-1 bytes.
+ * outside 1..2^31-1, offsets that are not safe integers, or a slice longer than 2^32-1 bytes. `allocate` provides
+ * the zero-filled memory of the object (e.g. an object store's `allocateBody`); it must return exactly `length` bytes.
  */
-export function encodeWalObject(input: WalObjectInput): EncodedWalObject {
+export function encodeWalObject(input: WalObjectInput, allocate: (length: number) => Uint8Array = (length) => new Uint8Array(length)): EncodedWalObject {
   validate(input);
   const slices = [...input.slices].sort((left, right) => Buffer.compare(Buffer.from(left.streamId), Buffer.from(right.streamId)));
   const header: WalObjectHeader = {
@@ -98,7 +99,8 @@ export function encodeWalObject(input: WalObjectInput): EncodedWalObject {
 
   const total = position + WAL_OBJECT_LAYOUT.footerBytes;
   if (!Number.isSafeInteger(total)) throw invalid("WAL object would exceed 2^53-1 bytes");
-  const bytes = new Uint8Array(total);
+  const bytes = allocate(total);
+  if (bytes.length !== total) throw invalid(`the allocator returned ${String(bytes.length)} bytes for a ${String(total)}-byte object`);
   let at = 0;
   for (const part of parts) {
     bytes.set(part, at);
@@ -112,7 +114,8 @@ export function encodeWalObject(input: WalObjectInput): EncodedWalObject {
   bytes.set(footerStart, at);
   const objectChecksum = crc32c(bytes.subarray(0, total - 8));
   bytes.set(new ByteWriter(8).writeU32(objectChecksum).writeBytes(WAL_OBJECT_LAYOUT.objectMagic).finish(), total - 8);
-  return { bytes, header, manifest, objectChecksum };
+  const storageChecksum = crc32c(bytes.subarray(total - 8), objectChecksum);
+  return { bytes, header, manifest, objectChecksum, storageChecksum };
 }
 
 /** Slice bytes up to (excluding) the payload: magic, identity, counts and the entry index. */

@@ -1,4 +1,4 @@
-import { ErrorCode, NereusError, fromHex, toHex } from "@nereus/core";
+import { ErrorCode, NereusError, crc32c, fromHex, toHex } from "@nereus/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildNrs1, buildSlice, type RawObject } from "../../test/support/nrs1-builder.js";
@@ -368,6 +368,24 @@ describe("NRS1 strict decoding of CRC-valid but malformed objects", () => {
     expect(toHex(buildSlice(rawGolden.slices[0] ?? { streamId: "", sliceId: "", firstExpectedOffset: 0, entries: [] }))).toBe(
       toHex(encoded.bytes.subarray(first.offset, first.offset + first.length)),
     );
+  });
+});
+
+describe("encodeWalObject memory and checksums", () => {
+  it("builds the object in the allocator's memory and reports the CRC32C of all its bytes", () => {
+    const lengths: number[] = [];
+    const encoded = encodeWalObject(GOLDEN_INPUT, (length) => {
+      lengths.push(length);
+      return new Uint8Array(new SharedArrayBuffer(length));
+    });
+    expect(lengths).toEqual([encoded.bytes.length]);
+    expect(encoded.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(toHex(Uint8Array.from(encoded.bytes))).toBe(toHex(encodeWalObject(GOLDEN_INPUT).bytes));
+    expect(encoded.storageChecksum).toBe(crc32c(encoded.bytes));
+  });
+
+  it("refuses an allocator that returns the wrong length", () => {
+    expect(decodeFailure(() => encodeWalObject(GOLDEN_INPUT, (length) => new Uint8Array(length + 1))).code).toBe(ErrorCode.INVALID_ARGUMENT);
   });
 });
 

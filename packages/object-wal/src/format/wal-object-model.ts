@@ -67,6 +67,8 @@ export interface EncodedWalObject {
   readonly manifest: readonly WalSliceDescriptor[];
   /** CRC32C of every byte before the footer's objectChecksum field. */
   readonly objectChecksum: number;
+  /** CRC32C of all of `bytes` (what an object store checksums). */
+  readonly storageChecksum: number;
 }
 
 /** One decoded slice. Entry payloads are views into the decoded bytes. */

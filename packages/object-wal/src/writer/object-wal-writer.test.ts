@@ -197,6 +197,41 @@ describe("ObjectWalWriter: multi-stream objects", () => {
     expect(objectStore.stats.puts).toBe(1);
   });
 
+  it("copies caller-owned payloads at prepare, and keeps handed-over ones by reference", async () => {
+    const { writer, reader } = fixture();
+    const kept = encoder.encode("kept!");
+    const handedOver = writer.prepare({ ...request("kept", []), entries: [{ payload: kept, recordCount: 1 }], payloadsHandedOver: true });
+    const ownedAgain = encoder.encode("later");
+    const copiedWrite = writer.prepare({ ...request("copied", []), entries: [{ payload: ownedAgain, recordCount: 1 }] });
+    ownedAgain.set(encoder.encode("XXXXX"));
+    const [keptTarget, copiedTarget] = await Promise.all([writer.persist(handedOver), writer.persist(copiedWrite)]);
+    expect(decoder.decode((await reader.readEntries(copiedTarget.readTarget))[0]?.payload)).toBe("later");
+    expect(decoder.decode((await reader.readEntries(keptTarget.readTarget))[0]?.payload)).toBe("kept!");
+    expect(handedOver.request.entries[0]?.payload).toBe(kept);
+    expect(copiedWrite.request.entries[0]?.payload).not.toBe(ownedAgain);
+  });
+
+  it("builds the object in the store's allocateBody memory when the store offers it", async () => {
+    const objectStore = new InMemoryObjectStore();
+    const allocated: Uint8Array[] = [];
+    const withAllocator = Object.assign(objectStore, {
+      allocateBody(length: number): Uint8Array {
+        const body = new Uint8Array(new SharedArrayBuffer(length));
+        allocated.push(body);
+        return body;
+      },
+    });
+    const metadata = new InMemoryMetadataStore();
+    const writer = new ObjectWalWriter({ objectStore: withAllocator, metadata, cluster: CLUSTER, writerId: "broker-1", flush: { lingerMs: 0 } });
+    const reader = new ObjectWalReader({ objectStore });
+    open.push({ objectStore, metadata, writer, reader });
+    const persisted = await writer.persist(writer.prepare(request("allocated", ["in shared memory"])));
+    expect(allocated).toHaveLength(1);
+    expect(decoder.decode((await reader.readEntries(persisted.readTarget))[0]?.payload)).toBe("in shared memory");
+    if (persisted.readTarget.type !== "OBJECT_SLICE") throw new Error("not a slice");
+    expect(Buffer.compare(Buffer.from(await objectStore.get(persisted.readTarget.objectKey)), Buffer.from(allocated[0] ?? []))).toBe(0);
+  });
+
   it("drops a member whose caller gave up before the flush; the others are uploaded", async () => {
     const { writer, objectStore } = fixture({ flush: { lingerMs: 20 } });
     const controller = new AbortController();

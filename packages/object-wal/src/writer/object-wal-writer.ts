@@ -7,7 +7,9 @@
 // never affects the others, and its slice simply stays invisible. `protect` returns the root-revision compare and
 // the REACHABLE_APPEND protection the head transaction commits atomically.
 // Does not: touch heads, intents or indexes; delete objects; retry across flushes (a new persist of a failed
-// attempt goes into a new object). Buffers: `prepare` copies the caller's payloads; nothing caller-owned is kept.
+// attempt goes into a new object). Buffers: `prepare` copies the caller's payloads unless the request says they were
+// handed over (then it keeps references; each byte is copied once, into the object, built in the store's
+// `allocateBody` memory when it offers one).
 import {
   ErrorCode,
   NereusError,
@@ -146,6 +148,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
   readonly processRunId: string;
   readonly policy: FlushPolicy;
   readonly #store: ObjectStore;
+  readonly #allocateBody: (length: number) => Uint8Array;
   readonly #metadata: MetadataStore;
   readonly #cluster: string;
   readonly #clusterPrefix: string;
@@ -169,6 +172,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     if (typeof options.writerId !== "string" || options.writerId.length === 0) throw invalid("writerId must be a non-empty string");
     if (typeof options.cluster !== "string" || options.cluster.length === 0) throw invalid("cluster must be a non-empty string");
     this.#store = options.objectStore;
+    this.#allocateBody = options.objectStore.allocateBody?.bind(options.objectStore) ?? ((length: number) => new Uint8Array(length));
     this.#metadata = options.metadata;
     this.#cluster = options.cluster;
     this.#clusterPrefix = clusterPrefix(options.cluster);
@@ -185,11 +189,12 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
 
   prepare(request: WalWriteRequest): PreparedWrite {
     if (request.entries.length === 0) throw invalid("a WAL write needs at least one entry");
+    const handedOver = request.payloadsHandedOver === true;
     let checksum = 0;
     let logicalBytes = 0;
     let recordCount = 0;
     const entries: AppendEntry[] = request.entries.map((entry) => {
-      const payload = Uint8Array.from(entry.payload);
+      const payload = handedOver ? entry.payload : entry.payload.slice();
       if (!Number.isInteger(entry.recordCount) || entry.recordCount < 1 || entry.recordCount > WAL_OBJECT_LAYOUT.maxEntryRecordCount) {
         throw invalid(`entry record count must be an integer in [1, 2^31-1], got ${String(entry.recordCount)}`);
       }
@@ -385,7 +390,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
           firstExpectedOffset: member.state.prepared.request.expectedStartOffset,
           entries: member.state.entries,
         })),
-      });
+      }, this.#allocateBody);
       const descriptors = validateEncodedObject(encoded, members);
       const root = this.#root(identity, encoded, createdAtMillis);
       await this.#hooks.beforeUpload?.(identity.objectKey);
@@ -461,7 +466,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       createdAtMillis,
       orphanNotBeforeMillis: createdAtMillis + this.#orphanGraceMs,
       objectLength: encoded.bytes.length,
-      storageChecksum: crc32c(encoded.bytes),
+      storageChecksum: encoded.storageChecksum,
       formatMajor: encoded.header.formatMajor,
       formatMinor: encoded.header.formatMinor,
       sliceCount: encoded.manifest.length,

@@ -1,4 +1,4 @@
-// Rewrites the base offset (and optionally the partition leader epoch) of a stored batch in a copy. Both fields
+// Rewrites the base offset (and optionally the partition leader epoch) of a stored batch, in a copy or in place. Both fields
 // lie before the CRC's coverage, so the CRC stays valid and nothing else changes. This is how a broker serves a
 // batch stored with base offset 0 at the offset it was appended at.
 import { ErrorCode, NereusError } from "@nereus/core";
@@ -8,9 +8,11 @@ import { LOG_OVERHEAD_BYTES, RecordBatchOffset } from "./record-batch-header.js"
 export interface AssignBaseOffsetOptions {
   /** Also set partitionLeaderEpoch (int32). */
   readonly partitionLeaderEpoch?: number;
+  /** Rewrite `batch` itself (the caller owns it) instead of a copy. */
+  readonly inPlace?: boolean;
 }
 
-/** A copy of `batch` whose baseOffset is `baseOffset`; the input is not modified. */
+/** `batch` with baseOffset `baseOffset`: a copy (the input is not modified) unless `inPlace`, then `batch` itself. */
 export function assignBaseOffset(batch: Uint8Array, baseOffset: number, options: AssignBaseOffsetOptions = {}): Uint8Array {
   if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `base offset must be a non-negative safe integer, got ${String(baseOffset)}`);
@@ -23,7 +25,7 @@ export function assignBaseOffset(batch: Uint8Array, baseOffset: number, options:
   if (batch.length < minimum) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `a batch of ${String(batch.length)} bytes has no room for its header`);
   }
-  const copy = batch.slice();
+  const copy = options.inPlace === true ? batch : batch.slice();
   const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);
   view.setBigInt64(RecordBatchOffset.baseOffset, BigInt(baseOffset));
   if (epoch !== undefined) view.setInt32(RecordBatchOffset.partitionLeaderEpoch, epoch);

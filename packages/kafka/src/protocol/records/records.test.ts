@@ -161,6 +161,15 @@ describe("assignBaseOffset", () => {
     expect(decodeRecordBatch(assigned).records[0]?.offset).toBe(2 ** 40);
     expect(() => assignBaseOffset(GOLDEN_BATCH, -1)).toThrow(NereusError);
   });
+
+  it("inPlace rewrites the caller's own bytes and returns them", () => {
+    const owned = GOLDEN_BATCH.slice();
+    const assigned = assignBaseOffset(owned, 7, { partitionLeaderEpoch: 0, inPlace: true });
+    expect(assigned).toBe(owned);
+    expect(readRecordBatchHeader(owned).baseOffset).toBe(7);
+    expect(validateRecordBatch(owned).ok).toBe(true);
+    expect(readRecordBatchHeader(GOLDEN_BATCH).baseOffset).toBe(0);
+  });
 });
 
 describe("splitRecordBatches", () => {
