@@ -76,7 +76,7 @@ export const BrokerConfigSchema = z.strictObject({
        * 1 and 4 on the embedded default in the kafka-baseline bench: fewer, larger appends amortize each append's
        * fsyncs while one still overlaps the next.
        */
-      maxInFlightAppends: z.int().min(1).max(64).default(2),
+      maxInFlightAppends: z.int().min(1).max(64).default(1),
     })
     .prefault({}),
   admin: z

@@ -26,7 +26,7 @@ describe("loadBrokerConfig", () => {
       dataDir: "/srv/nereus/.nereus-data",
       cluster: "nereus",
       nodeId: 0,
-      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 2 },
+      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 1 },
       admin: { enabled: true, host: "127.0.0.1", port: 9644 },
       storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" } },
       topics: { defaultPartitions: 1, autoCreate: true },
@@ -54,7 +54,7 @@ describe("loadBrokerConfig", () => {
     expect(config.topics).toEqual({ defaultPartitions: 4, autoCreate: false });
     const viaEnv = load([], { NEREUS_CONFIG: file });
     expect(viaEnv.config.kafka.port).toBe(1111);
-    expect(load(["--kafka-max-inflight-appends", "1"]).config.kafka.maxInFlightAppends).toBe(1);
+    expect(load(["--kafka-max-inflight-appends", "2"]).config.kafka.maxInFlightAppends).toBe(2);
     expect(load([], { NEREUS_KAFKA_MAX_INFLIGHT_APPENDS: "8" }).config.kafka.maxInFlightAppends).toBe(8);
   });
 

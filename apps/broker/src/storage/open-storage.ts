@@ -29,6 +29,12 @@ export interface OpenStorageOptions {
   readonly instrument?: (store: StreamStore) => StreamStore;
 }
 
+/** Foreground bytes per second at which the embedded broker's materialization yields. */
+const EMBEDDED_BUSY_BYTES_PER_SECOND = 1024 * 1024;
+/** Backlog (payload bytes) and wait after which it materializes even while busy. */
+const EMBEDDED_BUSY_LEVEL_ONE_BYTES = 256 * 1024 * 1024;
+const EMBEDDED_BUSY_LEVEL_ONE_DELAY_MS = 60_000;
+
 async function closeQuietly(what: string, logger: BrokerLogger, close: () => Promise<void>): Promise<void> {
   try {
     await close();
@@ -106,8 +112,17 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     flush: { lingerMs: config.storage.walLingerMs ?? defaultWalLingerMs(config) },
     materialization: {
       enabled: config.storage.materialization,
-      // On one local disk, one task at a time keeps background I/O from crowding the appends' fsyncs.
-      ...(config.storage.objects.kind === "filesystem" ? { concurrency: 1 } : {}),
+      // On one local disk and a few cores, materialization takes CPU and I/O straight from appends and reads: one
+      // task at a time, and while foreground traffic reaches 1 MiB/s it waits for a quieter moment, up to a backlog
+      // of 256 MiB or a minute (its generations are optional for the Object WAL sync profile; reads are served from
+      // the WAL objects meanwhile).
+      ...(config.storage.objects.kind === "filesystem"
+        ? {
+            concurrency: 1,
+            busyBytesPerSecond: EMBEDDED_BUSY_BYTES_PER_SECOND,
+            policy: { busyLevelOneBytes: EMBEDDED_BUSY_LEVEL_ONE_BYTES, busyLevelOneDelayMs: EMBEDDED_BUSY_LEVEL_ONE_DELAY_MS },
+          }
+        : {}),
       onError: (error, streamId) => logger.warn("materialization failed", { streamId, error }),
     },
   });

@@ -49,6 +49,55 @@ describe("MaterializationWorker deferral", () => {
     expect(await committed(stack, streamId)).toEqual([[0, 3], [3, 4]]);
   });
 
+  it("while the foreground is busy a background pass waits for the busy backlog and starts no merge; once quiet it merges", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("busy", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    let busy = true;
+    let now = 1_000_000;
+    const policy = { minLevelOneBytes: 1, maxLevelOneDelayMs: 1000, busyLevelOneBytes: 2000, busyLevelOneDelayMs: 30_000, minMergeSources: 2 };
+    const worker = stack.worker({ clock: () => now, policy, foregroundBusy: () => busy });
+    await store.append(streamId, opaque("a".repeat(600)));
+    await worker.runOnce(undefined, { defer: true });
+    expect(worker.stats).toMatchObject({ tasksDeferred: 1, mergesDeferred: 1, tasksPublished: 0 });
+    // Past the quiet delay but not the busy one: still waiting.
+    now += 5_000;
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([]);
+    // The busy backlog reached: the level-1 task runs.
+    await store.append(streamId, opaque("b".repeat(600), "c".repeat(600), "d".repeat(600)));
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([[0, 4]]);
+    await store.append(streamId, opaque("e".repeat(700), "f".repeat(700), "g".repeat(700)));
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([[0, 4], [4, 7]]);
+    // Two level-1 generations could merge, but not while busy.
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([[0, 4], [4, 7]]);
+    busy = false;
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toContainEqual([0, 7]);
+    // An explicit pass never asks.
+    busy = true;
+    await store.append(streamId, opaque("h"));
+    await worker.runOnce();
+    expect((await committed(stack, streamId)).at(-1)).toEqual([7, 8]);
+  });
+
+  it("a busy backlog that waited busyLevelOneDelayMs is materialized", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("waited", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    let now = 1_000_000;
+    const worker = stack.worker({ clock: () => now, policy: { busyLevelOneBytes: 1 << 30, busyLevelOneDelayMs: 30_000 }, foregroundBusy: () => true });
+    await store.append(streamId, opaque("small"));
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([]);
+    now += 30_000;
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([[0, 1]]);
+  });
+
   it("an increment at the byte threshold is materialized by the first background pass", async () => {
     const stack = newStack();
     const { store } = stack.open();

@@ -19,7 +19,9 @@
 // Cost control (the worker shares the event loop with appends): background passes defer a level-1 task over a small
 // increment (policy `minLevelOneBytes` / `maxLevelOneDelayMs`), so outputs are few and large; the advanced
 // generation-0 index end rides on the claim transaction; after each task the worker yields, optionally pauses
-// (`taskPauseMs`) and keeps to `maxBytesPerSecond`.
+// (`taskPauseMs`) and keeps to `maxBytesPerSecond`; while `foregroundBusy()` says appends or reads are keeping the
+// process busy, background passes wait for a larger backlog (`busyLevelOneBytes` / `busyLevelOneDelayMs`) and
+// start no merges.
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
@@ -99,6 +101,11 @@ export interface MaterializationWorkerOptions {
   readonly lagBound?: MaterializationLagBound;
   /** Pause after each task, leaving the event loop to foreground work (default 0: only a yield). */
   readonly taskPauseMs?: number;
+  /**
+   * Whether foreground work (appends, reads) is busy right now; background passes then apply the policy's
+   * `busyLevelOneBytes` / `busyLevelOneDelayMs` and start no merges (default: never busy).
+   */
+  readonly foregroundBusy?: () => boolean;
   /** Cap on the source payload bytes materialized per second, averaged over tasks (default 0: no cap). */
   readonly maxBytesPerSecond?: number;
   /** Streams processed at once (default 4). */
@@ -127,6 +134,8 @@ export class MaterializationWorkerStats {
   tasksResumed = 0;
   tasksPublished = 0;
   tasksAbandoned = 0;
+  /** Background visits that started no merge because the foreground was busy (policy `busyLevelOneBytes`). */
+  mergesDeferred = 0;
   /** Background visits that left a small level-1 increment for later (policy `minLevelOneBytes`). */
   tasksDeferred = 0;
   /** Outputs proven identical to their encoded bytes by the store's size + CRC32C (no download). */
@@ -181,6 +190,7 @@ export class MaterializationWorker implements AsyncDisposable {
   readonly #intervalMs: number;
   readonly #lagBound: MaterializationLagBound | undefined;
   readonly #taskPauseMs: number;
+  readonly #foregroundBusy: () => boolean;
   readonly #maxBytesPerSecond: number;
   readonly #concurrency: number;
   readonly #tasksPerStream: number;
@@ -226,6 +236,7 @@ export class MaterializationWorker implements AsyncDisposable {
     this.#intervalMs = options.intervalMs ?? 200;
     this.#lagBound = options.lagBound;
     this.#taskPauseMs = options.taskPauseMs ?? 0;
+    this.#foregroundBusy = options.foregroundBusy ?? (() => false);
     this.#maxBytesPerSecond = options.maxBytesPerSecond ?? 0;
     this.#concurrency = options.concurrency ?? 4;
     this.#tasksPerStream = options.tasksPerStream ?? 4;
@@ -389,7 +400,8 @@ export class MaterializationWorker implements AsyncDisposable {
       if (head.state !== "ACTIVE" && head.state !== "SEALED") return;
       let state = view.state;
       // 1. Generation-0 index gaps (async appends acknowledge before the index exists). The entries are written
-      // now; the record's indexed end (a hint where the next walk starts) rides on the claim of the next task.
+      // now; the record's indexed end (a hint where the next walk starts) rides on the claim of the next task, or
+      // is written alone when no task starts.
       let indexedEnd = state.record.generationZeroIndexedEnd;
       if (indexedEnd < head.committedEndOffset) {
         const advanced = await advanceGenerationZeroIndex({
@@ -405,8 +417,10 @@ export class MaterializationWorker implements AsyncDisposable {
       }
       // 2. One task.
       const outcome = await this.#runTask(head, state, indexedEnd, signal, defer);
-      if (outcome === "deferred" || signal.aborted) return;
-      if (outcome === "idle" || outcome === "busy") {
+      if (signal.aborted) return;
+      if (outcome === "idle" || outcome === "busy" || outcome === "deferred") {
+        // Record how far the index is known contiguous, so the next pass does not walk the same entries again
+        // (a deferred stream keeps appending: without this every pass rescans its whole pending range).
         if (indexedEnd > state.record.generationZeroIndexedEnd) {
           const next = { ...state.record, generationZeroIndexedEnd: indexedEnd };
           const replaced = await this.#states.replace(state, next, {}, signal);
@@ -467,7 +481,8 @@ export class MaterializationWorker implements AsyncDisposable {
   async #plan(head: StreamHead, record: StreamMaterialization, signal: AbortSignal, defer: boolean): Promise<MaterializationPlan | "deferred" | undefined> {
     const streamId = head.streamId;
     const start = Math.max(record.materializedEnd, head.trimOffset);
-    const deferred = start < head.committedEndOffset && defer && this.#deferLevelOne(head, record, start);
+    const busy = defer && this.policy.busyLevelOneBytes > 0 && this.#foregroundBusy();
+    const deferred = start < head.committedEndOffset && defer && this.#deferLevelOne(head, record, start, busy);
     if (deferred) this.stats.tasksDeferred += 1;
     if (start < head.committedEndOffset && !deferred) {
       const page = await this.#metadata.scan(this.#keyspace.indexPrefix(streamId), {
@@ -482,6 +497,10 @@ export class MaterializationWorker implements AsyncDisposable {
         return levelOne;
       }
     }
+    if (busy) {
+      this.stats.mergesDeferred += 1;
+      return "deferred";
+    }
     const page = await this.#metadata.scan(this.#keyspace.generationIndexPrefix(streamId), {
       startAt: this.#keyspace.generationIndexScanStart(streamId, record.mergedEnd + 1),
       limit: 512,
@@ -492,7 +511,7 @@ export class MaterializationWorker implements AsyncDisposable {
   }
 
   /** Whether a background pass leaves the level-1 increment from `start` for later (see `shouldDeferLevelOne`). */
-  #deferLevelOne(head: StreamHead, record: StreamMaterialization, start: number): boolean {
+  #deferLevelOne(head: StreamHead, record: StreamMaterialization, start: number, busy: boolean): boolean {
     const now = this.#clock();
     const seen = this.#pendingSince.get(head.streamId);
     const since = seen !== undefined && seen.from === start ? seen.since : now;
@@ -501,7 +520,7 @@ export class MaterializationWorker implements AsyncDisposable {
       this.#pendingSince.set(head.streamId, { from: start, since });
     }
     const lag = measureLag(head, record);
-    return shouldDeferLevelOne({ profile: head.profile, records: lag.records, bytes: lag.bytes, waitedMs: now - since }, this.policy, this.#lagBound);
+    return shouldDeferLevelOne({ profile: head.profile, records: lag.records, bytes: lag.bytes, waitedMs: now - since, busy }, this.policy, this.#lagBound);
   }
 
   /** Re-reads the exact sources of `task` (undefined when they changed: the task must be abandoned). */

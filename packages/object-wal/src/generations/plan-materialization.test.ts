@@ -171,6 +171,20 @@ describe("shouldDeferLevelOne", () => {
     expect(shouldDeferLevelOne({ ...small, bytes: 2048 }, policy({ minLevelOneBytes: 1 << 30, maxBytes: 2048 }))).toBe(false);
   });
 
+  it("while busy: waits for busyLevelOneBytes or busyLevelOneDelayMs instead (when set)", () => {
+    const busyPolicy = policy({ minLevelOneBytes: 4096, maxLevelOneDelayMs: 1000, busyLevelOneBytes: 1 << 20, busyLevelOneDelayMs: 60_000 });
+    const busy: PendingLevelOne = { ...small, bytes: 8192, waitedMs: 5000, busy: true };
+    expect(shouldDeferLevelOne(busy, busyPolicy)).toBe(true);
+    expect(shouldDeferLevelOne({ ...busy, busy: false }, busyPolicy)).toBe(false);
+    expect(shouldDeferLevelOne({ ...busy, bytes: 1 << 20 }, busyPolicy)).toBe(false);
+    expect(shouldDeferLevelOne({ ...busy, waitedMs: 60_000 }, busyPolicy)).toBe(false);
+    // Unset (0): busy changes nothing.
+    expect(shouldDeferLevelOne(busy, policy({ minLevelOneBytes: 4096, maxLevelOneDelayMs: 1000 }))).toBe(false);
+    // Still never for a profile whose appends wait, nor past half an async lag bound.
+    expect(shouldDeferLevelOne({ ...busy, profile: "BOOKKEEPER_WAL_SYNC_OBJECT" }, busyPolicy)).toBe(false);
+    expect(shouldDeferLevelOne({ ...busy, profile: "OBJECT_WAL_ASYNC_OBJECT" }, busyPolicy, { maxRecords: 20, maxBytes: 0 })).toBe(false);
+  });
+
   it("never defers a profile whose appends wait for the generation", () => {
     expect(shouldDeferLevelOne({ ...small, profile: "BOOKKEEPER_WAL_SYNC_OBJECT" }, defaults)).toBe(false);
     expect(shouldDeferLevelOne({ ...small, profile: "BOOKKEEPER_WAL_ASYNC_OBJECT" }, defaults)).toBe(true);

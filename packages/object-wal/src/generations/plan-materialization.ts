@@ -50,6 +50,14 @@ export interface MaterializationPolicy {
    */
   readonly minLevelOneBytes: number;
   readonly maxLevelOneDelayMs: number;
+  /**
+   * While the foreground is busy (the worker's `foregroundBusy` says so), background passes defer level-1 tasks
+   * until this many payload bytes are pending (default 0: busy or not changes nothing), unless the pending data has
+   * waited `busyLevelOneDelayMs` (default 60,000 ms), and start no merges: materialization competes with appends and
+   * reads for the same CPU and disk, so under load it waits, with a bounded backlog, for a quieter moment.
+   */
+  readonly busyLevelOneBytes: number;
+  readonly busyLevelOneDelayMs: number;
 }
 
 export const DEFAULT_MATERIALIZATION_POLICY: MaterializationPolicy = Object.freeze({
@@ -62,6 +70,8 @@ export const DEFAULT_MATERIALIZATION_POLICY: MaterializationPolicy = Object.free
   maxLevel: 2,
   minLevelOneBytes: 4 * 1024 * 1024,
   maxLevelOneDelayMs: 1000,
+  busyLevelOneBytes: 0,
+  busyLevelOneDelayMs: 60_000,
 });
 
 /** One source range with its exact index record. */
@@ -258,11 +268,14 @@ export interface PendingLevelOne {
   readonly bytes: number;
   /** How long the pending data has waited (as far as this worker has seen it). */
   readonly waitedMs: number;
+  /** The foreground is busy (policy `busyLevelOneBytes` / `busyLevelOneDelayMs` apply). */
+  readonly busy?: boolean;
 }
 
 /**
  * True when a background pass should leave the stream's level-1 task for later: the increment is below
- * `minLevelOneBytes` and has waited less than `maxLevelOneDelayMs`. Never for a profile whose appends complete on
+ * `minLevelOneBytes` and has waited less than `maxLevelOneDelayMs` (while `busy`: below `busyLevelOneBytes`, waited
+ * less than `busyLevelOneDelayMs`). Never for a profile whose appends complete on
  * the generation (they wait for it), never when the pending part reaches half of `lagBound` in either dimension
  * (an async stream must not be rejected for a lag the worker chose), never when nothing is pending.
  */
@@ -273,8 +286,10 @@ export function shouldDeferLevelOne(
 ): boolean {
   const traits = STORAGE_PROFILE_TRAITS[pending.profile] as StorageProfileTraits | undefined;
   if (pending.records <= 0 || traits === undefined || traits.syncObjectMaterialization) return false;
-  const minBytes = Math.min(policy.minLevelOneBytes, policy.maxBytes);
-  if (pending.bytes >= minBytes || pending.waitedMs >= policy.maxLevelOneDelayMs) return false;
+  const busy = pending.busy === true && policy.busyLevelOneBytes > 0;
+  const minBytes = busy ? Math.max(policy.busyLevelOneBytes, policy.minLevelOneBytes) : Math.min(policy.minLevelOneBytes, policy.maxBytes);
+  const maxDelayMs = busy ? Math.max(policy.busyLevelOneDelayMs, policy.maxLevelOneDelayMs) : policy.maxLevelOneDelayMs;
+  if (pending.bytes >= minBytes || pending.waitedMs >= maxDelayMs) return false;
   if (traits.asyncObjectMaterialization) {
     if (lagBound.maxRecords > 0 && pending.records * 2 >= lagBound.maxRecords) return false;
     if (lagBound.maxBytes > 0 && pending.bytes * 2 >= lagBound.maxBytes) return false;

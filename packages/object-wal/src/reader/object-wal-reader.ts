@@ -53,6 +53,8 @@ export class ObjectWalReaderStats {
   cacheMisses = 0;
   /** Slices that shared a GET with an earlier slice of the same request. */
   coalescedSlices = 0;
+  /** Slice bytes callers asked for (cache hits included): the read load this reader serves. */
+  requestedBytes = 0;
 }
 
 /** One slice to download, with the callbacks of everyone waiting for it. */
@@ -106,6 +108,7 @@ export class ObjectWalReader implements WalReader {
         results.push(Promise.reject(new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `the Object WAL reader cannot read ${what}`, { retryable: false })));
         continue;
       }
+      this.stats.requestedBytes += target.sliceLength;
       const key = VerifiedSliceCache.keyOf(target);
       const cached = this.#cache.get(key);
       if (cached !== undefined && cached.length === target.entryCount) {

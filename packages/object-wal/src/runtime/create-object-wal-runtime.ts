@@ -43,6 +43,7 @@ import { LAG_BOUNDED_PROFILES, defaultMaterializedProfiles } from "../profiles/m
 import { RequiredGenerationCoordinator } from "../profiles/required-generation-coordinator.js";
 import { StreamRegistry } from "../profiles/stream-registry.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
+import { ForegroundActivity } from "./foreground-activity.js";
 import type { FlushPolicy } from "../writer/flush-policy.js";
 import { ObjectWalWriter, type ObjectWalWriterHooks } from "../writer/object-wal-writer.js";
 import { newProcessRunId } from "../writer/wal-object-naming.js";
@@ -69,6 +70,12 @@ export interface ObjectWalRuntimeOptions {
     readonly taskPauseMs?: number;
     /** Cap on materialized source bytes per second (default 0: no cap; the worker may then fall behind). */
     readonly maxBytesPerSecond?: number;
+    /**
+     * Foreground bytes per second (appended through the writer + read through the reader) at which the process
+     * counts as busy, so background passes apply the policy's `busyLevelOneBytes` / `busyLevelOneDelayMs` and start
+     * no merges (default 0: never busy).
+     */
+    readonly busyBytesPerSecond?: number;
     /**
      * Profiles whose streams get higher generations (default both Object WAL profiles, plus both BookKeeper object
      * profiles when a source reader serves BOOKKEEPER_ENTRY_RANGE targets).
@@ -126,9 +133,12 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     ...(options.writerHooks === undefined ? {} : { hooks: options.writerHooks }),
   });
   const reader = new ObjectWalReader({ objectStore: options.objectStore });
+  // The worker reads its sources through its own reader, so that the foreground reader's counters measure reads
+  // served to the store's callers only.
+  const sourceReader = new ObjectWalReader({ objectStore: options.objectStore });
   const extraReaders = options.sourceReaders ?? [];
   const readers = (target: ReadTarget): WalReader | undefined =>
-    target.type === "OBJECT_SLICE" ? reader : extraReaders.find((candidate) => candidate.targetTypes.includes(target.type));
+    target.type === "OBJECT_SLICE" ? sourceReader : extraReaders.find((candidate) => candidate.targetTypes.includes(target.type));
   const coverage = new CoverageCache();
   const registry = new StreamRegistry(options.metadata, options.cluster, clock);
   const materialization = options.materialization ?? {};
@@ -143,6 +153,14 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     bound: lagBound,
     registeredProfiles: new Set<StorageProfile>([...profiles, ...[...LAG_BOUNDED_PROFILES].filter((profile) => served.has(profile))]),
   });
+  const busyBytesPerSecond = materialization.busyBytesPerSecond ?? 0;
+  if (!(Number.isFinite(busyBytesPerSecond) && busyBytesPerSecond >= 0)) {
+    throw new RangeError(`materialization.busyBytesPerSecond must be a non-negative number, got ${String(busyBytesPerSecond)}`);
+  }
+  const activity =
+    busyBytesPerSecond > 0
+      ? new ForegroundActivity({ total: () => writer.stats.objectBytes + reader.stats.requestedBytes, busyBytesPerSecond })
+      : undefined;
   const worker = new MaterializationWorker({
     metadata: options.metadata,
     objectStore: options.objectStore,
@@ -160,6 +178,7 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     ...(materialization.concurrency === undefined ? {} : { concurrency: materialization.concurrency }),
     ...(materialization.taskPauseMs === undefined ? {} : { taskPauseMs: materialization.taskPauseMs }),
     ...(materialization.maxBytesPerSecond === undefined ? {} : { maxBytesPerSecond: materialization.maxBytesPerSecond }),
+    ...(activity === undefined ? {} : { foregroundBusy: () => activity.busy() }),
     ...(materialization.hooks === undefined ? {} : { hooks: materialization.hooks }),
     ...(materialization.onError === undefined ? {} : { onError: materialization.onError }),
   });
