@@ -63,6 +63,33 @@ describe("FilePublishPool", () => {
     expect(await readdir(path.join(root, "tmp"))).toEqual([]);
   });
 
+  it("reads the header and a range, or the whole body, of a file in one job", async () => {
+    const { root, pool } = await setup();
+    const file = path.join(root, "f.obj");
+    await writeFile(file, Buffer.concat([Buffer.from([9, 8, 7, 6]), Buffer.from("0123456789")]));
+    const range = await pool.read({ path: file, headerBytes: 4, offset: 3, length: 4 });
+    expect(range.kind).toBe("read");
+    if (range.kind !== "read") return;
+    expect([...range.header]).toEqual([9, 8, 7, 6]);
+    expect(range.bodySize).toBe(10);
+    expect(new TextDecoder().decode(range.bytes)).toBe("3456");
+    const whole = await pool.read({ path: file, headerBytes: 4, offset: 0, length: undefined });
+    expect(whole.kind === "read" && new TextDecoder().decode(whole.bytes)).toBe("0123456789");
+    // A range past the end returns what exists; the store turns that into its error.
+    const past = await pool.read({ path: file, headerBytes: 4, offset: 8, length: 5 });
+    expect(past.kind === "read" && new TextDecoder().decode(past.bytes)).toBe("89");
+    const beyond = await pool.read({ path: file, headerBytes: 4, offset: 50, length: 5 });
+    expect(beyond.kind === "read" && beyond.bytes.length).toBe(0);
+    const tiny = path.join(root, "tiny.obj");
+    await writeFile(tiny, Buffer.from([1, 2]));
+    expect(await pool.read({ path: tiny, headerBytes: 4, offset: 0, length: undefined })).toMatchObject({ kind: "read", bodySize: 0 });
+  });
+
+  it("reports a missing file's errno on read", async () => {
+    const { root, pool } = await setup();
+    expect(await pool.read({ path: path.join(root, "absent.obj"), headerBytes: 8, offset: 0, length: undefined })).toMatchObject({ kind: "failed", error: { code: "ENOENT" } });
+  });
+
   it("fails a job cleanly once closed, and rejects a bad size", async () => {
     const { pool, job } = await setup();
     await pool.close();

@@ -2,8 +2,10 @@
 // (header + body), fsync it, link(2) it to its key's path (create-only: EEXIST means the key exists), fsync the
 // directory, unlink the temp name. Done as ONE job instead of ~9 asynchronous fs calls, each of which needs a
 // thread-pool round trip and an event-loop turn: under load that cut the latency of a put by half and spares the
-// event loop the callbacks. The worker source is plain JavaScript using only Node built-ins (no module file to
-// resolve, so it runs the same from sources and from dist). Jobs are independent; the pool spreads them.
+// event loop the callbacks. Reads run there too, for the same reason: open, fstat, the 8-byte header, the requested
+// bytes and close are one job (one round trip instead of five), and the bytes come back transferred, not copied.
+// The worker source is plain JavaScript using only Node built-ins (no module file to resolve, so it runs the same
+// from sources and from dist). Jobs are independent; the pool spreads them.
 import { Worker } from "node:worker_threads";
 
 /** What the filesystem store asks a worker to do. Paths are absolute; `objectsRoot` bounds the mkdir fsyncs. */
@@ -15,6 +17,25 @@ export interface PublishJob {
   /** false: skip both fsyncs (the object survives a process crash, not an OS crash or power loss). */
   readonly fsync: boolean;
 }
+
+/**
+ * What the filesystem store asks a worker to read: the file's header and `length` bytes at body offset `offset`
+ * (the whole body when `length` is undefined).
+ */
+export interface ReadJob {
+  readonly path: string;
+  readonly headerBytes: number;
+  readonly offset: number;
+  readonly length: number | undefined;
+}
+
+/**
+ * A read's outcome: the header, the body size (file size minus the header) and the bytes read — fewer than asked
+ * only when the file is shorter (`bytes.length` tells) — or the failing step's errno.
+ */
+export type ReadOutcome =
+  | { readonly kind: "read"; readonly header: Uint8Array; readonly bodySize: number; readonly bytes: Uint8Array }
+  | { readonly kind: "failed"; readonly error: PublishError };
 
 /** The job's outcome: created (or the key existed), or the failing step's errno. */
 export type PublishOutcome =
@@ -102,8 +123,37 @@ function publish(job) {
     try { fs.unlinkSync(job.temporary); } catch {}
   }
 }
+function readAll(fd, bytes, position) {
+  let filled = 0;
+  while (filled < bytes.length) {
+    const count = fs.readSync(fd, bytes, filled, bytes.length - filled, position + filled);
+    if (count === 0) break;
+    filled += count;
+  }
+  return filled;
+}
+function read(job) {
+  const fd = fs.openSync(job.path, "r");
+  try {
+    const size = fs.fstatSync(fd).size;
+    const header = new Uint8Array(Math.min(job.headerBytes, size));
+    readAll(fd, header, 0);
+    const bodySize = Math.max(0, size - job.headerBytes);
+    const wanted = job.length === undefined ? bodySize : job.length;
+    const bytes = new Uint8Array(Math.max(0, Math.min(wanted, bodySize - job.offset)));
+    const filled = readAll(fd, bytes, job.headerBytes + job.offset);
+    return { kind: "read", header, bodySize, bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled) };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
 parentPort.on("message", (message) => {
   let outcome;
+  if (message.read !== undefined) {
+    try { outcome = read(message.read); } catch (error) { outcome = { kind: "failed", error: failure(error) }; }
+    parentPort.postMessage({ id: message.id, outcome }, outcome.kind === "read" ? [outcome.bytes.buffer] : []);
+    return;
+  }
   try { outcome = publish(message.job); } catch (error) {
     try { fs.unlinkSync(message.job.temporary); } catch {}
     outcome = { kind: "failed", error: failure(error) };
@@ -113,7 +163,7 @@ parentPort.on("message", (message) => {
 `;
 
 interface PendingJob {
-  readonly resolve: (outcome: PublishOutcome) => void;
+  readonly resolve: (outcome: PublishOutcome | ReadOutcome) => void;
 }
 
 interface PoolWorker {
@@ -139,13 +189,22 @@ export class FilePublishPool {
 
   /** Runs one publish job on the least busy worker. */
   publish(job: PublishJob): Promise<PublishOutcome> {
+    return this.#run({ job }) as Promise<PublishOutcome>;
+  }
+
+  /** Runs one read job on the least busy worker. */
+  read(job: ReadJob): Promise<ReadOutcome> {
+    return this.#run({ read: job }) as Promise<ReadOutcome>;
+  }
+
+  #run(message: { readonly job: PublishJob } | { readonly read: ReadJob }): Promise<PublishOutcome | ReadOutcome> {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#pick();
     const id = ++this.#nextId;
-    return new Promise<PublishOutcome>((resolve) => {
+    return new Promise<PublishOutcome | ReadOutcome>((resolve) => {
       target.pending.set(id, { resolve });
       if (target.pending.size === 1) target.worker.ref();
-      target.worker.postMessage({ id, job });
+      target.worker.postMessage({ id, ...message });
     });
   }
 
@@ -178,7 +237,7 @@ export class FilePublishPool {
       for (const job of entry.pending.values()) job.resolve({ kind: "failed", error: { code: "EWORKER", message } });
       entry.pending.clear();
     };
-    worker.on("message", (message: { id: number; outcome: PublishOutcome }) => {
+    worker.on("message", (message: { id: number; outcome: PublishOutcome | ReadOutcome }) => {
       const job = entry.pending.get(message.id);
       if (job === undefined) return;
       entry.pending.delete(message.id);

@@ -153,37 +153,33 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     return this.#lifecycle.run("get", options.signal, async () => {
       const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
       if (range !== undefined) checkRange(range);
-      const handle = await open(target, "r").catch((error: unknown) => {
-        throw mapFileSystemError(error, "get", key);
-      });
-      try {
-        const { size, crc } = await readHeader(handle, key);
-        if (range === undefined) {
-          const bytes = await readExactly(handle, size, HEADER_BYTES, key);
-          const actual = crc32c(bytes);
-          if (actual !== crc) {
-            throw new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} does not match its stored CRC32C`, {
-              retryable: false,
-              details: { key, expected: crc, actual },
-            });
-          }
-          return bytes;
+      // One worker job: open, fstat, header, the bytes, close (see file-publish-worker.ts).
+      const outcome = await this.#publishers.read({ path: target, headerBytes: HEADER_BYTES, offset: range?.offset ?? 0, length: range?.length });
+      if (outcome.kind === "failed") throw mapFileSystemError(publishError(outcome.error), "get", key);
+      const { crc, size } = checkHeader(outcome.header, outcome.bodySize, key);
+      if (range === undefined) {
+        if (outcome.bytes.length !== size) throw corrupt(key, `file ends after ${String(HEADER_BYTES + outcome.bytes.length)} byte(s)`);
+        const actual = crc32c(outcome.bytes);
+        if (actual !== crc) {
+          throw new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} does not match its stored CRC32C`, {
+            retryable: false,
+            details: { key, expected: crc, actual },
+          });
         }
-        if (range.offset + range.length > size) {
-          throw new NereusError(
-            ErrorCode.INVALID_ARGUMENT,
-            `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${key} of ${String(size)} byte(s)`,
-            { retryable: false, details: { key, offset: range.offset, length: range.length, size } },
-          );
-        }
-        return await readExactly(handle, range.length, HEADER_BYTES + range.offset, key);
-      } catch (error) {
-        throw mapFileSystemError(error, "get", key);
-      } finally {
-        await handle.close();
+        return outcome.bytes;
       }
+      if (range.offset + range.length > size) {
+        throw new NereusError(
+          ErrorCode.INVALID_ARGUMENT,
+          `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${key} of ${String(size)} byte(s)`,
+          { retryable: false, details: { key, offset: range.offset, length: range.length, size } },
+        );
+      }
+      if (outcome.bytes.length !== range.length) throw corrupt(key, `file ends after ${String(HEADER_BYTES + range.offset + outcome.bytes.length)} byte(s)`);
+      return outcome.bytes;
     });
   }
+
 
   async head(key: string, options: ObjectIoOptions = {}): Promise<ObjectInfo | undefined> {
     return this.#lifecycle.run("head", options.signal, async () => {
@@ -396,6 +392,14 @@ async function readExactly(handle: FileHandle, length: number, position: number,
     filled += bytesRead;
   }
   return bytes;
+}
+
+/** Checks the NOB1 header a read returned; the body's size and stored CRC32C. */
+function checkHeader(header: Uint8Array, bodySize: number, key: string): { size: number; crc: number } {
+  if (header.length < HEADER_BYTES) throw corrupt(key, `file has ${String(header.length)} byte(s), fewer than its header`);
+  const bytes = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
+  if (!bytes.subarray(0, 4).equals(FILE_MAGIC)) throw corrupt(key, "file does not start with the NOB1 header");
+  return { size: bodySize, crc: bytes.readUInt32BE(4) };
 }
 
 async function readHeader(handle: FileHandle, key: string): Promise<{ size: number; crc: number }> {

@@ -13,6 +13,8 @@ import type { Counter, Gauge, Histogram } from "../metrics/metrics-registry.js";
 export interface FrameConnection {
   /** Resolves with the response frame (size prefix included) or undefined for no response; settles in call order; rejects to close. */
   handleFrame(frame: Uint8Array): Promise<Uint8Array | undefined>;
+  /** When offered: the response as parts written in order with one vectored write (large record data not copied). */
+  handleFrameParts?(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined>;
   close(): void;
 }
 
@@ -130,15 +132,15 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
     const started = performance.now();
     const apiKey = frame.length >= 2 ? (frame[0]! << 8) | frame[1]! : -1;
     client.inFlight += 1;
-    let response: Promise<Uint8Array | undefined>;
+    let response: Promise<Uint8Array | readonly Uint8Array[] | undefined>;
     try {
-      response = client.connection.handleFrame(frame);
+      response = client.connection.handleFrameParts === undefined ? client.connection.handleFrame(frame) : client.connection.handleFrameParts(frame);
     } catch (error) {
       response = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
     // handleFrame's promises settle in call order; chaining on the tail keeps writes in that order regardless.
     client.tail = client.tail.then(async () => {
-      let bytes: Uint8Array | undefined;
+      let bytes: Uint8Array | readonly Uint8Array[] | undefined;
       try {
         bytes = await response;
       } catch (error) {
@@ -148,9 +150,18 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
         client.inFlight -= 1;
       }
       if (client.closed) return;
-      if (bytes !== undefined) {
+      if (bytes instanceof Uint8Array) {
         metrics.bytesSent.inc({}, bytes.length);
         client.socket.write(bytes);
+      } else if (bytes !== undefined) {
+        let sent = 0;
+        client.socket.cork();
+        for (const part of bytes) {
+          sent += part.length;
+          client.socket.write(part);
+        }
+        client.socket.uncork();
+        metrics.bytesSent.inc({}, sent);
       }
       metrics.requestSeconds.observe((performance.now() - started) / 1000, { api: options.apiName(apiKey) });
       updateReading(client);

@@ -141,4 +141,22 @@ describe("KafkaConnection", () => {
     expect((await poll)?.records?.length).toBe(0);
     await expectClosing(client.request(18, 3, apiVersionsBody));
   });
+
+  test("handleFrameParts: a Fetch carrying large records comes as parts, the records not copied, joining to handleFrame's frame", async () => {
+    harness = new BrokerHarness();
+    const client = harness.connect();
+    await client.createTopic("big");
+    const batch = batchOf(Array.from({ length: 40 }, (_, index) => `${String(index)}:${"v".repeat(2000)}`));
+    expect(batch.length).toBeGreaterThan(64 * 1024);
+    expect((await client.produce("big", 0, batch))?.errorCode).toBe(0);
+    const frame = encodeRequest({ apiKey: 1, apiVersion: 12, correlationId: 9, clientId: "parts" }, fetchBody([{ topic: "big", partition: 0, offset: 0 }])).subarray(4);
+    const parts = await client.connection.handleFrameParts(frame);
+    const whole = await client.connection.handleFrame(frame);
+    expect(parts?.length).toBeGreaterThan(1);
+    const joined = Buffer.concat(parts ?? []);
+    expect(Buffer.compare(joined, Buffer.from(whole ?? []))).toBe(0);
+    const decoded = decodeResponse({ apiKey: 1, apiVersion: 12 }, joined.subarray(4));
+    expect(decoded.body.responses[0]?.partitions[0]?.records?.length).toBe(batch.length);
+    expect(new DataView(joined.buffer, joined.byteOffset).getInt32(0)).toBe(joined.length - 4);
+  });
 });

@@ -8,7 +8,7 @@
 import { ErrorCode, NereusError } from "@nereus/core";
 import { type MaxVersionCaps, encodeApiVersionsFallback } from "../protocol/advertised-api-versions.js";
 import { type DecodedRequest, type KafkaRequest, decodeRequest } from "../protocol/decode-request.js";
-import { encodeResponse } from "../protocol/encode-response.js";
+import { encodeResponse, encodeResponseParts } from "../protocol/encode-response.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import { readRequestHeader } from "../protocol/headers/request-header.js";
 import { findSupportedApi } from "../protocol/supported-apis.js";
@@ -27,6 +27,11 @@ export interface KafkaConnection {
    * must be closed.
    */
   handleFrame(frame: Uint8Array): Promise<Uint8Array | undefined>;
+  /**
+   * `handleFrame` with the response frame as parts to write in order: large record data (Fetch) is the stored
+   * bytes themselves, not copied into the frame. Same ordering, same rejections.
+   */
+  handleFrameParts(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined>;
   /** Aborts waiting requests (long-polling fetches); later frames are refused. Idempotent. */
   close(): void;
 }
@@ -53,6 +58,20 @@ function closing(message: string, cause?: unknown): NereusError {
 
 const ignore = (): void => undefined;
 
+/** The parts of a response frame as one array (the part itself when there is one). */
+function joinParts(parts: readonly Uint8Array[]): Uint8Array {
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+  let total = 0;
+  for (const part of parts) total += part.length;
+  const joined = new Uint8Array(total);
+  let at = 0;
+  for (const part of parts) {
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}
+
 /** The broker's KafkaConnection implementation. */
 export class BrokerConnection implements KafkaConnection {
   readonly id: number;
@@ -71,7 +90,11 @@ export class BrokerConnection implements KafkaConnection {
   }
 
   handleFrame(frame: Uint8Array): Promise<Uint8Array | undefined> {
-    let work: Promise<Uint8Array | undefined>;
+    return this.handleFrameParts(frame).then((parts) => (parts === undefined ? undefined : joinParts(parts)));
+  }
+
+  handleFrameParts(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined> {
+    let work: Promise<readonly Uint8Array[] | undefined>;
     if (this.#closed) work = Promise.reject(closing(`connection ${String(this.id)} is closed`));
     else {
       try {
@@ -99,7 +122,7 @@ export class BrokerConnection implements KafkaConnection {
     this.#environment.onClose(this);
   }
 
-  #dispatch(frame: Uint8Array): Promise<Uint8Array | undefined> {
+  #dispatch(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined> {
     const environment = this.#environment;
     const receivedAtMillis = environment.clock();
     let decoded: DecodedRequest;
@@ -109,7 +132,7 @@ export class BrokerConnection implements KafkaConnection {
       return this.#malformed(frame, error);
     }
     if (decoded.kind === "unsupported-version" && decoded.apiKey === 18) {
-      return Promise.resolve(encodeApiVersionsFallback(decoded.correlationId, environment.caps));
+      return Promise.resolve([encodeApiVersionsFallback(decoded.correlationId, environment.caps)]);
     }
     if (decoded.kind !== "request") {
       return Promise.reject(closing(`${decoded.kind === "unknown-api" ? "unknown API" : "unsupported version of API"} ${String(decoded.apiKey)} v${String(decoded.apiVersion)}`));
@@ -143,15 +166,15 @@ export class BrokerConnection implements KafkaConnection {
     }
     return pending.then(
       (body) => (body === NO_RESPONSE ? undefined : this.#encode(request, body, apiName)),
-      (error: unknown) => this.#failed(request, apiName, error),
+      (error: unknown) => [this.#failed(request, apiName, error)],
     );
   }
 
-  #encode(request: KafkaRequest, body: unknown, apiName: string): Uint8Array {
+  #encode(request: KafkaRequest, body: unknown, apiName: string): readonly Uint8Array[] {
     try {
-      return encodeResponse(request, body as never);
+      return encodeResponseParts(request, body as never);
     } catch (error) {
-      return this.#failed(request, apiName, error);
+      return [this.#failed(request, apiName, error)];
     }
   }
 
@@ -169,7 +192,7 @@ export class BrokerConnection implements KafkaConnection {
   }
 
   /** An undecodable frame: an error body when its header names an advertised API version, else close. */
-  #malformed(frame: Uint8Array, error: unknown): Promise<Uint8Array | undefined> {
+  #malformed(frame: Uint8Array, error: unknown): Promise<readonly Uint8Array[] | undefined> {
     let header;
     try {
       header = readRequestHeader(new ByteReader(frame, "Kafka request header"), 1);
@@ -184,7 +207,7 @@ export class BrokerConnection implements KafkaConnection {
     this.#environment.logger.debug("malformed request body", { api: api.name, version: header.apiVersion, connection: this.id, error: String(error) });
     const target = { apiKey: header.apiKey as never, apiVersion: header.apiVersion, correlationId: header.correlationId };
     try {
-      return Promise.resolve(encodeResponse(target, errorResponseBody(header.apiKey as never, KafkaErrorCode.INVALID_REQUEST) as never));
+      return Promise.resolve([encodeResponse(target, errorResponseBody(header.apiKey as never, KafkaErrorCode.INVALID_REQUEST) as never)]);
     } catch (encodeError) {
       return Promise.reject(closing(`cannot answer a malformed request: ${String(encodeError)}`, error));
     }

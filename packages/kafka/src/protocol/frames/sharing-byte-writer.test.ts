@@ -1,0 +1,90 @@
+import { ByteWriter, NereusError, toHex } from "@nereus/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { encodeResponse, encodeResponseParts, SHARED_FIELD_BYTES } from "../encode-response.js";
+import type { FetchResponse } from "../apis/fetch/fetch-response.js";
+import { SharingByteWriter } from "./sharing-byte-writer.js";
+
+const join = (parts: readonly Uint8Array[]): Uint8Array => Uint8Array.from(parts.flatMap((part) => [...part]));
+
+describe("SharingByteWriter", () => {
+  it("keeps large byte fields by reference and writes the rest into its buffer; the parts join to what ByteWriter writes", () => {
+    const big = new Uint8Array(100).fill(7);
+    const writer = new SharingByteWriter(16, 64).writeU32(1).writeBytes(big).writeU8(2).writeBytes(new Uint8Array([3, 4])).writeBytes(big);
+    const parts = writer.parts();
+    expect(parts.map((part) => part.length)).toEqual([4, 100, 3, 100]);
+    expect(parts[1]).toBe(big);
+    expect(parts[3]).toBe(big);
+    expect(writer.totalLength).toBe(207);
+    const plain = new ByteWriter().writeU32(1).writeBytes(big).writeU8(2).writeBytes(new Uint8Array([3, 4])).writeBytes(big).finish();
+    expect(toHex(join(parts))).toBe(toHex(plain));
+  });
+
+  it("property: any mix of fields joins to exactly the plain encoding", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 0, max: 0xffff_ffff })), { maxLength: 20 }), fc.integer({ min: 1, max: 200 }), (fields, threshold) => {
+        const sharing = new SharingByteWriter(8, threshold);
+        const plain = new ByteWriter(8);
+        for (const field of fields) {
+          if (typeof field === "number") {
+            sharing.writeU32(field);
+            plain.writeU32(field);
+          } else {
+            sharing.writeBytes(field);
+            plain.writeBytes(field);
+          }
+        }
+        expect(toHex(join(sharing.parts()))).toBe(toHex(plain.finish()));
+      }),
+    );
+  });
+
+  it("refuses to patch a length slot that spans a shared part, and a bad threshold", () => {
+    const writer = new SharingByteWriter(16, 4);
+    const slot = writer.reserveLength();
+    writer.writeBytes(new Uint8Array(10));
+    expect(() => writer.patchLength(slot)).toThrow(NereusError);
+    expect(() => new SharingByteWriter(16, 0)).toThrow(RangeError);
+  });
+});
+
+describe("encodeResponseParts", () => {
+  const fetchResponse = (records: Uint8Array): FetchResponse => ({
+    throttleTimeMs: 0,
+    errorCode: 0,
+    sessionId: 0,
+    responses: [
+      {
+        topic: "t",
+        topicId: "5c3e8d2a-71b4-4f0e-9a6d-0b1c2d3e4f50",
+        partitions: [
+          {
+            partitionIndex: 0,
+            errorCode: 0,
+            highWatermark: 10,
+            lastStableOffset: 10,
+            logStartOffset: 0,
+            divergingEpoch: { epoch: -1, endOffset: -1 },
+            currentLeader: { leaderId: -1, leaderEpoch: -1 },
+            snapshotId: { endOffset: -1, epoch: -1 },
+            abortedTransactions: null,
+            preferredReadReplica: -1,
+            records,
+          },
+        ],
+      },
+    ],
+    nodeEndpoints: [],
+  });
+
+  it.each([4, 11, 12, 16])("Fetch v%i: the parts join to exactly encodeResponse's frame, the records not copied", (apiVersion) => {
+    const records = new Uint8Array(SHARED_FIELD_BYTES + 5).map((_, index) => index % 251);
+    const request = { apiKey: 1 as const, apiVersion, correlationId: 77 };
+    const parts = encodeResponseParts(request, fetchResponse(records));
+    expect(parts).toContain(records);
+    expect(toHex(join(parts))).toBe(toHex(encodeResponse(request, fetchResponse(records))));
+    const small = fetchResponse(new Uint8Array([1, 2, 3]));
+    expect(toHex(join(encodeResponseParts(request, small)))).toBe(toHex(encodeResponse(request, small)));
+    expect(encodeResponseParts(request, small)).toHaveLength(1);
+  });
+});
