@@ -63,6 +63,23 @@ describe("FilePublishPool", () => {
     expect(await readdir(path.join(root, "tmp"))).toEqual([]);
   });
 
+  it("publishes from shared memory: the buffer crosses to a worker once, later jobs name it; forget drops it", async () => {
+    const { root, pool, job } = await setup(1);
+    const buffer = new SharedArrayBuffer(16);
+    const bytes = new Uint8Array(buffer);
+    bytes.set(new TextEncoder().encode("HDR!first"));
+    const shared = (name: string, length: number) => ({ ...job(name, ""), memory: { id: 7, buffer, length } });
+    expect(await pool.publish(shared("m1", 9))).toEqual({ kind: "published", created: true });
+    bytes.set(new TextEncoder().encode("HDR!again"));
+    expect(await pool.publish(shared("m2", 9))).toEqual({ kind: "published", created: true });
+    expect((await readFile(path.join(root, "objects", "a", "b", "m1.obj"))).toString()).toBe("HDR!first");
+    expect((await readFile(path.join(root, "objects", "a", "b", "m2.obj"))).toString()).toBe("HDR!again");
+    pool.forget(7);
+    bytes.set(new TextEncoder().encode("HDR!third"));
+    expect(await pool.publish(shared("m3", 9))).toEqual({ kind: "published", created: true });
+    expect((await readFile(path.join(root, "objects", "a", "b", "m3.obj"))).toString()).toBe("HDR!third");
+  });
+
   it("reads the header and a range, or the whole body, of a file in one job", async () => {
     const { root, pool } = await setup();
     const file = path.join(root, "f.obj");

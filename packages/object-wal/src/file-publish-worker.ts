@@ -14,6 +14,11 @@ export interface PublishJob {
   readonly target: string;
   readonly header: Uint8Array;
   readonly body: Uint8Array;
+  /**
+   * Instead of header + body: the first `length` bytes of a shared buffer (header included) that the pool registers
+   * with a worker once and names by `id` afterwards (see shared-body-pool.ts).
+   */
+  readonly memory?: { readonly id: number; readonly buffer: SharedArrayBuffer; readonly length: number };
   /** false: skip both fsyncs (the object survives a process crash, not an OS crash or power loss). */
   readonly fsync: boolean;
 }
@@ -50,6 +55,8 @@ export interface PublishError {
   readonly message: string;
 }
 
+const EMPTY = new Uint8Array(0);
+
 /** link() attempts when the target directory vanished in between (pruned by a concurrent delete). */
 const MAX_LINK_ATTEMPTS = 8;
 
@@ -60,6 +67,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const MAX_LINK_ATTEMPTS = ${String(MAX_LINK_ATTEMPTS)};
 const known = new Set();
+const memories = new Map();
 function fsyncDirectory(directory) {
   const fd = fs.openSync(directory, "r");
   try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
@@ -90,8 +98,15 @@ function failure(error) {
 function publish(job) {
   const fd = fs.openSync(job.temporary, "wx", 0o644);
   try {
-    writeAll(fd, job.header, 0);
-    writeAll(fd, job.body, job.header.length);
+    if (job.memory !== undefined) {
+      if (job.memory.buffer !== undefined) memories.set(job.memory.id, new Uint8Array(job.memory.buffer));
+      const memory = memories.get(job.memory.id);
+      if (memory === undefined) throw Object.assign(new Error("shared body " + job.memory.id + " was never registered"), { code: "EMEMORY" });
+      writeAll(fd, memory.subarray(0, job.memory.length), 0);
+    } else {
+      writeAll(fd, job.header, 0);
+      writeAll(fd, job.body, job.header.length);
+    }
     if (job.fsync) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
@@ -149,6 +164,10 @@ function read(job) {
 }
 parentPort.on("message", (message) => {
   let outcome;
+  if (message.forget !== undefined) {
+    memories.delete(message.forget);
+    return;
+  }
   if (message.read !== undefined) {
     try { outcome = read(message.read); } catch (error) { outcome = { kind: "failed", error: failure(error) }; }
     parentPort.postMessage({ id: message.id, outcome }, outcome.kind === "read" ? [outcome.bytes.buffer] : []);
@@ -169,6 +188,8 @@ interface PendingJob {
 interface PoolWorker {
   readonly worker: Worker;
   readonly pending: Map<number, PendingJob>;
+  /** Shared body buffers this worker holds (sent once, then named by id). */
+  readonly memories: Set<number>;
 }
 
 /**
@@ -201,11 +222,26 @@ export class FilePublishPool {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#pick();
     const id = ++this.#nextId;
+    let outgoing: object = message;
+    if ("job" in message && message.job.memory !== undefined) {
+      const { memory, ...rest } = message.job;
+      const known = target.memories.has(memory.id);
+      target.memories.add(memory.id);
+      // Only the first job on this worker carries the buffer; later ones name it.
+      outgoing = { job: { ...rest, header: EMPTY, body: EMPTY, memory: known ? { id: memory.id, length: memory.length } : memory } };
+    }
     return new Promise<PublishOutcome | ReadOutcome>((resolve) => {
       target.pending.set(id, { resolve });
       if (target.pending.size === 1) target.worker.ref();
-      target.worker.postMessage({ id, ...message });
+      target.worker.postMessage({ id, ...outgoing });
     });
+  }
+
+  /** Makes every worker drop its reference to shared body buffer `id` (the pool let it go). */
+  forget(id: number): void {
+    for (const entry of this.#workers) {
+      if (entry.memories.delete(id)) entry.worker.postMessage({ forget: id });
+    }
   }
 
   /** Waits for in-flight jobs, then terminates the workers. Idempotent. */
@@ -230,7 +266,7 @@ export class FilePublishPool {
   #spawn(): PoolWorker {
     const worker = new Worker(WORKER_SOURCE, { eval: true });
     worker.unref();
-    const entry: PoolWorker = { worker, pending: new Map() };
+    const entry: PoolWorker = { worker, pending: new Map(), memories: new Set() };
     const failAll = (message: string): void => {
       const index = this.#workers.indexOf(entry);
       if (index >= 0) this.#workers.splice(index, 1);

@@ -23,6 +23,7 @@ import {
 import { assertListPrefix } from "./assert-object-key.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
 import { FilePublishPool, type PublishError } from "./file-publish-worker.js";
+import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
 
@@ -68,8 +69,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   readonly #lifecycle = new StoreLifecycle("filesystem object store");
   readonly #publishers: FilePublishPool;
   readonly #fsync: boolean;
-  /** Shared memory handed out by `allocateBody`: its first HEADER_BYTES are this store's file header. */
-  readonly #allocated = new WeakSet<SharedArrayBuffer>();
+  /** Shared memory handed out by `allocateBody` (reused after `releaseBody`): first HEADER_BYTES are the header. */
+  readonly #bodies: SharedBodyPool;
   #ready: Promise<void> | undefined;
 
   constructor(options: FileSystemObjectStoreOptions) {
@@ -79,7 +80,9 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     this.root = path.resolve(options.root);
     this.#objectsDirectory = path.join(this.root, "objects");
     this.#temporaryDirectory = path.join(this.root, "tmp");
-    this.#publishers = new FilePublishPool(options.publishWorkers ?? DEFAULT_PUBLISH_WORKERS);
+    const publishers = new FilePublishPool(options.publishWorkers ?? DEFAULT_PUBLISH_WORKERS);
+    this.#publishers = publishers;
+    this.#bodies = new SharedBodyPool({ headerBytes: HEADER_BYTES, onDrop: (id) => publishers.forget(id) });
     const durability = options.durability ?? "fsync";
     if (durability !== "fsync" && durability !== "os-buffered") {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `durability must be "fsync" or "os-buffered", got ${String(durability)}`, { retryable: false });
@@ -95,7 +98,22 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       }
       await this.#ensureReady();
       const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
-      const outcome = await this.#publishers.publish({ temporary, target, ...this.#fileParts(body), fsync: this.#fsync });
+      const pooled = this.#bodies.lookup(body);
+      let outcome;
+      if (pooled === undefined) {
+        outcome = await this.#publishers.publish({ temporary, target, ...plainFileParts(body), fsync: this.#fsync });
+      } else {
+        // The header goes into the buffer's first bytes; the worker writes header + body from shared memory.
+        const file = new Uint8Array(pooled.memory, 0, HEADER_BYTES + body.length);
+        file.set(FILE_MAGIC, 0);
+        new DataView(pooled.memory).setUint32(4, crc32c(body));
+        this.#bodies.beginUse(pooled.memory);
+        try {
+          outcome = await this.#publishers.publish({ temporary, target, header: EMPTY, body: EMPTY, memory: { id: pooled.id, buffer: pooled.memory, length: file.length }, fsync: this.#fsync });
+        } finally {
+          this.#bodies.endUse(pooled.memory);
+        }
+      }
       if (outcome.kind === "published") return { created: outcome.created };
       if (outcome.kind === "linked-unsynced") {
         throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
@@ -117,32 +135,20 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   }
 
   /**
-   * Shared memory (a `SharedArrayBuffer` with room for the file header in front) that `putIfAbsent` hands to a
-   * publish worker as is: the body is neither copied nor cloned on its way to the file.
+   * Memory for a body of `length` bytes: a shared buffer with room for the file header in front, from a pool of
+   * reused buffers. `putIfAbsent` hands it to a publish worker by reference (the bytes are neither copied nor
+   * cloned); `releaseBody` returns it to the pool once no put of it is in flight. Contents are unspecified.
    */
   allocateBody(length: number): Uint8Array {
     if (!Number.isSafeInteger(length) || length < 0) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `body length must be a non-negative integer, got ${String(length)}`, { retryable: false });
     }
-    const memory = new SharedArrayBuffer(HEADER_BYTES + length);
-    this.#allocated.add(memory);
-    return new Uint8Array(memory, HEADER_BYTES, length);
+    return this.#bodies.allocate(length);
   }
 
-  /** The file as header + body: one shared buffer for bodies from `allocateBody`, else a fresh header. */
-  #fileParts(body: Uint8Array): { readonly header: Uint8Array; readonly body: Uint8Array } {
-    const memory = body.buffer;
-    const checksum = crc32c(body);
-    if (memory instanceof SharedArrayBuffer && this.#allocated.has(memory) && body.byteOffset === HEADER_BYTES && body.byteLength + HEADER_BYTES === memory.byteLength) {
-      const file = new Uint8Array(memory);
-      file.set(FILE_MAGIC, 0);
-      new DataView(memory).setUint32(4, checksum);
-      return { header: EMPTY, body: file };
-    }
-    const header = Buffer.alloc(HEADER_BYTES);
-    FILE_MAGIC.copy(header, 0);
-    header.writeUInt32BE(checksum, 4);
-    return { header, body };
+  /** The caller is done with a body from `allocateBody`: its memory is reused once no put of it is in flight. */
+  releaseBody(body: Uint8Array): void {
+    this.#bodies.release(body);
   }
 
   async get(
@@ -395,6 +401,14 @@ async function readExactly(handle: FileHandle, length: number, position: number,
 }
 
 /** Checks the NOB1 header a read returned; the body's size and stored CRC32C. */
+/** Header + body for a body that is not pool memory. */
+function plainFileParts(body: Uint8Array): { readonly header: Uint8Array; readonly body: Uint8Array } {
+  const header = Buffer.alloc(HEADER_BYTES);
+  FILE_MAGIC.copy(header, 0);
+  header.writeUInt32BE(crc32c(body), 4);
+  return { header, body };
+}
+
 function checkHeader(header: Uint8Array, bodySize: number, key: string): { size: number; crc: number } {
   if (header.length < HEADER_BYTES) throw corrupt(key, `file has ${String(header.length)} byte(s), fewer than its header`);
   const bytes = Buffer.from(header.buffer, header.byteOffset, header.byteLength);

@@ -30,7 +30,7 @@ export interface OpenStorageOptions {
 }
 
 /** Foreground bytes per second at which the embedded broker's materialization yields. */
-const EMBEDDED_BUSY_BYTES_PER_SECOND = 1024 * 1024;
+const EMBEDDED_BUSY_BYTES_PER_SECOND = 256 * 1024;
 /** Backlog (payload bytes) and wait after which it materializes even while busy. */
 const EMBEDDED_BUSY_LEVEL_ONE_BYTES = 256 * 1024 * 1024;
 const EMBEDDED_BUSY_LEVEL_ONE_DELAY_MS = 60_000;
@@ -113,7 +113,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     materialization: {
       enabled: config.storage.materialization,
       // On one local disk and a few cores, materialization takes CPU and I/O straight from appends and reads: one
-      // task at a time, and while foreground traffic reaches 1 MiB/s it waits for a quieter moment, up to a backlog
+      // task at a time, and while foreground traffic reaches 256 KiB/s it waits for a quieter moment, up to a backlog
       // of 256 MiB or a minute (its generations are optional for the Object WAL sync profile; reads are served from
       // the WAL objects meanwhile).
       ...(config.storage.objects.kind === "filesystem"

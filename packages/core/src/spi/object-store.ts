@@ -37,9 +37,15 @@ export interface ObjectStore {
   deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void>;
   close(): Promise<void>;
   /**
-   * Optional: zero-filled memory for a body of `length` bytes that will be passed to `putIfAbsent`, in the form this
-   * store moves cheapest (the filesystem store returns shared memory its publish workers write without a copy).
-   * Callers that build a body from parts use it when present; any `Uint8Array` remains a valid body.
+   * Optional: memory for a body of `length` bytes that will be passed to `putIfAbsent`, in the form this store moves
+   * cheapest (the filesystem store hands out reused shared memory its publish workers write without a copy).
+   * Contents are unspecified: the caller writes every byte. Callers that build a body from parts use it when
+   * present; any `Uint8Array` remains a valid body.
    */
   allocateBody?(length: number): Uint8Array;
+  /**
+   * Optional, with `allocateBody`: the caller will not read, write or put `body` again. The store may reuse its
+   * memory once no put of it is in flight. Ignored for bodies the store did not allocate.
+   */
+  releaseBody?(body: Uint8Array): void;
 }

@@ -19,10 +19,10 @@ export interface ObjectStoreConformanceFixture {
 /**
  * Registers the ObjectStore conformance suite under `describe(name)`. `createStore` is called once per test.
  * Asserts: create-only puts (a second put reports `created: false` and leaves the bytes unchanged; 8 concurrent
- * writers of one key produce exactly one `created: true`), bodies built in `allocateBody` memory (when offered)
- * stored exactly, exact ranged reads, `OBJECT_NOT_FOUND` for missing objects, head, prefix listing in key order
- * with pagination, deleteMany, `CANCELLED` before any I/O on an aborted signal, and `STORAGE_CLOSED` after an
- * idempotent `close()`.
+ * writers of one key produce exactly one `created: true`), bodies built in `allocateBody` memory (when offered,
+ * also reused after `releaseBody`) stored exactly, exact ranged reads, `OBJECT_NOT_FOUND` for missing objects,
+ * head, prefix listing in key order with pagination, deleteMany, `CANCELLED` before any I/O on an aborted signal,
+ * and `STORAGE_CLOSED` after an idempotent `close()`.
  */
 export function describeObjectStoreConformance(
   name: string,
@@ -50,16 +50,24 @@ export function describeObjectStoreConformance(
       });
     });
 
-    it("stores a body built in memory from allocateBody (when the store offers it) exactly", async () => {
+    it("stores bodies built in allocateBody memory (when the store offers it) exactly, also after releaseBody", async () => {
       await withStore(async (store, prefix) => {
         const source = randomBytes(90_000);
         const body = store.allocateBody?.(source.length) ?? new Uint8Array(source.length);
         expect(body.length).toBe(source.length);
-        expect(body.every((byte) => byte === 0)).toBe(true);
         body.set(source);
         await expect(store.putIfAbsent(`${prefix}allocated`, body)).resolves.toEqual({ created: true });
         expect(equalBytes(await store.get(`${prefix}allocated`), source)).toBe(true);
         await expect(store.putIfAbsent(`${prefix}allocated`, body)).resolves.toEqual({ created: false });
+        store.releaseBody?.(body);
+        // Memory released and handed out again (possibly the same) makes another object, and leaves the first intact.
+        const second = randomBytes(source.length);
+        const reused = store.allocateBody?.(second.length) ?? new Uint8Array(second.length);
+        reused.set(second);
+        await expect(store.putIfAbsent(`${prefix}allocated-2`, reused)).resolves.toEqual({ created: true });
+        store.releaseBody?.(reused);
+        expect(equalBytes(await store.get(`${prefix}allocated`), source)).toBe(true);
+        expect(equalBytes(await store.get(`${prefix}allocated-2`), second)).toBe(true);
       });
     });
 

@@ -211,14 +211,18 @@ describe("ObjectWalWriter: multi-stream objects", () => {
     expect(copiedWrite.request.entries[0]?.payload).not.toBe(ownedAgain);
   });
 
-  it("builds the object in the store's allocateBody memory when the store offers it", async () => {
+  it("builds the object in the store's allocateBody memory when the store offers it, and releases it after the upload", async () => {
     const objectStore = new InMemoryObjectStore();
     const allocated: Uint8Array[] = [];
+    const released: Uint8Array[] = [];
     const withAllocator = Object.assign(objectStore, {
       allocateBody(length: number): Uint8Array {
         const body = new Uint8Array(new SharedArrayBuffer(length));
         allocated.push(body);
         return body;
+      },
+      releaseBody(body: Uint8Array): void {
+        released.push(body);
       },
     });
     const metadata = new InMemoryMetadataStore();
@@ -230,6 +234,11 @@ describe("ObjectWalWriter: multi-stream objects", () => {
     expect(decoder.decode((await reader.readEntries(persisted.readTarget))[0]?.payload)).toBe("in shared memory");
     if (persisted.readTarget.type !== "OBJECT_SLICE") throw new Error("not a slice");
     expect(Buffer.compare(Buffer.from(await objectStore.get(persisted.readTarget.objectKey)), Buffer.from(allocated[0] ?? []))).toBe(0);
+    // Released once, after the upload ended; a flush whose upload fails releases its body too.
+    expect(released).toEqual([allocated[0]]);
+    objectStore.faults.add({ op: "put", mode: "fail-before-apply", times: 10 });
+    await expect(writer.persist(writer.prepare(request("allocated-2", ["fails"])))).rejects.toThrow();
+    expect(released).toEqual(allocated);
   });
 
   it("drops a member whose caller gave up before the flush; the others are uploaded", async () => {

@@ -370,6 +370,10 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     const members = [...pending.members];
     for (const member of members) member.detach();
     if (members.length === 0) return;
+    // The encoded body's memory goes back to the store (`releaseBody`) once the upload has ended — every
+    // transmission and check — or at once when the flush fails before any upload started.
+    let encodedBody: Uint8Array | undefined;
+    let uploadStarted = false;
     try {
       this.#sequence += 1;
       const createdAtMillis = this.#clock();
@@ -391,28 +395,30 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
           entries: member.state.entries,
         })),
       }, this.#allocateBody);
+      encodedBody = encoded.bytes;
       const descriptors = validateEncodedObject(encoded, members);
       const root = this.#root(identity, encoded, createdAtMillis);
       await this.#hooks.beforeUpload?.(identity.objectKey);
       const deadline = this.#flushDeadline();
       const signal = deadline.signal;
-      const [versioned, upload] = await Promise.all([
-        this.#roots.create(this.#metadata, root, signal),
-        uploadImmutableObject(this.#store, identity.objectKey, encoded.bytes, {
-          attempts: this.#putAttempts,
-          backoffMs: 50,
-          signal,
-          onPut: () => {
-            this.stats.puts += 1;
-          },
-        }),
-      ]).finally(deadline.dispose);
+      const uploading = uploadImmutableObject(this.#store, identity.objectKey, encoded.bytes, {
+        attempts: this.#putAttempts,
+        backoffMs: 50,
+        signal,
+        onPut: () => {
+          this.stats.puts += 1;
+        },
+      });
+      uploadStarted = true;
+      const release = (): void => this.#store.releaseBody?.(encoded.bytes);
+      uploading.then(release, release);
+      const [versioned, upload] = await Promise.all([this.#roots.create(this.#metadata, root, signal), uploading]).finally(deadline.dispose);
       if (upload.recognisedOwnWrite) this.stats.recognisedOwnWrites += 1;
       this.#rememberRoot(identity.objectKey, versioned);
       await this.#hooks.afterUpload?.(identity.objectKey);
       this.stats.objects += 1;
       this.stats.slices += members.length;
-      this.stats.objectBytes += encoded.bytes.length;
+      this.stats.objectBytes += encoded.bytes.byteLength;
       members.forEach((member, index) => {
         const descriptor = descriptors[index] as WalSliceDescriptor;
         const target: ObjectSliceTarget = {
@@ -428,6 +434,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         member.resolve({ prepared: member.state.prepared, readTarget: target });
       });
     } catch (error) {
+      if (!uploadStarted && encodedBody !== undefined) this.#store.releaseBody?.(encodedBody);
       this.stats.failedFlushes += 1;
       for (const member of members) member.reject(asWriteFailure(error));
     }
