@@ -27,6 +27,7 @@ import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import { type KafkaTopic, partitionStreamName } from "../topics/kafka-topic.js";
 import { AppendPipeline, type InFlightGroup } from "./append-pipeline.js";
 import { planAppendGroup } from "./plan-append-group.js";
+import { ReadAhead } from "./read-ahead.js";
 import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
 import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
@@ -53,6 +54,8 @@ export interface PartitionLogContext {
   readonly timeIndexIntervalBytes: number;
   /** Bytes read per step when replaying or scanning. */
   readonly replayReadBytes: number;
+  /** After a (nearly) full read, read the next range in the background (see read-ahead.ts). */
+  readonly readAhead: boolean;
   readonly events: PartitionLogEvents;
 }
 
@@ -105,6 +108,7 @@ export class PartitionLog {
   #checkpointing: Promise<void> | undefined;
   #checkpointAgain = false;
   readonly #pipeline = new AppendPipeline<LoadedState>();
+  readonly #readAhead: ReadAhead;
   /** Resolves when every launched group's outcome has been handled (groups are handled in launch order). */
   #settling: Promise<void> = Promise.resolve();
   #wakeUp: (() => void) | undefined;
@@ -114,6 +118,7 @@ export class PartitionLog {
     this.partition = partition;
     this.#context = context;
     this.#onIdle = onIdle;
+    this.#readAhead = new ReadAhead(context.store, context.closing);
   }
 
   /** True when nothing refers to this log any more (the manager may drop it). */
@@ -145,7 +150,9 @@ export class PartitionLog {
    */
   async read(view: PartitionView, offset: number, maxBytes: number, signal?: AbortSignal): Promise<ReadEntry[]> {
     const result = await this.#context.store.read(view.streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal });
-    return result.entries.filter((entry) => entry.offset < view.highWatermark);
+    const entries = result.entries.filter((entry) => entry.offset < view.highWatermark);
+    if (this.#context.readAhead) this.#readAhead.after(view.streamId, entries, maxBytes, view.highWatermark);
+    return entries;
   }
 
   /** Calls `listener` after every append that moves the high watermark, and when the state is dropped. */

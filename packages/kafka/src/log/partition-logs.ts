@@ -31,6 +31,11 @@ export interface PartitionLogTuning {
   readonly timeIndexIntervalBytes?: number;
   /** Bytes read per step when replaying producer state (default 8 MiB). */
   readonly replayReadBytes?: number;
+  /**
+   * After a Fetch read that filled at least half its budget, read the next range of the partition in the background
+   * so the consumer's next Fetch finds it in the storage caches (default true).
+   */
+  readonly readAhead?: boolean;
 }
 
 export interface PartitionLogsOptions extends PartitionLogTuning {
@@ -68,6 +73,7 @@ export class PartitionLogs {
       producerIdExpirationMs: options.producerIdExpirationMs ?? 86_400_000,
       timeIndexIntervalBytes: options.timeIndexIntervalBytes ?? DEFAULT_TIME_INDEX_INTERVAL_BYTES,
       replayReadBytes: options.replayReadBytes ?? 8 * 1024 * 1024,
+      readAhead: options.readAhead ?? true,
       events: options.events,
     };
   }
