@@ -84,6 +84,26 @@ describe("MaterializationWorker deferral", () => {
     expect((await committed(stack, streamId)).at(-1)).toEqual([7, 8]);
   });
 
+  it("passes over a deferred stream write nothing and walk only the index entries appended since the last pass", async () => {
+    const metadata = new InMemoryMetadataStore();
+    const stack = new ObjectWalStack(metadata, new InMemoryObjectStore());
+    stacks.push(stack);
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("walked", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    for (let index = 0; index < 600; index++) await store.append(streamId, opaque(`e-${String(index)}`));
+    const worker = stack.worker({ clock: () => 5_000, policy: { busyLevelOneBytes: 1 << 30, busyLevelOneDelayMs: 600_000 }, foregroundBusy: () => true });
+    await worker.runOnce(undefined, { defer: true });
+    metadata.stats.reset();
+    await store.append(streamId, opaque("one more"));
+    const appendScans = metadata.stats.scans;
+    const appendTxns = metadata.stats.txns;
+    await worker.runOnce(undefined, { defer: true });
+    expect(worker.stats.tasksDeferred).toBe(2);
+    expect(metadata.stats.txns - appendTxns).toBe(0);
+    // Registry, index (one page from the last walk's end), no rescan of the 600 entries (3 pages of 256).
+    expect(metadata.stats.scans - appendScans).toBeLessThanOrEqual(3);
+  });
+
   it("a busy backlog that waited busyLevelOneDelayMs is materialized", async () => {
     const stack = newStack();
     const { store } = stack.open();

@@ -207,6 +207,8 @@ export class MaterializationWorker implements AsyncDisposable {
   readonly #active = new Set<string>();
   /** Stream → since when (clock) a deferred increment from `from` has waited (a hint; a restart forgets it). */
   readonly #pendingSince = new Map<string, { readonly from: number; readonly since: number }>();
+  /** Stream → how far this worker's last walk found the generation-0 index contiguous (per stream incarnation). */
+  readonly #indexedEnds = new Map<string, { readonly createdAtMillis: number; readonly end: number }>();
   /** `performance.now()` until which the byte-rate budget is spent. */
   #budgetAt = 0;
   /** A poke asked for the next background pass to defer nothing (someone waits for a generation). */
@@ -400,9 +402,11 @@ export class MaterializationWorker implements AsyncDisposable {
       if (head.state !== "ACTIVE" && head.state !== "SEALED") return;
       let state = view.state;
       // 1. Generation-0 index gaps (async appends acknowledge before the index exists). The entries are written
-      // now; the record's indexed end (a hint where the next walk starts) rides on the claim of the next task, or
-      // is written alone when no task starts.
-      let indexedEnd = state.record.generationZeroIndexedEnd;
+      // now; the record's indexed end (a hint where the next walk starts) rides on the claim of the next task, or is
+      // written alone when the stream turns out idle. While its tasks are deferred, the walk resumes from where this
+      // worker's last walk of the same stream incarnation ended (kept in memory: no write per pass).
+      const walked = this.#indexedEnds.get(streamId);
+      let indexedEnd = Math.max(state.record.generationZeroIndexedEnd, walked !== undefined && walked.createdAtMillis === head.createdAtMillis ? walked.end : 0);
       if (indexedEnd < head.committedEndOffset) {
         const advanced = await advanceGenerationZeroIndex({
           metadata: this.#metadata,
@@ -414,13 +418,14 @@ export class MaterializationWorker implements AsyncDisposable {
         });
         this.stats.generationZeroGapsRepaired += advanced.repairedGaps;
         indexedEnd = Math.max(indexedEnd, advanced.indexedEnd);
+        if (this.#indexedEnds.size >= 100_000) this.#indexedEnds.clear();
+        this.#indexedEnds.set(streamId, { createdAtMillis: head.createdAtMillis, end: indexedEnd });
       }
       // 2. One task.
       const outcome = await this.#runTask(head, state, indexedEnd, signal, defer);
       if (signal.aborted) return;
-      if (outcome === "idle" || outcome === "busy" || outcome === "deferred") {
-        // Record how far the index is known contiguous, so the next pass does not walk the same entries again
-        // (a deferred stream keeps appending: without this every pass rescans its whole pending range).
+      if (outcome === "deferred") return;
+      if (outcome === "idle" || outcome === "busy") {
         if (indexedEnd > state.record.generationZeroIndexedEnd) {
           const next = { ...state.record, generationZeroIndexedEnd: indexedEnd };
           const replaced = await this.#states.replace(state, next, {}, signal);
