@@ -152,6 +152,21 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       { name: "nereus_wal_slices_total", help: "Stream slices in uploaded Object WAL objects.", type: "counter", samples: [{ labels: {}, value: walStats.slices }] },
       { name: "nereus_wal_failed_flushes_total", help: "Object WAL uploads that failed.", type: "counter", samples: [{ labels: {}, value: walStats.failedFlushes }] },
     ]);
+    const materialization = storage.runtime.worker.stats;
+    metrics.addCollector(() => [
+      { name: "nereus_materialization_tasks_published_total", help: "Higher generations published by the background worker.", type: "counter", samples: [{ labels: {}, value: materialization.tasksPublished }] },
+      { name: "nereus_materialization_bytes_total", help: "Source payload bytes of the materialization tasks run.", type: "counter", samples: [{ labels: {}, value: materialization.bytesMaterialized }] },
+      {
+        name: "nereus_materialization_deferrals_total",
+        help: "Background visits that left work for later: a small or busy-time level-1 increment (kind=level1), a merge while busy (kind=merge).",
+        type: "counter",
+        samples: [
+          { labels: { kind: "level1" }, value: materialization.tasksDeferred },
+          { labels: { kind: "merge" }, value: materialization.mergesDeferred },
+        ],
+      },
+      { name: "nereus_materialization_errors_total", help: "Background materialization passes or tasks that failed.", type: "counter", samples: [{ labels: {}, value: materialization.errors }] },
+    ]);
     metrics.gauge("nereus_broker_uptime_seconds", "Seconds since the broker started.", () => (Date.now() - startedAt) / 1000);
     metrics.gauge("nereus_process_resident_memory_bytes", "Resident set size of the broker process.", () => process.memoryUsage.rss());
     metrics.gauge("nereus_process_heap_used_bytes", "V8 heap in use.", () => process.memoryUsage().heapUsed);

@@ -97,6 +97,8 @@ describe("a running nereus-broker", () => {
       "nereus_kafka_produced_bytes_total",
       "nereus_listener_connections_active",
       "nereus_wal_objects_total",
+      'nereus_materialization_deferrals_total{kind="level1"}',
+      "nereus_materialization_tasks_published_total",
       "nereus_kafka_groups",
     ]) {
       expect(metrics).toContain(family);
