@@ -16,7 +16,6 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import {
   ErrorCode,
   NereusError,
-  crc32c,
   encodeKeyComponent,
   pad19,
   type ObjectSliceTarget,
@@ -199,7 +198,7 @@ function describeGenerationObject(input: Omit<GenerationObjectInput, "store" | "
       createdAtMillis: input.createdAtMillis,
       orphanNotBeforeMillis: input.createdAtMillis + input.orphanGraceMs,
       objectLength: encoded.bytes.length,
-      storageChecksum: crc32c(encoded.bytes),
+      storageChecksum: encoded.storageChecksum,
       formatMajor: encoded.header.formatMajor,
       formatMinor: encoded.header.formatMinor,
       sliceCount: 1,
