@@ -129,8 +129,12 @@ class Model {
         const generationId = client.generationId;
         const assignments = (client.leaderOf ?? []).map((memberId) => ({ memberId, assignment: new TextEncoder().encode(`${String(generationId)}:${memberId}`) }));
         if (client.leaderOf !== undefined) {
+          // Only the generation's own leader decides its assignment: a client whose generation number belongs to an
+          // earlier incarnation of the group (forgotten while it was silent) is not the leader of today's.
           const generation = this.generations.get(generationId);
-          if (generation !== undefined) generation.assigned ??= new Map(assignments.map((entry) => [entry.memberId, `${String(generationId)}:${entry.memberId}`]));
+          if (generation !== undefined && generation.leader === client.memberId) {
+            generation.assigned ??= new Map(assignments.map((entry) => [entry.memberId, `${String(generationId)}:${entry.memberId}`]));
+          }
         }
         const memberId = client.memberId;
         const request = groupRequest(14, 3, { groupId: GROUP, generationId, memberId, groupInstanceId: null, protocolType: null, protocolName: null, assignments });
@@ -246,7 +250,26 @@ describe("consumer group state machine (random histories)", () => {
         await Promise.all([...model.parked]);
         expect(model.clock.pending).toBe(0);
       }),
-      { numRuns: 150 },
+      {
+        numRuns: 150,
+        examples: [
+          // Found by a CI run: client 0's session expires, the group is forgotten, client 2 starts a new incarnation
+          // whose generation 1 clashes with client 0's stale generation 1; client 0's stale sync must not stand in for
+          // the new leader's assignment.
+          [
+            [
+              { kind: "join", client: 0, version: 3 },
+              { kind: "advance", ms: 3021 },
+              { kind: "advance", ms: 2766 },
+              { kind: "advance", ms: 1213 },
+              { kind: "join", client: 2, version: 3 },
+              { kind: "advance", ms: 1000 },
+              { kind: "sync", client: 0 },
+            ],
+            [2],
+          ],
+        ],
+      },
     );
   }, 120_000);
 });
