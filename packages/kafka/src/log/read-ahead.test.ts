@@ -19,11 +19,11 @@ const entries = (from: number, count: number, size: number): ReadEntry[] =>
   Array.from({ length: count }, (_, index) => ({ offset: from + index * 10, recordCount: 10, payload: new Uint8Array(size) }) as unknown as ReadEntry);
 
 describe("ReadAhead", () => {
-  it("after a nearly full read, reads the next range once in the background; errors are swallowed", async () => {
+  it("after a nearly full read, reads the next two budgets once in the background; errors are swallowed", async () => {
     const { store, reads } = recordingStore();
     const ahead = new ReadAhead(store, new AbortController().signal);
     ahead.after("s", entries(0, 4, 300), 1000, 1000);
-    expect(reads.map((read) => [read.streamId, read.offset, read.options?.maxBytes])).toEqual([["s", 40, 1000]]);
+    expect(reads.map((read) => [read.streamId, read.offset, read.options?.maxBytes])).toEqual([["s", 40, 2000]]);
     // One at a time.
     ahead.after("s", entries(40, 4, 300), 1000, 1000);
     expect(reads).toHaveLength(1);
