@@ -1,9 +1,9 @@
 // Sequential read-ahead of one partition: consumers that catch up read the log in order, one Fetch after another,
-// and spend the time between two Fetches processing what they got. When a read filled at least half its budget and the
-// log goes on, the next two ranges are read right away in the background, so the verified slices and the resolved
-// index of the next Fetch are already in the storage caches when it comes (what a disk's read-ahead does for a
-// broker serving from the page cache). At most one read-ahead per partition is in flight; its result is dropped
-// (only the caches keep it) and its errors are ignored — the Fetch that needs the range reads it as usual.
+// and spend the time between two Fetches processing what they got. When a read filled at least half its budget and
+// the log goes on, the next two budgets are read right away in the background, so the verified slices and the
+// resolved index of the next Fetch are already in the storage caches when it comes (what a disk's read-ahead does
+// for a broker serving from the page cache). At most one read-ahead per partition is in flight; its result is
+// dropped (only the caches keep it) and its errors are ignored — the Fetch that needs the range reads it as usual.
 import type { ReadEntry, StreamStore } from "@nereus/core";
 
 /** A read-ahead starts only after a read that returned at least this share of its byte budget. */
