@@ -55,8 +55,6 @@ export interface PublishError {
   readonly message: string;
 }
 
-const EMPTY = new Uint8Array(0);
-
 /** link() attempts when the target directory vanished in between (pruned by a concurrent delete). */
 const MAX_LINK_ATTEMPTS = 8;
 
@@ -228,7 +226,7 @@ export class FilePublishPool {
       const known = target.memories.has(memory.id);
       target.memories.add(memory.id);
       // Only the first job on this worker carries the buffer; later ones name it.
-      outgoing = { job: { ...rest, header: EMPTY, body: EMPTY, memory: known ? { id: memory.id, length: memory.length } : memory } };
+      outgoing = { job: { ...rest, memory: known ? { id: memory.id, length: memory.length } : memory } };
     }
     return new Promise<PublishOutcome | ReadOutcome>((resolve) => {
       target.pending.set(id, { resolve });

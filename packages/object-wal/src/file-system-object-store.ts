@@ -104,12 +104,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         outcome = await this.#publishers.publish({ temporary, target, ...plainFileParts(body), fsync: this.#fsync });
       } else {
         // The header goes into the buffer's first bytes; the worker writes header + body from shared memory.
-        const file = new Uint8Array(pooled.memory, 0, HEADER_BYTES + body.length);
-        file.set(FILE_MAGIC, 0);
-        new DataView(pooled.memory).setUint32(4, crc32c(body));
+        writeFileHeader(new Uint8Array(pooled.memory, 0, HEADER_BYTES), body);
         this.#bodies.beginUse(pooled.memory);
         try {
-          outcome = await this.#publishers.publish({ temporary, target, header: EMPTY, body: EMPTY, memory: { id: pooled.id, buffer: pooled.memory, length: file.length }, fsync: this.#fsync });
+          const memory = { id: pooled.id, buffer: pooled.memory, length: HEADER_BYTES + body.length };
+          outcome = await this.#publishers.publish({ temporary, target, header: EMPTY, body: EMPTY, memory, fsync: this.#fsync });
         } finally {
           this.#bodies.endUse(pooled.memory);
         }
@@ -403,10 +402,14 @@ async function readExactly(handle: FileHandle, length: number, position: number,
 /** Checks the NOB1 header a read returned; the body's size and stored CRC32C. */
 /** Header + body for a body that is not pool memory. */
 function plainFileParts(body: Uint8Array): { readonly header: Uint8Array; readonly body: Uint8Array } {
-  const header = Buffer.alloc(HEADER_BYTES);
-  FILE_MAGIC.copy(header, 0);
-  header.writeUInt32BE(crc32c(body), 4);
-  return { header, body };
+  return { header: writeFileHeader(new Uint8Array(HEADER_BYTES), body), body };
+}
+
+/** Writes the NOB1 header of `body` ("NOB1" + its CRC32C, big-endian) into `header` (HEADER_BYTES long). */
+function writeFileHeader(header: Uint8Array, body: Uint8Array): Uint8Array {
+  header.set(FILE_MAGIC, 0);
+  new DataView(header.buffer, header.byteOffset, HEADER_BYTES).setUint32(4, crc32c(body));
+  return header;
 }
 
 function checkHeader(header: Uint8Array, bodySize: number, key: string): { size: number; crc: number } {

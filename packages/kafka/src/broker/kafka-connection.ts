@@ -16,6 +16,7 @@ import { ByteReader } from "@nereus/core";
 import type { KafkaBrokerLogger } from "./broker-logger.js";
 import type { BrokerMetrics } from "./broker-metrics.js";
 import { errorResponseBody } from "./error-response.js";
+import { joinBytes } from "./join-bytes.js";
 import { type BrokerIdentity, type KafkaApiHandler, NO_RESPONSE, type RequestContext, type TopicCatalog } from "./kafka-api-handler.js";
 
 /** One client connection. */
@@ -58,20 +59,6 @@ function closing(message: string, cause?: unknown): NereusError {
 
 const ignore = (): void => undefined;
 
-/** The parts of a response frame as one array (the part itself when there is one). */
-function joinParts(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
-  let total = 0;
-  for (const part of parts) total += part.length;
-  const joined = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
-}
-
 /** The broker's KafkaConnection implementation. */
 export class BrokerConnection implements KafkaConnection {
   readonly id: number;
@@ -90,7 +77,7 @@ export class BrokerConnection implements KafkaConnection {
   }
 
   handleFrame(frame: Uint8Array): Promise<Uint8Array | undefined> {
-    return this.handleFrameParts(frame).then((parts) => (parts === undefined ? undefined : joinParts(parts)));
+    return this.handleFrameParts(frame).then((parts) => (parts === undefined ? undefined : joinBytes(parts)));
   }
 
   handleFrameParts(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined> {

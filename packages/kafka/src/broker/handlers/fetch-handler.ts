@@ -17,6 +17,7 @@ import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { mapStorageError } from "../map-storage-error.js";
+import { joinBytes } from "../join-bytes.js";
 
 const EMPTY = new Uint8Array(0);
 const FINAL_EPOCH = -1;
@@ -44,17 +45,6 @@ function partitionData(partitionIndex: number, errorCode: number, highWatermark:
     preferredReadReplica: -1,
     records,
   };
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  if (chunks.length === 1 && chunks[0] !== undefined) return chunks[0];
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1> {
@@ -134,7 +124,7 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
             chunks.push(entry.payload);
             total += size;
           }
-          return { data: partitionData(partitionIndex, KafkaErrorCode.NONE, highWatermark, logStartOffset, concat(chunks, total), readCommitted), bytes: total, error: false };
+          return { data: partitionData(partitionIndex, KafkaErrorCode.NONE, highWatermark, logStartOffset, joinBytes(chunks, total), readCommitted), bytes: total, error: false };
         } catch (error) {
           const mapped = mapStorageError(error);
           if (mapped.action !== "none" && mapped.action !== "recover") log.invalidate();
