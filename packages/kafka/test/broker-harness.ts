@@ -9,6 +9,7 @@ import type { KafkaBrokerLogger } from "../src/broker/broker-logger.js";
 import type { KafkaConnection } from "../src/broker/kafka-connection.js";
 import { decodeResponse, encodeRequest } from "../src/protocol/encode-request.js";
 import { encodeRecordBatch, type RecordInput } from "../src/protocol/records/encode-record-batch.js";
+import { recordBytes } from "../src/protocol/primitives/record-parts.js";
 import type { RequestBody, ResponseBody, SupportedApiKey } from "../src/protocol/supported-apis.js";
 
 const encoder = new TextEncoder();
@@ -133,10 +134,11 @@ export class TestClient {
     return response?.responses[0]?.partitionResponses[0];
   }
 
-  /** Fetches one partition; resolves with the partition data. */
+  /** Fetches one partition; resolves with the partition data (records decoded, so always one array or null). */
   async fetch(topic: string, partition: number, offset: number, options: Partial<FetchOptions> = {}) {
     const response = await this.request(1, options.version ?? 12, fetchBody([{ topic, partition, offset, partitionMaxBytes: options.partitionMaxBytes }], options));
-    return response.responses[0]?.partitions[0];
+    const data = response.responses[0]?.partitions[0];
+    return data === undefined ? undefined : { ...data, records: data.records === null ? null : recordBytes(data.records) };
   }
 
   async listOffset(topic: string, partition: number, timestamp: number, version = 7) {

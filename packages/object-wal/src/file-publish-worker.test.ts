@@ -102,6 +102,27 @@ describe("FilePublishPool", () => {
     expect(await pool.read({ path: tiny, headerBytes: 4, offset: 0, length: undefined })).toMatchObject({ kind: "read", bodySize: 0 });
   });
 
+  it("sends the reads of one turn as one job, each answered with its own bytes or errno", async () => {
+    const { root, pool } = await setup();
+    const names = ["a", "b", "c", "d"];
+    for (const name of names) await writeFile(path.join(root, `${name}.obj`), Buffer.concat([Buffer.from([0, 0]), Buffer.from(`body-${name}`)]));
+    const jobsBefore = pool.readJobs;
+    const outcomes = await Promise.all([
+      ...names.map((name) => pool.read({ path: path.join(root, `${name}.obj`), headerBytes: 2, offset: 0, length: undefined })),
+      pool.read({ path: path.join(root, "absent.obj"), headerBytes: 2, offset: 0, length: undefined }),
+      pool.read({ path: path.join(root, "b.obj"), headerBytes: 2, offset: 5, length: 1 }),
+    ]);
+    expect(pool.readJobs - jobsBefore).toBe(1);
+    expect(outcomes.map((outcome) => (outcome.kind === "read" ? new TextDecoder().decode(outcome.bytes) : outcome.error.code))).toEqual([
+      "body-a",
+      "body-b",
+      "body-c",
+      "body-d",
+      "ENOENT",
+      "b",
+    ]);
+  });
+
   it("reports a missing file's errno on read", async () => {
     const { root, pool } = await setup();
     expect(await pool.read({ path: path.join(root, "absent.obj"), headerBytes: 8, offset: 0, length: undefined })).toMatchObject({ kind: "failed", error: { code: "ENOENT" } });

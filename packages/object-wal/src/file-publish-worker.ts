@@ -3,7 +3,8 @@
 // directory, unlink the temp name. Done as ONE job instead of ~9 asynchronous fs calls, each of which needs a
 // thread-pool round trip and an event-loop turn: under load that cut the latency of a put by half and spares the
 // event loop the callbacks. Reads run there too, for the same reason: open, fstat, the 8-byte header, the requested
-// bytes and close are one job (one round trip instead of five), and the bytes come back transferred, not copied.
+// bytes and close are one job (one round trip instead of five), and the bytes come back transferred, not copied;
+// the reads asked for in one turn of the event loop (a reader fetching the slices of several objects) are one job.
 // The worker source is plain JavaScript using only Node built-ins (no module file to resolve, so it runs the same
 // from sources and from dist). Jobs are independent; the pool spreads them.
 import { Worker } from "node:worker_threads";
@@ -171,6 +172,15 @@ parentPort.on("message", (message) => {
     parentPort.postMessage({ id: message.id, outcome }, outcome.kind === "read" ? [outcome.bytes.buffer] : []);
     return;
   }
+  if (message.reads !== undefined) {
+    const outcomes = message.reads.map((job) => {
+      try { return read(job); } catch (error) { return { kind: "failed", error: failure(error) }; }
+    });
+    const transfer = [];
+    for (const each of outcomes) if (each.kind === "read" && !transfer.includes(each.bytes.buffer)) transfer.push(each.bytes.buffer);
+    parentPort.postMessage({ id: message.id, outcome: outcomes }, transfer);
+    return;
+  }
   try { outcome = publish(message.job); } catch (error) {
     try { fs.unlinkSync(message.job.temporary); } catch {}
     outcome = { kind: "failed", error: failure(error) };
@@ -180,7 +190,13 @@ parentPort.on("message", (message) => {
 `;
 
 interface PendingJob {
-  readonly resolve: (outcome: PublishOutcome | ReadOutcome) => void;
+  /** One outcome; for a batch of reads an array of them, or one failure that applies to every read of it. */
+  readonly resolve: (outcome: PublishOutcome | ReadOutcome | readonly ReadOutcome[]) => void;
+}
+
+interface QueuedRead {
+  readonly job: ReadJob;
+  readonly resolve: (outcome: ReadOutcome) => void;
 }
 
 interface PoolWorker {
@@ -200,6 +216,10 @@ export class FilePublishPool {
   readonly #workers: PoolWorker[] = [];
   #nextId = 0;
   #closed = false;
+  /** Reads asked for in the current turn; sent as one job when the microtasks of this turn ran. */
+  #queuedReads: QueuedRead[] | undefined;
+  /** Read jobs sent to workers (each carries one or more reads); for tests and diagnostics. */
+  readJobs = 0;
 
   constructor(size: number) {
     if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`publish workers must be a positive integer, got ${String(size)}`);
@@ -211,12 +231,41 @@ export class FilePublishPool {
     return this.#run({ job }) as Promise<PublishOutcome>;
   }
 
-  /** Runs one read job on the least busy worker. */
+  /**
+   * Runs one read job. Reads asked for in one turn of the event loop (a reader fetching several slices at once) go
+   * to one worker as ONE job, answered by one message: one thread hand-off for all of them instead of one each.
+   */
   read(job: ReadJob): Promise<ReadOutcome> {
-    return this.#run({ read: job }) as Promise<ReadOutcome>;
+    if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
+    return new Promise<ReadOutcome>((resolve) => {
+      if (this.#queuedReads === undefined) {
+        this.#queuedReads = [];
+        queueMicrotask(() => this.#sendReads());
+      }
+      this.#queuedReads.push({ job, resolve });
+    });
   }
 
-  #run(message: { readonly job: PublishJob } | { readonly read: ReadJob }): Promise<PublishOutcome | ReadOutcome> {
+  #sendReads(): void {
+    const queued = this.#queuedReads ?? [];
+    this.#queuedReads = undefined;
+    this.readJobs += 1;
+    if (queued.length === 1) {
+      const only = queued[0] as QueuedRead;
+      void this.#run({ read: only.job }).then((outcome) => only.resolve(outcome as ReadOutcome));
+      return;
+    }
+    void this.#run({ reads: queued.map((entry) => entry.job) }).then((outcome) => {
+      queued.forEach((entry, index) => {
+        const each = Array.isArray(outcome) ? (outcome as readonly ReadOutcome[])[index] : (outcome as ReadOutcome);
+        entry.resolve(each ?? { kind: "failed", error: { code: "EWORKER", message: "publish worker answered too few reads" } });
+      });
+    });
+  }
+
+  #run(
+    message: { readonly job: PublishJob } | { readonly read: ReadJob } | { readonly reads: readonly ReadJob[] },
+  ): Promise<PublishOutcome | ReadOutcome | readonly ReadOutcome[]> {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#pick();
     const id = ++this.#nextId;
@@ -228,7 +277,7 @@ export class FilePublishPool {
       // Only the first job on this worker carries the buffer; later ones name it.
       outgoing = { job: { ...rest, memory: known ? { id: memory.id, length: memory.length } : memory } };
     }
-    return new Promise<PublishOutcome | ReadOutcome>((resolve) => {
+    return new Promise<PublishOutcome | ReadOutcome | readonly ReadOutcome[]>((resolve) => {
       target.pending.set(id, { resolve });
       if (target.pending.size === 1) target.worker.ref();
       target.worker.postMessage({ id, ...outgoing });
@@ -271,7 +320,7 @@ export class FilePublishPool {
       for (const job of entry.pending.values()) job.resolve({ kind: "failed", error: { code: "EWORKER", message } });
       entry.pending.clear();
     };
-    worker.on("message", (message: { id: number; outcome: PublishOutcome | ReadOutcome }) => {
+    worker.on("message", (message: { id: number; outcome: PublishOutcome | ReadOutcome | readonly ReadOutcome[] }) => {
       const job = entry.pending.get(message.id);
       if (job === undefined) return;
       entry.pending.delete(message.id);

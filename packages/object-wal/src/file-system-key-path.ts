@@ -32,8 +32,13 @@ function hexDigit(code: number): number {
   return -1;
 }
 
+/** A segment that encodes to itself: only kept ASCII characters, no leading ".". */
+const PLAIN_SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+
 /** Encodes one key segment (non-empty, not "." or ".."); undefined when the result would be too long. */
 function encodeSegment(segment: string): string | undefined {
+  // Most keys are plain (ids, hex, base32): no per-byte work, no new string.
+  if (PLAIN_SEGMENT.test(segment)) return segment.length > MAX_ENCODED_SEGMENT_BYTES ? undefined : segment;
   const bytes = Buffer.from(segment, "utf8");
   let out = "";
   for (let index = 0; index < bytes.length; index++) {

@@ -119,6 +119,25 @@ describe("ReadResolutionCache", () => {
     expect(cache.lookup("s", 5)?.range.generation).toBe(0);
   });
 
+  it("merges overlapping pages in order: a re-scanned entry is replaced (fresh age), never duplicated", () => {
+    let now = 0;
+    const cache = new ReadResolutionCache({ maxAgeMs: 100, now: () => now });
+    cache.addScan(head(), zero([0, 10], [20, 30], [40, 50]), [generationCandidate(0, 30)]);
+    now = 60;
+    // Overlaps [20, 30), fills the gaps, and re-reads the generation: 6 distinct entries, sorted by end then rank.
+    cache.addScan(head(), zero([10, 20], [20, 30], [30, 40]), [generationCandidate(0, 30)], 0);
+    expect(cache.size("s")).toBe(6);
+    expect(cache.plan("s", 0, 50, 10_000, 16).map((entry) => entry.range.offsetEnd)).toEqual([30, 40, 50]);
+    now = 120;
+    // Only what the second scan read is still fresh.
+    expect(cache.lookup("s", 5)?.generationKey).toBe("g/30/1");
+    expect(cache.lookup("s", 35)?.range.offsetStart).toBe(30);
+    expect(cache.lookup("s", 45)).toBeUndefined();
+    // A scan that read nothing new changes nothing.
+    cache.addScan(head(), [], [], undefined);
+    expect(cache.size("s")).toBe(6);
+  });
+
   it("ignores entries older than maxAgeMs and keeps at most maxEntriesPerStream and maxStreams", () => {
     let now = 0;
     const cache = new ReadResolutionCache({ maxAgeMs: 100, maxEntriesPerStream: 2, maxStreams: 1, now: () => now });

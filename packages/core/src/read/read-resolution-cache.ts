@@ -51,6 +51,26 @@ interface StreamEntries {
   entries: CachedResolution[];
 }
 
+/** The cache's order: by offsetEnd, then rank. */
+function byEndThenRank(a: CachedResolution, b: CachedResolution): number {
+  return a.range.offsetEnd - b.range.offsetEnd || a.rank - b.rank;
+}
+
+/** Merges two lists sorted by {@link byEndThenRank}; on ties `left` entries come first. */
+function mergeSorted(left: readonly CachedResolution[], right: readonly CachedResolution[]): CachedResolution[] {
+  if (right.length === 0) return [...left];
+  const merged: CachedResolution[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length && j < right.length) {
+    if (byEndThenRank(right[j] as CachedResolution, left[i] as CachedResolution) < 0) merged.push(right[j++] as CachedResolution);
+    else merged.push(left[i++] as CachedResolution);
+  }
+  while (i < left.length) merged.push(left[i++] as CachedResolution);
+  while (j < right.length) merged.push(right[j++] as CachedResolution);
+  return merged;
+}
+
 /** Generation-index entries outrank every offset-index entry. */
 const GENERATION_INDEX_RANK = 2 ** 40;
 const LOOKAHEAD = 128;
@@ -113,31 +133,36 @@ export class ReadResolutionCache {
     }
     this.#streams.delete(head.streamId);
     this.#streams.set(head.streamId, stream);
-    const kept =
-      generationsFrom === undefined
-        ? stream.entries
-        : stream.entries.filter((entry) => entry.generationKey === undefined || entry.range.offsetEnd <= generationsFrom);
-    const byIdentity = new Map(kept.map((entry) => [entry.identity, entry]));
+    const fresh: CachedResolution[] = [];
     for (const entry of indexPage) {
       if (entry.offsetEnd <= head.trimOffset || entry.offsetEnd > head.committedEndOffset) continue;
       const identity = `i/${String(entry.offsetEnd)}/${String(entry.generation)}`;
-      byIdentity.set(identity, { range: entry, cumulativeSize: entry.cumulativeSize, generationKey: undefined, rank: entry.generation, loadedAt: now, identity });
+      fresh.push({ range: entry, cumulativeSize: entry.cumulativeSize, generationKey: undefined, rank: entry.generation, loadedAt: now, identity });
     }
     for (const candidate of generations) {
       const { entry } = candidate;
       if (entry.state !== "COMMITTED" || entry.offsetEnd <= head.trimOffset || entry.offsetEnd > head.committedEndOffset) continue;
       const identity = `g/${candidate.key}`;
-      byIdentity.set(identity, {
-        range: entry,
-        cumulativeSize: entry.cumulativeSize,
-        generationKey: candidate.key,
-        rank: GENERATION_INDEX_RANK + entry.generation,
-        loadedAt: now,
-        identity,
-      });
+      fresh.push({ range: entry, cumulativeSize: entry.cumulativeSize, generationKey: candidate.key, rank: GENERATION_INDEX_RANK + entry.generation, loadedAt: now, identity });
     }
-    const entries = [...byIdentity.values()].sort((a, b) => a.range.offsetEnd - b.range.offsetEnd || a.rank - b.rank);
+    const superseded = (entry: CachedResolution): boolean => generationsFrom !== undefined && entry.generationKey !== undefined && entry.range.offsetEnd > generationsFrom;
+    // Nothing new and nothing to drop: the common case of a read that scanned no generations (keep the array).
+    if (fresh.length === 0 && !stream.entries.some(superseded)) {
+      this.#evictStreams();
+      return;
+    }
+    // A fresh entry replaces a cached one of the same identity; both lists sorted, then merged (a scan adds a page,
+    // the stream may hold thousands: no per-scan map or sort of all of them).
+    const replaced = new Set(fresh.map((entry) => entry.identity));
+    const kept = stream.entries.filter((entry) => !replaced.has(entry.identity) && !superseded(entry));
+    fresh.sort(byEndThenRank);
+    const entries = mergeSorted(kept, fresh);
     stream.entries = entries.length > this.#maxEntriesPerStream ? entries.slice(entries.length - this.#maxEntriesPerStream) : entries;
+    this.#evictStreams();
+  }
+
+  /** Drops the least recently used streams beyond `maxStreams`. */
+  #evictStreams(): void {
     for (const streamId of this.#streams.keys()) {
       if (this.#streams.size <= this.#maxStreams) break;
       this.#streams.delete(streamId);

@@ -27,7 +27,7 @@ import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import { type KafkaTopic, partitionStreamName } from "../topics/kafka-topic.js";
 import { AppendPipeline, type InFlightGroup } from "./append-pipeline.js";
 import { planAppendGroup } from "./plan-append-group.js";
-import { ReadAhead } from "./read-ahead.js";
+import { ReadAhead, type ReadAheadMemory } from "./read-ahead.js";
 import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
 import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
@@ -54,8 +54,10 @@ export interface PartitionLogContext {
   readonly timeIndexIntervalBytes: number;
   /** Bytes read per step when replaying or scanning. */
   readonly replayReadBytes: number;
-  /** After a (nearly) full read, read the next range in the background (see read-ahead.ts). */
+  /** After a (nearly) full read, read the next budgets in the background and keep them (see read-ahead.ts). */
   readonly readAhead: boolean;
+  /** What the read-ahead buffers of all partitions may hold together. */
+  readonly readAheadMemory: ReadAheadMemory;
   readonly events: PartitionLogEvents;
 }
 
@@ -118,7 +120,7 @@ export class PartitionLog {
     this.partition = partition;
     this.#context = context;
     this.#onIdle = onIdle;
-    this.#readAhead = new ReadAhead(context.store, context.closing);
+    this.#readAhead = new ReadAhead(context.store, context.closing, context.readAheadMemory);
   }
 
   /** True when nothing refers to this log any more (the manager may drop it). */
@@ -149,6 +151,13 @@ export class PartitionLog {
    * `maxBytes` except that at least one batch is returned.
    */
   async read(view: PartitionView, offset: number, maxBytes: number, signal?: AbortSignal): Promise<ReadEntry[]> {
+    if (this.#context.readAhead) {
+      const buffered = await this.#readAhead.read(view.streamId, offset, maxBytes, view.highWatermark);
+      if (buffered !== undefined) {
+        this.#readAhead.after(view.streamId, buffered, maxBytes, view.highWatermark, true);
+        return buffered;
+      }
+    }
     const result = await this.#context.store.read(view.streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal });
     const entries = result.entries.filter((entry) => entry.offset < view.highWatermark);
     if (this.#context.readAhead) this.#readAhead.after(view.streamId, entries, maxBytes, view.highWatermark);
@@ -188,6 +197,7 @@ export class PartitionLog {
   invalidate(topicId?: string): void {
     if (topicId !== undefined && this.#state !== undefined && this.#state.topicId !== topicId) return;
     this.#state = undefined;
+    this.#readAhead.clear();
     this.#notify();
     this.#maybeIdle();
   }

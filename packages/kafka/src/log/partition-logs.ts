@@ -9,6 +9,7 @@ import type { KafkaTopic } from "../topics/kafka-topic.js";
 import { PartitionLog, type PartitionLogContext, type PartitionLogEvents } from "./partition-log.js";
 import type { ProduceTicket } from "./produce-ticket.js";
 import { DEFAULT_TIME_INDEX_INTERVAL_BYTES } from "./time-index.js";
+import { ReadAheadMemory } from "./read-ahead.js";
 
 /** Appends of one partition in flight at once unless `maxInFlightAppends` says otherwise. */
 export const DEFAULT_MAX_IN_FLIGHT_APPENDS = 4;
@@ -32,10 +33,12 @@ export interface PartitionLogTuning {
   /** Bytes read per step when replaying producer state (default 8 MiB). */
   readonly replayReadBytes?: number;
   /**
-   * After a Fetch read that filled at least half its budget, read the next range of the partition in the background
-   * so the consumer's next Fetch finds it in the storage caches (default true).
+   * After a Fetch read that filled at least half its budget, read the next budgets of the partition in the background
+   * and keep them, so the consumer's next Fetch is served from memory (default true; see read-ahead.ts).
    */
   readonly readAhead?: boolean;
+  /** Bytes the read-ahead buffers of all partitions hold at most together (default 64 MiB). */
+  readonly readAheadMaxBytes?: number;
 }
 
 export interface PartitionLogsOptions extends PartitionLogTuning {
@@ -47,6 +50,9 @@ export interface PartitionLogsOptions extends PartitionLogTuning {
   readonly closing: AbortSignal;
   readonly events: PartitionLogEvents;
 }
+
+/** Default of {@link PartitionLogTuning.readAheadMaxBytes}. */
+export const DEFAULT_READ_AHEAD_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Every partition log of the broker. */
 export class PartitionLogs {
@@ -74,6 +80,7 @@ export class PartitionLogs {
       timeIndexIntervalBytes: options.timeIndexIntervalBytes ?? DEFAULT_TIME_INDEX_INTERVAL_BYTES,
       replayReadBytes: options.replayReadBytes ?? 8 * 1024 * 1024,
       readAhead: options.readAhead ?? true,
+      readAheadMemory: new ReadAheadMemory(options.readAheadMaxBytes ?? DEFAULT_READ_AHEAD_MAX_BYTES),
       events: options.events,
     };
   }

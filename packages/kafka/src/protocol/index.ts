@@ -32,6 +32,7 @@ export {
 } from "./primitives/varint.js";
 export { readKafkaString, writeKafkaString, MAX_STRING_BYTES, type StringLayout } from "./primitives/kafka-string.js";
 export { readKafkaBytes, writeKafkaBytes, type BytesLayout } from "./primitives/kafka-bytes.js";
+export { RecordParts, recordBytes } from "./primitives/record-parts.js";
 export { readArrayLength, writeArrayLength, type ArrayLayout } from "./primitives/array-length.js";
 export { readUuid, writeUuid, ZERO_UUID } from "./primitives/uuid.js";
 export { readTaggedFields, writeTaggedFields, type RawTaggedField } from "./primitives/tagged-fields.js";
@@ -41,7 +42,7 @@ export { MessageSchema, message, type MessageDefinition, type MessageValue } fro
 export { StructSchema, struct, type FieldShape, type StructValue, type UnknownTaggedFields } from "./schema/struct-schema.js";
 export { field, nullableField, type FieldSpec, type FieldOptions, type NullableFieldOptions, type FieldValue } from "./schema/field-spec.js";
 export { arrayOf, type ArrayType } from "./schema/array-type.js";
-export { int8, int16, uint16, int32, uint32, int64, int64BigInt, float64, bool, uuid, string, bytes, records } from "./schema/scalar-types.js";
+export { int8, int16, uint16, int32, uint32, int64, int64BigInt, float64, bool, uuid, string, bytes, records, recordParts } from "./schema/scalar-types.js";
 export type { WireType, NullableWireType, WireValue, CodecContext } from "./schema/wire-type.js";
 export { type VersionRange, parseVersionRange, inVersionRange, formatVersionRange } from "./schema/version-range.js";
 export { describeSchema } from "./schema/describe-schema.js";

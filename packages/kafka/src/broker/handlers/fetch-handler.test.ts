@@ -5,6 +5,7 @@ import type { RequestBody } from "../../protocol/supported-apis.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { decodeRecordBatch } from "../../protocol/records/decode-record-batch.js";
 import { splitRecordBatches } from "../../protocol/records/split-record-batches.js";
+import { type RecordParts, recordBytes } from "../../protocol/primitives/record-parts.js";
 import { partitionStreamName } from "../../topics/kafka-topic.js";
 import { streamIdFromName } from "@nereus/core";
 
@@ -20,8 +21,8 @@ function open(options: ConstructorParameters<typeof BrokerHarness>[0] = {}): Bro
   return harness;
 }
 
-const baseOffsets = (records: Uint8Array | null | undefined): number[] =>
-  splitRecordBatches(records ?? new Uint8Array()).batches.map((batch) => decodeRecordBatch(batch).header.baseOffset);
+const baseOffsets = (records: Uint8Array | RecordParts | null | undefined): number[] =>
+  splitRecordBatches(recordBytes(records ?? new Uint8Array())).batches.map((batch) => decodeRecordBatch(batch).header.baseOffset);
 
 describe("Fetch", () => {
   test("a fetch offset inside a batch returns that whole batch; the end of the log is empty; beyond it is out of range", async () => {
@@ -183,7 +184,7 @@ describe("Fetch v13-17 (topics by id)", () => {
     ], { maxWaitMs: 60_000, minBytes: 1 }));
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(response.errorCode).toBe(0);
-    expect(response.responses.map((topic) => [topic.topicId, topic.partitions.map((partition) => [partition.partitionIndex, partition.errorCode, partition.highWatermark, partition.records?.byteLength ?? 0])])).toEqual([
+    expect(response.responses.map((topic) => [topic.topicId, topic.partitions.map((partition) => [partition.partitionIndex, partition.errorCode, partition.highWatermark, partition.records?.length ?? 0])])).toEqual([
       [UNKNOWN_ID, [[0, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0], [3, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0]]],
       [ZERO_ID, [[0, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0]]],
     ]);

@@ -12,12 +12,12 @@ import type { FetchResponsePartition } from "../../protocol/apis/fetch/fetch-res
 import { IsolationLevel } from "../../protocol/apis/fetch/fetch-request.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
+import { RecordParts } from "../../protocol/primitives/record-parts.js";
 import type { PartitionLog } from "../../log/partition-log.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { mapStorageError } from "../map-storage-error.js";
-import { joinBytes } from "../join-bytes.js";
 
 const EMPTY = new Uint8Array(0);
 const FINAL_EPOCH = -1;
@@ -31,7 +31,14 @@ interface PartitionResult {
   readonly error: boolean;
 }
 
-function partitionData(partitionIndex: number, errorCode: number, highWatermark: number, logStartOffset: number, records: Uint8Array, readCommitted: boolean): FetchResponsePartition {
+function partitionData(
+  partitionIndex: number,
+  errorCode: number,
+  highWatermark: number,
+  logStartOffset: number,
+  records: Uint8Array | RecordParts,
+  readCommitted: boolean,
+): FetchResponsePartition {
   return {
     partitionIndex,
     errorCode,
@@ -124,7 +131,8 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
             chunks.push(entry.payload);
             total += size;
           }
-          return { data: partitionData(partitionIndex, KafkaErrorCode.NONE, highWatermark, logStartOffset, joinBytes(chunks, total), readCommitted), bytes: total, error: false };
+          // The stored batches go into the response as they are (written part by part, never joined into a copy).
+          return { data: partitionData(partitionIndex, KafkaErrorCode.NONE, highWatermark, logStartOffset, new RecordParts(chunks), readCommitted), bytes: total, error: false };
         } catch (error) {
           const mapped = mapStorageError(error);
           if (mapped.action !== "none" && mapped.action !== "recover") log.invalidate();

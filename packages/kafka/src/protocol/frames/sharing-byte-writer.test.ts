@@ -3,6 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { encodeResponse, encodeResponseParts, SHARED_FIELD_BYTES } from "../encode-response.js";
 import type { FetchResponse } from "../apis/fetch/fetch-response.js";
+import { RecordParts } from "../primitives/record-parts.js";
+import { decodeResponse } from "../encode-request.js";
 import { SharingByteWriter } from "./sharing-byte-writer.js";
 
 const join = (parts: readonly Uint8Array[]): Uint8Array => Uint8Array.from(parts.flatMap((part) => [...part]));
@@ -49,7 +51,7 @@ describe("SharingByteWriter", () => {
 });
 
 describe("encodeResponseParts", () => {
-  const fetchResponse = (records: Uint8Array): FetchResponse => ({
+  const fetchResponse = (records: Uint8Array | RecordParts): FetchResponse => ({
     throttleTimeMs: 0,
     errorCode: 0,
     sessionId: 0,
@@ -86,5 +88,30 @@ describe("encodeResponseParts", () => {
     const small = fetchResponse(new Uint8Array([1, 2, 3]));
     expect(toHex(join(encodeResponseParts(request, small)))).toBe(toHex(encodeResponse(request, small)));
     expect(encodeResponseParts(request, small)).toHaveLength(1);
+  });
+
+  it.each([4, 12, 16])("Fetch v%i: records given as parts encode to the bytes of their join; large parts go out by reference", (apiVersion) => {
+    const batchA = new Uint8Array(SHARED_FIELD_BYTES + 5).map((_, index) => index % 251);
+    const batchB = new Uint8Array([9, 8, 7]);
+    const batchC = new Uint8Array(SHARED_FIELD_BYTES).fill(3);
+    const joined = Uint8Array.from([...batchA, ...batchB, ...batchC]);
+    const request = { apiKey: 1 as const, apiVersion, correlationId: 78 };
+    const recordParts = new RecordParts([batchA, batchB, batchC]);
+    expect(recordParts.length).toBe(joined.length);
+    const expected = toHex(encodeResponse(request, fetchResponse(joined)));
+    expect(toHex(encodeResponse(request, fetchResponse(recordParts)))).toBe(expected);
+    const parts = encodeResponseParts(request, fetchResponse(recordParts));
+    expect(parts).toContain(batchA);
+    expect(parts).toContain(batchC);
+    expect(toHex(join(parts))).toBe(expected);
+    // Decoding gives one view of the joined bytes.
+    const frame = encodeResponse(request, fetchResponse(recordParts));
+    const decoded = decodeResponse(request, frame.subarray(4));
+    expect(toHex(decoded.body.responses[0]?.partitions[0]?.records as Uint8Array)).toBe(toHex(joined));
+    expect(toHex(new RecordParts([]).join())).toBe("");
+  });
+
+  it("refuses a part that is not a Uint8Array", () => {
+    expect(() => new RecordParts([new Uint8Array(1), "x" as unknown as Uint8Array])).toThrow(NereusError);
   });
 });

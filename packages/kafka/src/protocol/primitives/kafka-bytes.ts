@@ -3,6 +3,7 @@
 import type { ByteReader, ByteWriter } from "@nereus/core";
 import { invalidArgument } from "./invalid-argument.js";
 import type { StringLayout } from "./kafka-string.js";
+import { RecordParts } from "./record-parts.js";
 import { readUnsignedVarint, writeUnsignedVarint } from "./varint.js";
 
 /** Layout of a byte field in one version (same switches as strings). */
@@ -23,16 +24,21 @@ export function readKafkaBytes(reader: ByteReader, field: string, layout: BytesL
   return reader.readBytes(length, field);
 }
 
-/** Writes a byte field (copied into the writer), or null when the layout allows it. */
-export function writeKafkaBytes(writer: ByteWriter, value: Uint8Array | null, layout: BytesLayout, field = "bytes"): void {
+/**
+ * Writes a byte field (handed to the writer's `writeBytes`, which copies it or, in a SharingByteWriter, may keep it
+ * by reference), or null when the layout allows it. A {@link RecordParts} value is written as its parts back to back
+ * under one length prefix (the same bytes as its join).
+ */
+export function writeKafkaBytes(writer: ByteWriter, value: Uint8Array | RecordParts | null, layout: BytesLayout, field = "bytes"): void {
   if (value === null) {
     if (!layout.nullable) throw invalidArgument(field, value, "null in a non-nullable bytes field");
     if (layout.compact) writeUnsignedVarint(writer, 0);
     else writer.writeI32(-1);
     return;
   }
-  if (!(value instanceof Uint8Array)) throw invalidArgument(field, value, "not a Uint8Array");
+  if (!(value instanceof Uint8Array) && !(value instanceof RecordParts)) throw invalidArgument(field, value, "not a Uint8Array");
   if (layout.compact) writeUnsignedVarint(writer, value.length + 1);
   else writer.writeI32(value.length);
-  writer.writeBytes(value);
+  if (value instanceof Uint8Array) writer.writeBytes(value);
+  else for (const part of value.parts) writer.writeBytes(part);
 }

@@ -6,6 +6,7 @@ import type { ByteReader, ByteWriter } from "@nereus/core";
 import { readInt16, readInt64BigInt, readInt8, writeInt16, writeInt64BigInt, writeInt8 } from "../primitives/fixed-width.js";
 import { invalidArgument } from "../primitives/invalid-argument.js";
 import { readKafkaBytes, writeKafkaBytes } from "../primitives/kafka-bytes.js";
+import type { RecordParts } from "../primitives/record-parts.js";
 import { readKafkaString, writeKafkaString } from "../primitives/kafka-string.js";
 import { ZERO_UUID, readUuid, writeUuid } from "../primitives/uuid.js";
 import type { CodecContext, NullableWireType, WireType } from "./wire-type.js";
@@ -97,3 +98,14 @@ function byteType(typeName: string): NullableWireType<Uint8Array> {
 export const bytes: NullableWireType<Uint8Array> = byteType("bytes");
 /** RECORDS: a length-prefixed blob of record batches (same framing as bytes). Decoded values are views. */
 export const records: NullableWireType<Uint8Array> = byteType("records");
+/**
+ * RECORDS of a response that may be written from parts (the Fetch response): the same wire form as `records`; the
+ * encoder also takes a {@link RecordParts} (written part by part, never joined); the decoder returns one view.
+ */
+export const recordParts: NullableWireType<Uint8Array | RecordParts> = {
+  typeName: "records",
+  supportsNull: true,
+  read: (reader, field, context, nullable) => readKafkaBytes(reader, field, layout(context, nullable)),
+  write: (writer, value, field, context, nullable) => writeKafkaBytes(writer, value, layout(context, nullable), field),
+  defaultValue: () => new Uint8Array(0),
+};

@@ -5,7 +5,7 @@
 import { arrayOf } from "../../schema/array-type.js";
 import { field, nullableField } from "../../schema/field-spec.js";
 import { type MessageValue, message } from "../../schema/message-schema.js";
-import { int16, int32, int64, int64BigInt, records, string, uuid } from "../../schema/scalar-types.js";
+import { int16, int32, int64, int64BigInt, recordParts, string, uuid } from "../../schema/scalar-types.js";
 import { type StructValue, struct } from "../../schema/struct-schema.js";
 
 const epochEndOffset = struct("EpochEndOffset", {
@@ -39,7 +39,7 @@ const partitionData = struct("PartitionData", {
   snapshotId: field(snapshotId, { versions: "12+", tag: 2, taggedVersions: "12+" }),
   abortedTransactions: nullableField(arrayOf(abortedTransaction), { versions: "4+", nullableVersions: "4+" }),
   preferredReadReplica: field(int32, { versions: "11+", default: -1 }),
-  records: nullableField(records, { nullableVersions: "0+" }),
+  records: nullableField(recordParts, { nullableVersions: "0+" }),
 });
 
 const fetchableTopicResponse = struct("FetchableTopicResponse", {
