@@ -1,3 +1,4 @@
-#!/usr/bin/env node
-// Entry of the `nereus-broker` command: runs the built broker (`pnpm --filter @nereus/broker build` first).
+#!/usr/bin/env -S node --initial-old-space-size=256
+// Entry of the `nereus-broker` command: runs the built broker (`pnpm --filter @nereus/broker build` first). The
+// node flags are the broker's `nereusNodeFlags` (package.json; see the README's "Node flags").
 await import("../dist/main.js");

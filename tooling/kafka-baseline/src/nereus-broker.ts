@@ -31,15 +31,25 @@ export interface NereusBrokerOptions {
   readonly log?: (line: string) => void;
 }
 
+/** The node flags the broker is started with (`nereusNodeFlags` of apps/broker/package.json, as `nereus-broker` and `npm start` use them). */
+export function brokerNodeFlags(): string[] {
+  const manifest = JSON.parse(fs.readFileSync(path.join(BROKER_APP_DIR, "package.json"), "utf8")) as { nereusNodeFlags?: unknown };
+  const flags = manifest.nereusNodeFlags ?? [];
+  if (!Array.isArray(flags) || !flags.every((flag): flag is string => typeof flag === "string")) {
+    throw new BaselineError("nereus-broker", "apps/broker/package.json: nereusNodeFlags must be an array of strings");
+  }
+  return flags;
+}
+
 function entryCommand(entry: BrokerEntry): string[] {
   if (entry === "dist") {
     const main = path.join(BROKER_APP_DIR, "dist", "main.js");
     if (!fs.existsSync(main)) throw new BaselineError("nereus-broker", `${main} is missing; build it with: pnpm --filter @nereus/broker build`);
-    return [main];
+    return [...brokerNodeFlags(), main];
   }
   const main = path.join(BROKER_APP_DIR, "src", "main.ts");
   if (!fs.existsSync(main)) throw new BaselineError("nereus-broker", `${main} is missing (apps/broker is not in this tree)`);
-  return ["--conditions=@nereus/source", "--import", "tsx", main];
+  return [...brokerNodeFlags(), "--conditions=@nereus/source", "--import", "tsx", main];
 }
 
 /**
