@@ -54,6 +54,8 @@ interface Client {
   readingPaused: boolean;
   draining: boolean;
   closed: boolean;
+  /** True while the socket is corked for the responses of the current turn (uncorked on the next tick). */
+  corked: boolean;
 }
 
 /** A bound Kafka listener. */
@@ -128,6 +130,16 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
     }
   }
 
+  function corkForThisTurn(client: Client): void {
+    if (client.corked) return;
+    client.corked = true;
+    client.socket.cork();
+    process.nextTick(() => {
+      client.corked = false;
+      client.socket.uncork();
+    });
+  }
+
   function onFrame(client: Client, frame: Uint8Array): void {
     const started = performance.now();
     const apiKey = frame.length >= 2 ? (frame[0]! << 8) | frame[1]! : -1;
@@ -150,17 +162,15 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
         client.inFlight -= 1;
       }
       if (client.closed) return;
-      if (bytes instanceof Uint8Array) {
-        metrics.bytesSent.inc({}, bytes.length);
-        client.socket.write(bytes);
-      } else if (bytes !== undefined) {
+      if (bytes !== undefined) {
+        // Responses (and response parts) that become ready in the same turn go out as one vectored write: an
+        // append that completes several produce requests answers them with one system call, not one each.
+        corkForThisTurn(client);
         let sent = 0;
-        client.socket.cork();
-        for (const part of bytes) {
+        for (const part of bytes instanceof Uint8Array ? [bytes] : bytes) {
           sent += part.length;
           client.socket.write(part);
         }
-        client.socket.uncork();
         metrics.bytesSent.inc({}, sent);
       }
       metrics.requestSeconds.observe((performance.now() - started) / 1000, { api: options.apiName(apiKey) });
@@ -193,6 +203,7 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
       readingPaused: false,
       draining: false,
       closed: false,
+      corked: false,
     };
     clients.add(client);
     metrics.accepted.inc();

@@ -6,9 +6,15 @@ import { NereusError } from "../errors/nereus-error.js";
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 const VALUES = new Map<string, number>([...ALPHABET].map((character, index) => [character, index]));
 
+/** ASCII codes of the alphabet. */
+const CODES = Uint8Array.from([...ALPHABET].map((character) => character.charCodeAt(0)));
+const ASCII = new TextDecoder("latin1");
+
 /** Encodes `bytes` as lowercase base32 without `=` padding (8 characters per 5 bytes, rounded up). */
 export function base32LowerNoPad(bytes: Uint8Array): string {
-  let out = "";
+  // Characters go into one byte array decoded once (ids are encoded per append: no string per character).
+  const out = new Uint8Array(Math.ceil((bytes.length * 8) / 5));
+  let written = 0;
   let buffer = 0;
   let bits = 0;
   for (let index = 0; index < bytes.length; index += 1) {
@@ -16,11 +22,11 @@ export function base32LowerNoPad(bytes: Uint8Array): string {
     bits += 8;
     while (bits >= 5) {
       bits -= 5;
-      out += ALPHABET[(buffer >>> bits) & 31];
+      out[written++] = CODES[(buffer >>> bits) & 31] as number;
     }
   }
-  if (bits > 0) out += ALPHABET[(buffer << (5 - bits)) & 31];
-  return out;
+  if (bits > 0) out[written] = CODES[(buffer << (5 - bits)) & 31] as number;
+  return ASCII.decode(out);
 }
 
 /**

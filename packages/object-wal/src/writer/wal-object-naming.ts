@@ -22,9 +22,13 @@ export function newProcessRunId(): string {
   return base32LowerNoPad(randomBytes(16));
 }
 
+/** The last writer id hashed and its hash (a process has one writer id: every object and attempt key reuses it). */
+let lastWriterIdHash: { readonly writerId: string; readonly hash: string } | undefined;
+
 /** base32(sha256(writerId)): the writer's key component (52 characters). */
 export function writerIdHash(writerId: string): string {
-  return base32LowerNoPad(sha256(encoder.encode(writerId)));
+  if (lastWriterIdHash?.writerId !== writerId) lastWriterIdHash = { writerId, hash: base32LowerNoPad(sha256(encoder.encode(writerId))) };
+  return lastWriterIdHash.hash;
 }
 
 export interface WalObjectIdentityInput {
