@@ -27,15 +27,20 @@ function recordingStore(size = 300) {
 
 const offsets = (served: readonly ReadEntry[] | undefined): number[] | undefined => served?.map((entry) => entry.offset);
 
+/** Read-aheads start on the next turn of the event loop (after the Fetch that triggered them is answered). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 describe("ReadAhead", () => {
   it("after a nearly full read, reads the next two budgets in the background and serves the next reads from them", async () => {
     const { store, reads } = recordingStore();
     const memory = new ReadAheadMemory(1_000_000);
     const ahead = new ReadAhead(store, new AbortController().signal, memory);
     ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    await nextTurn();
     expect(reads.map((read) => [read.streamId, read.offset, read.options?.maxBytes])).toEqual([["s", 40, 2000]]);
     // One at a time.
     ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    await nextTurn();
     expect(reads).toHaveLength(1);
     reads[0]?.settle(true);
     await ahead.settled();
@@ -44,6 +49,7 @@ describe("ReadAhead", () => {
     const served = ahead.take("s", 45, 1000, 1000);
     expect(offsets(served)).toEqual([40, 50, 60]);
     ahead.after("s", served ?? [], 1000, 1000, true);
+    await nextTurn();
     // Topped up from the buffer's end so that two budgets stay ahead of the served range (900 bytes were left).
     expect(reads.map((read) => [read.offset, read.options?.maxBytes])).toEqual([
       [40, 2000],
@@ -62,6 +68,7 @@ describe("ReadAhead", () => {
     const { store, reads } = recordingStore();
     const ahead = new ReadAhead(store, new AbortController().signal);
     ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    await nextTurn();
     reads[0]?.settle(true);
     await ahead.settled();
     expect(ahead.take("s", 0, 1000, 1000)).toBeUndefined();
@@ -76,6 +83,7 @@ describe("ReadAhead", () => {
     const { store, reads } = recordingStore();
     const ahead = new ReadAhead(store, new AbortController().signal);
     ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    await nextTurn();
     const pending = ahead.read("s", 40, 1000, 1000);
     reads[0]?.settle(true);
     expect(offsets(await pending)).toEqual([40, 50, 60]);
@@ -88,12 +96,15 @@ describe("ReadAhead", () => {
     const memory = new ReadAheadMemory(1_000_000);
     const ahead = new ReadAhead(store, new AbortController().signal, memory);
     ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    await nextTurn();
     ahead.after("s", entries(500, 4, 300), 1000, 1000);
+    await nextTurn();
     reads[0]?.settle(true);
     await ahead.settled();
     expect(ahead.bufferedBytes).toBe(0);
     expect(ahead.take("s", 40, 1000, 1000)).toBeUndefined();
     ahead.after("s", entries(500, 4, 300), 1000, 1000);
+    await nextTurn();
     expect(reads.map((read) => read.offset)).toEqual([40, 540]);
     reads[1]?.settle(true);
     await ahead.settled();
@@ -108,18 +119,37 @@ describe("ReadAhead", () => {
     const closing = new AbortController();
     const ahead = new ReadAhead(store, closing.signal, new ReadAheadMemory(1500));
     ahead.after("s", entries(0, 1, 100), 1000, 1000);
+    await nextTurn();
     ahead.after("s", entries(0, 4, 300), 1000, 40);
+    await nextTurn();
     ahead.after("s", [], 1000, 1000);
+    await nextTurn();
     // Two budgets (2,000 bytes) do not fit under 1,500.
     ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    await nextTurn();
     expect(reads).toHaveLength(0);
     ahead.after("s", entries(0, 4, 300), 500, 1000);
+    await nextTurn();
     expect(reads).toHaveLength(1);
     reads[0]?.settle(false);
     await ahead.settled();
     expect(ahead.bufferedBytes).toBe(0);
     closing.abort();
     ahead.after("s", entries(100, 4, 300), 500, 1000);
+    await nextTurn();
+    expect(reads).toHaveLength(1);
+  });
+
+  it("a read-ahead starts on the next turn, and not at all when the buffer was dropped before", async () => {
+    const { store, reads } = recordingStore();
+    const ahead = new ReadAhead(store, new AbortController().signal);
+    ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    expect(reads).toHaveLength(0);
+    ahead.clear();
+    await ahead.settled();
+    expect(reads).toHaveLength(0);
+    ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    await nextTurn();
     expect(reads).toHaveLength(1);
   });
 

@@ -163,11 +163,14 @@ export class ReadAhead {
   #readAhead(streamId: string, from: number, maxBytes: number): void {
     const generation = this.#generation;
     this.started += 1;
-    this.#inFlight = this.#store
-      .read(streamId, from, { maxBytes, maxRecords: 0x7fff_ffff, signal: this.#closing })
+    // Started on the next turn: the Fetch that triggered it is answered (encoded and written) first; `read()` of
+    // a Fetch arriving meanwhile already waits for it (measured: consume +6-8 % on the benchmark probe).
+    this.#inFlight = new Promise<void>((resolve) => setImmediate(resolve))
+      // A buffer dropped meanwhile needs nothing read.
+      .then(() => (generation === this.#generation ? this.#store.read(streamId, from, { maxBytes, maxRecords: 0x7fff_ffff, signal: this.#closing }) : undefined))
       .then(
         (result) => {
-          if (generation !== this.#generation || this.#end !== from) return;
+          if (result === undefined || generation !== this.#generation || this.#end !== from) return;
           for (const entry of result.entries) {
             // The first entry may start before `from` only if `from` is inside it, which a buffer end never is.
             if (entry.offset !== this.#end) break;
