@@ -120,7 +120,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
   const brokerClosing = new AbortController();
   const registry = new TopicRegistry({ store: options.store, metadata: options.metadata, cluster: options.cluster, logger, clock });
   // The gauges are read only after construction, when partitionLogs is initialized.
-  const metrics = new BrokerMetrics({ partitions: () => partitionLogs.size, fenced: () => partitionLogs.fencedCount });
+  const metrics = new BrokerMetrics({ partitions: () => partitionLogs.size, fenced: () => partitionLogs.fencedCount, readAheadBytes: () => partitionLogs.readAheadBytes });
   const partitionLogs: PartitionLogs = new PartitionLogs({
     ...options.partitionLogs,
     store: options.store,
@@ -140,6 +140,10 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       loaded: (replayed) => {
         metrics.partitionLoads += 1;
         metrics.replayedBatches += replayed;
+      },
+      fetchRead: (fromReadAhead) => {
+        if (fromReadAhead) metrics.fetchReadAheadHits += 1;
+        else metrics.fetchStorageReads += 1;
       },
     },
   });

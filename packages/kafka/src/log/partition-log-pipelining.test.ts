@@ -133,7 +133,7 @@ async function setup(tuning: Partial<PartitionLogsOptions> = {}, storeOptions: {
     logger: SILENT_LOGGER,
     clock: Date.now,
     closing: closing.signal,
-    events: { appended: () => undefined, duplicate: () => (counts.duplicates += 1), fenced: () => (counts.fences += 1), loaded: () => undefined },
+    events: { appended: () => undefined, duplicate: () => (counts.duplicates += 1), fenced: () => (counts.fences += 1), loaded: () => undefined, fetchRead: () => undefined },
     ...tuning,
   });
   opened = { logs, held, store, closing };
@@ -414,7 +414,7 @@ describe("pipelined appends (scripted outcomes)", () => {
       logger: SILENT_LOGGER,
       clock: Date.now,
       closing: closing.signal,
-      events: { appended: () => undefined, duplicate: () => undefined, fenced: () => undefined, loaded: () => undefined },
+      events: { appended: () => undefined, duplicate: () => undefined, fenced: () => undefined, loaded: () => undefined, fetchRead: () => undefined },
       maxInFlightAppends,
     });
     return { logs, closing };

@@ -151,7 +151,7 @@ describe("uncertain appends (scripted outcomes)", () => {
       logger: SILENT_LOGGER,
       clock: Date.now,
       closing: closing.signal,
-      events: { appended: () => undefined, duplicate: () => undefined, fenced: () => undefined, loaded: () => undefined },
+      events: { appended: () => undefined, duplicate: () => undefined, fenced: () => undefined, loaded: () => undefined, fetchRead: () => undefined },
     });
     return { logs, closing };
   }

@@ -67,6 +67,8 @@ export interface PartitionLogEvents {
   duplicate(): void;
   fenced(): void;
   loaded(replayedBatches: number): void;
+  /** A Fetch read was served from the read-ahead buffer (`true`) or from storage. */
+  fetchRead(fromReadAhead: boolean): void;
 }
 
 /** The committed view of a loaded partition. */
@@ -154,10 +156,12 @@ export class PartitionLog {
     if (this.#context.readAhead) {
       const buffered = await this.#readAhead.read(view.streamId, offset, maxBytes, view.highWatermark);
       if (buffered !== undefined) {
+        this.#context.events.fetchRead(true);
         this.#readAhead.after(view.streamId, buffered, maxBytes, view.highWatermark, true);
         return buffered;
       }
     }
+    this.#context.events.fetchRead(false);
     const result = await this.#context.store.read(view.streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal });
     const entries = result.entries.filter((entry) => entry.offset < view.highWatermark);
     if (this.#context.readAhead) this.#readAhead.after(view.streamId, entries, maxBytes, view.highWatermark);

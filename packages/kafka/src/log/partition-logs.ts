@@ -90,6 +90,11 @@ export class PartitionLogs {
     return this.#logs.size;
   }
 
+  /** Bytes the read-ahead buffers of all partitions hold now. */
+  get readAheadBytes(): number {
+    return this.#context.readAheadMemory.used;
+  }
+
   /** Partitions currently fenced by an uncertain append. */
   get fencedCount(): number {
     let count = 0;

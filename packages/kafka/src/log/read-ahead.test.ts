@@ -153,6 +153,17 @@ describe("ReadAhead", () => {
     expect(reads).toHaveLength(1);
   });
 
+  it("a Fetch that needs the read-ahead before the next turn starts it itself (no event-loop turn needed)", async () => {
+    const { store, reads } = recordingStore();
+    const ahead = new ReadAhead(store, new AbortController().signal);
+    ahead.after("s", entries(0, 4, 300), 1000, 1000);
+    const pending = ahead.read("s", 40, 1000, 1000);
+    for (let step = 0; step < 5; step += 1) await Promise.resolve();
+    expect(reads.map((read) => read.offset)).toEqual([40]);
+    reads[0]?.settle(true);
+    expect(offsets(await pending)).toEqual([40, 50, 60]);
+  });
+
   it("rejects a negative memory limit", () => {
     expect(() => new ReadAheadMemory(-1)).toThrow(RangeError);
   });

@@ -52,6 +52,34 @@ describe("Fetch", () => {
     expect(await again.listOffset("trimmed", 0, -2)).toMatchObject({ offset: 2 });
   });
 
+  test("a consumer reading in order is served from the read-ahead buffer; the metrics count hits and storage reads", async () => {
+    const broker = open();
+    const client = broker.connect();
+    await client.createTopic("seq");
+    const batch = batchOf(["y".repeat(1000)]);
+    for (let index = 0; index < 12; index += 1) await client.produce("seq", 0, batch);
+    const metric = (name: string): number => broker.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? -1;
+    // Budgets of two batches: the first read goes to storage and reads the next two budgets ahead.
+    const budget = batch.length * 2 + 10;
+    let offset = 0;
+    const seen: number[] = [];
+    while (offset < 12) {
+      const offsets = baseOffsets((await client.fetch("seq", 0, offset, { partitionMaxBytes: budget }))?.records);
+      expect(offsets.length).toBeGreaterThan(0);
+      seen.push(...offsets);
+      offset = (offsets.at(-1) ?? 0) + 1;
+      // Let the background read-ahead top the buffer up (it starts on the next turn).
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(seen).toEqual([...Array(12).keys()]);
+    expect(metric("nereus_kafka_fetch_storage_reads_total")).toBe(1);
+    expect(metric("nereus_kafka_fetch_read_ahead_hits_total")).toBe(5);
+    expect(metric("nereus_kafka_read_ahead_bytes")).toBeGreaterThan(0);
+    // A seek back is a storage read (the buffer holds only what lies ahead of the reader).
+    expect(baseOffsets((await client.fetch("seq", 0, 0, { partitionMaxBytes: budget }))?.records)).toEqual([0, 1]);
+    expect(metric("nereus_kafka_fetch_storage_reads_total")).toBe(2);
+  });
+
   test("byte limits: whole batches only, at least one batch, response budget across partitions", async () => {
     const client = open().connect();
     await client.createTopic("big", 2);
