@@ -227,7 +227,10 @@ export class PartitionLog {
   }
 
   #maybeIdle(): void {
-    if (this.idle) this.#onIdle(this);
+    if (!this.idle) return;
+    // The manager forgets this log: give the read-ahead buffer's memory back to the shared budget.
+    this.#readAhead.clear();
+    this.#onIdle(this);
   }
 
   // ---- loading ------------------------------------------------------------------------------------------------

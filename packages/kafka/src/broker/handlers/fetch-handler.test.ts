@@ -78,6 +78,10 @@ describe("Fetch", () => {
     // A seek back is a storage read (the buffer holds only what lies ahead of the reader).
     expect(baseOffsets((await client.fetch("seq", 0, 0, { partitionMaxBytes: budget }))?.records)).toEqual([0, 1]);
     expect(metric("nereus_kafka_fetch_storage_reads_total")).toBe(2);
+    // Deleting the topic drops its buffer: the shared read-ahead budget gets the memory back.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await client.request(20, 5, { topics: [], topicNames: ["seq"], timeoutMs: 1000 })).responses[0]?.errorCode).toBe(0);
+    expect(metric("nereus_kafka_read_ahead_bytes")).toBe(0);
   });
 
   test("byte limits: whole batches only, at least one batch, response budget across partitions", async () => {
