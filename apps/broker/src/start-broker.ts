@@ -126,7 +126,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       autoCreateTopics: config.topics.autoCreate,
       defaultProfile: config.storage.defaultProfile,
       groupHandlers: coordinator.handlers,
-      partitionLogs: { maxInFlightAppends: config.kafka.maxInFlightAppends },
+      partitionLogs: { maxInFlightAppends: config.kafka.maxInFlightAppends, readAheadMaxBytes: config.kafka.readAheadMaxBytes },
       logger,
     });
     const running = broker;

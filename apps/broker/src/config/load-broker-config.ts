@@ -38,6 +38,7 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
   { flag: "advertised-host", env: "NEREUS_KAFKA_ADVERTISED_HOST", path: ["kafka", "advertisedHost"], type: "string", help: "host clients are told to connect to" },
   { flag: "advertised-port", env: "NEREUS_KAFKA_ADVERTISED_PORT", path: ["kafka", "advertisedPort"], type: "int", help: "port clients are told to connect to" },
   { flag: "max-frame-bytes", env: "NEREUS_KAFKA_MAX_FRAME_BYTES", path: ["kafka", "maxFrameBytes"], type: "int", help: "largest request frame (default 104857600)" },
+  { flag: "kafka-read-ahead-max-bytes", env: "NEREUS_KAFKA_READ_AHEAD_MAX_BYTES", path: ["kafka", "readAheadMaxBytes"], type: "int", help: "bytes the Fetch read-ahead buffers of all partitions hold at most (default 64 MiB; 0 turns read-ahead off)" },
   { flag: "kafka-max-inflight-appends", env: "NEREUS_KAFKA_MAX_INFLIGHT_APPENDS", path: ["kafka", "maxInFlightAppends"], type: "int", help: "appends of one partition in flight at once (default 1: one at a time, later produce requests merge into the next append)" },
   { flag: "admin-host", env: "NEREUS_ADMIN_HOST", path: ["admin", "host"], type: "string", help: "admin HTTP address (default 127.0.0.1)" },
   { flag: "admin-port", env: "NEREUS_ADMIN_PORT", path: ["admin", "port"], type: "int", help: "admin HTTP port with /healthz and /metrics (default 9644)" },
