@@ -166,6 +166,12 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
         ],
       },
       { name: "nereus_materialization_errors_total", help: "Background materialization passes or tasks that failed.", type: "counter", samples: [{ labels: {}, value: materialization.errors }] },
+      {
+        name: "nereus_materialization_pending_bytes",
+        help: "Payload bytes committed above the materialized end of the streams (as of each stream's last visit): the backlog a busy broker left for later.",
+        type: "gauge",
+        samples: [{ labels: {}, value: storage.runtime.worker.pendingBytes }],
+      },
     ]);
     metrics.gauge("nereus_broker_uptime_seconds", "Seconds since the broker started.", () => (Date.now() - startedAt) / 1000);
     metrics.gauge("nereus_process_resident_memory_bytes", "Resident set size of the broker process.", () => process.memoryUsage.rss());

@@ -99,6 +99,7 @@ describe("a running nereus-broker", () => {
       "nereus_wal_objects_total",
       'nereus_materialization_deferrals_total{kind="level1"}',
       "nereus_materialization_tasks_published_total",
+      "nereus_materialization_pending_bytes",
       "nereus_kafka_groups",
     ]) {
       expect(metrics).toContain(family);

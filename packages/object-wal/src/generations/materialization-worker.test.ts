@@ -30,9 +30,13 @@ describe("MaterializationWorker deferral", () => {
     let now = 1_000_000;
     const worker = stack.worker({ clock: () => now, policy: { minLevelOneBytes: 1024 * 1024, maxLevelOneDelayMs: 1000 } });
 
+    expect(worker.pendingBytes).toBe(0);
     await worker.runOnce(undefined, { defer: true });
     expect(worker.stats.tasksDeferred).toBe(1);
     expect(await committed(stack, streamId)).toEqual([]);
+    // The deferred backlog is visible: the three appends' payload bytes.
+    const pending = worker.pendingBytes;
+    expect(pending).toBe(["small-0", "small-1", "small-2"].reduce((sum, text) => sum + text.length, 0));
     now += 500;
     await worker.runOnce(undefined, { defer: true });
     expect(worker.stats.tasksDeferred).toBe(2);
@@ -42,6 +46,7 @@ describe("MaterializationWorker deferral", () => {
     await worker.runOnce(undefined, { defer: true });
     expect(await committed(stack, streamId)).toEqual([[0, 3]]);
     expect(worker.stats.tasksPublished).toBe(1);
+    expect(worker.pendingBytes).toBe(0);
 
     // An explicit pass defers nothing.
     await store.append(streamId, opaque("small-3"));

@@ -207,6 +207,8 @@ export class MaterializationWorker implements AsyncDisposable {
   readonly #active = new Set<string>();
   /** Stream → since when (clock) a deferred increment from `from` has waited (a hint; a restart forgets it). */
   readonly #pendingSince = new Map<string, { readonly from: number; readonly since: number }>();
+  /** Each visited stream's payload bytes above its materialized end, as of its last visit (see `pendingBytes`). */
+  readonly #lagBytes = new Map<string, number>();
   /** Stream → how far this worker's last walk found the generation-0 index contiguous (per stream incarnation). */
   readonly #indexedEnds = new Map<string, { readonly createdAtMillis: number; readonly end: number }>();
   /** `performance.now()` until which the byte-rate budget is spent. */
@@ -257,10 +259,21 @@ export class MaterializationWorker implements AsyncDisposable {
     return this.#pass(options.defer === true, signal);
   }
 
+  /**
+   * Payload bytes committed above the materialized end, summed over the streams this worker handles, each as of its
+   * last visit (a stream unchanged since then has the same lag). The backlog a deferring worker has left for later.
+   */
+  get pendingBytes(): number {
+    let total = 0;
+    for (const bytes of this.#lagBytes.values()) total += bytes;
+    return total;
+  }
+
   async #pass(defer: boolean, signal?: AbortSignal): Promise<MaterializationPassResult> {
     const combined = signal === undefined ? this.#closing.signal : AbortSignal.any([signal, this.#closing.signal]);
     this.stats.passes += 1;
     const before = this.stats.tasksPublished;
+    const seen = new Set<string>();
     let streams = 0;
     let batch: StreamRegistration[] = [];
     const flush = async (): Promise<void> => {
@@ -278,10 +291,13 @@ export class MaterializationWorker implements AsyncDisposable {
     };
     for await (const registration of this.#registry.scan(combined)) {
       streams += 1;
+      seen.add(registration.streamId);
       batch.push(registration);
       if (batch.length >= 64) await flush();
     }
     if (batch.length > 0) await flush();
+    // Streams no longer registered (deleted) have no backlog.
+    for (const streamId of this.#lagBytes.keys()) if (!seen.has(streamId)) this.#lagBytes.delete(streamId);
     return { streams, published: this.stats.tasksPublished - before };
   }
 
@@ -399,7 +415,11 @@ export class MaterializationWorker implements AsyncDisposable {
     let view: StreamView | undefined = first;
     for (let tasks = 0; view !== undefined && tasks <= this.#tasksPerStream; tasks++) {
       const { head } = view;
-      if (head.state !== "ACTIVE" && head.state !== "SEALED") return;
+      if (head.state !== "ACTIVE" && head.state !== "SEALED") {
+        this.#lagBytes.delete(streamId);
+        return;
+      }
+      this.#lagBytes.set(streamId, measureLag(head, view.state.record).bytes);
       let state = view.state;
       // 1. Generation-0 index gaps (async appends acknowledge before the index exists). The entries are written
       // now; the record's indexed end (a hint where the next walk starts) rides on the claim of the next task, or is
