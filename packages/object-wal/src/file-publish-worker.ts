@@ -167,11 +167,6 @@ parentPort.on("message", (message) => {
     memories.delete(message.forget);
     return;
   }
-  if (message.read !== undefined) {
-    try { outcome = read(message.read); } catch (error) { outcome = { kind: "failed", error: failure(error) }; }
-    parentPort.postMessage({ id: message.id, outcome }, outcome.kind === "read" ? [outcome.bytes.buffer] : []);
-    return;
-  }
   if (message.reads !== undefined) {
     const outcomes = message.reads.map((job) => {
       try { return read(job); } catch (error) { return { kind: "failed", error: failure(error) }; }
@@ -250,11 +245,6 @@ export class FilePublishPool {
     const queued = this.#queuedReads ?? [];
     this.#queuedReads = undefined;
     this.readJobs += 1;
-    if (queued.length === 1) {
-      const only = queued[0] as QueuedRead;
-      void this.#run({ read: only.job }).then((outcome) => only.resolve(outcome as ReadOutcome));
-      return;
-    }
     void this.#run({ reads: queued.map((entry) => entry.job) }).then((outcome) => {
       queued.forEach((entry, index) => {
         const each = Array.isArray(outcome) ? (outcome as readonly ReadOutcome[])[index] : (outcome as ReadOutcome);
@@ -264,7 +254,7 @@ export class FilePublishPool {
   }
 
   #run(
-    message: { readonly job: PublishJob } | { readonly read: ReadJob } | { readonly reads: readonly ReadJob[] },
+    message: { readonly job: PublishJob } | { readonly reads: readonly ReadJob[] },
   ): Promise<PublishOutcome | ReadOutcome | readonly ReadOutcome[]> {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#pick();

@@ -16,7 +16,7 @@ import { ByteReader } from "@nereus/core";
 import type { KafkaBrokerLogger } from "./broker-logger.js";
 import type { BrokerMetrics } from "./broker-metrics.js";
 import { errorResponseBody } from "./error-response.js";
-import { joinBytes } from "./join-bytes.js";
+import { joinBytes } from "../protocol/primitives/join-bytes.js";
 import { type BrokerIdentity, type KafkaApiHandler, NO_RESPONSE, type RequestContext, type TopicCatalog } from "./kafka-api-handler.js";
 
 /** One client connection. */

@@ -2,6 +2,7 @@
 // writes them back to back under one length prefix instead of the caller joining them into one copy first. Only
 // encoders take parts; decoders always return one Uint8Array view.
 import { invalidArgument } from "./invalid-argument.js";
+import { joinBytes } from "./join-bytes.js";
 
 /**
  * Consecutive byte parts of one RECORDS field. Invariant: `length` is the sum of the parts' lengths (fixed at
@@ -21,16 +22,9 @@ export class RecordParts {
     this.length = length;
   }
 
-  /** The parts joined into one new array (tests, and callers that need one buffer). */
+  /** The parts joined into one array (tests, and callers that need one buffer); one part is returned as it is. */
   join(): Uint8Array {
-    if (this.parts.length === 1) return this.parts[0] as Uint8Array;
-    const joined = new Uint8Array(this.length);
-    let at = 0;
-    for (const part of this.parts) {
-      joined.set(part, at);
-      at += part.length;
-    }
-    return joined;
+    return joinBytes(this.parts, this.length);
   }
 }
 

@@ -1,5 +1,5 @@
 // Joins byte chunks into one array: the chunk itself when there is one (no copy), else one exact-size copy.
-// Shared by the Fetch handler (stored batches -> one records field) and the connection (response parts -> one frame).
+// Shared by RecordParts (record parts -> one records value) and the connection (response parts -> one frame).
 
 /** `chunks` as one array; `total` (their summed length) may be passed when the caller already knows it. */
 export function joinBytes(chunks: readonly Uint8Array[], total?: number): Uint8Array {
