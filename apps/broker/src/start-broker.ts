@@ -126,7 +126,11 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       autoCreateTopics: config.topics.autoCreate,
       defaultProfile: config.storage.defaultProfile,
       groupHandlers: coordinator.handlers,
-      partitionLogs: { maxInFlightAppends: config.kafka.maxInFlightAppends, readAheadMaxBytes: config.kafka.readAheadMaxBytes },
+      partitionLogs: {
+        maxInFlightAppends: config.kafka.maxInFlightAppends,
+        pipelinedAppendMinBytes: config.kafka.pipelinedAppendMinBytes,
+        readAheadMaxBytes: config.kafka.readAheadMaxBytes,
+      },
       logger,
     });
     const running = broker;

@@ -217,6 +217,39 @@ describe("pipelined appends (real store)", () => {
     expect((await stored(store)).map(([offset]) => offset)).toEqual([0, 2, 3]);
   });
 
+  test("pipelinedAppendMinBytes: a second append starts beside the one in flight only once that many bytes wait", async () => {
+    const minBytes = batchOf(["b1"]).byteLength + batchOf(["c1"]).byteLength;
+    const { held, logs, store } = await setup({ maxInFlightAppends: 2, pipelinedAppendMinBytes: minBytes });
+    const a = produce(logs, ["a1", "a2"]);
+    await held.called(1);
+    const b = produce(logs, ["b1"]);
+    await turn();
+    // One batch waits, fewer bytes than the minimum: no second append yet.
+    expect(held.calls).toHaveLength(1);
+    const c = produce(logs, ["c1"]);
+    await held.called(2);
+    expect(held.calls[1]).toMatchObject({ expectedStartOffset: 2, entries: 2 });
+    const d = produce(logs, ["d1"]);
+    await turn();
+    expect(held.calls).toHaveLength(2);
+    held.calls[0]?.release();
+    expect(await a).toMatchObject({ kind: "appended", baseOffset: 0 });
+    await turn();
+    // A place is free, but `d` alone is below the minimum while the b+c append is in flight: it waits for it.
+    expect(held.calls).toHaveLength(2);
+    held.calls[1]?.release();
+    await held.called(3);
+    expect(held.calls[2]).toMatchObject({ expectedStartOffset: 4, entries: 1 });
+    held.releaseAll();
+    expect((await Promise.all([b, c, d])).map(baseOffsetOf)).toEqual([2, 3, 4]);
+    expect(held.maxOutstanding).toBe(2);
+    expect((await stored(store)).map(([offset]) => offset)).toEqual([0, 2, 3, 4]);
+  });
+
+  test("pipelinedAppendMinBytes must be a non-negative integer", async () => {
+    await expect(setup({ pipelinedAppendMinBytes: -1 })).rejects.toThrow("pipelinedAppendMinBytes must be a non-negative integer, got -1");
+  });
+
   test("a retry of a batch still in flight waits for it and gets its offset; nothing is appended twice", async () => {
     const { held, logs, store, counts } = await setup({ maxInFlightAppends: 4 });
     const first = produce(logs, ["a", "b"], 0);

@@ -5,6 +5,7 @@
 // Up to `maxInFlightAppends` appends per partition are in flight (see append-pipeline.ts): each group is planned
 // against the projected end and appended with `expectedStartOffset` = that end; batches submitted while the
 // pipeline is full are merged into the next group (one head CAS for all of them, each batch still its own entry).
+// With `pipelinedAppendMinBytes`, a group starts beside one in flight only once that many bytes wait for it.
 // The committed state changes only when a group's append succeeded, in group order. State is a cache of what is
 // committed: any doubt drops it and the next use reloads it from the stream (after the groups in flight settled).
 import {
@@ -48,6 +49,11 @@ export interface PartitionLogContext {
   readonly maxAppendBatches: number;
   /** Appends of one partition in flight at once (1 = each waits for the previous one). */
   readonly maxInFlightAppends: number;
+  /**
+   * With an append of the partition in flight, the next one starts early only once at least this many bytes of
+   * batches wait for it (0 = as soon as `maxInFlightAppends` allows); below that they wait for the one in flight.
+   */
+  readonly pipelinedAppendMinBytes: number;
   /** Committed batches between producer-state checkpoints (0 disables checkpoints). */
   readonly checkpointIntervalBatches: number;
   readonly producerIdExpirationMs: number;
@@ -378,7 +384,10 @@ export class PartitionLog {
       const submission = ticket.submission;
       if (submission === undefined) break;
       const size = submission.batch.byteLength;
-      if (group.length === 0 && !this.#pipeline.accepts(this.#state, submission.topic.topicId, this.#context.maxInFlightAppends)) return undefined;
+      if (group.length === 0) {
+        if (!this.#pipeline.accepts(this.#state, submission.topic.topicId, this.#context.maxInFlightAppends)) return undefined;
+        if (this.#pipeline.size > 0 && this.#startableBytes() < this.#context.pipelinedAppendMinBytes) return undefined;
+      }
       if (group.length > 0 && (submission.topic.topicId !== topicId || group.length >= this.#context.maxAppendBatches || bytes + size > this.#context.maxAppendBytes)) break;
       topicId = submission.topic.topicId;
       group.push(ticket);
@@ -386,6 +395,27 @@ export class PartitionLog {
       this.#queue.shift();
     }
     return group.length === 0 ? undefined : group;
+  }
+
+  /**
+   * Bytes of the batches a group taken now would hold: the submitted tickets at the head of the queue (cancelled
+   * ones skipped) up to the first one still reserved, of the first one's topic, within the append limits.
+   */
+  #startableBytes(): number {
+    let bytes = 0;
+    let batches = 0;
+    let topicId: string | undefined;
+    for (const ticket of this.#queue) {
+      if (ticket.state === "cancelled") continue;
+      const submission = ticket.submission;
+      if (ticket.state === "reserved" || submission === undefined) break;
+      if (topicId !== undefined && submission.topic.topicId !== topicId) break;
+      topicId = submission.topic.topicId;
+      bytes += submission.batch.byteLength;
+      batches += 1;
+      if (batches >= this.#context.maxAppendBatches || bytes >= this.#context.maxAppendBytes) break;
+    }
+    return bytes;
   }
 
   /** Plans `tickets` against the projection and issues their append (without waiting for it). */

@@ -25,6 +25,13 @@ export interface PartitionLogTuning {
    * planned against the end the ones ahead will leave; the storage core commits them in order.
    */
   readonly maxInFlightAppends?: number;
+  /**
+   * With an append of a partition in flight, the next one starts early (up to `maxInFlightAppends`) only once at
+   * least this many bytes of batches wait for it; below that they wait for the one in flight and merge into one
+   * append (default 0: start as soon as allowed). Keeps overlapping appends as large as serial ones: each append has a
+   * fixed cost (WAL object, metadata txns), so many small overlapping appends can cost more than they overlap.
+   */
+  readonly pipelinedAppendMinBytes?: number;
   /** Committed batches between producer-state checkpoints (default 5,000; 0 disables them). */
   readonly checkpointIntervalBatches?: number;
   /** Producers idle longer than this (by batch timestamp) are forgotten (default 1 day, Kafka's default). */
@@ -64,6 +71,10 @@ export class PartitionLogs {
     if (!Number.isSafeInteger(maxInFlightAppends) || maxInFlightAppends < 1) {
       throw new RangeError(`maxInFlightAppends must be a positive integer, got ${String(options.maxInFlightAppends)}`);
     }
+    const pipelinedAppendMinBytes = options.pipelinedAppendMinBytes ?? 0;
+    if (!Number.isSafeInteger(pipelinedAppendMinBytes) || pipelinedAppendMinBytes < 0) {
+      throw new RangeError(`pipelinedAppendMinBytes must be a non-negative integer, got ${String(options.pipelinedAppendMinBytes)}`);
+    }
     this.#context = {
       store: options.store,
       metadata: options.metadata,
@@ -75,6 +86,7 @@ export class PartitionLogs {
       maxAppendBytes: options.maxAppendBytes ?? 8 * 1024 * 1024,
       maxAppendBatches: options.maxAppendBatches ?? 1_000,
       maxInFlightAppends,
+      pipelinedAppendMinBytes,
       checkpointIntervalBatches: options.checkpointIntervalBatches ?? 5_000,
       producerIdExpirationMs: options.producerIdExpirationMs ?? 86_400_000,
       timeIndexIntervalBytes: options.timeIndexIntervalBytes ?? DEFAULT_TIME_INDEX_INTERVAL_BYTES,
