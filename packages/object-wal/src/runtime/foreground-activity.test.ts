@@ -42,6 +42,19 @@ describe("ForegroundActivity", () => {
     expect(meter.busy()).toBe(true);
   });
 
+  it("re-measures every 250 ms by default: traffic returning after a quiet spell counts within a quarter second", () => {
+    let now = 0;
+    let total = 0;
+    const meter = new ForegroundActivity({ total: () => total, busyBytesPerSecond: 1000, now: () => now });
+    now += 2000;
+    expect(meter.busy()).toBe(false);
+    now += 100;
+    total += 1000;
+    expect(meter.busy()).toBe(false);
+    now += 150;
+    expect(meter.busy()).toBe(true);
+  });
+
   it("refuses a threshold or window that is not positive", () => {
     expect(() => new ForegroundActivity({ total: () => 0, busyBytesPerSecond: 0 })).toThrow(RangeError);
     expect(() => new ForegroundActivity({ total: () => 0, busyBytesPerSecond: 1, windowMs: -1 })).toThrow(RangeError);
