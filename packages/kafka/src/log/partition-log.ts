@@ -30,6 +30,7 @@ import { AppendPipeline, type InFlightGroup } from "./append-pipeline.js";
 import { planAppendGroup } from "./plan-append-group.js";
 import { ReadAhead, type ReadAheadMemory } from "./read-ahead.js";
 import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
+import { ProduceQueue } from "./produce-queue.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
 import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
 import { TimeIndex } from "./time-index.js";
@@ -109,7 +110,7 @@ export class PartitionLog {
   readonly partition: number;
   readonly #context: PartitionLogContext;
   readonly #onIdle: (log: PartitionLog) => void;
-  readonly #queue: ProduceTicket[] = [];
+  readonly #queue = new ProduceQueue();
   readonly #listeners = new Set<() => void>();
   #state: LoadedState | undefined;
   #loading: { readonly topicId: string; readonly promise: Promise<LoadedState> } | undefined;
@@ -342,7 +343,7 @@ export class PartitionLog {
       .finally(() => {
         this.#draining = false;
         this.#drainRun = undefined;
-        if (this.#queue[0] !== undefined && this.#queue[0].state !== "reserved") this.#drain();
+        if (this.#queue.headResolved) this.#drain();
         else this.#maybeIdle();
       });
   }
@@ -369,53 +370,17 @@ export class PartitionLog {
     }
   }
 
-  /** Takes the submitted tickets at the head of the queue that make the next group, if the pipeline accepts one. */
-  #takeGroup(): ProduceTicket[] | undefined {
-    const group: ProduceTicket[] = [];
-    let bytes = 0;
-    let topicId: string | undefined;
-    while (this.#queue.length > 0) {
-      const ticket = this.#queue[0];
-      if (ticket === undefined || ticket.state === "reserved") break;
-      if (ticket.state === "cancelled") {
-        this.#queue.shift();
-        continue;
-      }
-      const submission = ticket.submission;
-      if (submission === undefined) break;
-      const size = submission.batch.byteLength;
-      if (group.length === 0) {
-        if (!this.#pipeline.accepts(this.#state, submission.topic.topicId, this.#context.maxInFlightAppends)) return undefined;
-        if (this.#pipeline.size > 0 && this.#startableBytes() < this.#context.pipelinedAppendMinBytes) return undefined;
-      }
-      if (group.length > 0 && (submission.topic.topicId !== topicId || group.length >= this.#context.maxAppendBatches || bytes + size > this.#context.maxAppendBytes)) break;
-      topicId = submission.topic.topicId;
-      group.push(ticket);
-      bytes += size;
-      this.#queue.shift();
-    }
-    return group.length === 0 ? undefined : group;
-  }
-
   /**
-   * Bytes of the batches a group taken now would hold: the submitted tickets at the head of the queue (cancelled
-   * ones skipped) up to the first one still reserved, of the first one's topic, within the append limits.
+   * Takes the tickets that make the next group, if the pipeline accepts one: it has room, and with a group in flight
+   * at least `pipelinedAppendMinBytes` wait (fewer wait for the one in flight and merge into one group after it).
    */
-  #startableBytes(): number {
-    let bytes = 0;
-    let batches = 0;
-    let topicId: string | undefined;
-    for (const ticket of this.#queue) {
-      if (ticket.state === "cancelled") continue;
-      const submission = ticket.submission;
-      if (ticket.state === "reserved" || submission === undefined) break;
-      if (topicId !== undefined && submission.topic.topicId !== topicId) break;
-      topicId = submission.topic.topicId;
-      bytes += submission.batch.byteLength;
-      batches += 1;
-      if (batches >= this.#context.maxAppendBatches || bytes >= this.#context.maxAppendBytes) break;
-    }
-    return bytes;
+  #takeGroup(): ProduceTicket[] | undefined {
+    return this.#queue.take(
+      this.#context,
+      (topicId, bytes) =>
+        this.#pipeline.accepts(this.#state, topicId, this.#context.maxInFlightAppends) &&
+        (this.#pipeline.size === 0 || bytes >= this.#context.pipelinedAppendMinBytes),
+    );
   }
 
   /** Plans `tickets` against the projection and issues their append (without waiting for it). */
