@@ -428,9 +428,9 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     let changed = false;
     for (const write of request.writes) {
       if (write.type === "put") {
-        const existing = statements.selectRevision.get(write.key) as { create_revision: number } | undefined;
         const value = Buffer.from(write.value.buffer, write.value.byteOffset, write.value.byteLength);
-        statements.upsert.run(write.key, value, revision, existing?.create_revision ?? revision, write.leaseId ?? null);
+        // `revision` becomes the create revision only if the key is new: the upsert keeps an existing key's.
+        statements.upsert.run(write.key, value, revision, revision, write.leaseId ?? null);
         this.#pendingEvents.push({ type: "put", key: write.key, modRevision: revision });
         changed = true;
       } else if (statements.deleteKey.run(write.key).changes > 0) {
