@@ -1,6 +1,8 @@
 // `npm test`: installs what is needed, starts the real services once (etcd, s3proxy, ZooKeeper, BookKeeper
 // bookies), runs lint, typecheck and every test of every package against them, stops the services by PID and
-// prints a closing line `N passed, N failed, N skipped`. Exits non-zero on any failure.
+// prints a closing line `N passed, N failed, N skipped`. Exits non-zero on any failure. Packages test two at a time;
+// tooling/acceptance's tests wait for packages/bookkeeper's (turbo.json), because those SIGKILL and restart the
+// shared bookies, which failed acceptance appends that ran at the same moment ("not enough bookies").
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { ROOT, ensureDependencies, fail, log, run } from "./lib.mjs";
@@ -37,7 +39,7 @@ servicesRunning = true;
 
 let testCode;
 try {
-  testCode = await run("pnpm", ["exec", "turbo", "run", "lint", "typecheck", "test", "--continue", "--concurrency=2", "--output-logs=errors-only"], {
+  testCode = await run("pnpm", ["exec", "turbo", "run", "lint", "typecheck", "test", "--continue=always", "--concurrency=2", "--output-logs=errors-only"], {
     env: { NEREUS_SERVICES_FILE: stateFile, NEREUS_TEST_REPORT_DIR: reportDir, CI: process.env.CI ?? "" },
   });
 } finally {
