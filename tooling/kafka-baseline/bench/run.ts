@@ -9,7 +9,10 @@
 //   2. consume throughput: one consumer reads those records from the beginning; MB/s;
 //   3. produce latency at a fixed rate: --latency-records records at --rate records/s (below both brokers' limits);
 //      send->ack p50/p99.
-// Prints a table with Nereus/Kafka ratios (throughput: > 1 means Nereus is faster; latency: > 1 means slower).
+// Around phases 1 and 2 it reads the broker process's CPU time (/proc) and reports broker CPU ms per MB moved, a
+// steadier figure than MB/s on a machine whose speed drifts (and on two cores the one that decides throughput).
+// Prints a table with Nereus/Kafka ratios (throughput: > 1 means Nereus is faster; latency and CPU: > 1 means
+// Nereus is slower / uses more).
 import os from "node:os";
 import {
   type ApacheKafka,
@@ -19,6 +22,7 @@ import {
   type NereusBroker,
   type ProducePerfResult,
   javaDriver,
+  processCpuSeconds,
   runDriver,
   startApacheKafka,
   startNereusBroker,
@@ -109,6 +113,9 @@ interface Figures {
   produceP50Ms: number;
   produceP99Ms: number;
   consumeMBs: number;
+  /** Broker CPU ms per MB produced (warmup records included) / consumed. */
+  produceCpuMsPerMB: number;
+  consumeCpuMsPerMB: number;
   fixedRateP50Ms: number;
   fixedRateP99Ms: number;
   fixedRateP999Ms: number;
@@ -116,7 +123,7 @@ interface Figures {
 
 interface Target {
   readonly name: string;
-  start(): Promise<{ bootstrap: string; stop: () => Promise<void>; diagnostics?: () => Promise<string> }>;
+  start(): Promise<{ bootstrap: string; pid: number; stop: () => Promise<void>; diagnostics?: () => Promise<string> }>;
 }
 
 /** Sum of the samples of `metric` (a full sample name such as `x_sum`) whose labels contain `labelFilter`. */
@@ -165,12 +172,17 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const latencyTopic = `latency-${String(round)}`;
     const bootstrap = broker.bootstrap;
     for (const t of [topic, latencyTopic, `${topic}-warmup`]) await runDriver(driver, "create-topic", { bootstrap, topic: t, partitions: settings.partitions });
+    const megabytes = (records: number): number => (records * settings.size) / 1e6;
+    const cpuBeforeProduce = processCpuSeconds(broker.pid);
     const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup }, { timeoutMs: 900_000 });
+    const produceCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
     assertClean(`${target.name} produce`, produced);
-    log(`${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s)`);
+    log(`${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s), broker CPU ${produceCpuMsPerMB.toFixed(1)} ms/MB`);
+    const cpuBeforeConsume = processCpuSeconds(broker.pid);
     const consumed = await runDriver<ConsumePerfResult>(driver, "consume-perf", { bootstrap, topic, records: settings.records, "timeout-ms": 600_000 }, { timeoutMs: 900_000 });
     if (consumed.timedOut) throw new Error(`${target.name} consume: only ${String(consumed.records)} of ${String(settings.records)} records`);
-    log(`${target.name}: consume ${consumed.mbPerSec.toFixed(2)} MB/s (${consumed.seconds.toFixed(1)} s)`);
+    const consumeCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeConsume) * 1000) / megabytes(settings.records);
+    log(`${target.name}: consume ${consumed.mbPerSec.toFixed(2)} MB/s (${consumed.seconds.toFixed(1)} s), broker CPU ${consumeCpuMsPerMB.toFixed(1)} ms/MB`);
     const paced = await runDriver<ProducePerfResult>(
       driver,
       "produce-perf",
@@ -185,6 +197,8 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
       produceP50Ms: produced.p50Ms,
       produceP99Ms: produced.p99Ms,
       consumeMBs: consumed.mbPerSec,
+      produceCpuMsPerMB,
+      consumeCpuMsPerMB,
       fixedRateP50Ms: paced.p50Ms,
       fixedRateP99Ms: paced.p99Ms,
       fixedRateP999Ms: paced.p999Ms,
@@ -207,6 +221,8 @@ function medianFigures(rounds: readonly Figures[]): Figures {
     produceP50Ms: pick("produceP50Ms"),
     produceP99Ms: pick("produceP99Ms"),
     consumeMBs: pick("consumeMBs"),
+    produceCpuMsPerMB: pick("produceCpuMsPerMB"),
+    consumeCpuMsPerMB: pick("consumeCpuMsPerMB"),
     fixedRateP50Ms: pick("fixedRateP50Ms"),
     fixedRateP99Ms: pick("fixedRateP99Ms"),
     fixedRateP999Ms: pick("fixedRateP999Ms"),
@@ -233,7 +249,7 @@ async function main(): Promise<void> {
       name: `Apache Kafka ${kafkaVersion}`,
       start: async () => {
         const kafka: ApacheKafka = await startApacheKafka({ log, heapMb: settings.kafkaHeapMb });
-        return { bootstrap: kafka.bootstrap, stop: () => kafka.stop() };
+        return { bootstrap: kafka.bootstrap, pid: kafka.pid, stop: () => kafka.stop() };
       },
     },
   ];
@@ -247,7 +263,7 @@ async function main(): Promise<void> {
       name,
       start: async () => {
         const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args });
-        return { bootstrap: broker.bootstrap, stop: () => broker.stop(), diagnostics: async () => nereusDiagnostics(await broker.metrics()) };
+        return { bootstrap: broker.bootstrap, pid: broker.pid, stop: () => broker.stop(), diagnostics: async () => nereusDiagnostics(await broker.metrics()) };
       },
     }),
   );
@@ -278,6 +294,8 @@ async function main(): Promise<void> {
   const metrics: { label: string; key: keyof Figures }[] = [
     { label: "produce MB/s (acks=all)", key: "produceMBs" },
     { label: "consume MB/s", key: "consumeMBs" },
+    { label: "broker CPU ms per MB produced", key: "produceCpuMsPerMB" },
+    { label: "broker CPU ms per MB consumed", key: "consumeCpuMsPerMB" },
     { label: "produce p50 ms (max throughput)", key: "produceP50Ms" },
     { label: "produce p99 ms (max throughput)", key: "produceP99Ms" },
     { label: `produce p50 ms (${String(settings.rate)} rec/s)`, key: "fixedRateP50Ms" },
@@ -295,7 +313,7 @@ async function main(): Promise<void> {
   process.stdout.write(`\n${table(header, rows)}\n`);
   process.stdout.write(
     `\nSame Java kafka-clients ${kafkaVersion} driver and settings for every broker; ${String(settings.records)} x ${String(settings.size)} B records; ` +
-      `median of ${String(settings.rounds)} round(s). Throughput ratio > 1: Nereus faster; latency ratio > 1: Nereus slower. ` +
+      `median of ${String(settings.rounds)} round(s). Throughput ratio > 1: Nereus faster; latency and CPU ratio > 1: Nereus slower / uses more. ` +
       `Apache Kafka does not fsync per write (page cache); the Nereus default profile acknowledges after the WAL object is durable.\n`,
   );
 }

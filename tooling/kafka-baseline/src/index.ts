@@ -8,3 +8,4 @@ export { kafkaJars, javaExecutable, javacExecutable, JDK_PACKAGE, type KafkaJars
 export { probeKafka, waitForKafka, type ProbeResult } from "./kafka-probe.js";
 export { LoggedProcess, freePorts, logTail, type ExitStatus } from "./child-process.js";
 export { BaselineError } from "./errors.js";
+export { processCpuSeconds } from "./process-cpu.js";
