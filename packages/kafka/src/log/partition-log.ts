@@ -379,7 +379,7 @@ export class PartitionLog {
       this.#context,
       (topicId, bytes) =>
         this.#pipeline.accepts(this.#state, topicId, this.#context.maxInFlightAppends) &&
-        (this.#pipeline.size === 0 || bytes >= this.#context.pipelinedAppendMinBytes),
+        (this.#pipeline.size === 0 || bytes() >= this.#context.pipelinedAppendMinBytes),
     );
   }
 

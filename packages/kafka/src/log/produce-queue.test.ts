@@ -63,7 +63,7 @@ describe("ProduceQueue", () => {
     const first = submitted(queue, "a");
     const second = submitted(queue, "b");
     const asked: Array<[string, number]> = [];
-    expect(queue.take(LIMITS, (topicId, bytes) => (asked.push([topicId, bytes]), false))).toBeUndefined();
+    expect(queue.take(LIMITS, (topicId, bytes) => (asked.push([topicId, bytes()]), false))).toBeUndefined();
     const bytes = (first.submission?.batch.byteLength ?? 0) + (second.submission?.batch.byteLength ?? 0);
     expect(asked).toEqual([[A.topicId, bytes]]);
     // The cancelled head went; both submitted tickets stayed.

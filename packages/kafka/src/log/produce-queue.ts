@@ -1,7 +1,8 @@
 // The produce tickets of one partition in their append order, and how the next append group is cut from the head of
 // that order: the submitted tickets up to the first one still reserved (cancelled ones are dropped), of one topic
 // incarnation, within the append limits (the first batch always fits). Whether a group may start at all (the
-// pipeline has room, enough bytes wait) is the caller's `admit` decision, asked with the bytes the group would hold.
+// pipeline has room, enough bytes wait) is the caller's `admit` decision; the bytes the group would hold are counted
+// only if it asks (with nothing in flight it does not, and the serial path walks the queue once).
 import type { ProduceTicket } from "./produce-ticket.js";
 
 /** How large one append group may grow. */
@@ -34,13 +35,13 @@ export class ProduceQueue {
   }
 
   /**
-   * Takes the next group if `admit(topicId, bytes)` allows it (`bytes`: what the group would hold). Cancelled tickets
-   * at the head are dropped either way; nothing else leaves when it returns undefined.
+   * Takes the next group if `admit(topicId, bytes)` allows it (`bytes()`: what the group would hold). Cancelled
+   * tickets at the head are dropped either way; nothing else leaves when it returns undefined.
    */
-  take(limits: AppendGroupLimits, admit: (topicId: string, bytes: number) => boolean): ProduceTicket[] | undefined {
+  take(limits: AppendGroupLimits, admit: (topicId: string, bytes: () => number) => boolean): ProduceTicket[] | undefined {
     while (this.#tickets[0]?.state === "cancelled") this.#tickets.shift();
     const topicId = this.#tickets[0]?.submission?.topic.topicId;
-    if (topicId === undefined || !admit(topicId, this.#groupBytes(limits, topicId))) return undefined;
+    if (topicId === undefined || !admit(topicId, () => this.#groupBytes(limits, topicId))) return undefined;
     const group: ProduceTicket[] = [];
     let bytes = 0;
     for (;;) {
