@@ -43,6 +43,37 @@ export type ReadOutcome =
   | { readonly kind: "read"; readonly header: Uint8Array; readonly bodySize: number; readonly bytes: Uint8Array }
   | { readonly kind: "failed"; readonly error: PublishError };
 
+/**
+ * Appends records to a segment file at `position` (segment layout, segments/segment-log.ts): each record is its head
+ * bytes then its body, from `body` or from registered shared memory (`start`..`start + length`). `create` opens the
+ * file create-only; `sync` fdatasyncs it after the writes, `syncDirectory` then fsyncs its directory, `close`
+ * closes it last. Segment jobs all run on one worker, one at a time, so a file's writes land in order.
+ */
+export interface SegmentWriteJob {
+  readonly path: string;
+  readonly create: boolean;
+  readonly position: number;
+  readonly records: readonly SegmentWriteRecord[];
+  readonly sync: boolean;
+  readonly syncDirectory: boolean;
+  readonly close: boolean;
+}
+
+/** One record of a `SegmentWriteJob`. */
+export interface SegmentWriteRecord {
+  /** Skip the record (reported in `skipped`) when this file exists: the key is taken by an object file. */
+  readonly unlessFile?: string;
+  readonly head: Uint8Array;
+  readonly body?: Uint8Array;
+  readonly memory?: { readonly id: number; readonly buffer: SharedArrayBuffer; readonly start: number; readonly length: number };
+}
+
+/** A segment write's outcome: every byte written (and synced as asked), or the failing step's errno. */
+export type SegmentWriteOutcome =
+  /** `skipped`: indexes of records not written because their `unlessFile` exists; the others follow each other. */
+  | { readonly kind: "written"; readonly skipped: readonly number[] }
+  | { readonly kind: "failed"; readonly error: PublishError };
+
 /** The job's outcome: created (or the key existed), or the failing step's errno. */
 export type PublishOutcome =
   | { readonly kind: "published"; readonly created: boolean }
@@ -94,14 +125,51 @@ function sameFile(a, b) {
 function failure(error) {
   return { code: typeof error.code === "string" ? error.code : "UNKNOWN", message: String(error.message) };
 }
+function sharedMemory(memory) {
+  if (memory.buffer !== undefined) memories.set(memory.id, new Uint8Array(memory.buffer));
+  const bytes = memories.get(memory.id);
+  if (bytes === undefined) throw Object.assign(new Error("shared body " + memory.id + " was never registered"), { code: "EMEMORY" });
+  return bytes;
+}
+let segment;
+function closeSegment() {
+  if (segment === undefined) return;
+  const fd = segment.fd;
+  segment = undefined;
+  fs.closeSync(fd);
+}
+function writeSegment(job) {
+  if (segment === undefined || segment.path !== job.path) {
+    closeSegment();
+    segment = { path: job.path, fd: fs.openSync(job.path, job.create ? "wx" : "r+", 0o644) };
+  }
+  let position = job.position;
+  const skipped = [];
+  for (let index = 0; index < job.records.length; index++) {
+    const record = job.records[index];
+    if (record.unlessFile !== undefined && fs.existsSync(record.unlessFile)) {
+      skipped.push(index);
+      continue;
+    }
+    writeAll(segment.fd, record.head, position);
+    position += record.head.length;
+    let body = record.body;
+    if (record.memory !== undefined) body = sharedMemory(record.memory).subarray(record.memory.start, record.memory.start + record.memory.length);
+    if (body !== undefined) {
+      writeAll(segment.fd, body, position);
+      position += body.length;
+    }
+  }
+  if (job.sync) fs.fdatasyncSync(segment.fd);
+  if (job.syncDirectory) fsyncDirectory(path.dirname(job.path));
+  if (job.close) closeSegment();
+  return { kind: "written", skipped };
+}
 function publish(job) {
   const fd = fs.openSync(job.temporary, "wx", 0o644);
   try {
     if (job.memory !== undefined) {
-      if (job.memory.buffer !== undefined) memories.set(job.memory.id, new Uint8Array(job.memory.buffer));
-      const memory = memories.get(job.memory.id);
-      if (memory === undefined) throw Object.assign(new Error("shared body " + job.memory.id + " was never registered"), { code: "EMEMORY" });
-      writeAll(fd, memory.subarray(0, job.memory.length), 0);
+      writeAll(fd, sharedMemory(job.memory).subarray(0, job.memory.length), 0);
     } else {
       writeAll(fd, job.header, 0);
       writeAll(fd, job.body, job.header.length);
@@ -176,6 +244,14 @@ parentPort.on("message", (message) => {
     parentPort.postMessage({ id: message.id, outcome: outcomes }, transfer);
     return;
   }
+  if (message.segment !== undefined) {
+    try { outcome = writeSegment(message.segment); } catch (error) {
+      try { closeSegment(); } catch {}
+      outcome = { kind: "failed", error: failure(error) };
+    }
+    parentPort.postMessage({ id: message.id, outcome });
+    return;
+  }
   try { outcome = publish(message.job); } catch (error) {
     try { fs.unlinkSync(message.job.temporary); } catch {}
     outcome = { kind: "failed", error: failure(error) };
@@ -186,7 +262,7 @@ parentPort.on("message", (message) => {
 
 interface PendingJob {
   /** One outcome; for a batch of reads an array of them, or one failure that applies to every read of it. */
-  readonly resolve: (outcome: PublishOutcome | ReadOutcome | readonly ReadOutcome[]) => void;
+  readonly resolve: (outcome: PublishOutcome | ReadOutcome | readonly ReadOutcome[] | SegmentWriteOutcome) => void;
 }
 
 interface QueuedRead {
@@ -241,6 +317,19 @@ export class FilePublishPool {
     });
   }
 
+  /**
+   * Runs one segment write job, always on the same worker (the first one), so the writes of one file keep their
+   * order. The caller sends the next job of a file only once this one resolved.
+   */
+  writeSegment(job: SegmentWriteJob): Promise<SegmentWriteOutcome> {
+    if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
+    const target = this.#workers[0] ?? this.#spawn();
+    const records = job.records.map((record) =>
+      record.memory === undefined ? record : { ...record, memory: this.#share(target, record.memory) },
+    );
+    return this.#post(target, { segment: { ...job, records } }) as Promise<SegmentWriteOutcome>;
+  }
+
   #sendReads(): void {
     const queued = this.#queuedReads ?? [];
     this.#queuedReads = undefined;
@@ -258,16 +347,26 @@ export class FilePublishPool {
   ): Promise<PublishOutcome | ReadOutcome | readonly ReadOutcome[]> {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#pick();
-    const id = ++this.#nextId;
     let outgoing: object = message;
     if ("job" in message && message.job.memory !== undefined) {
-      const { memory, ...rest } = message.job;
-      const known = target.memories.has(memory.id);
-      target.memories.add(memory.id);
-      // Only the first job on this worker carries the buffer; later ones name it.
-      outgoing = { job: { ...rest, memory: known ? { id: memory.id, length: memory.length } : memory } };
+      outgoing = { job: { ...message.job, memory: this.#share(target, message.job.memory) } };
     }
-    return new Promise<PublishOutcome | ReadOutcome | readonly ReadOutcome[]>((resolve) => {
+    return this.#post(target, outgoing) as Promise<PublishOutcome | ReadOutcome | readonly ReadOutcome[]>;
+  }
+
+  /** Only the first job on a worker that uses a shared buffer carries it; later ones name it by id. */
+  #share<M extends { readonly id: number; readonly buffer: SharedArrayBuffer }>(target: PoolWorker, memory: M): M | Omit<M, "buffer"> {
+    if (target.memories.has(memory.id)) {
+      const { buffer: _sent, ...named } = memory;
+      return named;
+    }
+    target.memories.add(memory.id);
+    return memory;
+  }
+
+  #post(target: PoolWorker, outgoing: object): Promise<unknown> {
+    const id = ++this.#nextId;
+    return new Promise<unknown>((resolve) => {
       target.pending.set(id, { resolve });
       if (target.pending.size === 1) target.worker.ref();
       target.worker.postMessage({ id, ...outgoing });

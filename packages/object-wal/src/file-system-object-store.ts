@@ -26,12 +26,26 @@ import { FilePublishPool, type PublishError } from "./file-publish-worker.js";
 import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
+import { SegmentLog, type SegmentLogStats } from "./segments/segment-log.js";
 
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
 const HEADER_BYTES = 8;
 const EMPTY = new Uint8Array(0);
 const MAX_LIST_LIMIT = 1000;
 const DEFAULT_PUBLISH_WORKERS = 2;
+const DEFAULT_SEGMENT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
+const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+const DEFAULT_COMPACT_BELOW = 0.25;
+
+/** The segment layout (segments/segment-log.ts, docs/segment-layout.md). */
+export interface SegmentLayoutOptions {
+  /** Objects up to this many bytes go to segments, larger ones to files of their own (default 16 MiB). */
+  readonly maxObjectBytes?: number;
+  /** A segment is sealed before the record that would take it past this many bytes (default 64 MiB). */
+  readonly segmentBytes?: number;
+  /** Compact a sealed segment whose live bytes fall below this fraction of its size (default 0.25; 0 = never). */
+  readonly compactBelow?: number;
+}
 
 export interface FileSystemObjectStoreOptions {
   /** Directory holding the store; created on first use. */
@@ -44,6 +58,12 @@ export interface FileSystemObjectStoreOptions {
    * (what Apache Kafka does by default).
    */
   readonly durability?: ObjectDurability;
+  /**
+   * Append objects up to a size to segment files (one write and one shared fdatasync per group of puts; no file,
+   * link or directory fsync per object) instead of a file each. Objects already stored as files stay readable and
+   * deletable. The segment directory takes a lock: one store (process) at a time. Off by default.
+   */
+  readonly segments?: boolean | SegmentLayoutOptions;
 }
 
 /** When a put counts as done (see `FileSystemObjectStoreOptions.durability`). */
@@ -72,6 +92,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   /** Shared memory handed out by `allocateBody` (reused after `releaseBody`): first HEADER_BYTES are the header. */
   readonly #bodies: SharedBodyPool;
   #ready: Promise<void> | undefined;
+  readonly #segmentOptions: Required<SegmentLayoutOptions> | undefined;
+  #segments: Promise<SegmentLog> | undefined;
+  #openedSegments: SegmentLog | undefined;
+  /** Puts in flight by key (segment layout): a second put of a key waits for the first, so both layouts stay create-only. */
+  readonly #claims = new Map<string, Promise<unknown>>();
 
   constructor(options: FileSystemObjectStoreOptions) {
     if (typeof options.root !== "string" || options.root.length === 0) {
@@ -88,6 +113,25 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `durability must be "fsync" or "os-buffered", got ${String(durability)}`, { retryable: false });
     }
     this.#fsync = durability === "fsync";
+    this.#segmentOptions = segmentLayout(options.segments);
+  }
+
+  /** Counters of the segment layout (undefined when it is off or not opened yet). */
+  get segmentStats(): SegmentLogStats | undefined {
+    return this.#openedSegments?.stats;
+  }
+
+  /** What opening the segment layout found: bytes cut off a torn tail after a crash, and why (undefined: none). */
+  get segmentRecovery(): { readonly bytes: number; readonly reason: string } | undefined {
+    return this.#openedSegments?.recovered.truncated;
+  }
+
+  /** Opens the segment layout now (it opens on first use otherwise), e.g. to report its recovery at start-up. */
+  async open(): Promise<void> {
+    await this.#lifecycle.run("put", undefined, async () => {
+      await this.#ensureReady();
+      await this.#segmentLog();
+    });
   }
 
   async putIfAbsent(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<{ readonly created: boolean }> {
@@ -97,40 +141,75 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         throw new NereusError(ErrorCode.INVALID_ARGUMENT, "object body must be a Uint8Array", { retryable: false });
       }
       await this.#ensureReady();
-      const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
-      const pooled = this.#bodies.lookup(body);
-      let outcome;
-      if (pooled === undefined) {
-        outcome = await this.#publishers.publish({ temporary, target, ...plainFileParts(body), fsync: this.#fsync });
-      } else {
-        // The header goes into the buffer's first bytes; the worker writes header + body from shared memory.
-        writeFileHeader(new Uint8Array(pooled.memory, 0, HEADER_BYTES), body);
-        this.#bodies.beginUse(pooled.memory);
-        try {
-          const memory = { id: pooled.id, buffer: pooled.memory, length: HEADER_BYTES + body.length };
-          outcome = await this.#publishers.publish({ temporary, target, header: EMPTY, body: EMPTY, memory, fsync: this.#fsync });
-        } finally {
-          this.#bodies.endUse(pooled.memory);
-        }
-      }
-      if (outcome.kind === "published") return { created: outcome.created };
-      if (outcome.kind === "linked-unsynced") {
-        throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
-          retryable: true,
-          cause: publishError(outcome.error),
-          details: { key, mayHaveApplied: true },
-        });
-      }
-      if (outcome.error.code === "EWORKER") {
-        // The worker died mid-job: the link may or may not have happened.
-        throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key}: ${outcome.error.message}`, {
-          retryable: true,
-          cause: publishError(outcome.error),
-          details: { key, mayHaveApplied: true },
-        });
-      }
-      throw mapFileSystemError(publishError(outcome.error), "put", key);
+      const log = await this.#segmentLog();
+      if (log !== undefined) return this.#claim(key, () => this.#putWithSegments(log, key, target, body));
+      return this.#putFile(key, target, body);
     });
+  }
+
+  /** Segment layout on: small bodies go to a segment, large ones to a file; either way the key must be new in both. */
+  async #putWithSegments(log: SegmentLog, key: string, target: string, body: Uint8Array): Promise<{ readonly created: boolean }> {
+    if (log.info(key) !== undefined) return { created: false };
+    if (body.length > (this.#segmentOptions as Required<SegmentLayoutOptions>).maxObjectBytes) return this.#putFile(key, target, body);
+    const crc = crc32c(body);
+    const pooled = this.#bodies.lookup(body);
+    // The worker skips the record if the key exists as an object file (written before the layout was turned on).
+    if (pooled === undefined) return { created: await log.put(key, body, crc, target) };
+    this.#bodies.beginUse(pooled.memory);
+    try {
+      return { created: await log.put(key, { id: pooled.id, buffer: pooled.memory, start: HEADER_BYTES, length: body.length }, crc, target) };
+    } finally {
+      this.#bodies.endUse(pooled.memory);
+    }
+  }
+
+  /** Runs `put` with no other put of `key` in flight in this store. */
+  async #claim<T>(key: string, put: () => Promise<T>): Promise<T> {
+    for (let held = this.#claims.get(key); held !== undefined; held = this.#claims.get(key)) await held.catch(() => undefined);
+    const running = put();
+    this.#claims.set(key, running);
+    try {
+      return await running;
+    } finally {
+      if (this.#claims.get(key) === running) this.#claims.delete(key);
+    }
+  }
+
+  /** One object file: temp file, fsync, link(2), directory fsync (file-publish-worker.ts). */
+  async #putFile(key: string, target: string, body: Uint8Array): Promise<{ readonly created: boolean }> {
+    const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
+    const pooled = this.#bodies.lookup(body);
+    let outcome;
+    if (pooled === undefined) {
+      outcome = await this.#publishers.publish({ temporary, target, ...plainFileParts(body), fsync: this.#fsync });
+    } else {
+      // The header goes into the buffer's first bytes; the worker writes header + body from shared memory.
+      writeFileHeader(new Uint8Array(pooled.memory, 0, HEADER_BYTES), body);
+      this.#bodies.beginUse(pooled.memory);
+      try {
+        const memory = { id: pooled.id, buffer: pooled.memory, length: HEADER_BYTES + body.length };
+        outcome = await this.#publishers.publish({ temporary, target, header: EMPTY, body: EMPTY, memory, fsync: this.#fsync });
+      } finally {
+        this.#bodies.endUse(pooled.memory);
+      }
+    }
+    if (outcome.kind === "published") return { created: outcome.created };
+    if (outcome.kind === "linked-unsynced") {
+      throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
+        retryable: true,
+        cause: publishError(outcome.error),
+        details: { key, mayHaveApplied: true },
+      });
+    }
+    if (outcome.error.code === "EWORKER") {
+      // The worker died mid-job: the link may or may not have happened.
+      throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key}: ${outcome.error.message}`, {
+        retryable: true,
+        cause: publishError(outcome.error),
+        details: { key, mayHaveApplied: true },
+      });
+    }
+    throw mapFileSystemError(publishError(outcome.error), "put", key);
   }
 
   /**
@@ -158,6 +237,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     return this.#lifecycle.run("get", options.signal, async () => {
       const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
       if (range !== undefined) checkRange(range);
+      const fromSegment = await (await this.#segmentLog())?.read(key, range);
+      if (fromSegment !== undefined) return fromSegment;
       // One worker job: open, fstat, header, the bytes, close (see file-publish-worker.ts).
       const outcome = await this.#publishers.read({ path: target, headerBytes: HEADER_BYTES, offset: range?.offset ?? 0, length: range?.length });
       if (outcome.kind === "failed") throw mapFileSystemError(publishError(outcome.error), "get", key);
@@ -189,6 +270,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   async head(key: string, options: ObjectIoOptions = {}): Promise<ObjectInfo | undefined> {
     return this.#lifecycle.run("head", options.signal, async () => {
       const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
+      const inSegment = (await this.#segmentLog())?.info(key);
+      if (inSegment !== undefined) return inSegment;
       let handle: FileHandle;
       try {
         handle = await open(target, "r");
@@ -227,6 +310,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       if (relative === undefined) return { items: [] };
       const after = options.continuationToken === undefined ? undefined : Buffer.from(options.continuationToken, "utf8");
       const found: ListedObject[] = [];
+      const inSegments = (await this.#segmentLog())?.list(prefix, options.continuationToken, limit + 1) ?? [];
       try {
         await this.#walk(
           path.join(this.#objectsDirectory, relative),
@@ -239,15 +323,18 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       } catch (error) {
         throw mapFileSystemError(error, "list");
       }
-      const items = found.slice(0, limit).map((item): ObjectInfo => ({ key: item.key, size: item.size }));
+      const merged = inSegments.length === 0 ? found : mergeByKey(found, inSegments);
+      const items = merged.slice(0, limit).map((item): ObjectInfo => ({ key: item.key, size: item.size }));
       const last = items.at(-1);
-      return found.length > limit && last !== undefined ? { items, continuationToken: last.key } : { items };
+      return merged.length > limit && last !== undefined ? { items, continuationToken: last.key } : { items };
     });
   }
 
   async deleteMany(keys: readonly string[], options: ObjectIoOptions = {}): Promise<void> {
     return this.#lifecycle.run("delete", options.signal, async () => {
-      const targets = keys.map((key) => ({ key, target: path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key)) }));
+      const log = await this.#segmentLog();
+      const inFiles = log === undefined ? keys : await log.delete(keys);
+      const targets = inFiles.map((key) => ({ key, target: path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key)) }));
       const directories = new Set<string>();
       for (const { key, target } of targets) {
         try {
@@ -271,6 +358,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   /** Idempotent. Refuses new calls, waits for in-flight ones and stops the publish workers. */
   async close(): Promise<void> {
     await this.#lifecycle.close(() => undefined);
+    const log = await this.#segments?.catch(() => undefined);
+    await log?.close();
     await this.#publishers.close();
   }
 
@@ -287,6 +376,26 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       throw mapFileSystemError(error, "put");
     });
     return this.#ready;
+  }
+
+  /** The segment layout, opened (recovered) on first use; undefined when it is off. */
+  #segmentLog(): Promise<SegmentLog | undefined> {
+    const layout = this.#segmentOptions;
+    if (layout === undefined) return Promise.resolve(undefined);
+    this.#segments ??= SegmentLog.open(
+      { directory: path.join(this.root, "segments"), pool: this.#publishers, fsync: this.#fsync, segmentBytes: layout.segmentBytes, compactBelow: layout.compactBelow },
+      makeDirectories,
+    ).then(
+      (log) => {
+        this.#openedSegments = log;
+        return log;
+      },
+      (error: unknown) => {
+        this.#segments = undefined;
+        throw NereusError.is(error) ? error : mapFileSystemError(error, "get");
+      },
+    );
+    return this.#segments;
   }
 
   /** Removes now-empty directories from `directory` up to (excluding) the objects directory. */
@@ -351,6 +460,48 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
 /** Creates a `FileSystemObjectStore`. Directories are created on the first put. */
 export function createFileSystemObjectStore(options: FileSystemObjectStoreOptions): FileSystemObjectStore {
   return new FileSystemObjectStore(options);
+}
+
+/** The segment layout's settings with defaults, validated; undefined when it is off. */
+function segmentLayout(option: boolean | SegmentLayoutOptions | undefined): Required<SegmentLayoutOptions> | undefined {
+  if (option === undefined || option === false) return undefined;
+  const given = option === true ? {} : option;
+  const layout = {
+    maxObjectBytes: given.maxObjectBytes ?? DEFAULT_SEGMENT_MAX_OBJECT_BYTES,
+    segmentBytes: given.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
+    compactBelow: given.compactBelow ?? DEFAULT_COMPACT_BELOW,
+  };
+  if (!Number.isSafeInteger(layout.maxObjectBytes) || layout.maxObjectBytes < 0 || layout.maxObjectBytes > 1024 * 1024 * 1024) {
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.maxObjectBytes must be an integer in [0, 1 GiB], got ${String(layout.maxObjectBytes)}`, { retryable: false });
+  }
+  if (!Number.isSafeInteger(layout.segmentBytes) || layout.segmentBytes < 1 || layout.segmentBytes > 1024 * 1024 * 1024) {
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.segmentBytes must be an integer in [1, 1 GiB], got ${String(layout.segmentBytes)}`, { retryable: false });
+  }
+  if (typeof layout.compactBelow !== "number" || !(layout.compactBelow >= 0 && layout.compactBelow < 1)) {
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.compactBelow must be in [0, 1), got ${String(layout.compactBelow)}`, { retryable: false });
+  }
+  return layout;
+}
+
+/** Two key-ordered lists as one (UTF-8 byte order); a key in both appears once. */
+function mergeByKey(left: readonly ListedObject[], right: readonly ListedObject[]): ListedObject[] {
+  const merged: ListedObject[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    const a = left[i];
+    const b = right[j];
+    const order = a === undefined ? 1 : b === undefined ? -1 : Buffer.compare(Buffer.from(a.key, "utf8"), Buffer.from(b.key, "utf8"));
+    if (order <= 0 && a !== undefined) {
+      merged.push(a);
+      i += 1;
+      if (order === 0) j += 1;
+    } else if (b !== undefined) {
+      merged.push(b);
+      j += 1;
+    }
+  }
+  return merged;
 }
 
 /** A worker's system-call failure as an Error with its errno code (what mapFileSystemError reads). */

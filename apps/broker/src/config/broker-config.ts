@@ -25,6 +25,12 @@ const filesystemObjects = z.strictObject({
   kind: z.literal("filesystem"),
   /** Directory of the object store (default `<dataDir>/objects`). */
   root: z.string().min(1).optional(),
+  /**
+   * "segments" (default): objects up to 16 MiB are appended to segment files, one write and one shared fdatasync
+   * per group of puts; "files": a file per object (temp file, fsync, link, directory fsync). Objects written in the
+   * other layout stay readable either way.
+   */
+  layout: z.enum(["segments", "files"], { error: 'must be "segments" or "files"' }).default("segments"),
 });
 
 const s3Objects = z

@@ -114,3 +114,14 @@ describe("storage durability", () => {
     expect(errorOf(() => load(["--durability", "never"]))).toContain("storage.durability");
   });
 });
+
+describe("filesystem object layout", () => {
+  test("defaults to segments; --objects-layout files or NEREUS_OBJECTS_LAYOUT selects files; anything else names the field", () => {
+    const layoutOf = (config: ReturnType<typeof load>["config"]): string | undefined =>
+      config.storage.objects.kind === "filesystem" ? config.storage.objects.layout : undefined;
+    expect(layoutOf(load().config)).toBe("segments");
+    expect(layoutOf(load(["--objects-layout", "files"]).config)).toBe("files");
+    expect(layoutOf(load([], { NEREUS_OBJECTS_LAYOUT: "files" }).config)).toBe("files");
+    expect(errorOf(() => load(["--objects-layout", "heap"]))).toContain("storage.objects.layout");
+  });
+});

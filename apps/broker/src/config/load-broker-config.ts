@@ -51,6 +51,7 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
   { flag: "sqlite-path", env: "NEREUS_SQLITE_PATH", path: ["storage", "metadata", "path"], type: "string", help: "SQLite metadata file (default <data-dir>/metadata.sqlite)", implies: { path: ["storage", "metadata", "kind"], value: "sqlite" } },
   { flag: "etcd-endpoints", env: "NEREUS_ETCD_ENDPOINTS", path: ["storage", "metadata", "endpoints"], type: "list", help: "comma-separated etcd URLs: metadata in etcd instead of SQLite", implies: ETCD },
   { flag: "objects-dir", env: "NEREUS_OBJECTS_DIR", path: ["storage", "objects", "root"], type: "string", help: "filesystem object store (default <data-dir>/objects)", implies: { path: ["storage", "objects", "kind"], value: "filesystem" } },
+  { flag: "objects-layout", env: "NEREUS_OBJECTS_LAYOUT", path: ["storage", "objects", "layout"], type: "string", help: "filesystem object store: segments (default; small objects appended to segment files) or files (a file per object)", implies: { path: ["storage", "objects", "kind"], value: "filesystem" } },
   { flag: "s3-bucket", env: "NEREUS_S3_BUCKET", path: ["storage", "objects", "bucket"], type: "string", help: "S3 bucket: objects in S3 instead of the filesystem", implies: S3 },
   { flag: "s3-endpoint", env: "NEREUS_S3_ENDPOINT", path: ["storage", "objects", "endpoint"], type: "string", help: "S3-compatible endpoint URL (omit for AWS)", implies: S3 },
   { flag: "s3-region", env: "NEREUS_S3_REGION", path: ["storage", "objects", "region"], type: "string", help: "S3 region (default us-east-1)", implies: S3 },

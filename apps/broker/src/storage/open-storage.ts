@@ -68,9 +68,24 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
   const spec = config.storage.objects;
   if (spec.kind === "filesystem") {
     const root = path.resolve(config.dataDir, spec.root ?? "objects");
+    const objectStore = createFileSystemObjectStore({ root, durability: config.storage.durability, segments: spec.layout === "segments" });
+    try {
+      // Opening replays the segments now, so a corrupt one is a start-up error and a torn tail is cut before clients come.
+      await objectStore.open();
+    } catch (error) {
+      await objectStore.close().catch(() => undefined);
+      throw new StartupError(`cannot open the filesystem object store ${root}: ${reasonOf(error)}`, { cause: error });
+    }
+    const recovery = objectStore.segmentRecovery;
     return {
-      objectStore: createFileSystemObjectStore({ root, durability: config.storage.durability }),
-      summary: { objects: "filesystem", objectsRoot: root, durability: config.storage.durability },
+      objectStore,
+      summary: {
+        objects: "filesystem",
+        objectsRoot: root,
+        objectsLayout: spec.layout,
+        durability: config.storage.durability,
+        ...(recovery === undefined ? {} : { objectsTornTailCut: `${String(recovery.bytes)} byte(s): ${recovery.reason}` }),
+      },
     };
   }
   const objectStore = createS3ObjectStore({

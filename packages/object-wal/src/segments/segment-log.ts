@@ -1,0 +1,444 @@
+// The segment layout of the filesystem store (docs/segment-layout.md): objects up to a size limit are appended as
+// NSR1 records to numbered segment files instead of one file each. A put is one positional write into the active
+// segment plus one fdatasync shared by every record written meanwhile (group commit): no inode to allocate, no
+// link(2), no directory fsync per object. An in-memory index (rebuilt from the records at open) maps keys to their
+// bodies. Deletes append targeted delete records; a segment whose records are no longer needed is unlinked, and a
+// sealed segment holding little live data is compacted (its live objects re-appended, then it is unlinked).
+//
+// Invariants: writes are appended strictly in order by one worker, one job at a time; a record is visible (index)
+// only once written — and fdatasynced, with durability "fsync"; the active segment is fdatasynced and closed before
+// the next one is created; any write or sync failure fails the layout (every later call is refused until the store
+// is reopened, when recovery cuts what was torn), because after a failed fdatasync the file's state is unknown.
+import path from "node:path";
+import { unlink, open } from "node:fs/promises";
+import { ErrorCode, NereusError, crc32c, type ObjectInfo } from "@nereus/core";
+import type { FilePublishPool, PublishError, SegmentWriteRecord } from "../file-publish-worker.js";
+import { mapFileSystemError } from "../map-file-system-error.js";
+import { SegmentIndex, type SegmentLocation } from "./segment-index.js";
+import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
+import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
+import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js";
+
+/** A body in shared memory registered with the publish workers (see shared-body-pool.ts). */
+export interface SharedBody {
+  readonly id: number;
+  readonly buffer: SharedArrayBuffer;
+  readonly start: number;
+  readonly length: number;
+}
+
+export interface SegmentLogOptions {
+  /** The segment directory (created if missing). */
+  readonly directory: string;
+  readonly pool: FilePublishPool;
+  /** fdatasync before a put or delete resolves (false: os-buffered). */
+  readonly fsync: boolean;
+  /** A segment is sealed once the next record would take it past this many bytes. */
+  readonly segmentBytes: number;
+  /** Compact a sealed segment once its live bytes fall below this fraction of its size (0 disables). */
+  readonly compactBelow: number;
+}
+
+interface PendingRecord {
+  readonly key: string;
+  /** Settles with false when the record was skipped because its key exists as an object file. */
+  readonly resolve: (written: boolean) => void;
+  readonly head: Uint8Array;
+  readonly write: SegmentWriteRecord;
+  readonly bytes: number;
+  readonly delete?: { readonly segment: number; readonly offset: number };
+  readonly size: number;
+  readonly crc32c: number;
+  readonly reject: (error: NereusError) => void;
+}
+
+/** Counters for tests, logs and metrics. */
+export class SegmentLogStats {
+  writeJobs = 0;
+  records = 0;
+  segmentsRemoved = 0;
+  objectsCompacted = 0;
+}
+
+/** See the module comment. Create with `SegmentLog.open`. */
+export class SegmentLog {
+  readonly stats = new SegmentLogStats();
+  /** What recovery found at open (a torn tail it cut, if any). */
+  readonly recovered: Omit<RecoveredSegments, "index">;
+  readonly #directory: string;
+  readonly #pool: FilePublishPool;
+  readonly #fsync: boolean;
+  readonly #segmentBytes: number;
+  readonly #compactBelow: number;
+  readonly #index: SegmentIndex;
+  readonly #lock: SegmentLock;
+  #active: { seq: number; bytes: number; created: boolean };
+  #queue: PendingRecord[] = [];
+  #draining: Promise<void> | undefined;
+  #housekeeping: Promise<void> | undefined;
+  #housekeepingAgain = false;
+  /** Keys being re-appended by compaction: a delete of one waits for its move. */
+  readonly #moving = new Map<string, Promise<void>>();
+  /** Keys with a delete queued but not yet applied: compaction must not re-append them behind it. */
+  readonly #deleting = new Map<string, number>();
+  #failure: NereusError | undefined;
+  #closed = false;
+
+  private constructor(options: SegmentLogOptions, recovered: RecoveredSegments, lock: SegmentLock) {
+    this.#directory = options.directory;
+    this.#pool = options.pool;
+    this.#fsync = options.fsync;
+    this.#segmentBytes = options.segmentBytes;
+    this.#compactBelow = options.compactBelow;
+    this.#index = recovered.index;
+    this.#lock = lock;
+    const { index: _index, ...summary } = recovered;
+    this.recovered = summary;
+    this.#active = recovered.last === 0 ? { seq: 1, bytes: 0, created: false } : { seq: recovered.last, bytes: recovered.lastBytes, created: true };
+  }
+
+  /** Locks `directory`, replays its segments (cutting a torn tail) and returns the open log. */
+  static async open(options: SegmentLogOptions, makeDirectory: (directory: string) => Promise<void>): Promise<SegmentLog> {
+    if (!Number.isSafeInteger(options.segmentBytes) || options.segmentBytes < 1 || options.segmentBytes > MAX_SEGMENT_OFFSET / 2) {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_OFFSET / 2)}], got ${String(options.segmentBytes)}`, { retryable: false });
+    }
+    if (!(options.compactBelow >= 0 && options.compactBelow < 1)) {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `compactBelow must be in [0, 1), got ${String(options.compactBelow)}`, { retryable: false });
+    }
+    await makeDirectory(options.directory);
+    const lock = await lockSegmentDirectory(options.directory);
+    try {
+      const recovered = await recoverSegments(options.directory, { truncate: true });
+      const log = new SegmentLog(options, recovered, lock);
+      log.#scheduleHousekeeping();
+      return log;
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
+  }
+
+  /** The live object `key` in this layout, if any. */
+  info(key: string): ObjectInfo | undefined {
+    const location = this.#index.get(key);
+    return location === undefined ? undefined : { key, size: location.size, crc32c: location.crc32c };
+  }
+
+  /** Live keys starting with `prefix`, after `after` (UTF-8 byte order), ascending, at most `limit`. */
+  list(prefix: string, after: string | undefined, limit: number): ObjectInfo[] {
+    const afterBytes = after === undefined ? undefined : Buffer.from(after, "utf8");
+    const found: { key: string; sortKey: Buffer }[] = [];
+    for (const key of this.#index.keys()) {
+      if (!key.startsWith(prefix)) continue;
+      const sortKey = Buffer.from(key, "utf8");
+      if (afterBytes !== undefined && Buffer.compare(sortKey, afterBytes) <= 0) continue;
+      found.push({ key, sortKey });
+    }
+    found.sort((a, b) => Buffer.compare(a.sortKey, b.sortKey));
+    return found.slice(0, limit).map(({ key }) => ({ key, size: (this.#index.get(key) as SegmentLocation).size }));
+  }
+
+  /**
+   * Appends `key` (which must not be live here; the caller serializes puts of one key). Resolves true once the record
+   * is written (and synced, with fsync) and indexed; false, writing nothing, when file `unlessFile` exists (checked
+   * by the writing worker, in order with the write). `crc` is the body's CRC32C.
+   */
+  async put(key: string, body: Uint8Array | SharedBody, crc: number, unlessFile?: string): Promise<boolean> {
+    this.#check("put", key);
+    const size = body.length;
+    const head = encodeSegmentRecordHead({ kind: "put", key, bodyLength: size, bodyCrc32c: crc });
+    const source = body instanceof Uint8Array ? { body } : { memory: body };
+    const write: SegmentWriteRecord = unlessFile === undefined ? { head, ...source } : { head, ...source, unlessFile };
+    return this.#append({ key, head, write, bytes: head.length + size, size, crc32c: crc });
+  }
+
+  /** Deletes those of `keys` that are live here; returns the others (not in this layout). */
+  async delete(keys: readonly string[]): Promise<string[]> {
+    const others: string[] = [];
+    const appends: Promise<boolean>[] = [];
+    for (const key of keys) {
+      const moving = this.#moving.get(key);
+      if (moving !== undefined) await moving.catch(() => undefined);
+      const location = this.#index.get(key);
+      if (location === undefined) {
+        others.push(key);
+        continue;
+      }
+      this.#check("delete", key);
+      const head = encodeSegmentRecordHead({ kind: "delete", key, targetSegment: location.segment, targetOffset: location.recordOffset });
+      this.#deleting.set(key, (this.#deleting.get(key) ?? 0) + 1);
+      const written = this.#append({ key, head, write: { head }, bytes: head.length, size: 0, crc32c: 0, delete: { segment: location.segment, offset: location.recordOffset } });
+      appends.push(
+        written.finally(() => {
+          const left = (this.#deleting.get(key) ?? 1) - 1;
+          if (left === 0) this.#deleting.delete(key);
+          else this.#deleting.set(key, left);
+        }),
+      );
+    }
+    await Promise.all(appends);
+    if (appends.length > 0) this.#scheduleHousekeeping();
+    return others;
+  }
+
+  /**
+   * The body of `key` (or `range` of it); undefined when `key` is not live here. Whole reads are verified against
+   * the stored CRC32C.
+   */
+  async read(key: string, range: { readonly offset: number; readonly length: number } | undefined): Promise<Uint8Array | undefined> {
+    for (let attempt = 0; ; attempt += 1) {
+      const location = this.#index.get(key);
+      if (location === undefined) return undefined;
+      if (range !== undefined && range.offset + range.length > location.size) {
+        throw new NereusError(
+          ErrorCode.INVALID_ARGUMENT,
+          `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${key} of ${String(location.size)} byte(s)`,
+          { retryable: false, details: { key, offset: range.offset, length: range.length, size: location.size } },
+        );
+      }
+      const length = range?.length ?? location.size;
+      const outcome = await this.#pool.read({ path: this.#path(location.segment), headerBytes: 0, offset: location.bodyOffset + (range?.offset ?? 0), length });
+      if (outcome.kind === "failed") {
+        // Compaction moved the object and removed its old segment meanwhile: look it up again.
+        if (outcome.error.code === "ENOENT" && this.#index.get(key) !== location && attempt < 3) continue;
+        throw mapFileSystemError(asError(outcome.error), "get", key);
+      }
+      if (outcome.bytes.length !== length) throw corrupt(key, `segment ${String(location.segment)} ends inside the object`);
+      if (range === undefined) {
+        const actual = crc32c(outcome.bytes);
+        if (actual !== location.crc32c) {
+          throw new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} does not match its stored CRC32C`, {
+            retryable: false,
+            details: { key, expected: location.crc32c, actual, segment: location.segment },
+          });
+        }
+      }
+      return outcome.bytes;
+    }
+  }
+
+  /** Waits for queued writes and housekeeping, closes the active segment and releases the lock. Idempotent. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#draining;
+    await this.#housekeeping?.catch(() => undefined);
+    await this.#draining;
+    if (this.#active.created && this.#failure === undefined) {
+      await this.#pool.writeSegment({ path: this.#path(this.#active.seq), create: false, position: this.#active.bytes, records: [], sync: this.#fsync, syncDirectory: false, close: true });
+    }
+    await this.#lock.release();
+  }
+
+  #check(operation: "put" | "delete", key: string): void {
+    if (this.#failure !== undefined) {
+      throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${operation} of ${key}: the segment layout failed earlier (${this.#failure.message}); reopen the store`, {
+        retryable: false,
+        cause: this.#failure,
+        details: { key },
+      });
+    }
+  }
+
+  #append(record: Omit<PendingRecord, "resolve" | "reject">): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.#queue.push({ ...record, resolve, reject });
+      this.#draining ??= this.#drain().finally(() => {
+        this.#draining = undefined;
+      });
+    });
+  }
+
+  /** Writes queued records in batches (one job, one fdatasync each) until the queue is empty. */
+  async #drain(): Promise<void> {
+    while (this.#queue.length > 0) {
+      if (this.#failure !== undefined) {
+        for (const record of this.#queue.splice(0)) record.reject(this.#refused(record.key));
+        return;
+      }
+      const first = this.#queue[0] as PendingRecord;
+      if (this.#active.bytes > 0 && this.#active.bytes + first.bytes > this.#segmentBytes) await this.#roll();
+      if (this.#failure !== undefined) continue;
+      const batch: PendingRecord[] = [];
+      let bytes = 0;
+      while (this.#queue.length > 0) {
+        const next = this.#queue[0] as PendingRecord;
+        if (batch.length > 0 && this.#active.bytes + bytes + next.bytes > this.#segmentBytes) break;
+        batch.push(next);
+        this.#queue.shift();
+        bytes += next.bytes;
+      }
+      const active = this.#active;
+      const create = !active.created;
+      this.stats.writeJobs += 1;
+      const outcome = await this.#pool.writeSegment({
+        path: this.#path(active.seq),
+        create,
+        position: active.bytes,
+        records: batch.map((record) => record.write),
+        sync: this.#fsync,
+        syncDirectory: create && this.#fsync,
+        close: false,
+      });
+      if (outcome.kind === "failed") {
+        this.#fail(mapFileSystemError(asError(outcome.error), "put"));
+        for (const record of batch) record.reject(this.#uncertain(record.key));
+        continue;
+      }
+      active.created = true;
+      let offset = active.bytes;
+      const skipped = new Set(outcome.skipped);
+      for (const [position, record] of batch.entries()) {
+        if (skipped.has(position)) continue;
+        if (record.delete === undefined) {
+          this.#index.applyPut(record.key, { segment: active.seq, recordOffset: offset, bodyOffset: offset + record.head.length, size: record.size, crc32c: record.crc32c }, record.bytes);
+        } else {
+          this.#index.applyDelete(record.key, active.seq, offset, record.bytes, record.delete.segment, record.delete.offset);
+        }
+        offset += record.bytes;
+        this.stats.records += 1;
+      }
+      active.bytes = offset;
+      for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
+    }
+  }
+
+  /** Seals the active segment (fdatasync + close, whatever the durability) and starts the next one. */
+  async #roll(): Promise<void> {
+    const active = this.#active;
+    const outcome = await this.#pool.writeSegment({ path: this.#path(active.seq), create: false, position: active.bytes, records: [], sync: true, syncDirectory: false, close: true });
+    if (outcome.kind === "failed") {
+      this.#fail(mapFileSystemError(asError(outcome.error), "put"));
+      return;
+    }
+    this.#active = { seq: active.seq + 1, bytes: 0, created: false };
+    this.#scheduleHousekeeping();
+  }
+
+  /** Unlinks segments nothing needs and compacts sparse ones, one pass at a time, off the write path. */
+  #scheduleHousekeeping(): void {
+    if (this.#housekeeping !== undefined) {
+      this.#housekeepingAgain = true;
+      return;
+    }
+    this.#housekeeping = (async () => {
+      do {
+        this.#housekeepingAgain = false;
+        await this.#removeUnneeded();
+        await this.#compactOne();
+      } while (this.#housekeepingAgain && !this.#closed && this.#failure === undefined);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#housekeeping = undefined;
+      });
+  }
+
+  /** Unlinks removable segments, then fsyncs the directory before counting them gone (see SegmentIndex). */
+  async #removeUnneeded(): Promise<void> {
+    for (let removable = this.#index.removable(this.#active.seq); removable.length > 0; removable = this.#index.removable(this.#active.seq)) {
+      for (const seq of removable) {
+        await unlink(this.#path(seq)).catch((error: unknown) => {
+          if ((error as { code?: unknown }).code !== "ENOENT") throw error;
+        });
+      }
+      if (this.#fsync) await fsyncDirectory(this.#directory);
+      for (const seq of removable) {
+        this.#index.removeSegment(seq);
+        this.stats.segmentsRemoved += 1;
+      }
+    }
+  }
+
+  /**
+   * Compacts the sparsest sealed segment whose live bytes are below the threshold: re-appends its live objects and
+   * copies of its deletes that still matter (same targets), then it holds nothing needed and is unlinked.
+   */
+  async #compactOne(): Promise<void> {
+    if (this.#compactBelow === 0 || this.#closed) return;
+    let victim: number | undefined;
+    let lowest = this.#compactBelow;
+    for (const seq of this.#index.segments()) {
+      if (seq >= this.#active.seq) continue;
+      const size = this.#index.segmentBytes(seq);
+      const ratio = size === 0 ? 0 : this.#index.liveBytes(seq) / size;
+      if (ratio < lowest && (this.#index.keysIn(seq).length > 0 || this.#index.neededDeletes(seq).length > 0)) {
+        lowest = ratio;
+        victim = seq;
+      }
+    }
+    if (victim === undefined) return;
+    for (const key of this.#index.keysIn(victim)) {
+      if (this.#closed || this.#failure !== undefined) return;
+      const move = this.#move(key, victim);
+      this.#moving.set(key, move);
+      try {
+        await move;
+      } finally {
+        this.#moving.delete(key);
+      }
+    }
+    const deletes = this.#index.neededDeletes(victim);
+    await Promise.all(
+      deletes.map(async (entry) => {
+        const head = encodeSegmentRecordHead({ kind: "delete", key: entry.key, targetSegment: entry.targetSegment, targetOffset: entry.targetOffset });
+        await this.#append({ key: entry.key, head, write: { head }, bytes: head.length, size: 0, crc32c: 0, delete: { segment: entry.targetSegment, offset: entry.targetOffset } });
+      }),
+    );
+    this.#index.dropDeletes(victim);
+    this.#housekeepingAgain = true;
+  }
+
+  /** Re-appends live object `key` from segment `from` (skipped if it was deleted or moved meanwhile). */
+  async #move(key: string, from: number): Promise<void> {
+    const location = this.#index.get(key);
+    if (location?.segment !== from || this.#deleting.has(key)) return;
+    const body = await this.read(key, undefined);
+    // Checked again right before the record is queued (no await in between): a delete queued meanwhile wins.
+    if (body === undefined || this.#index.get(key) !== location || this.#deleting.has(key)) return;
+    const head = encodeSegmentRecordHead({ kind: "put", key, bodyLength: body.length, bodyCrc32c: location.crc32c });
+    await this.#append({ key, head, write: { head, body }, bytes: head.length + body.length, size: body.length, crc32c: location.crc32c });
+    this.stats.objectsCompacted += 1;
+  }
+
+  #fail(error: NereusError): void {
+    this.#failure ??= error;
+  }
+
+  #refused(key: string): NereusError {
+    return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${key}: the segment layout failed earlier (${this.#failure?.message ?? "closed"}); reopen the store`, {
+      retryable: false,
+      cause: this.#failure,
+      details: { key },
+    });
+  }
+
+  #uncertain(key: string): NereusError {
+    return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${key}: writing the segment failed (${this.#failure?.message ?? "unknown"}); the record may have been written`, {
+      retryable: true,
+      cause: this.#failure,
+      details: { key, mayHaveApplied: true },
+    });
+  }
+
+  #path(seq: number): string {
+    return path.join(this.#directory, segmentFileName(seq));
+  }
+}
+
+function asError(error: PublishError): Error {
+  return Object.assign(new Error(error.message), { code: error.code });
+}
+
+function corrupt(key: string, reason: string): NereusError {
+  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} is corrupt: ${reason}`, { retryable: false, details: { key } });
+}
+
+async function fsyncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
