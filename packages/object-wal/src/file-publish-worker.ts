@@ -6,7 +6,8 @@
 // bytes and close are one job (one round trip instead of five), and the bytes come back transferred, not copied;
 // the reads asked for in one turn of the event loop (a reader fetching the slices of several objects) are one job.
 // The worker source is plain JavaScript using only Node built-ins (no module file to resolve, so it runs the same
-// from sources and from dist). Jobs are independent; the pool spreads them.
+// from sources and from dist). Jobs are independent; the pool spreads them — except segment writes (segment
+// layout): those all go to the first worker, which keeps the active segment open between jobs.
 import { Worker } from "node:worker_threads";
 
 /** What the filesystem store asks a worker to do. Paths are absolute; `objectsRoot` bounds the mkdir fsyncs. */

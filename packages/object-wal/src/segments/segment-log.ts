@@ -14,7 +14,7 @@ import { unlink, open } from "node:fs/promises";
 import { ErrorCode, NereusError, crc32c, type ObjectInfo } from "@nereus/core";
 import type { FilePublishPool, PublishError, SegmentWriteRecord } from "../file-publish-worker.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
-import { SegmentIndex, type SegmentLocation } from "./segment-index.js";
+import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
 import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
 import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js";
