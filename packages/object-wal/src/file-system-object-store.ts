@@ -26,7 +26,7 @@ import { FilePublishPool, type PublishError } from "./file-publish-worker.js";
 import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
-import { SegmentLog, type SegmentLogStats } from "./segments/segment-log.js";
+import { MAX_SEGMENT_BYTES, SegmentLog, type SegmentLogStats } from "./segments/segment-log.js";
 
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
 const HEADER_BYTES = 8;
@@ -332,9 +332,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
 
   async deleteMany(keys: readonly string[], options: ObjectIoOptions = {}): Promise<void> {
     return this.#lifecycle.run("delete", options.signal, async () => {
+      // Every key is validated (objectPath) before anything is deleted.
+      const paths = new Map(keys.map((key) => [key, path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key))]));
       const log = await this.#segmentLog();
       const inFiles = log === undefined ? keys : await log.delete(keys);
-      const targets = inFiles.map((key) => ({ key, target: path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key)) }));
+      const targets = inFiles.map((key) => ({ key, target: paths.get(key) as string }));
       const directories = new Set<string>();
       for (const { key, target } of targets) {
         try {
@@ -471,11 +473,11 @@ function segmentLayout(option: boolean | SegmentLayoutOptions | undefined): Requ
     segmentBytes: given.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
     compactBelow: given.compactBelow ?? DEFAULT_COMPACT_BELOW,
   };
-  if (!Number.isSafeInteger(layout.maxObjectBytes) || layout.maxObjectBytes < 0 || layout.maxObjectBytes > 1024 * 1024 * 1024) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.maxObjectBytes must be an integer in [0, 1 GiB], got ${String(layout.maxObjectBytes)}`, { retryable: false });
+  if (!Number.isSafeInteger(layout.maxObjectBytes) || layout.maxObjectBytes < 0 || layout.maxObjectBytes > MAX_SEGMENT_BYTES) {
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.maxObjectBytes must be an integer in [0, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.maxObjectBytes)}`, { retryable: false });
   }
-  if (!Number.isSafeInteger(layout.segmentBytes) || layout.segmentBytes < 1 || layout.segmentBytes > 1024 * 1024 * 1024) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.segmentBytes must be an integer in [1, 1 GiB], got ${String(layout.segmentBytes)}`, { retryable: false });
+  if (!Number.isSafeInteger(layout.segmentBytes) || layout.segmentBytes < 1 || layout.segmentBytes > MAX_SEGMENT_BYTES) {
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.segmentBytes)}`, { retryable: false });
   }
   if (typeof layout.compactBelow !== "number" || !(layout.compactBelow >= 0 && layout.compactBelow < 1)) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.compactBelow must be in [0, 1), got ${String(layout.compactBelow)}`, { retryable: false });

@@ -61,6 +61,11 @@ export class SegmentIndex {
     return this.#segments.get(seq)?.bytes ?? 0;
   }
 
+  /** Live puts in `seq`. */
+  livePuts(seq: number): number {
+    return this.#segments.get(seq)?.livePuts ?? 0;
+  }
+
   /** Live body bytes of `seq`. */
   liveBytes(seq: number): number {
     return this.#segments.get(seq)?.liveBytes ?? 0;

@@ -236,6 +236,14 @@ describe("FileSystemObjectStore segment layout", () => {
     expect(text(await third.get("a"))).toBe("1");
   });
 
+  it("validates every key of a delete before deleting any", async () => {
+    const store = openStore(await newRoot());
+    await store.putIfAbsent("keep/1", bytes("1"));
+    const error = await rejection(store.deleteMany(["keep/1", "../escape"]));
+    expect(error.code).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect(text(await store.get("keep/1"))).toBe("1");
+  });
+
   it("validates its options before any I/O", () => {
     expect(() => new FileSystemObjectStore({ root: "/nonexistent/x", segments: { segmentBytes: 0 } })).toThrow(/segmentBytes/);
     expect(() => new FileSystemObjectStore({ root: "/nonexistent/x", segments: { compactBelow: 1 } })).toThrow(/compactBelow/);

@@ -19,6 +19,12 @@ import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
 import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
 import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js";
 
+/**
+ * Largest `segmentBytes`: a segment may exceed it by one record, and a record is at most an object the store routes
+ * here (bounded by the same limit), so every offset stays a u32.
+ */
+export const MAX_SEGMENT_BYTES = Math.floor(MAX_SEGMENT_OFFSET / 4);
+
 /** A body in shared memory registered with the publish workers (see shared-body-pool.ts). */
 export interface SharedBody {
   readonly id: number;
@@ -99,8 +105,8 @@ export class SegmentLog {
 
   /** Locks `directory`, replays its segments (cutting a torn tail) and returns the open log. */
   static async open(options: SegmentLogOptions, makeDirectory: (directory: string) => Promise<void>): Promise<SegmentLog> {
-    if (!Number.isSafeInteger(options.segmentBytes) || options.segmentBytes < 1 || options.segmentBytes > MAX_SEGMENT_OFFSET / 2) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_OFFSET / 2)}], got ${String(options.segmentBytes)}`, { retryable: false });
+    if (!Number.isSafeInteger(options.segmentBytes) || options.segmentBytes < 1 || options.segmentBytes > MAX_SEGMENT_BYTES) {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(options.segmentBytes)}`, { retryable: false });
     }
     if (!(options.compactBelow >= 0 && options.compactBelow < 1)) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `compactBelow must be in [0, 1), got ${String(options.compactBelow)}`, { retryable: false });
@@ -362,7 +368,7 @@ export class SegmentLog {
       if (seq >= this.#active.seq) continue;
       const size = this.#index.segmentBytes(seq);
       const ratio = size === 0 ? 0 : this.#index.liveBytes(seq) / size;
-      if (ratio < lowest && (this.#index.keysIn(seq).length > 0 || this.#index.neededDeletes(seq).length > 0)) {
+      if (ratio < lowest && (this.#index.livePuts(seq) > 0 || this.#index.neededDeletes(seq).length > 0)) {
         lowest = ratio;
         victim = seq;
       }
