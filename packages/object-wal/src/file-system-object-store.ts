@@ -8,7 +8,7 @@
 // can leave files there, never in `objects/`). Safe for several stores, and processes, sharing one root on one
 // local filesystem; not for network filesystems without atomic link(2). Reads return fresh arrays.
 import { randomUUID } from "node:crypto";
-import { type FileHandle, mkdir, open, readdir, rmdir, stat, unlink } from "node:fs/promises";
+import { type FileHandle, open, readdir, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import {
   ErrorCode,
@@ -26,6 +26,7 @@ import { FilePublishPool, type PublishError } from "./file-publish-worker.js";
 import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
+import { fsyncDirectory, makeDirectories } from "./durable-directories.js";
 import { MAX_SEGMENT_BYTES, SegmentLog, type SegmentLogStats } from "./segments/segment-log.js";
 
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
@@ -384,10 +385,13 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   #segmentLog(): Promise<SegmentLog | undefined> {
     const layout = this.#segmentOptions;
     if (layout === undefined) return Promise.resolve(undefined);
-    this.#segments ??= SegmentLog.open(
-      { directory: path.join(this.root, "segments"), pool: this.#publishers, fsync: this.#fsync, segmentBytes: layout.segmentBytes, compactBelow: layout.compactBelow },
-      makeDirectories,
-    ).then(
+    this.#segments ??= SegmentLog.open({
+      directory: path.join(this.root, "segments"),
+      pool: this.#publishers,
+      fsync: this.#fsync,
+      segmentBytes: layout.segmentBytes,
+      compactBelow: layout.compactBelow,
+    }).then(
       (log) => {
         this.#openedSegments = log;
         return log;
@@ -518,27 +522,6 @@ function checkRange(range: { readonly offset: number; readonly length: number })
       `range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`,
       { retryable: false },
     );
-  }
-}
-
-/** mkdir -p that fsyncs the parent of every directory it created, so new directories survive a crash. */
-async function makeDirectories(directory: string): Promise<void> {
-  const first = await mkdir(directory, { recursive: true });
-  if (first === undefined) return;
-  for (let current = directory; ; current = path.dirname(current)) {
-    await fsyncDirectory(path.dirname(current)).catch((error: unknown) => {
-      if ((error as { code?: unknown }).code !== "ENOENT") throw error;
-    });
-    if (current === first || current === path.dirname(current)) return;
-  }
-}
-
-async function fsyncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }
 

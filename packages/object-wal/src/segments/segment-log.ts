@@ -10,9 +10,10 @@
 // the next one is created; any write or sync failure fails the layout (every later call is refused until the store
 // is reopened, when recovery cuts what was torn), because after a failed fdatasync the file's state is unknown.
 import path from "node:path";
-import { unlink, open } from "node:fs/promises";
+import { unlink } from "node:fs/promises";
 import { ErrorCode, NereusError, crc32c, type ObjectInfo } from "@nereus/core";
 import type { FilePublishPool, PublishError, SegmentWriteRecord } from "../file-publish-worker.js";
+import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
 import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
@@ -104,14 +105,14 @@ export class SegmentLog {
   }
 
   /** Locks `directory`, replays its segments (cutting a torn tail) and returns the open log. */
-  static async open(options: SegmentLogOptions, makeDirectory: (directory: string) => Promise<void>): Promise<SegmentLog> {
+  static async open(options: SegmentLogOptions): Promise<SegmentLog> {
     if (!Number.isSafeInteger(options.segmentBytes) || options.segmentBytes < 1 || options.segmentBytes > MAX_SEGMENT_BYTES) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(options.segmentBytes)}`, { retryable: false });
     }
     if (!(options.compactBelow >= 0 && options.compactBelow < 1)) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `compactBelow must be in [0, 1), got ${String(options.compactBelow)}`, { retryable: false });
     }
-    await makeDirectory(options.directory);
+    await makeDirectories(options.directory);
     const lock = await lockSegmentDirectory(options.directory);
     try {
       const recovered = await recoverSegments(options.directory, { truncate: true });
@@ -438,13 +439,4 @@ function asError(error: PublishError): Error {
 
 function corrupt(key: string, reason: string): NereusError {
   return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} is corrupt: ${reason}`, { retryable: false, details: { key } });
-}
-
-async function fsyncDirectory(directory: string): Promise<void> {
-  const handle = await open(directory, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
