@@ -127,6 +127,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     return this.#openedSegments?.recovered.truncated;
   }
 
+  /** Why opening the segment layout rebuilt its index from the segments (undefined: the index was used as found). */
+  get segmentRebuiltIndex(): string | undefined {
+    return this.#openedSegments?.recovered.rebuiltIndex;
+  }
+
   /** Opens the segment layout now (it opens on first use otherwise), e.g. to report its recovery at start-up. */
   async open(): Promise<void> {
     await this.#lifecycle.run("put", undefined, async () => {

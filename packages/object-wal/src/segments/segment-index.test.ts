@@ -5,7 +5,7 @@ const at = (segment: number, recordOffset: number, size = 10) => ({ segment, rec
 
 describe("SegmentIndex", () => {
   it("counts live puts per segment; a later put of a key moves it", () => {
-    const index = new SegmentIndex();
+    const index = SegmentIndex.open(":memory:");
     index.applyPut("a", at(1, 0), 40);
     index.applyPut("b", at(1, 40), 40);
     index.applyPut("a", at(2, 0), 40);
@@ -16,7 +16,7 @@ describe("SegmentIndex", () => {
   });
 
   it("a delete removes only the put it names (a key deleted and put again survives an old delete)", () => {
-    const index = new SegmentIndex();
+    const index = SegmentIndex.open(":memory:");
     index.applyPut("k", at(1, 0), 40);
     expect(index.applyDelete("k", 2, 0, 30, 1, 0)).toBe(true);
     index.applyPut("k", at(2, 30), 40);
@@ -25,7 +25,7 @@ describe("SegmentIndex", () => {
   });
 
   it("a segment is removable only when it holds no live put and its deletes name no segment still present", () => {
-    const index = new SegmentIndex();
+    const index = SegmentIndex.open(":memory:");
     index.applyPut("x", at(1, 0), 40);
     index.applyPut("y", at(2, 0), 40);
     index.applyDelete("x", 3, 0, 30, 1, 0);
@@ -42,7 +42,7 @@ describe("SegmentIndex", () => {
   });
 
   it("needed deletes can be dropped once copied, and a live segment cannot be removed", () => {
-    const index = new SegmentIndex();
+    const index = SegmentIndex.open(":memory:");
     index.applyPut("x", at(1, 0), 40);
     index.applyPut("z", at(1, 40), 40);
     index.applyDelete("x", 2, 0, 30, 1, 0);
@@ -55,7 +55,7 @@ describe("SegmentIndex", () => {
   });
 
   it("does not keep deletes of segments already gone", () => {
-    const index = new SegmentIndex();
+    const index = SegmentIndex.open(":memory:");
     index.addSegment(5);
     index.applyDelete("old", 5, 0, 30, 1, 0);
     expect(index.neededDeletes(5)).toEqual([]);

@@ -177,12 +177,17 @@ describe("FileSystemObjectStore segment layout", () => {
     expect(text(await reopened.get("t/5"))).toBe("after the cut");
   });
 
-  it("cuts a record whose head is whole but whose body is not (last segment), and zeros after a crash", async () => {
+  it("replays what its index lacks: a record whose head is whole but whose body is not is cut, and zeros after it", async () => {
     const root = await newRoot();
     const store = openStore(root, { segmentBytes: 1 << 20 });
     await store.putIfAbsent("z/keep", sized(100, 1));
-    await store.putIfAbsent("z/torn", sized(100, 2));
     await store.close();
+    // The index as it was before the second put: a crash before the index caught up.
+    const saved = await saveIndex(root);
+    const again = openStore(root, { segmentBytes: 1 << 20 });
+    await again.putIfAbsent("z/torn", sized(100, 2));
+    await again.close();
+    await restoreIndex(root, saved);
     const file = path.join(root, "segments", segmentFileName(1));
     const size = (await stat(file)).size;
     const handle = await open(file, "r+");
@@ -193,9 +198,42 @@ describe("FileSystemObjectStore segment layout", () => {
     expect(await reopened.get("z/keep")).toEqual(sized(100, 1));
     expect(await reopened.head("z/torn")).toBeUndefined();
     expect(reopened.segmentRecovery?.reason).toMatch(/CRC32C/);
+    await reopened.putIfAbsent("z/torn", bytes("again"));
+    expect(text(await reopened.get("z/torn"))).toBe("again");
   });
 
-  it("refuses to open when a sealed segment is corrupt, naming the file and offset", async () => {
+  it("replays a lagging index from its applied position: records written after it become visible", async () => {
+    const root = await newRoot();
+    const store = openStore(root, { segmentBytes: 2048, compactBelow: 0 });
+    for (let index = 0; index < 3; index++) await store.putIfAbsent(`l/${String(index)}`, sized(500, index));
+    await store.close();
+    const saved = await saveIndex(root);
+    const again = openStore(root, { segmentBytes: 2048, compactBelow: 0 });
+    for (let index = 3; index < 9; index++) await again.putIfAbsent(`l/${String(index)}`, sized(500, index));
+    await again.deleteMany(["l/0", "l/4"]);
+    await again.close();
+    await restoreIndex(root, saved);
+    const reopened = openStore(root, { segmentBytes: 2048, compactBelow: 0 });
+    expect((await reopened.list("l/")).items.map((item) => item.key)).toEqual(["l/1", "l/2", "l/3", "l/5", "l/6", "l/7", "l/8"]);
+    for (const index of [1, 2, 3, 5, 6, 7, 8]) expect(await reopened.get(`l/${String(index)}`)).toEqual(sized(500, index));
+  });
+
+  it("rebuilds a lost or unreadable index from the segments", async () => {
+    const root = await newRoot();
+    const store = openStore(root, { segmentBytes: 2048, compactBelow: 0 });
+    for (let index = 0; index < 8; index++) await store.putIfAbsent(`r/${String(index)}`, sized(400, index));
+    await store.deleteMany(["r/2"]);
+    await store.close();
+    await writeFile(path.join(root, "segments", "index.sqlite"), "not a database, just text that is long enough to be read as a header");
+    await rm(path.join(root, "segments", "index.sqlite-wal"), { force: true });
+    const reopened = openStore(root, { segmentBytes: 2048, compactBelow: 0 });
+    expect((await reopened.list("r/")).items.map((item) => item.key)).toEqual(["r/0", "r/1", "r/3", "r/4", "r/5", "r/6", "r/7"]);
+    expect(await reopened.get("r/7")).toEqual(sized(400, 7));
+    expect(reopened.segmentRebuiltIndex).toMatch(/database|not/i);
+    expect(await readdir(path.join(root, "segments"))).toContain("index.sqlite.broken");
+  });
+
+  it("refuses to open when a sealed segment is corrupt, naming the file and offset (found when the index is rebuilt)", async () => {
     const root = await newRoot();
     const store = openStore(root, { segmentBytes: 1024 });
     for (let index = 0; index < 6; index++) await store.putIfAbsent(`x/${String(index)}`, sized(400, index));
@@ -204,6 +242,7 @@ describe("FileSystemObjectStore segment layout", () => {
     const handle = await open(file, "r+");
     await handle.write(bytes("JUNK"), 0, 4, 0);
     await handle.close();
+    for (const suffix of ["", "-wal"]) await rm(path.join(root, "segments", `index.sqlite${suffix}`), { force: true });
     const reopened = openStore(root, { segmentBytes: 1024 });
     const error = await rejection(reopened.get("x/0"));
     expect(error.code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
@@ -262,6 +301,25 @@ describe("FileSystemObjectStore segment layout", () => {
     expect(text(await reopened.get("e"))).toBe("2");
   });
 });
+
+/** Copies of the index files (the state a crash would leave if the index had not caught up). */
+async function saveIndex(root: string): Promise<Map<string, Buffer>> {
+  const saved = new Map<string, Buffer>();
+  for (const name of ["index.sqlite", "index.sqlite-wal"]) {
+    const file = path.join(root, "segments", name);
+    if (await exists(file)) saved.set(name, await readFile(file));
+  }
+  return saved;
+}
+
+async function restoreIndex(root: string, saved: ReadonlyMap<string, Buffer>): Promise<void> {
+  for (const name of ["index.sqlite", "index.sqlite-wal"]) {
+    const file = path.join(root, "segments", name);
+    const content = saved.get(name);
+    if (content === undefined) await rm(file, { force: true });
+    else await writeFile(file, content);
+  }
+}
 
 async function exists(file: string): Promise<boolean> {
   return stat(file).then(

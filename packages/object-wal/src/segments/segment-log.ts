@@ -85,7 +85,7 @@ export class SegmentLog {
   #housekeeping: Promise<void> | undefined;
   #housekeepingAgain = false;
   /** Keys being re-appended by compaction: a delete of one waits for its move. */
-  readonly #moving = new Map<string, Promise<void>>();
+  readonly #moving = new Map<string, Promise<boolean>>();
   /** Keys with a delete queued but not yet applied: compaction must not re-append them behind it. */
   readonly #deleting = new Map<string, number>();
   #failure: NereusError | undefined;
@@ -101,7 +101,7 @@ export class SegmentLog {
     this.#lock = lock;
     const { index: _index, ...summary } = recovered;
     this.recovered = summary;
-    this.#active = recovered.last === 0 ? { seq: 1, bytes: 0, created: false } : { seq: recovered.last, bytes: recovered.lastBytes, created: true };
+    this.#active = recovered.last === 0 ? { seq: recovered.next, bytes: 0, created: false } : { seq: recovered.last, bytes: recovered.lastBytes, created: true };
   }
 
   /** Locks `directory`, replays its segments (cutting a torn tail) and returns the open log. */
@@ -115,7 +115,7 @@ export class SegmentLog {
     await makeDirectories(options.directory);
     const lock = await lockSegmentDirectory(options.directory);
     try {
-      const recovered = await recoverSegments(options.directory, { truncate: true });
+      const recovered = await recoverSegments(options.directory);
       const log = new SegmentLog(options, recovered, lock);
       log.#scheduleHousekeeping();
       return log;
@@ -133,16 +133,7 @@ export class SegmentLog {
 
   /** Live keys starting with `prefix`, after `after` (UTF-8 byte order), ascending, at most `limit`. */
   list(prefix: string, after: string | undefined, limit: number): ObjectInfo[] {
-    const afterBytes = after === undefined ? undefined : Buffer.from(after, "utf8");
-    const found: { key: string; sortKey: Buffer }[] = [];
-    for (const key of this.#index.keys()) {
-      if (!key.startsWith(prefix)) continue;
-      const sortKey = Buffer.from(key, "utf8");
-      if (afterBytes !== undefined && Buffer.compare(sortKey, afterBytes) <= 0) continue;
-      found.push({ key, sortKey });
-    }
-    found.sort((a, b) => Buffer.compare(a.sortKey, b.sortKey));
-    return found.slice(0, limit).map(({ key }) => ({ key, size: (this.#index.get(key) as SegmentLocation).size }));
+    return this.#index.list(prefix, after, limit);
   }
 
   /**
@@ -207,7 +198,7 @@ export class SegmentLog {
       const outcome = await this.#pool.read({ path: this.#path(location.segment), headerBytes: 0, offset: location.bodyOffset + (range?.offset ?? 0), length });
       if (outcome.kind === "failed") {
         // Compaction moved the object and removed its old segment meanwhile: look it up again.
-        if (outcome.error.code === "ENOENT" && this.#index.get(key) !== location && attempt < 3) continue;
+        if (outcome.error.code === "ENOENT" && !sameLocation(this.#index.get(key), location) && attempt < 3) continue;
         throw mapFileSystemError(asError(outcome.error), "get", key);
       }
       if (outcome.bytes.length !== length) throw corrupt(key, `segment ${String(location.segment)} ends inside the object`);
@@ -234,6 +225,7 @@ export class SegmentLog {
     if (this.#active.created && this.#failure === undefined) {
       await this.#pool.writeSegment({ path: this.#path(this.#active.seq), create: false, position: this.#active.bytes, records: [], sync: this.#fsync, syncDirectory: false, close: true });
     }
+    this.#index.close();
     await this.#lock.release();
   }
 
@@ -295,15 +287,26 @@ export class SegmentLog {
       active.created = true;
       let offset = active.bytes;
       const skipped = new Set(outcome.skipped);
-      for (const [position, record] of batch.entries()) {
-        if (skipped.has(position)) continue;
-        if (record.delete === undefined) {
-          this.#index.applyPut(record.key, { segment: active.seq, recordOffset: offset, bodyOffset: offset + record.head.length, size: record.size, crc32c: record.crc32c }, record.bytes);
-        } else {
-          this.#index.applyDelete(record.key, active.seq, offset, record.bytes, record.delete.segment, record.delete.offset);
-        }
-        offset += record.bytes;
-        this.stats.records += 1;
+      try {
+        // One index transaction per job, with the position every record before which is now indexed.
+        this.#index.transaction(() => {
+          for (const [position, record] of batch.entries()) {
+            if (skipped.has(position)) continue;
+            if (record.delete === undefined) {
+              this.#index.applyPut(record.key, { segment: active.seq, recordOffset: offset, bodyOffset: offset + record.head.length, size: record.size, crc32c: record.crc32c }, record.bytes);
+            } else {
+              this.#index.applyDelete(record.key, active.seq, offset, record.bytes, record.delete.segment, record.delete.offset);
+            }
+            offset += record.bytes;
+            this.stats.records += 1;
+          }
+          this.#index.setApplied({ segment: active.seq, offset });
+        });
+      } catch (error) {
+        // The records are durable in the segment but not indexed: a reopen replays them into the index.
+        this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: false, cause: error }));
+        for (const record of batch) record.reject(this.#uncertain(record.key));
+        continue;
       }
       active.bytes = offset;
       for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
@@ -332,7 +335,9 @@ export class SegmentLog {
       do {
         this.#housekeepingAgain = false;
         await this.#removeUnneeded();
-        await this.#compactOne();
+        if (await this.#compactOne()) this.#housekeepingAgain = true;
+        // Housekeeping never holds the event loop: one pass per turn at most.
+        await new Promise<void>((resolve) => setImmediate(resolve));
       } while (this.#housekeepingAgain && !this.#closed && this.#failure === undefined);
     })()
       .catch(() => undefined)
@@ -361,8 +366,8 @@ export class SegmentLog {
    * Compacts the sparsest sealed segment whose live bytes are below the threshold: re-appends its live objects and
    * copies of its deletes that still matter (same targets), then it holds nothing needed and is unlinked.
    */
-  async #compactOne(): Promise<void> {
-    if (this.#compactBelow === 0 || this.#closed) return;
+  async #compactOne(): Promise<boolean> {
+    if (this.#compactBelow === 0 || this.#closed) return false;
     let victim: number | undefined;
     let lowest = this.#compactBelow;
     for (const seq of this.#index.segments()) {
@@ -374,13 +379,14 @@ export class SegmentLog {
         victim = seq;
       }
     }
-    if (victim === undefined) return;
+    if (victim === undefined) return false;
+    let progress = false;
     for (const key of this.#index.keysIn(victim)) {
-      if (this.#closed || this.#failure !== undefined) return;
+      if (this.#closed || this.#failure !== undefined) return progress;
       const move = this.#move(key, victim);
       this.#moving.set(key, move);
       try {
-        await move;
+        if (await move) progress = true;
       } finally {
         this.#moving.delete(key);
       }
@@ -393,19 +399,21 @@ export class SegmentLog {
       }),
     );
     this.#index.dropDeletes(victim);
-    this.#housekeepingAgain = true;
+    // Progress: something moved or was copied (a victim whose objects all had a delete queued waits for it).
+    return progress || deletes.length > 0;
   }
 
   /** Re-appends live object `key` from segment `from` (skipped if it was deleted or moved meanwhile). */
-  async #move(key: string, from: number): Promise<void> {
+  async #move(key: string, from: number): Promise<boolean> {
     const location = this.#index.get(key);
-    if (location?.segment !== from || this.#deleting.has(key)) return;
+    if (location?.segment !== from || this.#deleting.has(key)) return false;
     const body = await this.read(key, undefined);
     // Checked again right before the record is queued (no await in between): a delete queued meanwhile wins.
-    if (body === undefined || this.#index.get(key) !== location || this.#deleting.has(key)) return;
+    if (body === undefined || !sameLocation(this.#index.get(key), location) || this.#deleting.has(key)) return false;
     const head = encodeSegmentRecordHead({ kind: "put", key, bodyLength: body.length, bodyCrc32c: location.crc32c });
     await this.#append({ key, head, write: { head, body }, bytes: head.length + body.length, size: body.length, crc32c: location.crc32c });
     this.stats.objectsCompacted += 1;
+    return true;
   }
 
   #fail(error: NereusError): void {
@@ -431,6 +439,10 @@ export class SegmentLog {
   #path(seq: number): string {
     return path.join(this.#directory, segmentFileName(seq));
   }
+}
+
+function sameLocation(left: SegmentLocation | undefined, right: SegmentLocation): boolean {
+  return left !== undefined && left.segment === right.segment && left.recordOffset === right.recordOffset;
 }
 
 function asError(error: PublishError): Error {

@@ -1,10 +1,11 @@
-// Opening the segment layout: lists the segment files, replays every record into a SegmentIndex, and cuts a torn
+// Opening the segment layout: opens the index (segment-index.ts; rebuilt from the segments when it cannot be used),
+// reconciles it with the segment files, replays the records written after its `applied` position, and cuts a torn
 // tail off the last segment. Only the last segment can end in a torn record: a segment is fdatasynced before the
 // next one is created, and a put or delete is acknowledged only by an fdatasync that began after it was written, so
 // every acknowledged record lies before the first record that does not decode. Anything wrong in an earlier
 // segment is corruption and fails the open with the file and offset. Bodies are verified (CRC32C) only in the last
-// segment, where a head can be whole while its body is not; earlier segments are read head by head.
-import { type FileHandle, open, readdir } from "node:fs/promises";
+// segment, where a head can be whole while its body is not; earlier ones are read head by head.
+import { type FileHandle, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import path from "node:path";
 import { ErrorCode, NereusError, crc32c } from "@nereus/core";
 import { SegmentIndex } from "./segment-index.js";
@@ -18,6 +19,7 @@ import {
 
 const SEGMENT_NAME = /^segment-(\d{10})\.nsr$/;
 const MAX_SEGMENT_SEQ = 0xffff_ffff;
+const INDEX_FILE = "index.sqlite";
 
 /** File name of segment `seq` (1..2^32-1). */
 export function segmentFileName(seq: number): string {
@@ -28,62 +30,134 @@ export function segmentFileName(seq: number): string {
 /** What opening found. */
 export interface RecoveredSegments {
   readonly index: SegmentIndex;
-  /** The last segment (0 when there is none) and its valid length. */
+  /** The segment to go on appending to (0: start segment `next`) and its valid length. */
   readonly last: number;
   readonly lastBytes: number;
+  /** The number of a new segment: above every segment there is or was. */
+  readonly next: number;
   /** Bytes cut off the last segment's torn tail, and why (undefined when none). */
   readonly truncated?: { readonly bytes: number; readonly reason: string };
+  /** Why the index was rebuilt from the segments (undefined when it was used as found). */
+  readonly rebuiltIndex?: string;
+  /** Records replayed into the index at open. */
+  readonly replayed: number;
 }
 
 /**
- * Replays the segments in `directory` (which must exist). `truncate` false reports a torn tail without cutting it
- * (read-only inspection). Throws `OBJECT_CHECKSUM_MISMATCH` for a bad record before the last segment's tail.
+ * Opens the segments in `directory` (which must exist). Throws `OBJECT_CHECKSUM_MISMATCH` for a bad record before the
+ * last segment's tail, or for a segment file that is gone while the index still has live objects in it.
  */
-export async function recoverSegments(directory: string, options: { readonly truncate: boolean }): Promise<RecoveredSegments> {
-  const names = await readdir(directory);
+export async function recoverSegments(directory: string): Promise<RecoveredSegments> {
   const seqs: number[] = [];
-  for (const name of names) {
+  for (const name of await readdir(directory)) {
     const match = SEGMENT_NAME.exec(name);
     if (match?.[1] !== undefined) seqs.push(Number(match[1]));
   }
   seqs.sort((a, b) => a - b);
-  const index = new SegmentIndex();
-  for (const seq of seqs) index.addSegment(seq);
-  let lastBytes = 0;
-  let truncated: RecoveredSegments["truncated"];
-  for (const seq of seqs) {
-    const isLast = seq === seqs.at(-1);
-    const file = path.join(directory, segmentFileName(seq));
-    const handle = await open(file, isLast && options.truncate ? "r+" : "r");
-    try {
-      const size = (await handle.stat()).size;
-      const { valid, failure } = await replaySegment(handle, seq, size, index, isLast);
-      if (failure !== undefined) {
-        if (!isLast) throw corruptSegment(file, valid, failure);
-        truncated = { bytes: size - valid, reason: failure };
-        if (options.truncate) {
-          await handle.truncate(valid);
+  const { index, rebuiltIndex } = await openIndex(directory);
+  try {
+    const present = new Set(seqs);
+    const applied = index.applied;
+    // Removed for good while the index was not told (a crash between the unlink and the index update).
+    for (const seq of index.segments()) {
+      if (present.has(seq)) continue;
+      if (index.livePuts(seq) > 0) {
+        throw new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `segment file ${path.join(directory, segmentFileName(seq))} is missing but holds ${String(index.livePuts(seq))} live object(s)`, {
+          retryable: false,
+          details: { segment: seq },
+        });
+      }
+      index.removeSegment(seq);
+    }
+    // The index dropped them before the crash, the unlink did not happen: nothing in them is needed.
+    const known = new Set(index.segments());
+    for (const seq of seqs.filter((candidate) => candidate < applied.segment && !known.has(candidate))) {
+      await unlink(path.join(directory, segmentFileName(seq)));
+      present.delete(seq);
+    }
+    const remaining = seqs.filter((seq) => present.has(seq));
+    let lastBytes = 0;
+    let truncated: RecoveredSegments["truncated"];
+    let replayed = 0;
+    for (const seq of remaining.filter((candidate) => candidate >= applied.segment)) {
+      const isLast = seq === remaining.at(-1);
+      const from = seq === applied.segment ? applied.offset : 0;
+      const file = path.join(directory, segmentFileName(seq));
+      const handle = await open(file, isLast ? "r+" : "r");
+      try {
+        const size = (await handle.stat()).size;
+        if (from > size) {
+          // The index is ahead of the file (a crash without fsync lost records it had applied).
+          if (!isLast) throw corruptSegment(file, size, `the index has records up to byte offset ${String(from)}`);
+          index.transaction(() => {
+            index.truncateSegment(seq, size);
+            index.setApplied({ segment: seq, offset: size });
+          });
+          truncated = { bytes: from - size, reason: `the file ends at ${String(size)}, before records the index had` };
+          lastBytes = size;
+          continue;
+        }
+        const outcome = await replaySegment(handle, seq, from, size, index, isLast);
+        replayed += outcome.records;
+        if (outcome.failure !== undefined) {
+          if (!isLast) throw corruptSegment(file, outcome.valid, outcome.failure);
+          truncated = { bytes: size - outcome.valid, reason: outcome.failure };
+          await handle.truncate(outcome.valid);
           await handle.datasync();
         }
+        if (isLast) lastBytes = outcome.valid;
+      } finally {
+        await handle.close();
       }
-      if (isLast) lastBytes = valid;
-    } finally {
-      await handle.close();
     }
+    const highest = Math.max(remaining.at(-1) ?? 0, applied.segment, ...index.segments());
+    // Append to the newest file only if no segment after it ever existed (else its records would replay too early).
+    const last = remaining.at(-1) === highest && highest >= applied.segment ? highest : 0;
+    return {
+      index,
+      last,
+      lastBytes: last === 0 ? 0 : lastBytes,
+      next: highest + 1,
+      replayed,
+      ...(truncated === undefined ? {} : { truncated }),
+      ...(rebuiltIndex === undefined ? {} : { rebuiltIndex }),
+    };
+  } catch (error) {
+    index.close();
+    throw error;
   }
-  return { index, last: seqs.at(-1) ?? 0, lastBytes, ...(truncated === undefined ? {} : { truncated }) };
 }
 
-/** Applies the records of one segment; stops at the first that does not decode (returned as `failure`). */
+/** Opens the index; one that cannot be used is moved aside (`index.sqlite.broken`) and rebuilt from the segments. */
+async function openIndex(directory: string): Promise<{ index: SegmentIndex; rebuiltIndex?: string }> {
+  const file = path.join(directory, INDEX_FILE);
+  try {
+    return { index: SegmentIndex.open(file) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    for (const suffix of ["", "-wal", "-shm"]) {
+      await rename(`${file}${suffix}`, `${file}.broken${suffix}`).catch(() => rm(`${file}${suffix}`, { force: true }));
+    }
+    return { index: SegmentIndex.open(file), rebuiltIndex: reason };
+  }
+}
+
+/**
+ * Applies the records of one segment from byte `from` (one transaction per segment, with the new applied
+ * position); stops at the first record that does not decode (returned as `failure`).
+ */
 async function replaySegment(
   handle: FileHandle,
   seq: number,
+  from: number,
   size: number,
   index: SegmentIndex,
   verifyBodies: boolean,
-): Promise<{ readonly valid: number; readonly failure?: string }> {
+): Promise<{ readonly valid: number; readonly records: number; readonly failure?: string }> {
   const headBuffer = new Uint8Array(SEGMENT_RECORD_HEAD_BYTES + MAX_SEGMENT_KEY_BYTES);
-  let offset = 0;
+  const apply: Array<() => void> = [];
+  let offset = from;
+  let failure: string | undefined;
   while (offset < size) {
     const available = Math.min(headBuffer.length, size - offset);
     const { bytesRead } = await handle.read(headBuffer, 0, available, offset);
@@ -95,26 +169,35 @@ async function replaySegment(
       decoded = decodeSegmentRecordHead(headBuffer.subarray(0, bytesRead));
       if (offset + decoded.recordBytes > size) throw new SegmentRecordError(`record of ${String(decoded.recordBytes)} bytes runs past the end of the file`);
     } catch (error) {
-      if (error instanceof SegmentRecordError) return { valid: offset, failure: `${error.reason} (record at offset ${String(offset)})` };
-      throw error;
+      if (!(error instanceof SegmentRecordError)) throw error;
+      failure = `${error.reason} (record at offset ${String(offset)})`;
+      break;
     }
     const { head, recordBytes } = decoded;
+    const at = offset;
     if (head.kind === "put") {
-      const bodyOffset = offset + recordBytes - head.bodyLength;
+      const bodyOffset = at + recordBytes - head.bodyLength;
       if (verifyBodies) {
         const body = new Uint8Array(head.bodyLength);
         const read = await readFully(handle, body, bodyOffset);
         if (read !== body.length || crc32c(body) !== head.bodyCrc32c) {
-          return { valid: offset, failure: `body of ${head.key} does not match its CRC32C (record at offset ${String(offset)})` };
+          failure = `body of ${head.key} does not match its CRC32C (record at offset ${String(at)})`;
+          break;
         }
       }
-      index.applyPut(head.key, { segment: seq, recordOffset: offset, bodyOffset, size: head.bodyLength, crc32c: head.bodyCrc32c }, recordBytes);
+      apply.push(() => index.applyPut(head.key, { segment: seq, recordOffset: at, bodyOffset, size: head.bodyLength, crc32c: head.bodyCrc32c }, recordBytes));
     } else {
-      index.applyDelete(head.key, seq, offset, recordBytes, head.targetSegment, head.targetOffset);
+      apply.push(() => index.applyDelete(head.key, seq, at, recordBytes, head.targetSegment, head.targetOffset));
     }
     offset += recordBytes;
   }
-  return { valid: offset };
+  const valid = offset;
+  index.transaction(() => {
+    index.addSegment(seq);
+    for (const step of apply) step();
+    index.setApplied({ segment: seq, offset: valid });
+  });
+  return { valid, records: apply.length, ...(failure === undefined ? {} : { failure }) };
 }
 
 async function readFully(handle: FileHandle, into: Uint8Array, position: number): Promise<number> {
