@@ -85,6 +85,7 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
         objectsLayout: spec.layout,
         durability: config.storage.durability,
         ...(recovery === undefined ? {} : { objectsTornTailCut: `${String(recovery.bytes)} byte(s): ${recovery.reason}` }),
+        ...(objectStore.segmentRebuiltIndex === undefined ? {} : { objectsIndexRebuilt: objectStore.segmentRebuiltIndex }),
       },
     };
   }

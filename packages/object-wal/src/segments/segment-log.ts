@@ -1,8 +1,8 @@
 // The segment layout of the filesystem store (docs/segment-layout.md): objects up to a size limit are appended as
 // NSR1 records to numbered segment files instead of one file each. A put is one positional write into the active
 // segment plus one fdatasync shared by every record written meanwhile (group commit): no inode to allocate, no
-// link(2), no directory fsync per object. An in-memory index (rebuilt from the records at open) maps keys to their
-// bodies. Deletes append targeted delete records; a segment whose records are no longer needed is unlinked, and a
+// link(2), no directory fsync per object. An index in SQLite beside the segments (segment-index.ts) maps keys to
+// their bodies. Deletes append targeted delete records; a segment whose records are no longer needed is unlinked, and a
 // sealed segment holding little live data is compacted (its live objects re-appended, then it is unlinked).
 //
 // Invariants: writes are appended strictly in order by one worker, one job at a time; a record is visible (index)
