@@ -107,8 +107,7 @@ export class SegmentIndex {
 
   /** Records that every record before (`segment`, `offset`) is applied. */
   setApplied(position: AppliedPosition): void {
-    this.#statements.updateMeta.run(position.segment, "applied_segment");
-    this.#statements.updateMeta.run(position.offset, "applied_offset");
+    this.#statements.updateApplied.run(position.segment, position.offset);
   }
 
   get size(): number {
@@ -245,7 +244,9 @@ export class SegmentIndex {
 function prepare(db: Database.Database) {
   return {
     selectMeta: db.prepare("SELECT value FROM meta WHERE name = ?"),
-    updateMeta: db.prepare("UPDATE meta SET value = ? WHERE name = ?"),
+    updateApplied: db.prepare(
+      "UPDATE meta SET value = CASE name WHEN 'applied_segment' THEN ? ELSE ? END WHERE name IN ('applied_segment', 'applied_offset')",
+    ),
     countObjects: db.prepare("SELECT count(*) AS count FROM objects"),
     selectObject: db.prepare("SELECT segment, record_offset, body_offset, size, crc FROM objects WHERE key = ?"),
     insertObject: db.prepare("INSERT INTO objects (key, segment, record_offset, body_offset, size, crc) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING"),
