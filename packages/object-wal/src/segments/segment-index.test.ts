@@ -62,4 +62,20 @@ describe("SegmentIndex", () => {
     index.addSegment(6);
     expect(index.removable(6)).toEqual([5]);
   });
+
+  it("picks the sparsest segment below a share of live bytes that still holds something to move", () => {
+    const index = SegmentIndex.open(":memory:");
+    index.applyPut("a", at(1, 0, 100), 130);
+    index.applyPut("b", at(1, 130, 100), 130);
+    index.applyPut("c", at(2, 0, 100), 130);
+    index.applyPut("d", at(2, 130, 100), 130);
+    index.applyDelete("a", 3, 0, 30, 1, 0);
+    index.addSegment(4);
+    // Segment 1 is 100/260 live, 2 is 200/260, 3 holds only a delete that protects 1 (share 0).
+    expect(index.sparsest(4, 0.5)).toBe(3);
+    index.dropDeletes(3);
+    expect(index.sparsest(4, 0.5)).toBe(1);
+    expect(index.sparsest(4, 0.3)).toBeUndefined();
+    expect(index.sparsest(1, 0.5)).toBeUndefined();
+  });
 });

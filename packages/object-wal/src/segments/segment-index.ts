@@ -192,6 +192,14 @@ export class SegmentIndex {
     return (this.#statements.selectRemovable.all(limit) as { seq: number }[]).map((row) => row.seq);
   }
 
+  /**
+   * The segment below `limit` with the smallest share of live bytes, if that share is below `below` and the segment
+   * holds something to move (a live put, or a delete that still matters).
+   */
+  sparsest(limit: number, below: number): number | undefined {
+    return (this.#statements.selectSparsest.get(limit, below) as { seq: number } | undefined)?.seq;
+  }
+
   /** The deletes of `seq` whose target segment is still present (without them the target's puts would revive). */
   neededDeletes(seq: number): SegmentDelete[] {
     return (this.#statements.selectNeededDeletes.all(seq) as { key: string; target_segment: number; target_offset: number }[]).map((row) => ({
@@ -267,6 +275,13 @@ function prepare(db: Database.Database) {
     deleteDeletes: db.prepare("DELETE FROM deletes WHERE segment = ?"),
     selectNeededDeletes: db.prepare(
       "SELECT key, target_segment, target_offset FROM deletes d WHERE d.segment = ? AND EXISTS (SELECT 1 FROM segments t WHERE t.seq = d.target_segment)",
+    ),
+    selectSparsest: db.prepare(
+      `SELECT seq FROM segments s
+       WHERE s.seq < ? AND (CASE WHEN s.bytes = 0 THEN 0.0 ELSE s.live_bytes * 1.0 / s.bytes END) < ?
+         AND (s.live_puts > 0 OR EXISTS (SELECT 1 FROM deletes d JOIN segments t ON t.seq = d.target_segment WHERE d.segment = s.seq))
+       ORDER BY (CASE WHEN s.bytes = 0 THEN 0.0 ELSE s.live_bytes * 1.0 / s.bytes END), s.seq
+       LIMIT 1`,
     ),
     selectRemovable: db.prepare(
       `SELECT seq FROM segments s WHERE s.seq < ? AND s.live_puts = 0

@@ -368,17 +368,7 @@ export class SegmentLog {
    */
   async #compactOne(): Promise<boolean> {
     if (this.#compactBelow === 0 || this.#closed) return false;
-    let victim: number | undefined;
-    let lowest = this.#compactBelow;
-    for (const seq of this.#index.segments()) {
-      if (seq >= this.#active.seq) continue;
-      const size = this.#index.segmentBytes(seq);
-      const ratio = size === 0 ? 0 : this.#index.liveBytes(seq) / size;
-      if (ratio < lowest && (this.#index.livePuts(seq) > 0 || this.#index.neededDeletes(seq).length > 0)) {
-        lowest = ratio;
-        victim = seq;
-      }
-    }
+    const victim = this.#index.sparsest(this.#active.seq, this.#compactBelow);
     if (victim === undefined) return false;
     let progress = false;
     for (const key of this.#index.keysIn(victim)) {
