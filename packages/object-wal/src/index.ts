@@ -1,6 +1,13 @@
 // Public API of @nereus/object-wal. Every export is named here.
 export { S3ObjectStore, createS3ObjectStore, type S3ObjectStoreOptions } from "./s3-object-store.js";
-export { FileSystemObjectStore, createFileSystemObjectStore, type FileSystemObjectStoreOptions, type ObjectDurability } from "./file-system-object-store.js";
+export {
+  FileSystemObjectStore,
+  createFileSystemObjectStore,
+  type FileSystemObjectStoreOptions,
+  type ObjectDurability,
+  type SegmentLayoutOptions,
+} from "./file-system-object-store.js";
+export { type SegmentLogStats } from "./segments/segment-log.js";
 export { assertObjectKey, assertListPrefix, MAX_OBJECT_KEY_BYTES } from "./assert-object-key.js";
 export { crc32cToBase64, crc32cFromBase64 } from "./crc32c-base64.js";
 
