@@ -59,12 +59,15 @@ interface LocationRow {
 export class SegmentIndex {
   readonly #db: Database.Database;
   readonly #statements: ReturnType<typeof prepare>;
+  /** One transaction wrapper for every call (better-sqlite3 builds a new one per `db.transaction`). */
+  readonly #inTransaction: (apply: () => unknown) => unknown;
   /** The segment `addSegment` registered last (while it is not removed, registering it again is a no-op). */
   #lastAdded = 0;
 
   private constructor(db: Database.Database) {
     this.#db = db;
     this.#statements = prepare(db);
+    this.#inTransaction = db.transaction((apply: () => unknown) => apply());
   }
 
   /**
@@ -95,7 +98,7 @@ export class SegmentIndex {
 
   /** Runs `apply` as one transaction (all of it or none of it reaches the index). */
   transaction<T>(apply: () => T): T {
-    return this.#db.transaction(apply)();
+    return this.#inTransaction(apply) as T;
   }
 
   get applied(): AppliedPosition {
