@@ -169,6 +169,12 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
           { labels: { kind: "merge" }, value: materialization.mergesDeferred },
         ],
       },
+      {
+        name: "nereus_materialization_foreground_wait_seconds_total",
+        help: "Time background materialization tasks waited between their steps for busy foreground traffic (appends, reads) to pass.",
+        type: "counter",
+        samples: [{ labels: {}, value: materialization.foregroundWaitMs / 1000 }],
+      },
       { name: "nereus_materialization_errors_total", help: "Background materialization passes or tasks that failed.", type: "counter", samples: [{ labels: {}, value: materialization.errors }] },
       {
         name: "nereus_materialization_pending_bytes",

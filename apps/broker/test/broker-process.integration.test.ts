@@ -100,6 +100,7 @@ describe("a running nereus-broker", () => {
       'nereus_materialization_deferrals_total{kind="level1"}',
       "nereus_materialization_tasks_published_total",
       "nereus_materialization_pending_bytes",
+      "nereus_materialization_foreground_wait_seconds_total",
       "nereus_kafka_groups",
     ]) {
       expect(metrics).toContain(family);

@@ -60,15 +60,22 @@ export async function readSourceEntries(readers: SourceReaders, source: Material
 
 /**
  * Reads every source (at most 8 at once), returning their entries in source order. A failing source rejects with
- * its error and `details.sourceIndex` (the first failure wins; the other reads are still awaited).
+ * its error and `details.sourceIndex` (the first failure wins; the other reads are still awaited). `beforeEach`
+ * runs before each source's read (a background task waits there while foreground traffic is busy).
  */
-export async function readAllSources(readers: SourceReaders, sources: readonly MaterializationSource[], signal?: AbortSignal): Promise<StoredEntry[]> {
+export async function readAllSources(
+  readers: SourceReaders,
+  sources: readonly MaterializationSource[],
+  signal?: AbortSignal,
+  beforeEach?: () => Promise<void>,
+): Promise<StoredEntry[]> {
   const results: Array<readonly StoredEntry[]> = new Array<readonly StoredEntry[]>(sources.length);
   let failure: { readonly index: number; readonly error: unknown } | undefined;
   let next = 0;
   const lanes = Array.from({ length: Math.min(SOURCE_READ_CONCURRENCY, sources.length) }, async () => {
     for (let index = next++; index < sources.length && failure === undefined; index = next++) {
       try {
+        await beforeEach?.();
         results[index] = await readSourceEntries(readers, sources[index] as MaterializationSource, signal);
       } catch (error) {
         failure ??= { index, error };
@@ -124,10 +131,14 @@ export function encodeGenerationObject(input: Omit<GenerationObjectInput, "store
 
 /**
  * Encodes the output object of a task like `encodeGenerationObject` (same bytes, same key), hashing the payloads in
- * steps of at most `HASH_STEP_BYTES` and yielding the event loop between steps, so foreground work (appends) is not
- * held up for the whole hash. (WebCrypto's digest is no help on Node 20: it copies the input on the calling thread.)
+ * steps of at most `HASH_STEP_BYTES` and awaiting `betweenSteps` (default: one turn of the event loop) between steps,
+ * so foreground work (appends) is not held up for the whole hash. (WebCrypto's digest is no help on Node 20: it
+ * copies the input on the calling thread.)
  */
-export async function encodeGenerationObjectYielding(input: Omit<GenerationObjectInput, "store" | "signal">): Promise<EncodedGenerationObject> {
+export async function encodeGenerationObjectYielding(
+  input: Omit<GenerationObjectInput, "store" | "signal">,
+  betweenSteps: () => Promise<void> = () => nextTurn(),
+): Promise<EncodedGenerationObject> {
   const hasher = createHash("sha256");
   let sinceYield = 0;
   for (const entry of input.entries) {
@@ -138,7 +149,7 @@ export async function encodeGenerationObjectYielding(input: Omit<GenerationObjec
       sinceYield += step.length;
       if (sinceYield >= HASH_STEP_BYTES) {
         sinceYield = 0;
-        await nextTurn();
+        await betweenSteps();
       }
     }
   }

@@ -1,10 +1,12 @@
-// The worker's cost controls: deferral of small level-1 increments in background passes (and its limits), the
-// output proof by the store's CRC32C, and pacing. The full protocol (crashes, claims, publication) is covered by
+// The worker's cost controls: deferral of small level-1 increments in background passes (and its limits), giving
+// way to returning traffic inside a background task, the output proof by the store's CRC32C, and pacing. The full protocol (crashes, claims, publication) is covered by
 // the Object WAL acceptance suite.
 import { performance } from "node:perf_hooks";
 import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { ObjectWalReader } from "../reader/object-wal-reader.js";
 import { ObjectWalStack, opaque } from "../testing/object-wal-stack.js";
+import type { SourceReaders } from "./generation-object.js";
 
 const stacks: ObjectWalStack[] = [];
 afterEach(async () => {
@@ -183,6 +185,83 @@ describe("MaterializationWorker output verification", () => {
 });
 
 describe("MaterializationWorker pacing", () => {
+  it("a background task that started in a quiet moment waits between its source reads while traffic is back, then finishes", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("gives-way", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    for (let index = 0; index < 20; index++) await store.append(streamId, opaque(`entry-${String(index)}`));
+    let busy = false;
+    let sourceReads = 0;
+    const reader = new ObjectWalReader({ objectStore: stack.objects });
+    const readers: SourceReaders = () => ({
+      spiVersion: reader.spiVersion,
+      targetTypes: reader.targetTypes,
+      readEntries: (target, options) => {
+        sourceReads += 1;
+        busy = true; // traffic comes back once the task is under way
+        return reader.readEntries(target, options);
+      },
+    });
+    const worker = stack.worker({ readers, policy: { minLevelOneBytes: 1 }, foregroundBusy: () => busy });
+    const pass = worker.runOnce(undefined, { defer: true });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // At most one read per lane (8) started before the foreground turned busy; the rest wait, nothing is published.
+    expect(sourceReads).toBeGreaterThan(0);
+    expect(sourceReads).toBeLessThanOrEqual(8);
+    expect(worker.stats.tasksPublished).toBe(0);
+    busy = false;
+    const readsBefore = sourceReads;
+    const quiet = setInterval(() => {
+      busy = false;
+    }, 5);
+    try {
+      await pass;
+    } finally {
+      clearInterval(quiet);
+    }
+    expect(sourceReads).toBeGreaterThan(readsBefore);
+    expect(await committed(stack, streamId)).toEqual([[0, 20]]);
+    expect(worker.stats.foregroundWaitMs).toBeGreaterThanOrEqual(250);
+  });
+
+  it("a task that gives way goes on once half its claim's lease has passed, even with the traffic still busy", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("lease-bound", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`entry-${String(index)}`));
+    let now = 1_000_000;
+    let busy = false;
+    const reader = new ObjectWalReader({ objectStore: stack.objects });
+    const readers: SourceReaders = () => ({
+      spiVersion: reader.spiVersion,
+      targetTypes: reader.targetTypes,
+      readEntries: (target, options) => {
+        busy = true;
+        return reader.readEntries(target, options);
+      },
+    });
+    const worker = stack.worker({ readers, clock: () => now, claimTtlMs: 30_000, policy: { minLevelOneBytes: 1 }, foregroundBusy: () => busy });
+    const pass = worker.runOnce(undefined, { defer: true });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(worker.stats.tasksPublished).toBe(0);
+    // 15 s after the claim (half of the 30 s lease) the task stops waiting, though the foreground is still busy.
+    now += 15_000;
+    await pass;
+    expect(busy).toBe(true);
+    expect(await committed(stack, streamId)).toEqual([[0, 3]]);
+  });
+
+  it("a task the policy starts while the foreground is busy (its backlog waited long enough) does not wait", async () => {
+    const stack = newStack();
+    const { store } = stack.open();
+    const { streamId } = await store.createStream("forced", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`entry-${String(index)}`));
+    const worker = stack.worker({ clock: () => 1_000_000, policy: { minLevelOneBytes: 1, busyLevelOneBytes: 1 }, foregroundBusy: () => true });
+    await worker.runOnce(undefined, { defer: true });
+    expect(await committed(stack, streamId)).toEqual([[0, 3]]);
+    expect(worker.stats.foregroundWaitMs).toBe(0);
+  });
+
   it("keeps to maxBytesPerSecond over several tasks", async () => {
     const stack = newStack();
     const { store } = stack.open();

@@ -21,7 +21,9 @@
 // generation-0 index end rides on the claim transaction; after each task the worker yields, optionally pauses
 // (`taskPauseMs`) and keeps to `maxBytesPerSecond`; while `foregroundBusy()` says appends or reads are keeping the
 // process busy, background passes wait for a larger backlog (`busyLevelOneBytes` / `busyLevelOneDelayMs`) and
-// start no merges.
+// start no merges; and a background task that started in a quiet moment gives way when traffic comes back: between
+// its steps (source reads, hash steps, the upload) it waits while the foreground is busy, up to half its claim's
+// lease after the claim, then goes on.
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
@@ -146,6 +148,8 @@ export class MaterializationWorkerStats {
   bytesMaterialized = 0;
   /** Time spent in pauses after tasks (`taskPauseMs`, `maxBytesPerSecond`). */
   pacingMs = 0;
+  /** Time background tasks waited between their steps for busy foreground traffic to pass. */
+  foregroundWaitMs = 0;
   /** CAS conflicts on a stream's record (another worker moved first). */
   claimsLost = 0;
   errors = 0;
@@ -477,7 +481,7 @@ export class MaterializationWorker implements AsyncDisposable {
       this.stats.tasksResumed += 1;
       const sources = await this.#collectSources(head.streamId, claimed, signal);
       if (sources === undefined) return this.#abandon(head.streamId, { record: { ...record, task: claimed }, revision: replaced.revision }, signal);
-      return this.#drive(head, { record: { ...record, task: claimed }, revision: replaced.revision }, sources, signal);
+      return this.#drive(head, { record: { ...record, task: claimed }, revision: replaced.revision }, sources, signal, defer);
     }
     const plan = await this.#plan(head, record, signal, defer);
     if (plan === undefined) return "idle";
@@ -500,7 +504,7 @@ export class MaterializationWorker implements AsyncDisposable {
     const replaced = await this.#states.replace(state, { ...record, task: claimed }, {}, signal);
     if (!replaced.ok) return this.#lost();
     this.stats.tasksClaimed += 1;
-    return this.#drive(head, { record: { ...record, task: claimed }, revision: replaced.revision }, plan.sources, signal);
+    return this.#drive(head, { record: { ...record, task: claimed }, revision: replaced.revision }, plan.sources, signal, defer);
   }
 
   async #plan(head: StreamHead, record: StreamMaterialization, signal: AbortSignal, defer: boolean): Promise<MaterializationPlan | "deferred" | undefined> {
@@ -586,16 +590,46 @@ export class MaterializationWorker implements AsyncDisposable {
     return sources;
   }
 
-  /** Builds (or re-verifies) the output, prepares and publishes; then paces (whatever the outcome). */
-  async #drive(head: StreamHead, claimed: VersionedMaterialization, sources: readonly MaterializationSource[], signal: AbortSignal): Promise<TaskOutcome> {
+  /**
+   * Builds (or re-verifies) the output, prepares and publishes; then paces (whatever the outcome). A background
+   * task (`background`) that starts while the foreground is quiet gives way to traffic that comes back between its
+   * steps (see `#giveWay`).
+   */
+  async #drive(
+    head: StreamHead,
+    claimed: VersionedMaterialization,
+    sources: readonly MaterializationSource[],
+    signal: AbortSignal,
+    background: boolean,
+  ): Promise<TaskOutcome> {
     const started = performance.now();
     const bytes = estimatedRunBytes(sources);
     this.stats.bytesMaterialized += bytes;
+    const claim = (claimed.record.task as MaterializationTask).claim as NonNullable<MaterializationTask["claim"]>;
+    // Only a task that started in a quiet moment gives way: one the policy started despite busy traffic (a backlog
+    // that waited long enough) must go on.
+    const givesWay = background && !this.#foregroundBusy();
+    const betweenSteps = givesWay ? () => this.#giveWay(claim, signal) : () => nextTurn();
     try {
-      return await this.#build(head, claimed, sources, signal);
+      return await this.#build(head, claimed, sources, signal, betweenSteps);
     } finally {
       await this.#pace(bytes, started, signal);
     }
+  }
+
+  /**
+   * Between two steps of a background task: yields the event loop, then waits (polling) while `foregroundBusy()`
+   * says appends or reads keep the process busy, so a task that started in a quiet moment does not take CPU and
+   * disk from traffic that came back. Invariant: it never waits past half the claim's lease after the claim was
+   * taken, so the task still ends well before its claim could be taken over; abort ends the wait at once.
+   */
+  async #giveWay(claim: NonNullable<MaterializationTask["claim"]>, signal: AbortSignal): Promise<void> {
+    await nextTurn();
+    const latest = claim.expiresAtMillis - this.#claimTtlMs / 2;
+    if (!this.#foregroundBusy() || this.#clock() >= latest) return;
+    const started = performance.now();
+    while (!signal.aborted && this.#clock() < latest && this.#foregroundBusy()) await sleep(FOREGROUND_POLL_MS, signal);
+    this.stats.foregroundWaitMs += performance.now() - started;
   }
 
   /**
@@ -617,13 +651,19 @@ export class MaterializationWorker implements AsyncDisposable {
     await sleep(waitMs, signal);
   }
 
-  async #build(head: StreamHead, claimed: VersionedMaterialization, sources: readonly MaterializationSource[], signal: AbortSignal): Promise<TaskOutcome> {
+  async #build(
+    head: StreamHead,
+    claimed: VersionedMaterialization,
+    sources: readonly MaterializationSource[],
+    signal: AbortSignal,
+    betweenSteps: () => Promise<void>,
+  ): Promise<TaskOutcome> {
     const streamId = head.streamId;
     const task = claimed.record.task as MaterializationTask;
     const claim = task.claim as NonNullable<MaterializationTask["claim"]>;
     let entries;
     try {
-      entries = await readAllSources(this.#readers, sources, signal);
+      entries = await readAllSources(this.#readers, sources, signal, betweenSteps);
     } catch (error) {
       if (!(error instanceof SourceReadError) || !isCorruption(error.cause)) throw error instanceof SourceReadError ? error.cause : error;
       // A corrupt generation source is quarantined (reads and later plans skip it); generation 0 has no fallback.
@@ -646,7 +686,8 @@ export class MaterializationWorker implements AsyncDisposable {
         claimToken: claim.token,
         createdAtMillis: this.#clock(),
         orphanGraceMs: this.#orphanGraceMs,
-      });
+      }, betweenSteps);
+      await betweenSteps();
       const [root] = await Promise.all([this.#roots.create(this.#metadata, encoded.root, signal), uploadGenerationObject(this.#store, encoded, signal)]);
       const proof = await verifyUploadedGenerationObject(this.#store, encoded, streamId, task.offsetStart, entries, signal);
       if (proof === "STORE_CHECKSUM") this.stats.outputsVerifiedByChecksum += 1;
@@ -794,6 +835,9 @@ export class MaterializationWorker implements AsyncDisposable {
     return { workerId: this.workerId, token, expiresAtMillis: now + this.#claimTtlMs };
   }
 }
+
+/** How often a background task that gives way re-asks whether the foreground is still busy. */
+const FOREGROUND_POLL_MS = 50;
 
 /** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
