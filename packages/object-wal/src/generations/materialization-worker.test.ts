@@ -19,6 +19,13 @@ function newStack(): ObjectWalStack {
   return stack;
 }
 
+/** Polls `condition` every 5 ms for up to 10 s (the task under test starts on its own schedule). */
+async function until(condition: () => boolean): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (!condition() && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}
+
 async function committed(stack: ObjectWalStack, streamId: string): Promise<Array<[number, number]>> {
   return (await stack.generations(streamId)).filter((entry) => entry.state === "COMMITTED").map((entry) => [entry.offsetStart, entry.offsetEnd]);
 }
@@ -204,6 +211,7 @@ describe("MaterializationWorker pacing", () => {
     });
     const worker = stack.worker({ readers, policy: { minLevelOneBytes: 1 }, foregroundBusy: () => busy });
     const pass = worker.runOnce(undefined, { defer: true });
+    await until(() => sourceReads > 0);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // At most one read per lane (8) started before the foreground turned busy; the rest wait, nothing is published.
     expect(sourceReads).toBeGreaterThan(0);
@@ -242,6 +250,7 @@ describe("MaterializationWorker pacing", () => {
     });
     const worker = stack.worker({ readers, clock: () => now, claimTtlMs: 30_000, policy: { minLevelOneBytes: 1 }, foregroundBusy: () => busy });
     const pass = worker.runOnce(undefined, { defer: true });
+    await until(() => busy);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(worker.stats.tasksPublished).toBe(0);
     // 15 s after the claim (half of the 30 s lease) the task stops waiting, though the foreground is still busy.
