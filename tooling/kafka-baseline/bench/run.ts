@@ -139,6 +139,23 @@ function sample(text: string, metric: string, labelFilter = ""): number {
   return total;
 }
 
+/**
+ * Upper bound of the histogram bucket that holds the median of `metric` (a histogram's base name) over the samples
+ * whose labels contain `labelFilter`: the smallest `le` whose cumulative count reaches half the total.
+ */
+function medianBound(text: string, metric: string, labelFilter: string): number {
+  const buckets: Array<{ le: number; count: number }> = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith(`${metric}_bucket{`) || !line.includes(labelFilter)) continue;
+    const le = /le="([^"]+)"/.exec(line)?.[1];
+    if (le === undefined) continue;
+    buckets.push({ le: le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le), count: Number(line.slice(line.lastIndexOf(" ") + 1)) });
+  }
+  buckets.sort((a, b) => a.le - b.le);
+  const total = buckets.at(-1)?.count ?? 0;
+  return buckets.find((bucket) => total > 0 && bucket.count >= total / 2)?.le ?? Number.NaN;
+}
+
 /** One line from the Nereus broker's /metrics: where a produce spends its time and how appends batch into objects. */
 function nereusDiagnostics(metrics: string): string {
   const appends = sample(metrics, "nereus_append_duration_seconds_count");
@@ -150,9 +167,13 @@ function nereusDiagnostics(metrics: string): string {
   const objects = sample(metrics, "nereus_wal_objects_total");
   const objectBytes = sample(metrics, "nereus_wal_object_bytes_total");
   const mean = (sum: number, count: number): string => (count > 0 ? `${((sum / count) * 1000).toFixed(1)} ms` : "n/a");
+  const medianOf = (api: string): string => {
+    const bound = medianBound(metrics, "nereus_kafka_request_duration_seconds", `api="${api}"`);
+    return Number.isFinite(bound) ? `median <= ${String(bound * 1000)} ms` : "median n/a";
+  };
   return (
-    `${String(appends)} appends (mean ${mean(appendSum, appends)} call->ack), ${String(produces)} Produce requests (mean ${mean(produceSum, produces)}), ` +
-    `${String(fetches)} Fetch requests (mean ${mean(fetchSum, fetches)}), ${String(objects)} WAL objects (mean ${objects > 0 ? (objectBytes / objects / 1024).toFixed(0) : "n/a"} KiB, ` +
+    `${String(appends)} appends (mean ${mean(appendSum, appends)} call->ack), ${String(produces)} Produce requests (mean ${mean(produceSum, produces)}, ${medianOf("Produce")}), ` +
+    `${String(fetches)} Fetch requests (mean ${mean(fetchSum, fetches)} with the long polls at the log end, ${medianOf("Fetch")}), ${String(objects)} WAL objects (mean ${objects > 0 ? (objectBytes / objects / 1024).toFixed(0) : "n/a"} KiB, ` +
     `${objects > 0 ? (appends / objects).toFixed(1) : "n/a"} appends/object)`
   );
 }
