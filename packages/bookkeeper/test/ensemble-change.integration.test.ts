@@ -1,8 +1,10 @@
 // Ensemble change against real bookies: a bookie of the ensemble is SIGKILLed while adds stream; the writer
 // replaces it by the spare bookie through a metadata CAS, re-sends what was pending, and loses no confirmed add.
+// On a private set of three bookies started for this file: killing a shared bookie would disturb the other test
+// files that run meanwhile (their ledgers may need every bookie).
 import { ErrorCode } from "@nereus/core";
-import { loadServices } from "@nereus/test-services";
-import { afterAll, describe, expect, it } from "vitest";
+import { startServices, type RunningServices } from "@nereus/test-services";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BookieClient } from "../src/client/bookie-client.js";
 import { createBookKeeperClient } from "../src/client/bookkeeper-client.js";
 import { createDigestManager } from "../src/digest/digest-manager.js";
@@ -11,19 +13,28 @@ import { deriveMasterKey } from "../src/digest/master-key.js";
 import { BookieRegistry } from "../src/metadata/bookie-registry.js";
 import { ZooKeeperSession } from "../src/zookeeper/zookeeper-session.js";
 
-const services = loadServices();
-const client = createBookKeeperClient({
-  zooKeeperConnectString: services.zookeeper.connectString,
-  ledgersRoot: services.bookkeeper.zkLedgersRoot,
-  requestTimeoutMs: 5_000,
-});
-const session = new ZooKeeperSession(services.zookeeper.connectString);
-const rawBookies = new BookieClient(new BookieRegistry(session, services.bookkeeper.zkLedgersRoot));
+let services: RunningServices;
+let client: ReturnType<typeof createBookKeeperClient>;
+let session: ZooKeeperSession;
+let rawBookies: BookieClient;
+
+beforeAll(async () => {
+  services = await startServices({ bookkeeper: { bookies: 3 } });
+  client = createBookKeeperClient({
+    zooKeeperConnectString: services.zookeeper.connectString,
+    ledgersRoot: services.bookkeeper.zkLedgersRoot,
+    requestTimeoutMs: 5_000,
+  });
+  session = new ZooKeeperSession(services.zookeeper.connectString);
+  rawBookies = new BookieClient(new BookieRegistry(session, services.bookkeeper.zkLedgersRoot));
+}, 240_000);
+
 afterAll(async () => {
-  await client.close();
-  await rawBookies.close();
-  await session.close();
-});
+  await client?.close();
+  await rawBookies?.close();
+  await session?.close();
+  await services?.stop();
+}, 60_000);
 
 const payloadOf = (index: number) => {
   const out = new Uint8Array(512 + (index % 7) * 100);
