@@ -609,7 +609,13 @@ export class MaterializationWorker implements AsyncDisposable {
     // Only a task that started in a quiet moment gives way: one the policy started despite busy traffic (a backlog
     // that waited long enough) must go on.
     const givesWay = background && !this.#foregroundBusy();
-    const betweenSteps = givesWay ? () => this.#giveWay(claim, signal) : () => nextTurn();
+    // The task's concurrent source reads share one wait (so the wait is counted once per task, not once per read).
+    let waiting: Promise<void> | undefined;
+    const giveWay = (): Promise<void> =>
+      (waiting ??= this.#giveWay(claim, signal).finally(() => {
+        waiting = undefined;
+      }));
+    const betweenSteps = givesWay ? giveWay : () => nextTurn();
     try {
       return await this.#build(head, claimed, sources, signal, betweenSteps);
     } finally {
