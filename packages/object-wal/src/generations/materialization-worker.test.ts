@@ -1,6 +1,6 @@
 // The worker's cost controls: deferral of small level-1 increments in background passes (and its limits), giving
-// way to returning traffic inside a background task, the output proof by the store's CRC32C, and pacing. The full protocol (crashes, claims, publication) is covered by
-// the Object WAL acceptance suite.
+// way to returning traffic inside a background task, the output proof by the store's CRC32C, and pacing. The full
+// protocol (crashes, claims, publication) is covered by the Object WAL acceptance suite.
 import { performance } from "node:perf_hooks";
 import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -17,6 +17,19 @@ function newStack(): ObjectWalStack {
   const stack = new ObjectWalStack(new InMemoryMetadataStore(), new InMemoryObjectStore());
   stacks.push(stack);
   return stack;
+}
+
+/** Source readers over `stack`'s objects that call `onRead` before each source read (a test's view of the task). */
+function readersThat(stack: ObjectWalStack, onRead: () => void): SourceReaders {
+  const reader = new ObjectWalReader({ objectStore: stack.objects });
+  return () => ({
+    spiVersion: reader.spiVersion,
+    targetTypes: reader.targetTypes,
+    readEntries: (target, options) => {
+      onRead();
+      return reader.readEntries(target, options);
+    },
+  });
 }
 
 /** Polls `condition` every 5 ms for up to 10 s (the task under test starts on its own schedule). */
@@ -199,15 +212,9 @@ describe("MaterializationWorker pacing", () => {
     for (let index = 0; index < 20; index++) await store.append(streamId, opaque(`entry-${String(index)}`));
     let busy = false;
     let sourceReads = 0;
-    const reader = new ObjectWalReader({ objectStore: stack.objects });
-    const readers: SourceReaders = () => ({
-      spiVersion: reader.spiVersion,
-      targetTypes: reader.targetTypes,
-      readEntries: (target, options) => {
-        sourceReads += 1;
-        busy = true; // traffic comes back once the task is under way
-        return reader.readEntries(target, options);
-      },
+    const readers = readersThat(stack, () => {
+      sourceReads += 1;
+      busy = true; // traffic comes back once the task is under way
     });
     const worker = stack.worker({ readers, policy: { minLevelOneBytes: 1 }, foregroundBusy: () => busy });
     const started = performance.now();
@@ -242,14 +249,8 @@ describe("MaterializationWorker pacing", () => {
     for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`entry-${String(index)}`));
     let now = 1_000_000;
     let busy = false;
-    const reader = new ObjectWalReader({ objectStore: stack.objects });
-    const readers: SourceReaders = () => ({
-      spiVersion: reader.spiVersion,
-      targetTypes: reader.targetTypes,
-      readEntries: (target, options) => {
-        busy = true;
-        return reader.readEntries(target, options);
-      },
+    const readers = readersThat(stack, () => {
+      busy = true;
     });
     const worker = stack.worker({ readers, clock: () => now, claimTtlMs: 30_000, policy: { minLevelOneBytes: 1 }, foregroundBusy: () => busy });
     const pass = worker.runOnce(undefined, { defer: true });
