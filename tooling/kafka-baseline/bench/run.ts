@@ -12,7 +12,9 @@
 // Around phases 1 and 2 it reads the broker process's CPU time (/proc) and reports broker CPU ms per MB moved, a
 // steadier figure than MB/s on a machine whose speed drifts (and on two cores the one that decides throughput).
 // Prints a table with Nereus/Kafka ratios (throughput: > 1 means Nereus is faster; latency and CPU: > 1 means
-// Nereus is slower / uses more).
+// Nereus is slower / uses more). `--kafka-durability fsync` adds a second Apache Kafka baseline that flushes its log
+// after every append (`log.flush.interval.messages=1`: the produce request is answered only after fsync, as the
+// Nereus default acknowledges), and every Nereus column gets a ratio against it too: the equal-durability figure.
 import os from "node:os";
 import {
   type ApacheKafka,
@@ -39,8 +41,13 @@ interface Settings {
   entry: BrokerEntry;
   profiles: string[];
   durabilities: string[];
+  /** Also measure Apache Kafka flushing every append (fsync before the produce response). */
+  kafkaFsync: boolean;
   kafkaHeapMb: number;
 }
+
+/** server.properties of the equal-durability Kafka baseline: flush (fsync) the log after every append. */
+const KAFKA_FSYNC_CONFIG = { "log.flush.interval.messages": 1 } as const;
 
 function parseArgs(argv: readonly string[]): Settings {
   const settings: Settings = {
@@ -54,6 +61,7 @@ function parseArgs(argv: readonly string[]): Settings {
     entry: "source",
     profiles: [],
     durabilities: [],
+    kafkaFsync: false,
     kafkaHeapMb: 512,
   };
   for (let i = 0; i < argv.length; i++) {
@@ -99,10 +107,14 @@ function parseArgs(argv: readonly string[]): Settings {
         if (value !== "fsync" && value !== "os-buffered") throw new Error(`--durability is fsync or os-buffered, not ${value}`);
         settings.durabilities.push(value);
         break;
+      case "--kafka-durability":
+        if (value !== "fsync") throw new Error(`--kafka-durability is fsync (the default Kafka baseline is always measured), not ${value}`);
+        settings.kafkaFsync = true;
+        break;
       default:
-        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --kafka-heap-mb --entry --profile --durability)`);
+        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --kafka-heap-mb --entry --profile --durability --kafka-durability)`);
     }
-    if (name !== "--entry" && name !== "--profile" && name !== "--durability" && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
+    if (!["--entry", "--profile", "--durability", "--kafka-durability"].includes(name ?? "") && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
   }
   return settings;
 }
@@ -265,15 +277,18 @@ async function main(): Promise<void> {
   const settings = parseArgs(process.argv.slice(2));
   const driver = await javaDriver(log);
   const kafkaVersion = driver.jars.version;
-  const targets: Target[] = [
-    {
-      name: `Apache Kafka ${kafkaVersion}`,
-      start: async () => {
-        const kafka: ApacheKafka = await startApacheKafka({ log, heapMb: settings.kafkaHeapMb });
-        return { bootstrap: kafka.bootstrap, pid: kafka.pid, stop: () => kafka.stop() };
-      },
+  const kafkaTarget = (name: string, config: Readonly<Record<string, number>>): Target => ({
+    name,
+    start: async () => {
+      const kafka: ApacheKafka = await startApacheKafka({ log, heapMb: settings.kafkaHeapMb, config });
+      return { bootstrap: kafka.bootstrap, pid: kafka.pid, stop: () => kafka.stop() };
     },
+  });
+  const kafkaTargets: Target[] = [
+    kafkaTarget(`Apache Kafka ${kafkaVersion}`, {}),
+    ...(settings.kafkaFsync ? [kafkaTarget(`Apache Kafka ${kafkaVersion} (fsync)`, KAFKA_FSYNC_CONFIG)] : []),
   ];
+  const targets: Target[] = [...kafkaTargets];
   const variants: Array<{ name: string; args: string[] }> = [
     { name: "Nereus (embedded default)", args: [] },
     ...settings.profiles.map((profile) => ({ name: `Nereus ${profile}`, args: ["--default-profile", profile] })),
@@ -297,7 +312,7 @@ async function main(): Promise<void> {
       .join(" ")}; node ${process.version}; kafka-clients ${kafkaVersion}`,
   );
   log(
-    `settings: ${String(settings.records)} records x ${String(settings.size)} B, ${String(settings.partitions)} partition(s), warmup ${String(settings.warmup)}, fixed rate ${String(settings.rate)}/s x ${String(settings.latencyRecords)}, ${String(settings.rounds)} round(s), Nereus from ${settings.entry}`,
+    `settings: ${String(settings.records)} records x ${String(settings.size)} B, ${String(settings.partitions)} partition(s), warmup ${String(settings.warmup)}, fixed rate ${String(settings.rate)}/s x ${String(settings.latencyRecords)}, ${String(settings.rounds)} round(s), Nereus from ${settings.entry}${settings.kafkaFsync ? ", Kafka also with log.flush.interval.messages=1" : ""}`,
   );
   const results = new Map<string, Figures[]>();
   for (let round = 1; round <= settings.rounds; round++) {
@@ -308,10 +323,12 @@ async function main(): Promise<void> {
     }
   }
 
-  const kafkaName = targets[0]?.name ?? "";
-  const kafka = medianFigures(results.get(kafkaName) ?? []);
-  const header = ["metric", kafkaName];
-  for (const target of nereusTargets) header.push(target.name, "Nereus/Kafka");
+  const baselines = kafkaTargets.map((target) => ({ name: target.name, figures: medianFigures(results.get(target.name) ?? []) }));
+  const header = ["metric", ...baselines.map((baseline) => baseline.name)];
+  for (const target of nereusTargets) {
+    header.push(target.name);
+    for (const baseline of baselines) header.push(baseline === baselines[0] ? "Nereus/Kafka" : "Nereus/Kafka fsync");
+  }
   const metrics: { label: string; key: keyof Figures }[] = [
     { label: "produce MB/s (acks=all)", key: "produceMBs" },
     { label: "consume MB/s", key: "consumeMBs" },
@@ -324,10 +341,11 @@ async function main(): Promise<void> {
     { label: `produce p99.9 ms (${String(settings.rate)} rec/s)`, key: "fixedRateP999Ms" },
   ];
   const rows = metrics.map(({ label, key }) => {
-    const row = [label, formatNumber(kafka[key])];
+    const row = [label, ...baselines.map((baseline) => formatNumber(baseline.figures[key]))];
     for (const target of nereusTargets) {
       const nereus = medianFigures(results.get(target.name) ?? []);
-      row.push(formatNumber(nereus[key]), `${(nereus[key] / kafka[key]).toFixed(2)}x`);
+      row.push(formatNumber(nereus[key]));
+      for (const baseline of baselines) row.push(`${(nereus[key] / baseline.figures[key]).toFixed(2)}x`);
     }
     return row;
   });
@@ -335,7 +353,8 @@ async function main(): Promise<void> {
   process.stdout.write(
     `\nSame Java kafka-clients ${kafkaVersion} driver and settings for every broker; ${String(settings.records)} x ${String(settings.size)} B records; ` +
       `median of ${String(settings.rounds)} round(s). Throughput ratio > 1: Nereus faster; latency and CPU ratio > 1: Nereus slower / uses more. ` +
-      `Apache Kafka does not fsync per write (page cache); the Nereus default profile acknowledges after the WAL object is durable.\n`,
+      `Apache Kafka does not fsync per write (page cache); the Nereus default profile acknowledges after the WAL object is durable` +
+      `${settings.kafkaFsync ? "; Kafka fsync flushes its log after every append before it answers (log.flush.interval.messages=1)" : ""}.\n`,
   );
 }
 
