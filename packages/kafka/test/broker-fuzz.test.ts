@@ -22,6 +22,12 @@ import { InMemoryMetadataStore, MemoryWalProvider } from "@nereus/core/testing";
 
 const MUTATED_FRAMES = 100_000;
 const LANES = 48;
+/** Frames (over all lanes) between two yields of a lane to the event loop. */
+const YIELD_EVERY = 64;
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** xorshift32: fast, seeded, reproducible. */
 function random(seed: number): () => number {
@@ -142,6 +148,8 @@ describe("broker fuzz", () => {
       let connection = harness.broker.openConnection(`fuzz-${String(seed)}`);
       while (sent < MUTATED_FRAMES) {
         sent += 1;
+        // The in-memory stores answer in microtasks: give timers (long polls) and the healthy client their turns.
+        if (sent % YIELD_EVERY === 0) await yieldToEventLoop();
         const frame = mutate(seeds[Math.floor(next() * seeds.length)] ?? new Uint8Array(), next);
         try {
           const response = await connection.handleFrame(frame);
@@ -179,6 +187,9 @@ describe("broker fuzz", () => {
         expect(fetched?.highWatermark).toBe(expectedOffset + 1);
         expect(splitRecordBatches(fetched?.records ?? new Uint8Array()).batches.map((batch) => readRecordBatchHeader(batch).baseOffset)).toEqual([expectedOffset]);
         expectedOffset += 1;
+        // Like a client on a socket: wait for the event loop between requests, so a chain of microtasks never
+        // starves the timers a fuzzed long poll waits on.
+        await yieldToEventLoop();
       }
       return expectedOffset;
     })();

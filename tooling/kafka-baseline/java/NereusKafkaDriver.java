@@ -29,7 +29,11 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DeletedRecords;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -214,6 +218,7 @@ public final class NereusKafkaDriver {
         case "produce": out = produce(a); break;
         case "consume-group": out = consumeGroup(a); break;
         case "committed": out = committed(a); break;
+        case "delete-records": out = deleteRecords(a); break;
         case "interop": out = interop(a); break;
         case "produce-perf": out = producePerf(a); break;
         case "consume-perf": out = consumePerf(a); break;
@@ -502,6 +507,29 @@ public final class NereusKafkaDriver {
 
   static String committed(Args a) {
     return new Json().put("group", a.str("group")).putRaw("committed", committedJson(a, a.str("group"))).toString();
+  }
+
+  /**
+   * Admin deleteRecords on one partition before `--offset` (-1 = the high watermark), then Admin listOffsets: the
+   * low watermark the deletion answered, and the earliest and latest offsets read afterwards.
+   */
+  static String deleteRecords(Args a) throws Exception {
+    TopicPartition tp = new TopicPartition(a.str("topic"), (int) a.num("partition", 0));
+    long offset = a.num("offset");
+    Properties p = common(a, "nereus-driver-admin");
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
+    try (Admin admin = Admin.create(p)) {
+      DeletedRecords deleted = admin.deleteRecords(Map.of(tp, RecordsToDelete.beforeOffset(offset))).lowWatermarks().get(tp).get(60, TimeUnit.SECONDS);
+      ListOffsetsResult.ListOffsetsResultInfo earliest = admin.listOffsets(Map.of(tp, OffsetSpec.earliest())).partitionResult(tp).get(60, TimeUnit.SECONDS);
+      ListOffsetsResult.ListOffsetsResultInfo latest = admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get(60, TimeUnit.SECONDS);
+      return new Json()
+          .put("topic", tp.topic())
+          .put("partition", tp.partition())
+          .put("lowWatermark", deleted.lowWatermark())
+          .put("earliest", earliest.offset())
+          .put("latest", latest.offset())
+          .toString();
+    }
   }
 
   static String interop(Args a) throws Exception {

@@ -54,6 +54,15 @@ export interface CommittedResult {
   readonly committed: CommittedOffsets;
 }
 
+/** `delete-records`: the low watermark Admin deleteRecords answered, then the earliest and latest offsets. */
+export interface DeleteRecordsResult {
+  readonly topic: string;
+  readonly partition: number;
+  readonly lowWatermark: number;
+  readonly earliest: number;
+  readonly latest: number;
+}
+
 export interface InteropResult {
   readonly topic: CreateTopicResult;
   readonly produce: ProduceResult;

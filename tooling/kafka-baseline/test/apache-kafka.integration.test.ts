@@ -2,6 +2,7 @@
 // It proves the driver and the scenario, so the same scenario failing on Nereus points at the broker.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { type ApacheKafka, type JavaDriver, javaDriver, probeKafka, startApacheKafka } from "../src/index.js";
+import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
 import { runInteropScenario } from "./support/interop-scenario.js";
 
 const log = (line: string): void => {
@@ -36,5 +37,12 @@ describe("Java kafka-clients against Apache Kafka (control)", () => {
       failed = true;
     });
     await runInteropScenario(driver, kafka, { topic: "interop", group: "interop-group", log });
+  });
+
+  it("Admin deleteRecords moves the low watermark (and the earliest offset) and never lowers it", async () => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    await runDeleteRecordsScenario(driver, kafka.bootstrap, "trimmed");
   });
 });

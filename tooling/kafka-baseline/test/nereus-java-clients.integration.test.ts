@@ -2,6 +2,7 @@
 // SQLite), started as a child process on free ports with a temp data directory, restarted in the middle.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { type JavaDriver, type NereusBroker, type InteropResult, javaDriver, probeKafka, runDriver, startNereusBroker } from "../src/index.js";
+import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
 import { runInteropScenario } from "./support/interop-scenario.js";
 
 const log = (line: string): void => {
@@ -45,5 +46,12 @@ describe("Java kafka-clients against the Nereus broker (embedded default)", () =
     expect(result.produce.acked).toBe(500);
     expect({ distinct: result.consume.distinct, duplicates: result.consume.duplicates, bad: result.consume.bad }).toEqual({ distinct: 500, duplicates: 0, bad: 0 });
     expect(result.consume.committed["0"]).toEqual({ committed: 500, end: 500 });
+  });
+
+  it("Admin deleteRecords moves the low watermark (and the earliest offset) and never lowers it", async () => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    await runDeleteRecordsScenario(driver, broker.bootstrap, "trimmed");
   });
 });

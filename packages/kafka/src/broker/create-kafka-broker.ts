@@ -14,6 +14,7 @@ import { BrokerMetrics, type KafkaBrokerMetrics } from "./broker-metrics.js";
 import type { BrokerServices } from "./broker-services.js";
 import { createApiVersionsHandler } from "./handlers/api-versions-handler.js";
 import { createCreateTopicsHandler } from "./handlers/create-topics-handler.js";
+import { createDeleteRecordsHandler } from "./handlers/delete-records-handler.js";
 import { createDeleteTopicsHandler } from "./handlers/delete-topics-handler.js";
 import { createDescribeConfigsHandler } from "./handlers/describe-configs-handler.js";
 import { createFetchHandler } from "./handlers/fetch-handler.js";
@@ -85,6 +86,7 @@ const BUILT_IN_APIS: readonly SupportedApiKey[] = [
   ApiKey.InitProducerId,
   ApiKey.CreateTopics,
   ApiKey.DeleteTopics,
+  ApiKey.DeleteRecords,
   ApiKey.DescribeConfigs,
 ];
 
@@ -189,6 +191,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     [ApiKey.InitProducerId, createInitProducerIdHandler(services)],
     [ApiKey.CreateTopics, createCreateTopicsHandler(services)],
     [ApiKey.DeleteTopics, createDeleteTopicsHandler(services)],
+    [ApiKey.DeleteRecords, createDeleteRecordsHandler(services)],
     [ApiKey.DescribeConfigs, createDescribeConfigsHandler(services)],
   ];
   for (const [apiKey, handler] of built) handlers.set(apiKey, handler as unknown as KafkaApiHandler);

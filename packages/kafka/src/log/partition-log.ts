@@ -156,6 +156,25 @@ export class PartitionLog {
   }
 
   /**
+   * Deletes every record below `offset` (-1 = the high watermark): raises the stream's trim offset, which is the
+   * partition's log start from then on (never lowered; an offset at or below it changes nothing). Answers the new
+   * log start, or `outOfRange` when `offset` is negative (other than -1) or above the high watermark. Throws storage
+   * errors (map them with mapStorageError); nothing changes before the trim commits.
+   */
+  async deleteRecordsBefore(topic: KafkaTopic, offset: number): Promise<{ readonly outOfRange: true } | { readonly outOfRange: false; readonly logStartOffset: number }> {
+    const state = await this.#ensureLoaded(topic);
+    const target = offset === -1 ? state.highWatermark : offset;
+    if (target < 0 || target > state.highWatermark) return { outOfRange: true };
+    if (target > state.logStartOffset) {
+      const head = await this.#context.store.trim(state.streamId, target, { signal: this.#context.closing });
+      state.logStartOffset = Math.max(state.logStartOffset, head.trimOffset);
+      this.#context.logger.info("records deleted", { topic: this.topicName, partition: this.partition, logStartOffset: state.logStartOffset });
+      this.#notify();
+    }
+    return { outOfRange: false, logStartOffset: state.logStartOffset };
+  }
+
+  /**
    * Whole stored batches from `offset` (the first may start before it) below the view's high watermark, within
    * `maxBytes` except that at least one batch is returned.
    */

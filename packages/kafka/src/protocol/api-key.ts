@@ -18,6 +18,7 @@ export const ApiKey = {
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
+  DeleteRecords: 21,
   InitProducerId: 22,
   DescribeConfigs: 32,
 } as const;

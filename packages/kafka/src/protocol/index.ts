@@ -140,6 +140,16 @@ export { CreateTopicsRequest, type CreateTopicsRequestTopic } from "./apis/creat
 export { CreateTopicsResponse, type CreateTopicsResponseTopic } from "./apis/create-topics/create-topics-response.js";
 export { DeleteTopicsRequest, type DeleteTopicsRequestTopic } from "./apis/delete-topics/delete-topics-request.js";
 export { DeleteTopicsResponse, type DeleteTopicsResponseTopic } from "./apis/delete-topics/delete-topics-response.js";
+export {
+  DeleteRecordsRequest,
+  type DeleteRecordsRequestPartition,
+  type DeleteRecordsRequestTopic,
+} from "./apis/delete-records/delete-records-request.js";
+export {
+  DeleteRecordsResponse,
+  type DeleteRecordsResponsePartition,
+  type DeleteRecordsResponseTopic,
+} from "./apis/delete-records/delete-records-response.js";
 export { DescribeConfigsRequest, ConfigResourceType, type DescribeConfigsRequestResource } from "./apis/describe-configs/describe-configs-request.js";
 export {
   DescribeConfigsResponse,

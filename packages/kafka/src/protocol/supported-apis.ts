@@ -37,6 +37,8 @@ import { CreateTopicsRequest } from "./apis/create-topics/create-topics-request.
 import { CreateTopicsResponse } from "./apis/create-topics/create-topics-response.js";
 import { DeleteTopicsRequest } from "./apis/delete-topics/delete-topics-request.js";
 import { DeleteTopicsResponse } from "./apis/delete-topics/delete-topics-response.js";
+import { DeleteRecordsRequest } from "./apis/delete-records/delete-records-request.js";
+import { DeleteRecordsResponse } from "./apis/delete-records/delete-records-response.js";
 import { DescribeConfigsRequest } from "./apis/describe-configs/describe-configs-request.js";
 import { DescribeConfigsResponse } from "./apis/describe-configs/describe-configs-response.js";
 import type { MessageSchema, MessageValue } from "./schema/message-schema.js";
@@ -107,6 +109,8 @@ export const SUPPORTED_APIS = {
   19: supported(CreateTopicsRequest, CreateTopicsResponse, 2, 7),
   // Admin; v6 deletes by topic id.
   20: supported(DeleteTopicsRequest, DeleteTopicsResponse, 1, 6),
+  // Admin (kafka-delete-records, AdminClient.deleteRecords, kafkajs deleteTopicRecords); v2 is flexible.
+  21: supported(DeleteRecordsRequest, DeleteRecordsResponse, 0, 2),
   // Admin; v0 (isDefault instead of configSource) dropped as in Kafka 4.0.
   32: supported(DescribeConfigsRequest, DescribeConfigsResponse, 1, 4),
 } as const;

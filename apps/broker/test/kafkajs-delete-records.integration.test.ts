@@ -1,0 +1,68 @@
+// kafkajs 2.2.4 deletes records (Admin deleteTopicRecords → DeleteRecords): the low watermark it then reads
+// (ListOffsets earliest) is the requested offset, a new consumer group reading from the beginning starts exactly
+// there, and produce continues at the same end. On the embedded default and on etcd + s3proxy.
+import { randomBytes } from "node:crypto";
+import { type Consumer, Kafka, logLevel } from "kafkajs";
+import { afterEach, describe, expect, test } from "vitest";
+import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
+
+const running: InProcessBroker[] = [];
+const consumers: Consumer[] = [];
+
+afterEach(async () => {
+  for (const consumer of consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
+  for (const broker of running.splice(0)) await broker.broker.close("test finished");
+});
+
+async function waitFor(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteTopicRecords on the %s storage", (kind) => {
+  test("the low watermark moves to the requested offset and a new group starts there", async () => {
+    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort() }));
+    running.push(broker);
+    const topic = `trimmed-${randomBytes(4).toString("hex")}`;
+    const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      expect(await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })).toBe(true);
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      // Four batches of five: offset 7 lies inside the second batch.
+      for (let batch = 0; batch < 4; batch += 1) {
+        await producer.send({ topic, acks: -1, messages: Array.from({ length: 5 }, (_, index) => ({ value: `m-${String(batch * 5 + index)}` })) });
+      }
+      // kafkajs finds the partition leaders in the metadata it holds: read the offsets first (Kafka needs that too).
+      expect(await admin.fetchTopicOffsets(topic)).toEqual([{ partition: 0, offset: "20", high: "20", low: "0" }]);
+      await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: "7" }] });
+      expect(await admin.fetchTopicOffsets(topic)).toEqual([{ partition: 0, offset: "20", high: "20", low: "7" }]);
+      // An offset below the low watermark changes nothing.
+      await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: "3" }] });
+      expect((await admin.fetchTopicOffsets(topic))[0]?.low).toBe("7");
+
+      const received: string[] = [];
+      const consumer = kafka.consumer({ groupId: `group-${randomBytes(4).toString("hex")}`, maxWaitTimeInMs: 200 });
+      consumers.push(consumer);
+      await consumer.connect();
+      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          received.push(`${message.offset}:${message.value?.toString() ?? ""}`);
+        },
+      });
+      await waitFor("the 13 records from offset 7", () => received.length >= 13);
+      await producer.send({ topic, acks: -1, messages: [{ value: "m-20" }] });
+      await producer.disconnect();
+      await waitFor("the record produced after the deletion", () => received.length >= 14);
+      expect(received).toEqual(Array.from({ length: 14 }, (_, index) => `${String(index + 7)}:m-${String(index + 7)}`));
+    } finally {
+      await admin.disconnect();
+    }
+  });
+});

@@ -1,0 +1,60 @@
+// DeleteRecords (21), v0-2: for each topic partition, every record below the given offset (-1 = the high
+// watermark) is deleted by raising its stream's trim offset, which becomes the log start that ListOffsets
+// (earliest), Fetch and Produce report. An offset at or below the log start changes nothing and answers the log
+// start. As Kafka: unknown topics or partitions ⇒ UNKNOWN_TOPIC_OR_PARTITION, an offset above the high watermark
+// (or negative other than -1) ⇒ OFFSET_OUT_OF_RANGE, a topic whose cleanup.policy does not include "delete" ⇒
+// POLICY_VIOLATION; a storage failure (the topic lookup's too) is mapped once (map-storage-error.ts). The low
+// watermark of a failed partition is -1. Deleting is logical: the bytes stay in storage until a collector reclaims
+// them.
+import type { DeleteRecordsResponsePartition } from "../../protocol/apis/delete-records/delete-records-response.js";
+import { KafkaErrorCode } from "../../protocol/error-codes.js";
+import type { KafkaTopic } from "../../topics/kafka-topic.js";
+import type { BrokerServices } from "../broker-services.js";
+import type { KafkaApiHandler } from "../kafka-api-handler.js";
+import { mapStorageError } from "../map-storage-error.js";
+
+/** True when the topic's cleanup.policy allows deleting records (Kafka's default policy is "delete"). */
+function allowsDeletion(topic: KafkaTopic): boolean {
+  const policy = topic.configs["cleanup.policy"];
+  return policy === undefined || policy.split(",").some((part) => part.trim() === "delete");
+}
+
+export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHandler<21> {
+  return {
+    async handle(context, request) {
+      const topics = await Promise.all(
+        request.body.topics.map(async (requested) => {
+          // A lookup that fails in storage is that error (retriable as mapped), not an unknown topic.
+          const found = await Promise.resolve(services.registry.cached(requested.name) ?? services.registry.lookup(requested.name, context.signal)).then(
+            (topic) => ({ topic, lookupError: undefined }),
+            (error: unknown) => {
+              const mapped = mapStorageError(error);
+              services.logger.warn("topic lookup failed", { topic: requested.name, error: mapped.message });
+              return { topic: undefined, lookupError: mapped.errorCode };
+            },
+          );
+          const { topic, lookupError } = found;
+          const partitions = await Promise.all(
+            requested.partitions.map(async ({ partitionIndex, offset }): Promise<DeleteRecordsResponsePartition> => {
+              const failed = (errorCode: number): DeleteRecordsResponsePartition => ({ partitionIndex, lowWatermark: -1, errorCode });
+              if (lookupError !== undefined) return failed(lookupError);
+              if (topic === undefined || partitionIndex < 0 || partitionIndex >= topic.partitionCount) return failed(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+              if (!allowsDeletion(topic)) return failed(KafkaErrorCode.POLICY_VIOLATION);
+              try {
+                const outcome = await services.logs.get(topic.name, partitionIndex).deleteRecordsBefore(topic, offset);
+                if (outcome.outOfRange) return failed(KafkaErrorCode.OFFSET_OUT_OF_RANGE);
+                return { partitionIndex, lowWatermark: outcome.logStartOffset, errorCode: KafkaErrorCode.NONE };
+              } catch (error) {
+                const mapped = mapStorageError(error);
+                services.logger.warn("delete records failed", { topic: topic.name, partition: partitionIndex, offset, error: mapped.message });
+                return failed(mapped.errorCode);
+              }
+            }),
+          );
+          return { name: requested.name, partitions };
+        }),
+      );
+      return { throttleTimeMs: 0, topics };
+    },
+  };
+}
