@@ -56,6 +56,27 @@ describe("DeleteRecords", () => {
     expect(await client.fetch("known", 0, 0)).toMatchObject({ errorCode: 0, logStartOffset: 0 });
   });
 
+  test("a storage failure is a retriable error, not an unknown topic, and deletes nothing", async () => {
+    harness = new BrokerHarness();
+    const client = harness.connect();
+    await client.createTopic("flaky");
+    await client.produce("flaky", 0, batchOf(["a", "b", "c"]));
+    // The trim's head transaction fails before it applies.
+    harness.metadata.faults.add({ op: "txn", mode: "fail-before-apply" });
+    const failed = await deleteRecords(client, "flaky", 0, 2);
+    expect(failed).toMatchObject({ partitionIndex: 0, lowWatermark: -1 });
+    expect(failed?.errorCode).toBe(KafkaErrorCode.KAFKA_STORAGE_ERROR);
+    expect(await client.listOffset("flaky", 0, -2)).toMatchObject({ offset: 0 });
+    // A topic this broker has not seen is looked up in metadata: that read fails.
+    await harness.restart();
+    const again = harness.connect();
+    harness.metadata.faults.add({ op: "get", mode: "fail-before-apply", times: Number.POSITIVE_INFINITY });
+    const unseen = await deleteRecords(again, "flaky", 0, 2);
+    harness.metadata.faults.clear();
+    expect(unseen?.errorCode).toBe(KafkaErrorCode.KAFKA_STORAGE_ERROR);
+    expect(harness.events.filter((event) => event.level === "warn").map((event) => event.message)).toContain("topic lookup failed");
+  });
+
   test("the log start survives a restart", async () => {
     harness = new BrokerHarness();
     const client = harness.connect();
