@@ -2,7 +2,8 @@
 // `nereus.storage.profile`. CreateTopics accepts only these names (Kafka answers INVALID_CONFIG for unknown ones)
 // and validates values by type; DescribeConfigs lists them. Enforced by the broker: `max.message.bytes` (Produce),
 // `message.timestamp.type` (LogAppendTime stamping), `compression.type` (only `producer`: batches are stored as
-// produced, never recompressed) and `nereus.storage.profile` (immutable, chosen at creation). Every other config is
+// produced, never recompressed), `nereus.storage.profile` (immutable, chosen at creation) and `cleanup.policy` as far
+// as DeleteRecords goes (refused without "delete"; nothing compacts). Every other config is
 // stored and described but not enforced (retention, compaction and replication settings: durability comes from
 // the storage profile, and retention/compaction run elsewhere or not yet).
 import { CANONICAL_STORAGE_PROFILES, NereusError, canonicalizeProfile } from "@nereus/core";
@@ -157,4 +158,9 @@ export function maxMessageBytes(configs: Readonly<Record<string, string>>): numb
 /** True when the topic stamps batches with the broker's append time. */
 export function usesLogAppendTime(configs: Readonly<Record<string, string>>): boolean {
   return effectiveTopicConfig(configs, "message.timestamp.type") === "LogAppendTime";
+}
+
+/** True when the topic's `cleanup.policy` includes "delete", so DeleteRecords may raise its log start. */
+export function allowsRecordDeletion(configs: Readonly<Record<string, string>>): boolean {
+  return (effectiveTopicConfig(configs, "cleanup.policy") ?? "delete").split(",").some((policy) => policy.trim() === "delete");
 }

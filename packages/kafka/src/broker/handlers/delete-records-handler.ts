@@ -9,15 +9,10 @@
 import type { DeleteRecordsResponsePartition } from "../../protocol/apis/delete-records/delete-records-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
+import { allowsRecordDeletion } from "../../topics/topic-configs.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { mapStorageError } from "../map-storage-error.js";
-
-/** True when the topic's cleanup.policy allows deleting records (Kafka's default policy is "delete"). */
-function allowsDeletion(topic: KafkaTopic): boolean {
-  const policy = topic.configs["cleanup.policy"];
-  return policy === undefined || policy.split(",").some((part) => part.trim() === "delete");
-}
 
 export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHandler<21> {
   return {
@@ -25,21 +20,21 @@ export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHa
       const topics = await Promise.all(
         request.body.topics.map(async (requested) => {
           // A lookup that fails in storage is that error (retriable as mapped), not an unknown topic.
-          const found = await Promise.resolve(services.registry.cached(requested.name) ?? services.registry.lookup(requested.name, context.signal)).then(
-            (topic) => ({ topic, lookupError: undefined }),
-            (error: unknown) => {
-              const mapped = mapStorageError(error);
-              services.logger.warn("topic lookup failed", { topic: requested.name, error: mapped.message });
-              return { topic: undefined, lookupError: mapped.errorCode };
-            },
-          );
-          const { topic, lookupError } = found;
+          let topic: KafkaTopic | undefined;
+          let lookupError: number | undefined;
+          try {
+            topic = services.registry.cached(requested.name) ?? (await services.registry.lookup(requested.name, context.signal));
+          } catch (error) {
+            const mapped = mapStorageError(error);
+            services.logger.warn("topic lookup failed", { topic: requested.name, error: mapped.message });
+            lookupError = mapped.errorCode;
+          }
           const partitions = await Promise.all(
             requested.partitions.map(async ({ partitionIndex, offset }): Promise<DeleteRecordsResponsePartition> => {
               const failed = (errorCode: number): DeleteRecordsResponsePartition => ({ partitionIndex, lowWatermark: -1, errorCode });
               if (lookupError !== undefined) return failed(lookupError);
               if (topic === undefined || partitionIndex < 0 || partitionIndex >= topic.partitionCount) return failed(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-              if (!allowsDeletion(topic)) return failed(KafkaErrorCode.POLICY_VIOLATION);
+              if (!allowsRecordDeletion(topic.configs)) return failed(KafkaErrorCode.POLICY_VIOLATION);
               try {
                 const outcome = await services.logs.get(topic.name, partitionIndex).deleteRecordsBefore(topic, offset);
                 if (outcome.outOfRange) return failed(KafkaErrorCode.OFFSET_OUT_OF_RANGE);
