@@ -124,6 +124,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       advertisedPort,
       defaultPartitions: config.topics.defaultPartitions,
       autoCreateTopics: config.topics.autoCreate,
+      retentionCheckIntervalMs: config.topics.retentionCheckIntervalMs,
       defaultProfile: config.storage.defaultProfile,
       groupHandlers: coordinator.handlers,
       partitionLogs: {

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { type Consumer, Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
 import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
+import { readFromBeginning, waitFor } from "./support/kafkajs-reader.js";
 
 const running: InProcessBroker[] = [];
 const consumers: Consumer[] = [];
@@ -13,14 +14,6 @@ afterEach(async () => {
   for (const consumer of consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
   for (const broker of running.splice(0)) await broker.broker.close("test finished");
 });
-
-async function waitFor(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteTopicRecords on the %s storage", (kind) => {
   test("the low watermark moves to the requested offset and a new group starts there", async () => {
@@ -46,16 +39,8 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteTopicRecords 
       await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: "3" }] });
       expect((await admin.fetchTopicOffsets(topic))[0]?.low).toBe("7");
 
-      const received: string[] = [];
-      const consumer = kafka.consumer({ groupId: `group-${randomBytes(4).toString("hex")}`, maxWaitTimeInMs: 200 });
+      const { consumer, received } = await readFromBeginning(kafka, topic);
       consumers.push(consumer);
-      await consumer.connect();
-      await consumer.subscribe({ topics: [topic], fromBeginning: true });
-      await consumer.run({
-        eachMessage: async ({ message }) => {
-          received.push(`${message.offset}:${message.value?.toString() ?? ""}`);
-        },
-      });
       await waitFor("the 13 records from offset 7", () => received.length >= 13);
       await producer.send({ topic, acks: -1, messages: [{ value: "m-20" }] });
       await producer.disconnect();

@@ -129,6 +129,8 @@ export const BrokerConfigSchema = z.strictObject({
     .strictObject({
       defaultPartitions: positive.default(1),
       autoCreate: z.boolean().default(true),
+      /** Period of the sweep that enforces topics' retention.ms (Kafka's log.retention.check.interval.ms); 0 = never. */
+      retentionCheckIntervalMs: z.int().min(0).max(86_400_000).default(300_000),
     })
     .prefault({}),
   groups: z

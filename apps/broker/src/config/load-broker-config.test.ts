@@ -29,7 +29,7 @@ describe("loadBrokerConfig", () => {
       kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 2, pipelinedAppendMinBytes: 131_072, readAheadMaxBytes: 64 * 1024 * 1024 },
       admin: { enabled: true, host: "127.0.0.1", port: 9644 },
       storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" } },
-      topics: { defaultPartitions: 1, autoCreate: true },
+      topics: { defaultPartitions: 1, autoCreate: true, retentionCheckIntervalMs: 300_000 },
       groups: { initialRebalanceDelayMs: 3_000 },
       log: { level: "info" },
     });
@@ -51,7 +51,7 @@ describe("loadBrokerConfig", () => {
     const { config } = load(["--config", file, "--kafka-port=3333", "--no-auto-create-topics"], { NEREUS_KAFKA_PORT: "2222", NEREUS_CLUSTER: "from-env" });
     expect(config.kafka).toMatchObject({ port: 3333, host: "0.0.0.0" });
     expect(config.cluster).toBe("from-env");
-    expect(config.topics).toEqual({ defaultPartitions: 4, autoCreate: false });
+    expect(config.topics).toEqual({ defaultPartitions: 4, autoCreate: false, retentionCheckIntervalMs: 300_000 });
     const viaEnv = load([], { NEREUS_CONFIG: file });
     expect(viaEnv.config.kafka.port).toBe(1111);
     expect(load(["--kafka-max-inflight-appends", "2"]).config.kafka.maxInFlightAppends).toBe(2);

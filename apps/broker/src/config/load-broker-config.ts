@@ -60,6 +60,7 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
   { flag: "s3-force-path-style", env: "NEREUS_S3_FORCE_PATH_STYLE", path: ["storage", "objects", "forcePathStyle"], type: "bool", help: "path-style S3 URLs (most S3-compatible servers)", implies: S3 },
   { flag: "s3-key-prefix", env: "NEREUS_S3_KEY_PREFIX", path: ["storage", "objects", "keyPrefix"], type: "string", help: "prefix of every object key", implies: S3 },
   { flag: "default-partitions", env: "NEREUS_DEFAULT_PARTITIONS", path: ["topics", "defaultPartitions"], type: "int", help: "partitions of auto-created topics (default 1)" },
+  { flag: "retention-check-interval-ms", env: "NEREUS_RETENTION_CHECK_INTERVAL_MS", path: ["topics", "retentionCheckIntervalMs"], type: "int", help: "period of the retention.ms sweep (default 300000; 0 = never)" },
   { flag: "auto-create-topics", env: "NEREUS_AUTO_CREATE_TOPICS", path: ["topics", "autoCreate"], type: "bool", help: "create unknown topics on Metadata (default true)" },
   { flag: "group-initial-rebalance-delay-ms", env: "NEREUS_GROUP_INITIAL_REBALANCE_DELAY_MS", path: ["groups", "initialRebalanceDelayMs"], type: "int", help: "wait for more members before a new group's first generation (default 3000)" },
   { flag: "group-min-session-timeout-ms", env: "NEREUS_GROUP_MIN_SESSION_TIMEOUT_MS", path: ["groups", "minSessionTimeoutMs"], type: "int", help: "smallest consumer session timeout (default 6000)" },

@@ -42,6 +42,9 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
   partitionLoads = 0;
   replayedBatches = 0;
   closedConnections = 0;
+  retentionSweeps = 0;
+  retentionDeletedRecords = 0;
+  retentionFailures = 0;
   readonly #gauges: BrokerGauges;
 
   constructor(gauges: BrokerGauges) {
@@ -88,6 +91,9 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
       counter("nereus_kafka_partition_fences_total", "Partitions fenced by an uncertain append.", this.partitionFences),
       counter("nereus_kafka_partition_loads_total", "Partition loads (head read and producer-state replay).", this.partitionLoads),
       counter("nereus_kafka_replayed_batches_total", "Batches replayed while loading producer state.", this.replayedBatches),
+      counter("nereus_kafka_retention_sweeps_total", "Retention sweeps run (retention.ms).", this.retentionSweeps),
+      counter("nereus_kafka_retention_deleted_records_total", "Offsets moved below the log start by retention.ms.", this.retentionDeletedRecords),
+      counter("nereus_kafka_retention_failures_total", "Partitions whose retention failed in a sweep (tried again by the next).", this.retentionFailures),
       gauge("nereus_kafka_partitions_open", "Partition logs held in memory.", this.#gauges.partitions()),
       gauge("nereus_kafka_partitions_fenced", "Partitions fenced now.", this.#gauges.fenced()),
     ];

@@ -1,7 +1,8 @@
 // The Kafka broker over the storage core: topic registry, partition logs, producer ids and the API handlers,
 // served through sans-IO connections (the listener that owns sockets lives in apps/broker). One logical broker:
-// this node leads every partition. It owns none of the stores it is given; close() stops serving, waits for
-// running appends and writes producer-state checkpoints, and leaves the stores open.
+// this node leads every partition. It runs the retention sweep (retention-task.ts). It owns none of the stores it is
+// given; close() stops serving and the sweep, waits for running appends and writes producer-state checkpoints, and
+// leaves the stores open.
 import { CANONICAL_STORAGE_PROFILES, ErrorCode, type MetadataStore, NereusError, type StorageProfileName, type StreamStore, canonicalizeProfile } from "@nereus/core";
 import { type MaxVersionCaps } from "../protocol/advertised-api-versions.js";
 import { ApiKey } from "../protocol/api-key.js";
@@ -24,6 +25,7 @@ import { createMetadataHandler } from "./handlers/metadata-handler.js";
 import { createProduceHandler } from "./handlers/produce-handler.js";
 import type { ApiKeyName, BrokerIdentity, KafkaApiHandler, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
 import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
+import { DEFAULT_RETENTION_CHECK_INTERVAL_MS, RetentionTask, type RetentionSweep } from "./retention-task.js";
 
 /** Options of {@link createKafkaBroker}. */
 export interface KafkaBrokerOptions {
@@ -55,6 +57,11 @@ export interface KafkaBrokerOptions {
   /** Producer ids reserved per metadata write (default 1,000). */
   readonly producerIdBlockSize?: number;
   readonly partitionLogs?: PartitionLogTuning;
+  /**
+   * Period of the retention sweep that enforces topics' `retention.ms` (default 300,000, Kafka's
+   * `log.retention.check.interval.ms`; 0 = no timer, sweeps run only through `enforceRetention`).
+   */
+  readonly retentionCheckIntervalMs?: number;
   /** Wall clock in ms (default Date.now). */
   readonly clock?: () => number;
 }
@@ -67,6 +74,8 @@ export interface KafkaBroker extends AsyncDisposable {
   readonly metrics: KafkaBrokerMetrics;
   /** A new connection; `peer` is only used in logs and request contexts. */
   openConnection(peer: string): KafkaConnection;
+  /** Runs a retention sweep now (or joins the running one): every topic's records older than `retention.ms` go. */
+  enforceRetention(): Promise<RetentionSweep>;
   /** Closes every connection, waits for running appends, writes producer-state checkpoints. Idempotent. */
   close(): Promise<void>;
 }
@@ -96,6 +105,11 @@ function invalid(message: string): NereusError {
 
 function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
   if (!Number.isSafeInteger(value) || value < 1 || value > max) throw invalid(`${name} must be an integer in [1, ${String(max)}], got ${String(value)}`);
+  return value;
+}
+
+function nonNegativeInteger(name: string, value: number): number {
+  if (!Number.isSafeInteger(value) || value < 0) throw invalid(`${name} must be an integer >= 0, got ${String(value)}`);
   return value;
 }
 
@@ -167,6 +181,20 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     clock,
   };
 
+  const retention = new RetentionTask({
+    registry,
+    logs: partitionLogs,
+    logger,
+    clock,
+    intervalMs: nonNegativeInteger("retentionCheckIntervalMs", options.retentionCheckIntervalMs ?? DEFAULT_RETENTION_CHECK_INTERVAL_MS),
+    signal: brokerClosing.signal,
+    onSweep: (sweep) => {
+      metrics.retentionSweeps += 1;
+      metrics.retentionDeletedRecords += sweep.deletedRecords;
+      metrics.retentionFailures += sweep.failures;
+    },
+  });
+
   const handlers = new Map<number, KafkaApiHandler>();
   for (const [name, handler] of Object.entries(options.groupHandlers ?? {}) as Array<[ApiKeyName, KafkaApiHandler | undefined]>) {
     if (handler === undefined) continue;
@@ -208,6 +236,10 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     identity,
     topics,
     metrics,
+    enforceRetention(): Promise<RetentionSweep> {
+      if (closed !== undefined) return Promise.reject(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));
+      return retention.sweep();
+    },
     openConnection(peer: string): KafkaConnection {
       const connection = new BrokerConnection(nextConnectionId++, peer, {
         handlers,
@@ -236,6 +268,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       closed ??= (async () => {
         brokerClosing.abort(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));
         for (const connection of [...connections]) connection.close();
+        await retention.close();
         try {
           await partitionLogs.close();
         } finally {
@@ -249,5 +282,6 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       await broker.close();
     },
   };
+  retention.start();
   return broker;
 }

@@ -1,7 +1,8 @@
 // One Kafka partition over its stream: the produce path (tickets appended in order, idempotent-producer checks,
 // offset assignment, one ranged entry per RecordBatch), the state fetches read (log start, high watermark = log
 // end = committed end, append notifications), producer state rebuilt by replaying committed batches from an
-// optional checkpoint, the time index, and the fence an uncertain append raises until `recoverAppend` resolves it.
+// optional checkpoint, the time index, the log start (DeleteRecords and time retention) and the fence an uncertain
+// append raises until `recoverAppend` resolves it.
 // Up to `maxInFlightAppends` appends per partition are in flight (see append-pipeline.ts): each group is planned
 // against the projected end and appended with `expectedStartOffset` = that end; batches submitted while the
 // pipeline is full are merged into the next group (one head CAS for all of them, each batch still its own entry).
@@ -61,6 +62,8 @@ export interface PartitionLogContext {
   readonly timeIndexIntervalBytes: number;
   /** Bytes read per step when replaying or scanning. */
   readonly replayReadBytes: number;
+  /** Expired bytes a retention pass scans between two trims. */
+  readonly retentionStepBytes: number;
   /** After a (nearly) full read, read the next budgets in the background and keep them (see read-ahead.ts). */
   readonly readAhead: boolean;
   /** What the read-ahead buffers of all partitions may hold together. */
@@ -161,17 +164,60 @@ export class PartitionLog {
    * log start, or `outOfRange` when `offset` is negative (other than -1) or above the high watermark. Throws storage
    * errors (map them with mapStorageError); nothing changes before the trim commits.
    */
-  async deleteRecordsBefore(topic: KafkaTopic, offset: number): Promise<{ readonly outOfRange: true } | { readonly outOfRange: false; readonly logStartOffset: number }> {
+  async deleteRecordsBefore(
+    topic: KafkaTopic,
+    offset: number,
+    reason: "DeleteRecords" | "retention.ms" = "DeleteRecords",
+  ): Promise<{ readonly outOfRange: true } | { readonly outOfRange: false; readonly logStartOffset: number }> {
     const state = await this.#ensureLoaded(topic);
     const target = offset === -1 ? state.highWatermark : offset;
     if (target < 0 || target > state.highWatermark) return { outOfRange: true };
     if (target > state.logStartOffset) {
       const head = await this.#context.store.trim(state.streamId, target, { signal: this.#context.closing });
       state.logStartOffset = Math.max(state.logStartOffset, head.trimOffset);
-      this.#context.logger.info("records deleted", { topic: this.topicName, partition: this.partition, logStartOffset: state.logStartOffset });
+      this.#context.logger.info("records deleted", { topic: this.topicName, partition: this.partition, logStartOffset: state.logStartOffset, reason });
       this.#notify();
     }
     return { outOfRange: false, logStartOffset: state.logStartOffset };
+  }
+
+  /**
+   * Time retention (`retention.ms`): deletes the longest prefix of whole batches whose max timestamp is below
+   * `cutoff`, so the log start moves to the first batch at or above it (or to the high watermark when every batch is
+   * older), as Kafka deletes expired segments from the oldest on. A batch without a timestamp (< 0) never expires.
+   * Reads only the expired batches and the first one kept; trims every `retentionStepBytes` of expired batches, so a
+   * long expired prefix makes durable progress. Once `signal` is aborted no further read or trim starts (the rest is
+   * left for the next pass). Answers the log start and the offsets deleted. Throws storage errors.
+   */
+  async deleteRecordsOlderThan(topic: KafkaTopic, cutoff: number, signal?: AbortSignal): Promise<{ readonly logStartOffset: number; readonly deleted: number }> {
+    const stepBytes = this.#context.retentionStepBytes;
+    const stopped = (): boolean => signal?.aborted === true;
+    const state = await this.#ensureLoaded(topic);
+    const before = state.logStartOffset;
+    const until = state.highWatermark;
+    let cut = before;
+    let pendingBytes = 0;
+    // The first read returns just the oldest batch: most checks find it unexpired and read nothing more.
+    let readBytes = 1;
+    scanning: while (cut < until && !stopped()) {
+      const result = await this.#context.store.read(state.streamId, cut, { maxBytes: readBytes, maxRecords: 0x7fff_ffff, signal: this.#context.closing });
+      if (result.entries.length === 0) break;
+      for (const entry of result.entries) {
+        if (entry.offset >= until) break scanning;
+        const batch = summarizeBatch(entry.payload, entry.offset, entry.recordCount);
+        if (!(batch.maxTimestamp >= 0 && batch.maxTimestamp < cutoff)) break scanning;
+        cut = batch.baseOffset + batch.recordCount;
+        pendingBytes += batch.bytes;
+        if (pendingBytes >= stepBytes) {
+          if (stopped()) break scanning;
+          await this.deleteRecordsBefore(topic, cut, "retention.ms");
+          pendingBytes = 0;
+        }
+      }
+      readBytes = this.#context.replayReadBytes;
+    }
+    const logStartOffset = cut > state.logStartOffset && !stopped() ? await this.#trimmedTo(topic, cut) : state.logStartOffset;
+    return { logStartOffset, deleted: Math.max(0, logStartOffset - before) };
   }
 
   /**
@@ -257,6 +303,13 @@ export class PartitionLog {
     // The manager forgets this log: give the read-ahead buffer's memory back to the shared budget.
     this.#readAhead.clear();
     this.#onIdle(this);
+  }
+
+  /** Raises the log start to `offset` (at most the high watermark the caller saw) and answers the log start. */
+  async #trimmedTo(topic: KafkaTopic, offset: number): Promise<number> {
+    const outcome = await this.deleteRecordsBefore(topic, offset, "retention.ms");
+    if (outcome.outOfRange) throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `retention cut ${String(offset)} of ${this.topicName}-${String(this.partition)} is above its high watermark`, { retryable: false });
+    return outcome.logStartOffset;
   }
 
   // ---- loading ------------------------------------------------------------------------------------------------

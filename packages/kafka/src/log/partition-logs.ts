@@ -39,6 +39,8 @@ export interface PartitionLogTuning {
   readonly timeIndexIntervalBytes?: number;
   /** Bytes read per step when replaying producer state (default 8 MiB). */
   readonly replayReadBytes?: number;
+  /** Expired bytes a retention pass scans between two trims (default 64 MiB; each trim is durable progress). */
+  readonly retentionStepBytes?: number;
   /**
    * After a Fetch read that filled at least half its budget, read the next budgets of the partition in the background
    * and keep them, so the consumer's next Fetch is served from memory (default true; see read-ahead.ts).
@@ -91,6 +93,7 @@ export class PartitionLogs {
       producerIdExpirationMs: options.producerIdExpirationMs ?? 86_400_000,
       timeIndexIntervalBytes: options.timeIndexIntervalBytes ?? DEFAULT_TIME_INDEX_INTERVAL_BYTES,
       replayReadBytes: options.replayReadBytes ?? 8 * 1024 * 1024,
+      retentionStepBytes: options.retentionStepBytes ?? 64 * 1024 * 1024,
       readAhead: options.readAhead ?? true,
       readAheadMemory: new ReadAheadMemory(options.readAheadMaxBytes ?? DEFAULT_READ_AHEAD_MAX_BYTES),
       events: options.events,

@@ -3,15 +3,15 @@
 // (earliest), Fetch and Produce report. An offset at or below the log start changes nothing and answers the log
 // start. As Kafka: unknown topics or partitions ⇒ UNKNOWN_TOPIC_OR_PARTITION, an offset above the high watermark
 // (or negative other than -1) ⇒ OFFSET_OUT_OF_RANGE, a topic whose cleanup.policy does not include "delete" ⇒
-// POLICY_VIOLATION; a storage failure (the topic lookup's too) is mapped once (map-storage-error.ts). The low
-// watermark of a failed partition is -1. Deleting is logical: the bytes stay in storage until a collector reclaims
-// them.
+// POLICY_VIOLATION; a storage failure (the topic lookup's too, lookup-topic.ts) is mapped once
+// (map-storage-error.ts). The low watermark of a failed partition is -1. Deleting is logical: the bytes stay in
+// storage until a collector reclaims them.
 import type { DeleteRecordsResponsePartition } from "../../protocol/apis/delete-records/delete-records-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
-import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import { allowsRecordDeletion } from "../../topics/topic-configs.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
+import { lookupTopic } from "../lookup-topic.js";
 import { mapStorageError } from "../map-storage-error.js";
 
 export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHandler<21> {
@@ -19,20 +19,12 @@ export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHa
     async handle(context, request) {
       const topics = await Promise.all(
         request.body.topics.map(async (requested) => {
-          // A lookup that fails in storage is that error (retriable as mapped), not an unknown topic.
-          let topic: KafkaTopic | undefined;
-          let lookupError: number | undefined;
-          try {
-            topic = services.registry.cached(requested.name) ?? (await services.registry.lookup(requested.name, context.signal));
-          } catch (error) {
-            const mapped = mapStorageError(error);
-            services.logger.warn("topic lookup failed", { topic: requested.name, error: mapped.message });
-            lookupError = mapped.errorCode;
-          }
+          const resolved = await lookupTopic(services, { name: requested.name }, context.signal);
           const partitions = await Promise.all(
             requested.partitions.map(async ({ partitionIndex, offset }): Promise<DeleteRecordsResponsePartition> => {
               const failed = (errorCode: number): DeleteRecordsResponsePartition => ({ partitionIndex, lowWatermark: -1, errorCode });
-              if (lookupError !== undefined) return failed(lookupError);
+              if (resolved.kind === "failed") return failed(resolved.errorCode);
+              const topic = resolved.kind === "found" ? resolved.topic : undefined;
               if (topic === undefined || partitionIndex < 0 || partitionIndex >= topic.partitionCount) return failed(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
               if (!allowsRecordDeletion(topic.configs)) return failed(KafkaErrorCode.POLICY_VIOLATION);
               try {

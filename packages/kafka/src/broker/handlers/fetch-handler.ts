@@ -17,6 +17,7 @@ import type { PartitionLog } from "../../log/partition-log.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
+import { type TopicLookup, lookupTopic } from "../lookup-topic.js";
 import { mapStorageError } from "../map-storage-error.js";
 
 const EMPTY = new Uint8Array(0);
@@ -69,13 +70,18 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
       // One resolved topic per requested topic entry (by id from v13, by name before), each distinct key looked up once.
       const byId = request.apiVersion >= FETCH_TOPIC_ID_VERSION;
       const unknownTopicError = byId ? KafkaErrorCode.UNKNOWN_TOPIC_ID : KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-      const resolved = new Map<string, KafkaTopic | undefined>();
-      const topics: Array<KafkaTopic | undefined> = [];
+      const resolved = new Map<string, TopicLookup>();
+      const lookups: TopicLookup[] = [];
       for (const requested of body.topics) {
         const key = byId ? requested.topicId : requested.topic;
-        if (!resolved.has(key)) resolved.set(key, await resolveTopic(services, byId, requested, context.signal));
-        topics.push(resolved.get(key));
+        let lookup = resolved.get(key);
+        if (lookup === undefined) {
+          lookup = byId && requested.topicId === ZERO_UUID ? { kind: "absent" } : await lookupTopic(services, byId ? { topicId: requested.topicId } : { name: requested.topic }, context.signal);
+          resolved.set(key, lookup);
+        }
+        lookups.push(lookup);
       }
+      const topics = lookups.map((lookup) => (lookup.kind === "found" ? lookup.topic : undefined));
       const evaluate = async (): Promise<{ responses: Array<{ topic: string; topicId: string; partitions: FetchResponsePartition[] }>; bytes: number; error: boolean }> => {
         let budget = Math.max(1, body.maxBytes);
         let bytes = 0;
@@ -85,7 +91,7 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
           const topic = topics[index];
           const partitions: FetchResponsePartition[] = [];
           for (const partition of requested.partitions) {
-            const result = await fetchPartition(topic, partition.partition, partition.fetchOffset, partition.currentLeaderEpoch, Math.max(0, partition.partitionMaxBytes), budget, bytes === 0);
+            const result = await fetchPartition(lookups[index], topic, partition.partition, partition.fetchOffset, partition.currentLeaderEpoch, Math.max(0, partition.partitionMaxBytes), budget, bytes === 0);
             partitions.push(result.data);
             bytes += result.bytes;
             budget = Math.max(0, budget - result.bytes);
@@ -97,6 +103,7 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
       };
 
       const fetchPartition = async (
+        lookup: TopicLookup | undefined,
         topic: KafkaTopic | undefined,
         partitionIndex: number,
         fetchOffset: number,
@@ -110,6 +117,7 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
           bytes: 0,
           error: true,
         });
+        if (lookup?.kind === "failed") return fail(lookup.errorCode);
         if (topic === undefined) return fail(unknownTopicError);
         if (partitionIndex < 0 || partitionIndex >= topic.partitionCount) return fail(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
         if (currentLeaderEpoch > 0) return fail(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);
@@ -159,23 +167,6 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
       return { ...base, errorCode: KafkaErrorCode.NONE, responses: result.responses };
     },
   };
-}
-
-/** The ACTIVE topic a request entry names (by id from v13), or undefined when unknown or the lookup failed. */
-async function resolveTopic(
-  services: BrokerServices,
-  byId: boolean,
-  requested: { readonly topic: string; readonly topicId: string },
-  signal: AbortSignal,
-): Promise<KafkaTopic | undefined> {
-  if (byId && requested.topicId === ZERO_UUID) return undefined;
-  try {
-    if (byId) return await services.registry.lookupById(requested.topicId, signal);
-    return services.registry.cached(requested.topic) ?? (await services.registry.lookup(requested.topic, signal));
-  } catch (error) {
-    services.logger.warn("topic lookup failed", byId ? { topicId: requested.topicId, error: String(error) } : { topic: requested.topic, error: String(error) });
-    return undefined;
-  }
 }
 
 function requestedLogs(

@@ -14,6 +14,7 @@ import { type BatchSummary, PARTITION_LEADER_EPOCH } from "../../log/stored-batc
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
+import { lookupTopic } from "../lookup-topic.js";
 import { mapStorageError } from "../map-storage-error.js";
 
 /** Decodes a stored batch when this broker can (no compression, or gzip via node:zlib). */
@@ -77,12 +78,8 @@ export function createListOffsetsHandler(services: BrokerServices): KafkaApiHand
     async handle(context, request) {
       const topics = await Promise.all(
         request.body.topics.map(async (requested) => {
-          let topic: KafkaTopic | undefined;
-          try {
-            topic = services.registry.cached(requested.name) ?? (await services.registry.lookup(requested.name, context.signal));
-          } catch {
-            topic = undefined;
-          }
+          const resolved = await lookupTopic(services, { name: requested.name }, context.signal);
+          const topic = resolved.kind === "found" ? resolved.topic : undefined;
           const partitions = await Promise.all(
             requested.partitions.map(async (partition): Promise<ListOffsetsResponsePartition> => {
               const failed = (errorCode: number): ListOffsetsResponsePartition => ({
@@ -93,6 +90,7 @@ export function createListOffsetsHandler(services: BrokerServices): KafkaApiHand
                 offset: -1,
                 leaderEpoch: -1,
               });
+              if (resolved.kind === "failed") return failed(resolved.errorCode);
               if (topic === undefined || partition.partitionIndex < 0 || partition.partitionIndex >= topic.partitionCount) {
                 return failed(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
               }

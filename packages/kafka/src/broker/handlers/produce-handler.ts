@@ -14,6 +14,7 @@ import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import { maxMessageBytes } from "../../topics/topic-configs.js";
 import type { BrokerServices } from "../broker-services.js";
 import { type KafkaApiHandler, NO_RESPONSE } from "../kafka-api-handler.js";
+import { lookupTopic } from "../lookup-topic.js";
 
 /** The largest batch the storage core accepts as one entry. */
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
@@ -88,14 +89,12 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
         body.topicData.map(async (topicData, topicIndex) => {
           const topicTickets = tickets[topicIndex] ?? [];
           if (refusal !== undefined) return topicData.partitionData.map((): ProduceOutcome => ({ kind: "failed", ...refusal }));
-          let topic: KafkaTopic | undefined;
-          try {
-            topic = services.registry.cached(topicData.name) ?? (await services.registry.lookup(topicData.name, context.signal));
-          } catch (error) {
-            services.logger.warn("topic lookup failed", { topic: topicData.name, error: String(error) });
+          const resolved = await lookupTopic(services, { name: topicData.name }, context.signal);
+          if (resolved.kind === "failed") {
             for (const ticket of topicTickets) ticket?.cancel();
-            return topicData.partitionData.map((): ProduceOutcome => ({ kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: "topic lookup failed" }));
+            return topicData.partitionData.map((): ProduceOutcome => ({ kind: "failed", errorCode: resolved.errorCode, message: "topic lookup failed" }));
           }
+          const topic = resolved.kind === "found" ? resolved.topic : undefined;
           return Promise.all(
             topicData.partitionData.map((partition, partitionIndex): Promise<ProduceOutcome> => {
               const ticket = topicTickets[partitionIndex];

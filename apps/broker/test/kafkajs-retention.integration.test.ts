@@ -1,0 +1,55 @@
+// retention.ms with kafkajs 2.2.4: a topic created with a one-hour retention gets records stamped two hours ago
+// and records stamped now; the broker's own retention sweep (every 200 ms here) moves the low watermark past the old
+// ones, a consumer group reading from the beginning gets exactly the recent ones, and DescribeConfigs reports the
+// topic's retention. On the embedded default and on etcd + s3proxy.
+import { randomBytes } from "node:crypto";
+import { type Consumer, ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
+import { afterEach, describe, expect, test } from "vitest";
+import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
+import { readFromBeginning, waitFor } from "./support/kafkajs-reader.js";
+
+const running: InProcessBroker[] = [];
+const consumers: Consumer[] = [];
+const HOUR = 3_600_000;
+
+afterEach(async () => {
+  for (const consumer of consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
+  for (const broker of running.splice(0)) await broker.broker.close("test finished");
+});
+
+describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention.ms on the %s storage", (kind) => {
+  test("records older than retention.ms leave the log; the rest stays readable from the new low watermark", async () => {
+    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort(), overrides: { topics: { retentionCheckIntervalMs: 200 } } }));
+    running.push(broker);
+    const topic = `aging-${randomBytes(4).toString("hex")}`;
+    const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      expect(
+        await admin.createTopics({ topics: [{ topic, numPartitions: 1, configEntries: [{ name: "retention.ms", value: String(HOUR) }] }], waitForLeaders: true }),
+      ).toBe(true);
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      const old = String(Date.now() - 2 * HOUR);
+      // Two batches of old records, then one of recent records.
+      await producer.send({ topic, acks: -1, messages: Array.from({ length: 4 }, (_, index) => ({ value: `old-${String(index)}`, timestamp: old })) });
+      await producer.send({ topic, acks: -1, messages: Array.from({ length: 3 }, (_, index) => ({ value: `old-${String(index + 4)}`, timestamp: old })) });
+      await producer.send({ topic, acks: -1, messages: Array.from({ length: 5 }, (_, index) => ({ value: `new-${String(index)}` })) });
+      await waitFor("the retention sweep to delete the 7 old records", async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "7");
+      expect(await admin.fetchTopicOffsets(topic)).toEqual([{ partition: 0, offset: "12", high: "12", low: "7" }]);
+      const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["retention.ms"] }] });
+      expect(described.resources[0]?.configEntries.map((entry) => [entry.configName, entry.configValue])).toEqual([["retention.ms", String(HOUR)]]);
+
+      const { consumer, received } = await readFromBeginning(kafka, topic);
+      consumers.push(consumer);
+      await waitFor("the 5 recent records", () => received.length >= 5);
+      await producer.disconnect();
+      expect(received).toEqual(Array.from({ length: 5 }, (_, index) => `${String(index + 7)}:new-${String(index)}`));
+      const sweeps = await (await fetch(`http://127.0.0.1:${String(broker.broker.adminPort)}/metrics`)).text();
+      expect(sweeps).toMatch(/nereus_kafka_retention_deleted_records_total [1-9]/);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+});
