@@ -1,7 +1,8 @@
-// retention.ms with kafkajs 2.2.4: a topic created with a one-hour retention gets records stamped two hours ago
-// and records stamped now; the broker's own retention sweep (every 200 ms here) moves the low watermark past the old
-// ones, a consumer group reading from the beginning gets exactly the recent ones, and DescribeConfigs reports the
-// topic's retention. On the embedded default and on etcd + s3proxy.
+// Retention with kafkajs 2.2.4. retention.ms: a topic created with a one-hour retention gets records stamped two
+// hours ago and records stamped now; the broker's own retention sweep (every 200 ms here) moves the low watermark
+// past the old ones, a consumer group reading from the beginning gets exactly the recent ones, and DescribeConfigs
+// reports the topic's retention. retention.bytes: of ten ~1 KiB batches the oldest go until three are left. On the
+// embedded default and on etcd + s3proxy.
 import { randomBytes } from "node:crypto";
 import { type Consumer, ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
@@ -17,12 +18,16 @@ afterEach(async () => {
   for (const broker of running.splice(0)) await broker.broker.close("test finished");
 });
 
-describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention.ms on the %s storage", (kind) => {
+async function connect(kind: StorageKind): Promise<Kafka> {
+  const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort(), overrides: { topics: { retentionCheckIntervalMs: 200 } } }));
+  running.push(broker);
+  return new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
+}
+
+describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention on the %s storage", (kind) => {
   test("records older than retention.ms leave the log; the rest stays readable from the new low watermark", async () => {
-    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort(), overrides: { topics: { retentionCheckIntervalMs: 200 } } }));
-    running.push(broker);
+    const kafka = await connect(kind);
     const topic = `aging-${randomBytes(4).toString("hex")}`;
-    const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
     const admin = kafka.admin();
     await admin.connect();
     try {
@@ -46,8 +51,30 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention.ms on
       await waitFor("the 5 recent records", () => received.length >= 5);
       await producer.disconnect();
       expect(received).toEqual(Array.from({ length: 5 }, (_, index) => `${String(index + 7)}:new-${String(index)}`));
-      const sweeps = await (await fetch(`http://127.0.0.1:${String(broker.broker.adminPort)}/metrics`)).text();
+      const sweeps = await (await fetch(`http://127.0.0.1:${String(running[0]?.broker.adminPort)}/metrics`)).text();
       expect(sweeps).toMatch(/nereus_kafka_retention_deleted_records_total [1-9]/);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  test("retention.bytes keeps the newest batches that make up at least that many bytes", async () => {
+    const kafka = await connect(kind);
+    const topic = `sized-${randomBytes(4).toString("hex")}`;
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      expect(await admin.createTopics({ topics: [{ topic, numPartitions: 1, configEntries: [{ name: "retention.bytes", value: "3000" }] }], waitForLeaders: true })).toBe(true);
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      // Ten batches of one 1,000-byte record (a little over 1 KiB each stored): three of them exceed 3,000 bytes, two do not.
+      for (let index = 0; index < 10; index += 1) await producer.send({ topic, acks: -1, messages: [{ value: `${String(index)}`.padEnd(1000, ".") }] });
+      await producer.disconnect();
+      await waitFor("the retention sweep to keep the last three batches", async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "7");
+      const { consumer, received } = await readFromBeginning(kafka, topic);
+      consumers.push(consumer);
+      await waitFor("the 3 kept records", () => received.length >= 3);
+      expect(received.map((record) => record.slice(0, record.indexOf(".")))).toEqual(["7:7", "8:8", "9:9"]);
     } finally {
       await admin.disconnect();
     }

@@ -1,13 +1,13 @@
-// Time retention, Kafka's `retention.ms`: a periodic sweep (Kafka's `log.retention.check.interval.ms`, five minutes
-// by default; the first one after min(interval, 30 s)) over every topic whose `cleanup.policy` includes "delete" and
-// whose `retention.ms` is not -1. Partition by partition it deletes the expired prefix of batches
-// (PartitionLog.deleteRecordsOlderThan: the log start moves to the first batch whose max timestamp is within
-// retention), as Kafka deletes expired segments from the oldest on. One sweep at a time, partitions one after
-// another (bounded background work); a partition that fails is logged and tried again by the next sweep. Deleting
-// is logical: the bytes stay in storage until a collector reclaims them. `retention.bytes` is not enforced.
+// Retention, Kafka's `retention.ms` and `retention.bytes`: a periodic sweep (Kafka's
+// `log.retention.check.interval.ms`, five minutes by default; the first one after min(interval, 30 s)) over every
+// topic whose `cleanup.policy` includes "delete" and that limits its partitions by time or size. Partition by
+// partition it deletes the oldest batches the limits let go (PartitionLog.enforceRetention), as Kafka deletes
+// expired or excess segments from the oldest on. One sweep at a time, partitions one after another (bounded
+// background work); a partition that fails is logged and tried again by the next sweep. Deleting is logical: the
+// bytes stay in storage until a collector reclaims them.
 import type { PartitionLogs } from "../log/partition-logs.js";
 import type { TopicRegistry } from "../topics/topic-registry.js";
-import { allowsRecordDeletion, retentionMs } from "../topics/topic-configs.js";
+import { allowsRecordDeletion, retentionBytes, retentionMs } from "../topics/topic-configs.js";
 import type { KafkaBrokerLogger } from "./broker-logger.js";
 import { mapStorageError } from "./map-storage-error.js";
 
@@ -18,7 +18,7 @@ export const RETENTION_INITIAL_DELAY_MS = 30_000;
 
 /** What one sweep did. */
 export interface RetentionSweep {
-  /** Topics with time retention that were visited. */
+  /** Topics with a retention limit that were visited. */
   readonly topics: number;
   readonly partitions: number;
   /** Offsets now below the log start that were not before the sweep. */
@@ -96,14 +96,16 @@ export class RetentionTask {
     let deletedRecords = 0;
     let failures = 0;
     for (const topic of await registry.list(signal)) {
-      const retention = retentionMs(topic.configs);
-      if (retention === undefined || !allowsRecordDeletion(topic.configs)) continue;
+      const maxAgeMs = retentionMs(topic.configs);
+      const maxBytes = retentionBytes(topic.configs);
+      if ((maxAgeMs === undefined && maxBytes === undefined) || !allowsRecordDeletion(topic.configs)) continue;
       topics += 1;
       for (let partition = 0; partition < topic.partitionCount; partition += 1) {
         if (this.#closed || signal.aborted) break;
         partitions += 1;
         try {
-          const { deleted } = await logs.get(topic.name, partition).deleteRecordsOlderThan(topic, clock() - retention, signal);
+          const limits = { ...(maxAgeMs === undefined ? {} : { olderThan: clock() - maxAgeMs }), ...(maxBytes === undefined ? {} : { maxBytes }) };
+          const { deleted } = await logs.get(topic.name, partition).enforceRetention(topic, limits, signal);
           deletedRecords += deleted;
         } catch (error) {
           failures += 1;

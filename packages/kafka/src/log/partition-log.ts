@@ -33,6 +33,7 @@ import { ReadAhead, type ReadAheadMemory } from "./read-ahead.js";
 import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
 import { ProduceQueue } from "./produce-queue.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
+import { deletePrefix, sumBatchBytes } from "./retention-scan.js";
 import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
 import { TimeIndex } from "./time-index.js";
 
@@ -96,11 +97,21 @@ interface LoadedState extends PartitionView {
   readonly producers: Map<bigint, ProducerEntry>;
   readonly timeIndex: TimeIndex;
   batchesSinceCheckpoint: number;
+  /** Bytes of the batches this state committed since it was loaded (only grows). */
+  appendedBytes: number;
+  /**
+   * The partition's size (bytes of its batches from the log start) when `appendedBytes` was `appendedAt`, or
+   * undefined when not counted (retention.bytes counts it; a trim whose removed bytes are unknown forgets it).
+   */
+  retainedBase: { readonly bytes: number; readonly appendedAt: number } | undefined;
   /** Set while uncertain appends are being recovered: produce is refused. */
   fence: Promise<void> | undefined;
 }
 
 type Group = InFlightGroup<LoadedState>;
+
+/** The retention config a deletion enforces (named in the "records deleted" log line). */
+type RetentionRule = "retention.ms" | "retention.bytes";
 
 type AppendOutcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
@@ -162,18 +173,25 @@ export class PartitionLog {
    * Deletes every record below `offset` (-1 = the high watermark): raises the stream's trim offset, which is the
    * partition's log start from then on (never lowered; an offset at or below it changes nothing). Answers the new
    * log start, or `outOfRange` when `offset` is negative (other than -1) or above the high watermark. Throws storage
-   * errors (map them with mapStorageError); nothing changes before the trim commits.
+   * errors (map them with mapStorageError); nothing changes before the trim commits. `removedBytes`, when the caller
+   * knows them (retention: the whole batches below `offset`), keep the partition's size known.
    */
   async deleteRecordsBefore(
     topic: KafkaTopic,
     offset: number,
-    reason: "DeleteRecords" | "retention.ms" = "DeleteRecords",
+    reason: "DeleteRecords" | RetentionRule = "DeleteRecords",
+    removedBytes?: number,
   ): Promise<{ readonly outOfRange: true } | { readonly outOfRange: false; readonly logStartOffset: number }> {
     const state = await this.#ensureLoaded(topic);
     const target = offset === -1 ? state.highWatermark : offset;
     if (target < 0 || target > state.highWatermark) return { outOfRange: true };
     if (target > state.logStartOffset) {
       const head = await this.#context.store.trim(state.streamId, target, { signal: this.#context.closing });
+      const base = state.retainedBase;
+      state.retainedBase =
+        base !== undefined && removedBytes !== undefined && head.trimOffset === target && state.logStartOffset < target
+          ? { bytes: base.bytes - removedBytes, appendedAt: base.appendedAt }
+          : undefined;
       state.logStartOffset = Math.max(state.logStartOffset, head.trimOffset);
       this.#context.logger.info("records deleted", { topic: this.topicName, partition: this.partition, logStartOffset: state.logStartOffset, reason });
       this.#notify();
@@ -182,42 +200,75 @@ export class PartitionLog {
   }
 
   /**
-   * Time retention (`retention.ms`): deletes the longest prefix of whole batches whose max timestamp is below
-   * `cutoff`, so the log start moves to the first batch at or above it (or to the high watermark when every batch is
-   * older), as Kafka deletes expired segments from the oldest on. A batch without a timestamp (< 0) never expires.
-   * Reads only the expired batches and the first one kept; trims every `retentionStepBytes` of expired batches, so a
-   * long expired prefix makes durable progress. Once `signal` is aborted no further read or trim starts (the rest is
-   * left for the next pass). Answers the log start and the offsets deleted. Throws storage errors.
+   * Retention (Kafka's `retention.ms` and `retention.bytes`, as far as `limits` sets them): deletes the prefix of
+   * whole batches whose max timestamp is below `limits.olderThan` (a batch without a timestamp never expires; a
+   * newer batch keeps the older ones behind it), then the oldest batches as long as the partition keeps at least
+   * `limits.maxBytes` without them, as Kafka deletes expired or excess segments from the oldest on. The size is
+   * counted once per load (a read of the whole partition) and then kept up to date by appends and retention. Reads
+   * only the batches let go and the first one kept; trims every `retentionStepBytes` (durable progress). Once
+   * `signal` is aborted no further read or trim starts. Answers the log start and the offsets deleted. Throws storage
+   * errors.
    */
-  async deleteRecordsOlderThan(topic: KafkaTopic, cutoff: number, signal?: AbortSignal): Promise<{ readonly logStartOffset: number; readonly deleted: number }> {
-    const stepBytes = this.#context.retentionStepBytes;
-    const stopped = (): boolean => signal?.aborted === true;
+  async enforceRetention(
+    topic: KafkaTopic,
+    limits: { readonly olderThan?: number; readonly maxBytes?: number },
+    signal?: AbortSignal,
+  ): Promise<{ readonly logStartOffset: number; readonly deleted: number }> {
     const state = await this.#ensureLoaded(topic);
     const before = state.logStartOffset;
-    const until = state.highWatermark;
-    let cut = before;
-    let pendingBytes = 0;
-    // The first read returns just the oldest batch: most checks find it unexpired and read nothing more.
-    let readBytes = 1;
-    scanning: while (cut < until && !stopped()) {
-      const result = await this.#context.store.read(state.streamId, cut, { maxBytes: readBytes, maxRecords: 0x7fff_ffff, signal: this.#context.closing });
-      if (result.entries.length === 0) break;
-      for (const entry of result.entries) {
-        if (entry.offset >= until) break scanning;
-        const batch = summarizeBatch(entry.payload, entry.offset, entry.recordCount);
-        if (!(batch.maxTimestamp >= 0 && batch.maxTimestamp < cutoff)) break scanning;
-        cut = batch.baseOffset + batch.recordCount;
-        pendingBytes += batch.bytes;
-        if (pendingBytes >= stepBytes) {
-          if (stopped()) break scanning;
-          await this.deleteRecordsBefore(topic, cut, "retention.ms");
-          pendingBytes = 0;
-        }
-      }
-      readBytes = this.#context.replayReadBytes;
+    const { olderThan, maxBytes } = limits;
+    if (olderThan !== undefined) {
+      await this.#deletePrefix(topic, state, "retention.ms", (batch) => batch.maxTimestamp >= 0 && batch.maxTimestamp < olderThan, signal);
     }
-    const logStartOffset = cut > state.logStartOffset && !stopped() ? await this.#trimmedTo(topic, cut) : state.logStartOffset;
+    if (maxBytes !== undefined) {
+      const size = await this.#retainedBytes(state, signal);
+      let excess = size === undefined ? 0 : size - maxBytes;
+      if (excess > 0) {
+        await this.#deletePrefix(topic, state, "retention.bytes", (batch) => {
+          if (batch.bytes > excess) return false;
+          excess -= batch.bytes;
+          return true;
+        }, signal);
+      }
+    }
+    const logStartOffset = (this.#state ?? state).logStartOffset;
     return { logStartOffset, deleted: Math.max(0, logStartOffset - before) };
+  }
+
+  /** The bytes of the partition's batches from its log start, counted (once per load) when not known. */
+  async #retainedBytes(state: LoadedState, signal: AbortSignal | undefined): Promise<number | undefined> {
+    if (state.retainedBase === undefined) {
+      // Taken in one turn: the batches below `until` are counted by the scan, the later ones by `appendedBytes`.
+      const from = state.logStartOffset;
+      const until = state.highWatermark;
+      const appendedAt = state.appendedBytes;
+      const bytes = await sumBatchBytes((offset, maxBytes) => this.#readEntries(state.streamId, offset, maxBytes), from, until, this.#context.replayReadBytes, signal);
+      // A trim meanwhile made the count stale: the next pass counts again.
+      if (bytes === undefined || state.logStartOffset !== from) return undefined;
+      state.retainedBase = { bytes, appendedAt };
+    }
+    return state.retainedBase.bytes + state.appendedBytes - state.retainedBase.appendedAt;
+  }
+
+  async #deletePrefix(topic: KafkaTopic, state: LoadedState, rule: RetentionRule, letGo: (batch: BatchSummary) => boolean, signal: AbortSignal | undefined): Promise<void> {
+    await deletePrefix({
+      from: state.logStartOffset,
+      until: state.highWatermark,
+      readBytes: this.#context.replayReadBytes,
+      stepBytes: this.#context.retentionStepBytes,
+      read: (offset, maxBytes) => this.#readEntries(state.streamId, offset, maxBytes),
+      trim: async (offset, removedBytes) => {
+        const outcome = await this.deleteRecordsBefore(topic, offset, rule, removedBytes);
+        if (outcome.outOfRange) throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `${rule} cut ${String(offset)} of ${this.topicName}-${String(this.partition)} is above its high watermark`, { retryable: false });
+      },
+      letGo,
+      ...(signal === undefined ? {} : { signal }),
+    });
+  }
+
+  async #readEntries(streamId: string, offset: number, maxBytes: number): Promise<readonly ReadEntry[]> {
+    const result = await this.#context.store.read(streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal: this.#context.closing });
+    return result.entries;
   }
 
   /**
@@ -305,13 +356,6 @@ export class PartitionLog {
     this.#onIdle(this);
   }
 
-  /** Raises the log start to `offset` (at most the high watermark the caller saw) and answers the log start. */
-  async #trimmedTo(topic: KafkaTopic, offset: number): Promise<number> {
-    const outcome = await this.deleteRecordsBefore(topic, offset, "retention.ms");
-    if (outcome.outOfRange) throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `retention cut ${String(offset)} of ${this.topicName}-${String(this.partition)} is above its high watermark`, { retryable: false });
-    return outcome.logStartOffset;
-  }
-
   // ---- loading ------------------------------------------------------------------------------------------------
 
   #ensureLoaded(topic: KafkaTopic): Promise<LoadedState> {
@@ -369,6 +413,8 @@ export class PartitionLog {
       producers,
       timeIndex,
       batchesSinceCheckpoint: replayed,
+      appendedBytes: 0,
+      retainedBase: undefined,
       fence: undefined,
     };
   }
@@ -564,6 +610,7 @@ export class PartitionLog {
     });
     for (const [producerId, entry] of group.overlay) state.producers.set(producerId, entry);
     state.highWatermark += records;
+    state.appendedBytes += bytes;
     state.batchesSinceCheckpoint += group.entries.length;
     this.#context.events.appended(group.entries.length, records, bytes);
     const interval = this.#context.checkpointIntervalBatches;

@@ -2,10 +2,10 @@
 // `nereus.storage.profile`. CreateTopics accepts only these names (Kafka answers INVALID_CONFIG for unknown ones)
 // and validates values by type; DescribeConfigs lists them. Enforced by the broker: `max.message.bytes` (Produce),
 // `message.timestamp.type` (LogAppendTime stamping), `compression.type` (only `producer`: batches are stored as
-// produced, never recompressed), `nereus.storage.profile` (immutable, chosen at creation), `retention.ms` (the
-// broker's retention sweep, broker/retention-task.ts) and `cleanup.policy` as far as DeleteRecords and retention go
-// (both need "delete"; nothing compacts). Every other config is stored and described but not enforced
-// (`retention.bytes`, compaction and replication settings: durability comes from the storage profile).
+// produced, never recompressed), `nereus.storage.profile` (immutable, chosen at creation), `retention.ms` and
+// `retention.bytes` (the broker's retention sweep, broker/retention-task.ts) and `cleanup.policy` as far as
+// DeleteRecords and retention go (both need "delete"; nothing compacts). Every other config is stored and described
+// but not enforced (compaction and replication settings: durability comes from the storage profile).
 import { CANONICAL_STORAGE_PROFILES, NereusError, canonicalizeProfile } from "@nereus/core";
 
 /** The storage profile of a topic's partition streams (a canonical profile name or the OBJECT_WAL alias). */
@@ -74,7 +74,7 @@ export const TOPIC_CONFIGS: ReadonlyMap<string, TopicConfigDefinition> = new Map
     config("min.insync.replicas", "INT", "1", { min: 1 }),
     config("preallocate", "BOOLEAN", "false"),
     config("remote.storage.enable", "BOOLEAN", "false"),
-    config("retention.bytes", "LONG", "-1"),
+    config("retention.bytes", "LONG", "-1", { enforced: true }),
     config("retention.ms", "LONG", "604800000", { min: -1n, enforced: true }),
     config("segment.bytes", "INT", "1073741824", { min: 14 }),
     config("segment.index.bytes", "INT", "10485760", { min: 4 }),
@@ -163,6 +163,12 @@ export function usesLogAppendTime(configs: Readonly<Record<string, string>>): bo
 /** The topic's `retention.ms`, or undefined when its records never expire by time (-1, or beyond 2^53). */
 export function retentionMs(configs: Readonly<Record<string, string>>): number | undefined {
   const value = Number(effectiveTopicConfig(configs, "retention.ms"));
+  return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** The topic's `retention.bytes` (per partition), or undefined when its partitions may grow without limit (-1). */
+export function retentionBytes(configs: Readonly<Record<string, string>>): number | undefined {
+  const value = Number(effectiveTopicConfig(configs, "retention.bytes"));
   return Number.isSafeInteger(value) && value >= 0 ? value : undefined;
 }
 
