@@ -1,8 +1,9 @@
 // Retention with kafkajs 2.2.4. retention.ms: a topic created with a one-hour retention gets records stamped two
 // hours ago and records stamped now; the broker's own retention sweep (every 200 ms here) moves the low watermark
 // past the old ones, a consumer group reading from the beginning gets exactly the recent ones, and DescribeConfigs
-// reports the topic's retention. retention.bytes: of ten ~1 KiB batches the oldest go until three are left. On the
-// embedded default and on etcd + s3proxy.
+// reports the topic's retention. retention.bytes: of ten ~1 KiB batches the oldest go until three are left. Admin
+// alterConfigs (AlterConfigs) gives an existing topic a retention, which the next sweep applies; a bad value is
+// refused and changes nothing. On the embedded default and on etcd + s3proxy.
 import { randomBytes } from "node:crypto";
 import { type Consumer, ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
@@ -75,6 +76,34 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention on th
       consumers.push(consumer);
       await waitFor("the 3 kept records", () => received.length >= 3);
       expect(received.map((record) => record.slice(0, record.indexOf(".")))).toEqual(["7:7", "8:8", "9:9"]);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+
+  test("alterConfigs gives an existing topic a retention the next sweep applies; a bad value changes nothing", async () => {
+    const kafka = await connect(kind);
+    const topic = `altered-${randomBytes(4).toString("hex")}`;
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      expect(await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })).toBe(true);
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      await producer.send({ topic, acks: -1, messages: [{ value: "old", timestamp: String(Date.now() - 2 * HOUR) }] });
+      await producer.send({ topic, acks: -1, messages: [{ value: "new" }] });
+      await producer.disconnect();
+      const retention = async (): Promise<string | undefined> => {
+        const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["retention.ms"] }] });
+        return described.resources[0]?.configEntries[0]?.configValue;
+      };
+      expect(await retention()).toBe("604800000");
+      await expect(admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: "retention.ms", value: "soon" }] }] })).rejects.toThrow();
+      expect(await retention()).toBe("604800000");
+      await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: "retention.ms", value: String(HOUR) }] }] });
+      expect(await retention()).toBe(String(HOUR));
+      await waitFor("the retention sweep to delete the old record", async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "1");
+      expect(await admin.fetchTopicOffsets(topic)).toEqual([{ partition: 0, offset: "2", high: "2", low: "1" }]);
     } finally {
       await admin.disconnect();
     }

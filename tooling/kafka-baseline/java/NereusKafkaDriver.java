@@ -29,6 +29,9 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.zip.CRC32;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DeletedRecords;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -44,6 +47,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -219,6 +223,7 @@ public final class NereusKafkaDriver {
         case "consume-group": out = consumeGroup(a); break;
         case "committed": out = committed(a); break;
         case "delete-records": out = deleteRecords(a); break;
+        case "alter-configs": out = alterConfigs(a); break;
         case "interop": out = interop(a); break;
         case "produce-perf": out = producePerf(a); break;
         case "consume-perf": out = consumePerf(a); break;
@@ -530,6 +535,54 @@ public final class NereusKafkaDriver {
           .put("latest", latest.offset())
           .toString();
     }
+  }
+
+  /**
+   * Admin incrementalAlterConfigs on topic `--topic`, step by step, each followed by describeConfigs: the topic's
+   * explicitly set configs (source DYNAMIC_TOPIC_CONFIG, other than nereus.*) after (1) SET retention.ms and
+   * max.message.bytes, (2) APPEND compact to cleanup.policy and DELETE max.message.bytes, (3) SET retention.ms to a
+   * non-number (the error class the client raised, or "none"), (4) validateOnly SET retention.ms.
+   */
+  static String alterConfigs(Args a) throws Exception {
+    ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, a.str("topic"));
+    Properties p = common(a, "nereus-driver-admin");
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
+    try (Admin admin = Admin.create(p)) {
+      Json steps = new Json();
+      alter(admin, topic, List.of(set("retention.ms", "3600000"), set("max.message.bytes", "2000")), false);
+      steps.put("set", explicitConfigs(admin, topic));
+      alter(admin, topic, List.of(new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.APPEND), new AlterConfigOp(new ConfigEntry("max.message.bytes", null), AlterConfigOp.OpType.DELETE)), false);
+      steps.put("appendDelete", explicitConfigs(admin, topic));
+      String refused = "none";
+      try {
+        alter(admin, topic, List.of(set("retention.ms", "soon")), false);
+      } catch (ExecutionException e) {
+        refused = e.getCause().getClass().getSimpleName();
+      }
+      steps.put("refused", refused).put("afterRefusal", explicitConfigs(admin, topic));
+      alter(admin, topic, List.of(set("retention.ms", "1")), true);
+      steps.put("afterValidateOnly", explicitConfigs(admin, topic));
+      return steps.toString();
+    }
+  }
+
+  private static AlterConfigOp set(String name, String value) {
+    return new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET);
+  }
+
+  private static void alter(Admin admin, ConfigResource resource, List<AlterConfigOp> ops, boolean validateOnly) throws Exception {
+    admin.incrementalAlterConfigs(Map.of(resource, ops), new org.apache.kafka.clients.admin.AlterConfigsOptions().validateOnly(validateOnly)).all().get(60, TimeUnit.SECONDS);
+  }
+
+  private static Json explicitConfigs(Admin admin, ConfigResource resource) throws Exception {
+    Config config = admin.describeConfigs(List.of(resource)).all().get(60, TimeUnit.SECONDS).get(resource);
+    Json out = new Json();
+    TreeMap<String, String> sorted = new TreeMap<>();
+    for (ConfigEntry entry : config.entries()) {
+      if (entry.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG && !entry.name().startsWith("nereus.")) sorted.put(entry.name(), entry.value());
+    }
+    for (Map.Entry<String, String> entry : sorted.entrySet()) out.put(entry.getKey(), entry.getValue());
+    return out;
   }
 
   static String interop(Args a) throws Exception {

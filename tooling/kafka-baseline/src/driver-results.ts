@@ -63,6 +63,16 @@ export interface DeleteRecordsResult {
   readonly latest: number;
 }
 
+/** `alter-configs`: a topic's explicitly set configs after each incrementalAlterConfigs step. */
+export interface AlterConfigsResult {
+  readonly set: Readonly<Record<string, string>>;
+  readonly appendDelete: Readonly<Record<string, string>>;
+  /** The exception class the client raised for a non-number retention.ms ("none" when it was accepted). */
+  readonly refused: string;
+  readonly afterRefusal: Readonly<Record<string, string>>;
+  readonly afterValidateOnly: Readonly<Record<string, string>>;
+}
+
 export interface InteropResult {
   readonly topic: CreateTopicResult;
   readonly produce: ProduceResult;

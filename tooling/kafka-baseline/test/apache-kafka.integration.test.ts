@@ -2,6 +2,7 @@
 // It proves the driver and the scenario, so the same scenario failing on Nereus points at the broker.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { type ApacheKafka, type JavaDriver, javaDriver, probeKafka, startApacheKafka } from "../src/index.js";
+import { runAlterConfigsScenario } from "./support/alter-configs-scenario.js";
 import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
 import { runInteropScenario } from "./support/interop-scenario.js";
 
@@ -44,5 +45,12 @@ describe("Java kafka-clients against Apache Kafka (control)", () => {
       failed = true;
     });
     await runDeleteRecordsScenario(driver, kafka.bootstrap, "trimmed");
+  });
+
+  it("Admin incrementalAlterConfigs sets, appends, deletes, refuses a bad value and validates only", async () => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    await runAlterConfigsScenario(driver, kafka.bootstrap, "configured");
   });
 });

@@ -2,6 +2,7 @@
 // SQLite), started as a child process on free ports with a temp data directory, restarted in the middle.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { type JavaDriver, type NereusBroker, type InteropResult, javaDriver, probeKafka, runDriver, startNereusBroker } from "../src/index.js";
+import { runAlterConfigsScenario } from "./support/alter-configs-scenario.js";
 import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
 import { runInteropScenario } from "./support/interop-scenario.js";
 
@@ -53,5 +54,12 @@ describe("Java kafka-clients against the Nereus broker (embedded default)", () =
       failed = true;
     });
     await runDeleteRecordsScenario(driver, broker.bootstrap, "trimmed");
+  });
+
+  it("Admin incrementalAlterConfigs sets, appends, deletes, refuses a bad value and validates only", async () => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    await runAlterConfigsScenario(driver, broker.bootstrap, "configured");
   });
 });

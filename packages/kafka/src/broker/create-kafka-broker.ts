@@ -13,6 +13,7 @@ import { TopicRegistry } from "../topics/topic-registry.js";
 import { type KafkaBrokerLogger, SILENT_LOGGER } from "./broker-logger.js";
 import { BrokerMetrics, type KafkaBrokerMetrics } from "./broker-metrics.js";
 import type { BrokerServices } from "./broker-services.js";
+import { createAlterConfigsHandler, createIncrementalAlterConfigsHandler } from "./handlers/alter-configs-handler.js";
 import { createApiVersionsHandler } from "./handlers/api-versions-handler.js";
 import { createCreateTopicsHandler } from "./handlers/create-topics-handler.js";
 import { createDeleteRecordsHandler } from "./handlers/delete-records-handler.js";
@@ -97,6 +98,8 @@ const BUILT_IN_APIS: readonly SupportedApiKey[] = [
   ApiKey.DeleteTopics,
   ApiKey.DeleteRecords,
   ApiKey.DescribeConfigs,
+  ApiKey.AlterConfigs,
+  ApiKey.IncrementalAlterConfigs,
 ];
 
 function invalid(message: string): NereusError {
@@ -221,6 +224,8 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     [ApiKey.DeleteTopics, createDeleteTopicsHandler(services)],
     [ApiKey.DeleteRecords, createDeleteRecordsHandler(services)],
     [ApiKey.DescribeConfigs, createDescribeConfigsHandler(services)],
+    [ApiKey.AlterConfigs, createAlterConfigsHandler(services)],
+    [ApiKey.IncrementalAlterConfigs, createIncrementalAlterConfigsHandler(services)],
   ];
   for (const [apiKey, handler] of built) handlers.set(apiKey, handler as unknown as KafkaApiHandler);
 

@@ -21,6 +21,8 @@ export const ApiKey = {
   DeleteRecords: 21,
   InitProducerId: 22,
   DescribeConfigs: 32,
+  AlterConfigs: 33,
+  IncrementalAlterConfigs: 44,
 } as const;
 
 /** One of the API keys in {@link ApiKey}. */

@@ -156,6 +156,14 @@ export {
   type DescribeConfigsResponseResult,
   type DescribeConfigsResponseConfig,
 } from "./apis/describe-configs/describe-configs-response.js";
+export { AlterConfigsRequest, type AlterConfigsRequestResource } from "./apis/alter-configs/alter-configs-request.js";
+export { AlterConfigsResponse, type AlterConfigsResourceResult } from "./apis/alter-configs/alter-configs-response.js";
+export {
+  ConfigOperation,
+  IncrementalAlterConfigsRequest,
+  type IncrementalAlterConfigsRequestResource,
+} from "./apis/incremental-alter-configs/incremental-alter-configs-request.js";
+export { IncrementalAlterConfigsResponse } from "./apis/incremental-alter-configs/incremental-alter-configs-response.js";
 
 // RecordBatch v2.
 export {

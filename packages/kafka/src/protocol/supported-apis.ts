@@ -37,8 +37,12 @@ import { CreateTopicsRequest } from "./apis/create-topics/create-topics-request.
 import { CreateTopicsResponse } from "./apis/create-topics/create-topics-response.js";
 import { DeleteTopicsRequest } from "./apis/delete-topics/delete-topics-request.js";
 import { DeleteTopicsResponse } from "./apis/delete-topics/delete-topics-response.js";
+import { AlterConfigsRequest } from "./apis/alter-configs/alter-configs-request.js";
+import { AlterConfigsResponse } from "./apis/alter-configs/alter-configs-response.js";
 import { DeleteRecordsRequest } from "./apis/delete-records/delete-records-request.js";
 import { DeleteRecordsResponse } from "./apis/delete-records/delete-records-response.js";
+import { IncrementalAlterConfigsRequest } from "./apis/incremental-alter-configs/incremental-alter-configs-request.js";
+import { IncrementalAlterConfigsResponse } from "./apis/incremental-alter-configs/incremental-alter-configs-response.js";
 import { DescribeConfigsRequest } from "./apis/describe-configs/describe-configs-request.js";
 import { DescribeConfigsResponse } from "./apis/describe-configs/describe-configs-response.js";
 import type { MessageSchema, MessageValue } from "./schema/message-schema.js";
@@ -113,6 +117,10 @@ export const SUPPORTED_APIS = {
   21: supported(DeleteRecordsRequest, DeleteRecordsResponse, 0, 2),
   // Admin; v0 (isDefault instead of configSource) dropped as in Kafka 4.0.
   32: supported(DescribeConfigsRequest, DescribeConfigsResponse, 1, 4),
+  // Admin (kafkajs alterConfigs ≤1; replaces a resource's whole config set); v2 is flexible.
+  33: supported(AlterConfigsRequest, AlterConfigsResponse, 0, 2),
+  // Admin (Java Admin.incrementalAlterConfigs, kafka-configs --alter, librdkafka); v1 is flexible.
+  44: supported(IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0, 1),
 } as const;
 
 /** The API keys in {@link SUPPORTED_APIS}. */

@@ -1,7 +1,7 @@
 // The topic registry: Kafka topics as records in the metadata store (P/kafka/topics/{name}), each backed by one
 // stream per partition. Creation is CREATING (put-if-absent) → streams created (create-or-get) → ACTIVE (CAS);
 // deletion is DELETING (CAS) → streams deleted → record removed, so a crash at any point leaves a state the next
-// lookup resumes. Reads go through a process-local cache of the records this process has seen; a miss reads the
+// lookup resumes. Config changes are a CAS on an ACTIVE record. Reads go through a process-local cache of the records this process has seen; a miss reads the
 // store. It does not own the stream store or the metadata store.
 import { randomUUID } from "node:crypto";
 import {
@@ -17,6 +17,7 @@ import {
 import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
 import { KafkaKeyspace } from "./kafka-keys.js";
 import { type KafkaTopic, partitionStreamName } from "./kafka-topic.js";
+import type { ConfigChangePlan } from "./plan-config-change.js";
 import { collisionForm } from "./topic-name.js";
 import { topicRecordCodec } from "./topic-record-codec.js";
 
@@ -52,6 +53,10 @@ interface CachedRecord {
 }
 
 const SCAN_PAGE = 500;
+const MAX_CONFIG_CAS_ATTEMPTS = 10;
+
+/** Outcome of {@link TopicRegistry.alterConfigs} for an ACTIVE topic. */
+export type ConfigChangeOutcome = { readonly ok: true; readonly topic: KafkaTopic } | { readonly ok: false; readonly errorCode: number; readonly message: string };
 
 /** Metadata-backed registry of Kafka topics. Invariant: only ACTIVE topics are ever returned to callers. */
 export class TopicRegistry {
@@ -168,6 +173,33 @@ export class TopicRegistry {
       }
       throw error;
     }
+  }
+
+  /**
+   * Changes the explicit configs of ACTIVE topic `name` to what `plan` makes of its current ones (a CAS on the topic
+   * record; planned again on a concurrent change, at most 10 times). Answers the updated topic, the refusal of
+   * `plan`, or undefined when no ACTIVE topic has that name. Storage failures throw; nothing is written before the
+   * CAS.
+   */
+  async alterConfigs(name: string, plan: (topic: KafkaTopic) => ConfigChangePlan, signal?: AbortSignal): Promise<ConfigChangeOutcome | undefined> {
+    for (let attempt = 0; attempt < MAX_CONFIG_CAS_ATTEMPTS; attempt += 1) {
+      const entry = await this.#read(name, signal);
+      if (entry === undefined || entry.topic.state !== "ACTIVE") return undefined;
+      const planned = plan(entry.topic);
+      if (!planned.ok) return planned;
+      const updated: KafkaTopic = { ...entry.topic, configs: { ...planned.configs } };
+      const key = this.keyspace.topicKey(name);
+      const result = await this.#metadata.txn(
+        { compares: [{ key, modRevision: entry.revision }], writes: [{ type: "put", key, value: this.#codec.encode(updated) }] },
+        { signal },
+      );
+      if (result.succeeded) {
+        this.#cache.set(name, { topic: updated, revision: result.revision });
+        this.#logger.info("topic configs changed", { topic: name, configs: updated.configs });
+        return { ok: true, topic: updated };
+      }
+    }
+    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${name}: its record kept changing; gave up changing its configs after ${String(MAX_CONFIG_CAS_ATTEMPTS)} attempts`);
   }
 
   /** Deletes topic `name`: DELETING, then its streams and producer-state checkpoints, then the record. */
