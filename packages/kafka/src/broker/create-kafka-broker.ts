@@ -15,6 +15,7 @@ import { BrokerMetrics, type KafkaBrokerMetrics } from "./broker-metrics.js";
 import type { BrokerServices } from "./broker-services.js";
 import { createAlterConfigsHandler, createIncrementalAlterConfigsHandler } from "./handlers/alter-configs-handler.js";
 import { createApiVersionsHandler } from "./handlers/api-versions-handler.js";
+import { createCreatePartitionsHandler } from "./handlers/create-partitions-handler.js";
 import { createCreateTopicsHandler } from "./handlers/create-topics-handler.js";
 import { createDeleteRecordsHandler } from "./handlers/delete-records-handler.js";
 import { createDeleteTopicsHandler } from "./handlers/delete-topics-handler.js";
@@ -99,6 +100,7 @@ const BUILT_IN_APIS: readonly SupportedApiKey[] = [
   ApiKey.DeleteRecords,
   ApiKey.DescribeConfigs,
   ApiKey.AlterConfigs,
+  ApiKey.CreatePartitions,
   ApiKey.IncrementalAlterConfigs,
 ];
 
@@ -225,6 +227,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     [ApiKey.DeleteRecords, createDeleteRecordsHandler(services)],
     [ApiKey.DescribeConfigs, createDescribeConfigsHandler(services)],
     [ApiKey.AlterConfigs, createAlterConfigsHandler(services)],
+    [ApiKey.CreatePartitions, createCreatePartitionsHandler(services)],
     [ApiKey.IncrementalAlterConfigs, createIncrementalAlterConfigsHandler(services)],
   ];
   for (const [apiKey, handler] of built) handlers.set(apiKey, handler as unknown as KafkaApiHandler);

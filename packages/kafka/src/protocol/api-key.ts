@@ -22,6 +22,7 @@ export const ApiKey = {
   InitProducerId: 22,
   DescribeConfigs: 32,
   AlterConfigs: 33,
+  CreatePartitions: 37,
   IncrementalAlterConfigs: 44,
 } as const;
 

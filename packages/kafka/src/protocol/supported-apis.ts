@@ -39,6 +39,8 @@ import { DeleteTopicsRequest } from "./apis/delete-topics/delete-topics-request.
 import { DeleteTopicsResponse } from "./apis/delete-topics/delete-topics-response.js";
 import { AlterConfigsRequest } from "./apis/alter-configs/alter-configs-request.js";
 import { AlterConfigsResponse } from "./apis/alter-configs/alter-configs-response.js";
+import { CreatePartitionsRequest } from "./apis/create-partitions/create-partitions-request.js";
+import { CreatePartitionsResponse } from "./apis/create-partitions/create-partitions-response.js";
 import { DeleteRecordsRequest } from "./apis/delete-records/delete-records-request.js";
 import { DeleteRecordsResponse } from "./apis/delete-records/delete-records-response.js";
 import { IncrementalAlterConfigsRequest } from "./apis/incremental-alter-configs/incremental-alter-configs-request.js";
@@ -117,6 +119,8 @@ export const SUPPORTED_APIS = {
   21: supported(DeleteRecordsRequest, DeleteRecordsResponse, 0, 2),
   // Admin; v0 (isDefault instead of configSource) dropped as in Kafka 4.0.
   32: supported(DescribeConfigsRequest, DescribeConfigsResponse, 1, 4),
+  // Admin (kafka-topics --alter --partitions, Admin.createPartitions, kafkajs createPartitions); v2 is flexible.
+  37: supported(CreatePartitionsRequest, CreatePartitionsResponse, 0, 3),
   // Admin (kafkajs alterConfigs ≤1; replaces a resource's whole config set); v2 is flexible.
   33: supported(AlterConfigsRequest, AlterConfigsResponse, 0, 2),
   // Admin (Java Admin.incrementalAlterConfigs, kafka-configs --alter, librdkafka); v1 is flexible.

@@ -1,7 +1,8 @@
 // The topic registry: Kafka topics as records in the metadata store (P/kafka/topics/{name}), each backed by one
 // stream per partition. Creation is CREATING (put-if-absent) → streams created (create-or-get) → ACTIVE (CAS);
 // deletion is DELETING (CAS) → streams deleted → record removed, so a crash at any point leaves a state the next
-// lookup resumes. Config changes are a CAS on an ACTIVE record. Reads go through a process-local cache of the records this process has seen; a miss reads the
+// lookup resumes. Config changes and added partitions are a CAS on an ACTIVE record (added partitions' streams are
+// created first). Reads go through a process-local cache of the records this process has seen; a miss reads the
 // store. It does not own the stream store or the metadata store.
 import { randomUUID } from "node:crypto";
 import {
@@ -55,8 +56,15 @@ interface CachedRecord {
 const SCAN_PAGE = 500;
 const MAX_CONFIG_CAS_ATTEMPTS = 10;
 
-/** Outcome of {@link TopicRegistry.alterConfigs} for an ACTIVE topic. */
-export type ConfigChangeOutcome = { readonly ok: true; readonly topic: KafkaTopic } | { readonly ok: false; readonly errorCode: number; readonly message: string };
+/** Why a change to a topic was refused (a Kafka error code and message). */
+export interface TopicChangeRefusal {
+  readonly ok: false;
+  readonly errorCode: number;
+  readonly message: string;
+}
+
+/** Outcome of {@link TopicRegistry.alterConfigs} and {@link TopicRegistry.addPartitions} for an ACTIVE topic. */
+export type ConfigChangeOutcome = { readonly ok: true; readonly topic: KafkaTopic } | TopicChangeRefusal;
 
 /** Metadata-backed registry of Kafka topics. Invariant: only ACTIVE topics are ever returned to callers. */
 export class TopicRegistry {
@@ -202,6 +210,36 @@ export class TopicRegistry {
     throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${name}: its record kept changing; gave up changing its configs after ${String(MAX_CONFIG_CAS_ATTEMPTS)} attempts`);
   }
 
+  /**
+   * Raises ACTIVE topic `name` to `count` partitions: creates the new partitions' streams one after another in
+   * partition order (create-or-get), then CASes the record's partition count (planned again on a concurrent change,
+   * at most 10 times). `check` refuses a count the current topic cannot take. Answers the updated topic, the refusal,
+   * or undefined when no ACTIVE topic has that name. A crash between the two steps leaves empty streams just above
+   * the recorded count: a retry reuses them, and deleting the topic deletes them too. Storage failures throw.
+   */
+  async addPartitions(name: string, count: number, check: (topic: KafkaTopic) => TopicChangeRefusal | undefined, signal?: AbortSignal): Promise<ConfigChangeOutcome | undefined> {
+    for (let attempt = 0; attempt < MAX_CONFIG_CAS_ATTEMPTS; attempt += 1) {
+      const entry = await this.#read(name, signal);
+      if (entry === undefined || entry.topic.state !== "ACTIVE") return undefined;
+      const refusal = check(entry.topic);
+      if (refusal !== undefined) return refusal;
+      const { topic } = entry;
+      for (let partition = topic.partitionCount; partition < count; partition += 1) await this.#createPartitionStream(topic, partition, signal);
+      const updated: KafkaTopic = { ...topic, partitionCount: count };
+      const key = this.keyspace.topicKey(name);
+      const result = await this.#metadata.txn(
+        { compares: [{ key, modRevision: entry.revision }], writes: [{ type: "put", key, value: this.#codec.encode(updated) }] },
+        { signal },
+      );
+      if (result.succeeded) {
+        this.#cache.set(name, { topic: updated, revision: result.revision });
+        this.#logger.info("partitions added", { topic: name, from: topic.partitionCount, to: count });
+        return { ok: true, topic: updated };
+      }
+    }
+    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${name}: its record kept changing; gave up adding partitions after ${String(MAX_CONFIG_CAS_ATTEMPTS)} attempts`);
+  }
+
   /** Deletes topic `name`: DELETING, then its streams and producer-state checkpoints, then the record. */
   async delete(name: string, signal?: AbortSignal): Promise<DeleteTopicOutcome> {
     const running = this.#pending.get(name);
@@ -284,13 +322,7 @@ export class TopicRegistry {
   /** Creates (or finds) every partition stream, then flips the record to ACTIVE. Idempotent. */
   async #finishCreate(entry: CachedRecord, signal?: AbortSignal): Promise<KafkaTopic> {
     const { topic } = entry;
-    await this.#forEachPartition(topic, (partition) =>
-      this.#store.createStream(partitionStreamName(topic.topicId, partition), {
-        profile: topic.profile,
-        attributes: { "kafka.partition": String(partition), "kafka.topic": topic.name, "kafka.topic.id": topic.topicId },
-        signal,
-      }),
-    );
+    await this.#forEachPartition(topic, (partition) => this.#createPartitionStream(topic, partition, signal));
     const active: KafkaTopic = { ...topic, state: "ACTIVE" };
     const key = this.keyspace.topicKey(topic.name);
     const result = await this.#metadata.txn(
@@ -310,21 +342,38 @@ export class TopicRegistry {
   async #finishDelete(entry: CachedRecord): Promise<void> {
     const { topic } = entry;
     for (const listener of this.#deletedListeners) listener(topic);
-    await this.#forEachPartition(topic, async (partition) => {
-      const streamId = streamIdFromName(partitionStreamName(topic.topicId, partition));
-      try {
-        await this.#store.delete(streamId);
-      } catch (error) {
-        if (!NereusError.hasCode(error, ErrorCode.STREAM_NOT_FOUND)) throw error;
-      }
-      await this.#metadata.txn({ compares: [], writes: [{ type: "delete", key: this.keyspace.producerStateKey(streamId) }] });
-    });
+    await this.#forEachPartition(topic, (partition) => this.#deletePartitionStream(topic, partition));
+    // Streams an interrupted CreatePartitions left just above the recorded count (created in order, so no gaps).
+    let above = topic.partitionCount;
+    while (await this.#deletePartitionStream(topic, above)) above += 1;
     const key = this.keyspace.topicKey(topic.name);
     const result = await this.#metadata.txn({ compares: [{ key, modRevision: entry.revision }], writes: [{ type: "delete", key }] });
     const cached = this.#cache.get(topic.name);
     if (cached?.topic.topicId === topic.topicId) this.#cache.delete(topic.name);
     if (!result.succeeded) this.#logger.warn("topic record changed during deletion; left in place", { topic: topic.name });
     this.#logger.info("topic deleted", { topic: topic.name, topicId: topic.topicId, partitions: topic.partitionCount });
+  }
+
+  #createPartitionStream(topic: KafkaTopic, partition: number, signal?: AbortSignal): Promise<unknown> {
+    return this.#store.createStream(partitionStreamName(topic.topicId, partition), {
+      profile: topic.profile,
+      attributes: { "kafka.partition": String(partition), "kafka.topic": topic.name, "kafka.topic.id": topic.topicId },
+      signal,
+    });
+  }
+
+  /** Deletes one partition's stream and producer-state checkpoint; false when the stream did not exist. */
+  async #deletePartitionStream(topic: KafkaTopic, partition: number): Promise<boolean> {
+    const streamId = streamIdFromName(partitionStreamName(topic.topicId, partition));
+    let existed = true;
+    try {
+      await this.#store.delete(streamId);
+    } catch (error) {
+      if (!NereusError.hasCode(error, ErrorCode.STREAM_NOT_FOUND)) throw error;
+      existed = false;
+    }
+    await this.#metadata.txn({ compares: [], writes: [{ type: "delete", key: this.keyspace.producerStateKey(streamId) }] });
+    return existed;
   }
 
   async #forEachPartition(topic: KafkaTopic, work: (partition: number) => Promise<unknown>): Promise<void> {

@@ -1,0 +1,53 @@
+// kafkajs 2.2.4 adds partitions (Admin createPartitions → CreatePartitions): the topic's metadata lists them, a
+// producer writes to the new ones, a consumer group reading from the beginning gets every record of every partition,
+// and the old partitions keep their data; asking for fewer partitions is refused. On the embedded default and on
+// etcd + s3proxy.
+import { randomBytes } from "node:crypto";
+import { type Consumer, Kafka, logLevel } from "kafkajs";
+import { afterEach, describe, expect, test } from "vitest";
+import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
+import { readFromBeginning, waitFor } from "./support/kafkajs-reader.js";
+
+const running: InProcessBroker[] = [];
+const consumers: Consumer[] = [];
+
+afterEach(async () => {
+  for (const consumer of consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
+  for (const broker of running.splice(0)) await broker.broker.close("test finished");
+});
+
+describe.each<StorageKind>(["embedded", "cluster"])("kafkajs createPartitions on the %s storage", (kind) => {
+  test("new partitions appear, take records, and the old ones keep theirs", async () => {
+    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort() }));
+    running.push(broker);
+    const topic = `growing-${randomBytes(4).toString("hex")}`;
+    const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
+    const admin = kafka.admin();
+    await admin.connect();
+    try {
+      expect(await admin.createTopics({ topics: [{ topic, numPartitions: 2 }], waitForLeaders: true })).toBe(true);
+      const producer = kafka.producer({ allowAutoTopicCreation: false });
+      await producer.connect();
+      await producer.send({ topic, acks: -1, messages: [0, 1].map((partition) => ({ partition, value: `before-${String(partition)}` })) });
+      await admin.createPartitions({ topicPartitions: [{ topic, count: 4 }] });
+      await expect(admin.createPartitions({ topicPartitions: [{ topic, count: 3 }] })).rejects.toMatchObject({ type: "INVALID_PARTITIONS" });
+      const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
+      expect(metadata.topics[0]?.partitions.map((partition) => partition.partitionId).sort()).toEqual([0, 1, 2, 3]);
+      // The producer learns of the new partitions from fresh metadata.
+      await producer.disconnect();
+      const after = kafka.producer({ allowAutoTopicCreation: false });
+      await after.connect();
+      await after.send({ topic, acks: -1, messages: [0, 1, 2, 3].map((partition) => ({ partition, value: `after-${String(partition)}` })) });
+      await after.disconnect();
+      const offsets = await admin.fetchTopicOffsets(topic);
+      expect(offsets.map((entry) => [entry.partition, entry.high]).sort()).toEqual([[0, "2"], [1, "2"], [2, "1"], [3, "1"]]);
+
+      const { consumer, received } = await readFromBeginning(kafka, topic);
+      consumers.push(consumer);
+      await waitFor("all 6 records", () => received.length >= 6);
+      expect(received.map((record) => record.slice(record.indexOf(":") + 1)).sort()).toEqual(["after-0", "after-1", "after-2", "after-3", "before-0", "before-1"]);
+    } finally {
+      await admin.disconnect();
+    }
+  });
+});
