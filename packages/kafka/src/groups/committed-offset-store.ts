@@ -100,6 +100,28 @@ export class CommittedOffsetStore {
     return roots;
   }
 
+  /**
+   * Deletes every committed offset of `groupId`, then its root (last, so a deletion cut short leaves the group
+   * listed and a retry finishes it). Answers whether the group had a root or offsets. Storage failures throw.
+   */
+  async deleteGroup(groupId: string, options: OperationOptions = {}): Promise<boolean> {
+    const rootKey = groupRootKey(this.#cluster, groupId);
+    const root = await this.#metadata.get(rootKey, options);
+    const prefix = groupOffsetsPrefix(this.#cluster, groupId);
+    let deleted = 0;
+    for (;;) {
+      // Deleted keys leave the prefix, so every pass starts from its beginning.
+      const page = await this.#metadata.scan(prefix, { limit: PUTS_PER_TXN, signal: options.signal });
+      if (page.items.length === 0) break;
+      await this.#metadata.txn({ compares: [], writes: page.items.map((item) => ({ type: "delete" as const, key: item.key })) }, options);
+      deleted += page.items.length;
+      if (!page.more) break;
+    }
+    this.#knownRoots.delete(groupId);
+    if (root !== undefined) await this.#metadata.txn({ compares: [], writes: [{ type: "delete", key: rootKey }] }, options);
+    return root !== undefined || deleted > 0;
+  }
+
   /** The root of `groupId`, or undefined when the group never committed. */
   async getGroup(groupId: string, options: OperationOptions = {}): Promise<GroupRoot | undefined> {
     const key = groupRootKey(this.#cluster, groupId);

@@ -563,6 +563,53 @@ describe("DescribeGroups and ListGroups", () => {
   });
 });
 
+describe("DeleteGroups", () => {
+  const deleteGroups = (coordinator: GroupCoordinator, groups: string[], version = 2) => coordinator.deleteGroups(groupRequest(42, version, { groupsNames: groups }));
+
+  test("deletes a group without members and its committed offsets; a group with members is NON_EMPTY_GROUP", async () => {
+    const { coordinator } = setup();
+    await commit(coordinator, "idle", "", -1, { t: { 0: 5, 1: 7 } });
+    const { memberId, generationId } = await stableSingleMember(coordinator, "busy");
+    expect((await commit(coordinator, "busy", memberId, generationId, { t: { 0: 3 } })).topics[0]?.partitions[0]?.errorCode).toBe(E.NONE);
+    expect(await deleteGroups(coordinator, ["idle", "busy", "never", ""], 0)).toEqual({
+      throttleTimeMs: 0,
+      results: [
+        { groupId: "idle", errorCode: E.NONE },
+        { groupId: "busy", errorCode: E.NON_EMPTY_GROUP },
+        { groupId: "never", errorCode: E.GROUP_ID_NOT_FOUND },
+        { groupId: "", errorCode: E.INVALID_GROUP_ID },
+      ],
+    });
+    expect((await fetchOffsets(coordinator, "idle", { t: [0, 1] })).topics[0]?.partitions.map((partition) => partition.committedOffset)).toEqual([-1, -1]);
+    expect((await coordinator.listGroups(groupRequest(16, 5, { statesFilter: [], typesFilter: [] }))).groups.map((group) => group.groupId)).toEqual(["busy"]);
+    expect((await deleteGroups(coordinator, ["idle"])).results).toEqual([{ groupId: "idle", errorCode: E.GROUP_ID_NOT_FOUND }]);
+    // Once its last member left, the group can go, offsets and all.
+    coordinator.leaveGroup(groupRequest(13, 1, { groupId: "busy", memberId, members: [] }));
+    expect((await deleteGroups(coordinator, ["busy"])).results).toEqual([{ groupId: "busy", errorCode: E.NONE }]);
+    expect((await fetchOffsets(coordinator, "busy", { t: [0] })).topics[0]?.partitions[0]?.committedOffset).toBe(-1);
+  });
+
+  test("a storage failure is the retriable COORDINATOR_NOT_AVAILABLE and a retry finishes the deletion", async () => {
+    const { coordinator, metadata } = setup();
+    await commit(coordinator, "flaky", "", -1, { t: { 0: 1, 1: 2 } });
+    metadata.faults.add({ op: "txn", mode: "fail-before-apply" });
+    expect((await deleteGroups(coordinator, ["flaky"])).results).toEqual([{ groupId: "flaky", errorCode: E.COORDINATOR_NOT_AVAILABLE }]);
+    expect((await fetchOffsets(coordinator, "flaky", { t: [0] })).topics[0]?.partitions[0]?.committedOffset).toBe(1);
+    expect((await deleteGroups(coordinator, ["flaky"])).results).toEqual([{ groupId: "flaky", errorCode: E.NONE }]);
+    expect((await coordinator.listGroups(groupRequest(16, 5, { statesFilter: [], typesFilter: [] }))).groups).toEqual([]);
+  });
+
+  test("a group with hundreds of committed offsets is deleted in several transactions", async () => {
+    const { coordinator } = setup();
+    const partitions: Record<number, number> = {};
+    for (let partition = 0; partition < 300; partition += 1) partitions[partition] = partition;
+    await commit(coordinator, "wide", "", -1, { a: partitions, b: partitions });
+    expect((await deleteGroups(coordinator, ["wide"])).results).toEqual([{ groupId: "wide", errorCode: E.NONE }]);
+    const fetched = await fetchOffsets(coordinator, "wide", null);
+    expect(fetched.topics).toEqual([]);
+  });
+});
+
 describe("close", () => {
   test("answers parked requests, cancels every timer and refuses later requests", async () => {
     const { coordinator, clock } = setup({ initialRebalanceDelayMs: 3_000 });

@@ -1,5 +1,5 @@
 // The classic consumer-group coordinator of one broker: FindCoordinator (this node coordinates every group),
-// JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups and ListGroups.
+// JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups, ListGroups and DeleteGroups.
 // Membership lives in memory (ConsumerGroup, one per active group; a restart forces a rebalance); committed
 // offsets live in the MetadataStore (CommittedOffsetStore) and survive restarts. Each method takes a decoded
 // request of its API and returns the response body for that request's version; storage failures become
@@ -85,6 +85,7 @@ export interface GroupApiHandlers {
   readonly OffsetFetch: GroupApiHandler<9>;
   readonly DescribeGroups: GroupApiHandler<15>;
   readonly ListGroups: GroupApiHandler<16>;
+  readonly DeleteGroups: GroupApiHandler<42>;
 }
 
 /** Counters for /metrics. */
@@ -136,6 +137,7 @@ export class GroupCoordinator implements AsyncDisposable {
     OffsetFetch: { handle: (_context, request) => this.offsetFetch(request) },
     DescribeGroups: { handle: (_context, request) => this.describeGroups(request) },
     ListGroups: { handle: (_context, request) => this.listGroups(request) },
+    DeleteGroups: { handle: (_context, request) => this.deleteGroups(request) },
   };
 
   get metrics(): GroupCoordinatorMetrics {
@@ -452,6 +454,38 @@ export class GroupCoordinator implements AsyncDisposable {
       .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
       .map(([groupId, group]) => ({ groupId, protocolType: group.protocolType, groupState: group.state, groupType: "classic" }));
     return { throttleTimeMs: 0, errorCode: KafkaErrorCode.NONE, groups };
+  }
+
+  // ---- DeleteGroups --------------------------------------------------------------------------------------------------
+
+  /**
+   * Deletes groups without members: their committed offsets, then their root (after the group's offset writes in
+   * flight). As Kafka: a group with members is NON_EMPTY_GROUP, a group that is neither active nor stored is
+   * GROUP_ID_NOT_FOUND, an empty id INVALID_GROUP_ID; each group is answered on its own.
+   */
+  async deleteGroups(request: RequestOf<42>): Promise<ResponseBody<42>> {
+    const results = await Promise.all(
+      request.body.groupsNames.map(async (groupId) => ({ groupId, errorCode: await this.#deleteGroup(groupId) })),
+    );
+    return { throttleTimeMs: 0, results };
+  }
+
+  async #deleteGroup(groupId: string): Promise<number> {
+    if (this.#closed) return KafkaErrorCode.COORDINATOR_NOT_AVAILABLE;
+    if (groupId === "") return KafkaErrorCode.INVALID_GROUP_ID;
+    return this.#serialized(groupId, async () => {
+      const group = this.#groups.get(groupId);
+      if (group !== undefined && !group.idle) return KafkaErrorCode.NON_EMPTY_GROUP;
+      try {
+        const existed = await this.#offsets.deleteGroup(groupId);
+        if (!existed && group === undefined) return KafkaErrorCode.GROUP_ID_NOT_FOUND;
+      } catch (error) {
+        return this.#storageErrorCode(error, "group delete failed", groupId);
+      }
+      if (group !== undefined && this.#groups.get(groupId) === group && group.idle) this.#groups.delete(groupId);
+      this.#options.logger?.info("group deleted", { groupId });
+      return KafkaErrorCode.NONE;
+    });
   }
 
   // ---- Lifecycle ---------------------------------------------------------------------------------------------------

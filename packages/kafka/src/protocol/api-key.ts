@@ -23,6 +23,7 @@ export const ApiKey = {
   DescribeConfigs: 32,
   AlterConfigs: 33,
   CreatePartitions: 37,
+  DeleteGroups: 42,
   IncrementalAlterConfigs: 44,
 } as const;
 

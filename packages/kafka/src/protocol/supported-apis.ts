@@ -41,6 +41,8 @@ import { AlterConfigsRequest } from "./apis/alter-configs/alter-configs-request.
 import { AlterConfigsResponse } from "./apis/alter-configs/alter-configs-response.js";
 import { CreatePartitionsRequest } from "./apis/create-partitions/create-partitions-request.js";
 import { CreatePartitionsResponse } from "./apis/create-partitions/create-partitions-response.js";
+import { DeleteGroupsRequest } from "./apis/delete-groups/delete-groups-request.js";
+import { DeleteGroupsResponse } from "./apis/delete-groups/delete-groups-response.js";
 import { DeleteRecordsRequest } from "./apis/delete-records/delete-records-request.js";
 import { DeleteRecordsResponse } from "./apis/delete-records/delete-records-response.js";
 import { IncrementalAlterConfigsRequest } from "./apis/incremental-alter-configs/incremental-alter-configs-request.js";
@@ -123,6 +125,8 @@ export const SUPPORTED_APIS = {
   37: supported(CreatePartitionsRequest, CreatePartitionsResponse, 0, 3),
   // Admin (kafkajs alterConfigs ≤1; replaces a resource's whole config set); v2 is flexible.
   33: supported(AlterConfigsRequest, AlterConfigsResponse, 0, 2),
+  // Groups admin (kafka-consumer-groups --delete, Admin.deleteConsumerGroups, kafkajs deleteGroups); v2 is flexible.
+  42: supported(DeleteGroupsRequest, DeleteGroupsResponse, 0, 2),
   // Admin (Java Admin.incrementalAlterConfigs, kafka-configs --alter, librdkafka); v1 is flexible.
   44: supported(IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0, 1),
 } as const;
