@@ -3,25 +3,18 @@
 // and the old partitions keep their data; asking for fewer partitions is refused. On the embedded default and on
 // etcd + s3proxy.
 import { randomBytes } from "node:crypto";
-import { type Consumer, Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
-import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
-import { readFromBeginning, waitFor } from "./support/kafkajs-reader.js";
+import type { StorageKind } from "./support/broker-fixture.js";
+import { KafkajsFixture, waitFor } from "./support/kafkajs-fixture.js";
 
-const running: InProcessBroker[] = [];
-const consumers: Consumer[] = [];
+const fixture = new KafkajsFixture();
 
-afterEach(async () => {
-  for (const consumer of consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
-  for (const broker of running.splice(0)) await broker.broker.close("test finished");
-});
+afterEach(() => fixture.cleanup());
 
 describe.each<StorageKind>(["embedded", "cluster"])("kafkajs createPartitions on the %s storage", (kind) => {
   test("new partitions appear, take records, and the old ones keep theirs", async () => {
-    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort() }));
-    running.push(broker);
+    const { kafka } = await fixture.start(kind);
     const topic = `growing-${randomBytes(4).toString("hex")}`;
-    const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
     const admin = kafka.admin();
     await admin.connect();
     try {
@@ -42,8 +35,7 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs createPartitions on
       const offsets = await admin.fetchTopicOffsets(topic);
       expect(offsets.map((entry) => [entry.partition, entry.high]).sort()).toEqual([[0, "2"], [1, "2"], [2, "1"], [3, "1"]]);
 
-      const { consumer, received } = await readFromBeginning(kafka, topic);
-      consumers.push(consumer);
+      const { received } = await fixture.readFromBeginning(kafka, topic);
       await waitFor("all 6 records", () => received.length >= 6);
       expect(received.map((record) => record.slice(record.indexOf(":") + 1)).sort()).toEqual(["after-0", "after-1", "after-2", "after-3", "before-0", "before-1"]);
     } finally {

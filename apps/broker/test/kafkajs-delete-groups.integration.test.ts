@@ -3,26 +3,20 @@
 // and a new member of the same group id starts from the beginning again. On the embedded default and on
 // etcd + s3proxy.
 import { randomBytes } from "node:crypto";
-import { type Consumer, Kafka, logLevel } from "kafkajs";
+import type { Consumer } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
-import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
-import { waitFor } from "./support/kafkajs-reader.js";
+import type { StorageKind } from "./support/broker-fixture.js";
+import { KafkajsFixture, waitFor } from "./support/kafkajs-fixture.js";
 
-const running: InProcessBroker[] = [];
-const consumers: Consumer[] = [];
+const fixture = new KafkajsFixture();
 
-afterEach(async () => {
-  for (const consumer of consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
-  for (const broker of running.splice(0)) await broker.broker.close("test finished");
-});
+afterEach(() => fixture.cleanup());
 
 describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteGroups on the %s storage", (kind) => {
   test("a group with a member is refused; an empty group goes with its committed offsets", async () => {
-    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort() }));
-    running.push(broker);
+    const { kafka } = await fixture.start(kind);
     const topic = `grouped-${randomBytes(4).toString("hex")}`;
     const groupId = `group-${randomBytes(4).toString("hex")}`;
-    const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
     const admin = kafka.admin();
     await admin.connect();
     try {
@@ -34,8 +28,7 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteGroups on the
 
       const read = async (): Promise<{ consumer: Consumer; received: string[] }> => {
         const received: string[] = [];
-        const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 200 });
-        consumers.push(consumer);
+        const consumer = fixture.consumer(kafka, groupId);
         await consumer.connect();
         await consumer.subscribe({ topics: [topic], fromBeginning: true });
         await consumer.run({ autoCommitThreshold: 1, eachMessage: async ({ message }) => void received.push(message.value?.toString() ?? "") });

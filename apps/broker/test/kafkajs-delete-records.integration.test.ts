@@ -2,25 +2,18 @@
 // (ListOffsets earliest) is the requested offset, a new consumer group reading from the beginning starts exactly
 // there, and produce continues at the same end. On the embedded default and on etcd + s3proxy.
 import { randomBytes } from "node:crypto";
-import { type Consumer, Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
-import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
-import { readFromBeginning, waitFor } from "./support/kafkajs-reader.js";
+import type { StorageKind } from "./support/broker-fixture.js";
+import { KafkajsFixture, waitFor } from "./support/kafkajs-fixture.js";
 
-const running: InProcessBroker[] = [];
-const consumers: Consumer[] = [];
+const fixture = new KafkajsFixture();
 
-afterEach(async () => {
-  for (const consumer of consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
-  for (const broker of running.splice(0)) await broker.broker.close("test finished");
-});
+afterEach(() => fixture.cleanup());
 
 describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteTopicRecords on the %s storage", (kind) => {
   test("the low watermark moves to the requested offset and a new group starts there", async () => {
-    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort() }));
-    running.push(broker);
+    const { kafka } = await fixture.start(kind);
     const topic = `trimmed-${randomBytes(4).toString("hex")}`;
-    const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
     const admin = kafka.admin();
     await admin.connect();
     try {
@@ -39,8 +32,7 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteTopicRecords 
       await admin.deleteTopicRecords({ topic, partitions: [{ partition: 0, offset: "3" }] });
       expect((await admin.fetchTopicOffsets(topic))[0]?.low).toBe("7");
 
-      const { consumer, received } = await readFromBeginning(kafka, topic);
-      consumers.push(consumer);
+      const { received } = await fixture.readFromBeginning(kafka, topic);
       await waitFor("the 13 records from offset 7", () => received.length >= 13);
       await producer.send({ topic, acks: -1, messages: [{ value: "m-20" }] });
       await producer.disconnect();

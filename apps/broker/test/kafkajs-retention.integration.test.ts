@@ -5,24 +5,22 @@
 // alterConfigs (AlterConfigs) gives an existing topic a retention, which the next sweep applies; a bad value is
 // refused and changes nothing. On the embedded default and on etcd + s3proxy.
 import { randomBytes } from "node:crypto";
-import { type Consumer, ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
+import { ConfigResourceTypes, type Kafka } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
-import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
-import { readFromBeginning, waitFor } from "./support/kafkajs-reader.js";
+import type { StorageKind } from "./support/broker-fixture.js";
+import { KafkajsFixture, waitFor } from "./support/kafkajs-fixture.js";
 
-const running: InProcessBroker[] = [];
-const consumers: Consumer[] = [];
+const fixture = new KafkajsFixture();
+let metricsUrl = "";
 const HOUR = 3_600_000;
 
-afterEach(async () => {
-  for (const consumer of consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
-  for (const broker of running.splice(0)) await broker.broker.close("test finished");
-});
+afterEach(() => fixture.cleanup());
 
+/** A broker sweeping retention every 200 ms, and its metrics endpoint. */
 async function connect(kind: StorageKind): Promise<Kafka> {
-  const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort(), overrides: { topics: { retentionCheckIntervalMs: 200 } } }));
-  running.push(broker);
-  return new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
+  const { broker, kafka } = await fixture.start(kind, { topics: { retentionCheckIntervalMs: 200 } });
+  metricsUrl = `http://127.0.0.1:${String(broker.broker.adminPort)}/metrics`;
+  return kafka;
 }
 
 describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention on the %s storage", (kind) => {
@@ -47,12 +45,11 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention on th
       const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["retention.ms"] }] });
       expect(described.resources[0]?.configEntries.map((entry) => [entry.configName, entry.configValue])).toEqual([["retention.ms", String(HOUR)]]);
 
-      const { consumer, received } = await readFromBeginning(kafka, topic);
-      consumers.push(consumer);
+      const { received } = await fixture.readFromBeginning(kafka, topic);
       await waitFor("the 5 recent records", () => received.length >= 5);
       await producer.disconnect();
       expect(received).toEqual(Array.from({ length: 5 }, (_, index) => `${String(index + 7)}:new-${String(index)}`));
-      const sweeps = await (await fetch(`http://127.0.0.1:${String(running[0]?.broker.adminPort)}/metrics`)).text();
+      const sweeps = await (await fetch(metricsUrl)).text();
       expect(sweeps).toMatch(/nereus_kafka_retention_deleted_records_total [1-9]/);
     } finally {
       await admin.disconnect();
@@ -72,8 +69,7 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention on th
       for (let index = 0; index < 10; index += 1) await producer.send({ topic, acks: -1, messages: [{ value: `${String(index)}`.padEnd(1000, ".") }] });
       await producer.disconnect();
       await waitFor("the retention sweep to keep the last three batches", async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "7");
-      const { consumer, received } = await readFromBeginning(kafka, topic);
-      consumers.push(consumer);
+      const { received } = await fixture.readFromBeginning(kafka, topic);
       await waitFor("the 3 kept records", () => received.length >= 3);
       expect(received.map((record) => record.slice(0, record.indexOf(".")))).toEqual(["7:7", "8:8", "9:9"]);
     } finally {
