@@ -1,8 +1,10 @@
 // kafkajs 2.2.4 adds partitions (Admin createPartitions → CreatePartitions): the topic's metadata lists them, a
 // producer writes to the new ones, a consumer group reading from the beginning gets every record of every partition,
 // and the old partitions keep their data; asking for fewer partitions is refused. On the embedded default and on
-// etcd + s3proxy.
+// etcd + s3proxy; there, a second broker of the same cluster sees the new partitions and a changed config without a
+// restart (its topic watch on etcd).
 import { randomBytes } from "node:crypto";
+import { ConfigResourceTypes } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
 import type { StorageKind } from "./support/broker-fixture.js";
 import { KafkajsFixture, waitFor } from "./support/kafkajs-fixture.js";
@@ -40,6 +42,33 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs createPartitions on
       expect(received.map((record) => record.slice(record.indexOf(":") + 1)).sort()).toEqual(["after-0", "after-1", "after-2", "after-3", "before-0", "before-1"]);
     } finally {
       await admin.disconnect();
+    }
+  });
+});
+
+describe("two brokers of one etcd + s3proxy cluster", () => {
+  test("the second broker sees partitions and configs the first one changed", async () => {
+    const cluster = `t${randomBytes(5).toString("hex")}`;
+    const first = await fixture.start("cluster", { cluster });
+    const second = await fixture.start("cluster", { cluster });
+    const topic = `shared-${randomBytes(4).toString("hex")}`;
+    const adminA = first.kafka.admin();
+    const adminB = second.kafka.admin();
+    await adminA.connect();
+    await adminB.connect();
+    try {
+      expect(await adminA.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })).toBe(true);
+      const partitionsSeenByB = async (): Promise<number> => (await adminB.fetchTopicMetadata({ topics: [topic] })).topics[0]?.partitions.length ?? 0;
+      expect(await partitionsSeenByB()).toBe(1);
+      await adminA.createPartitions({ topicPartitions: [{ topic, count: 3 }] });
+      await waitFor("the second broker to list 3 partitions", async () => (await partitionsSeenByB()) === 3, 10_000);
+      await adminA.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: "retention.ms", value: "3600000" }] }] });
+      const retentionSeenByB = async (): Promise<string | undefined> =>
+        (await adminB.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["retention.ms"] }] })).resources[0]?.configEntries[0]?.configValue;
+      await waitFor("the second broker to report the new retention.ms", async () => (await retentionSeenByB()) === "3600000", 10_000);
+    } finally {
+      await adminA.disconnect();
+      await adminB.disconnect();
     }
   });
 });

@@ -11,9 +11,13 @@ export class KafkajsFixture {
   readonly #brokers: InProcessBroker[] = [];
   readonly #consumers: Consumer[] = [];
 
-  /** Starts a broker on `kind` storage (config `overrides` on top of the test config) and a kafkajs client of it. */
-  async start(kind: StorageKind, overrides: BrokerConfigInput = {}): Promise<{ readonly broker: InProcessBroker; readonly kafka: Kafka }> {
-    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort(), overrides }));
+  /**
+   * Starts a broker on `kind` storage (config overrides on top of the test config; `cluster` names a cluster another
+   * broker of the test shares) and a kafkajs client of it.
+   */
+  async start(kind: StorageKind, options: BrokerConfigInput & { readonly cluster?: string } = {}): Promise<{ readonly broker: InProcessBroker; readonly kafka: Kafka }> {
+    const { cluster, ...overrides } = options;
+    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort(), overrides, ...(cluster === undefined ? {} : { cluster }) }));
     this.#brokers.push(broker);
     const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
     return { broker, kafka };

@@ -118,7 +118,7 @@ function nonNegativeInteger(name: string, value: number): number {
   return value;
 }
 
-/** Creates a broker. Validates the options; does no I/O. */
+/** Creates a broker. Validates the options; then starts, in the background, the topic watch and the retention timer. */
 export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
   if (!Number.isInteger(options.nodeId) || options.nodeId < 0 || options.nodeId > 0x7fff_ffff) throw invalid(`nodeId must be an int32 >= 0, got ${String(options.nodeId)}`);
   if (typeof options.advertisedHost !== "string" || options.advertisedHost.length === 0) throw invalid("advertisedHost must be a non-empty string");
@@ -277,6 +277,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
         brokerClosing.abort(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));
         for (const connection of [...connections]) connection.close();
         await retention.close();
+        await registry.close();
         try {
           await partitionLogs.close();
         } finally {
@@ -291,5 +292,6 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     },
   };
   retention.start();
+  registry.follow();
   return broker;
 }

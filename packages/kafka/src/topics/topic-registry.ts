@@ -2,7 +2,7 @@
 // stream per partition. Creation is CREATING (put-if-absent) → streams created (create-or-get) → ACTIVE (CAS);
 // deletion is DELETING (CAS) → streams deleted → record removed, so a crash at any point leaves a state the next
 // lookup resumes. Config changes and added partitions are a CAS on an ACTIVE record (added partitions' streams are
-// created first). Reads go through a process-local cache of the records this process has seen; a miss reads the
+// created first). A watch (`follow`) keeps the cache in step with other processes' changes. Reads go through a process-local cache of the records this process has seen; a miss reads the
 // store. It does not own the stream store or the metadata store.
 import { randomUUID } from "node:crypto";
 import {
@@ -13,6 +13,8 @@ import {
   type RecordCodec,
   type StorageProfile,
   type StreamStore,
+  type WatchEvent,
+  type WatchHandle,
   streamIdFromName,
 } from "@nereus/core";
 import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
@@ -79,6 +81,9 @@ export class TopicRegistry {
   /** Creations and deletions running in this process, by name (so concurrent callers share them). */
   readonly #pending = new Map<string, Promise<unknown>>();
   readonly #deletedListeners = new Set<(topic: KafkaTopic) => void>();
+  /** The watch on the topic records (see `follow`). */
+  #following: Promise<WatchHandle | undefined> | undefined;
+  #closed = false;
 
   constructor(options: TopicRegistryOptions) {
     this.keyspace = new KafkaKeyspace(options.cluster);
@@ -88,6 +93,47 @@ export class TopicRegistry {
     this.#logger = options.logger;
     this.#clock = options.clock ?? Date.now;
     this.#concurrency = options.streamConcurrency ?? 32;
+  }
+
+  /**
+   * Follows the changes other processes make to topic records (configs, partition counts, deletions): a watch on the
+   * topic keys drops a cached record older than a change, so the next use reads the store. Watch events are hints;
+   * one that is lost leaves the record cached until `list` (the retention sweep runs it every few minutes) or a
+   * restart refreshes it. Idempotent; a watch that cannot start is logged and the cache keeps working without it.
+   */
+  follow(): void {
+    if (this.#closed) return;
+    this.#following ??= this.#metadata
+      .watch(this.keyspace.topicsPrefix(), (event) => this.#onTopicEvent(event))
+      .then(
+        async (handle) => {
+          if (!this.#closed) return handle;
+          await handle.close();
+          return undefined;
+        },
+        (error: unknown) => {
+          this.#logger.warn("cannot follow topic changes: other brokers' changes are seen on the next topic listing", { error: String(error) });
+          return undefined;
+        },
+      );
+  }
+
+  /** Ends `follow`'s watch. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const handle = await this.#following;
+    await handle?.close();
+  }
+
+  #onTopicEvent(event: WatchEvent): void {
+    let name: string;
+    try {
+      name = this.keyspace.parseTopicKey(event.key);
+    } catch {
+      return;
+    }
+    const cached = this.#cache.get(name);
+    if (cached !== undefined && cached.revision < event.modRevision) this.#cache.delete(name);
   }
 
   /** The ACTIVE topic `name` from this process's cache (no I/O), or undefined. */
