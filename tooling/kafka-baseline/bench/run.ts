@@ -6,7 +6,8 @@
 //   1. produce throughput: --records records of --size bytes as fast as the producer goes (after --warmup
 //      records to another topic); MB/s, and send->ack latency p50/p99 (queueing included, as kafka-producer-perf-test
 //      reports it);
-//   2. consume throughput: one consumer reads those records from the beginning; MB/s;
+//   2. consume throughput: one consumer reads the --warmup records of the warm-up topic (untimed, so client and broker
+//      code paths are warm, as in phase 1), then those records from the beginning; MB/s;
 //   3. produce latency at a fixed rate: --latency-records records at --rate records/s (below both brokers' limits);
 //      send->ack p50/p99.
 // Around phases 1 and 2 it reads the broker process's CPU time (/proc) and reports broker CPU ms per MB moved, a
@@ -125,7 +126,7 @@ interface Figures {
   produceP50Ms: number;
   produceP99Ms: number;
   consumeMBs: number;
-  /** Broker CPU ms per MB produced (warmup records included) / consumed. */
+  /** Broker CPU ms per MB produced / consumed (warmup records included in both). */
   produceCpuMsPerMB: number;
   consumeCpuMsPerMB: number;
   fixedRateP50Ms: number;
@@ -212,9 +213,14 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     assertClean(`${target.name} produce`, produced);
     log(`${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s), broker CPU ${produceCpuMsPerMB.toFixed(1)} ms/MB`);
     const cpuBeforeConsume = processCpuSeconds(broker.pid);
-    const consumed = await runDriver<ConsumePerfResult>(driver, "consume-perf", { bootstrap, topic, records: settings.records, "timeout-ms": 600_000 }, { timeoutMs: 900_000 });
+    const consumed = await runDriver<ConsumePerfResult>(
+      driver,
+      "consume-perf",
+      { bootstrap, topic, records: settings.records, "timeout-ms": 600_000, warmup: settings.warmup, "warmup-topic": `${topic}-warmup` },
+      { timeoutMs: 900_000 },
+    );
     if (consumed.timedOut) throw new Error(`${target.name} consume: only ${String(consumed.records)} of ${String(settings.records)} records`);
-    const consumeCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeConsume) * 1000) / megabytes(settings.records);
+    const consumeCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeConsume) * 1000) / megabytes(settings.records + settings.warmup);
     log(`${target.name}: consume ${consumed.mbPerSec.toFixed(2)} MB/s (${consumed.seconds.toFixed(1)} s), broker CPU ${consumeCpuMsPerMB.toFixed(1)} ms/MB`);
     const paced = await runDriver<ProducePerfResult>(
       driver,

@@ -656,6 +656,18 @@ public final class NereusKafkaDriver {
     long records = a.num("records");
     long timeoutMs = a.num("timeout-ms", 120_000);
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(a, "nereus-driver-perf-consumer", null))) {
+      long warmup = a.num("warmup", 0);
+      if (warmup > 0) {
+        // Untimed: the same consumer first reads the warm-up topic, so client and broker code paths are warm.
+        String warmTopic = a.str("warmup-topic", topic + "-warmup");
+        List<TopicPartition> warm = new ArrayList<>();
+        for (PartitionInfo info : consumer.partitionsFor(warmTopic, Duration.ofSeconds(30))) warm.add(new TopicPartition(warmTopic, info.partition()));
+        consumer.assign(warm);
+        consumer.seekToBeginning(warm);
+        long warmed = 0;
+        long warmDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        while (warmed < warmup && System.nanoTime() < warmDeadline) warmed += consumer.poll(Duration.ofMillis(500)).count();
+      }
       List<TopicPartition> tps = new ArrayList<>();
       for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) tps.add(new TopicPartition(topic, info.partition()));
       consumer.assign(tps);
