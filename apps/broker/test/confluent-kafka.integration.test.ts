@@ -1,5 +1,6 @@
 // python3-confluent-kafka (Debian's /usr/bin/python3, librdkafka 2.0.2): an idempotent producer (InitProducerId,
-// sequence numbers, acks=all) and a consumer group member reading everything back, keys and headers included.
+// sequence numbers, acks=all) and a consumer group member reading everything back, keys and headers included; and
+// its AdminClient adding partitions (CreatePartitions) and changing topic configs (AlterConfigs).
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
@@ -50,5 +51,17 @@ describe.each<StorageKind>(["embedded", "cluster"])("confluent-kafka on the %s s
       const offsets = consumed.received.filter((message) => message.partition === partition).map((message) => message.offset);
       expect(offsets).toEqual(offsets.map((_, index) => index));
     }
+  });
+
+  test("AdminClient adds partitions and changes configs; a bad value and a lower count are refused", async () => {
+    const broker = await startInProcess(testConfig(kind));
+    running.push(broker);
+    const topic = `py-admin-${randomBytes(4).toString("hex")}`;
+    expect(await python(["admin", broker.bootstrap, topic])).toEqual({
+      partitions: 4,
+      configs: { "cleanup.policy": "delete", "retention.ms": "3600000" },
+      refusedConfig: "INVALID_CONFIG",
+      refusedPartitions: "INVALID_PARTITIONS",
+    });
   });
 });

@@ -4,12 +4,16 @@ produce <bootstrap> <topic> <count>: idempotent producer (enable.idempotence, ac
   headers; prints one JSON object: delivered messages with partition/offset and any delivery errors.
 consume <bootstrap> <topic> <group> <count>: a consumer group member reading from the earliest offset until
   <count> messages arrived; commits synchronously; prints the messages as JSON.
+admin <bootstrap> <topic>: AdminClient creates the topic with 2 partitions, raises it to 4 (create_partitions),
+  sets its configs (alter_configs), tries a bad value and a lower partition count, and prints what
+  list_topics and describe_configs report, with the error codes of the refused calls, as JSON.
 """
 import json
 import sys
 import time
 
-from confluent_kafka import Consumer, KafkaError, Producer
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer
+from confluent_kafka.admin import AdminClient, ConfigResource, NewPartitions, NewTopic
 
 
 def produce(bootstrap, topic, count):
@@ -70,8 +74,35 @@ def consume(bootstrap, topic, group, count):
     print(json.dumps({"received": received}))
 
 
+def refusal(future):
+    try:
+        future.result(30)
+        return "none"
+    except KafkaException as exception:
+        return exception.args[0].name()
+
+
+def admin(bootstrap, topic):
+    client = AdminClient({"bootstrap.servers": bootstrap})
+    client.create_topics([NewTopic(topic, num_partitions=2, replication_factor=1)])[topic].result(30)
+    client.create_partitions([NewPartitions(topic, 4)])[topic].result(30)
+    resource = ConfigResource(ConfigResource.Type.TOPIC, topic, set_config={"retention.ms": "3600000", "cleanup.policy": "delete"})
+    list(client.alter_configs([resource]).values())[0].result(30)
+    bad = ConfigResource(ConfigResource.Type.TOPIC, topic, set_config={"retention.ms": "soon"})
+    refused_config = refusal(list(client.alter_configs([bad]).values())[0])
+    refused_partitions = refusal(client.create_partitions([NewPartitions(topic, 3)])[topic])
+    described = list(client.describe_configs([ConfigResource(ConfigResource.Type.TOPIC, topic)]).values())[0].result(30)
+    explicit = {name: entry.value for name, entry in described.items()
+                if entry.source == 1 and not name.startswith("nereus.")}
+    partitions = len(client.list_topics(topic, timeout=30).topics[topic].partitions)
+    print(json.dumps({"partitions": partitions, "configs": explicit, "refusedConfig": refused_config,
+                      "refusedPartitions": refused_partitions}))
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "produce":
         produce(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    elif sys.argv[1] == "admin":
+        admin(sys.argv[2], sys.argv[3])
     else:
         consume(sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]))
