@@ -224,6 +224,7 @@ public final class NereusKafkaDriver {
         case "committed": out = committed(a); break;
         case "delete-records": out = deleteRecords(a); break;
         case "alter-configs": out = alterConfigs(a); break;
+        case "partitions-and-groups": out = partitionsAndGroups(a); break;
         case "interop": out = interop(a); break;
         case "produce-perf": out = producePerf(a); break;
         case "consume-perf": out = consumePerf(a); break;
@@ -563,6 +564,54 @@ public final class NereusKafkaDriver {
       alter(admin, topic, List.of(set("retention.ms", "1")), true);
       steps.put("afterValidateOnly", explicitConfigs(admin, topic));
       return steps.toString();
+    }
+  }
+
+  /**
+   * Admin on topic `--topic` (created with one partition) and group `--group`: createPartitions to 3, then to 2 (the
+   * exception class raised); the partition count describeTopics reports; a consumer of the group commits offset 1 of
+   * partition 0 and, while it is still a member, deleteConsumerGroups (the exception class); after it closed,
+   * deleteConsumerGroups again, whether listConsumerGroups still lists the group, and a third deletion's exception.
+   */
+  static String partitionsAndGroups(Args a) throws Exception {
+    String topic = a.str("topic");
+    String group = a.str("group");
+    Properties p = common(a, "nereus-driver-admin");
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
+    try (Admin admin = Admin.create(p)) {
+      Json out = new Json();
+      admin.createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(3))).all().get(60, TimeUnit.SECONDS);
+      out.put("lowerCount", failure(() -> admin.createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(2))).all().get(60, TimeUnit.SECONDS)));
+      out.put("partitions", admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size());
+      try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(a, "nereus-driver-group", group))) {
+        consumer.subscribe(List.of(topic));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (consumer.assignment().isEmpty() && System.nanoTime() < deadline) consumer.poll(Duration.ofMillis(200));
+        consumer.commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)));
+        out.put("whileMember", failure(() -> admin.deleteConsumerGroups(List.of(group)).all().get(60, TimeUnit.SECONDS)));
+      }
+      out.put("afterClose", failure(() -> admin.deleteConsumerGroups(List.of(group)).all().get(60, TimeUnit.SECONDS)));
+      boolean listed = admin.listConsumerGroups().all().get(60, TimeUnit.SECONDS).stream().anyMatch(listing -> listing.groupId().equals(group));
+      out.put("listedAfterDelete", listed);
+      out.put("again", failure(() -> admin.deleteConsumerGroups(List.of(group)).all().get(60, TimeUnit.SECONDS)));
+      return out.toString();
+    }
+  }
+
+  /** Something that may throw. */
+  private interface Attempt {
+    void run() throws Exception;
+  }
+
+  /** "none" when `attempt` succeeds, else the class of the exception it failed with (unwrapping ExecutionException). */
+  private static String failure(Attempt attempt) {
+    try {
+      attempt.run();
+      return "none";
+    } catch (ExecutionException e) {
+      return e.getCause().getClass().getSimpleName();
+    } catch (Exception e) {
+      return e.getClass().getSimpleName();
     }
   }
 

@@ -73,6 +73,16 @@ export interface AlterConfigsResult {
   readonly afterValidateOnly: Readonly<Record<string, string>>;
 }
 
+/** `partitions-and-groups`: CreatePartitions and DeleteGroups outcomes ("none" or the client's exception class). */
+export interface PartitionsAndGroupsResult {
+  readonly lowerCount: string;
+  readonly partitions: number;
+  readonly whileMember: string;
+  readonly afterClose: string;
+  readonly listedAfterDelete: boolean;
+  readonly again: string;
+}
+
 export interface InteropResult {
   readonly topic: CreateTopicResult;
   readonly produce: ProduceResult;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import { type ApacheKafka, type JavaDriver, javaDriver, probeKafka, startApacheKafka } from "../src/index.js";
 import { runAlterConfigsScenario } from "./support/alter-configs-scenario.js";
 import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
+import { runPartitionsAndGroupsScenario } from "./support/partitions-and-groups-scenario.js";
 import { runInteropScenario } from "./support/interop-scenario.js";
 
 const log = (line: string): void => {
@@ -52,5 +53,12 @@ describe("Java kafka-clients against Apache Kafka (control)", () => {
       failed = true;
     });
     await runAlterConfigsScenario(driver, kafka.bootstrap, "configured");
+  });
+
+  it("Admin createPartitions grows a topic and deleteConsumerGroups deletes a group once its member left", async () => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    await runPartitionsAndGroupsScenario(driver, kafka.bootstrap, "grown");
   });
 });

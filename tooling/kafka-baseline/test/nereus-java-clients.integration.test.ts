@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import { type JavaDriver, type NereusBroker, type InteropResult, javaDriver, probeKafka, runDriver, startNereusBroker } from "../src/index.js";
 import { runAlterConfigsScenario } from "./support/alter-configs-scenario.js";
 import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
+import { runPartitionsAndGroupsScenario } from "./support/partitions-and-groups-scenario.js";
 import { runInteropScenario } from "./support/interop-scenario.js";
 
 const log = (line: string): void => {
@@ -61,5 +62,12 @@ describe("Java kafka-clients against the Nereus broker (embedded default)", () =
       failed = true;
     });
     await runAlterConfigsScenario(driver, broker.bootstrap, "configured");
+  });
+
+  it("Admin createPartitions grows a topic and deleteConsumerGroups deletes a group once its member left", async () => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    await runPartitionsAndGroupsScenario(driver, broker.bootstrap, "grown");
   });
 });
