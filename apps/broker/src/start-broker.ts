@@ -131,6 +131,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
         maxInFlightAppends: config.kafka.maxInFlightAppends,
         pipelinedAppendMinBytes: config.kafka.pipelinedAppendMinBytes,
         readAheadMaxBytes: config.kafka.readAheadMaxBytes,
+        tailCacheBytes: config.kafka.tailCacheBytes,
       },
       logger,
     });

@@ -38,6 +38,7 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
   { flag: "advertised-host", env: "NEREUS_KAFKA_ADVERTISED_HOST", path: ["kafka", "advertisedHost"], type: "string", help: "host clients are told to connect to" },
   { flag: "advertised-port", env: "NEREUS_KAFKA_ADVERTISED_PORT", path: ["kafka", "advertisedPort"], type: "int", help: "port clients are told to connect to" },
   { flag: "max-frame-bytes", env: "NEREUS_KAFKA_MAX_FRAME_BYTES", path: ["kafka", "maxFrameBytes"], type: "int", help: "largest request frame (default 104857600)" },
+  { flag: "kafka-tail-cache-bytes", env: "NEREUS_KAFKA_TAIL_CACHE_BYTES", path: ["kafka", "tailCacheBytes"], type: "int", help: "bytes of each partition's newest batches kept in memory for consumers at the log end (default 1 MiB; 0 = none)" },
   { flag: "kafka-read-ahead-max-bytes", env: "NEREUS_KAFKA_READ_AHEAD_MAX_BYTES", path: ["kafka", "readAheadMaxBytes"], type: "int", help: "bytes the Fetch read-ahead buffers of all partitions hold at most (default 64 MiB; 0 turns read-ahead off)" },
   { flag: "kafka-max-inflight-appends", env: "NEREUS_KAFKA_MAX_INFLIGHT_APPENDS", path: ["kafka", "maxInFlightAppends"], type: "int", help: "appends of one partition in flight at once (default 2; see --kafka-pipelined-append-min-bytes)" },
   { flag: "kafka-pipelined-append-min-bytes", env: "NEREUS_KAFKA_PIPELINED_APPEND_MIN_BYTES", path: ["kafka", "pipelinedAppendMinBytes"], type: "int", help: "with an append of a partition in flight, the next starts only once this many bytes wait for it (default 131072; 0 = at once)" },

@@ -36,6 +36,7 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
   duplicateBatches = 0;
   fetchedBytes = 0;
   fetchWaits = 0;
+  fetchTailHits = 0;
   fetchReadAheadHits = 0;
   fetchStorageReads = 0;
   partitionFences = 0;
@@ -85,9 +86,10 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
       labelled("nereus_kafka_produce_partition_errors_total", "Produce partition results with an error, by Kafka error code.", "error_code", this.produceErrors),
       counter("nereus_kafka_fetched_bytes_total", "Record bytes returned by Fetch.", this.fetchedBytes),
       counter("nereus_kafka_fetch_waits_total", "Fetches that long-polled for data.", this.fetchWaits),
+      counter("nereus_kafka_fetch_tail_hits_total", "Fetch partition reads served from the partition's tail cache (its newest committed batches).", this.fetchTailHits),
       counter("nereus_kafka_fetch_read_ahead_hits_total", "Fetch partition reads served from the partition's read-ahead buffer.", this.fetchReadAheadHits),
       counter("nereus_kafka_fetch_storage_reads_total", "Fetch partition reads served by the storage core.", this.fetchStorageReads),
-      gauge("nereus_kafka_read_ahead_bytes", "Bytes held by the read-ahead buffers of all partitions.", this.#gauges.readAheadBytes()),
+      gauge("nereus_kafka_read_ahead_bytes", "Bytes held by the read-ahead buffers and tail caches of all partitions.", this.#gauges.readAheadBytes()),
       counter("nereus_kafka_partition_fences_total", "Partitions fenced by an uncertain append.", this.partitionFences),
       counter("nereus_kafka_partition_loads_total", "Partition loads (head read and producer-state replay).", this.partitionLoads),
       counter("nereus_kafka_replayed_batches_total", "Batches replayed while loading producer state.", this.replayedBatches),

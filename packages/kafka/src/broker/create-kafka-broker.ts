@@ -162,8 +162,9 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
         metrics.partitionLoads += 1;
         metrics.replayedBatches += replayed;
       },
-      fetchRead: (fromReadAhead) => {
-        if (fromReadAhead) metrics.fetchReadAheadHits += 1;
+      fetchRead: (source) => {
+        if (source === "tail") metrics.fetchTailHits += 1;
+        else if (source === "read-ahead") metrics.fetchReadAheadHits += 1;
         else metrics.fetchStorageReads += 1;
       },
     },

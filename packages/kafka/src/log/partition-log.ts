@@ -35,6 +35,7 @@ import { ProduceQueue } from "./produce-queue.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
 import { deletePrefix, sumBatchBytes } from "./retention-scan.js";
 import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
+import { TailCache } from "./tail-cache.js";
 import { TimeIndex } from "./time-index.js";
 
 /** Everything partition logs share (owned by PartitionLogs). */
@@ -67,6 +68,8 @@ export interface PartitionLogContext {
   readonly retentionStepBytes: number;
   /** After a (nearly) full read, read the next budgets in the background and keep them (see read-ahead.ts). */
   readonly readAhead: boolean;
+  /** Bytes of the newest committed batches kept in memory for consumers at the log end (tail-cache.ts; 0 = none). */
+  readonly tailCacheBytes: number;
   /** What the read-ahead buffers of all partitions may hold together. */
   readonly readAheadMemory: ReadAheadMemory;
   readonly events: PartitionLogEvents;
@@ -78,9 +81,12 @@ export interface PartitionLogEvents {
   duplicate(): void;
   fenced(): void;
   loaded(replayedBatches: number): void;
-  /** A Fetch read was served from the read-ahead buffer (`true`) or from storage. */
-  fetchRead(fromReadAhead: boolean): void;
+  /** Where a Fetch read was served from: the tail cache, the read-ahead buffer or storage. */
+  fetchRead(source: FetchReadSource): void;
 }
+
+/** Where a Fetch read is served from. */
+export type FetchReadSource = "tail" | "read-ahead" | "storage";
 
 /** The committed view of a loaded partition. */
 export interface PartitionView {
@@ -134,6 +140,7 @@ export class PartitionLog {
   #checkpointAgain = false;
   readonly #pipeline = new AppendPipeline<LoadedState>();
   readonly #readAhead: ReadAhead;
+  readonly #tail: TailCache;
   /** Resolves when every launched group's outcome has been handled (groups are handled in launch order). */
   #settling: Promise<void> = Promise.resolve();
   #wakeUp: (() => void) | undefined;
@@ -144,6 +151,7 @@ export class PartitionLog {
     this.#context = context;
     this.#onIdle = onIdle;
     this.#readAhead = new ReadAhead(context.store, context.closing, context.readAheadMemory);
+    this.#tail = new TailCache(context.tailCacheBytes, context.readAheadMemory);
   }
 
   /** True when nothing refers to this log any more (the manager may drop it). */
@@ -276,15 +284,20 @@ export class PartitionLog {
    * `maxBytes` except that at least one batch is returned.
    */
   async read(view: PartitionView, offset: number, maxBytes: number, signal?: AbortSignal): Promise<ReadEntry[]> {
+    const tail = this.#tail.read(view.streamId, offset, maxBytes, view.highWatermark);
+    if (tail !== undefined) {
+      this.#context.events.fetchRead("tail");
+      return tail;
+    }
     if (this.#context.readAhead) {
       const buffered = await this.#readAhead.read(view.streamId, offset, maxBytes, view.highWatermark);
       if (buffered !== undefined) {
-        this.#context.events.fetchRead(true);
+        this.#context.events.fetchRead("read-ahead");
         this.#readAhead.after(view.streamId, buffered, maxBytes, view.highWatermark, true);
         return buffered;
       }
     }
-    this.#context.events.fetchRead(false);
+    this.#context.events.fetchRead("storage");
     const result = await this.#context.store.read(view.streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal });
     const entries = result.entries.filter((entry) => entry.offset < view.highWatermark);
     if (this.#context.readAhead) this.#readAhead.after(view.streamId, entries, maxBytes, view.highWatermark);
@@ -325,6 +338,7 @@ export class PartitionLog {
     if (topicId !== undefined && this.#state !== undefined && this.#state.topicId !== topicId) return;
     this.#state = undefined;
     this.#readAhead.clear();
+    this.#tail.clear();
     this.#notify();
     this.#maybeIdle();
   }
@@ -351,8 +365,9 @@ export class PartitionLog {
 
   #maybeIdle(): void {
     if (!this.idle) return;
-    // The manager forgets this log: give the read-ahead buffer's memory back to the shared budget.
+    // The manager forgets this log: give the buffers' memory back to the shared budget.
     this.#readAhead.clear();
+    this.#tail.clear();
     this.#onIdle(this);
   }
 
@@ -595,9 +610,11 @@ export class PartitionLog {
     const state = group.state;
     let records = 0;
     let bytes = 0;
+    const committed: ReadEntry[] = [];
     group.entries.forEach((entry, index) => {
       const member = group.members[index];
       if (member === undefined) return;
+      committed.push({ offset: member.baseOffset, recordCount: entry.recordCount, payload: entry.payload });
       state.timeIndex.observe({
         baseOffset: member.baseOffset,
         recordCount: entry.recordCount,
@@ -611,6 +628,7 @@ export class PartitionLog {
     for (const [producerId, entry] of group.overlay) state.producers.set(producerId, entry);
     state.highWatermark += records;
     state.appendedBytes += bytes;
+    if (this.#state === state) this.#tail.append(state.streamId, committed);
     state.batchesSinceCheckpoint += group.entries.length;
     this.#context.events.appended(group.entries.length, records, bytes);
     const interval = this.#context.checkpointIntervalBatches;

@@ -46,8 +46,13 @@ export interface PartitionLogTuning {
    * and keep them, so the consumer's next Fetch is served from memory (default true; see read-ahead.ts).
    */
   readonly readAhead?: boolean;
-  /** Bytes the read-ahead buffers of all partitions hold at most together (default 64 MiB). */
+  /** Bytes the read-ahead buffers and tail caches of all partitions hold at most together (default 64 MiB). */
   readonly readAheadMaxBytes?: number;
+  /**
+   * Bytes of each partition's newest committed batches kept for consumers at the log end (default 1 MiB; 0 = none;
+   * see tail-cache.ts). They count against `readAheadMaxBytes`.
+   */
+  readonly tailCacheBytes?: number;
 }
 
 export interface PartitionLogsOptions extends PartitionLogTuning {
@@ -95,6 +100,7 @@ export class PartitionLogs {
       replayReadBytes: options.replayReadBytes ?? 8 * 1024 * 1024,
       retentionStepBytes: options.retentionStepBytes ?? 64 * 1024 * 1024,
       readAhead: options.readAhead ?? true,
+      tailCacheBytes: options.tailCacheBytes ?? 1024 * 1024,
       readAheadMemory: new ReadAheadMemory(options.readAheadMaxBytes ?? DEFAULT_READ_AHEAD_MAX_BYTES),
       events: options.events,
     };

@@ -52,8 +52,40 @@ describe("Fetch", () => {
     expect(await again.listOffset("trimmed", 0, -2)).toMatchObject({ offset: 2 });
   });
 
+  test("a consumer at the log end is served from the tail cache, exactly the stored batches; it is bounded and dropped with the topic", async () => {
+    const broker = open({ partitionLogs: { tailCacheBytes: 8 * 1024 } });
+    const client = broker.connect();
+    await client.createTopic("tail");
+    const metric = (name: string): number => broker.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? -1;
+    const batch = batchOf(["z".repeat(1000)]);
+    for (let index = 0; index < 12; index += 1) await client.produce("tail", 0, batch);
+    // About 1 KiB per batch: the newest seven fit in 8 KiB, the older ones come from storage.
+    const fromTail = await client.fetch("tail", 0, 10);
+    expect(baseOffsets(fromTail?.records)).toEqual([10, 11]);
+    expect(metric("nereus_kafka_fetch_tail_hits_total")).toBe(1);
+    expect(metric("nereus_kafka_fetch_storage_reads_total")).toBe(0);
+    const fromStorage = await client.fetch("tail", 0, 0, { partitionMaxBytes: batch.length });
+    expect(baseOffsets(fromStorage?.records)).toEqual([0]);
+    expect(metric("nereus_kafka_fetch_storage_reads_total")).toBe(1);
+    // The same bytes as storage has: a restart empties the cache, and the read goes to storage.
+    await broker.restart();
+    const again = broker.connect();
+    const stored = await again.fetch("tail", 0, 10);
+    expect(stored?.records).toEqual(fromTail?.records);
+    // A long poll woken by an append is served from the tail cache.
+    const waiting = again.fetch("tail", 0, 12, { maxWaitMs: 5_000, minBytes: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await again.produce("tail", 0, batch);
+    expect(baseOffsets((await waiting)?.records)).toEqual([12]);
+    expect(metric("nereus_kafka_fetch_tail_hits_total")).toBe(1);
+    expect(metric("nereus_kafka_read_ahead_bytes")).toBeGreaterThan(0);
+    expect((await again.request(20, 5, { topics: [], topicNames: ["tail"], timeoutMs: 1000 })).responses[0]?.errorCode).toBe(0);
+    expect(metric("nereus_kafka_read_ahead_bytes")).toBe(0);
+  });
+
   test("a consumer reading in order is served from the read-ahead buffer; the metrics count hits and storage reads", async () => {
-    const broker = open();
+    // No tail cache: these twelve batches would all be in it.
+    const broker = open({ partitionLogs: { tailCacheBytes: 0 } });
     const client = broker.connect();
     await client.createTopic("seq");
     const batch = batchOf(["y".repeat(1000)]);
