@@ -9,6 +9,7 @@
 // Fetch that needs the range reads it itself). Memory: each partition keeps at most READ_AHEAD_BUDGETS + 1 budgets,
 // and all partitions together at most their shared ReadAheadMemory limit (a read-ahead that does not fit is skipped).
 import type { ReadEntry, StreamStore } from "@nereus/core";
+import { takeWithinBudget } from "./budgeted-entries.js";
 
 /** A read-ahead starts only after a read that returned at least this share of its byte budget. */
 const FULL_READ_SHARE = 0.5;
@@ -86,17 +87,7 @@ export class ReadAhead {
     if (streamId !== this.#streamId || this.#entries.length === 0) return undefined;
     const first = this.#entries.findIndex((entry) => entry.offset <= offset && offset < entry.offset + entry.recordCount);
     if (first < 0) return undefined;
-    const served: ReadEntry[] = [];
-    let bytes = 0;
-    let index = first;
-    for (; index < this.#entries.length; index++) {
-      const entry = this.#entries[index] as ReadEntry;
-      if (entry.offset >= endOffset) break;
-      const size = entry.payload.byteLength;
-      if (served.length > 0 && bytes + size > maxBytes) break;
-      served.push(entry);
-      bytes += size;
-    }
+    const { entries: served, bytes, next: index } = takeWithinBudget(this.#entries, first, maxBytes, endOffset);
     const filled = index < this.#entries.length || this.#end >= endOffset || bytes >= maxBytes;
     if (!filled) return undefined;
     this.#dropBefore(first);

@@ -7,6 +7,7 @@
 // anything before it). Invariant: only committed batches, exactly as stored; the partition drops the cache whenever
 // it drops its committed state.
 import type { ReadEntry } from "@nereus/core";
+import { takeWithinBudget } from "./budgeted-entries.js";
 import type { ReadAheadMemory } from "./read-ahead.js";
 
 export class TailCache {
@@ -68,16 +69,7 @@ export class TailCache {
     if (streamId !== this.#streamId || this.#start >= this.#entries.length) return undefined;
     const first = this.#indexOf(offset);
     if (first < 0) return undefined;
-    const served: ReadEntry[] = [];
-    let bytes = 0;
-    for (let index = first; index < this.#entries.length; index++) {
-      const entry = this.#entries[index] as ReadEntry;
-      if (entry.offset >= endOffset) break;
-      const size = entry.payload.byteLength;
-      if (served.length > 0 && bytes + size > maxBytes) break;
-      served.push(entry);
-      bytes += size;
-    }
+    const served = takeWithinBudget(this.#entries, first, maxBytes, endOffset).entries;
     if (served.length === 0) return undefined;
     this.hits += 1;
     return served;
