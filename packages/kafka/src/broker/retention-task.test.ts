@@ -127,8 +127,11 @@ describe("retention", () => {
     const size = batch("v-0").byteLength;
     await client.createTopic("sized", 1, { "retention.bytes": String(2 * size + 1) });
     for (let index = 0; index < 5; index += 1) await client.produce("sized", 0, batch(`v-${String(index)}`));
-    // 5 batches: deleting 2 leaves 3 (>= 2 batches + 1 byte); deleting a third would leave too little.
+    const counts = (): number => harness?.events.filter((event) => event.message === "counting the partition's size for retention.bytes").length ?? 0;
+    // 5 batches: deleting 2 leaves 3 (>= 2 batches + 1 byte); deleting a third would leave too little. A partition
+    // never trimmed has the head's cumulative size as its size: nothing is counted.
     expect(await harness.broker.enforceRetention()).toEqual({ topics: 1, partitions: 1, deletedRecords: 2, failures: 0 });
+    expect(counts()).toBe(0);
     expect(await client.listOffset("sized", 0, -2)).toMatchObject({ offset: 2 });
     // The size is kept up to date by appends and by retention itself (no recount).
     const loads = (): number => harness?.broker.metrics.collect().find((family) => family.name === "nereus_kafka_partition_loads_total")?.samples[0]?.value ?? 0;
@@ -137,20 +140,28 @@ describe("retention", () => {
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(1);
     expect(await client.listOffset("sized", 0, -2)).toMatchObject({ offset: 3 });
     expect(loads()).toBe(loadsBefore);
-    // DeleteRecords inside the partition: its removed bytes are not known, the next pass counts again.
-    await client.request(21, 2, { topics: [{ name: "sized", partitions: [{ partitionIndex: 0, offset: 4 }] }], timeoutMs: 5000 });
-    await client.produce("sized", 0, batch("v-6"));
+    // A restart: the log-start record the trims wrote gives the size back without counting.
+    await harness.restart();
+    const restarted = harness.connect();
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(0);
-    await client.produce("sized", 0, batch("v-7"));
+    expect(counts()).toBe(0);
+    // DeleteRecords inside the partition: its removed bytes are not known, the next pass counts (once).
+    await restarted.request(21, 2, { topics: [{ name: "sized", partitions: [{ partitionIndex: 0, offset: 4 }] }], timeoutMs: 5000 });
+    await restarted.produce("sized", 0, batch("v-6"));
+    expect((await harness.broker.enforceRetention()).deletedRecords).toBe(0);
+    expect(counts()).toBe(1);
+    await restarted.produce("sized", 0, batch("v-7"));
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(1);
-    expect(await client.listOffset("sized", 0, -2)).toMatchObject({ offset: 5 });
-    // After a restart the size is counted from storage.
+    expect(await restarted.listOffset("sized", 0, -2)).toMatchObject({ offset: 5 });
+    expect(counts()).toBe(1);
+    // After another restart the record written with the count and the trim is used again.
     await harness.restart();
     const again = harness.connect();
     await again.produce("sized", 0, batch("v-8"));
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(1);
     expect(await again.listOffset("sized", 0, -2)).toMatchObject({ offset: 6 });
     expect(await again.listOffset("sized", 0, -1)).toMatchObject({ offset: 9 });
+    expect(counts()).toBe(1);
     const reasons = harness.events.filter((event) => event.message === "records deleted").map((event) => event.fields?.["reason"]);
     expect(reasons).toContain("retention.bytes");
   });

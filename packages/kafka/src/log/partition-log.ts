@@ -33,6 +33,7 @@ import { ReadAhead, type ReadAheadMemory } from "./read-ahead.js";
 import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
 import { ProduceQueue } from "./produce-queue.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
+import type { LogStartRecord } from "./log-start-codec.js";
 import { deletePrefix, sumBatchBytes } from "./retention-scan.js";
 import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
 import { TailCache } from "./tail-cache.js";
@@ -44,6 +45,7 @@ export interface PartitionLogContext {
   readonly metadata: MetadataStore;
   readonly keyspace: KafkaKeyspace;
   readonly checkpointCodec: RecordCodec<ProducerCheckpoint>;
+  readonly logStartCodec: RecordCodec<LogStartRecord>;
   readonly logger: KafkaBrokerLogger;
   readonly clock: () => number;
   /** Aborted when the broker closes. */
@@ -103,13 +105,14 @@ interface LoadedState extends PartitionView {
   readonly producers: Map<bigint, ProducerEntry>;
   readonly timeIndex: TimeIndex;
   batchesSinceCheckpoint: number;
-  /** Bytes of the batches this state committed since it was loaded (only grows). */
-  appendedBytes: number;
+  /** Bytes of every batch committed to the stream below the high watermark (the head's cumulative size, then appends). */
+  cumulativeBytes: number;
   /**
-   * The partition's size (bytes of its batches from the log start) when `appendedBytes` was `appendedAt`, or
-   * undefined when not counted (retention.bytes counts it; a trim whose removed bytes are unknown forgets it).
+   * Bytes of the batches before the one holding the log start, or undefined when not known yet (0 for a stream never
+   * trimmed; else from the log-start record or counted by retention.bytes; a trim whose removed bytes are unknown
+   * forgets it). The partition's size is `cumulativeBytes - bytesBeforeStart`.
    */
-  retainedBase: { readonly bytes: number; readonly appendedAt: number } | undefined;
+  bytesBeforeStart: number | undefined;
   /** Set while uncertain appends are being recovered: produce is refused. */
   fence: Promise<void> | undefined;
 }
@@ -195,14 +198,12 @@ export class PartitionLog {
     if (target < 0 || target > state.highWatermark) return { outOfRange: true };
     if (target > state.logStartOffset) {
       const head = await this.#context.store.trim(state.streamId, target, { signal: this.#context.closing });
-      const base = state.retainedBase;
-      state.retainedBase =
-        base !== undefined && removedBytes !== undefined && head.trimOffset === target && state.logStartOffset < target
-          ? { bytes: base.bytes - removedBytes, appendedAt: base.appendedAt }
-          : undefined;
+      const known = state.bytesBeforeStart;
+      state.bytesBeforeStart = known !== undefined && removedBytes !== undefined && head.trimOffset === target && state.logStartOffset < target ? known + removedBytes : undefined;
       state.logStartOffset = Math.max(state.logStartOffset, head.trimOffset);
       this.#context.logger.info("records deleted", { topic: this.topicName, partition: this.partition, logStartOffset: state.logStartOffset, reason });
       this.#notify();
+      await this.#saveLogStart(state);
     }
     return { outOfRange: false, logStartOffset: state.logStartOffset };
   }
@@ -243,19 +244,56 @@ export class PartitionLog {
     return { logStartOffset, deleted: Math.max(0, logStartOffset - before) };
   }
 
-  /** The bytes of the partition's batches from its log start, counted (once per load) when not known. */
+  /**
+   * The bytes of the partition's batches from the one holding its log start: the cumulative size minus the bytes
+   * before the log start, which come from the log-start record when it describes this log start, else from counting
+   * the partition (a read of all of it, then recorded). Undefined when a trim raced the count.
+   */
   async #retainedBytes(state: LoadedState, signal: AbortSignal | undefined): Promise<number | undefined> {
-    if (state.retainedBase === undefined) {
-      // Taken in one turn: the batches below `until` are counted by the scan, the later ones by `appendedBytes`.
+    if (state.bytesBeforeStart === undefined) {
       const from = state.logStartOffset;
-      const until = state.highWatermark;
-      const appendedAt = state.appendedBytes;
-      const bytes = await sumBatchBytes((offset, maxBytes) => this.#readEntries(state.streamId, offset, maxBytes), from, until, this.#context.replayReadBytes, signal);
-      // A trim meanwhile made the count stale: the next pass counts again.
-      if (bytes === undefined || state.logStartOffset !== from) return undefined;
-      state.retainedBase = { bytes, appendedAt };
+      const recorded = await this.#readLogStart(state.streamId);
+      if (recorded !== undefined && recorded.logStartOffset === from) {
+        state.bytesBeforeStart = recorded.bytesBefore;
+      } else {
+        // Taken in one turn: the batches below `until` are counted, and `cumulative` is the size up to `until`.
+        const until = state.highWatermark;
+        const cumulative = state.cumulativeBytes;
+        this.#context.logger.info("counting the partition's size for retention.bytes", { topic: this.topicName, partition: this.partition, from, until });
+        const bytes = await sumBatchBytes((offset, maxBytes) => this.#readEntries(state.streamId, offset, maxBytes), from, until, this.#context.replayReadBytes, signal);
+        // A trim meanwhile made the count stale: the next pass counts again.
+        if (bytes === undefined || state.logStartOffset !== from) return undefined;
+        state.bytesBeforeStart = cumulative - bytes;
+        await this.#saveLogStart(state);
+      }
     }
-    return state.retainedBase.bytes + state.appendedBytes - state.retainedBase.appendedAt;
+    return state.cumulativeBytes - state.bytesBeforeStart;
+  }
+
+  async #readLogStart(streamId: string): Promise<LogStartRecord | undefined> {
+    const stored = await this.#context.metadata.get(this.#context.keyspace.logStartKey(streamId), { signal: this.#context.closing });
+    if (stored === undefined) return undefined;
+    try {
+      return this.#context.logStartCodec.decode(stored.value, stored.key);
+    } catch (error) {
+      this.#context.logger.warn("ignoring an unreadable log-start record", { streamId, error: String(error) });
+      return undefined;
+    }
+  }
+
+  /** Records the bytes before the log start when known (best effort: a failed write only means a count later). */
+  async #saveLogStart(state: LoadedState): Promise<void> {
+    const bytesBefore = state.bytesBeforeStart;
+    if (bytesBefore === undefined || state.logStartOffset === 0) return;
+    const record: LogStartRecord = { streamId: state.streamId, logStartOffset: state.logStartOffset, bytesBefore };
+    try {
+      await this.#context.metadata.txn(
+        { compares: [], writes: [{ type: "put", key: this.#context.keyspace.logStartKey(state.streamId), value: this.#context.logStartCodec.encode(record) }] },
+        { signal: this.#context.closing },
+      );
+    } catch (error) {
+      this.#context.logger.warn("log-start record not written", { streamId: state.streamId, error: String(error) });
+    }
   }
 
   async #deletePrefix(topic: KafkaTopic, state: LoadedState, rule: RetentionRule, letGo: (batch: BatchSummary) => boolean, signal: AbortSignal | undefined): Promise<void> {
@@ -428,8 +466,8 @@ export class PartitionLog {
       producers,
       timeIndex,
       batchesSinceCheckpoint: replayed,
-      appendedBytes: 0,
-      retainedBase: undefined,
+      cumulativeBytes: head.cumulativeSize,
+      bytesBeforeStart: head.trimOffset === 0 ? 0 : undefined,
       fence: undefined,
     };
   }
@@ -627,7 +665,7 @@ export class PartitionLog {
     });
     for (const [producerId, entry] of group.overlay) state.producers.set(producerId, entry);
     state.highWatermark += records;
-    state.appendedBytes += bytes;
+    state.cumulativeBytes += bytes;
     if (this.#state === state) this.#tail.append(state.streamId, committed);
     state.batchesSinceCheckpoint += group.entries.length;
     this.#context.events.appended(group.entries.length, records, bytes);

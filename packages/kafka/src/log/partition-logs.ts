@@ -4,6 +4,7 @@
 import type { MetadataStore, StreamStore } from "@nereus/core";
 import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
 import { producerCheckpointCodec } from "../producers/producer-checkpoint-codec.js";
+import { logStartCodec } from "./log-start-codec.js";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import type { KafkaTopic } from "../topics/kafka-topic.js";
 import { PartitionLog, type PartitionLogContext, type PartitionLogEvents } from "./partition-log.js";
@@ -87,6 +88,7 @@ export class PartitionLogs {
       metadata: options.metadata,
       keyspace: options.keyspace,
       checkpointCodec: producerCheckpointCodec(options.keyspace),
+      logStartCodec: logStartCodec(options.keyspace),
       logger: options.logger,
       clock: options.clock,
       closing: options.closing,

@@ -14,6 +14,7 @@ export const KafkaKeySegment = {
   TOPICS: "topics",
   PRODUCER_IDS: "producer-ids",
   PRODUCER_STATE: "producer-state",
+  LOG_START: "log-start",
 } as const;
 
 /** Key builders and parsers for one cluster. */
@@ -52,6 +53,21 @@ export class KafkaKeyspace {
   /** `P/kafka/producer-state/{streamId}`. */
   producerStateKey(streamId: string): string {
     return `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.PRODUCER_STATE}/${encodeKeyComponent(streamId)}`;
+  }
+
+  /** `P/kafka/log-start/{streamId}`: what the partition's batches below its log start add up to. */
+  logStartKey(streamId: string): string {
+    return `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.LOG_START}/${encodeKeyComponent(streamId)}`;
+  }
+
+  /** The stream id a log-start key names; DECODE_ERROR for any other key. */
+  parseLogStartKey(key: string): string {
+    const prefix = `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.LOG_START}/`;
+    const component = key.startsWith(prefix) ? key.slice(prefix.length) : "";
+    if (component.length === 0 || component.includes("/")) {
+      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a log-start key`, { retryable: false });
+    }
+    return decodeKeyComponent(component);
   }
 
   /** The stream id a producer-state key names; DECODE_ERROR for any other key. */

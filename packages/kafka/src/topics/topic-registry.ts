@@ -408,7 +408,7 @@ export class TopicRegistry {
     });
   }
 
-  /** Deletes one partition's stream and producer-state checkpoint; false when the stream did not exist. */
+  /** Deletes one partition's stream, producer-state checkpoint and log-start record; false when the stream did not exist. */
   async #deletePartitionStream(topic: KafkaTopic, partition: number): Promise<boolean> {
     const streamId = streamIdFromName(partitionStreamName(topic.topicId, partition));
     let existed = true;
@@ -418,7 +418,13 @@ export class TopicRegistry {
       if (!NereusError.hasCode(error, ErrorCode.STREAM_NOT_FOUND)) throw error;
       existed = false;
     }
-    await this.#metadata.txn({ compares: [], writes: [{ type: "delete", key: this.keyspace.producerStateKey(streamId) }] });
+    await this.#metadata.txn({
+      compares: [],
+      writes: [
+        { type: "delete", key: this.keyspace.producerStateKey(streamId) },
+        { type: "delete", key: this.keyspace.logStartKey(streamId) },
+      ],
+    });
     return existed;
   }
 
