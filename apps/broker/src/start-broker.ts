@@ -132,6 +132,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
         pipelinedAppendMinBytes: config.kafka.pipelinedAppendMinBytes,
         readAheadMaxBytes: config.kafka.readAheadMaxBytes,
         tailCacheBytes: config.kafka.tailCacheBytes,
+        tailCacheMaxBytes: config.kafka.tailCacheMaxBytes,
       },
       logger,
     });

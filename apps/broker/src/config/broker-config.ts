@@ -95,8 +95,10 @@ export const BrokerConfigSchema = z.strictObject({
        * consumer reading a partition in order is served from its buffer, two Fetch budgets ahead.
        */
       readAheadMaxBytes: z.int().min(0).max(2 ** 40).default(64 * 1024 * 1024),
-      /** Bytes of each partition's newest batches kept for consumers at the log end (counted in readAheadMaxBytes). */
-      tailCacheBytes: z.int().min(0).max(2 ** 30).default(1024 * 1024),
+      /** Bytes of each partition's newest batches kept in memory for consumers at the log end (0 = none). */
+      tailCacheBytes: z.int().min(0).max(2 ** 30).default(256 * 1024),
+      /** Bytes the tail caches of all partitions hold at most together. */
+      tailCacheMaxBytes: z.int().min(0).max(2 ** 40).default(32 * 1024 * 1024),
     })
     .prefault({}),
   admin: z

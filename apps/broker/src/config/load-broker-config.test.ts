@@ -26,7 +26,7 @@ describe("loadBrokerConfig", () => {
       dataDir: "/srv/nereus/.nereus-data",
       cluster: "nereus",
       nodeId: 0,
-      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 2, pipelinedAppendMinBytes: 131_072, readAheadMaxBytes: 64 * 1024 * 1024, tailCacheBytes: 1024 * 1024 },
+      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 2, pipelinedAppendMinBytes: 131_072, readAheadMaxBytes: 64 * 1024 * 1024, tailCacheBytes: 256 * 1024, tailCacheMaxBytes: 32 * 1024 * 1024 },
       admin: { enabled: true, host: "127.0.0.1", port: 9644 },
       storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" } },
       topics: { defaultPartitions: 1, autoCreate: true, retentionCheckIntervalMs: 300_000 },

@@ -21,6 +21,7 @@ export interface BrokerGauges {
   readonly partitions: () => number;
   readonly fenced: () => number;
   readonly readAheadBytes: () => number;
+  readonly tailCacheBytes: () => number;
 }
 
 /** The broker's counters (internal; exposed read-only through {@link KafkaBrokerMetrics}). */
@@ -89,7 +90,8 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
       counter("nereus_kafka_fetch_tail_hits_total", "Fetch partition reads served from the partition's tail cache (its newest committed batches).", this.fetchTailHits),
       counter("nereus_kafka_fetch_read_ahead_hits_total", "Fetch partition reads served from the partition's read-ahead buffer.", this.fetchReadAheadHits),
       counter("nereus_kafka_fetch_storage_reads_total", "Fetch partition reads served by the storage core.", this.fetchStorageReads),
-      gauge("nereus_kafka_read_ahead_bytes", "Bytes held by the read-ahead buffers and tail caches of all partitions.", this.#gauges.readAheadBytes()),
+      gauge("nereus_kafka_read_ahead_bytes", "Bytes held by the read-ahead buffers of all partitions.", this.#gauges.readAheadBytes()),
+      gauge("nereus_kafka_tail_cache_bytes", "Bytes held by the tail caches of all partitions.", this.#gauges.tailCacheBytes()),
       counter("nereus_kafka_partition_fences_total", "Partitions fenced by an uncertain append.", this.partitionFences),
       counter("nereus_kafka_partition_loads_total", "Partition loads (head read and producer-state replay).", this.partitionLoads),
       counter("nereus_kafka_replayed_batches_total", "Batches replayed while loading producer state.", this.replayedBatches),

@@ -141,7 +141,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
   const brokerClosing = new AbortController();
   const registry = new TopicRegistry({ store: options.store, metadata: options.metadata, cluster: options.cluster, logger, clock });
   // The gauges are read only after construction, when partitionLogs is initialized.
-  const metrics = new BrokerMetrics({ partitions: () => partitionLogs.size, fenced: () => partitionLogs.fencedCount, readAheadBytes: () => partitionLogs.readAheadBytes });
+  const metrics = new BrokerMetrics({ partitions: () => partitionLogs.size, fenced: () => partitionLogs.fencedCount, readAheadBytes: () => partitionLogs.readAheadBytes, tailCacheBytes: () => partitionLogs.tailCacheBytes });
   const partitionLogs: PartitionLogs = new PartitionLogs({
     ...options.partitionLogs,
     store: options.store,

@@ -74,6 +74,8 @@ export interface PartitionLogContext {
   readonly tailCacheBytes: number;
   /** What the read-ahead buffers of all partitions may hold together. */
   readonly readAheadMemory: ReadAheadMemory;
+  /** What the tail caches of all partitions may hold together (a pool of its own: tails never starve read-ahead). */
+  readonly tailCacheMemory: ReadAheadMemory;
   readonly events: PartitionLogEvents;
 }
 
@@ -154,7 +156,7 @@ export class PartitionLog {
     this.#context = context;
     this.#onIdle = onIdle;
     this.#readAhead = new ReadAhead(context.store, context.closing, context.readAheadMemory);
-    this.#tail = new TailCache(context.tailCacheBytes, context.readAheadMemory);
+    this.#tail = new TailCache(context.tailCacheBytes, context.tailCacheMemory);
   }
 
   /** True when nothing refers to this log any more (the manager may drop it). */

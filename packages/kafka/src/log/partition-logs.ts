@@ -47,13 +47,15 @@ export interface PartitionLogTuning {
    * and keep them, so the consumer's next Fetch is served from memory (default true; see read-ahead.ts).
    */
   readonly readAhead?: boolean;
-  /** Bytes the read-ahead buffers and tail caches of all partitions hold at most together (default 64 MiB). */
+  /** Bytes the read-ahead buffers of all partitions hold at most together (default 64 MiB). */
   readonly readAheadMaxBytes?: number;
   /**
-   * Bytes of each partition's newest committed batches kept for consumers at the log end (default 1 MiB; 0 = none;
-   * see tail-cache.ts). They count against `readAheadMaxBytes`.
+   * Bytes of each partition's newest committed batches kept for consumers at the log end (default 256 KiB; 0 = none;
+   * see tail-cache.ts).
    */
   readonly tailCacheBytes?: number;
+  /** Bytes the tail caches of all partitions hold at most together (default 32 MiB; partitions past it keep none). */
+  readonly tailCacheMaxBytes?: number;
 }
 
 export interface PartitionLogsOptions extends PartitionLogTuning {
@@ -68,6 +70,10 @@ export interface PartitionLogsOptions extends PartitionLogTuning {
 
 /** Default of {@link PartitionLogTuning.readAheadMaxBytes}. */
 export const DEFAULT_READ_AHEAD_MAX_BYTES = 64 * 1024 * 1024;
+/** Default bytes of one partition's tail cache. */
+export const DEFAULT_TAIL_CACHE_BYTES = 256 * 1024;
+/** Default bytes all partitions' tail caches hold together. */
+export const DEFAULT_TAIL_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Every partition log of the broker. */
 export class PartitionLogs {
@@ -102,8 +108,9 @@ export class PartitionLogs {
       replayReadBytes: options.replayReadBytes ?? 8 * 1024 * 1024,
       retentionStepBytes: options.retentionStepBytes ?? 64 * 1024 * 1024,
       readAhead: options.readAhead ?? true,
-      tailCacheBytes: options.tailCacheBytes ?? 1024 * 1024,
+      tailCacheBytes: options.tailCacheBytes ?? DEFAULT_TAIL_CACHE_BYTES,
       readAheadMemory: new ReadAheadMemory(options.readAheadMaxBytes ?? DEFAULT_READ_AHEAD_MAX_BYTES),
+      tailCacheMemory: new ReadAheadMemory(options.tailCacheMaxBytes ?? DEFAULT_TAIL_CACHE_MAX_BYTES),
       events: options.events,
     };
   }
@@ -116,6 +123,11 @@ export class PartitionLogs {
   /** Bytes the read-ahead buffers of all partitions hold now. */
   get readAheadBytes(): number {
     return this.#context.readAheadMemory.used;
+  }
+
+  /** Bytes the tail caches of all partitions hold now. */
+  get tailCacheBytes(): number {
+    return this.#context.tailCacheMemory.used;
   }
 
   /** Partitions currently fenced by an uncertain append. */

@@ -3,7 +3,7 @@
 // cache does for the active segment of an Apache Kafka broker). The entries are the stored batches themselves: the
 // payloads handed over to the store, which nobody modifies any more. They are contiguous, in offset order, and
 // end at the end of the last committed group; `maxBytes` bounds them (the oldest go first) and every byte is also
-// held in the broker's shared read-ahead memory budget (an entry that does not fit there is not kept, and neither is
+// held in the tail caches' shared memory budget (an entry that does not fit there is not kept, and neither is
 // anything before it). Invariant: only committed batches, exactly as stored; the partition drops the cache whenever
 // it drops its committed state.
 import type { ReadEntry } from "@nereus/core";

@@ -78,9 +78,9 @@ describe("Fetch", () => {
     await again.produce("tail", 0, batch);
     expect(baseOffsets((await waiting)?.records)).toEqual([12]);
     expect(metric("nereus_kafka_fetch_tail_hits_total")).toBe(1);
-    expect(metric("nereus_kafka_read_ahead_bytes")).toBeGreaterThan(0);
+    expect(metric("nereus_kafka_tail_cache_bytes")).toBeGreaterThan(0);
     expect((await again.request(20, 5, { topics: [], topicNames: ["tail"], timeoutMs: 1000 })).responses[0]?.errorCode).toBe(0);
-    expect(metric("nereus_kafka_read_ahead_bytes")).toBe(0);
+    expect(metric("nereus_kafka_tail_cache_bytes")).toBe(0);
   });
 
   test("a consumer reading in order is served from the read-ahead buffer; the metrics count hits and storage reads", async () => {
