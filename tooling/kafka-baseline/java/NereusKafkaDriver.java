@@ -569,9 +569,11 @@ public final class NereusKafkaDriver {
 
   /**
    * Admin on topic `--topic` (created with one partition) and group `--group`: createPartitions to 3, then to 2 (the
-   * exception class raised); the partition count describeTopics reports; a consumer of the group commits offset 1 of
-   * partition 0 and, while it is still a member, deleteConsumerGroups (the exception class); after it closed,
-   * deleteConsumerGroups again, whether listConsumerGroups still lists the group, and a third deletion's exception.
+   * exception class raised); the partition count describeTopics reports; a consumer of the group, subscribed to the
+   * topic, commits offsets of it and of `<topic>-other` and, while it is still a member: deleteConsumerGroups,
+   * deleteConsumerGroupOffsets of the subscribed topic and of the other one (exception classes), and the committed
+   * partitions left; after it closed, deleteConsumerGroups again, whether listConsumerGroups still lists the group, and
+   * a third deletion's exception.
    */
   static String partitionsAndGroups(Args a) throws Exception {
     String topic = a.str("topic");
@@ -580,6 +582,7 @@ public final class NereusKafkaDriver {
     p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
     try (Admin admin = Admin.create(p)) {
       Json out = new Json();
+      admin.createTopics(List.of(new NewTopic(topic + "-other", 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
       admin.createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(3))).all().get(60, TimeUnit.SECONDS);
       out.put("lowerCount", failure(() -> admin.createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(2))).all().get(60, TimeUnit.SECONDS)));
       out.put("partitions", admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size());
@@ -587,8 +590,13 @@ public final class NereusKafkaDriver {
         consumer.subscribe(List.of(topic));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (consumer.assignment().isEmpty() && System.nanoTime() < deadline) consumer.poll(Duration.ofMillis(200));
-        consumer.commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1)));
+        TopicPartition other = new TopicPartition(topic + "-other", 0);
+        consumer.commitSync(Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(1), other, new OffsetAndMetadata(2)));
         out.put("whileMember", failure(() -> admin.deleteConsumerGroups(List.of(group)).all().get(60, TimeUnit.SECONDS)));
+        out.put("offsetsOfSubscribed", failure(() -> admin.deleteConsumerGroupOffsets(group, Set.of(new TopicPartition(topic, 0))).all().get(60, TimeUnit.SECONDS)));
+        out.put("offsetsOfOther", failure(() -> admin.deleteConsumerGroupOffsets(group, Set.of(other)).all().get(60, TimeUnit.SECONDS)));
+        Map<TopicPartition, OffsetAndMetadata> left = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(60, TimeUnit.SECONDS);
+        out.put("committedAfter", left.keySet().stream().map(tp -> tp.topic().equals(topic) ? "topic-" + tp.partition() : "other-" + tp.partition()).sorted().collect(java.util.stream.Collectors.joining(",")));
       }
       out.put("afterClose", failure(() -> admin.deleteConsumerGroups(List.of(group)).all().get(60, TimeUnit.SECONDS)));
       boolean listed = admin.listConsumerGroups().all().get(60, TimeUnit.SECONDS).stream().anyMatch(listing -> listing.groupId().equals(group));

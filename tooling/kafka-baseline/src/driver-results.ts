@@ -73,11 +73,16 @@ export interface AlterConfigsResult {
   readonly afterValidateOnly: Readonly<Record<string, string>>;
 }
 
-/** `partitions-and-groups`: CreatePartitions and DeleteGroups outcomes ("none" or the client's exception class). */
+/** `partitions-and-groups`: CreatePartitions, OffsetDelete and DeleteGroups outcomes ("none" or the exception class). */
 export interface PartitionsAndGroupsResult {
   readonly lowerCount: string;
   readonly partitions: number;
   readonly whileMember: string;
+  /** deleteConsumerGroupOffsets of the topic the member subscribed to, and of another topic. */
+  readonly offsetsOfSubscribed: string;
+  readonly offsetsOfOther: string;
+  /** The committed partitions left ("topic-0", "other-0"), sorted and comma-separated. */
+  readonly committedAfter: string;
   readonly afterClose: string;
   readonly listedAfterDelete: boolean;
   readonly again: string;

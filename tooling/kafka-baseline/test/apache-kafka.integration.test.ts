@@ -55,7 +55,7 @@ describe("Java kafka-clients against Apache Kafka (control)", () => {
     await runAlterConfigsScenario(driver, kafka.bootstrap, "configured");
   });
 
-  it("Admin createPartitions grows a topic and deleteConsumerGroups deletes a group once its member left", async () => {
+  it("Admin createPartitions grows a topic; deleteConsumerGroupOffsets and deleteConsumerGroups respect a member's subscription", async () => {
     onTestFailed(() => {
       failed = true;
     });

@@ -64,7 +64,7 @@ describe("Java kafka-clients against the Nereus broker (embedded default)", () =
     await runAlterConfigsScenario(driver, broker.bootstrap, "configured");
   });
 
-  it("Admin createPartitions grows a topic and deleteConsumerGroups deletes a group once its member left", async () => {
+  it("Admin createPartitions grows a topic; deleteConsumerGroupOffsets and deleteConsumerGroups respect a member's subscription", async () => {
     onTestFailed(() => {
       failed = true;
     });

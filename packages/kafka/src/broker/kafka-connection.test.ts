@@ -60,7 +60,7 @@ describe("KafkaConnection", () => {
     harness = new BrokerHarness({ groupHandlers });
     const client = harness.connect();
     const versions = await client.request(18, 2, apiVersionsBody);
-    expect(versions.apiKeys.map((api) => api.apiKey)).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 37, 42, 44]);
+    expect(versions.apiKeys.map((api) => api.apiKey)).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 37, 42, 44, 47]);
     const found = await client.request(10, 3, { key: "g", keyType: 0, coordinatorKeys: [] });
     expect(found).toMatchObject({ errorCode: 0, nodeId: 1, host: "127.0.0.1", port: 9092 });
   });

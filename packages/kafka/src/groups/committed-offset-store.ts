@@ -122,6 +122,14 @@ export class CommittedOffsetStore {
     return root !== undefined || deleted > 0;
   }
 
+  /** Deletes the committed offsets of `groupId` for `partitions` (absent ones are no-ops). Storage failures throw. */
+  async deleteOffsets(groupId: string, partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>, options: OperationOptions = {}): Promise<void> {
+    const writes: WriteOp[] = partitions.map(({ topic, partition }) => ({ type: "delete", key: committedOffsetKey(this.#cluster, groupId, topic, partition) }));
+    for (let start = 0; start < writes.length; start += PUTS_PER_TXN) {
+      await this.#metadata.txn({ compares: [], writes: writes.slice(start, start + PUTS_PER_TXN) }, options);
+    }
+  }
+
   /** The root of `groupId`, or undefined when the group never committed. */
   async getGroup(groupId: string, options: OperationOptions = {}): Promise<GroupRoot | undefined> {
     const key = groupRootKey(this.#cluster, groupId);

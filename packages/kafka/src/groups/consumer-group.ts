@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import type { GroupClock, GroupTimer } from "./group-clock.js";
 import { EMPTY_BYTES, GroupMember, type JoinOutcome, type MemberProtocol, type SyncOutcome } from "./group-member.js";
+import { subscribedTopics } from "./consumer-subscription.js";
 import { selectProtocol } from "./select-protocol.js";
 
 /** Kafka's group states, by the names DescribeGroups and ListGroups report. */
@@ -390,6 +391,23 @@ export class ConsumerGroup {
         assignment: stable ? member.assignment : EMPTY_BYTES,
       })),
     };
+  }
+
+  /**
+   * The topics the members subscribed to (consumer protocol metadata of the selected protocol, or of every protocol
+   * a member offered while none is selected), or undefined when some member's subscription cannot be read.
+   */
+  subscribedTopics(): Set<string> | undefined {
+    const topics = new Set<string>();
+    for (const member of this.#members.values()) {
+      const offered = this.#protocolName === null ? member.protocols : member.protocols.filter((protocol) => protocol.name === this.#protocolName);
+      for (const protocol of offered) {
+        const subscribed = subscribedTopics(protocol.metadata);
+        if (subscribed === undefined) return undefined;
+        for (const topic of subscribed) topics.add(topic);
+      }
+    }
+    return topics;
   }
 
   /** Answers every parked request with `errorCode`, cancels every timer and marks the group Dead. Idempotent. */

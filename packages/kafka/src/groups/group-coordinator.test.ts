@@ -610,6 +610,56 @@ describe("DeleteGroups", () => {
   });
 });
 
+describe("OffsetDelete", () => {
+  /** A consumer subscription (ConsumerProtocolSubscription v0) to `topics`, with null user data. */
+  const subscription = (...topics: string[]): Uint8Array => {
+    const bytes: number[] = [0, 0, 0, 0, 0, topics.length];
+    for (const topic of topics) bytes.push(0, topic.length, ...new TextEncoder().encode(topic));
+    return new Uint8Array([...bytes, 0xff, 0xff, 0xff, 0xff]);
+  };
+  const offsetDelete = (coordinator: GroupCoordinator, groupId: string, topics: Record<string, number[]>) =>
+    coordinator.offsetDelete(groupRequest(47, 0, { groupId, topics: Object.entries(topics).map(([name, partitions]) => ({ name, partitions: partitions.map((partitionIndex) => ({ partitionIndex })) })) }));
+  const committed = async (coordinator: GroupCoordinator, groupId: string, topic: string, partitions: number[]): Promise<number[]> =>
+    (await fetchOffsets(coordinator, groupId, { [topic]: partitions })).topics[0]?.partitions.map((partition) => partition.committedOffset) ?? [];
+
+  test("deletes the offsets of topics the group does not consume; refuses the ones its members subscribed to", async () => {
+    const { coordinator } = setup();
+    const { memberId, generationId } = await stableSingleMember(coordinator, "g", { protocols: [{ name: "range", metadata: subscription("orders") }] });
+    await commit(coordinator, "g", memberId, generationId, { orders: { 0: 5 }, legacy: { 0: 7, 1: 8 } });
+    expect(await offsetDelete(coordinator, "g", { orders: [0], legacy: [0, 1, 2] })).toEqual({
+      errorCode: E.NONE,
+      throttleTimeMs: 0,
+      topics: [
+        { name: "orders", partitions: [{ partitionIndex: 0, errorCode: E.GROUP_SUBSCRIBED_TO_TOPIC }] },
+        { name: "legacy", partitions: [0, 1, 2].map((partitionIndex) => ({ partitionIndex, errorCode: E.NONE })) },
+      ],
+    });
+    expect(await committed(coordinator, "g", "orders", [0])).toEqual([5]);
+    expect(await committed(coordinator, "g", "legacy", [0, 1])).toEqual([-1, -1]);
+    // Once the member left, the group's own topic can go too.
+    coordinator.leaveGroup(groupRequest(13, 1, { groupId: "g", memberId, members: [] }));
+    expect((await offsetDelete(coordinator, "g", { orders: [0] })).topics[0]?.partitions[0]?.errorCode).toBe(E.NONE);
+    expect(await committed(coordinator, "g", "orders", [0])).toEqual([-1]);
+  });
+
+  test("unknown groups, unreadable subscriptions, other protocol types and storage failures", async () => {
+    const { coordinator, metadata } = setup();
+    expect(await offsetDelete(coordinator, "never", { t: [0] })).toEqual({ errorCode: E.GROUP_ID_NOT_FOUND, throttleTimeMs: 0, topics: [] });
+    expect((await offsetDelete(coordinator, "", { t: [0] })).errorCode).toBe(E.INVALID_GROUP_ID);
+    // The default test metadata is not a consumer subscription: every topic counts as subscribed.
+    const opaque = await stableSingleMember(coordinator, "opaque");
+    await commit(coordinator, "opaque", opaque.memberId, opaque.generationId, { t: { 0: 1 } });
+    expect((await offsetDelete(coordinator, "opaque", { t: [0] })).topics[0]?.partitions[0]?.errorCode).toBe(E.GROUP_SUBSCRIBED_TO_TOPIC);
+    await stableSingleMember(coordinator, "connect", { protocolType: "connect" });
+    expect((await offsetDelete(coordinator, "connect", { t: [0] })).errorCode).toBe(E.NON_EMPTY_GROUP);
+    await commit(coordinator, "simple", "", -1, { t: { 0: 3 } });
+    metadata.faults.add({ op: "txn", mode: "fail-before-apply" });
+    expect((await offsetDelete(coordinator, "simple", { t: [0] })).errorCode).toBe(E.COORDINATOR_NOT_AVAILABLE);
+    expect(await committed(coordinator, "simple", "t", [0])).toEqual([3]);
+    expect((await offsetDelete(coordinator, "simple", { t: [0] })).topics[0]?.partitions[0]?.errorCode).toBe(E.NONE);
+  });
+});
+
 describe("close", () => {
   test("answers parked requests, cancels every timer and refuses later requests", async () => {
     const { coordinator, clock } = setup({ initialRebalanceDelayMs: 3_000 });

@@ -1,5 +1,6 @@
 // The classic consumer-group coordinator of one broker: FindCoordinator (this node coordinates every group),
-// JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups, ListGroups and DeleteGroups.
+// JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, OffsetDelete, DescribeGroups, ListGroups and
+// DeleteGroups.
 // Membership lives in memory (ConsumerGroup, one per active group; a restart forces a rebalance); committed
 // offsets live in the MetadataStore (CommittedOffsetStore) and survive restarts. Each method takes a decoded
 // request of its API and returns the response body for that request's version; storage failures become
@@ -86,6 +87,7 @@ export interface GroupApiHandlers {
   readonly DescribeGroups: GroupApiHandler<15>;
   readonly ListGroups: GroupApiHandler<16>;
   readonly DeleteGroups: GroupApiHandler<42>;
+  readonly OffsetDelete: GroupApiHandler<47>;
 }
 
 /** Counters for /metrics. */
@@ -138,6 +140,7 @@ export class GroupCoordinator implements AsyncDisposable {
     DescribeGroups: { handle: (_context, request) => this.describeGroups(request) },
     ListGroups: { handle: (_context, request) => this.listGroups(request) },
     DeleteGroups: { handle: (_context, request) => this.deleteGroups(request) },
+    OffsetDelete: { handle: (_context, request) => this.offsetDelete(request) },
   };
 
   get metrics(): GroupCoordinatorMetrics {
@@ -485,6 +488,45 @@ export class GroupCoordinator implements AsyncDisposable {
       if (group !== undefined && this.#groups.get(groupId) === group && group.idle) this.#groups.delete(groupId);
       this.#options.logger?.info("group deleted", { groupId });
       return KafkaErrorCode.NONE;
+    });
+  }
+
+  // ---- OffsetDelete --------------------------------------------------------------------------------------------------
+
+  /**
+   * Deletes committed offsets of one group (after its offset writes in flight). As Kafka: an unknown group is
+   * GROUP_ID_NOT_FOUND; a group with members of another protocol type than "consumer" is NON_EMPTY_GROUP; with
+   * consumer members, the partitions of a topic they subscribed to (or of every topic, when a subscription cannot be
+   * read) are refused with GROUP_SUBSCRIBED_TO_TOPIC and the others deleted; a partition without a committed offset
+   * is a no-op.
+   */
+  async offsetDelete(request: RequestOf<47>): Promise<ResponseBody<47>> {
+    const { groupId, topics } = request.body;
+    const perPartition = (errorFor: (topic: string) => number): ResponseBody<47> => ({
+      errorCode: KafkaErrorCode.NONE,
+      throttleTimeMs: 0,
+      topics: topics.map((topic) => ({ name: topic.name, partitions: topic.partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode: errorFor(topic.name) })) })),
+    });
+    const failed = (errorCode: number): ResponseBody<47> => ({ errorCode, throttleTimeMs: 0, topics: [] });
+    if (this.#closed) return failed(KafkaErrorCode.COORDINATOR_NOT_AVAILABLE);
+    if (groupId === "") return failed(KafkaErrorCode.INVALID_GROUP_ID);
+    return this.#serialized(groupId, async () => {
+      const group = this.#groups.get(groupId);
+      let subscribed: Set<string> | "all" = new Set();
+      if (group !== undefined && !group.idle) {
+        if (group.protocolType !== "consumer") return failed(KafkaErrorCode.NON_EMPTY_GROUP);
+        subscribed = group.subscribedTopics() ?? "all";
+      }
+      try {
+        if (group === undefined && (await this.#offsets.getGroup(groupId)) === undefined) return failed(KafkaErrorCode.GROUP_ID_NOT_FOUND);
+        const refused = (topic: string): boolean => subscribed === "all" || subscribed.has(topic);
+        const doomed = topics.filter((topic) => !refused(topic.name)).flatMap((topic) => topic.partitions.map(({ partitionIndex }) => ({ topic: topic.name, partition: partitionIndex })));
+        await this.#offsets.deleteOffsets(groupId, doomed);
+        if (doomed.length > 0) this.#options.logger?.info("group offsets deleted", { groupId, partitions: doomed.length });
+        return perPartition((topic) => (refused(topic) ? KafkaErrorCode.GROUP_SUBSCRIBED_TO_TOPIC : KafkaErrorCode.NONE));
+      } catch (error) {
+        return failed(this.#storageErrorCode(error, "group offset delete failed", groupId));
+      }
     });
   }
 

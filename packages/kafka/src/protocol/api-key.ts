@@ -24,6 +24,7 @@ export const ApiKey = {
   AlterConfigs: 33,
   CreatePartitions: 37,
   DeleteGroups: 42,
+  OffsetDelete: 47,
   IncrementalAlterConfigs: 44,
 } as const;
 

@@ -70,6 +70,7 @@ const ERRORS = {
   MEMBER_ID_REQUIRED: { code: 79, retriable: false },
   GROUP_MAX_SIZE_REACHED: { code: 81, retriable: false },
   FENCED_INSTANCE_ID: { code: 82, retriable: false },
+  GROUP_SUBSCRIBED_TO_TOPIC: { code: 86, retriable: false },
   INVALID_RECORD: { code: 87, retriable: false },
   UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
   THROTTLING_QUOTA_EXCEEDED: { code: 89, retriable: true },

@@ -156,6 +156,8 @@ export {
   type DescribeConfigsResponseResult,
   type DescribeConfigsResponseConfig,
 } from "./apis/describe-configs/describe-configs-response.js";
+export { OffsetDeleteRequest, type OffsetDeleteRequestTopic } from "./apis/offset-delete/offset-delete-request.js";
+export { OffsetDeleteResponse, type OffsetDeleteResponseTopic } from "./apis/offset-delete/offset-delete-response.js";
 export { DeleteGroupsRequest } from "./apis/delete-groups/delete-groups-request.js";
 export { DeleteGroupsResponse, type DeleteGroupsResponseResult } from "./apis/delete-groups/delete-groups-response.js";
 export { CreatePartitionsRequest, type CreatePartitionsRequestTopic } from "./apis/create-partitions/create-partitions-request.js";

@@ -42,6 +42,8 @@ import { AlterConfigsResponse } from "./apis/alter-configs/alter-configs-respons
 import { CreatePartitionsRequest } from "./apis/create-partitions/create-partitions-request.js";
 import { CreatePartitionsResponse } from "./apis/create-partitions/create-partitions-response.js";
 import { DeleteGroupsRequest } from "./apis/delete-groups/delete-groups-request.js";
+import { OffsetDeleteRequest } from "./apis/offset-delete/offset-delete-request.js";
+import { OffsetDeleteResponse } from "./apis/offset-delete/offset-delete-response.js";
 import { DeleteGroupsResponse } from "./apis/delete-groups/delete-groups-response.js";
 import { DeleteRecordsRequest } from "./apis/delete-records/delete-records-request.js";
 import { DeleteRecordsResponse } from "./apis/delete-records/delete-records-response.js";
@@ -127,6 +129,8 @@ export const SUPPORTED_APIS = {
   33: supported(AlterConfigsRequest, AlterConfigsResponse, 0, 2),
   // Groups admin (kafka-consumer-groups --delete, Admin.deleteConsumerGroups, kafkajs deleteGroups); v2 is flexible.
   42: supported(DeleteGroupsRequest, DeleteGroupsResponse, 0, 2),
+  // Groups admin (kafka-consumer-groups --delete-offsets, Admin.deleteConsumerGroupOffsets); one version.
+  47: supported(OffsetDeleteRequest, OffsetDeleteResponse, 0, 0),
   // Admin (Java Admin.incrementalAlterConfigs, kafka-configs --alter, librdkafka); v1 is flexible.
   44: supported(IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0, 1),
 } as const;

@@ -1,7 +1,8 @@
-// The Java kafka-clients CreatePartitions and DeleteGroups scenario, run unchanged against Apache Kafka (the control)
-// and the Nereus broker: a topic grows from 1 to 3 partitions and refuses to shrink; a group that committed an offset
-// cannot be deleted while its consumer is a member, can once it left, is then no longer listed, and a second
-// deletion finds no group.
+// The Java kafka-clients CreatePartitions, OffsetDelete and DeleteGroups scenario, run unchanged against Apache Kafka
+// (the control) and the Nereus broker: a topic grows from 1 to 3 partitions and refuses to shrink; while its consumer
+// is a member, a group cannot be deleted, nor can the offsets of the topic it subscribed to, but those of another
+// topic can; once the consumer left the group can be deleted, is then no longer listed, and a second deletion finds
+// no group.
 import { expect } from "vitest";
 import { type JavaDriver, type PartitionsAndGroupsResult, runDriver } from "../../src/index.js";
 
@@ -11,6 +12,9 @@ export async function runPartitionsAndGroupsScenario(driver: JavaDriver, bootstr
     lowerCount: "InvalidPartitionsException",
     partitions: 3,
     whileMember: "GroupNotEmptyException",
+    offsetsOfSubscribed: "GroupSubscribedToTopicException",
+    offsetsOfOther: "none",
+    committedAfter: "topic-0",
     afterClose: "none",
     listedAfterDelete: false,
     again: "GroupIdNotFoundException",
