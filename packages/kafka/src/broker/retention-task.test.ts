@@ -87,6 +87,28 @@ describe("retention", () => {
     expect(await again.fetch("trimmed", 0, 5)).toMatchObject({ errorCode: 0, logStartOffset: 5, highWatermark: 5 });
   });
 
+  test("a sweep works on the streams: it loads no partition, and a loaded one follows its trims", async () => {
+    const clock = { now: NOW };
+    harness = retentionHarness(clock);
+    const client = harness.connect();
+    await client.createTopic("idle", 3, { "retention.ms": String(MINUTE) });
+    for (const partition of [0, 1, 2]) await client.produce("idle", partition, batchOf(["old"], { baseTimestamp: NOW - 2 * MINUTE }));
+    await harness.restart();
+    const metric = (name: string): number => harness?.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? Number.NaN;
+    expect(await harness.broker.enforceRetention()).toEqual({ topics: 1, partitions: 3, deletedRecords: 3, failures: 0 });
+    expect(metric("nereus_kafka_partition_loads_total")).toBe(0);
+    expect(metric("nereus_kafka_partitions_open")).toBe(0);
+    // Loaded after the sweep: it reads the trimmed log start from the head.
+    const again = harness.connect();
+    expect(await again.listOffset("idle", 1, -2)).toMatchObject({ offset: 1 });
+    // Loaded before a sweep: its cached log start follows the trim.
+    await again.produce("idle", 1, batchOf(["old again"], { baseTimestamp: NOW - 2 * MINUTE }));
+    expect(await again.listOffset("idle", 1, -2)).toMatchObject({ offset: 1 });
+    expect((await harness.broker.enforceRetention()).deletedRecords).toBe(1);
+    expect(await again.listOffset("idle", 1, -2)).toMatchObject({ offset: 2 });
+    expect(await again.fetch("idle", 1, 1)).toMatchObject({ errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, logStartOffset: 2 });
+  });
+
   test("a partition whose trim fails is counted, logged and tried again by the next sweep", async () => {
     const clock = { now: NOW };
     harness = retentionHarness(clock);

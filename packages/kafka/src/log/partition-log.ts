@@ -34,7 +34,7 @@ import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
 import { ProduceQueue } from "./produce-queue.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
 import type { LogStartRecord } from "./log-start-codec.js";
-import { deletePrefix, sumBatchBytes } from "./retention-scan.js";
+import { type RetentionLimits, enforcePartitionRetention } from "./partition-retention.js";
 import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
 import { TailCache } from "./tail-cache.js";
 import { TimeIndex } from "./time-index.js";
@@ -107,22 +107,11 @@ interface LoadedState extends PartitionView {
   readonly producers: Map<bigint, ProducerEntry>;
   readonly timeIndex: TimeIndex;
   batchesSinceCheckpoint: number;
-  /** Bytes of every batch committed to the stream below the high watermark (the head's cumulative size, then appends). */
-  cumulativeBytes: number;
-  /**
-   * Bytes of the batches before the one holding the log start, or undefined when not known yet (0 for a stream never
-   * trimmed; else from the log-start record or counted by retention.bytes; a trim whose removed bytes are unknown
-   * forgets it). The partition's size is `cumulativeBytes - bytesBeforeStart`.
-   */
-  bytesBeforeStart: number | undefined;
   /** Set while uncertain appends are being recovered: produce is refused. */
   fence: Promise<void> | undefined;
 }
 
 type Group = InFlightGroup<LoadedState>;
-
-/** The retention config a deletion enforces (named in the "records deleted" log line). */
-type RetentionRule = "retention.ms" | "retention.bytes";
 
 type AppendOutcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
@@ -186,137 +175,57 @@ export class PartitionLog {
    * Deletes every record below `offset` (-1 = the high watermark): raises the stream's trim offset, which is the
    * partition's log start from then on (never lowered; an offset at or below it changes nothing). Answers the new
    * log start, or `outOfRange` when `offset` is negative (other than -1) or above the high watermark. Throws storage
-   * errors (map them with mapStorageError); nothing changes before the trim commits. `removedBytes`, when the caller
-   * knows them (retention: the whole batches below `offset`), keep the partition's size known.
+   * errors (map them with mapStorageError); nothing changes before the trim commits.
    */
-  async deleteRecordsBefore(
-    topic: KafkaTopic,
-    offset: number,
-    reason: "DeleteRecords" | RetentionRule = "DeleteRecords",
-    removedBytes?: number,
-  ): Promise<{ readonly outOfRange: true } | { readonly outOfRange: false; readonly logStartOffset: number }> {
+  async deleteRecordsBefore(topic: KafkaTopic, offset: number): Promise<{ readonly outOfRange: true } | { readonly outOfRange: false; readonly logStartOffset: number }> {
     const state = await this.#ensureLoaded(topic);
     const target = offset === -1 ? state.highWatermark : offset;
     if (target < 0 || target > state.highWatermark) return { outOfRange: true };
     if (target > state.logStartOffset) {
       const head = await this.#context.store.trim(state.streamId, target, { signal: this.#context.closing });
-      const known = state.bytesBeforeStart;
-      state.bytesBeforeStart = known !== undefined && removedBytes !== undefined && head.trimOffset === target && state.logStartOffset < target ? known + removedBytes : undefined;
       state.logStartOffset = Math.max(state.logStartOffset, head.trimOffset);
-      this.#context.logger.info("records deleted", { topic: this.topicName, partition: this.partition, logStartOffset: state.logStartOffset, reason });
+      this.#context.logger.info("records deleted", { topic: this.topicName, partition: this.partition, logStartOffset: state.logStartOffset, reason: "DeleteRecords" });
       this.#notify();
-      await this.#saveLogStart(state);
     }
     return { outOfRange: false, logStartOffset: state.logStartOffset };
   }
 
   /**
-   * Retention (Kafka's `retention.ms` and `retention.bytes`, as far as `limits` sets them): deletes the prefix of
-   * whole batches whose max timestamp is below `limits.olderThan` (a batch without a timestamp never expires; a
-   * newer batch keeps the older ones behind it), then the oldest batches as long as the partition keeps at least
-   * `limits.maxBytes` without them, as Kafka deletes expired or excess segments from the oldest on. The size is
-   * counted once per load (a read of the whole partition) and then kept up to date by appends and retention. Reads
-   * only the batches let go and the first one kept; trims every `retentionStepBytes` (durable progress). Once
-   * `signal` is aborted no further read or trim starts. Answers the log start and the offsets deleted. Throws storage
+   * One retention pass (partition-retention.ts) on this partition's stream, loaded or not: nothing is loaded for it.
+   * A loaded partition's log start follows the trims. Answers the log start and the offsets deleted. Throws storage
    * errors.
    */
-  async enforceRetention(
-    topic: KafkaTopic,
-    limits: { readonly olderThan?: number; readonly maxBytes?: number },
-    signal?: AbortSignal,
-  ): Promise<{ readonly logStartOffset: number; readonly deleted: number }> {
-    const state = await this.#ensureLoaded(topic);
-    const before = state.logStartOffset;
-    const { olderThan, maxBytes } = limits;
-    if (olderThan !== undefined) {
-      await this.#deletePrefix(topic, state, "retention.ms", (batch) => batch.maxTimestamp >= 0 && batch.maxTimestamp < olderThan, signal);
-    }
-    if (maxBytes !== undefined) {
-      const size = await this.#retainedBytes(state, signal);
-      let excess = size === undefined ? 0 : size - maxBytes;
-      if (excess > 0) {
-        await this.#deletePrefix(topic, state, "retention.bytes", (batch) => {
-          if (batch.bytes > excess) return false;
-          excess -= batch.bytes;
-          return true;
-        }, signal);
-      }
-    }
-    const logStartOffset = (this.#state ?? state).logStartOffset;
-    return { logStartOffset, deleted: Math.max(0, logStartOffset - before) };
-  }
-
-  /**
-   * The bytes of the partition's batches from the one holding its log start: the cumulative size minus the bytes
-   * before the log start, which come from the log-start record when it describes this log start, else from counting
-   * the partition (a read of all of it, then recorded). Undefined when a trim raced the count.
-   */
-  async #retainedBytes(state: LoadedState, signal: AbortSignal | undefined): Promise<number | undefined> {
-    if (state.bytesBeforeStart === undefined) {
-      const from = state.logStartOffset;
-      const recorded = await this.#readLogStart(state.streamId);
-      if (recorded !== undefined && recorded.logStartOffset === from) {
-        state.bytesBeforeStart = recorded.bytesBefore;
-      } else {
-        // Taken in one turn: the batches below `until` are counted, and `cumulative` is the size up to `until`.
-        const until = state.highWatermark;
-        const cumulative = state.cumulativeBytes;
-        this.#context.logger.info("counting the partition's size for retention.bytes", { topic: this.topicName, partition: this.partition, from, until });
-        const bytes = await sumBatchBytes((offset, maxBytes) => this.#readEntries(state.streamId, offset, maxBytes), from, until, this.#context.replayReadBytes, signal);
-        // A trim meanwhile made the count stale: the next pass counts again.
-        if (bytes === undefined || state.logStartOffset !== from) return undefined;
-        state.bytesBeforeStart = cumulative - bytes;
-        await this.#saveLogStart(state);
-      }
-    }
-    return state.cumulativeBytes - state.bytesBeforeStart;
-  }
-
-  async #readLogStart(streamId: string): Promise<LogStartRecord | undefined> {
-    const stored = await this.#context.metadata.get(this.#context.keyspace.logStartKey(streamId), { signal: this.#context.closing });
-    if (stored === undefined) return undefined;
+  async enforceRetention(topic: KafkaTopic, limits: RetentionLimits, signal?: AbortSignal): Promise<{ readonly logStartOffset: number; readonly deleted: number }> {
+    const context = this.#context;
+    const streamId = streamIdFromName(partitionStreamName(topic.topicId, this.partition));
     try {
-      return this.#context.logStartCodec.decode(stored.value, stored.key);
-    } catch (error) {
-      this.#context.logger.warn("ignoring an unreadable log-start record", { streamId, error: String(error) });
-      return undefined;
-    }
-  }
-
-  /** Records the bytes before the log start when known (best effort: a failed write only means a count later). */
-  async #saveLogStart(state: LoadedState): Promise<void> {
-    const bytesBefore = state.bytesBeforeStart;
-    if (bytesBefore === undefined || state.logStartOffset === 0) return;
-    const record: LogStartRecord = { streamId: state.streamId, logStartOffset: state.logStartOffset, bytesBefore };
-    try {
-      await this.#context.metadata.txn(
-        { compares: [], writes: [{ type: "put", key: this.#context.keyspace.logStartKey(state.streamId), value: this.#context.logStartCodec.encode(record) }] },
-        { signal: this.#context.closing },
+      return await enforcePartitionRetention(
+        {
+          store: context.store,
+          metadata: context.metadata,
+          keyspace: context.keyspace,
+          logStartCodec: context.logStartCodec,
+          logger: context.logger,
+          closing: context.closing,
+          readBytes: context.replayReadBytes,
+          stepBytes: context.retentionStepBytes,
+          topic: this.topicName,
+          partition: this.partition,
+          onTrimmed: (logStartOffset) => {
+            const state = this.#state;
+            if (state?.streamId !== streamId || logStartOffset <= state.logStartOffset) return;
+            state.logStartOffset = logStartOffset;
+            this.#notify();
+          },
+        },
+        streamId,
+        limits,
+        signal,
       );
-    } catch (error) {
-      this.#context.logger.warn("log-start record not written", { streamId: state.streamId, error: String(error) });
+    } finally {
+      // A partition nobody else uses is forgotten again (the manager created it for this pass).
+      this.#maybeIdle();
     }
-  }
-
-  async #deletePrefix(topic: KafkaTopic, state: LoadedState, rule: RetentionRule, letGo: (batch: BatchSummary) => boolean, signal: AbortSignal | undefined): Promise<void> {
-    await deletePrefix({
-      from: state.logStartOffset,
-      until: state.highWatermark,
-      readBytes: this.#context.replayReadBytes,
-      stepBytes: this.#context.retentionStepBytes,
-      read: (offset, maxBytes) => this.#readEntries(state.streamId, offset, maxBytes),
-      trim: async (offset, removedBytes) => {
-        const outcome = await this.deleteRecordsBefore(topic, offset, rule, removedBytes);
-        if (outcome.outOfRange) throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `${rule} cut ${String(offset)} of ${this.topicName}-${String(this.partition)} is above its high watermark`, { retryable: false });
-      },
-      letGo,
-      ...(signal === undefined ? {} : { signal }),
-    });
-  }
-
-  async #readEntries(streamId: string, offset: number, maxBytes: number): Promise<readonly ReadEntry[]> {
-    const result = await this.#context.store.read(streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal: this.#context.closing });
-    return result.entries;
   }
 
   /**
@@ -468,8 +377,6 @@ export class PartitionLog {
       producers,
       timeIndex,
       batchesSinceCheckpoint: replayed,
-      cumulativeBytes: head.cumulativeSize,
-      bytesBeforeStart: head.trimOffset === 0 ? 0 : undefined,
       fence: undefined,
     };
   }
@@ -667,7 +574,6 @@ export class PartitionLog {
     });
     for (const [producerId, entry] of group.overlay) state.producers.set(producerId, entry);
     state.highWatermark += records;
-    state.cumulativeBytes += bytes;
     if (this.#state === state) this.#tail.append(state.streamId, committed);
     state.batchesSinceCheckpoint += group.entries.length;
     this.#context.events.appended(group.entries.length, records, bytes);
