@@ -1,8 +1,8 @@
 // What the kafkajs integration tests share: a fixture that starts in-process brokers with a kafkajs client each and
-// closes them (and the consumers the test made) after every test, a bounded wait for a condition, and a consumer
+// closes them (and the consumers and admin clients the test made) after every test, a bounded wait for a condition, and a consumer
 // group member that reads a topic from the beginning keeping "offset:value" of every record it gets, in order.
 import { randomBytes } from "node:crypto";
-import { type Consumer, Kafka, logLevel } from "kafkajs";
+import { type Admin, type Consumer, Kafka, logLevel } from "kafkajs";
 import type { BrokerConfigInput } from "../../src/index.js";
 import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./broker-fixture.js";
 
@@ -10,6 +10,7 @@ import { type InProcessBroker, type StorageKind, freePort, startInProcess, testC
 export class KafkajsFixture {
   readonly #brokers: InProcessBroker[] = [];
   readonly #consumers: Consumer[] = [];
+  readonly #admins: Admin[] = [];
 
   /**
    * Starts a broker on `kind` storage (config overrides on top of the test config; `cluster` names a cluster another
@@ -21,6 +22,14 @@ export class KafkajsFixture {
     this.#brokers.push(broker);
     const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
     return { broker, kafka };
+  }
+
+  /** A connected admin client of `kafka`, which `cleanup()` disconnects. */
+  async admin(kafka: Kafka): Promise<Admin> {
+    const admin = kafka.admin();
+    this.#admins.push(admin);
+    await admin.connect();
+    return admin;
   }
 
   /** A consumer `cleanup()` disconnects. */
@@ -44,9 +53,10 @@ export class KafkajsFixture {
     return { consumer, received };
   }
 
-  /** Disconnects the consumers, then closes the brokers. */
+  /** Disconnects the consumers and admin clients, then closes the brokers. */
   async cleanup(): Promise<void> {
     for (const consumer of this.#consumers.splice(0)) await consumer.disconnect().catch(() => undefined);
+    for (const admin of this.#admins.splice(0)) await admin.disconnect().catch(() => undefined);
     for (const broker of this.#brokers.splice(0)) await broker.broker.close("test finished");
   }
 }

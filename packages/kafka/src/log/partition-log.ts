@@ -557,11 +557,12 @@ export class PartitionLog {
     const state = group.state;
     let records = 0;
     let bytes = 0;
-    const committed: ReadEntry[] = [];
+    // The tail cache takes the stored batches of the current state only (a dropped state's group is not its tail).
+    const tailing = this.#tail.enabled && this.#state === state;
     group.entries.forEach((entry, index) => {
       const member = group.members[index];
       if (member === undefined) return;
-      committed.push({ offset: member.baseOffset, recordCount: entry.recordCount, payload: entry.payload });
+      if (tailing) this.#tail.add(state.streamId, { offset: member.baseOffset, recordCount: entry.recordCount, payload: entry.payload });
       state.timeIndex.observe({
         baseOffset: member.baseOffset,
         recordCount: entry.recordCount,
@@ -574,7 +575,6 @@ export class PartitionLog {
     });
     for (const [producerId, entry] of group.overlay) state.producers.set(producerId, entry);
     state.highWatermark += records;
-    if (this.#state === state) this.#tail.append(state.streamId, committed);
     state.batchesSinceCheckpoint += group.entries.length;
     this.#context.events.appended(group.entries.length, records, bytes);
     const interval = this.#context.checkpointIntervalBatches;

@@ -36,29 +36,32 @@ export class TailCache {
     return this.#bytes;
   }
 
+  /** True when this cache keeps anything at all (its size is not 0). */
+  get enabled(): boolean {
+    return this.#maxBytes > 0;
+  }
+
   /**
-   * Adds the entries of a committed group of stream `streamId`, in offset order. Entries that do not continue the
-   * cached ones (another stream, or a gap) restart the cache; an entry that cannot fit empties it.
+   * Adds a committed entry of stream `streamId` (entries come in offset order). An entry that does not continue the
+   * cached ones (another stream, or a gap) restarts the cache; one that cannot fit empties it.
    */
-  append(streamId: string, entries: readonly ReadEntry[]): void {
+  add(streamId: string, entry: ReadEntry): void {
     if (this.#maxBytes === 0) return;
     if (streamId !== this.#streamId) {
       this.clear();
       this.#streamId = streamId;
     }
-    for (const entry of entries) {
-      if (entry.offset !== this.#end) this.clear();
-      const size = entry.payload.byteLength;
-      while (this.#start < this.#entries.length && (this.#bytes + size > this.#maxBytes || !this.#memory.fits(size))) this.#dropOldest();
-      if (size > this.#maxBytes || !this.#memory.fits(size)) {
-        this.clear();
-        continue;
-      }
-      this.#entries.push(entry);
-      this.#bytes += size;
-      this.#memory.hold(size);
-      this.#end = entry.offset + entry.recordCount;
+    if (entry.offset !== this.#end) this.clear();
+    const size = entry.payload.byteLength;
+    while (this.#start < this.#entries.length && (this.#bytes + size > this.#maxBytes || !this.#memory.fits(size))) this.#dropOldest();
+    if (size > this.#maxBytes || !this.#memory.fits(size)) {
+      this.clear();
+      return;
     }
+    this.#entries.push(entry);
+    this.#bytes += size;
+    this.#memory.hold(size);
+    this.#end = entry.offset + entry.recordCount;
   }
 
   /**

@@ -230,48 +230,65 @@ export class TopicRegistry {
   }
 
   /**
-   * Changes the explicit configs of ACTIVE topic `name` to what `plan` makes of its current ones (a CAS on the topic
-   * record; planned again on a concurrent change, at most 10 times). Answers the updated topic, the refusal of
-   * `plan`, or undefined when no ACTIVE topic has that name. Storage failures throw; nothing is written before the
-   * CAS.
+   * Changes the explicit configs of ACTIVE topic `name` to what `plan` makes of its current ones (one CAS on the
+   * topic record, see `#changeActive`). Answers the updated topic, the refusal of `plan`, or undefined when no ACTIVE
+   * topic has that name. Storage failures throw; nothing is written before the CAS.
    */
   async alterConfigs(name: string, plan: (topic: KafkaTopic) => ConfigChangePlan, signal?: AbortSignal): Promise<ConfigChangeOutcome | undefined> {
-    for (let attempt = 0; attempt < MAX_CONFIG_CAS_ATTEMPTS; attempt += 1) {
-      const entry = await this.#read(name, signal);
-      if (entry === undefined || entry.topic.state !== "ACTIVE") return undefined;
-      const planned = plan(entry.topic);
-      if (!planned.ok) return planned;
-      const updated: KafkaTopic = { ...entry.topic, configs: { ...planned.configs } };
-      const key = this.keyspace.topicKey(name);
-      const result = await this.#metadata.txn(
-        { compares: [{ key, modRevision: entry.revision }], writes: [{ type: "put", key, value: this.#codec.encode(updated) }] },
-        { signal },
-      );
-      if (result.succeeded) {
-        this.#cache.set(name, { topic: updated, revision: result.revision });
-        this.#logger.info("topic configs changed", { topic: name, configs: updated.configs });
-        return { ok: true, topic: updated };
-      }
-    }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${name}: its record kept changing; gave up changing its configs after ${String(MAX_CONFIG_CAS_ATTEMPTS)} attempts`);
+    const outcome = await this.#changeActive(
+      name,
+      "changing its configs",
+      (topic) => {
+        const planned = plan(topic);
+        return Promise.resolve(planned.ok ? { ...topic, configs: { ...planned.configs } } : planned);
+      },
+      signal,
+    );
+    if (outcome?.ok === true) this.#logger.info("topic configs changed", { topic: name, configs: outcome.topic.configs });
+    return outcome;
   }
 
   /**
    * Raises ACTIVE topic `name` to `count` partitions: creates the new partitions' streams one after another in
-   * partition order (create-or-get), then CASes the record's partition count (planned again on a concurrent change,
-   * at most 10 times). `check` refuses a count the current topic cannot take. Answers the updated topic, the refusal,
-   * or undefined when no ACTIVE topic has that name. A crash between the two steps leaves empty streams just above
-   * the recorded count: a retry reuses them, and deleting the topic deletes them too. Storage failures throw.
+   * partition order (create-or-get), then CASes the record's partition count (see `#changeActive`). `check` refuses a
+   * count the current topic cannot take. Answers the updated topic, the refusal, or undefined when no ACTIVE topic has
+   * that name. A crash between the two steps leaves empty streams just above the recorded count: a retry reuses them,
+   * and deleting the topic deletes them too. Storage failures throw.
    */
   async addPartitions(name: string, count: number, check: (topic: KafkaTopic) => TopicChangeRefusal | undefined, signal?: AbortSignal): Promise<ConfigChangeOutcome | undefined> {
+    let from = 0;
+    const outcome = await this.#changeActive(
+      name,
+      "adding partitions",
+      async (topic) => {
+        const refusal = check(topic);
+        if (refusal !== undefined) return refusal;
+        for (let partition = topic.partitionCount; partition < count; partition += 1) await this.#createPartitionStream(topic, partition, signal);
+        from = topic.partitionCount;
+        return { ...topic, partitionCount: count };
+      },
+      signal,
+    );
+    if (outcome?.ok === true) this.#logger.info("partitions added", { topic: name, from, to: count });
+    return outcome;
+  }
+
+  /**
+   * One CAS of ACTIVE topic `name`'s record to what `change` makes of it (or `change`'s refusal); on a lost CAS the
+   * record is read and `change` asked again, at most 10 times (then METADATA_CONDITION_FAILED, naming `what`).
+   * Undefined when no ACTIVE topic has that name.
+   */
+  async #changeActive(
+    name: string,
+    what: string,
+    change: (topic: KafkaTopic) => Promise<KafkaTopic | TopicChangeRefusal>,
+    signal: AbortSignal | undefined,
+  ): Promise<ConfigChangeOutcome | undefined> {
     for (let attempt = 0; attempt < MAX_CONFIG_CAS_ATTEMPTS; attempt += 1) {
       const entry = await this.#read(name, signal);
       if (entry === undefined || entry.topic.state !== "ACTIVE") return undefined;
-      const refusal = check(entry.topic);
-      if (refusal !== undefined) return refusal;
-      const { topic } = entry;
-      for (let partition = topic.partitionCount; partition < count; partition += 1) await this.#createPartitionStream(topic, partition, signal);
-      const updated: KafkaTopic = { ...topic, partitionCount: count };
+      const updated = await change(entry.topic);
+      if ("ok" in updated) return updated;
       const key = this.keyspace.topicKey(name);
       const result = await this.#metadata.txn(
         { compares: [{ key, modRevision: entry.revision }], writes: [{ type: "put", key, value: this.#codec.encode(updated) }] },
@@ -279,11 +296,10 @@ export class TopicRegistry {
       );
       if (result.succeeded) {
         this.#cache.set(name, { topic: updated, revision: result.revision });
-        this.#logger.info("partitions added", { topic: name, from: topic.partitionCount, to: count });
         return { ok: true, topic: updated };
       }
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${name}: its record kept changing; gave up adding partitions after ${String(MAX_CONFIG_CAS_ATTEMPTS)} attempts`);
+    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${name}: its record kept changing; gave up ${what} after ${String(MAX_CONFIG_CAS_ATTEMPTS)} attempts`);
   }
 
   /** Deletes topic `name`: DELETING, then its streams and producer-state checkpoints, then the record. */
