@@ -125,6 +125,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       defaultPartitions: config.topics.defaultPartitions,
       autoCreateTopics: config.topics.autoCreate,
       retentionCheckIntervalMs: config.topics.retentionCheckIntervalMs,
+      logDir: storage.logDir,
       defaultProfile: config.storage.defaultProfile,
       groupHandlers: coordinator.handlers,
       partitionLogs: {

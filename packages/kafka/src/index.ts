@@ -43,6 +43,7 @@ export {
 
 // Broker.
 export { createKafkaBroker, ADVERTISED_VERSION_CAPS, type KafkaBroker, type KafkaBrokerOptions } from "./broker/create-kafka-broker.js";
+export type { LogDirectory } from "./broker/broker-services.js";
 export type { KafkaConnection } from "./broker/kafka-connection.js";
 export { DEFAULT_RETENTION_CHECK_INTERVAL_MS, type RetentionSweep } from "./broker/retention-task.js";
 export {

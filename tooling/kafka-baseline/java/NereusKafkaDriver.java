@@ -33,6 +33,9 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DeletedRecords;
+import org.apache.kafka.clients.admin.DescribeReplicaLogDirsResult;
+import org.apache.kafka.clients.admin.LogDirDescription;
+import org.apache.kafka.clients.admin.ReplicaInfo;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -44,6 +47,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartitionReplica;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -224,6 +229,7 @@ public final class NereusKafkaDriver {
         case "committed": out = committed(a); break;
         case "delete-records": out = deleteRecords(a); break;
         case "alter-configs": out = alterConfigs(a); break;
+        case "log-dirs": out = logDirs(a); break;
         case "partitions-and-groups": out = partitionsAndGroups(a); break;
         case "interop": out = interop(a); break;
         case "produce-perf": out = producePerf(a); break;
@@ -535,6 +541,60 @@ public final class NereusKafkaDriver {
           .put("earliest", earliest.offset())
           .put("latest", latest.offset())
           .toString();
+    }
+  }
+
+  /**
+   * Admin describeLogDirs of every broker (describeCluster's nodes) and describeReplicaLogDirs of `--topic`'s
+   * partitions: per broker its log directories, the first one's error (exception class or "none"), the sizes of the
+   * topic's partitions in it, whether every offset lag is 0 and no log is a future one, whether the volume's total
+   * and usable bytes are reported (and usable <= total), and whether each replica's current log directory is that
+   * directory.
+   */
+  static String logDirs(Args a) throws Exception {
+    String topic = a.str("topic");
+    Properties p = common(a, "nereus-driver-admin");
+    p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "60000");
+    try (Admin admin = Admin.create(p)) {
+      Collection<Node> nodes = admin.describeCluster().nodes().get(60, TimeUnit.SECONDS);
+      List<Integer> ids = new ArrayList<>();
+      for (Node node : nodes) ids.add(node.id());
+      Map<Integer, Map<String, LogDirDescription>> all = admin.describeLogDirs(ids).allDescriptions().get(60, TimeUnit.SECONDS);
+      StringBuilder brokers = new StringBuilder("[");
+      for (int id : ids) {
+        Map<String, LogDirDescription> dirs = all.get(id);
+        Map.Entry<String, LogDirDescription> first = dirs.entrySet().iterator().next();
+        LogDirDescription dir = first.getValue();
+        TreeMap<Integer, Long> sizes = new TreeMap<>();
+        boolean lagsZero = true;
+        boolean noFuture = true;
+        for (Map.Entry<TopicPartition, ReplicaInfo> replica : dir.replicaInfos().entrySet()) {
+          if (!replica.getKey().topic().equals(topic)) continue;
+          sizes.put(replica.getKey().partition(), replica.getValue().size());
+          lagsZero &= replica.getValue().offsetLag() == 0;
+          noFuture &= !replica.getValue().isFuture();
+        }
+        List<TopicPartitionReplica> replicas = new ArrayList<>();
+        for (int partition : sizes.keySet()) replicas.add(new TopicPartitionReplica(topic, partition, id));
+        boolean replicaDirsMatch = true;
+        for (Map.Entry<TopicPartitionReplica, DescribeReplicaLogDirsResult.ReplicaLogDirInfo> info : admin.describeReplicaLogDirs(replicas).all().get(60, TimeUnit.SECONDS).entrySet()) {
+          replicaDirsMatch &= first.getKey().equals(info.getValue().getCurrentReplicaLogDir());
+        }
+        Json sizesJson = new Json();
+        for (Map.Entry<Integer, Long> size : sizes.entrySet()) sizesJson.put(String.valueOf(size.getKey()), size.getValue());
+        boolean capacity = dir.totalBytes().isPresent() && dir.usableBytes().isPresent();
+        if (brokers.length() > 1) brokers.append(',');
+        brokers.append(new Json()
+            .put("logDirs", dirs.size())
+            .put("error", dir.error() == null ? "none" : dir.error().getClass().getSimpleName())
+            .put("sizes", sizesJson)
+            .put("offsetLagsZero", lagsZero)
+            .put("noFutureLogs", noFuture)
+            .put("capacityReported", capacity)
+            .put("usableWithinTotal", capacity && dir.usableBytes().getAsLong() <= dir.totalBytes().getAsLong())
+            .put("replicaLogDirsMatch", replicaDirsMatch && !replicas.isEmpty()));
+      }
+      return new Json().put("topic", topic).putRaw("brokers", brokers.append(']').toString()).toString();
     }
   }
 

@@ -63,6 +63,25 @@ export interface DeleteRecordsResult {
   readonly latest: number;
 }
 
+/** `log-dirs`: what Admin describeLogDirs and describeReplicaLogDirs answered, per broker. */
+export interface LogDirsResult {
+  readonly topic: string;
+  readonly brokers: ReadonlyArray<{
+    readonly logDirs: number;
+    /** The first log directory's error: an exception class, or "none". */
+    readonly error: string;
+    /** The topic's partitions in it: partition index => size in bytes. */
+    readonly sizes: Readonly<Record<string, number>>;
+    readonly offsetLagsZero: boolean;
+    readonly noFutureLogs: boolean;
+    /** Total and usable bytes of the volume both reported. */
+    readonly capacityReported: boolean;
+    readonly usableWithinTotal: boolean;
+    /** describeReplicaLogDirs named that directory for every partition of the topic. */
+    readonly replicaLogDirsMatch: boolean;
+  }>;
+}
+
 /** `alter-configs`: a topic's explicitly set configs after each incrementalAlterConfigs step. */
 export interface AlterConfigsResult {
   readonly set: Readonly<Record<string, string>>;

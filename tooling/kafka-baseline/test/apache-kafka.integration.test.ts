@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest"
 import { type ApacheKafka, type JavaDriver, javaDriver, probeKafka, startApacheKafka } from "../src/index.js";
 import { runAlterConfigsScenario } from "./support/alter-configs-scenario.js";
 import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
+import { runLogDirsScenario } from "./support/log-dirs-scenario.js";
 import { runPartitionsAndGroupsScenario } from "./support/partitions-and-groups-scenario.js";
 import { runInteropScenario } from "./support/interop-scenario.js";
 
@@ -46,6 +47,13 @@ describe("Java kafka-clients against Apache Kafka (control)", () => {
       failed = true;
     });
     await runDeleteRecordsScenario(driver, kafka.bootstrap, "trimmed");
+  });
+
+  it("Admin describeLogDirs and describeReplicaLogDirs report one directory with every partition's size", async () => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    await runLogDirsScenario(driver, kafka.bootstrap, "sized");
   });
 
   it("Admin incrementalAlterConfigs sets, appends, deletes, refuses a bad value and validates only", async () => {

@@ -3,8 +3,10 @@
 // coordinators, lag admission, background materialization) and the stream store over them. Each step failing
 // becomes a one-line StartupError naming what could not be reached; whatever opened before is closed again.
 // `close()` closes in reverse order (stream store, runtime — which uploads pending WAL objects — then the stores).
+import fs from "node:fs";
 import path from "node:path";
 import { type MetadataStore, type ObjectStore, type StreamStore, createStreamStore } from "@nereus/core";
+import type { LogDirectory } from "@nereus/kafka";
 import { createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
 import { type ObjectWalRuntime, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
@@ -16,6 +18,8 @@ export interface BrokerStorage {
   readonly objectStore: ObjectStore;
   readonly runtime: ObjectWalRuntime;
   readonly store: StreamStore;
+  /** Where the partitions' bytes live, as DescribeLogDirs reports it (the objects directory, or the bucket). */
+  readonly logDir: LogDirectory;
   /** For the start-up log line (no secrets). */
   readonly summary: Readonly<Record<string, unknown>>;
   close(): Promise<void>;
@@ -64,7 +68,13 @@ async function openMetadata(config: BrokerConfig): Promise<{ metadata: MetadataS
   }
 }
 
-async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectStore; summary: Record<string, unknown> }> {
+/** The volume holding `directory`: its size and the bytes an unprivileged user may still write. */
+async function volumeCapacity(directory: string): Promise<{ totalBytes: number; usableBytes: number }> {
+  const stats = await fs.promises.statfs(directory);
+  return { totalBytes: stats.blocks * stats.bsize, usableBytes: stats.bavail * stats.bsize };
+}
+
+async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectStore; logDir: LogDirectory; summary: Record<string, unknown> }> {
   const spec = config.storage.objects;
   if (spec.kind === "filesystem") {
     const root = path.resolve(config.dataDir, spec.root ?? "objects");
@@ -79,6 +89,7 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
     const recovery = objectStore.segmentRecovery;
     return {
       objectStore,
+      logDir: { path: root, capacity: () => volumeCapacity(root) },
       summary: {
         objects: "filesystem",
         objectsRoot: root,
@@ -105,7 +116,7 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
     await objectStore.close().catch(() => undefined);
     throw new StartupError(`cannot use the object store ${where}: ${reasonOf(error)}`, { cause: error });
   }
-  return { objectStore, summary: { objects: "s3", bucket: spec.bucket, s3Endpoint: spec.endpoint ?? "aws", keyPrefix: spec.keyPrefix } };
+  return { objectStore, logDir: { path: `s3://${spec.bucket}/${spec.keyPrefix}` }, summary: { objects: "s3", bucket: spec.bucket, s3Endpoint: spec.endpoint ?? "aws", keyPrefix: spec.keyPrefix } };
 }
 
 /** Opens the stack; throws StartupError (having closed what it opened) when a part cannot be used. */
@@ -150,6 +161,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     objectStore,
     runtime,
     store: options.instrument === undefined ? store : options.instrument(store),
+    logDir: objects.logDir,
     summary: { ...metadataSummary, ...objects.summary, cluster: config.cluster, writerId },
     close() {
       closed ??= (async () => {

@@ -18,10 +18,19 @@ export interface BrokerSettings {
   readonly maxFetchWaitMs: number;
 }
 
+/** The log directory DescribeLogDirs reports: where this broker's partitions are stored. */
+export interface LogDirectory {
+  /** Its path (the data directory) or location (an object-store URL). */
+  readonly path: string;
+  /** The volume's total and usable bytes; absent when unknown (reported as -1). */
+  readonly capacity?: () => Promise<{ readonly totalBytes: number; readonly usableBytes: number }>;
+}
+
 /** Dependencies of the built-in handlers. */
 export interface BrokerServices {
   readonly identity: BrokerIdentity;
   readonly settings: BrokerSettings;
+  readonly logDir: LogDirectory;
   readonly registry: TopicRegistry;
   readonly logs: PartitionLogs;
   readonly producerIds: ProducerIdAllocator;

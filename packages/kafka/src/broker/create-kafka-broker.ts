@@ -12,7 +12,7 @@ import { DEFAULT_PRODUCER_ID_BLOCK_SIZE, ProducerIdAllocator } from "../producer
 import { TopicRegistry } from "../topics/topic-registry.js";
 import { type KafkaBrokerLogger, SILENT_LOGGER } from "./broker-logger.js";
 import { BrokerMetrics, type KafkaBrokerMetrics } from "./broker-metrics.js";
-import type { BrokerServices } from "./broker-services.js";
+import type { BrokerServices, LogDirectory } from "./broker-services.js";
 import { createAlterConfigsHandler, createIncrementalAlterConfigsHandler } from "./handlers/alter-configs-handler.js";
 import { createApiVersionsHandler } from "./handlers/api-versions-handler.js";
 import { createCreatePartitionsHandler } from "./handlers/create-partitions-handler.js";
@@ -20,6 +20,7 @@ import { createCreateTopicsHandler } from "./handlers/create-topics-handler.js";
 import { createDeleteRecordsHandler } from "./handlers/delete-records-handler.js";
 import { createDeleteTopicsHandler } from "./handlers/delete-topics-handler.js";
 import { createDescribeConfigsHandler } from "./handlers/describe-configs-handler.js";
+import { createDescribeLogDirsHandler } from "./handlers/describe-log-dirs-handler.js";
 import { createFetchHandler } from "./handlers/fetch-handler.js";
 import { createInitProducerIdHandler } from "./handlers/init-producer-id-handler.js";
 import { createListOffsetsHandler } from "./handlers/list-offsets-handler.js";
@@ -64,6 +65,8 @@ export interface KafkaBrokerOptions {
    * `log.retention.check.interval.ms`; 0 = no timer, sweeps run only through `enforceRetention`).
    */
   readonly retentionCheckIntervalMs?: number;
+  /** The log directory DescribeLogDirs reports (default: path `nereus://{cluster}`, capacity unknown). */
+  readonly logDir?: LogDirectory;
   /** Wall clock in ms (default Date.now). */
   readonly clock?: () => number;
 }
@@ -102,6 +105,7 @@ const BUILT_IN_APIS: readonly SupportedApiKey[] = [
   ApiKey.AlterConfigs,
   ApiKey.CreatePartitions,
   ApiKey.IncrementalAlterConfigs,
+  ApiKey.DescribeLogDirs,
 ];
 
 function invalid(message: string): NereusError {
@@ -116,6 +120,12 @@ function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTE
 function nonNegativeInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw invalid(`${name} must be an integer >= 0, got ${String(value)}`);
   return value;
+}
+
+function checkLogDir(logDir: LogDirectory): LogDirectory {
+  if (typeof logDir.path !== "string" || logDir.path.length === 0) throw invalid("logDir.path must be a non-empty string");
+  if (logDir.capacity !== undefined && typeof logDir.capacity !== "function") throw invalid("logDir.capacity must be a function");
+  return logDir;
 }
 
 /** Creates a broker. Validates the options; then starts, in the background, the topic watch and the retention timer. */
@@ -179,6 +189,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       maxPartitionsPerTopic: positiveInteger("maxPartitionsPerTopic", options.maxPartitionsPerTopic ?? 10_000, 0x7fff_ffff),
       maxFetchWaitMs: Math.max(0, options.maxFetchWaitMs ?? 30_000),
     },
+    logDir: checkLogDir(options.logDir ?? { path: `nereus://${options.cluster}` }),
     registry,
     logs: partitionLogs,
     producerIds: new ProducerIdAllocator(options.metadata, registry.keyspace, options.producerIdBlockSize ?? DEFAULT_PRODUCER_ID_BLOCK_SIZE),
@@ -230,6 +241,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     [ApiKey.AlterConfigs, createAlterConfigsHandler(services)],
     [ApiKey.CreatePartitions, createCreatePartitionsHandler(services)],
     [ApiKey.IncrementalAlterConfigs, createIncrementalAlterConfigsHandler(services)],
+    [ApiKey.DescribeLogDirs, createDescribeLogDirsHandler(services)],
   ];
   for (const [apiKey, handler] of built) handlers.set(apiKey, handler as unknown as KafkaApiHandler);
 

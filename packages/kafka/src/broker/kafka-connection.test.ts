@@ -48,6 +48,7 @@ describe("KafkaConnection", () => {
       [22, 0, 5],
       [32, 1, 4],
       [33, 0, 2],
+      [35, 1, 4],
       [37, 0, 3],
       [44, 0, 1],
     ]);
@@ -60,7 +61,7 @@ describe("KafkaConnection", () => {
     harness = new BrokerHarness({ groupHandlers });
     const client = harness.connect();
     const versions = await client.request(18, 2, apiVersionsBody);
-    expect(versions.apiKeys.map((api) => api.apiKey)).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 37, 42, 44, 47]);
+    expect(versions.apiKeys.map((api) => api.apiKey)).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 35, 37, 42, 44, 47]);
     const found = await client.request(10, 3, { key: "g", keyType: 0, coordinatorKeys: [] });
     expect(found).toMatchObject({ errorCode: 0, nodeId: 1, host: "127.0.0.1", port: 9092 });
   });
@@ -95,7 +96,7 @@ describe("KafkaConnection", () => {
     const decoded = decodeResponse({ apiKey: 18, apiVersion: 0 }, response?.subarray(4) ?? new Uint8Array());
     expect(decoded.header.correlationId).toBe(77);
     expect(decoded.body.errorCode).toBe(KafkaErrorCode.UNSUPPORTED_VERSION);
-    expect(decoded.body.apiKeys.map((api) => api.apiKey)).toEqual([0, 1, 2, 3, 18, 19, 20, 21, 22, 32, 33, 37, 44]);
+    expect(decoded.body.apiKeys.map((api) => api.apiKey)).toEqual([0, 1, 2, 3, 18, 19, 20, 21, 22, 32, 33, 35, 37, 44]);
     expect(decoded.body.apiKeys.find((api) => api.apiKey === 18)?.maxVersion).toBe(4);
   });
 

@@ -149,7 +149,7 @@ describe("retention", () => {
     const size = batch("v-0").byteLength;
     await client.createTopic("sized", 1, { "retention.bytes": String(2 * size + 1) });
     for (let index = 0; index < 5; index += 1) await client.produce("sized", 0, batch(`v-${String(index)}`));
-    const counts = (): number => harness?.events.filter((event) => event.message === "counting the partition's size for retention.bytes").length ?? 0;
+    const counts = (): number => harness?.events.filter((event) => event.message === "counting the partition's size").length ?? 0;
     // 5 batches: deleting 2 leaves 3 (>= 2 batches + 1 byte); deleting a third would leave too little. A partition
     // never trimmed has the head's cumulative size as its size: nothing is counted.
     expect(await harness.broker.enforceRetention()).toEqual({ topics: 1, partitions: 1, deletedRecords: 2, failures: 0 });

@@ -34,6 +34,7 @@ import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
 import { ProduceQueue } from "./produce-queue.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
 import type { LogStartRecord } from "./log-start-codec.js";
+import { type LogStartBytesContext, measurePartitionSize } from "./log-start-bytes.js";
 import { type RetentionLimits, enforcePartitionRetention } from "./partition-retention.js";
 import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
 import { TailCache } from "./tail-cache.js";
@@ -201,16 +202,8 @@ export class PartitionLog {
     try {
       return await enforcePartitionRetention(
         {
-          store: context.store,
-          metadata: context.metadata,
-          keyspace: context.keyspace,
-          logStartCodec: context.logStartCodec,
-          logger: context.logger,
-          closing: context.closing,
-          readBytes: context.replayReadBytes,
+          ...this.#logStartBytesContext(),
           stepBytes: context.retentionStepBytes,
-          topic: this.topicName,
-          partition: this.partition,
           onTrimmed: (logStartOffset) => {
             const state = this.#state;
             if (state?.streamId !== streamId || logStartOffset <= state.logStartOffset) return;
@@ -226,6 +219,33 @@ export class PartitionLog {
       // A partition nobody else uses is forgotten again (the manager created it for this pass).
       this.#maybeIdle();
     }
+  }
+
+  /**
+   * The partition's size in bytes (log-start-bytes.ts), from its stream's head, loaded or not: nothing is loaded for
+   * it. Throws storage errors.
+   */
+  async size(topic: KafkaTopic, signal?: AbortSignal): Promise<number> {
+    try {
+      return await measurePartitionSize(this.#logStartBytesContext(), streamIdFromName(partitionStreamName(topic.topicId, this.partition)), signal);
+    } finally {
+      this.#maybeIdle();
+    }
+  }
+
+  #logStartBytesContext(): LogStartBytesContext {
+    const context = this.#context;
+    return {
+      store: context.store,
+      metadata: context.metadata,
+      keyspace: context.keyspace,
+      logStartCodec: context.logStartCodec,
+      logger: context.logger,
+      closing: context.closing,
+      readBytes: context.replayReadBytes,
+      topic: this.topicName,
+      partition: this.partition,
+    };
   }
 
   /**

@@ -6,11 +6,9 @@
 // start: 0 for a stream never trimmed, else from the KafkaLogStart record when it describes this log start, else
 // counted by reading the partition once (and recorded). Every trim records the bytes before the new log start, and
 // `onTrimmed` lets a loaded partition raise its cached log start.
-import { ErrorCode, NereusError, type MetadataStore, type ReadEntry, type RecordCodec, type StreamStore } from "@nereus/core";
-import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
-import type { KafkaKeyspace } from "../topics/kafka-keys.js";
-import type { LogStartRecord } from "./log-start-codec.js";
-import { deletePrefix, sumBatchBytes } from "./retention-scan.js";
+import { ErrorCode, NereusError, type ReadEntry } from "@nereus/core";
+import { type LogStartBytesContext, bytesBeforeLogStart, recordLogStart } from "./log-start-bytes.js";
+import { deletePrefix } from "./retention-scan.js";
 
 /** What a pass enforces (an absent limit is not enforced). */
 export interface RetentionLimits {
@@ -20,20 +18,9 @@ export interface RetentionLimits {
   readonly maxBytes?: number;
 }
 
-export interface PartitionRetentionContext {
-  readonly store: StreamStore;
-  readonly metadata: MetadataStore;
-  readonly keyspace: KafkaKeyspace;
-  readonly logStartCodec: RecordCodec<LogStartRecord>;
-  readonly logger: KafkaBrokerLogger;
-  readonly closing: AbortSignal;
-  /** Bytes per read after the first. */
-  readonly readBytes: number;
+export interface PartitionRetentionContext extends LogStartBytesContext {
   /** Bytes let go between two trims. */
   readonly stepBytes: number;
-  /** Names the partition in logs. */
-  readonly topic: string;
-  readonly partition: number;
   /** Called after each trim with the new log start and the bytes before it (undefined when not known). */
   readonly onTrimmed: (logStartOffset: number, bytesBefore: number | undefined) => void;
 }
@@ -68,7 +55,7 @@ export async function enforcePartitionRetention(
   const { olderThan, maxBytes } = limits;
   if (olderThan !== undefined) await pass("retention.ms", (batch) => batch.maxTimestamp >= 0 && batch.maxTimestamp < olderThan);
   if (maxBytes !== undefined && signal?.aborted !== true) {
-    bytesBefore ??= await bytesBeforeLogStart(context, streamId, logStart, until, head.cumulativeSize, read, signal);
+    bytesBefore ??= await bytesBeforeLogStart(context, streamId, { logStart, until, cumulativeSize: head.cumulativeSize }, signal);
     if (bytesBefore !== undefined) {
       let excess = head.cumulativeSize - bytesBefore - maxBytes;
       if (excess > 0) {
@@ -81,42 +68,4 @@ export async function enforcePartitionRetention(
     }
   }
   return { logStartOffset: logStart, deleted: Math.max(0, logStart - before) };
-}
-
-/** The bytes before the batch holding `logStart`: from the record when it describes `logStart`, else counted. */
-async function bytesBeforeLogStart(
-  context: PartitionRetentionContext,
-  streamId: string,
-  logStart: number,
-  until: number,
-  cumulative: number,
-  read: (offset: number, maxBytes: number) => Promise<readonly ReadEntry[]>,
-  signal: AbortSignal | undefined,
-): Promise<number | undefined> {
-  const stored = await context.metadata.get(context.keyspace.logStartKey(streamId), { signal: context.closing });
-  if (stored !== undefined) {
-    try {
-      const record = context.logStartCodec.decode(stored.value, stored.key);
-      if (record.logStartOffset === logStart) return record.bytesBefore;
-    } catch (error) {
-      context.logger.warn("ignoring an unreadable log-start record", { streamId, error: String(error) });
-    }
-  }
-  context.logger.info("counting the partition's size for retention.bytes", { topic: context.topic, partition: context.partition, from: logStart, until });
-  const counted = await sumBatchBytes(read, logStart, until, context.readBytes, signal);
-  if (counted === undefined) return undefined;
-  const bytesBefore = cumulative - counted;
-  await recordLogStart(context, streamId, logStart, bytesBefore);
-  return bytesBefore;
-}
-
-/** Writes the log-start record when the bytes are known (best effort: a failed write only means a count later). */
-async function recordLogStart(context: PartitionRetentionContext, streamId: string, logStartOffset: number, bytesBefore: number | undefined): Promise<void> {
-  if (bytesBefore === undefined || logStartOffset === 0) return;
-  try {
-    const value = context.logStartCodec.encode({ streamId, logStartOffset, bytesBefore });
-    await context.metadata.txn({ compares: [], writes: [{ type: "put", key: context.keyspace.logStartKey(streamId), value }] }, { signal: context.closing });
-  } catch (error) {
-    context.logger.warn("log-start record not written", { streamId, error: String(error) });
-  }
 }

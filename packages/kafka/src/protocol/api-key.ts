@@ -22,6 +22,7 @@ export const ApiKey = {
   InitProducerId: 22,
   DescribeConfigs: 32,
   AlterConfigs: 33,
+  DescribeLogDirs: 35,
   CreatePartitions: 37,
   DeleteGroups: 42,
   OffsetDelete: 47,

@@ -150,6 +150,13 @@ export {
   type DeleteRecordsResponsePartition,
   type DeleteRecordsResponseTopic,
 } from "./apis/delete-records/delete-records-response.js";
+export { DescribeLogDirsRequest, type DescribeLogDirsRequestTopic } from "./apis/describe-log-dirs/describe-log-dirs-request.js";
+export {
+  DescribeLogDirsResponse,
+  type DescribeLogDirsResponsePartition,
+  type DescribeLogDirsResponseTopic,
+  type DescribeLogDirsResult,
+} from "./apis/describe-log-dirs/describe-log-dirs-response.js";
 export { DescribeConfigsRequest, ConfigResourceType, type DescribeConfigsRequestResource } from "./apis/describe-configs/describe-configs-request.js";
 export {
   DescribeConfigsResponse,

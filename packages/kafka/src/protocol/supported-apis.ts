@@ -47,6 +47,8 @@ import { OffsetDeleteResponse } from "./apis/offset-delete/offset-delete-respons
 import { DeleteGroupsResponse } from "./apis/delete-groups/delete-groups-response.js";
 import { DeleteRecordsRequest } from "./apis/delete-records/delete-records-request.js";
 import { DeleteRecordsResponse } from "./apis/delete-records/delete-records-response.js";
+import { DescribeLogDirsRequest } from "./apis/describe-log-dirs/describe-log-dirs-request.js";
+import { DescribeLogDirsResponse } from "./apis/describe-log-dirs/describe-log-dirs-response.js";
 import { IncrementalAlterConfigsRequest } from "./apis/incremental-alter-configs/incremental-alter-configs-request.js";
 import { IncrementalAlterConfigsResponse } from "./apis/incremental-alter-configs/incremental-alter-configs-response.js";
 import { DescribeConfigsRequest } from "./apis/describe-configs/describe-configs-request.js";
@@ -123,6 +125,9 @@ export const SUPPORTED_APIS = {
   21: supported(DeleteRecordsRequest, DeleteRecordsResponse, 0, 2),
   // Admin; v0 (isDefault instead of configSource) dropped as in Kafka 4.0.
   32: supported(DescribeConfigsRequest, DescribeConfigsResponse, 1, 4),
+  // Admin (kafka-log-dirs --describe, Admin.describeLogDirs / describeReplicaLogDirs); v0 dropped as in Kafka 4.0,
+  // v2 is flexible, v3 adds the top-level error code, v4 the volume's total and usable bytes.
+  35: supported(DescribeLogDirsRequest, DescribeLogDirsResponse, 1, 4),
   // Admin (kafka-topics --alter --partitions, Admin.createPartitions, kafkajs createPartitions); v2 is flexible.
   37: supported(CreatePartitionsRequest, CreatePartitionsResponse, 0, 3),
   // Admin (kafkajs alterConfigs ≤1; replaces a resource's whole config set); v2 is flexible.
