@@ -1,7 +1,9 @@
+import { streamIdFromName } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerHarness, type TestClient, batchOf } from "../../../test/broker-harness.js";
 import type { DescribeLogDirsRequestTopic } from "../../protocol/apis/describe-log-dirs/describe-log-dirs-request.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
+import { partitionStreamName } from "../../topics/kafka-topic.js";
 
 let harness: BrokerHarness | undefined;
 afterEach(async () => {
@@ -67,6 +69,20 @@ describe("DescribeLogDirs", () => {
     const metric = (name: string): number | undefined => harness?.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value;
     expect(metric("nereus_kafka_partition_loads_total")).toBe(1);
     expect(metric("nereus_kafka_partitions_open")).toBe(1);
+  });
+
+  test("leaves out a partition whose stream is gone (its topic being deleted)", async () => {
+    harness = new BrokerHarness();
+    const client = harness.connect();
+    await client.createTopic("going", 2);
+    await client.produce("going", 1, batchOf(["a"]));
+    const topic = await harness.broker.topics.lookup("going");
+    await harness.store.delete(streamIdFromName(partitionStreamName(topic!.topicId, 0)));
+    const result = await describeLogDirs(client, null);
+    expect(result.errorCode).toBe(KafkaErrorCode.NONE);
+    expect(sizes(result)).toEqual({ "going-1": batchOf(["a"]).byteLength });
+    await harness.store.delete(streamIdFromName(partitionStreamName(topic!.topicId, 1)));
+    expect((await describeLogDirs(client, [{ topic: "going", partitions: [0, 1] }])).topics).toEqual([]);
   });
 
   test("a storage failure answers the directory with KAFKA_STORAGE_ERROR; a capacity that cannot be read is -1", async () => {

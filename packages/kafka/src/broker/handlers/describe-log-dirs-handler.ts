@@ -2,9 +2,11 @@
 // the size of every partition it holds, as `kafka-log-dirs --describe` and Admin.describeLogDirs read it. A
 // partition's size is its stored batches from the one holding the log start to the end, from the stream head
 // (log-start-bytes.ts; nothing is loaded). Offset lag is 0 (no replicas), no log is a future one. As Kafka: topics
-// null means every partition; a topic or partition this broker does not have is left out. A storage failure
+// null means every partition; a topic or partition this broker does not have (or whose stream is gone) is left out.
+// A storage failure
 // answers the directory with KAFKA_STORAGE_ERROR and no topics, as Kafka answers an offline directory; a volume
 // whose capacity cannot be read reports -1 for its total and usable bytes.
+import { ErrorCode, NereusError } from "@nereus/core";
 import type { DescribeLogDirsRequestTopic } from "../../protocol/apis/describe-log-dirs/describe-log-dirs-request.js";
 import type { DescribeLogDirsResponseTopic, DescribeLogDirsResult } from "../../protocol/apis/describe-log-dirs/describe-log-dirs-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
@@ -54,22 +56,34 @@ async function selectPartitions(services: BrokerServices, requested: readonly De
   return [...wanted.values()].filter((entry) => entry.partitions.size > 0).map(({ topic, partitions }) => ({ topic, partitions: [...partitions] }));
 }
 
-/** Reads the sizes, at most SIZE_CONCURRENCY at once. */
+/**
+ * Reads the sizes, at most SIZE_CONCURRENCY at once. A partition whose stream is gone or no longer active (its topic
+ * is being deleted) is left out, as Kafka leaves out a log it no longer has.
+ */
 async function measure(services: BrokerServices, wanted: readonly WantedTopic[], signal?: AbortSignal): Promise<DescribeLogDirsResponseTopic[]> {
   const jobs = wanted.flatMap(({ topic, partitions }, topicIndex) => partitions.map((partition, slot) => ({ topic, partition, topicIndex, slot })));
-  const sizes = wanted.map(({ partitions }) => new Array<number>(partitions.length).fill(0));
+  const sizes = wanted.map(({ partitions }) => new Array<number | undefined>(partitions.length));
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
-      sizes[job.topicIndex]![job.slot] = await services.logs.get(job.topic.name, job.partition).size(job.topic, signal);
+      try {
+        sizes[job.topicIndex]![job.slot] = await services.logs.get(job.topic.name, job.partition).size(job.topic, signal);
+      } catch (error) {
+        if (!NereusError.is(error) || (error.code !== ErrorCode.STREAM_NOT_FOUND && error.code !== ErrorCode.STREAM_NOT_ACTIVE)) throw error;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(SIZE_CONCURRENCY, jobs.length) }, worker));
-  return wanted.map(({ topic, partitions }, topicIndex) => ({
-    name: topic.name,
-    partitions: partitions.map((partitionIndex, slot) => ({ partitionIndex, partitionSize: sizes[topicIndex]![slot]!, offsetLag: 0, isFutureKey: false })),
-  }));
+  return wanted
+    .map(({ topic, partitions }, topicIndex) => ({
+      name: topic.name,
+      partitions: partitions.flatMap((partitionIndex, slot) => {
+        const partitionSize = sizes[topicIndex]![slot];
+        return partitionSize === undefined ? [] : [{ partitionIndex, partitionSize, offsetLag: 0, isFutureKey: false }];
+      }),
+    }))
+    .filter((topic) => topic.partitions.length > 0);
 }
 
 async function readCapacity(services: BrokerServices): Promise<{ totalBytes: number; usableBytes: number }> {
