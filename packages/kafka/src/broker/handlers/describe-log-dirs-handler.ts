@@ -3,9 +3,8 @@
 // partition's size is its stored batches from the one holding the log start to the end, from the stream head
 // (log-start-bytes.ts; nothing is loaded). Offset lag is 0 (no replicas), no log is a future one. As Kafka: topics
 // null means every partition; a topic or partition this broker does not have (or whose stream is gone) is left out.
-// A storage failure
-// answers the directory with KAFKA_STORAGE_ERROR and no topics, as Kafka answers an offline directory; a volume
-// whose capacity cannot be read reports -1 for its total and usable bytes.
+// A storage failure answers the directory with KAFKA_STORAGE_ERROR and no topics, as Kafka answers an offline
+// directory; a volume whose capacity cannot be read reports -1 for its total and usable bytes.
 import { ErrorCode, NereusError } from "@nereus/core";
 import type { DescribeLogDirsRequestTopic } from "../../protocol/apis/describe-log-dirs/describe-log-dirs-request.js";
 import type { DescribeLogDirsResponseTopic, DescribeLogDirsResult } from "../../protocol/apis/describe-log-dirs/describe-log-dirs-response.js";
