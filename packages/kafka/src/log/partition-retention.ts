@@ -6,8 +6,7 @@
 // start: 0 for a stream never trimmed, else from the KafkaLogStart record when it describes this log start, else
 // counted by reading the partition once (and recorded). Every trim records the bytes before the new log start, and
 // `onTrimmed` lets a loaded partition raise its cached log start.
-import { ErrorCode, NereusError, type ReadEntry } from "@nereus/core";
-import { type LogStartBytesContext, bytesBeforeLogStart, recordLogStart } from "./log-start-bytes.js";
+import { type LogStartBytesContext, activePartitionHead, bytesBeforeLogStart, partitionReader, recordLogStart } from "./log-start-bytes.js";
 import { deletePrefix } from "./retention-scan.js";
 
 /** What a pass enforces (an absent limit is not enforced). */
@@ -32,16 +31,12 @@ export async function enforcePartitionRetention(
   limits: RetentionLimits,
   signal?: AbortSignal,
 ): Promise<{ readonly logStartOffset: number; readonly deleted: number }> {
-  const head = await context.store.getHead(streamId, { signal: context.closing });
-  if (head.state !== "ACTIVE") {
-    throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `partition ${context.topic}-${String(context.partition)} is ${head.state}`, { retryable: false });
-  }
+  const head = await activePartitionHead(context, streamId);
   const until = head.committedEndOffset;
   const before = head.trimOffset;
   let logStart = head.trimOffset;
   let bytesBefore: number | undefined = logStart === 0 ? 0 : undefined;
-  const read = async (offset: number, maxBytes: number): Promise<readonly ReadEntry[]> =>
-    (await context.store.read(streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal: context.closing })).entries;
+  const read = partitionReader(context, streamId);
   const trim = (reason: string) => async (offset: number, removedBytes: number): Promise<void> => {
     const trimmed = await context.store.trim(streamId, offset, { signal: context.closing });
     bytesBefore = bytesBefore !== undefined && trimmed.trimOffset === offset && logStart < offset ? bytesBefore + removedBytes : undefined;
