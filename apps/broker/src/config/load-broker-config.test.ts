@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { defaultWalLingerMs } from "./broker-config.js";
+import { defaultWalLingerMs, materializationMode } from "./broker-config.js";
 import { ConfigError, brokerUsage, loadBrokerConfig, BROKER_SETTINGS } from "./load-broker-config.js";
 
 function load(argv: string[] = [], env: Record<string, string> = {}, cwd = "/srv/nereus"): ReturnType<typeof loadBrokerConfig> {
@@ -42,6 +42,30 @@ describe("loadBrokerConfig", () => {
     expect(s3.storage.objects.kind).toBe("s3");
     expect(defaultWalLingerMs(s3)).toBe(5);
     expect(load(["--wal-linger-ms", "3"]).config.storage.walLingerMs).toBe(3);
+  });
+
+  test("materialization defaults to async on the filesystem store and all on S3; flags, variables and files name a mode or a boolean", () => {
+    expect(load().config.storage.materialization).toBeUndefined();
+    expect(materializationMode(load().config)).toBe("async");
+    expect(materializationMode(load(["--s3-bucket", "nereus-data"]).config)).toBe("all");
+    expect(materializationMode(load(["--s3-bucket", "nereus-data", "--materialization", "async"]).config)).toBe("async");
+    expect(materializationMode(load(["--materialization"]).config)).toBe("all");
+    expect(materializationMode(load(["--materialization", "--log-level", "warn"]).config)).toBe("all");
+    expect(materializationMode(load(["--no-materialization"]).config)).toBe("off");
+    expect(materializationMode(load(["--materialization", "false"]).config)).toBe("off");
+    expect(materializationMode(load(["--materialization=off"]).config)).toBe("off");
+    expect(materializationMode(load(["--materialization", "all"]).config)).toBe("all");
+    expect(materializationMode(load([], { NEREUS_MATERIALIZATION: "async" }).config)).toBe("async");
+    expect(materializationMode(load([], { NEREUS_MATERIALIZATION: "true" }).config)).toBe("all");
+    const dir = mkdtempSync(path.join(os.tmpdir(), "nereus-config-"));
+    const file = path.join(dir, "broker.json");
+    writeFileSync(file, JSON.stringify({ storage: { materialization: false } }));
+    expect(materializationMode(load(["--config", file]).config)).toBe("off");
+    writeFileSync(file, JSON.stringify({ storage: { materialization: "all" } }));
+    expect(materializationMode(load(["--config", file]).config)).toBe("all");
+    expect(errorOf(() => load(["--materialization", "sometimes"]))).toBe(
+      'bad config: storage.materialization (from --materialization=sometimes): must be "all", "async", "off", true or false',
+    );
   });
 
   test("flags beat the environment, which beats the config file", () => {

@@ -5,12 +5,12 @@
 // `close()` closes in reverse order (stream store, runtime — which uploads pending WAL objects — then the stores).
 import fs from "node:fs";
 import path from "node:path";
-import { type MetadataStore, type ObjectStore, type StreamStore, createStreamStore } from "@nereus/core";
+import { type MetadataStore, type ObjectStore, type StorageProfile, type StreamStore, createStreamStore } from "@nereus/core";
 import type { LogDirectory } from "@nereus/kafka";
 import { createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
 import { type ObjectWalRuntime, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
-import { type BrokerConfig, defaultWalLingerMs } from "../config/broker-config.js";
+import { type BrokerConfig, defaultWalLingerMs, materializationMode } from "../config/broker-config.js";
 import { StartupError, reasonOf } from "../startup-error.js";
 
 export interface BrokerStorage {
@@ -38,6 +38,8 @@ const EMBEDDED_BUSY_BYTES_PER_SECOND = 256 * 1024;
 /** Backlog (payload bytes) and wait after which it materializes even while busy. */
 const EMBEDDED_BUSY_LEVEL_ONE_BYTES = 256 * 1024 * 1024;
 const EMBEDDED_BUSY_LEVEL_ONE_DELAY_MS = 60_000;
+/** The profiles materialization mode "async" builds generations for (the ones that require them). */
+const ASYNC_OBJECT_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>(["OBJECT_WAL_ASYNC_OBJECT"]);
 
 async function closeQuietly(what: string, logger: BrokerLogger, close: () => Promise<void>): Promise<void> {
   try {
@@ -131,6 +133,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     throw error;
   }
   const { objectStore } = objects;
+  const materialization = materializationMode(config);
   const runtime = createObjectWalRuntime({
     objectStore,
     metadata,
@@ -138,7 +141,8 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     writerId,
     flush: { lingerMs: config.storage.walLingerMs ?? defaultWalLingerMs(config) },
     materialization: {
-      enabled: config.storage.materialization,
+      enabled: materialization !== "off",
+      ...(materialization === "async" ? { profiles: ASYNC_OBJECT_PROFILES } : {}),
       // On one local disk and a few cores, materialization takes CPU and I/O straight from appends and reads: one
       // task at a time, and while foreground traffic reaches 256 KiB/s it waits for a quieter moment, up to a backlog
       // of 256 MiB or a minute (its generations are optional for the Object WAL sync profile; reads are served from
@@ -162,7 +166,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     runtime,
     store: options.instrument === undefined ? store : options.instrument(store),
     logDir: objects.logDir,
-    summary: { ...metadataSummary, ...objects.summary, cluster: config.cluster, writerId },
+    summary: { ...metadataSummary, ...objects.summary, materialization, cluster: config.cluster, writerId },
     close() {
       closed ??= (async () => {
         await closeQuietly("the stream store", logger, () => store.close());

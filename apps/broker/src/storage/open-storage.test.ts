@@ -1,0 +1,64 @@
+// openStorage on the embedded stores (a real SQLite file and objects directory in a temp dir): which topics' streams
+// the materialization mode gives read-optimized generations. "async" (the filesystem default) registers and
+// materializes only OBJECT_WAL_ASYNC_OBJECT streams; "all" does both Object WAL profiles.
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { StorageProfile } from "@nereus/core";
+import { afterEach, describe, expect, test } from "vitest";
+import { BrokerConfigSchema, type BrokerConfigInput } from "../config/broker-config.js";
+import { JsonLogger } from "../logging/json-logger.js";
+import { type BrokerStorage, openStorage } from "./open-storage.js";
+
+const opened: BrokerStorage[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((storage) => storage.close()));
+});
+
+async function open(storage: BrokerConfigInput["storage"] = {}): Promise<BrokerStorage> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "nereus-open-storage-"));
+  const config = BrokerConfigSchema.parse({ dataDir, storage });
+  const logger = new JsonLogger({ level: "error", sink: { write: () => true } });
+  const result = await openStorage({ config, writerId: "open-storage-test", logger });
+  opened.push(result);
+  return result;
+}
+
+/** Creates a stream with `profile` and appends two entries of 64 KiB to it. */
+async function streamWithData(storage: BrokerStorage, name: string, profile: StorageProfile): Promise<string> {
+  const { streamId } = await storage.store.createStream(name, { profile });
+  for (let index = 0; index < 2; index++) {
+    await storage.store.append(streamId, { payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: new Uint8Array(64 * 1024).fill(index + 1), recordCount: 1 }] });
+  }
+  return streamId;
+}
+
+async function registeredStreams(storage: BrokerStorage): Promise<string[]> {
+  const streams: string[] = [];
+  for await (const registration of storage.runtime.registry.scan()) streams.push(registration.streamId);
+  return streams.sort();
+}
+
+describe("openStorage on the embedded stores", () => {
+  test("the default (async) materializes OBJECT_WAL_ASYNC_OBJECT streams only; sync streams are read from their WAL objects", async () => {
+    const storage = await open();
+    expect(storage.summary).toMatchObject({ materialization: "async", objects: "filesystem" });
+    const sync = await streamWithData(storage, "sync", "OBJECT_WAL_SYNC_OBJECT");
+    const asyncStream = await streamWithData(storage, "async", "OBJECT_WAL_ASYNC_OBJECT");
+    expect(await registeredStreams(storage)).toEqual([asyncStream]);
+    expect(await storage.runtime.worker.runOnce()).toEqual({ streams: 1, published: 1 });
+    expect(await storage.runtime.worker.runOnce()).toEqual({ streams: 1, published: 0 });
+    for (const streamId of [sync, asyncStream]) {
+      const read = await storage.store.read(streamId, 0);
+      expect(read.entries.map((entry) => entry.payload[0])).toEqual([1, 2]);
+    }
+  });
+
+  test('"all" materializes both Object WAL profiles', async () => {
+    const storage = await open({ materialization: "all" });
+    expect(storage.summary).toMatchObject({ materialization: "all" });
+    const streams = [await streamWithData(storage, "sync", "OBJECT_WAL_SYNC_OBJECT"), await streamWithData(storage, "async", "OBJECT_WAL_ASYNC_OBJECT")];
+    expect(await registeredStreams(storage)).toEqual([...streams].sort());
+    expect(await storage.runtime.worker.runOnce()).toEqual({ streams: 2, published: 2 });
+  });
+});
