@@ -223,9 +223,13 @@ function read(job) {
     readAll(fd, header, 0);
     const bodySize = Math.max(0, size - job.headerBytes);
     const wanted = job.length === undefined ? bodySize : job.length;
-    const bytes = new Uint8Array(Math.max(0, Math.min(wanted, bodySize - job.offset)));
+    // Not zero-filled first (the read overwrites it); a short read zeroes the tail nobody was given.
+    const length = Math.max(0, Math.min(wanted, bodySize - job.offset));
+    const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
     const filled = readAll(fd, bytes, job.headerBytes + job.offset);
-    return { kind: "read", header, bodySize, bytes: filled === bytes.length ? bytes : bytes.subarray(0, filled) };
+    if (filled === bytes.length) return { kind: "read", header, bodySize, bytes };
+    bytes.fill(0, filled);
+    return { kind: "read", header, bodySize, bytes: bytes.subarray(0, filled) };
   } finally {
     fs.closeSync(fd);
   }
