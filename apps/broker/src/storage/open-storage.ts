@@ -143,10 +143,10 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     materialization: {
       enabled: materialization !== "off",
       ...(materialization === "async" ? { profiles: ASYNC_OBJECT_PROFILES } : {}),
-      // On one local disk and a few cores, materialization takes CPU and I/O straight from appends and reads: one
-      // task at a time, and while foreground traffic reaches 256 KiB/s it waits for a quieter moment, up to a backlog
-      // of 256 MiB or a minute (its generations are optional for the Object WAL sync profile; reads are served from
-      // the WAL objects meanwhile).
+      // Which topics get generations: materializationMode ("async" on the filesystem store: only the profile that
+      // requires them). Where it runs on one local disk and a few cores, it takes CPU and I/O straight from appends
+      // and reads: one task at a time, and while foreground traffic reaches 256 KiB/s it waits for a quieter moment,
+      // up to a backlog of 256 MiB or a minute (reads are served from the WAL objects meanwhile).
       ...(config.storage.objects.kind === "filesystem"
         ? {
             concurrency: 1,
