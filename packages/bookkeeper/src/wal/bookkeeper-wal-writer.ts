@@ -14,6 +14,7 @@ import {
   NereusError,
   WAL_SPI_VERSION,
   crc32c,
+  crc32cCombine,
   type BookKeeperEntryRangeTarget,
   type KeyValue,
   type MetadataStore,
@@ -113,7 +114,7 @@ export class BookKeeperWalWriter implements WalWriter {
       recordCount += entry.recordCount;
       logicalBytes += payload.length;
       framedBytes += frame.length;
-      payloadChecksum = crc32c(payload, payloadChecksum);
+      payloadChecksum = entry.payloadCrc32c === undefined ? crc32c(payload, payloadChecksum) : crc32cCombine(payloadChecksum, entry.payloadCrc32c, payload.length);
     }
     const prepared: PreparedWrite = {
       request: { ...request, entries },

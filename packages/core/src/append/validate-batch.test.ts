@@ -35,6 +35,12 @@ describe("validateBatch", () => {
     for (const count of [0, -1, 1.5, Number.NaN, MAX_ENTRY_RECORD_COUNT + 1]) invalid({ payloadFormat: "KAFKA_RECORD_BATCH", entries: [entry(1, count)] });
   });
 
+  it("accepts a payload CRC32C that is an unsigned 32-bit integer and rejects any other", () => {
+    expect(validateBatch({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ ...entry(1), payloadCrc32c: 0xffff_ffff }] }).entryCount).toBe(1);
+    expect(validateBatch({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ ...entry(1), payloadCrc32c: 0 }] }).entryCount).toBe(1);
+    for (const crc of [-1, 2 ** 32, 1.5, Number.NaN, "0"]) invalid({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ ...entry(1), payloadCrc32c: crc }] });
+  });
+
   it("records whether the caller handed its payloads over, and rejects a non-boolean flag", () => {
     expect(validateBatch({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [entry(1)] }).handedOver).toBe(false);
     expect(validateBatch({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [entry(1)], handOverPayloads: true }).handedOver).toBe(true);

@@ -43,6 +43,10 @@ export function validateBatch(batch: AppendBatch): ValidatedBatch {
     if (!Number.isInteger(count) || count < 1 || count > MAX_ENTRY_RECORD_COUNT) {
       throw invalid(`entry ${String(index)} recordCount must be an integer in [1, 2^31-1], got ${String(count)}`);
     }
+    const crc = entry.payloadCrc32c;
+    if (crc !== undefined && (!Number.isInteger(crc) || crc < 0 || crc > 0xffff_ffff)) {
+      throw invalid(`entry ${String(index)} payloadCrc32c must be an unsigned 32-bit integer, got ${String(crc)}`);
+    }
     if (!ranged && count !== 1) {
       throw invalid(`entry ${String(index)}: ${format} entries consume exactly one offset, got recordCount ${String(count)}`);
     }

@@ -10,6 +10,12 @@ export interface AppendEntry {
   readonly payload: Uint8Array;
   /** Offsets this entry consumes: 1 for opaque entries, 1..2^31-1 for ranged entries. */
   readonly recordCount: number;
+  /**
+   * Optional: `crc32c(payload)`, when the caller already has it (a Kafka adapter gets it from the batch's own CRC).
+   * WAL writers then combine it into their checksums instead of reading the payload again. It must be exact: a
+   * wrong value makes every read of the entry fail its checksum. Validated as an unsigned 32-bit integer.
+   */
+  readonly payloadCrc32c?: number;
 }
 
 export interface AppendBatch {

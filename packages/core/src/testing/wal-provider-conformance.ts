@@ -88,6 +88,17 @@ export function describeWalProviderConformance(
       expect(read.map((entry) => entry.recordCount)).toEqual([3, 1, 2]);
     }));
 
+    it("entries that carry their payload CRC32C give the same payload checksum, and read back exactly", withFixture(async (fixture) => {
+      const payloads = [encoder.encode("alpha"), new Uint8Array(0), encoder.encode("gamma!")];
+      const entries = payloads.map((payload) => ({ payload, recordCount: 1, payloadCrc32c: crc32c(payload) }));
+      const prepared = fixture.writer.prepare(request(fixture, entries));
+      let checksum = 0;
+      for (const payload of payloads) checksum = crc32c(payload, checksum);
+      expect(prepared.payloadChecksum).toBe(checksum);
+      const read = await fixture.reader.readEntries((await fixture.writer.persist(prepared)).readTarget);
+      expect(read.map((entry) => new TextDecoder().decode(entry.payload))).toEqual(["alpha", "", "gamma!"]);
+    }));
+
     it("persist returns a target of the writer's kind that reads back exactly, entry by entry", withFixture(async (fixture) => {
       const persisted = await fixture.writer.persist(fixture.writer.prepare(request(fixture, opaque("one", "two", "three"))));
       expect(persisted.readTarget.type).toBe(fixture.writer.walKind === "OBJECT" ? "OBJECT_SLICE" : "BOOKKEEPER_ENTRY_RANGE");

@@ -31,6 +31,8 @@ export interface GroupDependent {
 export interface GroupEntry {
   readonly payload: Uint8Array;
   readonly recordCount: number;
+  /** `crc32c(payload)`, derived from the batch's own CRC field (`storedBatchCrc32c`). */
+  readonly payloadCrc32c: number;
 }
 
 /** One append: batches with consecutive offsets from `expectedStart` to `end`, one entry per batch. */

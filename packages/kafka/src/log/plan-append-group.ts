@@ -15,7 +15,7 @@ import { usesLogAppendTime } from "../topics/topic-configs.js";
 import type { AppendPipeline, CommittedLog, GroupDependent, GroupEntry, GroupMember, InFlightGroup } from "./append-pipeline.js";
 import { duplicateOutcome } from "./produce-outcomes.js";
 import type { ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
-import { prepareStoredBatch } from "./stored-batch.js";
+import { prepareStoredBatch, storedBatchCrc32c } from "./stored-batch.js";
 
 /** The committed state a group is planned on. */
 export interface PlannedLog extends CommittedLog {
@@ -84,7 +84,8 @@ export function planAppendGroup<State extends PlannedLog>(
       }
       overlay.set(header.producerId, withBatch(entry, produced, next));
     }
-    entries.push({ payload: prepareStoredBatch(submission.batch, next, logAppendTimeMs), recordCount: header.recordCount });
+    const payload = prepareStoredBatch(submission.batch, next, logAppendTimeMs);
+    entries.push({ payload, recordCount: header.recordCount, payloadCrc32c: storedBatchCrc32c(payload) });
     members.push({ ticket, baseOffset: next, timeoutMs: submission.timeoutMs });
     next += header.recordCount;
   }

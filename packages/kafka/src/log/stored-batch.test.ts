@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { encodeRecordBatch } from "../protocol/records/encode-record-batch.js";
 import { RecordBatchAttribute, readRecordBatchHeader } from "../protocol/records/record-batch-header.js";
 import { validateRecordBatch } from "../protocol/records/validate-record-batch.js";
-import { PARTITION_LEADER_EPOCH, prepareStoredBatch } from "./stored-batch.js";
+import { crc32c } from "@nereus/core";
+import { PARTITION_LEADER_EPOCH, prepareStoredBatch, storedBatchCrc32c } from "./stored-batch.js";
 
 const produced = (): Uint8Array =>
   encodeRecordBatch({ baseTimestamp: 1_000, records: [{ value: new TextEncoder().encode("a") }, { value: new TextEncoder().encode("b") }] });
@@ -27,5 +28,22 @@ describe("prepareStoredBatch", () => {
     expect(header.maxTimestamp).toBe(2_000);
     expect(header.attributes & RecordBatchAttribute.logAppendTime).not.toBe(0);
     expect(validateRecordBatch(again).ok).toBe(true);
+  });
+});
+
+describe("storedBatchCrc32c", () => {
+  it("is the CRC32C of the whole stored batch, stamped or not, with LogAppendTime or not", () => {
+    const batch = produced();
+    expect(storedBatchCrc32c(batch)).toBe(crc32c(batch));
+    prepareStoredBatch(batch, 77);
+    expect(storedBatchCrc32c(batch)).toBe(crc32c(batch));
+    prepareStoredBatch(batch, 2 ** 40, 5_000);
+    expect(storedBatchCrc32c(batch)).toBe(crc32c(batch));
+  });
+
+  it("trusts the CRC field: a batch whose field is wrong gets a value that is not its CRC (why only validated batches reach it)", () => {
+    const batch = prepareStoredBatch(produced(), 3);
+    batch[batch.length - 1] = (batch[batch.length - 1] ?? 0) ^ 0xff;
+    expect(storedBatchCrc32c(batch)).not.toBe(crc32c(batch));
   });
 });

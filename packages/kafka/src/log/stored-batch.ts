@@ -2,7 +2,7 @@
 // and partition leader epoch set (both outside the CRC) and, on LogAppendTime topics, the timestamp type bit and
 // max timestamp stamped with the broker's time (inside the CRC, which is recomputed). `summarizeBatch` reads back
 // what the log needs from a stored batch's header without decoding its records.
-import { crc32c } from "@nereus/core";
+import { crc32c, crc32cCombine } from "@nereus/core";
 import { assignBaseOffset } from "../protocol/records/assign-base-offset.js";
 import { CRC_COVERAGE_START, RecordBatchAttribute, RecordBatchOffset, readRecordBatchHeader } from "../protocol/records/record-batch-header.js";
 import type { ProducedBatch } from "../producers/producer-state.js";
@@ -24,6 +24,16 @@ export function prepareStoredBatch(batch: Uint8Array, baseOffset: number, logApp
     view.setUint32(RecordBatchOffset.crc, crc32c(stored.subarray(CRC_COVERAGE_START)));
   }
   return stored;
+}
+
+/**
+ * `crc32c(stored)` without a pass over the records: the batch's CRC field already covers every byte after it, so
+ * only the 21 bytes before it are read. Requires a right CRC field — the produce handler validated it, or
+ * `prepareStoredBatch` recomputed it — which is what lets the WAL take this value as the entry's checksum.
+ */
+export function storedBatchCrc32c(stored: Uint8Array): number {
+  const coveredCrc = new DataView(stored.buffer, stored.byteOffset, stored.byteLength).getUint32(RecordBatchOffset.crc);
+  return crc32cCombine(crc32c(stored.subarray(0, CRC_COVERAGE_START)), coveredCrc, stored.length - CRC_COVERAGE_START);
 }
 
 /** What the log derives from one stored batch. */

@@ -11,7 +11,7 @@
 //              recordCount:u64 payloadBytes:u64 offset:u64 length:u32 checksum:u32){sliceCount}
 //   footer   = manifestOffset:u64 manifestLength:u32 manifestChecksum:u32 objectChecksum:u32 "NRS1"
 //   str      = byteLength:u32 UTF-8 bytes; all integers big-endian
-import { ByteWriter, ErrorCode, NereusError, crc32c } from "@nereus/core";
+import { ByteWriter, ErrorCode, NereusError, crc32c, crc32cCombine } from "@nereus/core";
 import { WAL_OBJECT_LAYOUT, walSliceId } from "./wal-object-layout.js";
 import type { EncodedWalObject, WalObjectHeader, WalObjectInput, WalSliceDescriptor, WalSliceInput } from "./wal-object-model.js";
 
@@ -47,18 +47,21 @@ export function encodeWalObject(input: WalObjectInput, allocate: (length: number
   // Parts of the object in order; payloads are referenced here and copied once below.
   const parts: Uint8Array[] = [headerBytes];
   let position = headerBytes.length;
+  let objectCrc = crc32c(headerBytes);
   const manifest: WalSliceDescriptor[] = slices.map((slice, ordinal) => {
     const sliceId = walSliceId(input.attemptKey, ordinal);
     const { head, payloadBytes, recordCount } = encodeSliceHead(slice, sliceId);
     let checksum = crc32c(head);
     parts.push(head);
     for (const entry of slice.entries) {
-      checksum = crc32c(entry.payload, checksum);
+      checksum = entry.payloadCrc32c === undefined ? crc32c(entry.payload, checksum) : crc32cCombine(checksum, entry.payloadCrc32c, entry.payload.length);
       parts.push(entry.payload);
     }
     const trailer = new ByteWriter(4).writeU32(checksum).finish();
     parts.push(trailer);
     const length = head.length + payloadBytes + trailer.length;
+    // The object checksum grows slice by slice from the CRCs already known: no second pass over the payloads.
+    objectCrc = crc32cCombine(objectCrc, crc32c(trailer, checksum), length);
     if (length > WAL_OBJECT_LAYOUT.maxSliceBytes) {
       throw invalid(`slice of stream ${slice.streamId} would be ${String(length)} bytes, more than ${String(WAL_OBJECT_LAYOUT.maxSliceBytes)}`);
     }
@@ -106,13 +109,14 @@ export function encodeWalObject(input: WalObjectInput, allocate: (length: number
     bytes.set(part, at);
     at += part.length;
   }
+  const manifestChecksum = crc32c(manifestBytes);
   const footerStart = new ByteWriter(16)
     .writeU64(manifestOffset)
     .writeU32(manifestBytes.length)
-    .writeU32(crc32c(manifestBytes))
+    .writeU32(manifestChecksum)
     .finish();
   bytes.set(footerStart, at);
-  const objectChecksum = crc32c(bytes.subarray(0, total - 8));
+  const objectChecksum = crc32c(footerStart, crc32cCombine(objectCrc, manifestChecksum, manifestBytes.length));
   bytes.set(new ByteWriter(8).writeU32(objectChecksum).writeBytes(WAL_OBJECT_LAYOUT.objectMagic).finish(), total - 8);
   const storageChecksum = crc32c(bytes.subarray(total - 8), objectChecksum);
   return { bytes, header, manifest, objectChecksum, storageChecksum };

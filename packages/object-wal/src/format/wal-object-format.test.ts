@@ -384,6 +384,23 @@ describe("encodeWalObject memory and checksums", () => {
     expect(encoded.storageChecksum).toBe(crc32c(encoded.bytes));
   });
 
+  it("property: entries that carry their payload CRC32C encode to the same bytes and checksums as entries that do not", () => {
+    fc.assert(
+      fc.property(objectInput, (input) => {
+        const withCrcs: WalObjectInput = {
+          ...input,
+          slices: input.slices.map((slice) => ({ ...slice, entries: slice.entries.map((each) => ({ ...each, payloadCrc32c: crc32c(each.payload) })) })),
+        };
+        const plain = encodeWalObject(input);
+        const combined = encodeWalObject(withCrcs);
+        expect(toHex(combined.bytes)).toBe(toHex(plain.bytes));
+        expect(combined.objectChecksum).toBe(crc32c(plain.bytes.subarray(0, plain.bytes.length - 8)));
+        expect(combined.storageChecksum).toBe(crc32c(plain.bytes));
+        expect(combined.manifest).toEqual(plain.manifest);
+      }),
+    );
+  });
+
   it("refuses an allocator that returns the wrong length", () => {
     expect(decodeFailure(() => encodeWalObject(GOLDEN_INPUT, (length) => new Uint8Array(length + 1))).code).toBe(ErrorCode.INVALID_ARGUMENT);
   });

@@ -6,6 +6,8 @@ import type { StoredEntry } from "@nereus/core";
 export interface WalEntryInput {
   readonly recordCount: number;
   readonly payload: Uint8Array;
+  /** `crc32c(payload)` when the writer already has it: the encoder combines it instead of reading the payload. */
+  readonly payloadCrc32c?: number;
 }
 
 /** One stream's part of an object. At most one slice per stream per object. */

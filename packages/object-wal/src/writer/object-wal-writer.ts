@@ -17,6 +17,7 @@ import {
   clusterPrefix,
   commitIntentKey,
   crc32c,
+  crc32cCombine,
   type AppendEntry,
   type MetadataStore,
   type ObjectSliceTarget,
@@ -198,10 +199,16 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       if (!Number.isInteger(entry.recordCount) || entry.recordCount < 1 || entry.recordCount > WAL_OBJECT_LAYOUT.maxEntryRecordCount) {
         throw invalid(`entry record count must be an integer in [1, 2^31-1], got ${String(entry.recordCount)}`);
       }
-      checksum = crc32c(payload, checksum);
+      const payloadCrc32c = entry.payloadCrc32c;
       logicalBytes += payload.byteLength;
       recordCount += entry.recordCount;
-      return { payload, recordCount: entry.recordCount };
+      if (payloadCrc32c === undefined) {
+        checksum = crc32c(payload, checksum);
+        return { payload, recordCount: entry.recordCount };
+      }
+      // The caller's CRC of these bytes (the core validated its type): combined, not recomputed.
+      checksum = crc32cCombine(checksum, payloadCrc32c, payload.byteLength);
+      return { payload, recordCount: entry.recordCount, payloadCrc32c };
     });
     if (!Number.isSafeInteger(request.expectedStartOffset + recordCount)) throw invalid("offsets would exceed 2^53-1");
     const prepared: PreparedWrite = {
