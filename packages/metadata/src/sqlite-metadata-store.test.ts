@@ -273,21 +273,52 @@ describe("SqliteMetadataStore durability (WAL datasync off the event loop)", () 
     expect(events.map((event) => event.key)).toEqual(["d/k"]);
   });
 
-  it("group commits made while a sync runs share the next sync", async () => {
+  it("txns submitted while a sync runs are held, then committed together in one SQLite transaction and share the next sync", async () => {
     const { store, gate, release, waitForSyncStarted } = await gatedStore();
     const syncsBefore = store.walSyncs;
+    const commitsBefore = store.stats.groupCommits;
     gate.hold = true;
     const first = store.txn({ compares: [], writes: [{ type: "put", key: "s/0", value: bytes("0") }] });
     await waitForSyncStarted();
     const later: Array<Promise<TxnResult>> = [];
     for (let index = 1; index <= 3; index++) {
-      later.push(store.txn({ compares: [], writes: [{ type: "put", key: `s/${String(index)}`, value: bytes("x") }] }));
+      later.push(store.txn({ compares: [{ key: "s/1", modRevision: 0 }], writes: [{ type: "put", key: `s/${String(index)}`, value: bytes("x") }] }));
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    // Held: not applied while the sync runs (a read does not see them and waits for nothing of theirs).
+    expect(store.stats.groupCommits - commitsBefore).toBe(1);
     release();
-    await Promise.all([first, ...later]);
-    expect(store.stats.groupCommits).toBeGreaterThanOrEqual(4);
+    expect(await store.get("s/1")).toBeUndefined();
+    const [firstResult, ...laterResults] = await Promise.all([first, ...later]);
+    expect(store.stats.groupCommits - commitsBefore).toBe(2);
     expect(store.walSyncs - syncsBefore).toBe(2);
+    // Serial equivalence inside the held batch: s/1 is written by the first of them, so the compare of the other two fails.
+    expect(laterResults.map((result) => result.succeeded)).toEqual([true, false, false]);
+    expect(revisionOf(laterResults[0] as TxnResult)).toBe(revisionOf(firstResult as TxnResult) + 1);
+  });
+
+  it("txns held behind a sync that fails are refused without being applied", async () => {
+    const database = await temporaryDatabase();
+    cleanups.push(database.remove);
+    let failRunning: ((error: Error) => void) | undefined;
+    let armed = false;
+    const store = await createSqliteMetadataStore({
+      path: database.path,
+      beforeWalSync: () => (armed ? new Promise<void>((_resolve, reject) => (failRunning = reject)) : undefined),
+    });
+    cleanups.push(() => store.close());
+    armed = true;
+    const first = store.txn({ compares: [], writes: [{ type: "put", key: "h/0", value: bytes("0") }] });
+    for (let spin = 0; failRunning === undefined; spin++) {
+      if (spin > 10_000) throw new Error("no WAL sync started");
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    const held = store.txn({ compares: [], writes: [{ type: "put", key: "h/1", value: bytes("1") }] });
+    failRunning(new Error("EIO: injected"));
+    expect(await first.then(() => undefined, (error: unknown) => error)).toBeInstanceOf(MetadataAmbiguousError);
+    const refused = await held.then(() => undefined, (error: unknown) => error);
+    expect(NereusError.hasCode(refused, ErrorCode.METADATA_UNAVAILABLE)).toBe(true);
+    expect(MetadataAmbiguousError.isAmbiguous(refused)).toBe(false);
   });
 
   it("a failed WAL sync makes the covered writes ambiguous and the store refuses further work until reopened", async () => {

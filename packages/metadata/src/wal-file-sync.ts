@@ -13,6 +13,8 @@ export type BeforeWalSync = () => Promise<void> | void;
 export interface WalDurability {
   readonly failure: unknown;
   readonly syncs: number;
+  /** The datasync in progress, if any (settles when it ends, whatever its outcome). */
+  readonly running: Promise<void> | undefined;
   request(): Promise<void>;
   barrier(): Promise<void>;
   close(): Promise<void>;
@@ -25,6 +27,7 @@ export interface WalDurability {
 export class BufferedWal implements WalDurability {
   readonly failure: unknown = undefined;
   readonly syncs = 0;
+  readonly running: Promise<void> | undefined = undefined;
 
   request(): Promise<void> {
     return Promise.resolve();
@@ -64,6 +67,11 @@ export class WalFileSync implements WalDurability {
   /** The error of the sync that failed, if any (the file is unusable from then on). */
   get failure(): unknown {
     return this.#failure;
+  }
+
+  /** The datasync in progress, if any. */
+  get running(): Promise<void> | undefined {
+    return this.#running;
   }
 
   /** A sync covering every write made before this call. */

@@ -15,6 +15,7 @@ import { ErrorCode, NereusError, crc32c, type ObjectInfo } from "@nereus/core";
 import type { FilePublishPool, PublishError, SegmentWriteRecord } from "../file-publish-worker.js";
 import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
+import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
 import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
 import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
@@ -78,6 +79,8 @@ export class SegmentLog {
   readonly #segmentBytes: number;
   readonly #compactBelow: number;
   readonly #index: SegmentIndex;
+  /** Put records on their way to the index (lookups go through it). */
+  readonly #puts: DeferredIndexPuts;
   readonly #lock: SegmentLock;
   #active: { seq: number; bytes: number; created: boolean };
   #queue: PendingRecord[] = [];
@@ -98,6 +101,9 @@ export class SegmentLog {
     this.#segmentBytes = options.segmentBytes;
     this.#compactBelow = options.compactBelow;
     this.#index = recovered.index;
+    this.#puts = new DeferredIndexPuts(recovered.index, {
+      onFailure: (error) => this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: false, cause: error })),
+    });
     this.#lock = lock;
     const { index: _index, ...summary } = recovered;
     this.recovered = summary;
@@ -127,12 +133,13 @@ export class SegmentLog {
 
   /** The live object `key` in this layout, if any. */
   info(key: string): ObjectInfo | undefined {
-    const location = this.#index.get(key);
+    const location = this.#puts.get(key);
     return location === undefined ? undefined : { key, size: location.size, crc32c: location.crc32c };
   }
 
   /** Live keys starting with `prefix`, after `after` (UTF-8 byte order), ascending, at most `limit`. */
   list(prefix: string, after: string | undefined, limit: number): ObjectInfo[] {
+    this.#puts.flush();
     return this.#index.list(prefix, after, limit);
   }
 
@@ -157,7 +164,7 @@ export class SegmentLog {
     for (const key of keys) {
       const moving = this.#moving.get(key);
       if (moving !== undefined) await moving.catch(() => undefined);
-      const location = this.#index.get(key);
+      const location = this.#puts.get(key);
       if (location === undefined) {
         others.push(key);
         continue;
@@ -185,7 +192,7 @@ export class SegmentLog {
    */
   async read(key: string, range: { readonly offset: number; readonly length: number } | undefined): Promise<Uint8Array | undefined> {
     for (let attempt = 0; ; attempt += 1) {
-      const location = this.#index.get(key);
+      const location = this.#puts.get(key);
       if (location === undefined) return undefined;
       if (range !== undefined && range.offset + range.length > location.size) {
         throw new NereusError(
@@ -198,7 +205,7 @@ export class SegmentLog {
       const outcome = await this.#pool.read({ path: this.#path(location.segment), headerBytes: 0, offset: location.bodyOffset + (range?.offset ?? 0), length });
       if (outcome.kind === "failed") {
         // Compaction moved the object and removed its old segment meanwhile: look it up again.
-        if (outcome.error.code === "ENOENT" && !sameLocation(this.#index.get(key), location) && attempt < 3) continue;
+        if (outcome.error.code === "ENOENT" && !sameLocation(this.#puts.get(key), location) && attempt < 3) continue;
         throw mapFileSystemError(asError(outcome.error), "get", key);
       }
       if (outcome.bytes.length !== length) throw corrupt(key, `segment ${String(location.segment)} ends inside the object`);
@@ -225,6 +232,8 @@ export class SegmentLog {
     if (this.#active.created && this.#failure === undefined) {
       await this.#pool.writeSegment({ path: this.#path(this.#active.seq), create: false, position: this.#active.bytes, records: [], sync: this.#fsync, syncDirectory: false, close: true });
     }
+    this.#puts.flush();
+    this.#puts.close();
     this.#index.close();
     await this.#lock.release();
   }
@@ -287,8 +296,24 @@ export class SegmentLog {
       active.created = true;
       let offset = active.bytes;
       const skipped = new Set(outcome.skipped);
+      if (batch.every((record, position) => record.delete === undefined || skipped.has(position))) {
+        // Puts only (the common case): held, and applied to the index with later jobs' in one transaction.
+        const puts: HeldPut[] = [];
+        for (const [position, record] of batch.entries()) {
+          if (skipped.has(position)) continue;
+          puts.push({ key: record.key, location: { segment: active.seq, recordOffset: offset, bodyOffset: offset + record.head.length, size: record.size, crc32c: record.crc32c }, recordBytes: record.bytes });
+          offset += record.bytes;
+          this.stats.records += 1;
+        }
+        this.#puts.hold(puts, { segment: active.seq, offset });
+        active.bytes = offset;
+        for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
+        continue;
+      }
       try {
-        // One index transaction per job, with the position every record before which is now indexed.
+        // A job with deletes: the held puts first, then one index transaction for the job, with the position every
+        // record before which is now indexed.
+        if (!this.#puts.flush()) throw this.#failure ?? new Error("held index puts could not be applied");
         this.#index.transaction(() => {
           for (const [position, record] of batch.entries()) {
             if (skipped.has(position)) continue;
@@ -348,6 +373,7 @@ export class SegmentLog {
 
   /** Unlinks removable segments, then fsyncs the directory before counting them gone (see SegmentIndex). */
   async #removeUnneeded(): Promise<void> {
+    if (!this.#puts.flush()) return;
     for (let removable = this.#index.removable(this.#active.seq); removable.length > 0; removable = this.#index.removable(this.#active.seq)) {
       for (const seq of removable) {
         await unlink(this.#path(seq)).catch((error: unknown) => {
@@ -367,7 +393,7 @@ export class SegmentLog {
    * copies of its deletes that still matter (same targets), then it holds nothing needed and is unlinked.
    */
   async #compactOne(): Promise<boolean> {
-    if (this.#compactBelow === 0 || this.#closed) return false;
+    if (this.#compactBelow === 0 || this.#closed || !this.#puts.flush()) return false;
     const victim = this.#index.sparsest(this.#active.seq, this.#compactBelow);
     if (victim === undefined) return false;
     let progress = false;
@@ -395,11 +421,11 @@ export class SegmentLog {
 
   /** Re-appends live object `key` from segment `from` (skipped if it was deleted or moved meanwhile). */
   async #move(key: string, from: number): Promise<boolean> {
-    const location = this.#index.get(key);
+    const location = this.#puts.get(key);
     if (location?.segment !== from || this.#deleting.has(key)) return false;
     const body = await this.read(key, undefined);
     // Checked again right before the record is queued (no await in between): a delete queued meanwhile wins.
-    if (body === undefined || !sameLocation(this.#index.get(key), location) || this.#deleting.has(key)) return false;
+    if (body === undefined || !sameLocation(this.#puts.get(key), location) || this.#deleting.has(key)) return false;
     const head = encodeSegmentRecordHead({ kind: "put", key, bodyLength: body.length, bodyCrc32c: location.crc32c });
     await this.#append({ key, head, write: { head, body }, bytes: head.length + body.length, size: body.length, crc32c: location.crc32c });
     this.stats.objectsCompacted += 1;
