@@ -301,7 +301,7 @@ export class SegmentLog {
         const puts: HeldPut[] = [];
         for (const [position, record] of batch.entries()) {
           if (skipped.has(position)) continue;
-          puts.push({ key: record.key, location: { segment: active.seq, recordOffset: offset, bodyOffset: offset + record.head.length, size: record.size, crc32c: record.crc32c }, recordBytes: record.bytes });
+          puts.push({ key: record.key, location: putLocation(record, active.seq, offset), recordBytes: record.bytes });
           offset += record.bytes;
           this.stats.records += 1;
         }
@@ -318,7 +318,7 @@ export class SegmentLog {
           for (const [position, record] of batch.entries()) {
             if (skipped.has(position)) continue;
             if (record.delete === undefined) {
-              this.#index.applyPut(record.key, { segment: active.seq, recordOffset: offset, bodyOffset: offset + record.head.length, size: record.size, crc32c: record.crc32c }, record.bytes);
+              this.#index.applyPut(record.key, putLocation(record, active.seq, offset), record.bytes);
             } else {
               this.#index.applyDelete(record.key, active.seq, offset, record.bytes, record.delete.segment, record.delete.offset);
             }
@@ -455,6 +455,11 @@ export class SegmentLog {
   #path(seq: number): string {
     return path.join(this.#directory, segmentFileName(seq));
   }
+}
+
+/** Where the body of put record `record`, written at `recordOffset` of segment `segment`, lives. */
+function putLocation(record: PendingRecord, segment: number, recordOffset: number): SegmentLocation {
+  return { segment, recordOffset, bodyOffset: recordOffset + record.head.length, size: record.size, crc32c: record.crc32c };
 }
 
 function sameLocation(left: SegmentLocation | undefined, right: SegmentLocation): boolean {
