@@ -273,6 +273,32 @@ describe("SqliteMetadataStore durability (WAL datasync off the event loop)", () 
     expect(events.map((event) => event.key)).toEqual(["d/k"]);
   });
 
+  it("a read waits for the writes submitted before it, not for those submitted after it", async () => {
+    const { store, gate, release, waitForSyncStarted } = await gatedStore();
+    gate.hold = true;
+    const first = store.txn({ compares: [], writes: [{ type: "put", key: "b/1", value: bytes("1") }] });
+    await waitForSyncStarted();
+    let read = false;
+    const get = store.get("b/1").then((value) => {
+      read = true;
+      return value;
+    });
+    const second = store.txn({ compares: [], writes: [{ type: "put", key: "b/2", value: bytes("2") }] });
+    // The first round's sync goes on; the second round's sync is held.
+    release();
+    gate.hold = true;
+    expect(text((await get)?.value)).toBe("1");
+    expect((await first).succeeded).toBe(true);
+    await waitForSyncStarted();
+    expect(read).toBe(true);
+    let secondSettled = false;
+    void second.then(() => (secondSettled = true));
+    for (let turn = 0; turn < 20; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(secondSettled).toBe(false);
+    release();
+    expect((await second).succeeded).toBe(true);
+  });
+
   it("txns submitted while a sync runs are held, then committed together in one SQLite transaction and share the next sync", async () => {
     const { store, gate, release, waitForSyncStarted } = await gatedStore();
     const syncsBefore = store.walSyncs;

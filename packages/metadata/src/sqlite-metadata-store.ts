@@ -1,16 +1,14 @@
 // Embedded MetadataStore over one SQLite file (better-sqlite3): the store of the zero-infrastructure setup. It
 // emulates etcd's revision model: table `meta` holds the global revision counter, table `kv` each key with its
-// mod/create revisions and lease, table `leases` the leases. Txns are group-committed: the txns submitted in one
-// synchronous run of JavaScript (until the microtask queue drains) run in submission order, each in its own savepoint
-// (its own revision, compares and failure), inside ONE `BEGIN IMMEDIATE` SQLite transaction; the result is the same
-// as running them one after another. Txns submitted while a datasync of the `-wal` runs are held and committed
-// together when it ends: nothing committed meanwhile could become durable before the next datasync starts anyway, so
-// holding them costs no latency and saves SQLite commits (each writes every page it dirtied, two system calls per
-// page). Durability: WAL journal with synchronous=NORMAL (a COMMIT does not fsync on the event loop) plus a datasync
-// of the `-wal` file on the libuv pool (wal-file-sync.ts; commits made while a sync runs share the next one, which is
-// where the fsyncs are grouped); a txn resolves, its watch events fire and reads return
-// only once everything they could observe is durable. A failing COMMIT or a failed sync leaves every mutating txn of
-// the batch ambiguous; after a failed sync the store refuses further work.
+// mod/create revisions and lease, table `leases` the leases. Writes run on a writer thread (sqlite-writer-thread.ts)
+// that owns the only writing connection; the event loop keeps a connection for reads. Txns are group-committed:
+// the txns submitted in one synchronous run of JavaScript (until the microtask queue drains) go to the thread as one
+// operation, and the thread takes every operation queued while it was busy into its next round: each txn in its own
+// savepoint (its own revision, compares and failure) inside ONE `BEGIN IMMEDIATE` SQLite transaction, so the result
+// is the same as running them one after another. Durability: WAL journal with synchronous=NORMAL plus a datasync of
+// the `-wal` file by the thread after each round; a txn resolves, its watch events fire and reads return only once
+// everything they could observe is durable. A failing COMMIT or a failed sync leaves every mutating txn of the round
+// ambiguous; after a failed sync the store refuses further work.
 // Leases expire lazily (checked by every call) and by a periodic sweep. Watches are in-process listeners: they see
 // this store's writes only, never another process's.
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
@@ -30,11 +28,20 @@ import {
   type WatchHandle,
 } from "@nereus/core";
 import Database from "better-sqlite3";
-import { type BeforeWalSync, BufferedWal, type WalDurability, WalFileSync } from "./wal-file-sync.js";
 import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
+import {
+  type BeforeWalSync,
+  type RoundSettlement,
+  SqliteWriterThread,
+  type WriterFailure,
+  type WriterOperation,
+  type WriterOutcome,
+} from "./sqlite-writer-thread.js";
 import { prefixUpperBound, scanLowerBound } from "./utf8-key-range.js";
+
+export type { BeforeWalSync } from "./sqlite-writer-thread.js";
 
 export interface SqliteMetadataStoreOptions {
   /** Database file; created (with its schema) when missing. */
@@ -69,7 +76,7 @@ const SCHEMA = `
   INSERT OR IGNORE INTO meta (name, value) VALUES ('schema_version', ${SCHEMA_VERSION}), ('revision', 0), ('next_lease_id', 1);
 `;
 
-/** A txn waiting for the next group commit. */
+/** A txn waiting to be sent to the writer thread. */
 interface QueuedTxn {
   readonly request: TxnRequest;
   readonly signal: AbortSignal | undefined;
@@ -77,15 +84,15 @@ interface QueuedTxn {
   readonly reject: (error: unknown) => void;
 }
 
-/** What one queued txn came to inside its group commit. */
-type TxnOutcome = { readonly result: TxnResult } | { readonly error: unknown };
-
 interface KvRow {
   readonly key: string;
-  readonly value: Buffer;
+  readonly value: Uint8Array;
   readonly mod_revision: number;
   readonly create_revision: number;
 }
+
+/** A txn's result as the writer thread sends it (a failed compare's read-back as rows). */
+type RawTxnResult = { readonly succeeded: true; readonly revision: number } | { readonly succeeded: false; readonly current: readonly KvRow[] };
 
 /** Opens (or creates) the database file. Throws non-ambiguous `METADATA_UNAVAILABLE` when it cannot. */
 export async function createSqliteMetadataStore(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
@@ -94,48 +101,40 @@ export async function createSqliteMetadataStore(options: SqliteMetadataStoreOpti
 
 /**
  * `MetadataStore` over SQLite. Invariants beyond the SPI's: the revision counter is stored and survives restarts and
- * deletes (revisions are never reused); a txn that returned is durable (synchronous=FULL); an error raised before
- * COMMIT applied nothing, one raised by COMMIT of a mutating txn is `MetadataAmbiguousError`.
+ * deletes (revisions are never reused); a txn that returned is durable (durability "fsync"); an error raised before
+ * COMMIT applied nothing, one raised by COMMIT (or its datasync) of a mutating txn is `MetadataAmbiguousError`.
  */
 export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly spiVersion = METADATA_STORE_SPI_VERSION;
   readonly #db: Database.Database;
-  readonly #walSync: WalDurability;
+  readonly #writer: SqliteWriterThread;
   readonly #clock: () => number;
   readonly #statements: ReturnType<typeof prepare>;
-  /** Transaction wrappers built once (a nested call runs as a savepoint). */
-  readonly #applyInSavepoint: Database.Transaction<(request: TxnRequest) => TxnResult>;
-  readonly #applyBatch: Database.Transaction<(queued: readonly QueuedTxn[], outcomes: TxnOutcome[]) => void>;
   readonly #watchers = new Set<{ readonly prefix: string; readonly onEvent: (event: WatchEvent) => void }>();
   readonly #sweepTimer: NodeJS.Timeout;
-  /** Events of the SQLite transaction in progress; delivered after it commits, dropped if it rolls back. */
-  #pendingEvents: WatchEvent[] = [];
-  /** Txns submitted since the last group commit, in order. */
+  /** Txns submitted since the last send to the writer thread, in order. */
   #queuedTxns: QueuedTxn[] = [];
-  /** A group commit is queued (as a microtask) and has not run yet. */
-  #groupCommitQueued = false;
+  #sendQueued = false;
   #closed = false;
-  /** Group commits run (SQLite transactions that carried queued txns) and the txns they carried. */
-  readonly stats = { groupCommits: 0, txns: 0 };
+
+  /** Group commits run (SQLite transactions that carried txns) and the txns they carried. */
+  get stats(): { readonly groupCommits: number; readonly txns: number } {
+    return { groupCommits: this.#writer.groupCommits, txns: this.#writer.txns };
+  }
 
   /** Datasyncs of the `-wal` file so far (fewer than commits under load: concurrent commits share one). */
   get walSyncs(): number {
-    return this.#walSync.syncs;
+    return this.#writer.walSyncs;
   }
 
-  private constructor(db: Database.Database, walSync: WalDurability, options: SqliteMetadataStoreOptions) {
+  private constructor(db: Database.Database, writer: SqliteWriterThread, options: SqliteMetadataStoreOptions) {
     this.#db = db;
-    this.#walSync = walSync;
+    this.#writer = writer;
     this.#clock = options.clock ?? Date.now;
     this.#statements = prepare(db);
-    this.#applyInSavepoint = db.transaction((request: TxnRequest): TxnResult => this.#applyTxn(request));
-    this.#applyBatch = db.transaction((queued: readonly QueuedTxn[], outcomes: TxnOutcome[]): void => this.#runBatch(queued, outcomes));
     this.#sweepTimer = setInterval(() => {
-      try {
-        this.#expireLeases();
-      } catch {
-        // The next call expires them (and reports the error if it persists).
-      }
+      if (this.#closed || this.#writer.failure !== undefined) return;
+      void this.#expireLeases().catch(() => undefined);
     }, options.leaseSweepIntervalMs ?? 1_000);
     this.#sweepTimer.unref();
   }
@@ -143,6 +142,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   /** Same as {@link createSqliteMetadataStore}. */
   static async open(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
     let db: Database.Database | undefined;
+    let writer: SqliteWriterThread | undefined;
     const durability = options.durability ?? "fsync";
     if (durability !== "fsync" && durability !== "os-buffered") {
       throw MetadataStoreErrors.invalid(`durability must be "fsync" or "os-buffered", got ${String(durability)}`);
@@ -152,20 +152,27 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       db.pragma("busy_timeout = 5000");
       const journalMode = db.pragma("journal_mode = WAL", { simple: true });
       if (journalMode !== "wal") throw new Error(`could not enable WAL journal mode (got ${String(journalMode)})`);
-      // Commits append to the -wal file without fsync; WalFileSync makes them durable before anyone sees them.
       db.pragma("synchronous = NORMAL");
       const encoding = db.pragma("encoding", { simple: true });
       if (encoding !== "UTF-8") throw new Error(`database encoding is ${String(encoding)}, keys need UTF-8 byte order`);
       db.exec(SCHEMA);
       const version = (db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as { value: number }).value;
       if (version !== SCHEMA_VERSION) throw new Error(`unsupported metadata schema version ${version}`);
-      // The schema statements above wrote to the WAL, so the -wal file exists.
-      const walSync = durability === "fsync" ? await WalFileSync.open(`${options.path}-wal`, options.beforeWalSync) : new BufferedWal();
-      await walSync.request();
-      const store = new SqliteMetadataStore(db, walSync, options);
-      store.#expireLeases();
-      return store;
+      const store: { current?: SqliteMetadataStore } = {};
+      writer = await SqliteWriterThread.start({
+        path: options.path,
+        sync: durability === "fsync",
+        ...(options.beforeWalSync === undefined ? {} : { beforeWalSync: options.beforeWalSync }),
+        onEvents: (events) => {
+          if (store.current !== undefined) store.current.#flushEvents(events);
+        },
+      });
+      store.current = new SqliteMetadataStore(db, writer, options);
+      // The first round expires what expired while the store was closed and makes the schema durable.
+      await store.current.#submitWrite("open", { kind: "expire" });
+      return store.current;
     } catch (error) {
+      await writer?.close().catch(() => undefined);
       db?.close();
       if (error instanceof Error && !("code" in error)) {
         throw MetadataStoreErrors.unavailable(`sqlite metadata store ${options.path}: ${error.message}`, error, false);
@@ -225,15 +232,9 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     checkMetadataRequest.txn(request);
     return new Promise<TxnResult>((resolve, reject) => {
       this.#queuedTxns.push({ request, signal: options.signal, resolve, reject });
-      if (!this.#groupCommitQueued) {
-        this.#groupCommitQueued = true;
-        const running = this.#walSync.running;
-        if (running === undefined) queueMicrotask(() => this.#commitQueuedTxns());
-        else {
-          // Held until the running datasync ends (see the module comment).
-          const commit = (): void => this.#commitQueuedTxns();
-          running.then(commit, commit);
-        }
+      if (!this.#sendQueued) {
+        this.#sendQueued = true;
+        queueMicrotask(() => this.#sendQueuedTxns());
       }
     });
   }
@@ -241,31 +242,16 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   async grantLease(ttlMs: number, options: OperationOptions = {}): Promise<Lease> {
     this.#enter(options.signal);
     checkMetadataRequest.ttl(ttlMs);
-    const grant = this.#db.transaction((): string => {
-      const next = (this.#statements.selectMeta.get("next_lease_id") as { value: number }).value;
-      this.#statements.updateMeta.run(next + 1, "next_lease_id");
-      const id = String(next);
-      this.#statements.insertLease.run(id, Math.ceil(ttlMs), this.#clock() + Math.ceil(ttlMs));
-      return id;
-    });
-    const id = await this.#write("grantLease", () => grant.immediate(), () => false);
+    const id = String(await this.#submitWrite("grantLease", { kind: "grant", ttlMs: Math.ceil(ttlMs) }));
     return {
       id,
       keepAlive: async (keepAliveOptions: OperationOptions = {}) => {
         this.#enter(keepAliveOptions.signal);
-        const renew = this.#db.transaction((): void => {
-          const now = this.#clock();
-          const lease = this.#statements.selectLease.get(id) as { ttl_ms: number; expires_at: number } | undefined;
-          // An expired lease is gone even if no sweep has deleted it yet.
-          if (lease === undefined || lease.expires_at <= now) throw MetadataStoreErrors.leaseNotFound(id);
-          this.#statements.renewLease.run(now + lease.ttl_ms, id);
-        });
-        await this.#write("keepAlive", () => renew.immediate(), () => false);
+        await this.#submitWrite("keepAlive", { kind: "keepAlive", leaseId: id });
       },
       revoke: async (revokeOptions: OperationOptions = {}) => {
         this.#enter(revokeOptions.signal);
-        const revoke = this.#db.transaction((): void => this.#dropLease(id));
-        await this.#write("revoke", () => revoke.immediate(), () => false);
+        await this.#submitWrite("revoke", { kind: "revoke", leaseId: id });
       },
     };
   }
@@ -281,17 +267,16 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     return { close, [Symbol.asyncDispose]: close };
   }
 
-  /** Idempotent: stops the sweep, ends the watches and closes the database (checkpointing the WAL). */
+  /** Idempotent: stops the sweep, ends the watches, stops the writer thread and closes the database. */
   async close(): Promise<void> {
     if (this.#closed) return;
     // Txns already accepted are committed (or fail) before the database closes.
-    this.#commitQueuedTxns();
+    this.#sendQueuedTxns();
     this.#closed = true;
     clearInterval(this.#sweepTimer);
-    await this.#walSync.barrier().catch(() => undefined);
+    await this.#writer.close().catch(() => undefined);
     this.#watchers.clear();
     this.#db.close();
-    await this.#walSync.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -300,61 +285,47 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
 
   #enter(signal: AbortSignal | undefined): void {
     if (this.#closed) throw MetadataStoreErrors.closed();
-    if (this.#walSync.failure !== undefined) {
-      throw MetadataStoreErrors.unavailable(`sqlite metadata store: syncing the WAL failed earlier; reopen the store`, this.#walSync.failure, false);
-    }
+    const failure = this.#writer.failure;
+    if (failure !== undefined) throw this.#poisoned(failure);
     if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
   }
 
-  /** Reads now, returns once everything the read could have observed is durable. */
+  /**
+   * Reads now (after expiring leases that are due), returns once everything the read could have observed is
+   * durable: the writer thread commits before it syncs, so a read may see a round whose sync is still running.
+   */
   async #read<T>(operation: string, read: () => T): Promise<T> {
     let value: T;
     try {
-      this.#expireLeases();
+      if (this.#statements.selectExpired.get(this.#clock()) !== undefined) await this.#expireLeases();
       value = read();
     } catch (error) {
       throw mapSqliteError(error, { operation, failedAtCommit: false });
     }
-    await this.#durable(operation, false);
+    await this.#writer.barrier();
+    const failure = this.#writer.failure;
+    if (failure !== undefined) throw syncFailure(operation, this.#failureCause(failure), false);
     return value;
   }
 
-  /** A direct (non-txn) write: lease grant, renewal, revocation. Resolves once durable. */
-  async #write<T>(operation: string, write: () => T, failedAtCommit: () => boolean): Promise<T> {
-    const result = this.#writeNow(operation, write, failedAtCommit);
-    await this.#durable(operation, true);
-    return result;
+  /** Deletes expired leases and their keys (one round of the writer thread). */
+  async #expireLeases(): Promise<void> {
+    await this.#submitWrite("expireLeases", { kind: "expire" });
   }
 
-  #writeNow<T>(operation: string, write: () => T, failedAtCommit: () => boolean): T {
-    this.#pendingEvents = [];
-    let result: T;
-    try {
-      result = write();
-    } catch (error) {
-      this.#pendingEvents = [];
-      throw mapSqliteError(error, { operation, failedAtCommit: failedAtCommit() });
-    }
-    this.#flushEvents(this.#pendingEvents);
-    return result;
+  /** A direct (non-txn) write: lease grant, renewal, revocation, expiry. Resolves with its value once durable. */
+  async #submitWrite(operation: string, write: WriterOperation): Promise<unknown> {
+    const settlement = await this.#writer.submit(write, this.#clock());
+    const failure = settlementFailure(settlement);
+    if (failure !== undefined) throw this.#roundError(operation, settlement, failure, false);
+    const outcome = settlement.outcome;
+    if (outcome?.error !== undefined) throw this.#outcomeError(operation, outcome.error);
+    return outcome?.value;
   }
 
-  /** Waits until every write so far is durable; a failed sync is ambiguous for writes, unavailable for reads. */
-  async #durable(operation: string, wrote: boolean): Promise<void> {
-    try {
-      await (wrote ? this.#walSync.request() : this.#walSync.barrier());
-    } catch (error) {
-      throw syncFailure(operation, error, wrote);
-    }
-  }
-
-  /**
-   * Runs every queued txn in one SQLite transaction. A txn whose caller aborted before this point is dropped
-   * (CANCELLED, nothing applied); one that throws (an unknown lease) rolls back only its savepoint; if BEGIN fails
-   * nothing applied, if COMMIT fails every txn that would have written is ambiguous.
-   */
-  #commitQueuedTxns(): void {
-    this.#groupCommitQueued = false;
+  /** Sends the queued txns to the writer thread as one operation; a txn whose caller aborted first is dropped. */
+  #sendQueuedTxns(): void {
+    this.#sendQueued = false;
     const queued = this.#queuedTxns.filter((item) => {
       if (item.signal?.aborted !== true) return true;
       item.reject(MetadataStoreErrors.cancelled(item.signal));
@@ -362,131 +333,55 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     });
     this.#queuedTxns = [];
     if (queued.length === 0) return;
-    const earlierFailure = this.#walSync.failure;
-    if (earlierFailure !== undefined) {
-      // The datasync these txns were held behind failed: the store refuses work, and nothing of theirs applied.
-      const error = MetadataStoreErrors.unavailable(`sqlite metadata store: syncing the WAL failed earlier; reopen the store`, earlierFailure, false);
-      for (const item of queued) item.reject(error);
-      return;
-    }
-    const outcomes: TxnOutcome[] = [];
-    this.#pendingEvents = [];
-    this.stats.groupCommits += 1;
-    this.stats.txns += queued.length;
-    try {
-      this.#applyBatch.immediate(queued, outcomes);
-    } catch (error) {
-      // Every outcome is recorded only once the body ran to its end: then the failure came from COMMIT.
-      const bodyDone = outcomes.length === queued.length;
-      this.#pendingEvents = [];
+    void this.#writer.submit({ kind: "txns", txns: queued.map((item) => item.request) }, this.#clock()).then((settlement) => {
+      const failure = settlementFailure(settlement);
+      const outcomes = (settlement.outcome?.value ?? []) as readonly WriterOutcome[];
       queued.forEach((item, index) => {
         const outcome = outcomes[index];
-        const wrote = bodyDone && outcome !== undefined && "result" in outcome && outcome.result.succeeded && item.request.writes.length > 0;
-        item.reject(mapSqliteError(error, { operation: "txn", failedAtCommit: wrote }));
-      });
-      return;
-    }
-    const events = this.#pendingEvents;
-    this.#pendingEvents = [];
-    this.#walSync.request().then(
-      () => {
-        this.#flushEvents(events);
-        queued.forEach((item, index) => {
-          const outcome = outcomes[index];
-          if (outcome !== undefined && "result" in outcome) item.resolve(outcome.result);
-          else item.reject(mapSqliteError(outcome?.error, { operation: "txn", failedAtCommit: false }));
-        });
-      },
-      (error: unknown) => {
-        queued.forEach((item, index) => {
-          const outcome = outcomes[index];
-          const wrote = outcome !== undefined && "result" in outcome && outcome.result.succeeded && item.request.writes.length > 0;
-          item.reject(syncFailure("txn", error, wrote));
-        });
-      },
-    );
-  }
-
-  /** Body of a group commit (one SQLite transaction): each txn in its own savepoint, outcomes in order. */
-  #runBatch(queued: readonly QueuedTxn[], outcomes: TxnOutcome[]): void {
-    this.#expireLeasesInTransaction();
-    for (const item of queued) {
-      const eventsBefore = this.#pendingEvents.length;
-      try {
-        outcomes.push({ result: this.#applyInSavepoint(item.request) });
-      } catch (error) {
-        this.#pendingEvents.length = eventsBefore;
-        outcomes.push({ error });
-      }
-    }
-  }
-
-  #applyTxn(request: TxnRequest): TxnResult {
-    const statements = this.#statements;
-    for (const compare of request.compares) {
-      const row = statements.selectRevision.get(compare.key) as { mod_revision: number } | undefined;
-      if ((row?.mod_revision ?? 0) !== compare.modRevision) {
-        const current = new Map<string, KeyValue>();
-        for (const key of request.readOnFailure ?? []) {
-          const found = statements.selectKey.get(key) as KvRow | undefined;
-          if (found !== undefined) current.set(key, toKeyValue(found));
+        const raw = outcome?.value as RawTxnResult | undefined;
+        if (failure !== undefined) {
+          const wrote = settlement.bodyDone && raw !== undefined && raw.succeeded && item.request.writes.length > 0;
+          item.reject(this.#roundError("txn", settlement, failure, wrote));
+        } else if (outcome === undefined || outcome.error !== undefined || raw === undefined) {
+          item.reject(this.#outcomeError("txn", outcome?.error ?? { kind: "error", message: "the writer thread answered too few txns" }));
+        } else {
+          try {
+            item.resolve(toTxnResult(raw));
+          } catch (error) {
+            item.reject(error);
+          }
         }
-        return { succeeded: false, current };
-      }
+      });
+    });
+  }
+
+  /** The error of an operation whose round failed as a whole; `wrote`: it would have changed something. */
+  #roundError(operation: string, settlement: RoundSettlement, failure: WriterFailure, wrote: boolean): NereusError {
+    if (settlement.refused !== undefined) return this.#poisoned(this.#writer.failure ?? failure);
+    if (settlement.lost !== undefined) {
+      const error = new Error(failure.kind === "lost" ? failure.message : "the SQLite writer thread was lost");
+      return wrote || operation !== "txn" ? new MetadataAmbiguousError(`sqlite ${operation}: ${error.message}, the outcome is unknown`, error) : MetadataStoreErrors.unavailable(`sqlite ${operation}: ${error.message}`, error, false);
     }
-    for (const write of request.writes) {
-      if (write.type === "put" && write.leaseId !== undefined && statements.selectLease.get(write.leaseId) === undefined) {
-        throw MetadataStoreErrors.leaseNotFound(write.leaseId);
-      }
-    }
-    const current = this.#revision();
-    const revision = current + 1;
-    let changed = false;
-    for (const write of request.writes) {
-      if (write.type === "put") {
-        const value = Buffer.from(write.value.buffer, write.value.byteOffset, write.value.byteLength);
-        // `revision` becomes the create revision only if the key is new: the upsert keeps an existing key's.
-        statements.upsert.run(write.key, value, revision, revision, write.leaseId ?? null);
-        this.#pendingEvents.push({ type: "put", key: write.key, modRevision: revision });
-        changed = true;
-      } else if (statements.deleteKey.run(write.key).changes > 0) {
-        this.#pendingEvents.push({ type: "delete", key: write.key, modRevision: revision });
-        changed = true;
-      }
-    }
-    if (!changed) return { succeeded: true, revision: current };
-    statements.updateMeta.run(revision, "revision");
-    return { succeeded: true, revision };
+    if (settlement.syncError !== undefined) return syncFailure(operation, this.#failureCause(failure), operation === "txn" ? wrote : true);
+    return mapSqliteError(toError(failure), { operation, failedAtCommit: operation === "txn" && wrote });
   }
 
-  #revision(): number {
-    const value = (this.#statements.selectMeta.get("revision") as { value: number }).value;
-    if (!Number.isSafeInteger(value) || value < 0) throw MetadataStoreErrors.invariant(`stored revision ${value} is invalid`);
-    return value;
+  #outcomeError(operation: string, failure: WriterFailure): NereusError {
+    if (failure.kind === "lease-not-found") return MetadataStoreErrors.leaseNotFound(failure.leaseId);
+    if (failure.kind === "invariant") return MetadataStoreErrors.invariant(failure.message);
+    return mapSqliteError(toError(failure), { operation, failedAtCommit: false });
   }
 
-  /** Outside any transaction: deletes expired leases (if any) in one immediate transaction (synced like any write). */
-  #expireLeases(): void {
-    if (this.#statements.selectExpired.get(this.#clock()) === undefined) return;
-    this.#writeNow("expireLeases", () => this.#db.transaction(() => this.#expireLeasesInTransaction()).immediate(), () => false);
-    this.#walSync.request().catch(() => undefined);
+  /** Refusal of any work after the writer thread failed (a failed datasync, or the thread died). */
+  #poisoned(failure: WriterFailure): NereusError {
+    const what = failure.kind === "lost" ? "the writer thread was lost" : "syncing the WAL failed earlier";
+    return MetadataStoreErrors.unavailable(`sqlite metadata store: ${what}; reopen the store`, this.#failureCause(failure), false);
   }
 
-  #expireLeasesInTransaction(): void {
-    const expired = this.#statements.selectExpiredIds.all(this.#clock()) as { id: string }[];
-    for (const { id } of expired) this.#dropLease(id);
-  }
-
-  /** Deletes a lease and its keys (one revision for all of them, like etcd's revocation). Absent lease: no-op. */
-  #dropLease(id: string): void {
-    const statements = this.#statements;
-    if (statements.deleteLease.run(id).changes === 0) return;
-    const keys = statements.selectLeaseKeys.all(id) as { key: string }[];
-    if (keys.length === 0) return;
-    const revision = this.#revision() + 1;
-    statements.deleteLeaseKeys.run(id);
-    statements.updateMeta.run(revision, "revision");
-    for (const { key } of keys) this.#pendingEvents.push({ type: "delete", key, modRevision: revision });
+  /** The error to name as the cause of a failed sync (the test seam's own error when the seam failed it). */
+  #failureCause(failure: WriterFailure): unknown {
+    if (failure.kind === "error" && failure.code === "ESEAM" && this.#writer.seamError !== undefined) return this.#writer.seamError;
+    return toError(failure);
   }
 
   #flushEvents(events: readonly WatchEvent[]): void {
@@ -508,36 +403,43 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   }
 }
 
+/** The failure that ended an operation's whole round, if any. */
+function settlementFailure(settlement: RoundSettlement): WriterFailure | undefined {
+  return settlement.refused ?? settlement.lost ?? settlement.commitError ?? settlement.syncError;
+}
+
+/** An Error carrying the description's message and SQLite code (what mapSqliteError reads). */
+function toError(failure: WriterFailure): Error {
+  const message = "message" in failure ? failure.message : `lease ${failure.leaseId} not found`;
+  const error = new Error(message);
+  if (failure.kind === "error" && failure.name !== undefined) error.name = failure.name;
+  if (failure.kind === "error" && failure.code !== undefined) Object.assign(error, { code: failure.code });
+  return error;
+}
+
+function toTxnResult(raw: RawTxnResult): TxnResult {
+  if (raw.succeeded) return { succeeded: true, revision: raw.revision };
+  const current = new Map<string, KeyValue>();
+  for (const row of raw.current) current.set(row.key, toKeyValue(row));
+  return { succeeded: false, current };
+}
+
 /** A failed WAL sync: writes it covered may or may not have survived (ambiguous); a read simply failed. */
 function syncFailure(operation: string, error: unknown, wrote: boolean): NereusError {
   if (wrote) return new MetadataAmbiguousError(`sqlite ${operation}: syncing the WAL failed, the outcome is unknown: ${String(error)}`, error);
   return MetadataStoreErrors.unavailable(`sqlite ${operation}: syncing the WAL failed: ${String(error)}`, error, false);
 }
 
+/** The read statements of the event loop's connection (the writer thread prepares its own). */
 function prepare(db: Database.Database) {
   const columns = "key, value, mod_revision, create_revision";
   return {
-    selectMeta: db.prepare("SELECT value FROM meta WHERE name = ?"),
-    updateMeta: db.prepare("UPDATE meta SET value = ? WHERE name = ?"),
     selectKey: db.prepare(`SELECT ${columns} FROM kv WHERE key = ?`),
-    selectRevision: db.prepare("SELECT mod_revision, create_revision FROM kv WHERE key = ?"),
-    upsert: db.prepare(
-      `INSERT INTO kv (key, value, mod_revision, create_revision, lease_id) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (key) DO UPDATE SET value = excluded.value, mod_revision = excluded.mod_revision, lease_id = excluded.lease_id`,
-    ),
-    deleteKey: db.prepare("DELETE FROM kv WHERE key = ?"),
     scanFrom: db.prepare(`SELECT ${columns} FROM kv WHERE key >= ? ORDER BY key LIMIT ?`),
     scanAfter: db.prepare(`SELECT ${columns} FROM kv WHERE key > ? ORDER BY key LIMIT ?`),
     scanFromBelow: db.prepare(`SELECT ${columns} FROM kv WHERE key >= ? AND key < ? ORDER BY key LIMIT ?`),
     scanAfterBelow: db.prepare(`SELECT ${columns} FROM kv WHERE key > ? AND key < ? ORDER BY key LIMIT ?`),
-    insertLease: db.prepare("INSERT INTO leases (id, ttl_ms, expires_at) VALUES (?, ?, ?)"),
-    selectLease: db.prepare("SELECT ttl_ms, expires_at FROM leases WHERE id = ?"),
-    renewLease: db.prepare("UPDATE leases SET expires_at = ? WHERE id = ?"),
-    deleteLease: db.prepare("DELETE FROM leases WHERE id = ?"),
     selectExpired: db.prepare("SELECT 1 FROM leases WHERE expires_at <= ? LIMIT 1"),
-    selectExpiredIds: db.prepare("SELECT id FROM leases WHERE expires_at <= ? ORDER BY expires_at, id"),
-    selectLeaseKeys: db.prepare("SELECT key FROM kv WHERE lease_id = ?"),
-    deleteLeaseKeys: db.prepare("DELETE FROM kv WHERE lease_id = ?"),
   };
 }
 

@@ -1,0 +1,248 @@
+// The source of the SQLite store's writer thread (plain JavaScript run with `eval`, so it works the same from
+// sources and from dist; better-sqlite3 is loaded from the path the main thread resolved). The thread owns the
+// store's only writing connection. Each round it takes every operation queued on its port (those sent while it was
+// busy syncing included), runs them in order in ONE `BEGIN IMMEDIATE` transaction — each operation, and each txn of
+// a txns operation, in its own savepoint — commits, datasyncs the `-wal` file (durability "fsync") and answers the
+// round in one message: per operation its outcome, plus the watch events of what committed. A failed datasync
+// poisons the thread: every later operation is refused without being applied. Counters shared with the main thread
+// (an Int32Array over a SharedArrayBuffer): [0] group commits that carried txns, [1] txns, [2] datasyncs. With the
+// test seam on, the thread asks the main thread before each datasync (message `seam`) and waits on word [3] of the
+// same array: 1 = go on, 2 = fail the sync.
+
+/** Indexes of the shared counters. */
+export const WriterCounter = { groupCommits: 0, txns: 1, walSyncs: 2, seam: 3 } as const;
+
+/** Words in the shared counters array. */
+export const WRITER_COUNTER_WORDS = 4;
+
+export const WRITER_SOURCE = String.raw`
+"use strict";
+const { parentPort, workerData, receiveMessageOnPort } = require("node:worker_threads");
+const fs = require("node:fs");
+const Database = require(workerData.modulePath);
+const counters = new Int32Array(workerData.counters);
+const db = new Database(workerData.path);
+db.pragma("busy_timeout = 5000");
+db.pragma("journal_mode = WAL");
+db.pragma("synchronous = NORMAL");
+const columns = "key, value, mod_revision, create_revision";
+const statements = {
+  selectMeta: db.prepare("SELECT value FROM meta WHERE name = ?"),
+  updateMeta: db.prepare("UPDATE meta SET value = ? WHERE name = ?"),
+  selectKey: db.prepare("SELECT " + columns + " FROM kv WHERE key = ?"),
+  selectRevision: db.prepare("SELECT mod_revision FROM kv WHERE key = ?"),
+  upsert: db.prepare(
+    "INSERT INTO kv (key, value, mod_revision, create_revision, lease_id) VALUES (?, ?, ?, ?, ?) " +
+      "ON CONFLICT (key) DO UPDATE SET value = excluded.value, mod_revision = excluded.mod_revision, lease_id = excluded.lease_id",
+  ),
+  deleteKey: db.prepare("DELETE FROM kv WHERE key = ?"),
+  insertLease: db.prepare("INSERT INTO leases (id, ttl_ms, expires_at) VALUES (?, ?, ?)"),
+  selectLease: db.prepare("SELECT ttl_ms, expires_at FROM leases WHERE id = ?"),
+  renewLease: db.prepare("UPDATE leases SET expires_at = ? WHERE id = ?"),
+  deleteLease: db.prepare("DELETE FROM leases WHERE id = ?"),
+  selectExpiredIds: db.prepare("SELECT id FROM leases WHERE expires_at <= ? ORDER BY expires_at, id"),
+  selectLeaseKeys: db.prepare("SELECT key FROM kv WHERE lease_id = ?"),
+  deleteLeaseKeys: db.prepare("DELETE FROM kv WHERE lease_id = ?"),
+};
+const walFd = workerData.sync ? fs.openSync(workerData.path + "-wal", "r") : undefined;
+let failed;
+let events = [];
+
+class Refusal extends Error {
+  constructor(kind, detail) {
+    super(kind);
+    this.refusal = { kind, ...detail };
+  }
+}
+
+function describe(error) {
+  if (error instanceof Refusal) return error.refusal;
+  return {
+    kind: "error",
+    message: error instanceof Error ? error.message : String(error),
+    code: typeof (error && error.code) === "string" ? error.code : undefined,
+    name: error instanceof Error ? error.name : undefined,
+  };
+}
+
+function revision() {
+  const value = statements.selectMeta.get("revision").value;
+  if (!Number.isSafeInteger(value) || value < 0) throw new Refusal("invariant", { message: "stored revision " + value + " is invalid" });
+  return value;
+}
+
+function dropLease(id) {
+  if (statements.deleteLease.run(id).changes === 0) return;
+  const keys = statements.selectLeaseKeys.all(id);
+  if (keys.length === 0) return;
+  const next = revision() + 1;
+  statements.deleteLeaseKeys.run(id);
+  statements.updateMeta.run(next, "revision");
+  for (const row of keys) events.push({ type: "delete", key: row.key, modRevision: next });
+}
+
+function expireLeases(now) {
+  for (const row of statements.selectExpiredIds.all(now)) dropLease(row.id);
+}
+
+function applyTxn(request) {
+  for (const compare of request.compares) {
+    const row = statements.selectRevision.get(compare.key);
+    if ((row === undefined ? 0 : row.mod_revision) !== compare.modRevision) {
+      const current = [];
+      for (const key of request.readOnFailure || []) {
+        const found = statements.selectKey.get(key);
+        if (found !== undefined) current.push(found);
+      }
+      return { succeeded: false, current };
+    }
+  }
+  for (const write of request.writes) {
+    if (write.type === "put" && write.leaseId !== undefined && statements.selectLease.get(write.leaseId) === undefined) {
+      throw new Refusal("lease-not-found", { leaseId: write.leaseId });
+    }
+  }
+  const current = revision();
+  const next = current + 1;
+  let changed = false;
+  for (const write of request.writes) {
+    if (write.type === "put") {
+      const value = Buffer.from(write.value.buffer, write.value.byteOffset, write.value.byteLength);
+      statements.upsert.run(write.key, value, next, next, write.leaseId === undefined ? null : write.leaseId);
+      events.push({ type: "put", key: write.key, modRevision: next });
+      changed = true;
+    } else if (statements.deleteKey.run(write.key).changes > 0) {
+      events.push({ type: "delete", key: write.key, modRevision: next });
+      changed = true;
+    }
+  }
+  if (!changed) return { succeeded: true, revision: current };
+  statements.updateMeta.run(next, "revision");
+  return { succeeded: true, revision: next };
+}
+
+// One savepoint per call: a throw rolls back only what the call did (and drops its events).
+const inSavepoint = db.transaction((run) => run());
+
+function guarded(run) {
+  const eventsBefore = events.length;
+  try {
+    return { value: inSavepoint(run) };
+  } catch (error) {
+    events.length = eventsBefore;
+    return { error: describe(error) };
+  }
+}
+
+function runOperation(operation) {
+  switch (operation.kind) {
+    case "txns": {
+      const outcomes = [];
+      for (const request of operation.txns) {
+        const outcome = guarded(() => applyTxn(request));
+        outcomes.push(outcome);
+      }
+      return { value: outcomes };
+    }
+    case "grant":
+      return guarded(() => {
+        const id = statements.selectMeta.get("next_lease_id").value;
+        statements.updateMeta.run(id + 1, "next_lease_id");
+        statements.insertLease.run(String(id), operation.ttlMs, operation.now + operation.ttlMs);
+        return String(id);
+      });
+    case "keepAlive":
+      return guarded(() => {
+        const lease = statements.selectLease.get(operation.leaseId);
+        if (lease === undefined || lease.expires_at <= operation.now) throw new Refusal("lease-not-found", { leaseId: operation.leaseId });
+        statements.renewLease.run(operation.now + lease.ttl_ms, operation.leaseId);
+      });
+    case "revoke":
+      return guarded(() => dropLease(operation.leaseId));
+    case "expire":
+      return guarded(() => expireLeases(operation.now));
+    default:
+      return { error: { kind: "error", message: "unknown operation " + String(operation.kind) } };
+  }
+}
+
+// The whole round in one SQLite transaction (savepoints inside); leases expire first, as of the newest clock reading.
+const runRound = db.transaction((operations, outcomes) => {
+  let now = 0;
+  for (const operation of operations) if (operation.now > now) now = operation.now;
+  expireLeases(now);
+  for (const operation of operations) outcomes.push(runOperation(operation));
+});
+
+function askSeam() {
+  Atomics.store(counters, ${WriterCounter.seam}, 0);
+  parentPort.postMessage({ seam: true });
+  Atomics.wait(counters, ${WriterCounter.seam}, 0);
+  return Atomics.load(counters, ${WriterCounter.seam}) === 1;
+}
+
+function syncWal() {
+  if (walFd === undefined) return undefined;
+  try {
+    if (workerData.seam && !askSeam()) throw Object.assign(new Error("the WAL sync test seam failed the sync"), { code: "ESEAM" });
+    fs.fdatasyncSync(walFd);
+    Atomics.add(counters, ${WriterCounter.walSyncs}, 1);
+    return undefined;
+  } catch (error) {
+    failed = describe(error);
+    return failed;
+  }
+}
+
+function round(operations) {
+  if (failed !== undefined) {
+    parentPort.postMessage({ round: { refused: failed, ids: operations.map((operation) => operation.id) } });
+    return;
+  }
+  events = [];
+  const outcomes = [];
+  const txns = operations.reduce((count, operation) => count + (operation.kind === "txns" ? operation.txns.length : 0), 0);
+  let commitError;
+  try {
+    runRound.immediate(operations, outcomes);
+    if (txns > 0) {
+      Atomics.add(counters, ${WriterCounter.groupCommits}, 1);
+      Atomics.add(counters, ${WriterCounter.txns}, txns);
+    }
+  } catch (error) {
+    commitError = describe(error);
+    events = [];
+  }
+  // Every outcome is recorded only once the body ran to its end: then a failure came from COMMIT.
+  const bodyDone = outcomes.length === operations.length;
+  const syncError = commitError === undefined ? syncWal() : undefined;
+  parentPort.postMessage({
+    round: { ids: operations.map((operation) => operation.id), outcomes, events, commitError, bodyDone, syncError },
+  });
+}
+
+function close() {
+  try {
+    db.close();
+    if (walFd !== undefined) fs.closeSync(walFd);
+  } finally {
+    parentPort.postMessage({ closed: true });
+  }
+}
+
+parentPort.on("message", (first) => {
+  // Everything queued behind the first message joins this round (group commit).
+  const operations = [];
+  let closing = false;
+  for (let message = first; message !== undefined; ) {
+    if (message.close) closing = true;
+    else for (const operation of message.operations) operations.push(operation);
+    if (closing) break;
+    const next = receiveMessageOnPort(parentPort);
+    message = next === undefined ? undefined : next.message;
+  }
+  if (operations.length > 0) round(operations);
+  if (closing) close();
+});
+parentPort.postMessage({ ready: true });
+`;
