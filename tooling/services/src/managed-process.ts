@@ -187,6 +187,8 @@ export async function stopProcess(record: ProcessRecord, options: StopOptions = 
     releaseGuard(record.pid);
     return true;
   }
+  // A dying process loses its command line before it stops running: wait for the signalled pids themselves too.
+  const signalled = ownedMembers(record);
   const graceMs = options.kill === true ? 0 : (options.graceMs ?? 10_000);
   if (graceMs > 0) {
     signalGroup(record.pid, "SIGTERM");
@@ -198,7 +200,9 @@ export async function stopProcess(record: ProcessRecord, options: StopOptions = 
     const deadline = Date.now() + 5_000;
     while (Date.now() < deadline && ownedMembers(record).length > 0) await sleep(25);
   }
-  const gone = ownedMembers(record).length === 0;
+  const exitDeadline = Date.now() + 5_000;
+  while (Date.now() < exitDeadline && signalled.some((pid) => isProcessAlive(pid))) await sleep(10);
+  const gone = ownedMembers(record).length === 0 && !signalled.some((pid) => isProcessAlive(pid));
   if (gone) releaseGuard(record.pid);
   return gone;
 }
