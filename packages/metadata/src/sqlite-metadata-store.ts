@@ -340,7 +340,9 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
         const outcome = outcomes[index];
         const raw = outcome?.value as RawTxnResult | undefined;
         if (failure !== undefined) {
-          const wrote = settlement.bodyDone && raw !== undefined && raw.succeeded && item.request.writes.length > 0;
+          // A lost thread may have committed the round before it died: any txn with writes is then unknown.
+          const wrote =
+            item.request.writes.length > 0 && (settlement.lost !== undefined || (settlement.bodyDone && raw !== undefined && raw.succeeded));
           item.reject(this.#roundError("txn", settlement, failure, wrote));
         } else if (outcome === undefined || outcome.error !== undefined || raw === undefined) {
           item.reject(this.#outcomeError("txn", outcome?.error ?? { kind: "error", message: "the writer thread answered too few txns" }));
