@@ -304,7 +304,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     }
     await this.#writer.barrier();
     const failure = this.#writer.failure;
-    if (failure !== undefined) throw syncFailure(operation, this.#failureCause(failure), false);
+    if (failure !== undefined) throw this.#poisoned(failure);
     return value;
   }
 
