@@ -62,6 +62,21 @@ export class PhysicalObjectRoots {
   }
 
   /**
+   * The compares and writes that create `root` (ACTIVE) and protect it for `request`'s owner in one transaction:
+   * the root key must be absent. For an object only this owner names (a single-slice WAL object), so the root
+   * becomes durable with the first record that references the object; a transaction that loses the absence
+   * compare commits nothing.
+   */
+  creatingProtection(root: PhysicalObjectRoot, request: ProtectionRequest): RootProtection {
+    const rootKey = physicalObjectRootKey(this.cluster, root.objectKeyHash);
+    const protection = this.protection({ root, revision: 0 }, request);
+    return {
+      compares: [{ key: rootKey, modRevision: 0 }],
+      writes: [{ type: "put", key: rootKey, value: physicalObjectRootCodec.encode(root) }, ...protection.writes],
+    };
+  }
+
+  /**
    * The compares and writes that protect `versioned`'s object for `request`'s owner. Throws
    * METADATA_CONDITION_FAILED when the root is not ACTIVE (a collector owns it: the object must not be named).
    */

@@ -126,7 +126,7 @@ export function describeObjectWalAcceptance(
     });
 
     describe("crashes at every boundary", () => {
-      it("after PUT, before the intent: KNOWN_NOT_COMMITTED; the object is an orphan with an ACTIVE root and no protection", withStack(async (stack) => {
+      it("after PUT, before the intent: KNOWN_NOT_COMMITTED; the single-slice object is an orphan with no root and no protection", withStack(async (stack) => {
         const uploaded: string[] = [];
         let armed = true;
         const crashing = stack.open({
@@ -147,13 +147,20 @@ export function describeObjectWalAcceptance(
         expect(await stack.head(streamId)).toMatchObject({ committedEndOffset: 0, lastCommitId: "" });
         expect(await stack.intentCount(streamId)).toBe(0);
         const orphan = uploaded[0] ?? "";
-        expect(await stack.root(orphan)).toMatchObject({ lifecycle: "ACTIVE", kind: "OBJECT_WAL" });
+        // Its root would have been created by the head transaction that never ran (a collector finds it by inventory).
+        expect(orphan).not.toBe("");
+        expect(await stack.root(orphan)).toBeUndefined();
         expect(await stack.protectionCount(orphan)).toBe(0);
-        const restarted = stack.open({ writerId: "broker-1" });
+        const committedObjects: string[] = [];
+        const restarted = stack.open({ writerId: "broker-1", runtime: { writerHooks: { afterUpload: (key) => void committedObjects.push(key) } } });
         const retried = await restarted.store.append(streamId, opaque("retried"));
         expect(retried.startOffset).toBe(0);
         expect(await stack.readAll(restarted.store, streamId)).toEqual([[0, 1, "retried"]]);
         expect(await stack.protectionCount(orphan)).toBe(0);
+        // The committed append's head transaction created its object's root and protection together.
+        const committed = committedObjects[0] ?? "";
+        expect(await stack.root(committed)).toMatchObject({ lifecycle: "ACTIVE", kind: "OBJECT_WAL", objectKey: committed });
+        expect(await stack.protectionCount(committed)).toBe(1);
       }));
 
       it("after the intent is planned, before the head CAS: KNOWN_NOT_COMMITTED; nothing became visible", withStack(async (stack) => {

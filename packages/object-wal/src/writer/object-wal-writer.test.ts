@@ -302,11 +302,16 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
     expect(asSlice(retried.readTarget).objectKey).toMatch(/0000000000000000002\.nrs$/);
   });
 
-  it("creates an ACTIVE root describing the uploaded object before members resolve", async () => {
+  it("a single-slice object's root is created by the head transaction that names it, not before", async () => {
     const { writer, objectStore, metadata } = fixture({ processRunId: "rootrun" });
     const persisted = await writer.persist(writer.prepare(request("rooted", ["x", "y"])));
     const objectKey = asSlice(persisted.readTarget).objectKey;
     const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(objectKey));
+    expect(await metadata.get(rootKey)).toBeUndefined();
+    const protection = await writer.protect(persisted, "commitone", metadata);
+    expect(protection.compares).toEqual([{ key: rootKey, modRevision: 0 }]);
+    expect(protection.writes.map((write) => write.key)).toEqual([rootKey, expect.stringContaining("/protections/") as unknown as string]);
+    expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(true);
     const stored = await metadata.get(rootKey);
     const root = physicalObjectRootCodec.decode(stored?.value ?? new Uint8Array(), rootKey);
     const info = await objectStore.head(objectKey);
@@ -321,23 +326,43 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
       storageChecksum: info?.crc32c,
       sliceCount: 1,
     });
+    // The same creating protection cannot commit twice: the root is no longer absent.
+    expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(false);
+    // A later protect (a retried head transaction) compares the stored root's revision.
+    const again = await writer.protect(persisted, "commitone", metadata);
+    expect(again.compares).toEqual([{ key: rootKey, modRevision: stored?.modRevision }]);
   });
 
-  it("protect: compares the root's revision and writes a REACHABLE_APPEND protection owned by the commit intent", async () => {
+  it("a retried protect of a single-slice object whose head transaction did not commit creates the root again", async () => {
     const { writer, metadata } = fixture();
-    const persisted = await writer.persist(writer.prepare(request("protected", ["x"])));
-    const protection = await writer.protect(persisted, "commitabc", metadata);
+    const persisted = await writer.persist(writer.prepare(request("retried", ["x"])));
+    const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(asSlice(persisted.readTarget).objectKey));
+    await writer.protect(persisted, "lost", metadata);
+    const retried = await writer.protect(persisted, "lost", metadata);
+    expect(retried.compares).toEqual([{ key: rootKey, modRevision: 0 }]);
+    expect((await metadata.txn({ compares: retried.compares, writes: retried.writes })).succeeded).toBe(true);
+  });
+
+  it("a multi-slice object's root is created (ACTIVE) before its members resolve; protect compares its revision", async () => {
+    const { writer, metadata } = fixture({ flush: { lingerMs: 60_000 } });
+    const pending = [writer.persist(writer.prepare(request("shared-a", ["x"]))), writer.persist(writer.prepare(request("shared-b", ["y"])))];
+    await writer.flushNow();
+    const [persisted, other] = await Promise.all(pending);
+    if (persisted === undefined || other === undefined) throw new Error("expected two slices");
     const objectKey = asSlice(persisted.readTarget).objectKey;
+    expect(asSlice(other.readTarget).objectKey).toBe(objectKey);
     const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(objectKey));
-    expect(protection.compares).toEqual([{ key: rootKey, modRevision: (await metadata.get(rootKey))?.modRevision }]);
+    const stored = await metadata.get(rootKey);
+    expect(physicalObjectRootCodec.decode(stored?.value ?? new Uint8Array(), rootKey)).toMatchObject({ objectKey, lifecycle: "ACTIVE", sliceCount: 2 });
+    const protection = await writer.protect(persisted, "commitabc", metadata);
+    expect(protection.compares).toEqual([{ key: rootKey, modRevision: stored?.modRevision }]);
     const [write] = protection.writes;
     if (write?.type !== "put") throw new Error("expected a put");
     const record = objectProtectionCodec.decode(write.value, write.key);
-    expect(record).toMatchObject({ type: "REACHABLE_APPEND", streamId: streamIdFromName("protected"), rootLifecycleEpoch: 0 });
-    expect(record.ownerKey).toBe(`/nereus/clusters/${CLUSTER}/streams/${streamIdFromName("protected")}/commit-log/commitabc`);
+    expect(record).toMatchObject({ type: "REACHABLE_APPEND", streamId: streamIdFromName("shared-a"), rootLifecycleEpoch: 0 });
+    expect(record.ownerKey).toBe(`/nereus/clusters/${CLUSTER}/streams/${streamIdFromName("shared-a")}/commit-log/commitabc`);
     expect(parseObjectProtectionKey(write.key).referenceId).toMatch(/^ra1-[a-z2-7]{52}$/);
     // Once a collector changed the root (e.g. marked it), the protecting transaction cannot commit.
-    const stored = await metadata.get(rootKey);
     await metadata.txn({ compares: [], writes: [{ type: "put", key: rootKey, value: stored?.value ?? new Uint8Array() }] });
     expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(false);
   });
@@ -345,8 +370,11 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
   it("protect of a target from another process loads and checks the root", async () => {
     const { writer, metadata, objectStore } = fixture();
     const persisted = await writer.persist(writer.prepare(request("elsewhere", ["x"])));
+    const created = await writer.protect(persisted, "commitxyz", metadata);
+    expect((await metadata.txn({ compares: created.compares, writes: created.writes })).succeeded).toBe(true);
     const other = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "broker-2" });
     const protection = await other.protect(persisted, "commitxyz", metadata);
+    expect(protection.compares[0]?.modRevision).toBeGreaterThan(0);
     expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(true);
     const orphan: typeof persisted = { ...persisted, readTarget: { ...asSlice(persisted.readTarget), objectKey: "unit/wal/v1/none.nrs" } };
     await expectError(other.protect(orphan, "c", metadata), ErrorCode.METADATA_CONDITION_FAILED);

@@ -1,11 +1,13 @@
 // The broker-level multi-stream Object WAL writer (walKind "OBJECT"; DESIGN §4.5, digest §3.1–3.6). `persist`
 // enqueues a prepared append into the pending object; a flush (size, slice count or linger trigger) encodes ONE
-// NRS1 object with one slice per stream-append, validates its key, length, checksum and manifest, creates the
-// object's physical root (ACTIVE) and does ONE create-only PUT under a deterministic key (writer identity + run +
-// flush sequence); then every member's persist resolves with its own OBJECT_SLICE target. Each slice then commits
-// through its own stream's lane, session and head CAS in core: a member that fails later (fenced, conflict, crash)
-// never affects the others, and its slice simply stays invisible. `protect` returns the root-revision compare and
-// the REACHABLE_APPEND protection the head transaction commits atomically.
+// NRS1 object with one slice per stream-append, validates its key, length, checksum and manifest and does ONE
+// create-only PUT under a deterministic key (writer identity + run + flush sequence) — with several slices, it
+// creates the object's physical root (ACTIVE) meanwhile; then every member's persist resolves with its own
+// OBJECT_SLICE target. Each slice then commits through its own stream's lane, session and head CAS in core: a member
+// that fails later (fenced, conflict, crash) never affects the others, and its slice simply stays invisible.
+// `protect` returns what the head transaction commits atomically: the root-revision compare and the REACHABLE_APPEND
+// protection — for a single-slice object, whose root nobody else can create, a compare on the root's absence plus
+// the root itself (one metadata transaction per append instead of two).
 // Does not: touch heads, intents or indexes; delete objects; retry across flushes (a new persist of a failed
 // attempt goes into a new object). Buffers: `prepare` copies the caller's payloads unless the request says they were
 // handed over (then it keeps references; each byte is copied once, into the object, built in the store's
@@ -52,9 +54,9 @@ const SLICE_OVERHEAD_BYTES = 160;
 
 /** Test seams at the flush boundaries (a throw fails the whole flush, as a crash there would). */
 export interface ObjectWalWriterHooks {
-  /** After the object is encoded and validated, before its root and PUT. */
+  /** After the object is encoded and validated, before its PUT (and, with several slices, its root). */
   readonly beforeUpload?: (objectKey: string) => Promise<void> | void;
-  /** After the PUT and the root succeeded, before members resolve. */
+  /** After the PUT (and a multi-slice object's root) succeeded, before members resolve. */
   readonly afterUpload?: (objectKey: string) => Promise<void> | void;
 }
 
@@ -161,6 +163,8 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
   readonly #hooks: ObjectWalWriterHooks;
   readonly #prepared = new WeakMap<PreparedWrite, PreparedState>();
   readonly #rootCache = new Map<string, VersionedRoot>();
+  /** Roots of uploaded single-slice objects, created by their head transaction (`protected`: protect ran once). */
+  readonly #uncreatedRoots = new Map<string, { readonly root: PhysicalObjectRoot; protected: boolean }>();
   readonly #closing = new AbortController();
   readonly #ready: PendingObject[] = [];
   readonly #flushes = new Set<Promise<void>>();
@@ -256,21 +260,29 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     if (target.type !== "OBJECT_SLICE" || target.objectType !== "MULTI_STREAM_WAL_OBJECT") {
       throw invalid(`the Object WAL writer protects its own MULTI_STREAM_WAL_OBJECT slices, not ${target.type}`);
     }
+    const streamId = persisted.prepared.request.streamId;
+    const ownerKey = commitIntentKey(this.#clusterPrefix, streamId, commitId);
+    const uncreated = this.#uncreatedRoots.get(target.objectKey);
+    if (uncreated !== undefined && !uncreated.protected) {
+      // First protection of a single-slice object: nobody else names it, so its root is absent and this head
+      // transaction creates it (a compare on absence, then the root and the protection).
+      uncreated.protected = true;
+      return this.#roots.creatingProtection(uncreated.root, { type: "REACHABLE_APPEND", streamId, ownerKey });
+    }
     let versioned = this.#rootCache.get(target.objectKey);
     if (versioned === undefined) {
       versioned = await this.#roots.load(metadata, target.objectKey, options.signal);
+      if (versioned === undefined && uncreated !== undefined) {
+        // A retry after a head transaction that did not commit: the root is still ours to create.
+        return this.#roots.creatingProtection(uncreated.root, { type: "REACHABLE_APPEND", streamId, ownerKey });
+      }
       if (versioned === undefined) {
         throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `WAL object ${target.objectKey} has no physical root; it may not be referenced`, {
           retryable: false,
         });
       }
     }
-    const streamId = persisted.prepared.request.streamId;
-    return this.#roots.protection(versioned, {
-      type: "REACHABLE_APPEND",
-      streamId,
-      ownerKey: commitIntentKey(this.#clusterPrefix, streamId, commitId),
-    });
+    return this.#roots.protection(versioned, { type: "REACHABLE_APPEND", streamId, ownerKey });
   }
 
   /** Uploads the pending object now (tests, shutdown). Resolves when every started flush finished. */
@@ -419,9 +431,16 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       uploadStarted = true;
       const release = (): void => this.#store.releaseBody?.(encoded.bytes);
       uploading.then(release, release);
-      const [versioned, upload] = await Promise.all([this.#roots.create(this.#metadata, root, signal), uploading]).finally(deadline.dispose);
-      if (upload.recognisedOwnWrite) this.stats.recognisedOwnWrites += 1;
-      this.#rememberRoot(identity.objectKey, versioned);
+      if (members.length === 1) {
+        // One slice: its head transaction creates the root (see `protect`), so the flush waits for the PUT only.
+        const upload = await uploading.finally(deadline.dispose);
+        if (upload.recognisedOwnWrite) this.stats.recognisedOwnWrites += 1;
+        this.#rememberUncreatedRoot(root);
+      } else {
+        const [versioned, upload] = await Promise.all([this.#roots.create(this.#metadata, root, signal), uploading]).finally(deadline.dispose);
+        if (upload.recognisedOwnWrite) this.stats.recognisedOwnWrites += 1;
+        this.#rememberRoot(identity.objectKey, versioned);
+      }
       await this.#hooks.afterUpload?.(identity.objectKey);
       this.stats.objects += 1;
       this.stats.slices += members.length;
@@ -488,6 +507,14 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       manifestLength: footer.manifestLength,
       manifestChecksum: footer.manifestChecksum,
     };
+  }
+
+  #rememberUncreatedRoot(root: PhysicalObjectRoot): void {
+    this.#uncreatedRoots.set(root.objectKey, { root, protected: false });
+    if (this.#uncreatedRoots.size > ROOT_CACHE_SIZE) {
+      const oldest = this.#uncreatedRoots.keys().next().value;
+      if (oldest !== undefined) this.#uncreatedRoots.delete(oldest);
+    }
   }
 
   #rememberRoot(objectKey: string, versioned: VersionedRoot): void {
