@@ -68,12 +68,10 @@ export class PhysicalObjectRoots {
    * compare commits nothing.
    */
   creatingProtection(root: PhysicalObjectRoot, request: ProtectionRequest): RootProtection {
-    const rootKey = physicalObjectRootKey(this.cluster, root.objectKeyHash);
+    // Revision 0 makes the root compare a compare on absence (MetadataStore SPI).
     const protection = this.protection({ root, revision: 0 }, request);
-    return {
-      compares: [{ key: rootKey, modRevision: 0 }],
-      writes: [{ type: "put", key: rootKey, value: physicalObjectRootCodec.encode(root) }, ...protection.writes],
-    };
+    const rootPut: WriteOp = { type: "put", key: physicalObjectRootKey(this.cluster, root.objectKeyHash), value: physicalObjectRootCodec.encode(root) };
+    return { compares: protection.compares, writes: [rootPut, ...protection.writes] };
   }
 
   /**

@@ -261,28 +261,26 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       throw invalid(`the Object WAL writer protects its own MULTI_STREAM_WAL_OBJECT slices, not ${target.type}`);
     }
     const streamId = persisted.prepared.request.streamId;
-    const ownerKey = commitIntentKey(this.#clusterPrefix, streamId, commitId);
+    const request = { type: "REACHABLE_APPEND", streamId, ownerKey: commitIntentKey(this.#clusterPrefix, streamId, commitId) } as const;
     const uncreated = this.#uncreatedRoots.get(target.objectKey);
     if (uncreated !== undefined && !uncreated.protected) {
       // First protection of a single-slice object: nobody else names it, so its root is absent and this head
       // transaction creates it (a compare on absence, then the root and the protection).
       uncreated.protected = true;
-      return this.#roots.creatingProtection(uncreated.root, { type: "REACHABLE_APPEND", streamId, ownerKey });
+      return this.#roots.creatingProtection(uncreated.root, request);
     }
     let versioned = this.#rootCache.get(target.objectKey);
     if (versioned === undefined) {
       versioned = await this.#roots.load(metadata, target.objectKey, options.signal);
-      if (versioned === undefined && uncreated !== undefined) {
-        // A retry after a head transaction that did not commit: the root is still ours to create.
-        return this.#roots.creatingProtection(uncreated.root, { type: "REACHABLE_APPEND", streamId, ownerKey });
-      }
+      // A retry after a head transaction that did not commit: the root is still ours to create.
+      if (versioned === undefined && uncreated !== undefined) return this.#roots.creatingProtection(uncreated.root, request);
       if (versioned === undefined) {
         throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `WAL object ${target.objectKey} has no physical root; it may not be referenced`, {
           retryable: false,
         });
       }
     }
-    return this.#roots.protection(versioned, { type: "REACHABLE_APPEND", streamId, ownerKey });
+    return this.#roots.protection(versioned, request);
   }
 
   /** Uploads the pending object now (tests, shutdown). Resolves when every started flush finished. */
