@@ -56,6 +56,15 @@ export {
   type StoredEntry,
   type WalIoOptions,
 } from "./spi/wal.js";
+export {
+  DURABILITY_GATE_WORDS,
+  DurabilityGateWord,
+  SharedDurabilityGates,
+  awaitDurabilityGate,
+  durabilityGateFailed,
+  type DurabilityGate,
+  type SharedDurabilityGate,
+} from "./spi/durability-gate.js";
 export type { CompletionCoordinator, CompletionContext, AdmissionHook } from "./spi/completion.js";
 export {
   OBJECT_STORE_SPI_VERSION,
@@ -63,6 +72,7 @@ export {
   type ObjectInfo,
   type ObjectListPage,
   type ObjectIoOptions,
+  type GatedPut,
 } from "./spi/object-store.js";
 
 // Binary helpers (src/bytes).

@@ -2,7 +2,7 @@
 // requests with the same errors: keys are non-empty well-formed strings (a lone surrogate has no UTF-8 form and would
 // silently collide with U+FFFD), scans have a positive integer limit, txns respect etcd's per-list operation cap
 // and never write one key twice.
-import type { ScanOptions, TxnRequest } from "@nereus/core";
+import { DURABILITY_GATE_WORDS, type DurabilityGate, type ScanOptions, type TxnRequest } from "@nereus/core";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
 
 /** etcd's default `--max-txn-ops`: compares, writes and `readOnFailure` may each hold at most this many entries. */
@@ -37,7 +37,21 @@ export const checkMetadataRequest = {
     if (options.startAfter !== undefined) checkMetadataRequest.key(options.startAfter);
   },
 
+  /** A txn's durability gate: a promise, and shared words of the documented size with a positive sequence. */
+  gate(gate: DurabilityGate): void {
+    if (typeof (gate.durable as { then?: unknown } | undefined)?.then !== "function") throw MetadataStoreErrors.invalid("txn gate needs a durable promise");
+    const shared = gate.shared;
+    if (shared === undefined) return;
+    if (!(shared.words instanceof SharedArrayBuffer) || shared.words.byteLength < DURABILITY_GATE_WORDS * 8) {
+      throw MetadataStoreErrors.invalid(`txn gate words must be a SharedArrayBuffer of at least ${String(DURABILITY_GATE_WORDS * 8)} bytes`);
+    }
+    if (!Number.isSafeInteger(shared.sequence) || shared.sequence < 1) {
+      throw MetadataStoreErrors.invalid(`txn gate sequence must be a positive integer, got ${String(shared.sequence)}`);
+    }
+  },
+
   txn(request: TxnRequest): void {
+    if (request.after !== undefined) checkMetadataRequest.gate(request.after);
     const readOnFailure = request.readOnFailure ?? [];
     for (const list of [request.compares, request.writes, readOnFailure]) {
       if (list.length > MAX_TXN_OPERATIONS) {

@@ -10,6 +10,7 @@ import {
   METADATA_STORE_SPI_VERSION,
   MetadataAmbiguousError,
   NereusError,
+  awaitDurabilityGate,
   type KeyValue,
   type Lease,
   type MetadataStore,
@@ -146,6 +147,10 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
   async txn(request: TxnRequest, options: OperationOptions = {}): Promise<TxnResult> {
     this.#enter(options.signal);
     checkMetadataRequest.txn(request);
+    if (request.after !== undefined) {
+      await awaitDurabilityGate(request.after, "etcd txn");
+      this.#enter(options.signal);
+    }
     const success: IRequestOp[] = [];
     let leaseId: string | undefined;
     for (const write of request.writes) {

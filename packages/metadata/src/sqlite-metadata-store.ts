@@ -14,6 +14,8 @@
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
 import {
   MetadataAmbiguousError,
+  awaitDurabilityGate,
+  durabilityGateFailed,
   type NereusError,
   METADATA_STORE_SPI_VERSION,
   type KeyValue,
@@ -38,6 +40,7 @@ import {
   type WriterFailure,
   type WriterOperation,
   type WriterOutcome,
+  type WriterTxn,
 } from "./sqlite-writer-thread.js";
 import { prefixUpperBound, scanLowerBound } from "./utf8-key-range.js";
 
@@ -230,6 +233,11 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   async txn(request: TxnRequest, options: OperationOptions = {}): Promise<TxnResult> {
     this.#enter(options.signal);
     checkMetadataRequest.txn(request);
+    // A gate the writer thread cannot wait on is awaited here, before the txn is queued.
+    if (request.after !== undefined && request.after.shared === undefined) {
+      await awaitDurabilityGate(request.after, "sqlite txn");
+      this.#enter(options.signal);
+    }
     return new Promise<TxnResult>((resolve, reject) => {
       this.#queuedTxns.push({ request, signal: options.signal, resolve, reject });
       if (!this.#sendQueued) {
@@ -333,7 +341,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     });
     this.#queuedTxns = [];
     if (queued.length === 0) return;
-    void this.#writer.submit({ kind: "txns", txns: queued.map((item) => item.request) }, this.#clock()).then((settlement) => {
+    void this.#writer.submit({ kind: "txns", txns: queued.map((item) => writerTxn(item.request)) }, this.#clock()).then((settlement) => {
       const failure = settlementFailure(settlement);
       const outcomes = (settlement.outcome?.value ?? []) as readonly WriterOutcome[];
       queued.forEach((item, index) => {
@@ -371,6 +379,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   #outcomeError(operation: string, failure: WriterFailure): NereusError {
     if (failure.kind === "lease-not-found") return MetadataStoreErrors.leaseNotFound(failure.leaseId);
     if (failure.kind === "invariant") return MetadataStoreErrors.invariant(failure.message);
+    if (failure.kind === "gate") return durabilityGateFailed(`sqlite ${operation}`, new Error(failure.message));
     return mapSqliteError(toError(failure), { operation, failedAtCommit: false });
   }
 
@@ -403,6 +412,12 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       });
     }
   }
+}
+
+/** What the writer thread gets of a txn: the request without its gate's promise (the shared words go along). */
+function writerTxn(request: TxnRequest): WriterTxn {
+  const { after, ...rest } = request;
+  return after?.shared === undefined ? rest : { ...rest, gate: after.shared };
 }
 
 /** The failure that ended an operation's whole round, if any. */

@@ -7,13 +7,18 @@
 // poisons the thread: every later operation is refused without being applied. Counters shared with the main thread
 // (an Int32Array over a SharedArrayBuffer): [0] group commits that carried txns, [1] txns, [2] datasyncs. With the
 // test seam on, the thread asks the main thread before each datasync (message `seam`) and waits on word [3] of the
-// same array: 1 = go on, 2 = fail the sync.
+// same array: 1 = go on, 2 = fail the sync. A txn may carry a shared durability gate (TxnRequest.after): before a
+// round runs, the thread waits (Atomics.wait, up to GATE_TIMEOUT_MS) until every gate of the round opened or
+// failed; a txn whose gate failed is refused (outcome kind "gate") and the others of the round go on.
 
 /** Indexes of the shared counters. */
 export const WriterCounter = { groupCommits: 0, txns: 1, walSyncs: 2, seam: 3 } as const;
 
 /** Words in the shared counters array. */
 export const WRITER_COUNTER_WORDS = 4;
+
+/** How long a round waits for the durability gates of its txns before refusing the txns still gated. */
+export const GATE_TIMEOUT_MS = 30_000;
 
 export const WRITER_SOURCE = String.raw`
 "use strict";
@@ -134,11 +139,49 @@ function guarded(run) {
   }
 }
 
+// Why the gate of a txn did not open (undefined: it opened). Gate words: [0] durable sequence, [1] failed, [2] changes.
+function waitGate(gate, deadline) {
+  const view = new BigInt64Array(gate.words);
+  const target = BigInt(gate.sequence);
+  for (;;) {
+    const changes = Atomics.load(view, 2);
+    if (Atomics.load(view, 0) >= target) return undefined;
+    if (Atomics.load(view, 1) !== 0n) return "the write failed";
+    const left = deadline - Date.now();
+    if (left <= 0) return "the write was not durable within ${String(GATE_TIMEOUT_MS)} ms";
+    Atomics.wait(view, 2, changes, left);
+  }
+}
+
+// Waits for the gates of a round's txns; returns the refusal of each gated txn that may not be applied.
+function gateRefusals(operations) {
+  let refusals;
+  const deadline = Date.now() + ${String(GATE_TIMEOUT_MS)};
+  for (const operation of operations) {
+    if (operation.kind !== "txns") continue;
+    for (const request of operation.txns) {
+      if (request.gate === undefined) continue;
+      const reason = waitGate(request.gate, deadline);
+      if (reason === undefined) continue;
+      refusals ??= new Map();
+      refusals.set(request, { kind: "gate", message: reason });
+    }
+  }
+  return refusals;
+}
+
+let refusals;
+
 function runOperation(operation) {
   switch (operation.kind) {
     case "txns": {
       const outcomes = [];
       for (const request of operation.txns) {
+        const refusal = refusals === undefined ? undefined : refusals.get(request);
+        if (refusal !== undefined) {
+          outcomes.push({ error: refusal });
+          continue;
+        }
         const outcome = guarded(() => applyTxn(request));
         outcomes.push(outcome);
       }
@@ -200,6 +243,7 @@ function round(operations) {
     return;
   }
   events = [];
+  refusals = gateRefusals(operations);
   const outcomes = [];
   const txns = operations.reduce((count, operation) => count + (operation.kind === "txns" ? operation.txns.length : 0), 0);
   let commitError;

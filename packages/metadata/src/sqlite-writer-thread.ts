@@ -6,15 +6,23 @@
 // the `-wal` file) and the datasync after it no longer cost the event loop anything but two messages.
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { TxnRequest, WatchEvent } from "@nereus/core";
+import type { SharedDurabilityGate, TxnRequest, WatchEvent } from "@nereus/core";
 import { WRITER_COUNTER_WORDS, WRITER_SOURCE, WriterCounter } from "./sqlite-writer-source.js";
 
 /** Test seam: runs before each datasync of the `-wal` file; a throw fails the sync like an I/O error. */
 export type BeforeWalSync = () => Promise<void> | void;
 
+/**
+ * A txn as the writer thread receives it: the request's compares, writes and failure reads, and the shared gate it
+ * waits for before the round that applies it (see `TxnRequest.after`).
+ */
+export interface WriterTxn extends Omit<TxnRequest, "after"> {
+  readonly gate?: SharedDurabilityGate;
+}
+
 /** One write operation of the store. */
 export type WriterOperation =
-  | { readonly kind: "txns"; readonly txns: readonly TxnRequest[] }
+  | { readonly kind: "txns"; readonly txns: readonly WriterTxn[] }
   | { readonly kind: "grant"; readonly ttlMs: number }
   | { readonly kind: "keepAlive"; readonly leaseId: string }
   | { readonly kind: "revoke"; readonly leaseId: string }
@@ -25,7 +33,9 @@ export type WriterFailure =
   | { readonly kind: "error"; readonly message: string; readonly code?: string; readonly name?: string }
   | { readonly kind: "lease-not-found"; readonly leaseId: string }
   | { readonly kind: "invariant"; readonly message: string }
-  | { readonly kind: "lost"; readonly message: string };
+  | { readonly kind: "lost"; readonly message: string }
+  /** The txn's durability gate failed or timed out: it was not applied. */
+  | { readonly kind: "gate"; readonly message: string };
 
 /** What one operation (or one txn of a txns operation) came to inside its savepoint. */
 export type WriterOutcome = { readonly value: unknown; readonly error?: undefined } | { readonly error: WriterFailure; readonly value?: undefined };

@@ -58,6 +58,11 @@ export interface SegmentWriteJob {
   readonly sync: boolean;
   readonly syncDirectory: boolean;
   readonly close: boolean;
+  /**
+   * A shared durability gate (see `SharedDurabilityGate` in @nereus/core) the worker opens up to `sequence` once
+   * every write and sync of the job succeeded — before it answers — or fails when the job fails.
+   */
+  readonly gate?: { readonly words: SharedArrayBuffer; readonly sequence: number };
 }
 
 /** One record of a `SegmentWriteJob`. */
@@ -166,6 +171,21 @@ function writeSegment(job) {
   if (job.close) closeSegment();
   return { kind: "written", skipped };
 }
+// Shared gate words: [0] durable sequence, [1] failed, [2] changes (notified).
+function openGate(gate) {
+  const view = new BigInt64Array(gate.words);
+  const sequence = BigInt(gate.sequence);
+  if (Atomics.load(view, 0) >= sequence) return;
+  Atomics.store(view, 0, sequence);
+  Atomics.add(view, 2, 1n);
+  Atomics.notify(view, 2);
+}
+function failGate(gate) {
+  const view = new BigInt64Array(gate.words);
+  Atomics.store(view, 1, 1n);
+  Atomics.add(view, 2, 1n);
+  Atomics.notify(view, 2);
+}
 function publish(job) {
   const fd = fs.openSync(job.temporary, "wx", 0o644);
   try {
@@ -250,8 +270,13 @@ parentPort.on("message", (message) => {
     return;
   }
   if (message.segment !== undefined) {
-    try { outcome = writeSegment(message.segment); } catch (error) {
+    const gate = message.segment.gate;
+    try {
+      outcome = writeSegment(message.segment);
+      if (gate !== undefined) openGate(gate);
+    } catch (error) {
       try { closeSegment(); } catch {}
+      if (gate !== undefined) failGate(gate);
       outcome = { kind: "failed", error: failure(error) };
     }
     parentPort.postMessage({ id: message.id, outcome });

@@ -8,6 +8,7 @@
 // can leave files there, never in `objects/`). Safe for several stores, and processes, sharing one root on one
 // local filesystem; not for network filesystems without atomic link(2). Reads return fresh arrays.
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { type FileHandle, open, readdir, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import {
@@ -15,6 +16,7 @@ import {
   NereusError,
   OBJECT_STORE_SPI_VERSION,
   crc32c,
+  type GatedPut,
   type ObjectInfo,
   type ObjectIoOptions,
   type ObjectListPage,
@@ -153,6 +155,48 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     });
   }
 
+  /**
+   * Segment layout only: queues a segment put of a new key and resolves with its gate (see
+   * `ObjectStore.putIfAbsentGated`); `undefined` — nothing started — when the layout is off, the body goes to a
+   * file of its own, or the key is taken or being put.
+   */
+  async putIfAbsentGated(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<GatedPut | undefined> {
+    return this.#lifecycle.run("put", options.signal, async () => {
+      if (!(body instanceof Uint8Array)) {
+        throw new NereusError(ErrorCode.INVALID_ARGUMENT, "object body must be a Uint8Array", { retryable: false });
+      }
+      await this.#ensureReady();
+      const log = await this.#segmentLog();
+      if (log === undefined || this.#claims.has(key) || log.info(key) !== undefined || log.whenWritten(key) !== undefined) return undefined;
+      if (body.length > (this.#segmentOptions as Required<SegmentLayoutOptions>).maxObjectBytes) return undefined;
+      // A key written as an object file before the layout was turned on stays with the ungated path, which checks it
+      // in order with the write. Nothing else creates files while this store holds the key's claim (taken below,
+      // with no await in between).
+      if (existsSync(path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key)))) return undefined;
+      const crc = crc32c(body);
+      const pooled = this.#bodies.lookup(body);
+      let started;
+      if (pooled === undefined) {
+        started = log.putGated(key, body, crc);
+      } else {
+        this.#bodies.beginUse(pooled.memory);
+        started = log.putGated(key, { id: pooled.id, buffer: pooled.memory, start: HEADER_BYTES, length: body.length }, crc);
+        void started.written.then(
+          () => this.#bodies.endUse(pooled.memory),
+          () => this.#bodies.endUse(pooled.memory),
+        );
+      }
+      const done = started.written.then((created) => ({ created }));
+      this.#claims.set(key, done);
+      const release = (): void => {
+        if (this.#claims.get(key) === done) this.#claims.delete(key);
+      };
+      done.then(release, release);
+      this.#lifecycle.track(done);
+      return { gate: started.gate, done };
+    });
+  }
+
   /** Segment layout on: small bodies go to a segment, large ones to a file; either way the key must be new in both. */
   async #putWithSegments(log: SegmentLog, key: string, target: string, body: Uint8Array): Promise<{ readonly created: boolean }> {
     if (log.info(key) !== undefined) return { created: false };
@@ -276,7 +320,9 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   async head(key: string, options: ObjectIoOptions = {}): Promise<ObjectInfo | undefined> {
     return this.#lifecycle.run("head", options.signal, async () => {
       const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
-      const inSegment = (await this.#segmentLog())?.info(key);
+      const log = await this.#segmentLog();
+      await log?.whenWritten(key)?.catch(() => undefined);
+      const inSegment = log?.info(key);
       if (inSegment !== undefined) return inSegment;
       let handle: FileHandle;
       try {

@@ -41,6 +41,16 @@ export class StoreLifecycle {
     }
   }
 
+  /** Counts `work`, started by a call `run` admitted, as in flight until it settles (close waits for it). */
+  track(work: Promise<unknown>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.#inFlight.add(settled);
+    void settled.then(() => this.#inFlight.delete(settled));
+  }
+
   /** Idempotent: the first call stops new calls, waits for in-flight ones to settle, then runs `release` once. */
   close(release: () => Promise<void> | void): Promise<void> {
     this.#closing ??= (async () => {

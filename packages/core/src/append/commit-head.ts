@@ -91,6 +91,7 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
       ],
       writes,
       readOnFailure,
+      ...(input.persisted.gate === undefined ? {} : { after: input.persisted.gate }),
     };
     deadline.check(`append to ${streamId}`);
     attempt.stage = "HEAD_REQUEST_IN_FLIGHT";

@@ -2,6 +2,7 @@
 // Modelled on etcd v3 so that the etcd implementation is a thin mapping; SQLite and in-memory stores emulate it.
 // Keys are UTF-8 strings built by the key helpers (safe components only); values are opaque bytes owned by the
 // caller (stores copy on write and return fresh arrays on read).
+import type { DurabilityGate } from "./durability-gate.js";
 
 /** Version of this SPI. Implementations expose it so mismatches fail at wiring time. */
 export const METADATA_STORE_SPI_VERSION = 1;
@@ -35,6 +36,12 @@ export interface TxnRequest {
   readonly writes: readonly WriteOp[];
   /** Keys whose current values are returned when the compares fail (the etcd `Else: Get(k)` branch). */
   readonly readOnFailure?: readonly string[];
+  /**
+   * A physical write this transaction depends on (see `DurabilityGate`): the store applies the transaction only once
+   * the gate opened, and when the gate fails it does not apply it and throws a `NereusError` with
+   * `details.ambiguous === false`. Not part of what is stored.
+   */
+  readonly after?: DurabilityGate;
 }
 
 export type TxnResult =

@@ -1,6 +1,7 @@
 // ObjectStore SPI (version 1): immutable, create-only objects addressed by key. Implemented over S3 and the local
 // filesystem by @nereus/object-wal, and in memory by @nereus/core/testing.
 
+import type { DurabilityGate } from "./durability-gate.js";
 export const OBJECT_STORE_SPI_VERSION = 1;
 
 export interface ObjectIoOptions {
@@ -48,4 +49,18 @@ export interface ObjectStore {
    * memory once no put of it is in flight. Ignored for bodies the store did not allocate.
    */
   releaseBody?(body: Uint8Array): void;
+  /**
+   * Optional: starts a create-only put of a key nobody has written and resolves as soon as the write is queued,
+   * with the gate that opens once the object is durable and readable (`get` of the key waits for the write). Resolves
+   * `undefined`, having started nothing, when this store cannot gate this put (the caller then uses `putIfAbsent`).
+   * `done` settles like `putIfAbsent` would; a put that finds the key taken fails the gate and resolves
+   * `{ created: false }`. The body must stay untouched until `done` settles.
+   */
+  putIfAbsentGated?(key: string, body: Uint8Array, options?: ObjectIoOptions): Promise<GatedPut | undefined>;
+}
+
+/** A put under way (see `ObjectStore.putIfAbsentGated`). */
+export interface GatedPut {
+  readonly gate: DurabilityGate;
+  readonly done: Promise<{ readonly created: boolean }>;
 }

@@ -3,6 +3,7 @@
 import type { AppendEntry, PayloadFormat } from "../domain/append-types.js";
 import type { ReadTarget, ReadTargetType } from "../domain/read-target.js";
 import type { PrimaryWalKind } from "../domain/storage-profile.js";
+import type { DurabilityGate } from "./durability-gate.js";
 import type { KeyValue, MetadataStore, RevisionCompare, WriteOp } from "./metadata-store.js";
 
 export const WAL_SPI_VERSION = 1;
@@ -46,10 +47,14 @@ export interface TargetProtection {
   readonly writes: readonly WriteOp[];
 }
 
-/** A durable physical target: bytes are durable, but not yet a committed logical range. */
+/**
+ * A durable physical target: bytes are durable, but not yet a committed logical range. With `gate`, the bytes
+ * are durable once the gate opens: the head transaction naming them carries it as its `after`.
+ */
 export interface PersistedWrite {
   readonly prepared: PreparedWrite;
   readonly readTarget: ReadTarget;
+  readonly gate?: DurabilityGate;
 }
 
 export interface WalIoOptions {

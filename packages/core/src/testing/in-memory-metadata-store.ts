@@ -6,6 +6,7 @@
 import { ErrorCode } from "../errors/error-code.js";
 import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
 import { NereusError } from "../errors/nereus-error.js";
+import { awaitDurabilityGate } from "../spi/durability-gate.js";
 import {
   METADATA_STORE_SPI_VERSION,
   type KeyValue,
@@ -113,6 +114,10 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
   async txn(request: TxnRequest, options: OperationOptions = {}): Promise<TxnResult> {
     this.#enter(options.signal);
     checkTxn(request);
+    if (request.after !== undefined) {
+      await awaitDurabilityGate(request.after, "txn");
+      this.#enter(options.signal);
+    }
     this.stats.txns += 1;
     return this.#run("txn", request, options.signal, () => this.#apply(request));
   }

@@ -11,7 +11,7 @@
 // is reopened, when recovery cuts what was torn), because after a failed fdatasync the file's state is unknown.
 import path from "node:path";
 import { unlink } from "node:fs/promises";
-import { ErrorCode, NereusError, crc32c, type ObjectInfo } from "@nereus/core";
+import { ErrorCode, NereusError, SharedDurabilityGates, crc32c, type DurabilityGate, type ObjectInfo } from "@nereus/core";
 import type { FilePublishPool, PublishError, SegmentWriteRecord } from "../file-publish-worker.js";
 import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
@@ -58,6 +58,8 @@ interface PendingRecord {
   readonly size: number;
   readonly crc32c: number;
   readonly reject: (error: NereusError) => void;
+  /** The sequence of the durability gate this record opens once written (0: none). */
+  readonly gateSequence?: number;
 }
 
 /** Counters for tests, logs and metrics. */
@@ -93,6 +95,10 @@ export class SegmentLog {
   readonly #deleting = new Map<string, number>();
   #failure: NereusError | undefined;
   #closed = false;
+  /** Gates of `putGated` records: opened by the writing worker right after the job's fdatasync. */
+  readonly #gates = new SharedDurabilityGates();
+  /** Keys of gated puts not written yet: a read of one waits for its write. */
+  readonly #gatedInFlight = new Map<string, Promise<unknown>>();
 
   private constructor(options: SegmentLogOptions, recovered: RecoveredSegments, lock: SegmentLock) {
     this.#directory = options.directory;
@@ -137,6 +143,11 @@ export class SegmentLog {
     return location === undefined ? undefined : { key, size: location.size, crc32c: location.crc32c };
   }
 
+  /** Settles once a gated put of `key` still in flight ended (undefined when there is none). */
+  whenWritten(key: string): Promise<unknown> | undefined {
+    return this.#gatedInFlight.get(key);
+  }
+
   /** Live keys starting with `prefix`, after `after` (UTF-8 byte order), ascending, at most `limit`. */
   list(prefix: string, after: string | undefined, limit: number): ObjectInfo[] {
     this.#puts.flush();
@@ -156,6 +167,29 @@ export class SegmentLog {
     const write: SegmentWriteRecord = unlessFile === undefined ? { head, ...source } : { head, ...source, unlessFile };
     return this.#append({ key, head, write, bytes: head.length + size, size, crc32c: crc });
   }
+  /**
+   * Appends `key` like `put` (no `unlessFile`: the caller made sure no object file holds the key) and returns at
+   * once: `gate` opens as soon as the record is written and synced — the writing worker opens it, before this
+   * thread hears of the write — and fails with the layout; `written` settles like `put`. Until it settles, `read`
+   * and `whenWritten` of the key wait for it.
+   */
+  putGated(key: string, body: Uint8Array | SharedBody, crc: number): { readonly gate: DurabilityGate; readonly written: Promise<boolean> } {
+    this.#check("put", key);
+    const size = body.length;
+    const head = encodeSegmentRecordHead({ kind: "put", key, bodyLength: size, bodyCrc32c: crc });
+    const write: SegmentWriteRecord = body instanceof Uint8Array ? { head, body } : { head, memory: body };
+    const sequence = this.#gates.nextSequence();
+    const written = this.#append({ key, head, write, bytes: head.length + size, size, crc32c: crc, gateSequence: sequence });
+    const settled = written.finally(() => {
+      if (this.#gatedInFlight.get(key) === settled) this.#gatedInFlight.delete(key);
+    });
+    settled.catch(() => undefined);
+    this.#gatedInFlight.set(key, settled);
+    const durable = written.then(() => undefined);
+    durable.catch(() => undefined);
+    return { gate: { durable, shared: { words: this.#gates.words, sequence } }, written };
+  }
+
 
   /** Deletes those of `keys` that are live here; returns the others (not in this layout). */
   async delete(keys: readonly string[]): Promise<string[]> {
@@ -193,7 +227,12 @@ export class SegmentLog {
   async read(key: string, range: { readonly offset: number; readonly length: number } | undefined): Promise<Uint8Array | undefined> {
     for (let attempt = 0; ; attempt += 1) {
       const location = this.#puts.get(key);
-      if (location === undefined) return undefined;
+      if (location === undefined) {
+        const writing = this.#gatedInFlight.get(key);
+        if (writing === undefined) return undefined;
+        await writing.catch(() => undefined);
+        continue;
+      }
       if (range !== undefined && range.offset + range.length > location.size) {
         throw new NereusError(
           ErrorCode.INVALID_ARGUMENT,
@@ -279,6 +318,8 @@ export class SegmentLog {
       const active = this.#active;
       const create = !active.created;
       this.stats.writeJobs += 1;
+      let gateSequence = 0;
+      for (const record of batch) if (record.gateSequence !== undefined && record.gateSequence > gateSequence) gateSequence = record.gateSequence;
       const outcome = await this.#pool.writeSegment({
         path: this.#path(active.seq),
         create,
@@ -287,6 +328,7 @@ export class SegmentLog {
         sync: this.#fsync,
         syncDirectory: create && this.#fsync,
         close: false,
+        ...(gateSequence === 0 ? {} : { gate: { words: this.#gates.words, sequence: gateSequence } }),
       });
       if (outcome.kind === "failed") {
         this.#fail(mapFileSystemError(asError(outcome.error), "put"));
@@ -294,6 +336,7 @@ export class SegmentLog {
         continue;
       }
       active.created = true;
+      if (gateSequence !== 0) this.#gates.open(gateSequence);
       let offset = active.bytes;
       const skipped = new Set(outcome.skipped);
       if (batch.every((record, position) => record.delete === undefined || skipped.has(position))) {
@@ -434,6 +477,7 @@ export class SegmentLog {
 
   #fail(error: NereusError): void {
     this.#failure ??= error;
+    this.#gates.fail();
   }
 
   #refused(key: string): NereusError {

@@ -21,6 +21,7 @@ import {
   crc32c,
   crc32cCombine,
   type AppendEntry,
+  type DurabilityGate,
   type MetadataStore,
   type ObjectSliceTarget,
   type ObjectStore,
@@ -418,6 +419,16 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       await this.#hooks.beforeUpload?.(identity.objectKey);
       const deadline = this.#flushDeadline();
       const signal = deadline.signal;
+      // One slice into a store that gates puts: the members resolve as soon as the write is queued, with its gate;
+      // the head transaction waits for it (so the txn is built and sent while the bytes are being synced).
+      const gate = members.length === 1 ? await this.#putGated(identity.objectKey, encoded.bytes, signal).finally(deadline.dispose) : undefined;
+      if (gate !== undefined) {
+        uploadStarted = true;
+        this.#rememberUncreatedRoot(root);
+        await this.#hooks.afterUpload?.(identity.objectKey);
+        this.#resolveMembers(identity.objectKey, encoded.bytes.byteLength, members, descriptors, gate);
+        return;
+      }
       const uploading = uploadImmutableObject(this.#store, identity.objectKey, encoded.bytes, {
         attempts: this.#putAttempts,
         backoffMs: 50,
@@ -440,28 +451,55 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         this.#rememberRoot(identity.objectKey, versioned);
       }
       await this.#hooks.afterUpload?.(identity.objectKey);
-      this.stats.objects += 1;
-      this.stats.slices += members.length;
-      this.stats.objectBytes += encoded.bytes.byteLength;
-      members.forEach((member, index) => {
-        const descriptor = descriptors[index] as WalSliceDescriptor;
-        const target: ObjectSliceTarget = {
-          type: "OBJECT_SLICE",
-          version: 1,
-          objectKey: identity.objectKey,
-          objectType: "MULTI_STREAM_WAL_OBJECT",
-          sliceOffset: descriptor.offset,
-          sliceLength: descriptor.length,
-          sliceChecksum: descriptor.checksum,
-          entryCount: descriptor.entryCount,
-        };
-        member.resolve({ prepared: member.state.prepared, readTarget: target });
-      });
+      this.#resolveMembers(identity.objectKey, encoded.bytes.byteLength, members, descriptors, undefined);
     } catch (error) {
       if (!uploadStarted && encodedBody !== undefined) this.#store.releaseBody?.(encodedBody);
       this.stats.failedFlushes += 1;
       for (const member of members) member.reject(asWriteFailure(error));
     }
+  }
+
+  /** Resolves every member with its slice of the uploaded (or, with `gate`, queued) object. */
+  #resolveMembers(objectKey: string, objectBytes: number, members: readonly Member[], descriptors: readonly WalSliceDescriptor[], gate: DurabilityGate | undefined): void {
+    this.stats.objects += 1;
+    this.stats.slices += members.length;
+    this.stats.objectBytes += objectBytes;
+    members.forEach((member, index) => {
+      const descriptor = descriptors[index] as WalSliceDescriptor;
+      const target: ObjectSliceTarget = {
+        type: "OBJECT_SLICE",
+        version: 1,
+        objectKey,
+        objectType: "MULTI_STREAM_WAL_OBJECT",
+        sliceOffset: descriptor.offset,
+        sliceLength: descriptor.length,
+        sliceChecksum: descriptor.checksum,
+        entryCount: descriptor.entryCount,
+      };
+      member.resolve(gate === undefined ? { prepared: member.state.prepared, readTarget: target } : { prepared: member.state.prepared, readTarget: target, gate });
+    });
+  }
+
+  /**
+   * Starts a gated put when the store offers one (undefined: it did not start one; upload the usual way). The body
+   * goes back to the store once the put ended; with the `afterUpload` hook set, the put is awaited (the hook's
+   * contract is "after the PUT").
+   */
+  async #putGated(objectKey: string, body: Uint8Array, signal: AbortSignal): Promise<DurabilityGate | undefined> {
+    if (this.#store.putIfAbsentGated === undefined) return undefined;
+    const started = await this.#store.putIfAbsentGated(objectKey, body, { signal });
+    if (started === undefined) return undefined;
+    this.stats.puts += 1;
+    const release = (): void => this.#store.releaseBody?.(body);
+    started.done.then(release, release);
+    const durable = started.done.then(({ created }) => {
+      if (!created) throw new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object key ${objectKey} was taken`, { retryable: false });
+    });
+    durable.catch(() => {
+      this.stats.failedFlushes += 1;
+    });
+    if (this.#hooks.afterUpload !== undefined) await durable;
+    return started.gate.shared === undefined ? { durable } : { durable, shared: started.gate.shared };
   }
 
   /** The signal of one flush: aborts on close or after `flushTimeoutMs` (one controller, one unref'd timer). */
