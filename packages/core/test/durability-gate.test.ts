@@ -157,7 +157,9 @@ describe("SharedDurabilityGates", () => {
   it("a thread waiting on the change counter wakes when a gate opens", async () => {
     const gates = new SharedDurabilityGates();
     const sequence = gates.nextSequence();
-    const waiting = Atomics.waitAsync(view(gates), DurabilityGateWord.changes, 0n, 5_000);
+    // Atomics.waitAsync (ES2024) is in Node 20; the compiler's lib stops at ES2023.
+    const waitAsync = (Atomics as unknown as { waitAsync: (array: BigInt64Array, index: number, value: bigint, timeoutMs: number) => { async: boolean; value: Promise<string> | string } }).waitAsync;
+    const waiting = waitAsync(view(gates), DurabilityGateWord.changes, 0n, 5_000);
     expect(waiting.async).toBe(true);
     gates.open(sequence);
     expect(await waiting.value).toBe("ok");

@@ -128,6 +128,32 @@ describe("FilePublishPool", () => {
     expect(await pool.read({ path: path.join(root, "absent.obj"), headerBytes: 8, offset: 0, length: undefined })).toMatchObject({ kind: "failed", error: { code: "ENOENT" } });
   });
 
+  it("opens a segment job's shared durability gate itself, once written and synced, and fails it when the job fails", async () => {
+    const { root, pool } = await setup(1);
+    const words = new SharedArrayBuffer(3 * 8);
+    const view = new BigInt64Array(words);
+    const segment = path.join(root, "segment-a.nsr");
+    const record = { head: new Uint8Array([1, 2, 3]), body: new TextEncoder().encode("body") };
+    const job = { path: segment, create: true, position: 0, records: [record], sync: true, syncDirectory: true, close: false, gate: { words, sequence: 5 } };
+    // Only the worker touches these words here: what they show is what it did before answering.
+    expect(await pool.writeSegment(job)).toEqual({ kind: "written", skipped: [] });
+    expect([...view]).toEqual([5n, 0n, 1n]);
+    // A lower sequence never lowers the durable word.
+    expect(await pool.writeSegment({ ...job, create: false, position: 7, gate: { words, sequence: 3 } })).toEqual({ kind: "written", skipped: [] });
+    expect([...view]).toEqual([5n, 0n, 1n]);
+    expect(await pool.writeSegment({ ...job, create: false, position: 14, gate: { words, sequence: 9 } })).toEqual({ kind: "written", skipped: [] });
+    expect([...view]).toEqual([9n, 0n, 2n]);
+    expect((await readFile(segment)).length).toBe(21);
+    // A failing job (create-only open of a file that exists) fails the gate and leaves the durable word alone.
+    const failed = await pool.writeSegment({ ...job, path: path.join(root, "segment-b.nsr"), close: true, gate: { words, sequence: 10 } });
+    expect(failed).toEqual({ kind: "written", skipped: [] });
+    const again = await pool.writeSegment({ ...job, path: path.join(root, "segment-b.nsr"), gate: { words, sequence: 11 } });
+    expect(again).toMatchObject({ kind: "failed", error: { code: "EEXIST" } });
+    expect(view[0]).toBe(10n);
+    expect(view[1]).not.toBe(0n);
+    expect(view[2]).toBe(4n);
+  });
+
   it("fails a job cleanly once closed, and rejects a bad size", async () => {
     const { pool, job } = await setup();
     await pool.close();

@@ -180,7 +180,13 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         started = log.putGated(key, body, crc);
       } else {
         this.#bodies.beginUse(pooled.memory);
-        started = log.putGated(key, { id: pooled.id, buffer: pooled.memory, start: HEADER_BYTES, length: body.length }, crc);
+        try {
+          started = log.putGated(key, { id: pooled.id, buffer: pooled.memory, start: HEADER_BYTES, length: body.length }, crc);
+        } catch (error) {
+          // Refused (the layout failed earlier): nothing reads the memory.
+          this.#bodies.endUse(pooled.memory);
+          throw error;
+        }
         void started.written.then(
           () => this.#bodies.endUse(pooled.memory),
           () => this.#bodies.endUse(pooled.memory),

@@ -1,14 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ErrorCode, NereusError, streamIdFromName, type ObjectSliceTarget, type ObjectStore, type ReadTarget, type WalWriteRequest } from "@nereus/core";
+import { DurabilityGateWord, ErrorCode, NereusError, streamIdFromName, type DurabilityGate, type ObjectSliceTarget, type PersistedWrite, type ObjectStore, type ReadTarget, type WalWriteRequest } from "@nereus/core";
 import { InMemoryMetadataStore, InMemoryObjectStore, describeWalProviderConformance } from "@nereus/core/testing";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeWalObject } from "../format/decode-wal-object.js";
-import { createFileSystemObjectStore } from "../file-system-object-store.js";
+import { createFileSystemObjectStore, type FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
 import { objectProtectionCodec } from "../roots/object-protection-codec.js";
+import { segmentFileName } from "../segments/segment-recovery.js";
 import { parseObjectProtectionKey, physicalObjectRootKey, objectKeyHash } from "../roots/physical-object-keys.js";
 import { physicalObjectRootCodec } from "../roots/physical-object-root-codec.js";
 import { ObjectWalWriter, type ObjectWalWriterOptions } from "./object-wal-writer.js";
@@ -388,6 +389,139 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
     await pending;
     expect(objectStore.stats.puts).toBe(1);
     await expectError(writer.persist(writer.prepare(request("late", ["y"]))), ErrorCode.STORAGE_CLOSED);
+  });
+});
+
+describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layout)", () => {
+  interface GatedFixture {
+    readonly objectStore: FileSystemObjectStore;
+    readonly root: string;
+    readonly metadata: InMemoryMetadataStore;
+    readonly writer: ObjectWalWriter;
+    readonly reader: ObjectWalReader;
+  }
+  const gatedOpen: GatedFixture[] = [];
+  afterEach(async () => {
+    for (const item of gatedOpen.splice(0)) {
+      await item.writer.close();
+      await item.objectStore.close();
+      await item.metadata.close();
+      await rm(item.root, { recursive: true, force: true });
+    }
+  });
+  async function gatedFixture(overrides: Partial<ObjectWalWriterOptions> = {}, segments: boolean | SegmentLayoutOptions = { segmentBytes: 1024 * 1024, compactBelow: 0 }): Promise<GatedFixture> {
+    const root = await mkdtemp(path.join(tmpdir(), "nereus-owal-gated-"));
+    const objectStore = createFileSystemObjectStore({ root, segments });
+    const metadata = new InMemoryMetadataStore();
+    const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "broker-1", flush: { lingerMs: 1 }, ...overrides });
+    const created = { objectStore, root, metadata, writer, reader: new ObjectWalReader({ objectStore }) };
+    gatedOpen.push(created);
+    return created;
+  }
+  function sharedWords(gate: DurabilityGate): { readonly sequence: number; readonly durable: () => bigint; readonly failed: () => bigint } {
+    const form = gate.shared;
+    if (form === undefined) throw new Error("expected a gate with shared words");
+    const view = new BigInt64Array(form.words);
+    return {
+      sequence: form.sequence,
+      durable: () => Atomics.load(view, DurabilityGateWord.durable),
+      failed: () => Atomics.load(view, DurabilityGateWord.failed),
+    };
+  }
+  function gateOf(persisted: PersistedWrite): DurabilityGate {
+    if (persisted.gate === undefined) throw new Error("expected the persisted write to carry a gate");
+    return persisted.gate;
+  }
+
+  it("a single-slice object is put through the gated path: the persisted write carries a gate that opens", async () => {
+    const { writer, reader, objectStore } = await gatedFixture();
+    const persisted = await writer.persist(writer.prepare(request("gated", ["first", "second"])));
+    const gate = gateOf(persisted);
+    const words = sharedWords(gate);
+    // The target reads back at once (a read of the object waits for its write).
+    expect((await reader.readEntries(persisted.readTarget)).map((entry) => decoder.decode(entry.payload))).toEqual(["first", "second"]);
+    await gate.durable;
+    expect(words.durable()).toBeGreaterThanOrEqual(BigInt(words.sequence));
+    expect(words.failed()).toBe(0n);
+    expect(writer.stats).toMatchObject({ objects: 1, puts: 1, slices: 1, failedFlushes: 0 });
+    const objectKey = asSlice(persisted.readTarget).objectKey;
+    expect(await objectStore.head(objectKey)).toMatchObject({ key: objectKey, size: writer.stats.objectBytes });
+    expect(objectStore.segmentStats?.records).toBe(1);
+  });
+
+  it("the head transaction carrying the gate commits the root with the stored object's size and checksum", async () => {
+    const { writer, objectStore, metadata } = await gatedFixture();
+    const persisted = await writer.persist(writer.prepare(request("gated-root", ["x"])));
+    const objectKey = asSlice(persisted.readTarget).objectKey;
+    const protection = await writer.protect(persisted, "gatedcommit", metadata);
+    const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(objectKey));
+    expect(protection.compares).toEqual([{ key: rootKey, modRevision: 0 }]);
+    const result = await metadata.txn({ compares: protection.compares, writes: protection.writes, after: gateOf(persisted) });
+    expect(result.succeeded).toBe(true);
+    const stored = await metadata.get(rootKey);
+    const root = physicalObjectRootCodec.decode(stored?.value ?? new Uint8Array(), rootKey);
+    const info = await objectStore.head(objectKey);
+    expect(root).toMatchObject({ objectKey, lifecycle: "ACTIVE", objectLength: info?.size, storageChecksum: info?.crc32c, sliceCount: 1 });
+  });
+
+  it("several streams flushed into one object use the ordinary upload: no gate", async () => {
+    const { writer, reader } = await gatedFixture({ flush: { lingerMs: 50 } });
+    const persisted = await Promise.all([
+      writer.persist(writer.prepare(request("multi-a", ["a"]))),
+      writer.persist(writer.prepare(request("multi-b", ["b"]))),
+    ]);
+    expect(new Set(persisted.map((item) => asSlice(item.readTarget).objectKey)).size).toBe(1);
+    for (const item of persisted) expect(item.gate).toBeUndefined();
+    expect(writer.stats).toMatchObject({ objects: 1, puts: 1, slices: 2 });
+    expect((await reader.readEntries(persisted[1]?.readTarget as ReadTarget)).map((entry) => decoder.decode(entry.payload))).toEqual(["b"]);
+  });
+
+  it("a store without putIfAbsentGated, or one that declines (segment layout off), gets no gate", async () => {
+    const { writer: inMemory } = fixture({ flush: { lingerMs: 1 } });
+    expect((await inMemory.persist(inMemory.prepare(request("no-gate", ["x"])))).gate).toBeUndefined();
+    const { writer, reader, objectStore } = await gatedFixture({}, false);
+    const persisted = await writer.persist(writer.prepare(request("layout-off", ["y"])));
+    expect(persisted.gate).toBeUndefined();
+    expect(objectStore.segmentStats).toBeUndefined();
+    expect((await reader.readEntries(persisted.readTarget)).map((entry) => decoder.decode(entry.payload))).toEqual(["y"]);
+  });
+
+  it("with the afterUpload hook set, the gated put is written before the hook runs", async () => {
+    let recordsAtHook: number | undefined;
+    const holder: { store?: FileSystemObjectStore } = {};
+    const hooks = {
+      afterUpload: () => {
+        // Records are counted once written (and synced): 0 here would mean the hook ran while the put was queued.
+        recordsAtHook = holder.store?.segmentStats?.records;
+      },
+    };
+    const { writer, objectStore } = await gatedFixture({ hooks });
+    holder.store = objectStore;
+    await objectStore.open();
+    const persisted = await writer.persist(writer.prepare(request("hooked", ["x"])));
+    expect(persisted.gate).toBeDefined();
+    expect(recordsAtHook).toBe(1);
+  });
+
+  it("a gated write that fails rejects the gate's promise, fails its shared words, and a txn after it is not applied", async () => {
+    const { writer, objectStore, metadata, root } = await gatedFixture();
+    await objectStore.open();
+    const directory = path.join(root, "segments");
+    expect((await readdir(directory)).filter((name) => name.endsWith(".nsr"))).toEqual([]);
+    // The first segment is created create-only: a file in the way fails the write, and the layout with it.
+    await writeFile(path.join(directory, segmentFileName(1)), "in the way");
+    const persisted = await writer.persist(writer.prepare(request("doomed", ["x"])));
+    const gate = gateOf(persisted);
+    const words = sharedWords(gate);
+    await expectError(gate.durable, ErrorCode.OBJECT_UPLOAD_FAILED);
+    expect(words.failed()).not.toBe(0n);
+    expect(words.durable()).toBeLessThan(BigInt(words.sequence));
+    expect(writer.stats.failedFlushes).toBe(1);
+    const protection = await writer.protect(persisted, "doomedcommit", metadata);
+    const refused = await expectError(metadata.txn({ compares: protection.compares, writes: protection.writes, after: gate }), ErrorCode.PRIMARY_WAL_WRITE_FAILED);
+    expect(refused.details).toMatchObject({ ambiguous: false });
+    const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(asSlice(persisted.readTarget).objectKey));
+    expect(await metadata.get(rootKey)).toBeUndefined();
   });
 });
 
