@@ -39,11 +39,14 @@ export const checkMetadataRequest = {
 
   /** A txn's durability gate: a promise, and shared words of the documented size with a positive sequence. */
   gate(gate: DurabilityGate): void {
-    if (typeof (gate.durable as { then?: unknown } | undefined)?.then !== "function") throw MetadataStoreErrors.invalid("txn gate needs a durable promise");
-    const shared = gate.shared;
+    if (typeof gate !== "object" || gate === null || typeof (gate.durable as { then?: unknown } | undefined)?.then !== "function") {
+      throw MetadataStoreErrors.invalid("txn gate needs a durable promise");
+    }
+    const shared = gate.shared as DurabilityGate["shared"] | null;
     if (shared === undefined) return;
-    if (!(shared.words instanceof SharedArrayBuffer) || shared.words.byteLength < DURABILITY_GATE_WORDS * 8) {
-      throw MetadataStoreErrors.invalid(`txn gate words must be a SharedArrayBuffer of at least ${String(DURABILITY_GATE_WORDS * 8)} bytes`);
+    if (typeof shared !== "object" || shared === null) throw MetadataStoreErrors.invalid("txn gate shared words must be an object");
+    if (!(shared.words instanceof SharedArrayBuffer) || shared.words.byteLength < DURABILITY_GATE_WORDS * 8 || shared.words.byteLength % 8 !== 0) {
+      throw MetadataStoreErrors.invalid(`txn gate words must be a SharedArrayBuffer of a multiple of 8 bytes, at least ${String(DURABILITY_GATE_WORDS * 8)}`);
     }
     if (!Number.isSafeInteger(shared.sequence) || shared.sequence < 1) {
       throw MetadataStoreErrors.invalid(`txn gate sequence must be a positive integer, got ${String(shared.sequence)}`);
@@ -51,7 +54,7 @@ export const checkMetadataRequest = {
   },
 
   txn(request: TxnRequest): void {
-    if (request.after !== undefined) checkMetadataRequest.gate(request.after);
+    if (request.after !== undefined) checkMetadataRequest.gate(request.after as DurabilityGate);
     const readOnFailure = request.readOnFailure ?? [];
     for (const list of [request.compares, request.writes, readOnFailure]) {
       if (list.length > MAX_TXN_OPERATIONS) {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
-import { ErrorCode, MetadataAmbiguousError, NereusError } from "@nereus/core";
+import { ErrorCode, MetadataAmbiguousError, NereusError, type TxnResult } from "@nereus/core";
 import { describeMetadataStoreConformance } from "@nereus/core/testing";
 import { loadServices } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
@@ -18,6 +18,18 @@ afterAll(async () => {
 });
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+
+/** A durability gate's promise the test settles by hand (its rejection handled, as a gate holder must). */
+function gatePromise(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  return { promise, resolve, reject };
+}
 
 async function freshStore(): Promise<{ store: EtcdMetadataStore; prefix: string; cleanup: () => Promise<void> }> {
   const prefix = `${runPrefix}${testNumber++}/`;
@@ -89,6 +101,44 @@ describe("EtcdMetadataStore against real etcd", () => {
       const found = await store.getMany([...keys, `${prefix}many/absent`]);
       expect(found.size).toBe(300);
       expect(new TextDecoder().decode(found.get(keys[299] as string)?.value)).toBe(keys[299]);
+    });
+  });
+
+  it("a txn with a durability gate is sent only once the gate opens; a failed gate applies nothing", async () => {
+    await withStore(async (store, prefix) => {
+      const key = `${prefix}gated`;
+      const durable = gatePromise();
+      let settled = false;
+      const pending = store.txn({ compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value: bytes("v") }], after: { durable: durable.promise } });
+      const observed = pending.finally(() => (settled = true));
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(settled).toBe(false);
+      expect((await admin.get(key).exec()).kvs).toEqual([]);
+      expect(await store.get(key)).toBeUndefined();
+      durable.resolve();
+      const result: TxnResult = await observed;
+      expect(result.succeeded).toBe(true);
+      const stored = await store.get(key);
+      expect(new TextDecoder().decode(stored?.value)).toBe("v");
+      expect(stored?.modRevision).toBe(result.succeeded ? result.revision : undefined);
+
+      const refusedKey = `${prefix}refused`;
+      const failing = gatePromise();
+      const refused = store
+        .txn({ compares: [], writes: [{ type: "put", key: refusedKey, value: bytes("x") }], after: { durable: failing.promise } })
+        .catch((caught: unknown) => caught);
+      failing.reject(new Error("segment write failed"));
+      const error = await refused;
+      expect(NereusError.hasCode(error, ErrorCode.PRIMARY_WAL_WRITE_FAILED)).toBe(true);
+      expect((error as NereusError).details["ambiguous"]).toBe(false);
+      expect(MetadataAmbiguousError.isAmbiguous(error)).toBe(false);
+      expect((await admin.get(refusedKey).exec()).kvs).toEqual([]);
+      // Same argument checks as the SQLite store, before anything is sent.
+      const invalid = await store
+        .txn({ compares: [], writes: [{ type: "put", key: refusedKey, value: bytes("y") }], after: { durable: Promise.resolve(), shared: { words: new SharedArrayBuffer(24), sequence: 0 } } })
+        .catch((caught: unknown) => caught);
+      expect(NereusError.hasCode(invalid, ErrorCode.INVALID_ARGUMENT)).toBe(true);
+      expect((await admin.get(refusedKey).exec()).kvs).toEqual([]);
     });
   });
 

@@ -9,9 +9,9 @@ import { NereusError } from "../errors/nereus-error.js";
 
 /**
  * Shared words of a gate, readable from any thread: a `BigInt64Array` over `words` holds [0] the highest sequence
- * number known durable, [1] non-zero once the writer failed (every sequence above [0] then fails), [2] a change
+ * number known durable, [1] non-zero once the writer failed (waiters of sequences above [0] give up), [2] a change
  * counter that is incremented (and `Atomics.notify`-ed) after every change of [0] or [1]. Gate `sequence` opens
- * once word [0] reaches it.
+ * once word [0] reaches it; a waiter that sees [1] set first gives up.
  */
 export interface SharedDurabilityGate {
   readonly words: SharedArrayBuffer;
@@ -58,8 +58,7 @@ export function durabilityGateFailed(operation: string, cause: unknown): NereusE
 
 /**
  * The writing side of shared gates: one `words` buffer per writer (a log that makes writes durable in sequence
- * order). Invariants: `open` never lowers the durable sequence; after `fail` no gate above the durable sequence
- * opens.
+ * order). Invariants: `open` never lowers the durable sequence, and raises it only for writes that are durable.
  */
 export class SharedDurabilityGates {
   readonly words = new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8);
@@ -81,7 +80,10 @@ export class SharedDurabilityGates {
     Atomics.notify(this.#view, DurabilityGateWord.changes);
   }
 
-  /** The writer failed: gates not yet open never open. */
+  /**
+   * The writer failed: a waiter whose gate is not open yet gives up (its txn is refused). A write that was already
+   * under way may still open its gate afterwards — its bytes are durable — but nobody relies on it.
+   */
   fail(): void {
     if (Atomics.load(this.#view, DurabilityGateWord.failed) !== 0n) return;
     Atomics.store(this.#view, DurabilityGateWord.failed, 1n);
