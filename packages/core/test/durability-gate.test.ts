@@ -12,30 +12,14 @@ import type { PersistedWrite, PreparedWrite, TargetProtection, WalIoOptions, Wal
 import { WAL_SPI_VERSION } from "../src/spi/wal.js";
 import { AppendProtocolHarness, expectAppendFailure, opaqueBatch, text } from "../src/testing/append-protocol-harness.js";
 import { InMemoryMetadataStore } from "../src/testing/in-memory-metadata-store.js";
+import { manualGate, type ManualGate } from "../src/testing/manual-gate.js";
 import type { MemoryWalProvider } from "../src/testing/memory-wal-provider.js";
-
-interface Deferred {
-  readonly promise: Promise<void>;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
-}
-
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
 
 /** Persists through the in-memory provider, then returns the target with the next gate the test queued. */
 class GatedWriter implements WalWriter {
   readonly spiVersion = WAL_SPI_VERSION;
   readonly walKind = "OBJECT" as const;
-  readonly gates: Deferred[] = [];
+  readonly gates: ManualGate[] = [];
   readonly #inner: MemoryWalProvider;
 
   constructor(inner: MemoryWalProvider) {
@@ -48,9 +32,9 @@ class GatedWriter implements WalWriter {
 
   async persist(prepared: PreparedWrite, options?: WalIoOptions): Promise<PersistedWrite> {
     const persisted = await this.#inner.persist(prepared, options);
-    const gate = deferred();
+    const gate = manualGate();
     this.gates.push(gate);
-    return { ...persisted, gate: { durable: gate.promise } };
+    return { ...persisted, gate: gate.gate };
   }
 
   protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options?: WalIoOptions): Promise<TargetProtection> {

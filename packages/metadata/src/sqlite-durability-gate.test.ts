@@ -19,6 +19,7 @@ import {
   type TxnResult,
   type WatchEvent,
 } from "@nereus/core";
+import { manualGate, type ManualGate } from "@nereus/core/testing";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMetadataStore } from "./sqlite-metadata-store.js";
@@ -34,24 +35,6 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 function revisionOf(result: TxnResult): number {
   if (!result.succeeded) throw new Error("expected the txn to succeed");
   return result.revision;
-}
-
-interface Deferred {
-  readonly promise: Promise<void>;
-  readonly resolve: () => void;
-  readonly reject: (error: Error) => void;
-}
-
-/** A promise the test settles by hand (its rejection is handled, as a gate holder must). */
-function deferred(): Deferred {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
 }
 
 /** Whether `promise` has settled yet (observed from the outside, without consuming its rejection). */
@@ -111,9 +94,9 @@ describe("SqliteMetadataStore durability gates", () => {
   }
 
   /** A shared gate on `gates` for its next sequence, with a `durable` promise the test settles. */
-  function sharedGate(gates: SharedDurabilityGates): { gate: DurabilityGate; sequence: number; durable: Deferred } {
+  function sharedGate(gates: SharedDurabilityGates): { gate: DurabilityGate; sequence: number; durable: ManualGate } {
     const sequence = gates.nextSequence();
-    const durable = deferred();
+    const durable = manualGate();
     return { gate: { durable: durable.promise, shared: { words: gates.words, sequence } }, sequence, durable };
   }
 
@@ -243,7 +226,7 @@ describe("SqliteMetadataStore durability gates", () => {
   describe("without shared words (awaited on the event loop)", () => {
     it("does not commit until the durable promise resolves; reads meanwhile answer without the write", async () => {
       const { store, committed } = await open();
-      const durable = deferred();
+      const durable = manualGate();
       const txnsBefore = store.stats.txns;
       const pending = store.txn(put("p/a", "a", { durable: durable.promise }));
       const txn = watchSettled(pending);
@@ -263,7 +246,7 @@ describe("SqliteMetadataStore durability gates", () => {
 
     it("a rejected durable promise refuses the txn as not applied, and nothing reaches the writer thread", async () => {
       const { store, committed } = await open();
-      const durable = deferred();
+      const durable = manualGate();
       const txnsBefore = store.stats.txns;
       const pending = store.txn(put("p/b", "b", { durable: durable.promise })).catch((caught: unknown) => caught);
       await sleep(HOLD_MS);
@@ -278,7 +261,7 @@ describe("SqliteMetadataStore durability gates", () => {
 
     it("a txn whose caller aborts while it waits for its gate is CANCELLED and applies nothing", async () => {
       const { store } = await open();
-      const durable = deferred();
+      const durable = manualGate();
       const controller = new AbortController();
       const pending = store.txn(put("p/c", "c", { durable: durable.promise }), { signal: controller.signal }).catch((caught: unknown) => caught);
       controller.abort();

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:net";
 import { ErrorCode, MetadataAmbiguousError, NereusError, type TxnResult } from "@nereus/core";
-import { describeMetadataStoreConformance } from "@nereus/core/testing";
+import { describeMetadataStoreConformance, manualGate } from "@nereus/core/testing";
 import { loadServices } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -18,18 +18,6 @@ afterAll(async () => {
 });
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-
-/** A durability gate's promise the test settles by hand (its rejection handled, as a gate holder must). */
-function gatePromise(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
-  let resolve!: () => void;
-  let reject!: (error: Error) => void;
-  const promise = new Promise<void>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  promise.catch(() => undefined);
-  return { promise, resolve, reject };
-}
 
 async function freshStore(): Promise<{ store: EtcdMetadataStore; prefix: string; cleanup: () => Promise<void> }> {
   const prefix = `${runPrefix}${testNumber++}/`;
@@ -107,7 +95,7 @@ describe("EtcdMetadataStore against real etcd", () => {
   it("a txn with a durability gate is sent only once the gate opens; a failed gate applies nothing", async () => {
     await withStore(async (store, prefix) => {
       const key = `${prefix}gated`;
-      const durable = gatePromise();
+      const durable = manualGate();
       let settled = false;
       const pending = store.txn({ compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value: bytes("v") }], after: { durable: durable.promise } });
       const observed = pending.finally(() => (settled = true));
@@ -123,7 +111,7 @@ describe("EtcdMetadataStore against real etcd", () => {
       expect(stored?.modRevision).toBe(result.succeeded ? result.revision : undefined);
 
       const refusedKey = `${prefix}refused`;
-      const failing = gatePromise();
+      const failing = manualGate();
       const refused = store
         .txn({ compares: [], writes: [{ type: "put", key: refusedKey, value: bytes("x") }], after: { durable: failing.promise } })
         .catch((caught: unknown) => caught);

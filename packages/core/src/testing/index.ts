@@ -10,6 +10,7 @@ export { describeObjectStoreConformance, type ObjectStoreConformanceFixture } fr
 export { MemoryWalProvider, type MemoryWalProviderOptions } from "./memory-wal-provider.js";
 export { WalFaults, type WalFaultMode, type WalFaultOp, type WalFaultRule } from "./wal-faults.js";
 export { WalProviderStats } from "./wal-provider-stats.js";
+export { manualGate, type ManualGate } from "./manual-gate.js";
 export { describeWalProviderConformance, type WalProviderConformanceFixture, type WalProviderConformanceOptions } from "./wal-provider-conformance.js";
 export {
   APPEND_PROTOCOL_WAL_CAPABILITIES,
