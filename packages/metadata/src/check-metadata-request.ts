@@ -54,7 +54,7 @@ export const checkMetadataRequest = {
   },
 
   txn(request: TxnRequest): void {
-    if (request.after !== undefined) checkMetadataRequest.gate(request.after as DurabilityGate);
+    if (request.after !== undefined) checkMetadataRequest.gate(request.after);
     const readOnFailure = request.readOnFailure ?? [];
     for (const list of [request.compares, request.writes, readOnFailure]) {
       if (list.length > MAX_TXN_OPERATIONS) {

@@ -416,6 +416,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
 
 /** What the writer thread gets of a txn: the request without its gate's promise (the shared words go along). */
 function writerTxn(request: TxnRequest): WriterTxn {
+  if (request.after === undefined) return request;
   const { after, ...rest } = request;
   return after?.shared === undefined ? rest : { ...rest, gate: after.shared };
 }

@@ -4,6 +4,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DurabilityGateWord, ErrorCode, NereusError, crc32c, type DurabilityGate, type GatedPut } from "@nereus/core";
+import { expectNereusError } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { FilePublishPool } from "../file-publish-worker.js";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
@@ -32,16 +33,6 @@ function shared(gate: DurabilityGate): { readonly sequence: number; readonly wor
       changes: Atomics.load(view, DurabilityGateWord.changes),
     }),
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<NereusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (NereusError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the promise to reject");
 }
 
 function started(put: GatedPut | undefined): GatedPut {
@@ -137,7 +128,7 @@ describe("SegmentLog.putGated", () => {
     const gate = shared(failing.gate);
     expect(gate.sequence).toBeGreaterThan(okSequence);
     const reads = log.read("f/bad", undefined);
-    expect((await rejection(failing.gate.durable)).code).toBe(ErrorCode.OBJECT_UPLOAD_FAILED);
+    await expectNereusError(failing.gate.durable, ErrorCode.OBJECT_UPLOAD_FAILED);
     await expect(failing.written).rejects.toThrow();
     const words = gate.words();
     expect(words.failed).not.toBe(0n);
@@ -304,14 +295,14 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
     const gate = shared(put.gate);
     const got = store.get("fail/1");
     const head = store.head("fail/1");
-    expect((await rejection(put.gate.durable)).code).toBe(ErrorCode.OBJECT_UPLOAD_FAILED);
-    expect((await rejection(put.done)).code).toBe(ErrorCode.OBJECT_UPLOAD_FAILED);
+    await expectNereusError(put.gate.durable, ErrorCode.OBJECT_UPLOAD_FAILED);
+    await expectNereusError(put.done, ErrorCode.OBJECT_UPLOAD_FAILED);
     expect(gate.words().failed).not.toBe(0n);
     expect(gate.words().durable).toBeLessThan(BigInt(gate.sequence));
-    expect((await rejection(got)).code).toBe(ErrorCode.OBJECT_NOT_FOUND);
+    await expectNereusError(got, ErrorCode.OBJECT_NOT_FOUND);
     expect(await head).toBeUndefined();
     // The layout refuses later gated puts.
-    expect((await rejection(store.putIfAbsentGated("fail/2", bytes("x")))).code).toBe(ErrorCode.OBJECT_UPLOAD_FAILED);
+    await expectNereusError(store.putIfAbsentGated("fail/2", bytes("x")), ErrorCode.OBJECT_UPLOAD_FAILED);
     expect(gate.words().durable).toBeLessThan(BigInt(gate.sequence));
   });
 
