@@ -45,6 +45,14 @@ interface Settings {
   /** Also measure Apache Kafka flushing every append (fsync before the produce response). */
   kafkaFsync: boolean;
   kafkaHeapMb: number;
+  /** Measure only these brokers (`kafka`, `nereus`); both by default. Ratios need both. */
+  only: "kafka" | "nereus" | undefined;
+  /** Consume phases per round (each reads the produced records from the beginning); the round reports their median. */
+  consumes: number;
+  /** Skip phase 3 (fixed-rate latency). */
+  skipLatency: boolean;
+  /** Extra node flags of the Nereus broker (profiling). */
+  nereusNodeFlags: string[];
 }
 
 /** server.properties of the equal-durability Kafka baseline: flush (fsync) the log after every append. */
@@ -64,11 +72,19 @@ function parseArgs(argv: readonly string[]): Settings {
     durabilities: [],
     kafkaFsync: false,
     kafkaHeapMb: 512,
+    only: undefined,
+    consumes: 1,
+    skipLatency: false,
+    nereusNodeFlags: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i];
     const value = argv[i + 1];
     if (name === "--") continue;
+    if (name === "--skip-latency") {
+      settings.skipLatency = true;
+      continue;
+    }
     if (value === undefined) throw new Error(`missing value of ${String(name)}`);
     i += 1;
     const numeric = Number(value);
@@ -94,6 +110,16 @@ function parseArgs(argv: readonly string[]): Settings {
       case "--rounds":
         settings.rounds = numeric;
         break;
+      case "--consumes":
+        settings.consumes = numeric;
+        break;
+      case "--only":
+        if (value !== "kafka" && value !== "nereus") throw new Error(`--only is kafka or nereus, not ${value}`);
+        settings.only = value;
+        break;
+      case "--nereus-node-flag":
+        settings.nereusNodeFlags.push(value);
+        break;
       case "--kafka-heap-mb":
         settings.kafkaHeapMb = numeric;
         break;
@@ -113,9 +139,9 @@ function parseArgs(argv: readonly string[]): Settings {
         settings.kafkaFsync = true;
         break;
       default:
-        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --kafka-heap-mb --entry --profile --durability --kafka-durability)`);
+        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --consumes --only --skip-latency --nereus-node-flag --kafka-heap-mb --entry --profile --durability --kafka-durability)`);
     }
-    if (!["--entry", "--profile", "--durability", "--kafka-durability"].includes(name ?? "") && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
+    if (!["--entry", "--profile", "--durability", "--kafka-durability", "--only", "--nereus-node-flag"].includes(name ?? "") && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
   }
   return settings;
 }
@@ -212,16 +238,30 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const produceCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
     assertClean(`${target.name} produce`, produced);
     log(`${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s), broker CPU ${produceCpuMsPerMB.toFixed(1)} ms/MB`);
-    const cpuBeforeConsume = processCpuSeconds(broker.pid);
-    const consumed = await runDriver<ConsumePerfResult>(
-      driver,
-      "consume-perf",
-      { bootstrap, topic, records: settings.records, "timeout-ms": 600_000, warmup: settings.warmup, "warmup-topic": `${topic}-warmup` },
-      { timeoutMs: 900_000 },
-    );
-    if (consumed.timedOut) throw new Error(`${target.name} consume: only ${String(consumed.records)} of ${String(settings.records)} records`);
-    const consumeCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeConsume) * 1000) / megabytes(settings.records + settings.warmup);
-    log(`${target.name}: consume ${consumed.mbPerSec.toFixed(2)} MB/s (${consumed.seconds.toFixed(1)} s), broker CPU ${consumeCpuMsPerMB.toFixed(1)} ms/MB`);
+    const consumeRates: number[] = [];
+    const consumeCpu: number[] = [];
+    for (let pass = 1; pass <= settings.consumes; pass++) {
+      const cpuBeforeConsume = processCpuSeconds(broker.pid);
+      const consumed = await runDriver<ConsumePerfResult>(
+        driver,
+        "consume-perf",
+        { bootstrap, topic, records: settings.records, "timeout-ms": 600_000, warmup: settings.warmup, "warmup-topic": `${topic}-warmup` },
+        { timeoutMs: 900_000 },
+      );
+      if (consumed.timedOut) throw new Error(`${target.name} consume: only ${String(consumed.records)} of ${String(settings.records)} records`);
+      const cpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeConsume) * 1000) / megabytes(settings.records + settings.warmup);
+      consumeRates.push(consumed.mbPerSec);
+      consumeCpu.push(cpuMsPerMB);
+      const which = settings.consumes > 1 ? ` (pass ${String(pass)})` : "";
+      log(`${target.name}: consume${which} ${consumed.mbPerSec.toFixed(2)} MB/s (${consumed.seconds.toFixed(1)} s), broker CPU ${cpuMsPerMB.toFixed(1)} ms/MB`);
+    }
+    const consumeMBs = median(consumeRates);
+    const consumeCpuMsPerMB = median(consumeCpu);
+    if (settings.skipLatency) {
+      if (broker.diagnostics !== undefined) log(`${target.name}: ${await broker.diagnostics().catch((error: unknown) => `no diagnostics: ${String(error)}`)}`);
+      const none = Number.NaN;
+      return { produceMBs: produced.mbPerSec, produceP50Ms: produced.p50Ms, produceP99Ms: produced.p99Ms, consumeMBs, produceCpuMsPerMB, consumeCpuMsPerMB, fixedRateP50Ms: none, fixedRateP99Ms: none, fixedRateP999Ms: none };
+    }
     const paced = await runDriver<ProducePerfResult>(
       driver,
       "produce-perf",
@@ -235,7 +275,7 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
       produceMBs: produced.mbPerSec,
       produceP50Ms: produced.p50Ms,
       produceP99Ms: produced.p99Ms,
-      consumeMBs: consumed.mbPerSec,
+      consumeMBs,
       produceCpuMsPerMB,
       consumeCpuMsPerMB,
       fixedRateP50Ms: paced.p50Ms,
@@ -294,7 +334,7 @@ async function main(): Promise<void> {
     kafkaTarget(`Apache Kafka ${kafkaVersion}`, {}),
     ...(settings.kafkaFsync ? [kafkaTarget(`Apache Kafka ${kafkaVersion} (fsync)`, KAFKA_FSYNC_CONFIG)] : []),
   ];
-  const targets: Target[] = [...kafkaTargets];
+  const targets: Target[] = settings.only === "nereus" ? [] : [...kafkaTargets];
   const variants: Array<{ name: string; args: string[] }> = [
     { name: "Nereus (embedded default)", args: [] },
     ...settings.profiles.map((profile) => ({ name: `Nereus ${profile}`, args: ["--default-profile", profile] })),
@@ -304,12 +344,12 @@ async function main(): Promise<void> {
     ({ name, args }): Target => ({
       name,
       start: async () => {
-        const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args });
+        const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args, nodeFlags: settings.nereusNodeFlags });
         return { bootstrap: broker.bootstrap, pid: broker.pid, stop: () => broker.stop(), diagnostics: async () => nereusDiagnostics(await broker.metrics()) };
       },
     }),
   );
-  targets.push(...nereusTargets);
+  if (settings.only !== "kafka") targets.push(...nereusTargets);
 
   log(
     `machine: ${String(os.cpus().length)} CPUs (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load ${os
@@ -329,9 +369,10 @@ async function main(): Promise<void> {
     }
   }
 
-  const baselines = kafkaTargets.map((target) => ({ name: target.name, figures: medianFigures(results.get(target.name) ?? []) }));
+  const measuredNereus = nereusTargets.filter((target) => results.has(target.name));
+  const baselines = kafkaTargets.filter((target) => results.has(target.name)).map((target) => ({ name: target.name, figures: medianFigures(results.get(target.name) ?? []) }));
   const header = ["metric", ...baselines.map((baseline) => baseline.name)];
-  for (const target of nereusTargets) {
+  for (const target of measuredNereus) {
     header.push(target.name);
     for (const baseline of baselines) header.push(baseline === baselines[0] ? "Nereus/Kafka" : "Nereus/Kafka fsync");
   }
@@ -348,7 +389,7 @@ async function main(): Promise<void> {
   ];
   const rows = metrics.map(({ label, key }) => {
     const row = [label, ...baselines.map((baseline) => formatNumber(baseline.figures[key]))];
-    for (const target of nereusTargets) {
+    for (const target of measuredNereus) {
       const nereus = medianFigures(results.get(target.name) ?? []);
       row.push(formatNumber(nereus[key]));
       for (const baseline of baselines) row.push(`${(nereus[key] / baseline.figures[key]).toFixed(2)}x`);

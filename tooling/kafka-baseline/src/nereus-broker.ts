@@ -24,6 +24,8 @@ export interface NereusBrokerOptions {
   readonly entry?: BrokerEntry;
   /** Extra flags (e.g. `--default-profile`, `--wal-linger-ms`). */
   readonly args?: readonly string[];
+  /** Extra node flags, after the broker's own (e.g. `--cpu-prof`, `--trace-gc`), for profiling runs. */
+  readonly nodeFlags?: readonly string[];
   /** Initial rebalance delay of new groups (default 200 ms, as the broker's own tests use). */
   readonly groupInitialRebalanceDelayMs?: number;
   readonly startTimeoutMs?: number;
@@ -41,15 +43,15 @@ export function brokerNodeFlags(): string[] {
   return flags;
 }
 
-function entryCommand(entry: BrokerEntry): string[] {
+function entryCommand(entry: BrokerEntry, nodeFlags: readonly string[]): string[] {
   if (entry === "dist") {
     const main = path.join(BROKER_APP_DIR, "dist", "main.js");
     if (!fs.existsSync(main)) throw new BaselineError("nereus-broker", `${main} is missing; build it with: pnpm --filter @nereus/broker build`);
-    return [...brokerNodeFlags(), main];
+    return [...brokerNodeFlags(), ...nodeFlags, main];
   }
   const main = path.join(BROKER_APP_DIR, "src", "main.ts");
   if (!fs.existsSync(main)) throw new BaselineError("nereus-broker", `${main} is missing (apps/broker is not in this tree)`);
-  return [...brokerNodeFlags(), "--conditions=@nereus/source", "--import", "tsx", main];
+  return [...brokerNodeFlags(), ...nodeFlags, "--conditions=@nereus/source", "--import", "tsx", main];
 }
 
 /**
@@ -127,7 +129,7 @@ export class NereusBroker {
    */
   static async start(options: NereusBrokerOptions = {}): Promise<NereusBroker> {
     const entry = options.entry ?? "source";
-    const command = entryCommand(entry);
+    const command = entryCommand(entry, options.nodeFlags ?? []);
     const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "nereus-baseline-broker-"));
     const dataDir = options.dataDir ?? path.join(runDir, "data");
     const [port, adminPort] = await freePorts(2);

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import type { GenerationIndexEntry } from "../domain/generation-records.js";
@@ -136,6 +137,36 @@ describe("ReadResolutionCache", () => {
     // A scan that read nothing new changes nothing.
     cache.addScan(head(), [], [], undefined);
     expect(cache.size("s")).toBe(6);
+  });
+
+  it("keeps exactly one entry per metadata key over any sequence of overlapping scans (model check)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            zeros: fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 6 }),
+            generations: fc.array(fc.record({ end: fc.integer({ min: 1, max: 12 }), generation: fc.integer({ min: 1, max: 3 }) }), { maxLength: 4 }),
+            from: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
+          }),
+          { minLength: 1, maxLength: 12 },
+        ),
+        (scans) => {
+          const cache = new ReadResolutionCache({ maxEntriesPerStream: 10_000 });
+          const model = new Map<string, number>();
+          for (const scan of scans) {
+            const generations = scan.generations.map(({ end, generation }) => generationCandidate(end - 1, end, generation));
+            if (scan.from !== undefined) {
+              for (const [key, end] of model) if (key.startsWith("g/") && end > scan.from) model.delete(key);
+            }
+            for (const end of scan.zeros) model.set(`i/${String(end)}`, end);
+            for (const candidate of generations) model.set(candidate.key, candidate.entry.offsetEnd);
+            cache.addScan(head(), zero(...scan.zeros.map((end): [number, number] => [end - 1, end])), generations, scan.from);
+            expect(cache.size("s")).toBe(model.size);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it("ignores entries older than maxAgeMs and keeps at most maxEntriesPerStream and maxStreams", () => {

@@ -41,8 +41,6 @@ export interface CachedResolution {
   /** Higher wins: generation-index entries above offset-index ones, then the higher generation. */
   readonly rank: number;
   readonly loadedAt: number;
-  /** Identity within the stream: the metadata key it came from. */
-  readonly identity: string;
 }
 
 interface StreamEntries {
@@ -51,24 +49,49 @@ interface StreamEntries {
   entries: CachedResolution[];
 }
 
-/** The cache's order: by offsetEnd, then rank. */
+/**
+ * The cache's order: by offsetEnd, then rank, then generation key (offset-index entries, which have none, first).
+ * Two entries compare equal exactly when they came from the same metadata key: an offset-index key is
+ * (offsetEnd, generation) and its rank is the generation; a generation-index entry is named by its key.
+ */
 function byEndThenRank(a: CachedResolution, b: CachedResolution): number {
-  return a.range.offsetEnd - b.range.offsetEnd || a.rank - b.rank;
+  const order = a.range.offsetEnd - b.range.offsetEnd || a.rank - b.rank;
+  if (order !== 0 || a.generationKey === b.generationKey) return order;
+  if (a.generationKey === undefined) return -1;
+  if (b.generationKey === undefined) return 1;
+  return a.generationKey < b.generationKey ? -1 : 1;
 }
 
-/** Merges two lists sorted by {@link byEndThenRank}; on ties `left` entries come first. */
-function mergeSorted(left: readonly CachedResolution[], right: readonly CachedResolution[]): CachedResolution[] {
-  if (right.length === 0) return [...left];
+/**
+ * Merges two lists sorted by {@link byEndThenRank}, each without duplicates; an entry of `fresh` replaces the entry
+ * of `cached` from the same key. Linear, no per-merge map.
+ */
+function mergeReplacing(cached: readonly CachedResolution[], fresh: readonly CachedResolution[]): CachedResolution[] {
   const merged: CachedResolution[] = [];
   let i = 0;
   let j = 0;
-  while (i < left.length && j < right.length) {
-    if (byEndThenRank(right[j] as CachedResolution, left[i] as CachedResolution) < 0) merged.push(right[j++] as CachedResolution);
-    else merged.push(left[i++] as CachedResolution);
+  while (i < cached.length && j < fresh.length) {
+    const order = byEndThenRank(fresh[j] as CachedResolution, cached[i] as CachedResolution);
+    if (order <= 0) {
+      merged.push(fresh[j++] as CachedResolution);
+      if (order === 0) i += 1;
+    } else merged.push(cached[i++] as CachedResolution);
   }
-  while (i < left.length) merged.push(left[i++] as CachedResolution);
-  while (j < right.length) merged.push(right[j++] as CachedResolution);
+  while (i < cached.length) merged.push(cached[i++] as CachedResolution);
+  while (j < fresh.length) merged.push(fresh[j++] as CachedResolution);
   return merged;
+}
+
+/** Sorts by {@link byEndThenRank} and keeps one entry per key (the last given). */
+function sortedUnique(entries: CachedResolution[]): CachedResolution[] {
+  entries.sort(byEndThenRank);
+  const unique: CachedResolution[] = [];
+  for (const entry of entries) {
+    const last = unique.length - 1;
+    if (last >= 0 && byEndThenRank(unique[last] as CachedResolution, entry) === 0) unique[last] = entry;
+    else unique.push(entry);
+  }
+  return unique;
 }
 
 /** Generation-index entries outrank every offset-index entry. */
@@ -136,14 +159,12 @@ export class ReadResolutionCache {
     const fresh: CachedResolution[] = [];
     for (const entry of indexPage) {
       if (entry.offsetEnd <= head.trimOffset || entry.offsetEnd > head.committedEndOffset) continue;
-      const identity = `i/${String(entry.offsetEnd)}/${String(entry.generation)}`;
-      fresh.push({ range: entry, cumulativeSize: entry.cumulativeSize, generationKey: undefined, rank: entry.generation, loadedAt: now, identity });
+      fresh.push({ range: entry, cumulativeSize: entry.cumulativeSize, generationKey: undefined, rank: entry.generation, loadedAt: now });
     }
     for (const candidate of generations) {
       const { entry } = candidate;
       if (entry.state !== "COMMITTED" || entry.offsetEnd <= head.trimOffset || entry.offsetEnd > head.committedEndOffset) continue;
-      const identity = `g/${candidate.key}`;
-      fresh.push({ range: entry, cumulativeSize: entry.cumulativeSize, generationKey: candidate.key, rank: GENERATION_INDEX_RANK + entry.generation, loadedAt: now, identity });
+      fresh.push({ range: entry, cumulativeSize: entry.cumulativeSize, generationKey: candidate.key, rank: GENERATION_INDEX_RANK + entry.generation, loadedAt: now });
     }
     const superseded = (entry: CachedResolution): boolean => generationsFrom !== undefined && entry.generationKey !== undefined && entry.range.offsetEnd > generationsFrom;
     // Nothing new and nothing to drop: the common case of a read that scanned no generations (keep the array).
@@ -151,12 +172,10 @@ export class ReadResolutionCache {
       this.#evictStreams();
       return;
     }
-    // A fresh entry replaces a cached one of the same identity; both lists sorted, then merged (a scan adds a page,
-    // the stream may hold thousands: no per-scan map or sort of all of them).
-    const replaced = new Set(fresh.map((entry) => entry.identity));
-    const kept = stream.entries.filter((entry) => !replaced.has(entry.identity) && !superseded(entry));
-    fresh.sort(byEndThenRank);
-    const entries = mergeSorted(kept, fresh);
+    // A fresh entry replaces a cached one of the same key; both lists sorted, then merged (a scan adds a page, the
+    // stream may hold thousands: no per-scan map or sort of all of them).
+    const kept = stream.entries.some(superseded) ? stream.entries.filter((entry) => !superseded(entry)) : stream.entries;
+    const entries = mergeReplacing(kept, sortedUnique(fresh));
     stream.entries = entries.length > this.#maxEntriesPerStream ? entries.slice(entries.length - this.#maxEntriesPerStream) : entries;
     this.#evictStreams();
   }
