@@ -95,15 +95,61 @@ export interface PublishError {
 
 /** link() attempts when the target directory vanished in between (pruned by a concurrent delete). */
 const MAX_LINK_ATTEMPTS = 8;
+/** Reads shorter than this get a buffer of their own (a small malloc is cheap and rarely faults). */
+const MIN_POOLED_READ_BYTES = 16 * 1024;
+/** Read chunk size classes: powers of two from 64 KiB to 8 MiB; longer reads get a buffer of their own. */
+const MIN_READ_CHUNK_BYTES = 64 * 1024;
+const MAX_READ_CHUNK_BYTES = 8 * 1024 * 1024;
+/** Default bytes of read chunks per pool (split evenly between its workers). */
+export const DEFAULT_READ_BUFFER_BYTES = 32 * 1024 * 1024;
+
+/** What a worker answers for one read: the bytes transferred, or lent in one of its shared chunks. */
+type WorkerReadOutcome =
+  | { readonly kind: "read"; readonly header: Uint8Array; readonly bodySize: number; readonly bytes: Uint8Array; readonly lent?: undefined }
+  | {
+      readonly kind: "read";
+      readonly header: Uint8Array;
+      readonly bodySize: number;
+      readonly bytes?: undefined;
+      readonly lent: { readonly chunk: number; readonly buffer: SharedArrayBuffer; readonly length: number };
+    }
+  | { readonly kind: "failed"; readonly error: PublishError };
 
 const WORKER_SOURCE = `
 "use strict";
-const { parentPort } = require("node:worker_threads");
+const { parentPort, workerData } = require("node:worker_threads");
 const fs = require("node:fs");
 const path = require("node:path");
 const MAX_LINK_ATTEMPTS = ${String(MAX_LINK_ATTEMPTS)};
 const known = new Set();
 const memories = new Map();
+// Read buffers: shared chunks in power-of-two size classes, lent to the main thread and given back by it once the
+// last view of a lent chunk was garbage-collected ("release" messages). At most READ_BUFFER_BYTES of chunks.
+const READ_BUFFER_BYTES = workerData.readBufferBytes;
+const MIN_POOLED_READ = ${String(MIN_POOLED_READ_BYTES)};
+const MIN_CHUNK = ${String(MIN_READ_CHUNK_BYTES)};
+const MAX_CHUNK = ${String(MAX_READ_CHUNK_BYTES)};
+const chunks = [];
+const freeChunks = new Map();
+let chunkBytes = 0;
+function takeChunk(length) {
+  if (length < MIN_POOLED_READ || length > MAX_CHUNK) return undefined;
+  let size = MIN_CHUNK;
+  while (size < length) size *= 2;
+  const free = freeChunks.get(size);
+  if (free !== undefined && free.length > 0) return free.pop();
+  if (chunkBytes + size > READ_BUFFER_BYTES) return undefined;
+  chunkBytes += size;
+  chunks.push(new SharedArrayBuffer(size));
+  return chunks.length - 1;
+}
+function releaseChunk(id) {
+  const chunk = chunks[id];
+  if (chunk === undefined) return;
+  let free = freeChunks.get(chunk.byteLength);
+  if (free === undefined) freeChunks.set(chunk.byteLength, (free = []));
+  free.push(id);
+}
 function fsyncDirectory(directory) {
   const fd = fs.openSync(directory, "r");
   try { fs.fsyncSync(fd); } finally { fs.closeSync(fd); }
@@ -245,6 +291,12 @@ function read(job) {
     const wanted = job.length === undefined ? bodySize : job.length;
     // Not zero-filled first (the read overwrites it); a short read zeroes the tail nobody was given.
     const length = Math.max(0, Math.min(wanted, bodySize - job.offset));
+    const chunk = takeChunk(length);
+    if (chunk !== undefined) {
+      let filled;
+      try { filled = readAll(fd, new Uint8Array(chunks[chunk], 0, length), job.headerBytes + job.offset); } catch (error) { releaseChunk(chunk); throw error; }
+      return { kind: "read", header, bodySize, lent: { chunk, buffer: chunks[chunk], length: filled } };
+    }
     const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
     const filled = readAll(fd, bytes, job.headerBytes + job.offset);
     if (filled === bytes.length) return { kind: "read", header, bodySize, bytes };
@@ -260,12 +312,16 @@ parentPort.on("message", (message) => {
     memories.delete(message.forget);
     return;
   }
+  if (message.release !== undefined) {
+    for (const id of message.release) releaseChunk(id);
+    return;
+  }
   if (message.reads !== undefined) {
     const outcomes = message.reads.map((job) => {
       try { return read(job); } catch (error) { return { kind: "failed", error: failure(error) }; }
     });
     const transfer = [];
-    for (const each of outcomes) if (each.kind === "read" && !transfer.includes(each.bytes.buffer)) transfer.push(each.bytes.buffer);
+    for (const each of outcomes) if (each.kind === "read" && each.bytes !== undefined && !transfer.includes(each.bytes.buffer)) transfer.push(each.bytes.buffer);
     parentPort.postMessage({ id: message.id, outcome: outcomes }, transfer);
     return;
   }
@@ -292,7 +348,7 @@ parentPort.on("message", (message) => {
 
 interface PendingJob {
   /** One outcome; for a batch of reads an array of them, or one failure that applies to every read of it. */
-  readonly resolve: (outcome: PublishOutcome | ReadOutcome | readonly ReadOutcome[] | SegmentWriteOutcome) => void;
+  readonly resolve: (outcome: unknown) => void;
 }
 
 interface QueuedRead {
@@ -307,34 +363,74 @@ interface PoolWorker {
   readonly memories: Set<number>;
 }
 
+/** Options of {@link FilePublishPool}. */
+export interface FilePublishPoolOptions {
+  /**
+   * Bytes of shared read chunks the workers keep for reuse (default {@link DEFAULT_READ_BUFFER_BYTES}, split evenly
+   * between the workers; 0: every read gets a buffer of its own).
+   */
+  readonly readBufferBytes?: number;
+}
+
+/** A chunk a worker lent: given back to `worker` once the main thread's last view of it was collected. */
+interface LentChunk {
+  readonly worker: PoolWorker;
+  readonly chunk: number;
+}
+
 /**
  * A lazily started pool of publish workers. Invariants: every `publish` resolves exactly once (a worker that dies
  * fails its jobs with `kind: "failed"`, code `EWORKER`, and is replaced on the next job); `close()` waits for
  * in-flight jobs and stops the workers. Workers are unref'd: they never keep the process alive.
+ *
+ * Read buffers: a fresh buffer per read costs page faults (the kernel zeroes and maps every page the read fills)
+ * and, as external memory, drives V8 into frequent full garbage collections. So each worker reads into shared
+ * chunks it keeps (size classes, at most `readBufferBytes` in all) and lends them: the main thread gets a view over
+ * its own `SharedArrayBuffer` object for the chunk (one per read; every view of the bytes references it), and a
+ * `FinalizationRegistry` gives the chunk back to the worker once that object was collected — once nothing can read
+ * the bytes any more. Until then the chunk is never reused, so lent bytes never change. When no chunk is free, the
+ * read gets a buffer of its own, as before. Bodies to write that live in shared memory of unknown owners (a lent
+ * chunk, say, when compaction re-appends an object it read) are copied before they reach a worker, which would
+ * otherwise write from memory the main thread may give back meanwhile.
  */
 export class FilePublishPool {
   readonly #size: number;
+  readonly #readBufferBytes: number;
   readonly #workers: PoolWorker[] = [];
   #nextId = 0;
   #closed = false;
   /** Reads asked for in the current turn; sent as one job when the microtasks of this turn ran. */
   #queuedReads: QueuedRead[] | undefined;
+  /** Chunks whose views were collected, per worker, not yet given back (sent in one message per turn). */
+  #released: Map<PoolWorker, number[]> | undefined;
+  readonly #lent = new FinalizationRegistry<LentChunk>((lent) => this.#release(lent));
   /** Read jobs sent to workers (each carries one or more reads); for tests and diagnostics. */
   readJobs = 0;
+  /** Reads answered in a lent chunk / in a buffer of their own; for tests and diagnostics. */
+  lentReads = 0;
+  ownBufferReads = 0;
+  /** Lent chunks given back to their worker. */
+  releasedChunks = 0;
 
-  constructor(size: number) {
+  constructor(size: number, options: FilePublishPoolOptions = {}) {
     if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`publish workers must be a positive integer, got ${String(size)}`);
+    const readBufferBytes = options.readBufferBytes ?? DEFAULT_READ_BUFFER_BYTES;
+    if (!Number.isSafeInteger(readBufferBytes) || readBufferBytes < 0) {
+      throw new RangeError(`read buffer bytes must be a non-negative integer, got ${String(readBufferBytes)}`);
+    }
     this.#size = size;
+    this.#readBufferBytes = readBufferBytes;
   }
 
   /** Runs one publish job on the least busy worker. */
   publish(job: PublishJob): Promise<PublishOutcome> {
-    return this.#run({ job }) as Promise<PublishOutcome>;
+    return this.#run({ job: { ...job, header: ownedBytes(job.header), body: ownedBytes(job.body) } }) as Promise<PublishOutcome>;
   }
 
   /**
    * Runs one read job. Reads asked for in one turn of the event loop (a reader fetching several slices at once) go
    * to one worker as ONE job, answered by one message: one thread hand-off for all of them instead of one each.
+   * The bytes may be lent shared memory: read-only, like every read result.
    */
   read(job: ReadJob): Promise<ReadOutcome> {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
@@ -355,7 +451,9 @@ export class FilePublishPool {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#workers[0] ?? this.#spawn();
     const records = job.records.map((record) =>
-      record.memory === undefined ? record : { ...record, memory: this.#share(target, record.memory) },
+      record.memory === undefined
+        ? { ...record, head: ownedBytes(record.head), body: record.body === undefined ? undefined : ownedBytes(record.body) }
+        : { ...record, head: ownedBytes(record.head), memory: this.#share(target, record.memory) },
     );
     return this.#post(target, { segment: { ...job, records } }) as Promise<SegmentWriteOutcome>;
   }
@@ -363,25 +461,72 @@ export class FilePublishPool {
   #sendReads(): void {
     const queued = this.#queuedReads ?? [];
     this.#queuedReads = undefined;
+    if (this.#closed) {
+      for (const entry of queued) entry.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
+      return;
+    }
     this.readJobs += 1;
-    void this.#run({ reads: queued.map((entry) => entry.job) }).then((outcome) => {
+    const target = this.#pick();
+    void this.#post(target, { reads: queued.map((entry) => entry.job) }).then((answer) => {
+      // An array of outcomes, or one failure (the worker died) for all of them.
+      const outcomes = Array.isArray(answer) ? (answer as readonly WorkerReadOutcome[]) : undefined;
       queued.forEach((entry, index) => {
-        const each = Array.isArray(outcome) ? (outcome as readonly ReadOutcome[])[index] : (outcome as ReadOutcome);
-        entry.resolve(each ?? { kind: "failed", error: { code: "EWORKER", message: "publish worker answered too few reads" } });
+        const each = outcomes === undefined ? (answer as WorkerReadOutcome) : outcomes[index];
+        entry.resolve(each === undefined ? { kind: "failed", error: { code: "EWORKER", message: "publish worker answered too few reads" } } : this.#received(target, each));
       });
+      // Chunks lent beyond the jobs asked for (a malformed answer) are given back at once.
+      for (let index = queued.length; outcomes !== undefined && index < outcomes.length; index++) {
+        const extra = outcomes[index];
+        if (extra?.kind === "read" && extra.lent !== undefined) this.#release({ worker: target, chunk: extra.lent.chunk });
+      }
     });
   }
 
-  #run(
-    message: { readonly job: PublishJob } | { readonly reads: readonly ReadJob[] },
-  ): Promise<PublishOutcome | ReadOutcome | readonly ReadOutcome[]> {
+  /** A worker's read outcome as callers see it: a lent chunk becomes a view, tracked until it is collected. */
+  #received(worker: PoolWorker, outcome: WorkerReadOutcome): ReadOutcome {
+    if (outcome.kind === "failed") return outcome;
+    if (outcome.lent === undefined) {
+      this.ownBufferReads += 1;
+      return outcome;
+    }
+    const { buffer, chunk, length } = outcome.lent;
+    this.lentReads += 1;
+    // `buffer` is this thread's own object for the chunk (one per message): every view of the bytes keeps it alive.
+    this.#lent.register(buffer, { worker, chunk });
+    return { kind: "read", header: outcome.header, bodySize: outcome.bodySize, bytes: new Uint8Array(buffer, 0, length) };
+  }
+
+  /** Queues `lent` to go back to its worker (one message per worker and turn); dropped if that worker is gone. */
+  #release(lent: LentChunk): void {
+    if (this.#closed || !this.#workers.includes(lent.worker)) return;
+    if (this.#released === undefined) {
+      this.#released = new Map();
+      setImmediate(() => this.#sendReleases()).unref();
+    }
+    const chunks = this.#released.get(lent.worker);
+    if (chunks === undefined) this.#released.set(lent.worker, [lent.chunk]);
+    else chunks.push(lent.chunk);
+  }
+
+  #sendReleases(): void {
+    const released = this.#released;
+    this.#released = undefined;
+    if (released === undefined || this.#closed) return;
+    for (const [worker, chunks] of released) {
+      if (!this.#workers.includes(worker)) continue;
+      this.releasedChunks += chunks.length;
+      worker.worker.postMessage({ release: chunks });
+    }
+  }
+
+  #run(message: { readonly job: PublishJob }): Promise<PublishOutcome> {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#pick();
     let outgoing: object = message;
     if ("job" in message && message.job.memory !== undefined) {
       outgoing = { job: { ...message.job, memory: this.#share(target, message.job.memory) } };
     }
-    return this.#post(target, outgoing) as Promise<PublishOutcome | ReadOutcome | readonly ReadOutcome[]>;
+    return this.#post(target, outgoing) as Promise<PublishOutcome>;
   }
 
   /** Only the first job on a worker that uses a shared buffer carries it; later ones name it by id. */
@@ -430,7 +575,7 @@ export class FilePublishPool {
   }
 
   #spawn(): PoolWorker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { readBufferBytes: Math.floor(this.#readBufferBytes / this.#size) } });
     worker.unref();
     const entry: PoolWorker = { worker, pending: new Map(), memories: new Set() };
     const failAll = (message: string): void => {
@@ -439,7 +584,7 @@ export class FilePublishPool {
       for (const job of entry.pending.values()) job.resolve({ kind: "failed", error: { code: "EWORKER", message } });
       entry.pending.clear();
     };
-    worker.on("message", (message: { id: number; outcome: PublishOutcome | ReadOutcome | readonly ReadOutcome[] }) => {
+    worker.on("message", (message: { id: number; outcome: unknown }) => {
       const job = entry.pending.get(message.id);
       if (job === undefined) return;
       entry.pending.delete(message.id);
@@ -451,4 +596,12 @@ export class FilePublishPool {
     this.#workers.push(entry);
     return entry;
   }
+}
+
+/**
+ * `bytes` itself, or a copy when it lives in shared memory: a worker must write what the caller passed, not what a
+ * shared buffer holds by the time the job runs (it may be a lent read chunk that is given back and reused).
+ */
+function ownedBytes(bytes: Uint8Array): Uint8Array {
+  return bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes;
 }

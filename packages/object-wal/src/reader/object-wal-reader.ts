@@ -27,13 +27,17 @@ import { VerifiedSliceCache } from "./verified-slice-cache.js";
 /** Object types whose slices are NRS1 slices. */
 const NRS1_OBJECT_TYPES: ReadonlySet<string> = new Set(["MULTI_STREAM_WAL_OBJECT", "STREAM_GENERATION_OBJECT"]);
 
-export const DEFAULT_SLICE_CACHE_BYTES = 64 * 1024 * 1024;
+export const DEFAULT_SLICE_CACHE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_COALESCE_GAP_BYTES = 64 * 1024;
 export const DEFAULT_MAX_COALESCED_BYTES = 16 * 1024 * 1024;
 
 export interface ObjectWalReaderOptions {
   readonly objectStore: ObjectStore;
-  /** Bytes of verified slices kept for later reads (default 64 MiB; 0 disables the cache). */
+  /**
+   * Bytes of verified slices kept for later reads (default 16 MiB, two of the largest generation slices the
+   * materialization plans by default; 0 disables the cache). Cached slices keep their read buffers alive: with the
+   * filesystem store, a larger cache leaves fewer of its reusable read buffers free.
+   */
   readonly cacheBytes?: number;
   /** Largest gap between two requested slices of one object that one GET still spans (default 64 KiB). */
   readonly coalesceGapBytes?: number;
