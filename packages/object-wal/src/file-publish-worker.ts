@@ -3,8 +3,9 @@
 // directory, unlink the temp name. Done as ONE job instead of ~9 asynchronous fs calls, each of which needs a
 // thread-pool round trip and an event-loop turn: under load that cut the latency of a put by half and spares the
 // event loop the callbacks. Reads run there too, for the same reason: open, fstat, the 8-byte header, the requested
-// bytes and close are one job (one round trip instead of five), and the bytes come back transferred, not copied;
-// the reads asked for in one turn of the event loop (a reader fetching the slices of several objects) are one job.
+// bytes and close are one job (one round trip instead of five), and the bytes come back in a shared chunk the worker
+// lends (see FilePublishPool) or transferred, never copied; the reads asked for in one turn of the event loop (a
+// reader fetching the slices of several objects) are one job.
 // The worker source is plain JavaScript using only Node built-ins (no module file to resolve, so it runs the same
 // from sources and from dist). Jobs are independent; the pool spreads them — except segment writes (segment
 // layout): those all go to the first worker, which keeps the active segment open between jobs.
