@@ -425,7 +425,9 @@ export class FilePublishPool {
 
   /** Runs one publish job on the least busy worker. */
   publish(job: PublishJob): Promise<PublishOutcome> {
-    return this.#run({ job: { ...job, header: ownedBytes(job.header), body: ownedBytes(job.body) } }) as Promise<PublishOutcome>;
+    const header = ownedBytes(job.header);
+    const body = ownedBytes(job.body);
+    return this.#run({ job: header === job.header && body === job.body ? job : { ...job, header, body } });
   }
 
   /**
@@ -452,9 +454,7 @@ export class FilePublishPool {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#workers[0] ?? this.#spawn();
     const records = job.records.map((record) =>
-      record.memory === undefined
-        ? { ...record, head: ownedBytes(record.head), body: record.body === undefined ? undefined : ownedBytes(record.body) }
-        : { ...record, head: ownedBytes(record.head), memory: this.#share(target, record.memory) },
+      record.memory === undefined ? ownedRecord(record) : { ...ownedRecord(record), memory: this.#share(target, record.memory) },
     );
     return this.#post(target, { segment: { ...job, records } }) as Promise<SegmentWriteOutcome>;
   }
@@ -475,11 +475,6 @@ export class FilePublishPool {
         const each = outcomes === undefined ? (answer as WorkerReadOutcome) : outcomes[index];
         entry.resolve(each === undefined ? { kind: "failed", error: { code: "EWORKER", message: "publish worker answered too few reads" } } : this.#received(target, each));
       });
-      // Chunks lent beyond the jobs asked for (a malformed answer) are given back at once.
-      for (let index = queued.length; outcomes !== undefined && index < outcomes.length; index++) {
-        const extra = outcomes[index];
-        if (extra?.kind === "read" && extra.lent !== undefined) this.#release({ worker: target, chunk: extra.lent.chunk });
-      }
     });
   }
 
@@ -605,4 +600,11 @@ export class FilePublishPool {
  */
 function ownedBytes(bytes: Uint8Array): Uint8Array {
   return bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes;
+}
+
+/** `record` itself unless its head or body lives in shared memory ({@link ownedBytes}); no copy on the usual path. */
+function ownedRecord(record: SegmentWriteRecord): SegmentWriteRecord {
+  const head = ownedBytes(record.head);
+  const body = record.body === undefined ? undefined : ownedBytes(record.body);
+  return head === record.head && body === record.body ? record : { ...record, head, body };
 }

@@ -225,6 +225,16 @@ function assertClean(what: string, result: ProducePerfResult): void {
   if (result.errors > 0) throw new Error(`${what}: ${String(result.errors)} send errors, first: ${result.firstError ?? "?"}`);
 }
 
+/** Phase 3: `--latency-records` records at `--rate` records/s. */
+function fixedRateProduce(driver: JavaDriver, bootstrap: string, topic: string, warmupTopic: string, settings: Settings): Promise<ProducePerfResult> {
+  return runDriver<ProducePerfResult>(
+    driver,
+    "produce-perf",
+    { bootstrap, topic, records: settings.latencyRecords, size: settings.size, rate: settings.rate, warmup: 2_000, "warmup-topic": warmupTopic },
+    { timeoutMs: 900_000 },
+  );
+}
+
 async function measure(driver: JavaDriver, target: Target, settings: Settings, round: number): Promise<Figures> {
   const broker = await target.start();
   try {
@@ -257,19 +267,11 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     }
     const consumeMBs = median(consumeRates);
     const consumeCpuMsPerMB = median(consumeCpu);
-    if (settings.skipLatency) {
-      if (broker.diagnostics !== undefined) log(`${target.name}: ${await broker.diagnostics().catch((error: unknown) => `no diagnostics: ${String(error)}`)}`);
-      const none = Number.NaN;
-      return { produceMBs: produced.mbPerSec, produceP50Ms: produced.p50Ms, produceP99Ms: produced.p99Ms, consumeMBs, produceCpuMsPerMB, consumeCpuMsPerMB, fixedRateP50Ms: none, fixedRateP99Ms: none, fixedRateP999Ms: none };
+    const paced = settings.skipLatency ? undefined : await fixedRateProduce(driver, bootstrap, latencyTopic, `${topic}-warmup`, settings);
+    if (paced !== undefined) {
+      assertClean(`${target.name} fixed-rate produce`, paced);
+      log(`${target.name}: ${String(settings.rate)} records/s: p50 ${paced.p50Ms.toFixed(2)} ms, p99 ${paced.p99Ms.toFixed(2)} ms, p99.9 ${paced.p999Ms.toFixed(2)} ms`);
     }
-    const paced = await runDriver<ProducePerfResult>(
-      driver,
-      "produce-perf",
-      { bootstrap, topic: latencyTopic, records: settings.latencyRecords, size: settings.size, rate: settings.rate, warmup: 2_000, "warmup-topic": `${topic}-warmup` },
-      { timeoutMs: 900_000 },
-    );
-    assertClean(`${target.name} fixed-rate produce`, paced);
-    log(`${target.name}: ${String(settings.rate)} records/s: p50 ${paced.p50Ms.toFixed(2)} ms, p99 ${paced.p99Ms.toFixed(2)} ms, p99.9 ${paced.p999Ms.toFixed(2)} ms`);
     if (broker.diagnostics !== undefined) log(`${target.name}: ${await broker.diagnostics().catch((error: unknown) => `no diagnostics: ${String(error)}`)}`);
     return {
       produceMBs: produced.mbPerSec,
@@ -278,9 +280,9 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
       consumeMBs,
       produceCpuMsPerMB,
       consumeCpuMsPerMB,
-      fixedRateP50Ms: paced.p50Ms,
-      fixedRateP99Ms: paced.p99Ms,
-      fixedRateP999Ms: paced.p999Ms,
+      fixedRateP50Ms: paced?.p50Ms ?? Number.NaN,
+      fixedRateP99Ms: paced?.p99Ms ?? Number.NaN,
+      fixedRateP999Ms: paced?.p999Ms ?? Number.NaN,
     };
   } finally {
     await broker.stop();

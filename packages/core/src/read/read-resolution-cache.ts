@@ -168,13 +168,14 @@ export class ReadResolutionCache {
     }
     const superseded = (entry: CachedResolution): boolean => generationsFrom !== undefined && entry.generationKey !== undefined && entry.range.offsetEnd > generationsFrom;
     // Nothing new and nothing to drop: the common case of a read that scanned no generations (keep the array).
-    if (fresh.length === 0 && !stream.entries.some(superseded)) {
+    const dropsSome = stream.entries.some(superseded);
+    if (fresh.length === 0 && !dropsSome) {
       this.#evictStreams();
       return;
     }
     // A fresh entry replaces a cached one of the same key; both lists sorted, then merged (a scan adds a page, the
     // stream may hold thousands: no per-scan map or sort of all of them).
-    const kept = stream.entries.some(superseded) ? stream.entries.filter((entry) => !superseded(entry)) : stream.entries;
+    const kept = dropsSome ? stream.entries.filter((entry) => !superseded(entry)) : stream.entries;
     const entries = mergeReplacing(kept, sortedUnique(fresh));
     stream.entries = entries.length > this.#maxEntriesPerStream ? entries.slice(entries.length - this.#maxEntriesPerStream) : entries;
     this.#evictStreams();
