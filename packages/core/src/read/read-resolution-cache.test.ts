@@ -182,6 +182,28 @@ describe("ReadResolutionCache", () => {
     expect(cache.size("s")).toBe(0);
     expect(cache.size("t")).toBe(1);
   });
+
+  it("keeps the page a scan just added when the bound is hit: older entries go first, stale ones before them", () => {
+    let now = 0;
+    const cache = new ReadResolutionCache({ maxAgeMs: 100, maxEntriesPerStream: 3, now: () => now });
+    // A consumer read the far end first.
+    cache.addScan(head(), zero([60, 70], [70, 80], [80, 90]), []);
+    now = 10;
+    // Another one re-reads from the start: its page must survive, the earlier entries (lowest first) make room.
+    cache.addScan(head(), zero([0, 10], [10, 20]), []);
+    expect(cache.size("s")).toBe(3);
+    expect(cache.lookup("s", 5)).toBeDefined();
+    expect(cache.lookup("s", 15)).toBeDefined();
+    expect(cache.lookup("s", 65)).toBeUndefined();
+    expect(cache.lookup("s", 85)).toBeDefined();
+    now = 105;
+    // [80, 90) is stale now and goes before [0, 10) and [10, 20), which are not.
+    cache.addScan(head(), zero([20, 30]), []);
+    expect(cache.size("s")).toBe(3);
+    expect(cache.lookup("s", 5)).toBeDefined();
+    expect(cache.lookup("s", 25)).toBeDefined();
+    expect(cache.lookup("s", 85)).toBeUndefined();
+  });
 });
 
 async function streamWithCommits(count: number) {

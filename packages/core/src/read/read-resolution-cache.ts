@@ -12,8 +12,10 @@
 //   and resolve again from metadata (which then quarantines and falls back as usual);
 // - a higher generation published later is found once the entries age out (`maxAgeMs`); until then a lower
 //   committed generation is read, which holds the same bytes.
-// Bounded: at most `maxStreams` streams (least recently used dropped) and `maxEntriesPerStream` entries per stream
-// (lowest offsets dropped first: consumers move forward). Lookups consider, like a scan page, only the first
+// Bounded: at most `maxStreams` streams (least recently used dropped) and `maxEntriesPerStream` entries per stream.
+// Over the bound, entries older than `maxAgeMs` go first (they are never used), then those of earlier scans, lowest
+// offsets first (consumers move forward); the page a scan just added is never evicted for older entries — a
+// consumer re-reading from the start while the cache holds the far end would otherwise lose every page it scans. Lookups consider, like a scan page, only the first
 // `lookahead` entries ending above the offset.
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import type { StreamHead } from "../domain/stream-head.js";
@@ -177,8 +179,24 @@ export class ReadResolutionCache {
     // stream may hold thousands: no per-scan map or sort of all of them).
     const kept = dropsSome ? stream.entries.filter((entry) => !superseded(entry)) : stream.entries;
     const entries = mergeReplacing(kept, sortedUnique(fresh));
-    stream.entries = entries.length > this.#maxEntriesPerStream ? entries.slice(entries.length - this.#maxEntriesPerStream) : entries;
+    stream.entries = entries.length > this.#maxEntriesPerStream ? this.#bounded(entries, now) : entries;
     this.#evictStreams();
+  }
+
+  /**
+   * `entries` cut to `maxEntriesPerStream` (order kept): stale ones dropped, then entries loaded before `now`
+   * from the lowest offsets, then (only if one scan alone exceeds the bound) the lowest offsets.
+   */
+  #bounded(entries: readonly CachedResolution[], now: number): CachedResolution[] {
+    const live = entries.filter((entry) => now - entry.loadedAt <= this.#maxAgeMs);
+    let excess = live.length - this.#maxEntriesPerStream;
+    if (excess <= 0) return live;
+    const kept: CachedResolution[] = [];
+    for (const entry of live) {
+      if (excess > 0 && entry.loadedAt < now) excess -= 1;
+      else kept.push(entry);
+    }
+    return kept.length > this.#maxEntriesPerStream ? kept.slice(kept.length - this.#maxEntriesPerStream) : kept;
   }
 
   /** Drops the least recently used streams beyond `maxStreams`. */
