@@ -1,9 +1,10 @@
 // Commit pipelining: several append groups of one stream in flight at once. WAL writes overlap; head CASes stay
 // strictly ordered; a group whose predecessor did not commit is handed back and runs again (never guessed, never
-// duplicated); results reach callers in commit order.
+// duplicated); results reach callers in commit order. Most cases run on a store without `orderedTxns` (each CAS
+// waits for the answer to the one ahead); the last block covers the speculative CAS of stores with it.
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/errors/error-code.js";
-import type { TxnRequest } from "../src/spi/metadata-store.js";
+import type { OperationOptions, TxnRequest, TxnResult } from "../src/spi/metadata-store.js";
 import type { StreamStoreOptions } from "../src/stream-store/stream-store-options.js";
 import { AppendProtocolHarness, expectAppendFailure, opaqueBatch } from "../src/testing/append-protocol-harness.js";
 import { InMemoryMetadataStore } from "../src/testing/in-memory-metadata-store.js";
@@ -14,8 +15,8 @@ afterEach(async () => {
 });
 
 /** Holds every WAL write at `afterWalWrite` until released; records the order WAL writes and head CASes happen. */
-async function gatedStream(overrides: Partial<StreamStoreOptions> = {}) {
-  const metadata = new InMemoryMetadataStore();
+async function gatedStream(overrides: Partial<StreamStoreOptions> = {}, orderedTxns = false) {
+  const metadata = new InMemoryMetadataStore({ orderedTxns });
   const harness = new AppendProtocolHarness(metadata);
   harnesses.push(harness);
   const events: string[] = [];
@@ -231,5 +232,106 @@ describe("commit pipelining", () => {
     harnesses.push(harness);
     expect(() => harness.open({ pipelineDepth: 0 })).toThrow(/pipelineDepth/);
     expect(() => harness.open({ pipelineDepth: 65 })).toThrow(/pipelineDepth/);
+  });
+});
+
+/** `inner`, with the answers of txns held (the txns themselves apply when made) while `holding`. */
+function holdingAnswers(inner: InMemoryMetadataStore) {
+  const held: Array<() => void> = [];
+  const control = { holding: false, held };
+  const store = new Proxy(inner, {
+    get(target, property) {
+      if (property === "txn") {
+        return (request: TxnRequest, options?: OperationOptions): Promise<TxnResult> => {
+          const answer = target.txn(request, options);
+          if (!control.holding) return answer;
+          return new Promise<TxnResult>((resolve, reject) => held.push(() => void answer.then(resolve, reject)));
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store, control };
+}
+
+describe("commit pipelining on a store that applies txns in order (speculative head CAS)", () => {
+  it("sends the CAS of each group right behind the one ahead, before that one's answer, compared on its head value", async () => {
+    const inner = new InMemoryMetadataStore();
+    const { store: metadata, control } = holdingAnswers(inner);
+    const harness = new AppendProtocolHarness(metadata);
+    harnesses.push(harness);
+    const held: Array<() => void> = [];
+    let gating = true;
+    const store = harness.open({
+      autoRecovery: false,
+      groupCommit: false,
+      pipelineDepth: 4,
+      stepHooks: {
+        afterWalWrite: async () => {
+          if (gating) await new Promise<void>((resolve) => held.push(resolve));
+        },
+      },
+    });
+    gating = false;
+    const { streamId } = await store.createStream("speculative", { profile: "OBJECT_WAL_SYNC_OBJECT" });
+    await store.append(streamId, opaqueBatch("first"));
+    gating = true;
+    const appends = ["b", "c", "d"].map((name) => store.append(streamId, opaqueBatch(name)));
+    for (let spin = 0; held.length < 3; spin++) {
+      if (spin > 10_000) throw new Error("the WAL writes did not reach the gate");
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    control.holding = true;
+    gating = false;
+    for (const release of held.splice(0)) release();
+    // With every answer held, all three CASes applied: each was sent behind the one ahead without waiting for it.
+    for (let spin = 0; (await harness.head(streamId)).committedEndOffset < 4; spin++) {
+      if (spin > 10_000) throw new Error(`head stuck at ${String((await harness.head(streamId)).committedEndOffset)}`);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    control.holding = false;
+    for (const release of control.held.splice(0)) release();
+    const results = await Promise.all(appends);
+    expect(results.map((result) => result.startOffset)).toEqual([1, 2, 3]);
+    const read = await store.read(streamId, 0);
+    expect(read.entries.map((entry) => text(entry.payload))).toEqual(["first", "b", "c", "d"]);
+    expect((await harness.reachableCommits(streamId)).map((intent) => intent.offsetStart)).toEqual([3, 2, 1, 0]);
+  });
+
+  it("a predecessor whose CAS answer is lost after it applied: the groups behind it commit on its head; recovery finds it committed", async () => {
+    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream({ pipelineDepth: 4 }, true);
+    metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
+    gate();
+    const lost = store.append(streamId, opaqueBatch("b"));
+    const behind = ["c", "d"].map((name) => store.append(streamId, opaqueBatch(name)));
+    await waitForHeld(3);
+    releaseAll();
+    const failure = await expectAppendFailure(lost, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+    const results = await Promise.all(behind);
+    expect(results.map((result) => result.startOffset)).toEqual([2, 3]);
+    const recovered = await store.recoverAppend(streamId, failure.attemptId ?? "");
+    expect(recovered.startOffset).toBe(1);
+    const read = await store.read(streamId, 0);
+    expect(read.entries.map((entry) => text(entry.payload))).toEqual(["first", "b", "c", "d"]);
+  });
+
+  it("a predecessor that fails before its CAS applied: the speculative CASes behind it apply nothing; those groups run again right after", async () => {
+    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll, harness } = await gatedStream({ pipelineDepth: 4 }, true);
+    metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
+    gate();
+    const failing = store.append(streamId, opaqueBatch("b"));
+    const behind = ["c", "d"].map((name) => store.append(streamId, opaqueBatch(name)));
+    await waitForHeld(3);
+    releaseAll();
+    await expectAppendFailure(failing, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "KNOWN_NOT_COMMITTED" });
+    const results = await Promise.all(behind);
+    expect(results.map((result) => [result.startOffset, result.endOffset])).toEqual([
+      [1, 2],
+      [2, 3],
+    ]);
+    const read = await store.read(streamId, 0);
+    expect(read.entries.map((entry) => text(entry.payload))).toEqual(["first", "c", "d"]);
+    expect((await harness.reachableCommits(streamId)).map((intent) => intent.offsetStart)).toEqual([2, 1, 0]);
   });
 });

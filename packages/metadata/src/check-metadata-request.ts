@@ -2,7 +2,7 @@
 // requests with the same errors: keys are non-empty well-formed strings (a lone surrogate has no UTF-8 form and would
 // silently collide with U+FFFD), scans have a positive integer limit, txns respect etcd's per-list operation cap
 // and never write one key twice.
-import { DURABILITY_GATE_WORDS, type DurabilityGate, type ScanOptions, type TxnRequest } from "@nereus/core";
+import { DURABILITY_GATE_WORDS, type DurabilityGate, type ScanOptions, type TxnRequest, isValueCompare } from "@nereus/core";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
 
 /** etcd's default `--max-txn-ops`: compares, writes and `readOnFailure` may each hold at most this many entries. */
@@ -63,6 +63,10 @@ export const checkMetadataRequest = {
     }
     for (const compare of request.compares) {
       checkMetadataRequest.key(compare.key);
+      if (isValueCompare(compare)) {
+        if (!(compare.value instanceof Uint8Array)) throw MetadataStoreErrors.invalid(`compare value of ${compare.key} must be a Uint8Array`);
+        continue;
+      }
       if (!Number.isSafeInteger(compare.modRevision) || compare.modRevision < 0) {
         throw MetadataStoreErrors.invalid(`compare modRevision must be a non-negative integer, got ${String(compare.modRevision)}`);
       }

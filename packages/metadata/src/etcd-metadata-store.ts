@@ -1,13 +1,14 @@
 // MetadataStore over etcd v3 (etcd3 client): a thin mapping of SPI v1 onto Range/Txn/Lease/Watch. Reads are
 // linearizable Ranges; versions are etcd `mod_revision`s (int64 strings parsed to safe integers, failing closed);
-// a txn is one etcd Txn with `mod_revision ==` compares (0 = absent, which etcd evaluates against an empty key),
-// puts/deletes in Then and Ranges of `readOnFailure` in Else. The client's automatic retries are disabled, so a
+// a txn is one etcd Txn with `mod_revision ==` compares (0 = absent, which etcd evaluates against an empty key)
+// and `value ==` compares (which etcd fails on an absent key), puts/deletes in Then and Ranges of `readOnFailure` in Else. The client's automatic retries are disabled, so a
 // call is sent at most once and a lost response surfaces as MetadataAmbiguousError (map-etcd-error.ts).
 // Not done here: watch resumption after compaction (watches are hints), multi-Raft-group routing.
 // Buffers: values are copied into request Buffers on write and out of response Buffers on read.
 import {
   ErrorCode,
   METADATA_STORE_SPI_VERSION,
+  isValueCompare,
   MetadataAmbiguousError,
   NereusError,
   awaitDurabilityGate,
@@ -174,12 +175,11 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
     const response = await this.#call(context, options.signal, (callOptions) =>
       this.#client.kv.txn(
         {
-          compare: request.compares.map((compare) => ({
-            key: Buffer.from(compare.key, "utf8"),
-            target: "Mod",
-            result: "Equal",
-            mod_revision: compare.modRevision,
-          })),
+          compare: request.compares.map((compare) =>
+            isValueCompare(compare)
+              ? { key: Buffer.from(compare.key, "utf8"), target: "Value", result: "Equal", value: Buffer.from(compare.value) }
+              : { key: Buffer.from(compare.key, "utf8"), target: "Mod", result: "Equal", mod_revision: compare.modRevision },
+          ),
           success,
           failure: (request.readOnFailure ?? []).map((key) => ({ request_range: { key: Buffer.from(key, "utf8") } })),
         },

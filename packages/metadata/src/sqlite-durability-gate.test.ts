@@ -221,6 +221,26 @@ describe("SqliteMetadataStore durability gates", () => {
       expect(revisionOf(two)).toBeGreaterThan(revisionOf(one));
       expect((await store.getMany(["o/1", "o/2"])).size).toBe(2);
     });
+
+    it("a txn whose gate is still closed does not hold back the commit of an open-gated txn submitted before it, in the same run", async () => {
+      const { store, committed } = await open();
+      const gates = sharedGates();
+      const first = sharedGate(gates);
+      const second = sharedGate(gates);
+      gates.open(first.sequence);
+      // One synchronous run: both reach the writer thread together.
+      const ahead = store.txn(put("p/1", "1", first.gate));
+      const behind = store.txn(put("p/2", "2", second.gate));
+      const aheadRevision = revisionOf(await ahead);
+      const waiting = watchSettled(behind);
+      expect(committed("p/1")).toBe("1");
+      await sleep(HOLD_MS);
+      expect(waiting.settled()).toBe(false);
+      expect(committed("p/2")).toBeUndefined();
+      gates.open(second.sequence);
+      expect(revisionOf(await behind)).toBeGreaterThan(aheadRevision);
+      expect(committed("p/2")).toBe("2");
+    });
   });
 
   describe("without shared words (awaited on the event loop)", () => {

@@ -109,6 +109,12 @@ export async function createSqliteMetadataStore(options: SqliteMetadataStoreOpti
  */
 export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly spiVersion = METADATA_STORE_SPI_VERSION;
+  /**
+   * Txns reach the one writer thread in submission order and apply in it (a gate the thread cannot wait on is
+   * awaited before queueing, so such a txn may apply after later ones); an ambiguous round's outcome is fixed when
+   * it is reported (the thread is gone or every later operation is refused).
+   */
+  readonly orderedTxns = true;
   readonly #db: Database.Database;
   readonly #writer: SqliteWriterThread;
   readonly #clock: () => number;
@@ -340,6 +346,17 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       return false;
     });
     this.#queuedTxns = [];
+    // One operation per gated txn (with the ungated ones after it): the writer thread commits the operations whose
+    // gates opened without waiting for a later one's.
+    let start = 0;
+    for (let end = 1; end <= queued.length; end++) {
+      if (end < queued.length && queued[end]?.request.after?.shared === undefined) continue;
+      this.#submitTxns(queued.slice(start, end));
+      start = end;
+    }
+  }
+
+  #submitTxns(queued: readonly QueuedTxn[]): void {
     if (queued.length === 0) return;
     void this.#writer.submit({ kind: "txns", txns: queued.map((item) => writerTxn(item.request)) }, this.#clock()).then((settlement) => {
       const failure = settlementFailure(settlement);

@@ -1,14 +1,16 @@
 // The source of the SQLite store's writer thread (plain JavaScript run with `eval`, so it works the same from
 // sources and from dist; better-sqlite3 is loaded from the path the main thread resolved). The thread owns the
-// store's only writing connection. Each round it takes every operation queued on its port (those sent while it was
-// busy syncing included), runs them in order in ONE `BEGIN IMMEDIATE` transaction — each operation, and each txn of
+// store's only writing connection. Each round it takes the operations queued on its port (those sent while it was
+// busy syncing included; see the gates below), runs them in order in ONE `BEGIN IMMEDIATE` transaction — each operation, and each txn of
 // a txns operation, in its own savepoint — commits, datasyncs the `-wal` file (durability "fsync") and answers the
 // round in one message: per operation its outcome, plus the watch events of what committed. A failed datasync
 // poisons the thread: every later operation is refused without being applied. Counters shared with the main thread
 // (an Int32Array over a SharedArrayBuffer): [0] group commits that carried txns, [1] txns, [2] datasyncs. With the
 // test seam on, the thread asks the main thread before each datasync (message `seam`) and waits on word [3] of the
-// same array: 1 = go on, 2 = fail the sync. A txn may carry a shared durability gate (TxnRequest.after): before a
-// round runs, the thread waits (Atomics.wait, up to GATE_TIMEOUT_MS) until every gate of the round opened or
+// same array: 1 = go on, 2 = fail the sync. A txn may carry a shared durability gate (TxnRequest.after): a round
+// takes the queued operations up to the first one (after its first) whose gates have not settled yet — that one
+// starts the next round, so a write still in flight never delays the commit of txns queued ahead of it — and
+// before it runs, the thread waits (Atomics.wait, up to GATE_TIMEOUT_MS) until every gate of the round opened or
 // failed; a txn whose gate failed is refused (outcome kind "gate") and the others of the round go on.
 
 /** Indexes of the shared counters. */
@@ -36,6 +38,7 @@ const statements = {
   updateMeta: db.prepare("UPDATE meta SET value = ? WHERE name = ?"),
   selectKey: db.prepare("SELECT " + columns + " FROM kv WHERE key = ?"),
   selectRevision: db.prepare("SELECT mod_revision FROM kv WHERE key = ?"),
+  selectValue: db.prepare("SELECT value FROM kv WHERE key = ?"),
   upsert: db.prepare(
     "INSERT INTO kv (key, value, mod_revision, create_revision, lease_id) VALUES (?, ?, ?, ?, ?) " +
       "ON CONFLICT (key) DO UPDATE SET value = excluded.value, mod_revision = excluded.mod_revision, lease_id = excluded.lease_id",
@@ -92,8 +95,15 @@ function expireLeases(now) {
 
 function applyTxn(request) {
   for (const compare of request.compares) {
-    const row = statements.selectRevision.get(compare.key);
-    if ((row === undefined ? 0 : row.mod_revision) !== compare.modRevision) {
+    let holds;
+    if (compare.value !== undefined) {
+      const row = statements.selectValue.get(compare.key);
+      holds = row !== undefined && Buffer.compare(row.value, Buffer.from(compare.value.buffer, compare.value.byteOffset, compare.value.byteLength)) === 0;
+    } else {
+      const row = statements.selectRevision.get(compare.key);
+      holds = (row === undefined ? 0 : row.mod_revision) === compare.modRevision;
+    }
+    if (!holds) {
       const current = [];
       for (const key of request.readOnFailure || []) {
         const found = statements.selectKey.get(key);
@@ -151,6 +161,26 @@ function waitGate(gate, deadline) {
     if (left <= 0) return "the write was not durable within ${String(GATE_TIMEOUT_MS)} ms";
     Atomics.wait(view, 2, changes, left);
   }
+}
+
+// Whether every gate of operation has settled (opened or failed) right now; never waits.
+function gatesSettled(operation) {
+  if (operation.kind !== "txns") return true;
+  for (const request of operation.txns) {
+    if (request.gate === undefined) continue;
+    const view = new BigInt64Array(request.gate.words);
+    if (Atomics.load(view, 0) < BigInt(request.gate.sequence) && Atomics.load(view, 1) === 0n) return false;
+  }
+  return true;
+}
+
+// How many operations at the head of queue the next round takes: the first one (its gates are waited for in
+// the round) and those after it whose gates have settled already, up to the first that would have to wait. A txn
+// whose write is still in flight then never holds back the commit of the txns ahead of it.
+function readyCount(queue) {
+  let count = 1;
+  while (count < queue.length && gatesSettled(queue[count])) count += 1;
+  return count;
 }
 
 // Waits for the gates of a round's txns; returns the refusal of each gated txn that may not be applied.
@@ -274,18 +304,29 @@ function close() {
   }
 }
 
-parentPort.on("message", (first) => {
-  // Everything queued behind the first message joins this round (group commit).
-  const operations = [];
-  let closing = false;
-  for (let message = first; message !== undefined; ) {
+// Operations received and not run yet, in submission order; rounds take them from the front.
+const queue = [];
+let closing = false;
+
+// Moves every message waiting on the port into queue (nothing after a close).
+function receiveWaiting(first) {
+  for (let message = first; message !== undefined && !closing; ) {
     if (message.close) closing = true;
-    else for (const operation of message.operations) operations.push(operation);
+    else for (const operation of message.operations) queue.push(operation);
     if (closing) break;
     const next = receiveMessageOnPort(parentPort);
     message = next === undefined ? undefined : next.message;
   }
-  if (operations.length > 0) round(operations);
+}
+
+parentPort.on("message", (first) => {
+  // Everything queued behind the first message joins the next round (group commit), up to the first operation
+  // whose gate has not opened yet: that one starts the round after.
+  receiveWaiting(first);
+  while (queue.length > 0) {
+    round(queue.splice(0, readyCount(queue)));
+    receiveWaiting(undefined);
+  }
   if (closing) close();
 });
 parentPort.postMessage({ ready: true });

@@ -1,5 +1,6 @@
 // Pipeline step 7: the head CAS, the append's linearization point. ONE metadata transaction compares the head's
-// revision, the intent (absent, or present with identical bytes at its revision) and the provider's protection
+// revision (or, for a speculative CAS sent behind a group still in flight, the exact head value that group writes;
+// a lost speculative compare applied nothing and is not classified: the caller falls back), the intent (absent, or present with identical bytes at its revision) and the provider's protection
 // conditions, and writes the protection, the intent, the new head, the replay marker and — when the ack boundary
 // needs it — the generation-0 index entry. A lost CAS is classified from the values the same transaction read
 // back (digest §2.4 rule 2); only compatible changes are retried. A lost protection compare under an unchanged head
@@ -10,6 +11,7 @@ import type { CommitIntent } from "../domain/commit-records.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
+import type { PipelineLink } from "../lane/pipeline-link.js";
 import { deriveGenerationZero } from "../read/derive-generation-zero.js";
 import { findCommit } from "../recovery/find-commit.js";
 import type { SessionPlan } from "../session/plan-session.js";
@@ -38,6 +40,15 @@ export interface HeadCommitInput {
   readonly persisted: PersistedWrite;
   readonly deadline: Deadline;
   readonly runHook: (step: keyof AppendStepHooks) => Promise<void>;
+  /** The group's pipeline link: told the head value of the first CAS once it is with the store. */
+  readonly link?: PipelineLink;
+  /**
+   * Set for a speculative CAS behind a group still in flight (only on a store with `orderedTxns`): the head is
+   * compared on these bytes — the head that group writes — instead of on `base.revision`. If any compare is lost,
+   * nothing was applied and `commitHead` returns undefined: the caller waits for that group's answer and sends an
+   * ordinary CAS. `base.head` must be exactly the head those bytes encode.
+   */
+  readonly expectedHeadValue?: Uint8Array;
 }
 
 /** A committed head CAS: the stored intent, and the new head when this process knows its exact revision. */
@@ -48,8 +59,11 @@ export interface HeadCommitResult {
   readonly generationZeroCommitted: boolean;
 }
 
-/** Runs the head CAS until it commits or fails definitively. Throws `NereusError` on a definitive failure. */
-export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResult> {
+/**
+ * Runs the head CAS until it commits or fails definitively. Throws `NereusError` on a definitive failure. Returns
+ * undefined only for a speculative CAS (`expectedHeadValue`) whose compares were lost (nothing applied).
+ */
+export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResult | undefined> {
   const { context, attempt, intent, deadline } = input;
   const { keyspace, metadata } = context;
   const streamId = intent.streamId;
@@ -78,27 +92,32 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
       lastCommitId: intent.commitId,
       session: input.sessionPlan.next,
     };
+    const speculative = retry === 0 ? input.expectedHeadValue : undefined;
+    const headValue = keyspace.encodeHead(next);
     const writes: WriteOp[] = [...input.protection.writes];
     if (intentRevision === 0) writes.push({ type: "put", key: intentKey, value: intentBytes });
-    writes.push({ type: "put", key: headKey, value: keyspace.encodeHead(next) });
+    writes.push({ type: "put", key: headKey, value: headValue });
     writes.push({ type: "put", key: markerKey, value: markerBytes });
     if (indexWrite !== undefined) writes.push(indexWrite);
     const request: TxnRequest = {
       compares: [
-        { key: headKey, modRevision: base.revision },
+        speculative === undefined ? { key: headKey, modRevision: base.revision } : { key: headKey, value: speculative },
         { key: intentKey, modRevision: intentRevision },
         ...input.protection.compares,
       ],
       writes,
-      readOnFailure,
+      ...(speculative === undefined ? { readOnFailure } : {}),
       ...(input.persisted.gate === undefined ? {} : { after: input.persisted.gate }),
     };
     deadline.check(`append to ${streamId}`);
     attempt.stage = "HEAD_REQUEST_IN_FLIGHT";
-    attempt.ambiguousHeadRevision = base.revision;
+    // A lost speculative request needs no fencing: its store never applies a txn after reporting it ambiguous.
+    attempt.ambiguousHeadRevision = speculative === undefined ? base.revision : undefined;
     let result;
     try {
-      result = await metadata.txn(request, { signal: deadline.signal });
+      const pending = metadata.txn(request, { signal: deadline.signal });
+      if (retry === 0) input.link?.send({ head: next, value: headValue });
+      result = await pending;
     } catch (error) {
       if (definitelyNotApplied(error)) {
         attempt.stage = "PRIMARY_WAL_DURABLE";
@@ -112,6 +131,7 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
       return { intent, head: { head: next, revision: result.revision }, generationZeroCommitted: indexWrite !== undefined };
     }
     attempt.stage = "PRIMARY_WAL_DURABLE";
+    if (speculative !== undefined) return undefined;
     const headKv = result.current.get(headKey);
     const current = headKv === undefined ? undefined : keyspace.decodeHead(headKv);
     const storedIntentKv = result.current.get(intentKey);

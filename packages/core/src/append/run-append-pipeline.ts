@@ -4,8 +4,11 @@
 // this one only sequences them, tracks the attempt's stage and turns a failure into the outcome that stage
 // implies: before the head request ⇒ KNOWN_NOT_COMMITTED; head request in flight ⇒ MAY_HAVE_COMMITTED (lane
 // suspended); after the head CAS ⇒ KNOWN_COMMITTED. Behind a running group (commit pipelining) a group plans
-// against that group's projected head, writes its WAL meanwhile and sends its head CAS only once that group
-// committed; if it did not, nothing of this group was committed and its members go back to the lane.
+// against that group's projected head and writes its WAL meanwhile; it sends its head CAS once that group's CAS
+// was sent — compared on the head value it writes — when the store applies txns in order, and otherwise (or when
+// that speculative compare was lost) once that group committed; if it did not, nothing of this group was committed
+// and its members go back to the lane.
+import type { CommitIntent } from "../domain/commit-records.js";
 import type { AppendOutcome } from "../errors/append-outcome.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
@@ -16,6 +19,7 @@ import type { StreamLane } from "../lane/stream-lane.js";
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";
 import { planSession } from "../session/plan-session.js";
 import { sameSession } from "../session/same-session.js";
+import type { TargetProtection } from "../spi/wal.js";
 import type { StoreContext } from "../stream-store/store-context.js";
 import type { VersionedHead } from "../stream-store/stream-keyspace.js";
 import { AppendAttempt, type AttemptMember } from "./append-attempt.js";
@@ -24,7 +28,7 @@ import type { AppendStep } from "./append-step-hooks.js";
 import { buildAppendResult } from "./build-append-result.js";
 import { buildCommitIntent } from "./build-commit-intent.js";
 import { checkExpectedStart } from "./check-expected-start.js";
-import { commitHead } from "./commit-head.js";
+import { commitHead, type HeadCommitResult } from "./commit-head.js";
 import { completeBoundary } from "./complete-boundary.js";
 import { Deadline } from "./deadline.js";
 import { protectTarget } from "./protect-target.js";
@@ -184,41 +188,52 @@ export async function runAppendPipeline(
     });
     current.stage = "PRIMARY_WAL_DURABLE";
     if (hooks.afterWalWrite !== undefined) await runHook("afterWalWrite");
-    if (base === undefined) {
-      // Pipelined: the group ahead must have committed exactly the projection this group was planned against.
-      const committedAhead = await predecessor?.committed;
-      if (committedAhead === undefined || !sameProjection(committedAhead.head, planning, heldSession)) throw new PredecessorNotCommitted();
-      base = committedAhead;
-    }
+    const entryRecordCounts = entries.map((entry) => entry.recordCount);
+    const commitInput = { context, attempt: current, sessionPlan, heldSession, walWriter: plan.walWriter, persisted, deadline: groupDeadline, runHook, link };
     // Step 6 (plan): the deterministic commit id, then step 5: protection bound to it.
-    const intent = buildCommitIntent({
-      head: base.head,
-      session: sessionPlan.session,
-      persisted,
-      entryRecordCounts: entries.map((entry) => entry.recordCount),
-    });
-    current.commitId = intent.commitId;
-    current.intent = intent;
-    deadline.check(`append to ${streamId}`);
-    const protection = await protectTarget(plan.walWriter, persisted, intent.commitId, context.metadata, deadline.signal);
-    if (hooks.afterProtection !== undefined) await runHook("afterProtection");
-    if (hooks.afterIntent !== undefined) await runHook("afterIntent");
+    let protectedFor: { readonly commitId: string; readonly protection: TargetProtection } | undefined;
+    const prepare = async (head: StreamHead): Promise<{ intent: CommitIntent; protection: TargetProtection }> => {
+      const intent = buildCommitIntent({ head, session: sessionPlan.session, persisted, entryRecordCounts });
+      current.commitId = intent.commitId;
+      current.intent = intent;
+      groupDeadline.check(`append to ${streamId}`);
+      if (protectedFor?.commitId !== intent.commitId) {
+        protectedFor = { commitId: intent.commitId, protection: await protectTarget(plan.walWriter, persisted, intent.commitId, context.metadata, groupDeadline.signal) };
+        if (hooks.afterProtection !== undefined) await runHook("afterProtection");
+        if (hooks.afterIntent !== undefined) await runHook("afterIntent");
+      }
+      return { intent, protection: protectedFor.protection };
+    };
     // Step 7: the head CAS (linearization point), fused with intent, marker, protection and gen-0 index writes.
-    const committed = await commitHead({
-      context,
-      attempt: current,
-      base,
-      intent,
-      sessionPlan,
-      heldSession,
-      protection,
-      walWriter: plan.walWriter,
-      persisted,
-      deadline,
-      runHook,
-    });
+    let committed: HeadCommitResult | undefined;
+    /** The head this group's committed intent follows. */
+    let headBefore = planning;
+    if (base === undefined && predecessor !== undefined && context.metadata.orderedTxns === true) {
+      // Pipelined behind a store that applies txns in order: send the CAS right behind the one of the group ahead,
+      // compared on the head value that one writes. It applies only if that one did; if not, nothing applied.
+      const ahead = await predecessor.sent;
+      if (ahead !== undefined && sameProjection(ahead.head, planning, heldSession)) {
+        const { intent, protection } = await prepare(ahead.head);
+        committed = await commitHead({ ...commitInput, base: { head: ahead.head, revision: 0 }, intent, protection, expectedHeadValue: ahead.value });
+        headBefore = ahead.head;
+      }
+    }
+    if (committed === undefined) {
+      if (base === undefined) {
+        // Pipelined: the group ahead must have committed exactly the projection this group was planned against.
+        const committedAhead = await predecessor?.committed;
+        if (committedAhead === undefined || !sameProjection(committedAhead.head, planning, heldSession)) throw new PredecessorNotCommitted();
+        base = committedAhead;
+      }
+      const { intent, protection } = await prepare(base.head);
+      committed = await commitHead({ ...commitInput, base, intent, protection });
+      headBefore = base.head;
+      if (committed === undefined) throw new Error("an ordinary head CAS returned no outcome");
+    }
     current.committedIntent = committed.intent;
-    lane.cachedHead = committed.head;
+    // A group behind this one may have committed already (its CAS rode right behind this one's): never go back.
+    const cached = lane.cachedHead;
+    if (committed.head === undefined || cached === undefined || committed.head.head.commitVersion > cached.head.commitVersion) lane.cachedHead = committed.head;
     lane.heldSession = sessionPlan.next;
     link.commit(committed.head);
     if (hooks.afterHeadCommit !== undefined) await runHook("afterHeadCommit");
@@ -227,7 +242,7 @@ export async function runAppendPipeline(
       context,
       coordinator: plan.coordinator,
       intent: committed.intent,
-      head: committed.head?.head ?? base.head,
+      head: committed.head?.head ?? headBefore,
       generationZeroCommitted: committed.generationZeroCommitted,
       signal: deadline.signal,
     });

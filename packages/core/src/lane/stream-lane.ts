@@ -46,7 +46,8 @@ export class StreamLane {
   readonly #inFlight: PipelineLink[] = [];
   /** Appends handed back by groups whose predecessor did not commit, in order; re-queued once nothing runs. */
   readonly #handedBack: PendingAppend[] = [];
-  #suspendedBy: AppendAttempt | undefined;
+  /** Unresolved attempts, oldest first (several when pipelined head CASes were lost together). */
+  readonly #suspended: AppendAttempt[] = [];
   #pump: Promise<void> | undefined;
   #wake: (() => void) | undefined;
 
@@ -58,9 +59,9 @@ export class StreamLane {
     this.#pipelineDepth = pipelineDepth;
   }
 
-  /** The unresolved attempt that blocks this lane, if any. */
+  /** The oldest unresolved attempt that blocks this lane, if any. */
   get suspendedBy(): AppendAttempt | undefined {
-    return this.#suspendedBy;
+    return this.#suspended[0];
   }
 
   /** Items waiting to start. */
@@ -102,17 +103,19 @@ export class StreamLane {
     this.cachedHead = undefined;
   }
 
-  /** Blocks the lane on an attempt whose outcome is unknown. */
+  /** Blocks the lane on an attempt whose outcome is unknown (until every such attempt is resolved). */
   suspend(attempt: AppendAttempt): void {
-    this.#suspendedBy = attempt;
+    if (!this.#suspended.includes(attempt)) this.#suspended.push(attempt);
     this.cachedHead = undefined;
   }
 
-  /** Unblocks the lane once `attempt` is resolved (no-op for any other attempt). */
+  /** Unblocks the lane once `attempt` and every other suspending attempt are resolved (no-op for other attempts). */
   resume(attempt: AppendAttempt): void {
-    if (this.#suspendedBy !== attempt) return;
-    this.#suspendedBy = undefined;
+    const index = this.#suspended.indexOf(attempt);
+    if (index < 0) return;
+    this.#suspended.splice(index, 1);
     this.cachedHead = undefined;
+    if (this.#suspended.length > 0) return;
     this.#kick();
     this.#wake?.();
   }
@@ -141,7 +144,7 @@ export class StreamLane {
   }
 
   #kick(): void {
-    if (this.#pump !== undefined || this.#suspendedBy !== undefined || this.queued === 0) return;
+    if (this.#pump !== undefined || this.#suspended.length > 0 || this.queued === 0) return;
     this.#pump = this.#drain().finally(() => {
       this.#pump = undefined;
       this.#kick();
@@ -169,10 +172,10 @@ export class StreamLane {
     for (;;) {
       this.#restoreHandedBack();
       const first = this.#queue[0];
-      if (this.#suspendedBy !== undefined || first === undefined || this.#handedBack.length > 0) {
+      if (this.#suspended.length > 0 || first === undefined || this.#handedBack.length > 0) {
         // Nothing can start now: finish when nothing runs, else wait for a group to end or new work.
         if (this.#inFlight.length === 0) return;
-        await this.#waitForChange(this.#suspendedBy === undefined && this.#handedBack.length === 0);
+        await this.#waitForChange(this.#suspended.length === 0 && this.#handedBack.length === 0);
         continue;
       }
       if (first.kind === "operation") {
@@ -192,7 +195,7 @@ export class StreamLane {
           continue;
         }
         const projected = await Promise.race([predecessor.planned, predecessor.done.then(() => undefined)]);
-        if (projected === undefined || predecessor.failed || this.#suspendedBy !== undefined || this.#queue[0] !== first) {
+        if (projected === undefined || predecessor.failed || this.#suspended.length > 0 || this.#queue[0] !== first) {
           if (projected === undefined) await this.#waitForChange(false);
           continue;
         }

@@ -26,13 +26,31 @@ export interface RevisionCompare {
   readonly modRevision: number;
 }
 
+/**
+ * A condition of a transaction: the key's current value must be exactly `value` (byte equality; an absent key
+ * never matches). Stores that declare {@link MetadataStore.orderedTxns} use it to chain a txn behind one still in
+ * flight: the value it will write is known before its revision is.
+ */
+export interface ValueCompare {
+  readonly key: string;
+  readonly value: Uint8Array;
+}
+
+/** One condition of a transaction. */
+export type TxnCompare = RevisionCompare | ValueCompare;
+
+/** True for a {@link ValueCompare}. */
+export function isValueCompare(compare: TxnCompare): compare is ValueCompare {
+  return (compare as Partial<ValueCompare>).value !== undefined;
+}
+
 export type WriteOp =
   | { readonly type: "put"; readonly key: string; readonly value: Uint8Array; readonly leaseId?: string }
   | { readonly type: "delete"; readonly key: string };
 
 export interface TxnRequest {
   /** All must hold for `writes` to apply (atomically, at one new revision). */
-  readonly compares: readonly RevisionCompare[];
+  readonly compares: readonly TxnCompare[];
   readonly writes: readonly WriteOp[];
   /** Keys whose current values are returned when the compares fail (the etcd `Else: Get(k)` branch). */
   readonly readOnFailure?: readonly string[];
@@ -97,6 +115,15 @@ export interface WatchHandle {
  */
 export interface MetadataStore {
   readonly spiVersion: typeof METADATA_STORE_SPI_VERSION;
+  /**
+   * Optional capability of single-process stores. When true: txns submitted one after another without awaiting
+   * are applied in submission order (each sees the ones before it), and a txn whose outcome was ambiguous can never
+   * apply later (its outcome is fixed when the error is thrown; a reload tells which). The append pipeline then
+   * sends a group's head CAS right behind the one ahead of it, compared on the head value that one writes, instead
+   * of waiting for its answer. Stores without it (etcd: separate requests may apply in any order, and a lost one
+   * may apply late) get each head CAS only after the one ahead answered.
+   */
+  readonly orderedTxns?: boolean;
   get(key: string, options?: OperationOptions): Promise<KeyValue | undefined>;
   /** Reads several keys at one revision (absent keys are missing from the map). */
   getMany(keys: readonly string[], options?: OperationOptions): Promise<ReadonlyMap<string, KeyValue>>;

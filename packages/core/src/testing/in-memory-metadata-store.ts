@@ -9,6 +9,7 @@ import { NereusError } from "../errors/nereus-error.js";
 import { awaitDurabilityGate } from "../spi/durability-gate.js";
 import {
   METADATA_STORE_SPI_VERSION,
+  isValueCompare,
   type KeyValue,
   type Lease,
   type MetadataStore,
@@ -30,6 +31,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export interface InMemoryMetadataStoreOptions {
   /** Milliseconds clock used for lease expiry (default `Date.now`). Tests advance it to expire leases. */
   readonly clock?: () => number;
+  /** What the store declares as `orderedTxns` (default true; false makes the append pipeline wait for each CAS). */
+  readonly orderedTxns?: boolean;
 }
 
 interface Entry {
@@ -61,6 +64,8 @@ interface Watcher {
  */
 export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
   readonly spiVersion = METADATA_STORE_SPI_VERSION;
+  /** Calls apply when made (a gated txn once its gate opened); no fault mode applies a txn after its error. */
+  readonly orderedTxns: boolean;
   /** Armed faults; see `MetadataFaultMode` for what each mode does. */
   readonly faults = new MetadataFaults();
   /** Counters of calls that reached the store. */
@@ -80,6 +85,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
 
   constructor(options: InMemoryMetadataStoreOptions = {}) {
     this.#clock = options.clock ?? Date.now;
+    this.orderedTxns = options.orderedTxns ?? true;
   }
 
   async get(key: string, options: OperationOptions = {}): Promise<KeyValue | undefined> {
@@ -260,7 +266,9 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
 
   #apply(request: TxnRequest): TxnResult {
     for (const compare of request.compares) {
-      if ((this.#entries.get(compare.key)?.modRevision ?? 0) !== compare.modRevision) {
+      const entry = this.#entries.get(compare.key);
+      const holds = isValueCompare(compare) ? entry !== undefined && sameBytes(entry.value, compare.value) : (entry?.modRevision ?? 0) === compare.modRevision;
+      if (!holds) {
         return { succeeded: false, current: this.#read(request.readOnFailure ?? []) };
       }
     }
@@ -396,6 +404,10 @@ function checkTxn(request: TxnRequest): void {
   }
   for (const compare of request.compares) {
     checkKey(compare.key);
+    if (isValueCompare(compare)) {
+      if (!(compare.value instanceof Uint8Array)) throw invalid("compare value must be a Uint8Array");
+      continue;
+    }
     if (!Number.isSafeInteger(compare.modRevision) || compare.modRevision < 0) {
       throw invalid(`compare modRevision must be a non-negative integer, got ${String(compare.modRevision)}`);
     }
@@ -423,4 +435,10 @@ function leaseNotFound(leaseId: string): NereusError {
     retryable: false,
     details: { reason: "lease-not-found", leaseId },
   });
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let index = 0; index < a.byteLength; index++) if (a[index] !== b[index]) return false;
+  return true;
 }

@@ -204,6 +204,29 @@ export function describeMetadataStoreConformance(
         expect(text((await store.get(key))?.value)).toBe("v2");
       });
 
+      test("a value compare holds on exactly the stored bytes, never on an absent key, and combines with revision compares", async (store, prefix) => {
+        const key = `${prefix}value-cas`;
+        const v1 = revisionOf(await store.txn({ compares: [], writes: [put(key, "head-1")] }));
+        const lost = await store.txn({ compares: [{ key, value: bytes("head-2") }], writes: [put(key, "never")], readOnFailure: [key] });
+        expect(text(currentOf(lost).get(key)?.value)).toBe("head-1");
+        const longer = await store.txn({ compares: [{ key, value: bytes("head-1 ") }], writes: [put(key, "never")] });
+        expect(longer.succeeded).toBe(false);
+        const absent = await store.txn({ compares: [{ key: `${prefix}value-absent`, value: new Uint8Array(0) }], writes: [put(key, "never")] });
+        expect(absent.succeeded).toBe(false);
+        const mixed = await store.txn({
+          compares: [
+            { key, value: bytes("head-1") },
+            { key: `${prefix}value-marker`, modRevision: 0 },
+          ],
+          writes: [put(key, "head-2"), put(`${prefix}value-marker`, "m")],
+        });
+        expect(revisionOf(mixed)).toBeGreaterThan(v1);
+        expect(text((await store.get(key))?.value)).toBe("head-2");
+        const chained = await store.txn({ compares: [{ key, value: bytes("head-2") }], writes: [put(key, "head-3")] });
+        expect(chained.succeeded).toBe(true);
+        expect(text((await store.get(key))?.value)).toBe("head-3");
+      });
+
       test("modRevision 0 means absent: put-if-absent fails on an existing key", async (store, prefix) => {
         const key = `${prefix}absent-check`;
         await store.txn({ compares: [], writes: [put(key, "first")] });
