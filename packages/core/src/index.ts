@@ -75,6 +75,7 @@ export {
   type ObjectInfo,
   type ObjectListPage,
   type ObjectIoOptions,
+  type PutOptions,
   type GatedPut,
 } from "./spi/object-store.js";
 

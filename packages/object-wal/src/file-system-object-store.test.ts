@@ -104,6 +104,25 @@ describe("FileSystemObjectStore", () => {
     expect((await rejection(store.head("k"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
   });
 
+  for (const segments of [false, true]) {
+    it(`stores a CRC32C the caller passes as the object's checksum, and refuses one that is no CRC before any I/O (segments ${String(segments)})`, async () => {
+      const root = await mkdtemp(path.join(tmpdir(), "nereus-fs-store-"));
+      roots.push(root);
+      await using store = new FileSystemObjectStore({ root, segments });
+      await store.putIfAbsent("known", bytes("123456789"), { crc32c: 0xe3069283 });
+      await expect(store.head("known")).resolves.toEqual({ key: "known", size: 9, crc32c: 0xe3069283 });
+      expect(text(await store.get("known"))).toBe("123456789");
+      // The contract: a wrong CRC is stored as given, and whole reads then fail their check.
+      await store.putIfAbsent("wrong", bytes("123456789"), { crc32c: 1 });
+      expect((await rejection(store.get("wrong"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+      for (const crc32c of [-1, 2 ** 32, 1.5, Number.NaN]) {
+        expect((await rejection(store.putIfAbsent("refused", bytes("x"), { crc32c }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+        expect((await rejection(store.putIfAbsentGated("refused", bytes("x"), { crc32c }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+      }
+      await expect(store.head("refused")).resolves.toBeUndefined();
+    });
+  }
+
   it("leaves no temporary files and prunes emptied folders", async () => {
     const { store, root } = await open();
     await store.putIfAbsent("x/y/z", bytes("1"));

@@ -21,8 +21,10 @@ import {
   type ObjectIoOptions,
   type ObjectListPage,
   type ObjectStore,
+  type PutOptions,
 } from "@nereus/core";
 import { assertListPrefix } from "./assert-object-key.js";
+import { bodyCrc32c, checkKnownCrc32c } from "./body-crc32c.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
 import { FilePublishPool, type PublishError } from "./file-publish-worker.js";
 import { SharedBodyPool } from "./shared-body-pool.js";
@@ -150,16 +152,17 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     });
   }
 
-  async putIfAbsent(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<{ readonly created: boolean }> {
+  async putIfAbsent(key: string, body: Uint8Array, options: PutOptions = {}): Promise<{ readonly created: boolean }> {
     return this.#lifecycle.run("put", options.signal, async () => {
       const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
       if (!(body instanceof Uint8Array)) {
         throw new NereusError(ErrorCode.INVALID_ARGUMENT, "object body must be a Uint8Array", { retryable: false });
       }
+      const crc = bodyCrc32c(body, options.crc32c);
       await this.#ensureReady();
       const log = await this.#segmentLog();
-      if (log !== undefined) return this.#claim(key, () => this.#putWithSegments(log, key, target, body));
-      return this.#putFile(key, target, body);
+      if (log !== undefined) return this.#claim(key, () => this.#putWithSegments(log, key, target, body, crc));
+      return this.#putFile(key, target, body, crc);
     });
   }
 
@@ -168,11 +171,12 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
    * `ObjectStore.putIfAbsentGated`); `undefined` — nothing started — when the layout is off, the body goes to a
    * file of its own, or the key is taken or being put.
    */
-  async putIfAbsentGated(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<GatedPut | undefined> {
+  async putIfAbsentGated(key: string, body: Uint8Array, options: PutOptions = {}): Promise<GatedPut | undefined> {
     return this.#lifecycle.run("put", options.signal, async () => {
       if (!(body instanceof Uint8Array)) {
         throw new NereusError(ErrorCode.INVALID_ARGUMENT, "object body must be a Uint8Array", { retryable: false });
       }
+      checkKnownCrc32c(options.crc32c);
       await this.#ensureReady();
       const log = await this.#segmentLog();
       if (log === undefined || this.#claims.has(key) || log.info(key) !== undefined || log.whenWritten(key) !== undefined) return undefined;
@@ -181,7 +185,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       // in order with the write. Nothing else creates files while this store holds the key's claim (taken below,
       // with no await in between).
       if (existsSync(path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key)))) return undefined;
-      const crc = crc32c(body);
+      const crc = bodyCrc32c(body, options.crc32c);
       const pooled = this.#bodies.lookup(body);
       let started;
       if (pooled === undefined) {
@@ -212,10 +216,9 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   }
 
   /** Segment layout on: small bodies go to a segment, large ones to a file; either way the key must be new in both. */
-  async #putWithSegments(log: SegmentLog, key: string, target: string, body: Uint8Array): Promise<{ readonly created: boolean }> {
+  async #putWithSegments(log: SegmentLog, key: string, target: string, body: Uint8Array, crc: number): Promise<{ readonly created: boolean }> {
     if (log.info(key) !== undefined) return { created: false };
-    if (body.length > (this.#segmentOptions as Required<SegmentLayoutOptions>).maxObjectBytes) return this.#putFile(key, target, body);
-    const crc = crc32c(body);
+    if (body.length > (this.#segmentOptions as Required<SegmentLayoutOptions>).maxObjectBytes) return this.#putFile(key, target, body, crc);
     const pooled = this.#bodies.lookup(body);
     // The worker skips the record if the key exists as an object file (written before the layout was turned on).
     if (pooled === undefined) return { created: await log.put(key, body, crc, target) };
@@ -240,15 +243,16 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   }
 
   /** One object file: temp file, fsync, link(2), directory fsync (file-publish-worker.ts). */
-  async #putFile(key: string, target: string, body: Uint8Array): Promise<{ readonly created: boolean }> {
+  /** `crc`: the CRC32C of `body` (it goes into the file header). */
+  async #putFile(key: string, target: string, body: Uint8Array, crc: number): Promise<{ readonly created: boolean }> {
     const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
     const pooled = this.#bodies.lookup(body);
     let outcome;
     if (pooled === undefined) {
-      outcome = await this.#publishers.publish({ temporary, target, ...plainFileParts(body), fsync: this.#fsync });
+      outcome = await this.#publishers.publish({ temporary, target, ...plainFileParts(body, crc), fsync: this.#fsync });
     } else {
       // The header goes into the buffer's first bytes; the worker writes header + body from shared memory.
-      writeFileHeader(new Uint8Array(pooled.memory, 0, HEADER_BYTES), body);
+      writeFileHeader(new Uint8Array(pooled.memory, 0, HEADER_BYTES), crc);
       this.#bodies.beginUse(pooled.memory);
       try {
         const memory = { id: pooled.id, buffer: pooled.memory, length: HEADER_BYTES + body.length };
@@ -602,14 +606,14 @@ async function readExactly(handle: FileHandle, length: number, position: number,
 
 /** Checks the NOB1 header a read returned; the body's size and stored CRC32C. */
 /** Header + body for a body that is not pool memory. */
-function plainFileParts(body: Uint8Array): { readonly header: Uint8Array; readonly body: Uint8Array } {
-  return { header: writeFileHeader(new Uint8Array(HEADER_BYTES), body), body };
+function plainFileParts(body: Uint8Array, crc: number): { readonly header: Uint8Array; readonly body: Uint8Array } {
+  return { header: writeFileHeader(new Uint8Array(HEADER_BYTES), crc), body };
 }
 
-/** Writes the NOB1 header of `body` ("NOB1" + its CRC32C, big-endian) into `header` (HEADER_BYTES long). */
-function writeFileHeader(header: Uint8Array, body: Uint8Array): Uint8Array {
+/** Writes the NOB1 header of a body with CRC32C `crc` ("NOB1" + the CRC, big-endian) into `header` (HEADER_BYTES long). */
+function writeFileHeader(header: Uint8Array, crc: number): Uint8Array {
   header.set(FILE_MAGIC, 0);
-  new DataView(header.buffer, header.byteOffset, HEADER_BYTES).setUint32(4, crc32c(body));
+  new DataView(header.buffer, header.byteOffset, HEADER_BYTES).setUint32(4, crc);
   return header;
 }
 

@@ -23,10 +23,12 @@ import {
   crc32c,
   type ObjectInfo,
   type ObjectIoOptions,
+  type PutOptions,
   type ObjectListPage,
   type ObjectStore,
 } from "@nereus/core";
 import { MAX_OBJECT_KEY_BYTES, assertListPrefix, assertObjectKey } from "./assert-object-key.js";
+import { bodyCrc32c } from "./body-crc32c.js";
 import { crc32cFromBase64, crc32cToBase64 } from "./crc32c-base64.js";
 import { classifyPutFailure, mapS3Error, s3ErrorStatus, type S3Operation } from "./map-s3-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
@@ -116,11 +118,11 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
     this.#putClient = new S3Client({ ...config, maxAttempts: 1 });
   }
 
-  async putIfAbsent(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<{ readonly created: boolean }> {
+  async putIfAbsent(key: string, body: Uint8Array, options: PutOptions = {}): Promise<{ readonly created: boolean }> {
     return this.#lifecycle.run("put", options.signal, async () => {
       const fullKey = this.#fullKey(key);
       if (!(body instanceof Uint8Array)) throw invalid("object body must be a Uint8Array");
-      const checksum = crc32cToBase64(crc32c(body));
+      const checksum = crc32cToBase64(bodyCrc32c(body, options.crc32c));
       let possiblySent = false;
       let lastError: unknown;
       for (let transmission = 1; transmission <= MAX_PUT_TRANSMISSIONS; transmission++) {

@@ -8,6 +8,16 @@ export interface ObjectIoOptions {
   readonly signal?: AbortSignal;
 }
 
+/** Options of a put. */
+export interface PutOptions extends ObjectIoOptions {
+  /**
+   * CRC32C of the whole `body`, when the caller already has it (the WAL object encoder derives it from the
+   * checksums it computes anyway): the store uses it instead of reading the body once more. It must be right: a
+   * wrong value is stored (or sent) as the object's checksum and every later verified read fails.
+   */
+  readonly crc32c?: number;
+}
+
 export interface ObjectInfo {
   readonly key: string;
   readonly size: number;
@@ -31,7 +41,7 @@ export interface ObjectListPage {
  */
 export interface ObjectStore {
   readonly spiVersion: typeof OBJECT_STORE_SPI_VERSION;
-  putIfAbsent(key: string, body: Uint8Array, options?: ObjectIoOptions): Promise<{ readonly created: boolean }>;
+  putIfAbsent(key: string, body: Uint8Array, options?: PutOptions): Promise<{ readonly created: boolean }>;
   get(key: string, range?: { readonly offset: number; readonly length: number }, options?: ObjectIoOptions): Promise<Uint8Array>;
   head(key: string, options?: ObjectIoOptions): Promise<ObjectInfo | undefined>;
   list(prefix: string, options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number }): Promise<ObjectListPage>;
@@ -56,7 +66,7 @@ export interface ObjectStore {
    * `done` settles like `putIfAbsent` would; a put that finds the key taken fails the gate and resolves
    * `{ created: false }`. The body must stay untouched until `done` settles.
    */
-  putIfAbsentGated?(key: string, body: Uint8Array, options?: ObjectIoOptions): Promise<GatedPut | undefined>;
+  putIfAbsentGated?(key: string, body: Uint8Array, options?: PutOptions): Promise<GatedPut | undefined>;
 }
 
 /** A put under way (see `ObjectStore.putIfAbsentGated`). */

@@ -421,7 +421,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       const signal = deadline.signal;
       // One slice into a store that gates puts: the members resolve as soon as the write is queued, with its gate;
       // the head transaction waits for it (so the txn is built and sent while the bytes are being synced).
-      const gate = members.length === 1 ? await this.#putGated(identity.objectKey, encoded.bytes, signal).finally(deadline.dispose) : undefined;
+      const gate = members.length === 1 ? await this.#putGated(identity.objectKey, encoded.bytes, encoded.storageChecksum, signal).finally(deadline.dispose) : undefined;
       if (gate !== undefined) {
         uploadStarted = true;
         this.#rememberUncreatedRoot(root);
@@ -433,6 +433,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         attempts: this.#putAttempts,
         backoffMs: 50,
         signal,
+        crc32c: encoded.storageChecksum,
         onPut: () => {
           this.stats.puts += 1;
         },
@@ -485,9 +486,9 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
    * goes back to the store once the put ended; with the `afterUpload` hook set, the put is awaited (the hook's
    * contract is "after the PUT").
    */
-  async #putGated(objectKey: string, body: Uint8Array, signal: AbortSignal): Promise<DurabilityGate | undefined> {
+  async #putGated(objectKey: string, body: Uint8Array, crc32c: number, signal: AbortSignal): Promise<DurabilityGate | undefined> {
     if (this.#store.putIfAbsentGated === undefined) return undefined;
-    const started = await this.#store.putIfAbsentGated(objectKey, body, { signal });
+    const started = await this.#store.putIfAbsentGated(objectKey, body, { signal, crc32c });
     if (started === undefined) return undefined;
     this.stats.puts += 1;
     const release = (): void => this.#store.releaseBody?.(body);

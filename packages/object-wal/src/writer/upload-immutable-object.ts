@@ -14,6 +14,8 @@ export interface UploadOptions {
   readonly signal: AbortSignal;
   /** Called before every PUT transmission (for counters). */
   readonly onPut?: () => void;
+  /** CRC32C of `bytes` when the caller has it (`PutOptions.crc32c`). */
+  readonly crc32c?: number;
 }
 
 export interface UploadOutcome {
@@ -34,7 +36,7 @@ export async function uploadImmutableObject(store: ObjectStore, key: string, byt
     try {
       putCalls += 1;
       options.onPut?.();
-      const { created } = await store.putIfAbsent(key, bytes, { signal: options.signal });
+      const { created } = await store.putIfAbsent(key, bytes, { signal: options.signal, ...(options.crc32c === undefined ? {} : { crc32c: options.crc32c }) });
       if (created) return { putCalls, recognisedOwnWrite: false };
       await expectOurBytes(store, key, bytes, options.signal);
       return { putCalls, recognisedOwnWrite: true };
