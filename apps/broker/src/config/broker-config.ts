@@ -99,11 +99,9 @@ export const BrokerConfigSchema = z.strictObject({
        * With an append of a partition in flight, the next starts early only once this many bytes of batches wait for
        * it (0 = as soon as `maxInFlightAppends` allows). Each append has a fixed cost (a WAL object, two metadata
        * txns): ungated, 2 or 4 in flight made appends smaller and lost to 1 in the kafka-baseline bench; gated at
-       * 128 KiB, 2 in flight beat 1 by 5-7 % (96 KiB and 160 KiB did worse than 128 KiB). Since a pipelined head
-       * CAS no longer waits for the answer to the one ahead (speculative CAS on the SQLite store), 64 KiB measured
-       * best: 47-56 MB/s vs 35-62 for 128 KiB (4 alternating runs each; 3 in flight at 64 or 128 KiB: 45-55).
+       * 128 KiB, 2 in flight beat 1 by 5-7 % (96 KiB and 160 KiB did worse than 128 KiB).
        */
-      pipelinedAppendMinBytes: z.int().min(0).max(2 ** 31).default(64 * 1024),
+      pipelinedAppendMinBytes: z.int().min(0).max(2 ** 31).default(128 * 1024),
       /**
        * Bytes the Fetch read-ahead buffers of all partitions hold at most together (0 turns read-ahead off). A
        * consumer reading a partition in order is served from its buffer, two Fetch budgets ahead.

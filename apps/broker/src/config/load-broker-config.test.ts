@@ -26,7 +26,7 @@ describe("loadBrokerConfig", () => {
       dataDir: "/srv/nereus/.nereus-data",
       cluster: "nereus",
       nodeId: 0,
-      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 2, pipelinedAppendMinBytes: 65_536, readAheadMaxBytes: 64 * 1024 * 1024, tailCacheBytes: 256 * 1024, tailCacheMaxBytes: 32 * 1024 * 1024 },
+      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 2, pipelinedAppendMinBytes: 131_072, readAheadMaxBytes: 64 * 1024 * 1024, tailCacheBytes: 256 * 1024, tailCacheMaxBytes: 32 * 1024 * 1024 },
       admin: { enabled: true, host: "127.0.0.1", port: 9644 },
       storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" } },
       topics: { defaultPartitions: 1, autoCreate: true, retentionCheckIntervalMs: 300_000 },
@@ -81,7 +81,7 @@ describe("loadBrokerConfig", () => {
     expect(load(["--kafka-max-inflight-appends", "2"]).config.kafka.maxInFlightAppends).toBe(2);
     expect(load([], { NEREUS_KAFKA_MAX_INFLIGHT_APPENDS: "8" }).config.kafka.maxInFlightAppends).toBe(8);
     expect(load(["--kafka-pipelined-append-min-bytes", "0"]).config.kafka.pipelinedAppendMinBytes).toBe(0);
-    expect(load([], { NEREUS_KAFKA_PIPELINED_APPEND_MIN_BYTES: "196608" }).config.kafka.pipelinedAppendMinBytes).toBe(196_608);
+    expect(load([], { NEREUS_KAFKA_PIPELINED_APPEND_MIN_BYTES: "65536" }).config.kafka.pipelinedAppendMinBytes).toBe(65_536);
     expect(load(["--kafka-read-ahead-max-bytes", "0"]).config.kafka.readAheadMaxBytes).toBe(0);
     expect(load([], { NEREUS_KAFKA_READ_AHEAD_MAX_BYTES: "1048576" }).config.kafka.readAheadMaxBytes).toBe(1_048_576);
   });
