@@ -1,13 +1,13 @@
 // The source of the SQLite store's writer thread (plain JavaScript run with `eval`, so it works the same from
 // sources and from dist; better-sqlite3 is loaded from the path the main thread resolved). The thread owns the
 // store's only writing connection. Each round it takes the operations queued on its port (those sent while it was
-// busy syncing included; see the gates below), runs them in order in ONE `BEGIN IMMEDIATE` transaction — each operation, and each txn of
-// a txns operation, in its own savepoint — commits, datasyncs the `-wal` file (durability "fsync") and answers the
-// round in one message: per operation its outcome, plus the watch events of what committed. A failed datasync
-// poisons the thread: every later operation is refused without being applied. Counters shared with the main thread
-// (an Int32Array over a SharedArrayBuffer): [0] group commits that carried txns, [1] txns, [2] datasyncs. With the
-// test seam on, the thread asks the main thread before each datasync (message `seam`) and waits on word [3] of the
-// same array: 1 = go on, 2 = fail the sync. A txn may carry a shared durability gate (TxnRequest.after): a round
+// busy syncing included; see the gates below), runs them in order in ONE `BEGIN IMMEDIATE` transaction — each
+// operation, and each txn of a txns operation, in its own savepoint — commits, datasyncs the `-wal` file
+// (durability "fsync") and answers the round in one message: per operation its outcome, plus the watch events of
+// what committed. A failed datasync poisons the thread: every later operation is refused without being applied.
+// Counters shared with the main thread (an Int32Array over a SharedArrayBuffer): [0] group commits that carried
+// txns, [1] txns, [2] datasyncs. With the test seam on, the thread asks the main thread before each datasync
+// (message `seam`) and waits on word [3] of the same array: 1 = go on, 2 = fail the sync. A txn may carry a shared durability gate (TxnRequest.after): a round
 // takes the queued operations up to the first one (after its first) whose gates have not settled yet — that one
 // starts the next round, so a write still in flight never delays the commit of txns queued ahead of it — and
 // before it runs, the thread waits (Atomics.wait, up to GATE_TIMEOUT_MS) until every gate of the round opened or
