@@ -7,11 +7,12 @@
 // what committed. A failed datasync poisons the thread: every later operation is refused without being applied.
 // Counters shared with the main thread (an Int32Array over a SharedArrayBuffer): [0] group commits that carried
 // txns, [1] txns, [2] datasyncs. With the test seam on, the thread asks the main thread before each datasync
-// (message `seam`) and waits on word [3] of the same array: 1 = go on, 2 = fail the sync. A txn may carry a shared durability gate (TxnRequest.after): a round
-// takes the queued operations up to the first one (after its first) whose gates have not settled yet — that one
-// starts the next round, so a write still in flight never delays the commit of txns queued ahead of it — and
-// before it runs, the thread waits (Atomics.wait, up to GATE_TIMEOUT_MS) until every gate of the round opened or
-// failed; a txn whose gate failed is refused (outcome kind "gate") and the others of the round go on.
+// (message `seam`) and waits on word [3] of the same array: 1 = go on, 2 = fail the sync. A txn may carry a shared
+// durability gate (TxnRequest.after): a round takes the queued operations up to the first one (after its first)
+// whose gates have not settled yet — that one starts the next round, so a write still in flight never delays the
+// commit of txns queued ahead of it — and before it runs, the thread waits (Atomics.wait, up to GATE_TIMEOUT_MS)
+// until every gate of the round opened or failed; a txn whose gate failed is refused (outcome kind "gate") and the
+// others of the round go on.
 
 /** Indexes of the shared counters. */
 export const WriterCounter = { groupCommits: 0, txns: 1, walSyncs: 2, seam: 3 } as const;
