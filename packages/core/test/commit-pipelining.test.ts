@@ -113,23 +113,26 @@ describe("commit pipelining", () => {
     expect((await Promise.all(appends)).map((result) => result.startOffset)).toEqual([1, 2]);
   });
 
-  it("a predecessor that fails before its CAS: the groups behind it are handed back and commit right after, with no gap", async () => {
-    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream({ pipelineDepth: 4 });
-    metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
-    gate();
-    const failing = store.append(streamId, opaqueBatch("b"));
-    const behind = ["c", "d"].map((name) => store.append(streamId, opaqueBatch(name)));
-    await waitForHeld(3);
-    releaseAll();
-    await expectAppendFailure(failing, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "KNOWN_NOT_COMMITTED" });
-    const results = await Promise.all(behind);
-    expect(results.map((result) => [result.startOffset, result.endOffset])).toEqual([
-      [1, 2],
-      [2, 3],
-    ]);
-    const read = await store.read(streamId, 0);
-    expect(read.entries.map((entry) => text(entry.payload))).toEqual(["first", "c", "d"]);
-  });
+  for (const orderedTxns of [false, true]) {
+    it(`a predecessor that fails before its CAS: the groups behind it (their CASes applying nothing) are handed back and commit right after, with no gap (orderedTxns ${String(orderedTxns)})`, async () => {
+      const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll, harness } = await gatedStream({ pipelineDepth: 4 }, orderedTxns);
+      metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
+      gate();
+      const failing = store.append(streamId, opaqueBatch("b"));
+      const behind = ["c", "d"].map((name) => store.append(streamId, opaqueBatch(name)));
+      await waitForHeld(3);
+      releaseAll();
+      await expectAppendFailure(failing, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "KNOWN_NOT_COMMITTED" });
+      const results = await Promise.all(behind);
+      expect(results.map((result) => [result.startOffset, result.endOffset])).toEqual([
+        [1, 2],
+        [2, 3],
+      ]);
+      const read = await store.read(streamId, 0);
+      expect(read.entries.map((entry) => text(entry.payload))).toEqual(["first", "c", "d"]);
+      expect((await harness.reachableCommits(streamId)).map((intent) => intent.offsetStart)).toEqual([2, 1, 0]);
+    });
+  }
 
   it("an explicit expectedStartOffset planned on a projection that did not happen fails KNOWN_NOT_COMMITTED (OFFSET_CONFLICT)", async () => {
     const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream({ pipelineDepth: 4 });
@@ -314,24 +317,5 @@ describe("commit pipelining on a store that applies txns in order (speculative h
     expect(recovered.startOffset).toBe(1);
     const read = await store.read(streamId, 0);
     expect(read.entries.map((entry) => text(entry.payload))).toEqual(["first", "b", "c", "d"]);
-  });
-
-  it("a predecessor that fails before its CAS applied: the speculative CASes behind it apply nothing; those groups run again right after", async () => {
-    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll, harness } = await gatedStream({ pipelineDepth: 4 }, true);
-    metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
-    gate();
-    const failing = store.append(streamId, opaqueBatch("b"));
-    const behind = ["c", "d"].map((name) => store.append(streamId, opaqueBatch(name)));
-    await waitForHeld(3);
-    releaseAll();
-    await expectAppendFailure(failing, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "KNOWN_NOT_COMMITTED" });
-    const results = await Promise.all(behind);
-    expect(results.map((result) => [result.startOffset, result.endOffset])).toEqual([
-      [1, 2],
-      [2, 3],
-    ]);
-    const read = await store.read(streamId, 0);
-    expect(read.entries.map((entry) => text(entry.payload))).toEqual(["first", "c", "d"]);
-    expect((await harness.reachableCommits(streamId)).map((intent) => intent.offsetStart)).toEqual([2, 1, 0]);
   });
 });

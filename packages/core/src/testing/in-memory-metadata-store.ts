@@ -3,6 +3,7 @@
 // counters for tests. Leases expire lazily: the first call at or after the expiry deletes the lease's keys.
 // Not a production store: no persistence, no size limits beyond etcd's per-txn operation cap.
 // Buffers: values are copied on write and every read returns fresh copies.
+import { bytesEqual } from "../bytes/compare-bytes.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
 import { NereusError } from "../errors/nereus-error.js";
@@ -267,7 +268,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
   #apply(request: TxnRequest): TxnResult {
     for (const compare of request.compares) {
       const entry = this.#entries.get(compare.key);
-      const holds = isValueCompare(compare) ? entry !== undefined && sameBytes(entry.value, compare.value) : (entry?.modRevision ?? 0) === compare.modRevision;
+      const holds = isValueCompare(compare) ? entry !== undefined && bytesEqual(entry.value, compare.value) : (entry?.modRevision ?? 0) === compare.modRevision;
       if (!holds) {
         return { succeeded: false, current: this.#read(request.readOnFailure ?? []) };
       }
@@ -435,10 +436,4 @@ function leaseNotFound(leaseId: string): NereusError {
     retryable: false,
     details: { reason: "lease-not-found", leaseId },
   });
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let index = 0; index < a.byteLength; index++) if (a[index] !== b[index]) return false;
-  return true;
 }
