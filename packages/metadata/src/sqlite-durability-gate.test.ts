@@ -163,6 +163,46 @@ describe("SqliteMetadataStore durability gates", () => {
       expect(revisionOf(await store.txn(put("f/next", "z")))).toBe(revision + 1);
     });
 
+    it("a txn queued behind a failed gate never sees what the refused txn would have written", async () => {
+      // The writer thread runs a round's body before its gates settle: the rollback must take every txn of the
+      // round back, not only the refused one, because a later one may have compared on the refused write.
+      const { store, committed } = await open();
+      const gates = sharedGates();
+      const { gate, durable } = sharedGate(gates);
+      const gated = store.txn(put("v/head", "next", gate));
+      const speculative = store.txn({
+        compares: [{ key: "v/head", value: bytes("next") }],
+        writes: [{ type: "put", key: "v/after", value: bytes("rode behind") }],
+      });
+      const gatedError = gated.catch((caught: unknown) => caught);
+      await sleep(HOLD_MS);
+      gates.fail();
+      durable.reject(new Error("segment write failed"));
+      expectRefusedAsNotApplied(await gatedError);
+      expect((await speculative).succeeded).toBe(false);
+      expect(committed("v/head")).toBeUndefined();
+      expect(committed("v/after")).toBeUndefined();
+      expect(await store.get("v/after")).toBeUndefined();
+    });
+
+    it("a txn queued behind an opened gate sees the gated write and commits after it", async () => {
+      const { store, committed } = await open();
+      const gates = sharedGates();
+      const { gate, sequence, durable } = sharedGate(gates);
+      const gated = store.txn(put("w/head", "next", gate));
+      const speculative = store.txn({
+        compares: [{ key: "w/head", value: bytes("next") }],
+        writes: [{ type: "put", key: "w/after", value: bytes("rode behind") }],
+      });
+      await sleep(HOLD_MS);
+      expect(committed("w/after")).toBeUndefined();
+      gates.open(sequence);
+      const headRevision = revisionOf(await gated);
+      expect(revisionOf(await speculative)).toBeGreaterThan(headRevision);
+      expect(committed("w/after")).toBe("rode behind");
+      durable.resolve();
+    });
+
     it("after the writer failed, gates up to its durable sequence stay open and every later one is refused", async () => {
       const { store } = await open();
       const gates = sharedGates();

@@ -10,9 +10,11 @@
 // (message `seam`) and waits on word [3] of the same array: 1 = go on, 2 = fail the sync. A txn may carry a shared
 // durability gate (TxnRequest.after): a round takes the queued operations up to the first one (after its first)
 // whose gates have not settled yet — that one starts the next round, so a write still in flight never delays the
-// commit of txns queued ahead of it — and before it runs, the thread waits (Atomics.wait, up to GATE_TIMEOUT_MS)
-// until every gate of the round opened or failed; a txn whose gate failed is refused (outcome kind "gate") and the
-// others of the round go on.
+// commit of txns queued ahead of it. The round runs its body first (inside the open transaction, invisible to
+// readers), then waits (Atomics.wait, up to GATE_TIMEOUT_MS) until every gate of the round opened or failed, and
+// only then commits: the apply work overlaps the write the gate stands for. If a gate failed, the whole round rolls
+// back and runs again with that txn refused (outcome kind "gate") — a later txn of the round may have compared on
+// what the refused one wrote — and the others of the round go on.
 
 /** Indexes of the shared counters. */
 export const WriterCounter = { groupCommits: 0, txns: 1, walSyncs: 2, seam: 3 } as const;
@@ -240,12 +242,22 @@ function runOperation(operation) {
   }
 }
 
+// Thrown inside a round's transaction when a gate failed after the body ran: rolls the round back.
+const GATE_FAILED = Symbol("gate failed");
+
 // The whole round in one SQLite transaction (savepoints inside); leases expire first, as of the newest clock reading.
-const runRound = db.transaction((operations, outcomes) => {
+// With waitForGates, the gates are waited for after the body and before COMMIT; a failed one sets refusals and
+// throws GATE_FAILED (nothing of the round commits).
+const runRound = db.transaction((operations, outcomes, waitForGates) => {
   let now = 0;
   for (const operation of operations) if (operation.now > now) now = operation.now;
   expireLeases(now);
   for (const operation of operations) outcomes.push(runOperation(operation));
+  if (!waitForGates) return;
+  const failedGates = gateRefusals(operations);
+  if (failedGates === undefined) return;
+  refusals = failedGates;
+  throw GATE_FAILED;
 });
 
 function askSeam() {
@@ -274,12 +286,20 @@ function round(operations) {
     return;
   }
   events = [];
-  refusals = gateRefusals(operations);
-  const outcomes = [];
+  refusals = undefined;
+  let outcomes = [];
   const txns = operations.reduce((count, operation) => count + (operation.kind === "txns" ? operation.txns.length : 0), 0);
   let commitError;
   try {
-    runRound.immediate(operations, outcomes);
+    try {
+      runRound.immediate(operations, outcomes, true);
+    } catch (error) {
+      if (error !== GATE_FAILED) throw error;
+      // Rolled back: again, with the txns whose gates failed refused (their gates have all settled by now).
+      events = [];
+      outcomes = [];
+      runRound.immediate(operations, outcomes, false);
+    }
     if (txns > 0) {
       Atomics.add(counters, ${WriterCounter.groupCommits}, 1);
       Atomics.add(counters, ${WriterCounter.txns}, txns);

@@ -6,7 +6,7 @@ import { ErrorCode, NereusError } from "@nereus/core";
 export interface FlushPolicy {
   /** Upload once the pending object holds this many bytes (estimate; default 8 MiB). */
   readonly maxBytes: number;
-  /** Upload at most this long after the first slice entered (default 5 ms; 0 = on the next turn of the event loop). */
+  /** Upload at most this long after the first slice entered (default 5 ms; 0 = once the microtasks of the current turn have run). */
   readonly lingerMs: number;
   /** Upload once the pending object holds this many slices (streams; default 4,096). */
   readonly maxSlices: number;

@@ -144,6 +144,29 @@ describe("ObjectWalWriter: multi-stream objects", () => {
     }
   });
 
+  it("linger 0: appends reaching the writer through promise chains of any depth in one turn share ONE object, uploaded before the turn's check phase", async () => {
+    const uploads: string[] = [];
+    let checkPhaseRan = false;
+    const { writer, objectStore } = fixture({ flush: { lingerMs: 0 }, hooks: { beforeUpload: (key) => void uploads.push(`${key}:${String(checkPhaseRan)}`) } });
+    const persistAfter = async (stream: string, awaits: number): Promise<PersistedWrite> => {
+      for (let step = 0; step < awaits; step += 1) await Promise.resolve();
+      return writer.persist(writer.prepare(request(stream, [stream])));
+    };
+    setImmediate(() => {
+      checkPhaseRan = true;
+    });
+    const persisted = await Promise.all([persistAfter("shallow", 0), persistAfter("middle", 3), persistAfter("deep", 12)]);
+    expect(new Set(persisted.map((item) => asSlice(item.readTarget).objectKey)).size).toBe(1);
+    expect(objectStore.stats.puts).toBe(1);
+    // The upload started before the check phase of the turn the appends were issued in.
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]?.endsWith(":false")).toBe(true);
+    // A later turn starts a new object.
+    await new Promise((resolve) => setImmediate(resolve));
+    await persistAfter("later", 0);
+    expect(writer.stats.objects).toBe(2);
+  });
+
   it("starts a new object at maxSlices and at maxBytes", async () => {
     const bySlices = fixture({ flush: { lingerMs: 100, maxSlices: 10 } });
     await Promise.all(Array.from({ length: 30 }, (_, index) => bySlices.writer.persist(bySlices.writer.prepare(request(`s-${String(index)}`, ["x"])))));

@@ -327,10 +327,17 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
           if (this.#inFlight < this.policy.maxConcurrentFlushes) this.#seal(owner, false);
           else owner.due = true;
         };
-        // Linger 0: every persist of this turn of the event loop joins the object, then it is uploaded.
+        // Linger 0: every persist made before the microtasks of this turn have drained joins the object, then it
+        // is uploaded (a tick callback runs once the promise jobs queued ahead of it, and theirs, have run) — without
+        // waiting for the event loop's next check phase behind every I/O callback of the turn.
         if (this.policy.lingerMs === 0) {
-          const immediate = setImmediate(linger);
-          owner.cancelLinger = () => clearImmediate(immediate);
+          let cancelled = false;
+          process.nextTick(() => {
+            if (!cancelled) linger();
+          });
+          owner.cancelLinger = () => {
+            cancelled = true;
+          };
         } else {
           const timer = setTimeout(linger, this.policy.lingerMs);
           owner.cancelLinger = () => clearTimeout(timer);
