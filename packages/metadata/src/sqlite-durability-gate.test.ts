@@ -13,6 +13,7 @@ import {
   type DurabilityGate,
   ErrorCode,
   MetadataAmbiguousError,
+  type MetadataStore,
   NereusError,
   SharedDurabilityGates,
   type TxnRequest,
@@ -100,6 +101,19 @@ describe("SqliteMetadataStore durability gates", () => {
     return { gate: { durable: durable.promise, shared: { words: gates.words, sequence } }, sequence, durable };
   }
 
+  /**
+   * A gated put of `<prefix>head` and, submitted right behind it, a txn that puts `<prefix>after` only if the head
+   * holds the gated value (the shape of a speculative head CAS riding behind the group ahead).
+   */
+  function gatedWithRider(store: MetadataStore, prefix: string, gate: DurabilityGate): { gated: Promise<TxnResult>; speculative: Promise<TxnResult> } {
+    const gated = store.txn(put(`${prefix}head`, "next", gate));
+    const speculative = store.txn({
+      compares: [{ key: `${prefix}head`, value: bytes("next") }],
+      writes: [{ type: "put", key: `${prefix}after`, value: bytes("rode behind") }],
+    });
+    return { gated, speculative };
+  }
+
   describe("with shared words (the writer thread waits)", () => {
     it("does not commit while the gate is closed, commits once it opens (without waiting for the durable promise)", async () => {
       const { store, committed } = await open();
@@ -169,11 +183,7 @@ describe("SqliteMetadataStore durability gates", () => {
       const { store, committed } = await open();
       const gates = sharedGates();
       const { gate, durable } = sharedGate(gates);
-      const gated = store.txn(put("v/head", "next", gate));
-      const speculative = store.txn({
-        compares: [{ key: "v/head", value: bytes("next") }],
-        writes: [{ type: "put", key: "v/after", value: bytes("rode behind") }],
-      });
+      const { gated, speculative } = gatedWithRider(store, "v/", gate);
       const gatedError = gated.catch((caught: unknown) => caught);
       await sleep(HOLD_MS);
       gates.fail();
@@ -189,11 +199,7 @@ describe("SqliteMetadataStore durability gates", () => {
       const { store, committed } = await open();
       const gates = sharedGates();
       const { gate, sequence, durable } = sharedGate(gates);
-      const gated = store.txn(put("w/head", "next", gate));
-      const speculative = store.txn({
-        compares: [{ key: "w/head", value: bytes("next") }],
-        writes: [{ type: "put", key: "w/after", value: bytes("rode behind") }],
-      });
+      const { gated, speculative } = gatedWithRider(store, "w/", gate);
       await sleep(HOLD_MS);
       expect(committed("w/after")).toBeUndefined();
       gates.open(sequence);
