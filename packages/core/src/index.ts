@@ -89,6 +89,7 @@ export { base32LowerNoPad, decodeBase32LowerNoPad } from "./bytes/base32-lower-n
 export { toHex, fromHex } from "./bytes/hex.js";
 export { encodeStrictUtf8, decodeStrictUtf8, isWellFormedString } from "./bytes/strict-utf8.js";
 export { compareBytes, bytesEqual } from "./bytes/compare-bytes.js";
+export { copyBytes } from "./bytes/copy-bytes.js";
 
 // Identity (src/identity).
 export { streamIdFromName, streamNameHash, isStreamId, STREAM_NAME_MAX_BYTES } from "./identity/stream-id-from-name.js";

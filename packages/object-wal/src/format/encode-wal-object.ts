@@ -11,7 +11,7 @@
 //              recordCount:u64 payloadBytes:u64 offset:u64 length:u32 checksum:u32){sliceCount}
 //   footer   = manifestOffset:u64 manifestLength:u32 manifestChecksum:u32 objectChecksum:u32 "NRS1"
 //   str      = byteLength:u32 UTF-8 bytes; all integers big-endian
-import { ByteWriter, ErrorCode, NereusError, crc32c, crc32cCombine } from "@nereus/core";
+import { ByteWriter, ErrorCode, NereusError, copyBytes, crc32c, crc32cCombine } from "@nereus/core";
 import { WAL_OBJECT_LAYOUT, walSliceId } from "./wal-object-layout.js";
 import type { EncodedWalObject, WalObjectHeader, WalObjectInput, WalSliceDescriptor, WalSliceInput } from "./wal-object-model.js";
 
@@ -106,7 +106,7 @@ export function encodeWalObject(input: WalObjectInput, allocate: (length: number
   if (bytes.length !== total) throw invalid(`the allocator returned ${String(bytes.length)} bytes for a ${String(total)}-byte object`);
   let at = 0;
   for (const part of parts) {
-    bytes.set(part, at);
+    copyBytes(bytes, part, at);
     at += part.length;
   }
   const manifestChecksum = crc32c(manifestBytes);
