@@ -62,7 +62,7 @@ function parseArgs(argv: readonly string[]): Settings {
   const settings: Settings = {
     records: 200_000,
     size: 1024,
-    warmup: 20_000,
+    warmup: 200_000,
     rate: 1_000,
     latencyRecords: 10_000,
     partitions: 1,
