@@ -14,6 +14,11 @@ afterEach(async () => {
   await Promise.all(harnesses.splice(0).map((item) => item.dispose()));
 });
 
+/** Opens a store on `harness` without automatic recovery or group commit: every append is a group of its own. */
+function openUngrouped(harness: AppendProtocolHarness, options: Partial<StreamStoreOptions>): ReturnType<AppendProtocolHarness["open"]> {
+  return harness.open({ autoRecovery: false, groupCommit: false, ...options });
+}
+
 /** Holds every WAL write at `afterWalWrite` until released; records the order WAL writes and head CASes happen. */
 async function gatedStream(overrides: Partial<StreamStoreOptions> = {}, orderedTxns = false) {
   const metadata = new InMemoryMetadataStore({ orderedTxns });
@@ -22,9 +27,7 @@ async function gatedStream(overrides: Partial<StreamStoreOptions> = {}, orderedT
   const events: string[] = [];
   const held: Array<() => void> = [];
   let gating = false;
-  const store = harness.open({
-    autoRecovery: false,
-    groupCommit: false,
+  const store = openUngrouped(harness, {
     ...overrides,
     stepHooks: {
       afterWalWrite: async (context) => {
@@ -190,9 +193,7 @@ describe("commit pipelining", () => {
     let firstReached: () => void = () => undefined;
     const reached = new Promise<void>((resolve) => (firstReached = resolve));
     let armed = false;
-    const store = harness.open({
-      autoRecovery: false,
-      groupCommit: false,
+    const store = openUngrouped(harness, {
       pipelineDepth: 4,
       stepHooks: {
         afterHeadCommit: async () => {
@@ -266,9 +267,7 @@ describe("commit pipelining on a store that applies txns in order (speculative h
     harnesses.push(harness);
     const held: Array<() => void> = [];
     let gating = true;
-    const store = harness.open({
-      autoRecovery: false,
-      groupCommit: false,
+    const store = openUngrouped(harness, {
       pipelineDepth: 4,
       stepHooks: {
         afterWalWrite: async () => {
