@@ -14,7 +14,7 @@ import { type KafkaListener, ListenError, startKafkaListener } from "./listener/
 import { MetricsRegistry } from "./metrics/metrics-registry.js";
 import { instrumentStreamStore } from "./metrics/instrument-stream-store.js";
 import { type DataDirLock, lockDataDir } from "./storage/data-dir-lock.js";
-import { type BrokerStorage, openStorage } from "./storage/open-storage.js";
+import { type BrokerStorage, openStorage, storageIoTimings } from "./storage/open-storage.js";
 import { StartupError, reasonOf } from "./startup-error.js";
 
 /** A running broker. */
@@ -153,6 +153,18 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       ];
     };
     metrics.addCollector(groupFamilies);
+    metrics.addCollector(() => {
+      const timings = Object.entries(storageIoTimings(storage));
+      if (timings.length === 0) return [];
+      return [
+        {
+          name: "nereus_storage_io_seconds",
+          help: "Physical steps of the embedded stores, timed on their I/O threads: segment_write, segment_sync (fdatasync), object_publish, sqlite_round (BEGIN to COMMIT without gate waits), sqlite_gate_wait (a round waiting for the segment write its txns stand behind), sqlite_wal_sync (-wal datasync).",
+          type: "histogram",
+          series: timings.map(([step, snapshot]) => ({ labels: { step }, buckets: snapshot.buckets, sum: snapshot.sumSeconds, count: snapshot.count })),
+        },
+      ];
+    });
     const walStats = storage.runtime.writer.stats;
     metrics.addCollector(() => [
       { name: "nereus_wal_objects_total", help: "Object WAL objects uploaded.", type: "counter", samples: [{ labels: {}, value: walStats.objects }] },

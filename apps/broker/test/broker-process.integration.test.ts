@@ -105,6 +105,11 @@ describe("a running nereus-broker", () => {
     ]) {
       expect(metrics).toContain(family);
     }
+    // The acknowledged produce went through a segment write, its fdatasync, a SQLite round and the -wal datasync.
+    for (const step of ["segment_write", "segment_sync", "sqlite_round", "sqlite_wal_sync"]) {
+      const count = new RegExp(`^nereus_storage_io_seconds_count\\{step="${step}"\\} (\\d+)$`, "m").exec(metrics);
+      expect(Number(count?.[1] ?? 0), step).toBeGreaterThan(0);
+    }
 
     // Many produces in flight, then SIGTERM: each one that was read gets its answer; the process exits 0.
     const sends = Array.from({ length: 50 }, (_, index) => producer.send({ topic, acks: -1, messages: [{ value: `in-flight-${String(index)}` }] }).then(() => `in-flight-${String(index)}`, () => undefined));

@@ -68,6 +68,13 @@ export {
   type DurabilityGate,
   type SharedDurabilityGate,
 } from "./spi/durability-gate.js";
+export {
+  DEFAULT_LATENCY_BOUNDS_SECONDS,
+  OBSERVE_LATENCY_SOURCE,
+  SharedLatencyHistogram,
+  type LatencySnapshot,
+  type SharedLatencyHistogramHandle,
+} from "./timing/shared-latency-histogram.js";
 export type { CompletionCoordinator, CompletionContext, AdmissionHook } from "./spi/completion.js";
 export {
   OBJECT_STORE_SPI_VERSION,

@@ -9,3 +9,4 @@ export {
   createSqliteMetadataStore,
   type SqliteMetadataStoreOptions,
 } from "./sqlite-metadata-store.js";
+export type { SqliteWriterTimings } from "./sqlite-writer-thread.js";

@@ -146,6 +146,28 @@ describe("SqliteMetadataStore durability gates", () => {
       durable.resolve();
     });
 
+    it("times the wait for a closed gate apart from the round's own work, and the -wal datasync", async () => {
+      const { store } = await open();
+      await store.txn(put("t/ungated", "u"));
+      const before = store.ioTimings();
+      expect(before.round.count).toBeGreaterThan(0);
+      expect(before.walSync.count).toBeGreaterThan(0);
+      expect(before.gateWait.count).toBe(0);
+      const gates = sharedGates();
+      const { gate, sequence } = sharedGate(gates);
+      const pending = store.txn(put("t/gated", "g", gate));
+      await sleep(HOLD_MS);
+      gates.open(sequence);
+      revisionOf(await pending);
+      const after = store.ioTimings();
+      expect(after.gateWait.count).toBe(1);
+      // The round waited about HOLD_MS for its gate; that wait is not in the round's own time.
+      expect(after.gateWait.sumSeconds).toBeGreaterThanOrEqual((HOLD_MS - 20) / 1000);
+      expect(after.round.count).toBeGreaterThanOrEqual(before.round.count + 1);
+      expect(after.round.sumSeconds - before.round.sumSeconds).toBeLessThan((HOLD_MS - 20) / 1000);
+      expect(after.walSync.count).toBeGreaterThanOrEqual(before.walSync.count + 1);
+    });
+
     it("a failed gate refuses its txn as not applied; an ungated txn of the same round commits", async () => {
       const { store, committed } = await open();
       const gates = sharedGates();

@@ -37,6 +37,7 @@ import {
   type BeforeWalSync,
   type RoundSettlement,
   SqliteWriterThread,
+  type SqliteWriterTimings,
   type WriterFailure,
   type WriterOperation,
   type WriterOutcome,
@@ -129,6 +130,11 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   /** Group commits run (SQLite transactions that carried txns) and the txns they carried. */
   get stats(): { readonly groupCommits: number; readonly txns: number } {
     return { groupCommits: this.#writer.groupCommits, txns: this.#writer.txns };
+  }
+
+  /** How long the writer thread's rounds, gate waits and `-wal` datasyncs took so far (see `SqliteWriterTimings`). */
+  ioTimings(): SqliteWriterTimings {
+    return this.#writer.timings();
   }
 
   /** Datasyncs of the `-wal` file so far (fewer than commits under load: concurrent commits share one). */

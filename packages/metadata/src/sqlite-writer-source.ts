@@ -16,6 +16,8 @@
 // back and runs again with that txn refused (outcome kind "gate") — a later txn of the round may have compared on
 // what the refused one wrote — and the others of the round go on.
 
+import { OBSERVE_LATENCY_SOURCE } from "@nereus/core";
+
 /** Indexes of the shared counters. */
 export const WriterCounter = { groupCommits: 0, txns: 1, walSyncs: 2, seam: 3 } as const;
 
@@ -31,6 +33,8 @@ const { parentPort, workerData, receiveMessageOnPort } = require("node:worker_th
 const fs = require("node:fs");
 const Database = require(workerData.modulePath);
 const counters = new Int32Array(workerData.counters);
+const timings = workerData.timings;
+${OBSERVE_LATENCY_SOURCE}
 const db = new Database(workerData.path);
 db.pragma("busy_timeout = 5000");
 db.pragma("journal_mode = WAL");
@@ -189,6 +193,7 @@ function readyCount(queue) {
 // Waits for the gates of a round's txns; returns the refusal of each gated txn that may not be applied.
 function gateRefusals(operations) {
   let refusals;
+  const waitStarted = process.hrtime.bigint();
   const deadline = Date.now() + ${String(GATE_TIMEOUT_MS)};
   for (const operation of operations) {
     if (operation.kind !== "txns") continue;
@@ -200,10 +205,13 @@ function gateRefusals(operations) {
       refusals.set(request, { kind: "gate", message: reason });
     }
   }
+  gateWaitNanos += process.hrtime.bigint() - waitStarted;
   return refusals;
 }
 
 let refusals;
+// Time the current round spent in gateRefusals (waiting for the writes its txns stand behind).
+let gateWaitNanos = 0n;
 
 function runOperation(operation) {
   switch (operation.kind) {
@@ -271,7 +279,9 @@ function syncWal() {
   if (walFd === undefined) return undefined;
   try {
     if (workerData.seam && !askSeam()) throw Object.assign(new Error("the WAL sync test seam failed the sync"), { code: "ESEAM" });
+    const started = process.hrtime.bigint();
     fs.fdatasyncSync(walFd);
+    observeLatency(timings.walSync, process.hrtime.bigint() - started);
     Atomics.add(counters, ${WriterCounter.walSyncs}, 1);
     return undefined;
   } catch (error) {
@@ -290,6 +300,9 @@ function round(operations) {
   let outcomes = [];
   const txns = operations.reduce((count, operation) => count + (operation.kind === "txns" ? operation.txns.length : 0), 0);
   let commitError;
+  const gated = operations.some((operation) => operation.kind === "txns" && operation.txns.some((request) => request.gate !== undefined));
+  gateWaitNanos = 0n;
+  const started = process.hrtime.bigint();
   try {
     try {
       runRound.immediate(operations, outcomes, true);
@@ -308,6 +321,9 @@ function round(operations) {
     commitError = describe(error);
     events = [];
   }
+  const roundNanos = process.hrtime.bigint() - started - gateWaitNanos;
+  observeLatency(timings.round, roundNanos < 0n ? 0n : roundNanos);
+  if (gated) observeLatency(timings.gateWait, gateWaitNanos);
   // Every outcome is recorded only once the body ran to its end: then a failure came from COMMIT.
   const bodyDone = outcomes.length === operations.length;
   const syncError = commitError === undefined ? syncWal() : undefined;

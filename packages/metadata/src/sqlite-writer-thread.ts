@@ -6,7 +6,7 @@
 // the `-wal` file) and the datasync after it no longer cost the event loop anything but two messages.
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { SharedDurabilityGate, TxnRequest, WatchEvent } from "@nereus/core";
+import { type LatencySnapshot, type SharedDurabilityGate, SharedLatencyHistogram, type TxnRequest, type WatchEvent } from "@nereus/core";
 import { WRITER_COUNTER_WORDS, WRITER_SOURCE, WriterCounter } from "./sqlite-writer-source.js";
 
 /** Test seam: runs before each datasync of the `-wal` file; a throw fails the sync like an I/O error. */
@@ -18,6 +18,24 @@ export type BeforeWalSync = () => Promise<void> | void;
  */
 export interface WriterTxn extends Omit<TxnRequest, "after"> {
   readonly gate?: SharedDurabilityGate;
+}
+
+/**
+ * Durations the writer thread records per round (shared memory, no messages): `round` the transaction from BEGIN
+ * to COMMIT without the time it waited for gates (the apply work and the commit's page writes), `gateWait` that
+ * waiting, in rounds that carried gated txns (the segment write behind them was still in flight), `walSync` the
+ * datasync of the `-wal` file after a round (durability "fsync" only).
+ */
+export interface SqliteWriterTimings {
+  readonly round: LatencySnapshot;
+  readonly gateWait: LatencySnapshot;
+  readonly walSync: LatencySnapshot;
+}
+
+interface WriterTimings {
+  readonly round: SharedLatencyHistogram;
+  readonly gateWait: SharedLatencyHistogram;
+  readonly walSync: SharedLatencyHistogram;
 }
 
 /** One write operation of the store. */
@@ -93,20 +111,30 @@ export class SqliteWriterThread {
   readonly #barriers: Array<{ readonly through: number; readonly resolve: () => void }> = [];
   #closed: Promise<void> | undefined;
   #onClosed: (() => void) | undefined;
+  readonly #timings: WriterTimings;
 
-  private constructor(worker: Worker, counters: Int32Array, options: SqliteWriterThreadOptions) {
+  private constructor(worker: Worker, counters: Int32Array, options: SqliteWriterThreadOptions, timings: WriterTimings) {
     this.#worker = worker;
     this.#counters = counters;
     this.#options = options;
+    this.#timings = timings;
   }
 
   /** Starts the thread and waits until its connection is open. Throws the thread's start-up error. */
   static async start(options: SqliteWriterThreadOptions): Promise<SqliteWriterThread> {
     const counters = new Int32Array(new SharedArrayBuffer(WRITER_COUNTER_WORDS * Int32Array.BYTES_PER_ELEMENT));
     const modulePath = createRequire(import.meta.url).resolve("better-sqlite3");
+    const timings: WriterTimings = { round: SharedLatencyHistogram.create(), gateWait: SharedLatencyHistogram.create(), walSync: SharedLatencyHistogram.create() };
     const worker = new Worker(WRITER_SOURCE, {
       eval: true,
-      workerData: { modulePath, path: options.path, sync: options.sync, seam: options.beforeWalSync !== undefined, counters: counters.buffer },
+      workerData: {
+        modulePath,
+        path: options.path,
+        sync: options.sync,
+        seam: options.beforeWalSync !== undefined,
+        counters: counters.buffer,
+        timings: { round: timings.round.handle, gateWait: timings.gateWait.handle, walSync: timings.walSync.handle },
+      },
     });
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error): void => {
@@ -122,7 +150,7 @@ export class SqliteWriterThread {
       worker.on("error", onError);
       worker.on("message", onReady);
     });
-    const thread = new SqliteWriterThread(worker, counters, options);
+    const thread = new SqliteWriterThread(worker, counters, options, timings);
     worker.on("message", (message: { round?: RoundReply; seam?: boolean; closed?: boolean }) => thread.#onMessage(message));
     worker.on("error", (error: Error) => thread.#lose(`the SQLite writer thread failed: ${error.message}`));
     worker.on("exit", (code) => thread.#lose(`the SQLite writer thread exited (code ${String(code)})`));
@@ -150,6 +178,11 @@ export class SqliteWriterThread {
 
   get walSyncs(): number {
     return Atomics.load(this.#counters, WriterCounter.walSyncs);
+  }
+
+  /** How long the thread's steps took so far: see {@link SqliteWriterTimings}. */
+  timings(): SqliteWriterTimings {
+    return { round: this.#timings.round.snapshot(), gateWait: this.#timings.gateWait.snapshot(), walSync: this.#timings.walSync.snapshot() };
   }
 
   /** Sends one operation (`now`: the store's clock, for lease expiry) and resolves with its round's settlement. */

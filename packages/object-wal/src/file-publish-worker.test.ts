@@ -154,6 +154,30 @@ describe("FilePublishPool", () => {
     expect(view[2]).toBe(4n);
   });
 
+  it("times its workers' segment writes, their fdatasyncs and published object files in shared histograms", async () => {
+    const { root, pool, job } = await setup(1);
+    expect(pool.timings().segmentWrite.count).toBe(0);
+    const segment = path.join(root, "segment-t.nsr");
+    const record = { head: new Uint8Array([1, 2, 3]), body: new TextEncoder().encode("body") };
+    const write = { path: segment, create: true, position: 0, records: [record], sync: true, syncDirectory: false, close: false };
+    expect(await pool.writeSegment(write)).toEqual({ kind: "written", skipped: [] });
+    // Without fsync (os-buffered) the write is timed, no sync is.
+    expect(await pool.writeSegment({ ...write, create: false, position: 7, sync: false })).toEqual({ kind: "written", skipped: [] });
+    // Sealing a segment writes no record: only its sync counts.
+    expect(await pool.writeSegment({ ...write, create: false, position: 14, records: [], close: true })).toEqual({ kind: "written", skipped: [] });
+    expect(await pool.publish(job("timed", "payload"))).toEqual({ kind: "published", created: true });
+    // A publish that finds its key taken published nothing.
+    expect(await pool.publish(job("timed", "other"))).toEqual({ kind: "published", created: false });
+    const timings = pool.timings();
+    expect(timings.segmentWrite.count).toBe(2);
+    expect(timings.segmentSync.count).toBe(2);
+    expect(timings.objectPublish.count).toBe(1);
+    for (const snapshot of Object.values(timings)) {
+      expect(snapshot.sumSeconds).toBeGreaterThan(0);
+      expect(snapshot.buckets.at(-1)).toEqual({ le: Number.POSITIVE_INFINITY, count: snapshot.count });
+    }
+  });
+
   it("fails a job cleanly once closed, and rejects a bad size", async () => {
     const { pool, job } = await setup();
     await pool.close();

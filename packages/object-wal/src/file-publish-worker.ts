@@ -10,6 +10,7 @@
 // from sources and from dist). Jobs are independent; the pool spreads them — except segment writes (segment
 // layout): those all go to the first worker, which keeps the active segment open between jobs.
 import { Worker } from "node:worker_threads";
+import { OBSERVE_LATENCY_SOURCE, SharedLatencyHistogram, type LatencySnapshot } from "@nereus/core";
 
 /** What the filesystem store asks a worker to do. Paths are absolute; `objectsRoot` bounds the mkdir fsyncs. */
 export interface PublishJob {
@@ -122,6 +123,8 @@ const { parentPort, workerData } = require("node:worker_threads");
 const fs = require("node:fs");
 const path = require("node:path");
 const MAX_LINK_ATTEMPTS = ${String(MAX_LINK_ATTEMPTS)};
+const timings = workerData.timings;
+${OBSERVE_LATENCY_SOURCE}
 const known = new Set();
 const memories = new Map();
 // Read buffers: shared chunks in power-of-two size classes, lent to the main thread and given back by it once the
@@ -192,6 +195,7 @@ function closeSegment() {
   fs.closeSync(fd);
 }
 function writeSegment(job) {
+  const started = process.hrtime.bigint();
   if (segment === undefined || segment.path !== job.path) {
     closeSegment();
     segment = { path: job.path, fd: fs.openSync(job.path, job.create ? "wx" : "r+", 0o644) };
@@ -213,7 +217,12 @@ function writeSegment(job) {
       position += body.length;
     }
   }
-  if (job.sync) fs.fdatasyncSync(segment.fd);
+  const written = process.hrtime.bigint();
+  if (job.records.length > 0) observeLatency(timings.segmentWrite, written - started);
+  if (job.sync) {
+    fs.fdatasyncSync(segment.fd);
+    observeLatency(timings.segmentSync, process.hrtime.bigint() - written);
+  }
   if (job.syncDirectory) fsyncDirectory(path.dirname(job.path));
   if (job.close) closeSegment();
   return { kind: "written", skipped };
@@ -339,7 +348,11 @@ parentPort.on("message", (message) => {
     parentPort.postMessage({ id: message.id, outcome });
     return;
   }
-  try { outcome = publish(message.job); } catch (error) {
+  const started = process.hrtime.bigint();
+  try {
+    outcome = publish(message.job);
+    if (outcome.kind === "published" && outcome.created) observeLatency(timings.objectPublish, process.hrtime.bigint() - started);
+  } catch (error) {
     try { fs.unlinkSync(message.job.temporary); } catch {}
     outcome = { kind: "failed", error: failure(error) };
   }
@@ -412,6 +425,17 @@ export class FilePublishPool {
   ownBufferReads = 0;
   /** Lent chunks given back to their worker. */
   releasedChunks = 0;
+  /** Recorded by the workers (shared memory): see {@link FilePublishPool.timings}. */
+  readonly #timings = { segmentWrite: SharedLatencyHistogram.create(), segmentSync: SharedLatencyHistogram.create(), objectPublish: SharedLatencyHistogram.create() };
+
+  /**
+   * How long the workers' physical steps took, as of now: `segmentWrite` the positional writes of one segment job's
+   * records, `segmentSync` the fdatasync of the active segment after a job (and when one is sealed), `objectPublish`
+   * one object file published (temp file write + fsync + link + directory fsync; the files layout).
+   */
+  timings(): { readonly segmentWrite: LatencySnapshot; readonly segmentSync: LatencySnapshot; readonly objectPublish: LatencySnapshot } {
+    return { segmentWrite: this.#timings.segmentWrite.snapshot(), segmentSync: this.#timings.segmentSync.snapshot(), objectPublish: this.#timings.objectPublish.snapshot() };
+  }
 
   constructor(size: number, options: FilePublishPoolOptions = {}) {
     if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`publish workers must be a positive integer, got ${String(size)}`);
@@ -571,7 +595,8 @@ export class FilePublishPool {
   }
 
   #spawn(): PoolWorker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { readBufferBytes: Math.floor(this.#readBufferBytes / this.#size) } });
+    const timings = { segmentWrite: this.#timings.segmentWrite.handle, segmentSync: this.#timings.segmentSync.handle, objectPublish: this.#timings.objectPublish.handle };
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { readBufferBytes: Math.floor(this.#readBufferBytes / this.#size), timings } });
     worker.unref();
     const entry: PoolWorker = { worker, pending: new Map(), memories: new Set() };
     const failAll = (message: string): void => {

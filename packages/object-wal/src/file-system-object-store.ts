@@ -134,6 +134,14 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     return this.#openedSegments?.stats;
   }
 
+  /**
+   * How long the physical steps of this store took so far (recorded by its worker threads): segment writes, their
+   * fdatasyncs, and object files published in the files layout. See `FilePublishPool.timings`.
+   */
+  ioTimings(): ReturnType<FilePublishPool["timings"]> {
+    return this.#publishers.timings();
+  }
+
   /** What opening the segment layout found: bytes cut off a torn tail after a crash, and why (undefined: none). */
   get segmentRecovery(): { readonly bytes: number; readonly reason: string } | undefined {
     return this.#openedSegments?.recovered.truncated;

@@ -210,10 +210,18 @@ function nereusDiagnostics(metrics: string): string {
     const bound = medianBound(metrics, "nereus_kafka_request_duration_seconds", `api="${api}"`);
     return Number.isFinite(bound) ? `median <= ${String(bound * 1000)} ms` : "median n/a";
   };
+  // The embedded stores' I/O threads (nereus_storage_io_seconds): mean per step, in the order an append meets them.
+  const steps = ["segment_write", "segment_sync", "sqlite_gate_wait", "sqlite_round", "sqlite_wal_sync"]
+    .map((step) => {
+      const count = sample(metrics, "nereus_storage_io_seconds_count", `step="${step}"`);
+      return count > 0 ? `${step} ${(((sample(metrics, "nereus_storage_io_seconds_sum", `step="${step}"`) / count) * 1000).toFixed(2))} ms x ${String(count)}` : undefined;
+    })
+    .filter((step) => step !== undefined);
   return (
     `${String(appends)} appends (mean ${mean(appendSum, appends)} call->ack), ${String(produces)} Produce requests (mean ${mean(produceSum, produces)}, ${medianOf("Produce")}), ` +
     `${String(fetches)} Fetch requests (mean ${mean(fetchSum, fetches)} with the long polls at the log end, ${medianOf("Fetch")}), ${String(objects)} WAL objects (mean ${objects > 0 ? (objectBytes / objects / 1024).toFixed(0) : "n/a"} KiB, ` +
-    `${objects > 0 ? (appends / objects).toFixed(1) : "n/a"} appends/object)`
+    `${objects > 0 ? (appends / objects).toFixed(1) : "n/a"} appends/object)` +
+    (steps.length > 0 ? `; I/O threads: ${steps.join(", ")}` : "")
   );
 }
 

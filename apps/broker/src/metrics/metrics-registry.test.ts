@@ -41,6 +41,36 @@ describe("MetricsRegistry", () => {
     );
   });
 
+  test("renders a collected histogram (kept in shared memory) like its own ones", () => {
+    const registry = new MetricsRegistry();
+    registry.addCollector(() => [
+      {
+        name: "io_seconds",
+        help: "I/O.",
+        type: "histogram",
+        series: [
+          { labels: { step: "sync" }, buckets: [{ le: 0.001, count: 2 }, { le: Number.POSITIVE_INFINITY, count: 3 }], sum: 0.0125, count: 3 },
+          { labels: { step: "write" }, buckets: [{ le: 0.001, count: 0 }, { le: Number.POSITIVE_INFINITY, count: 0 }], sum: 0, count: 0 },
+        ],
+      },
+    ]);
+    expect(registry.render()).toBe(
+      [
+        "# HELP io_seconds I/O.",
+        "# TYPE io_seconds histogram",
+        'io_seconds_bucket{step="sync",le="0.001"} 2',
+        'io_seconds_bucket{step="sync",le="+Inf"} 3',
+        'io_seconds_sum{step="sync"} 0.0125',
+        'io_seconds_count{step="sync"} 3',
+        'io_seconds_bucket{step="write",le="0.001"} 0',
+        'io_seconds_bucket{step="write",le="+Inf"} 0',
+        'io_seconds_sum{step="write"} 0',
+        'io_seconds_count{step="write"} 0',
+        "",
+      ].join("\n"),
+    );
+  });
+
   test("refuses duplicate names, invalid names and unsorted buckets", () => {
     const registry = new MetricsRegistry();
     registry.counter("a_total", "A.");

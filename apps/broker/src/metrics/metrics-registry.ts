@@ -6,11 +6,27 @@
 export type Labels = Readonly<Record<string, string>>;
 
 /** A family of samples as a collector reports it (the Kafka broker's MetricFamily fits). */
-export interface CollectedFamily {
+export type CollectedFamily = CollectedValueFamily | CollectedHistogramFamily;
+
+export interface CollectedValueFamily {
   readonly name: string;
   readonly help: string;
   readonly type: "counter" | "gauge";
   readonly samples: ReadonlyArray<{ readonly labels: Labels; readonly value: number }>;
+}
+
+/** Histograms kept elsewhere (e.g. in memory shared with worker threads), read at scrape time. */
+export interface CollectedHistogramFamily {
+  readonly name: string;
+  readonly help: string;
+  readonly type: "histogram";
+  readonly series: ReadonlyArray<{
+    readonly labels: Labels;
+    /** Cumulative counts per upper bound, ascending; the last bound is +Inf and its count is `count`. */
+    readonly buckets: ReadonlyArray<{ readonly le: number; readonly count: number }>;
+    readonly sum: number;
+    readonly count: number;
+  }>;
 }
 
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
@@ -208,6 +224,14 @@ export class MetricsRegistry {
       for (const family of families) {
         if (this.#families.has(family.name) || !NAME.test(family.name)) continue;
         lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
+        if (family.type === "histogram") {
+          for (const series of family.series) {
+            for (const bucket of series.buckets) lines.push(`${family.name}_bucket${formatLabels(series.labels, ["le", formatNumber(bucket.le)])} ${String(bucket.count)}`);
+            lines.push(`${family.name}_sum${formatLabels(series.labels)} ${formatNumber(series.sum)}`);
+            lines.push(`${family.name}_count${formatLabels(series.labels)} ${String(series.count)}`);
+          }
+          continue;
+        }
         for (const sample of family.samples) lines.push(`${family.name}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`);
       }
     }

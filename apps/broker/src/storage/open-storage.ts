@@ -5,10 +5,10 @@
 // `close()` closes in reverse order (stream store, runtime — which uploads pending WAL objects — then the stores).
 import fs from "node:fs";
 import path from "node:path";
-import { type MetadataStore, type ObjectStore, type StorageProfile, type StreamStore, createStreamStore } from "@nereus/core";
+import { type LatencySnapshot, type MetadataStore, type ObjectStore, type StorageProfile, type StreamStore, createStreamStore } from "@nereus/core";
 import type { LogDirectory } from "@nereus/kafka";
-import { createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
-import { type ObjectWalRuntime, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore } from "@nereus/object-wal";
+import { SqliteMetadataStore, createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
+import { FileSystemObjectStore, type ObjectWalRuntime, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
 import { type BrokerConfig, defaultWalLingerMs, materializationMode } from "../config/broker-config.js";
 import { StartupError, reasonOf } from "../startup-error.js";
@@ -23,6 +23,33 @@ export interface BrokerStorage {
   /** For the start-up log line (no secrets). */
   readonly summary: Readonly<Record<string, unknown>>;
   close(): Promise<void>;
+}
+
+/** The embedded stores' physical steps, by step name (see {@link storageIoTimings}). */
+export type StorageIoTimings = Readonly<Record<string, LatencySnapshot>>;
+
+/**
+ * How long the physical steps of the embedded stores took so far, recorded by their I/O threads: `segment_write` /
+ * `segment_sync` (a segment job's writes and its fdatasync), `object_publish` (an object file of the files layout),
+ * `sqlite_round` (a SQLite writer round, BEGIN to COMMIT, without gate waits), `sqlite_gate_wait` (a round waiting
+ * for the segment writes its txns stand behind), `sqlite_wal_sync` (the `-wal` datasync). Empty for etcd and S3,
+ * whose steps are network calls timed by their clients.
+ */
+export function storageIoTimings(storage: Pick<BrokerStorage, "metadata" | "objectStore">): StorageIoTimings {
+  const timings: Record<string, LatencySnapshot> = {};
+  if (storage.objectStore instanceof FileSystemObjectStore) {
+    const objects = storage.objectStore.ioTimings();
+    timings["segment_write"] = objects.segmentWrite;
+    timings["segment_sync"] = objects.segmentSync;
+    timings["object_publish"] = objects.objectPublish;
+  }
+  if (storage.metadata instanceof SqliteMetadataStore) {
+    const metadata = storage.metadata.ioTimings();
+    timings["sqlite_round"] = metadata.round;
+    timings["sqlite_gate_wait"] = metadata.gateWait;
+    timings["sqlite_wal_sync"] = metadata.walSync;
+  }
+  return timings;
 }
 
 export interface OpenStorageOptions {
