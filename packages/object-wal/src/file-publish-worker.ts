@@ -429,8 +429,8 @@ export class FilePublishPool {
   readonly #timings = { segmentWrite: SharedLatencyHistogram.create(), segmentSync: SharedLatencyHistogram.create(), objectPublish: SharedLatencyHistogram.create() };
 
   /**
-   * How long the workers' physical steps took, as of now: `segmentWrite` the positional writes of one segment job's
-   * records, `segmentSync` the fdatasync of the active segment after a job (and when one is sealed), `objectPublish`
+   * How long the workers' physical steps took, as of now: `segmentWrite` one segment job up to its sync (opening the
+   * segment file when the job starts a new one, the records' positional writes), `segmentSync` the fdatasync of the active segment after a job (and when one is sealed), `objectPublish`
    * one object file published (temp file write + fsync + link + directory fsync; the files layout).
    */
   timings(): { readonly segmentWrite: LatencySnapshot; readonly segmentSync: LatencySnapshot; readonly objectPublish: LatencySnapshot } {
