@@ -60,6 +60,20 @@ function escapeHelp(help: string): string {
   return help.replace(/\\/g, "\\\\").replace(/\n/g, "\\n");
 }
 
+/** One histogram series: its cumulative buckets (the last one `le` +Inf), sum and count. */
+function renderHistogramSeries(
+  lines: string[],
+  name: string,
+  labels: Labels,
+  buckets: ReadonlyArray<{ readonly le: number; readonly count: number }>,
+  sum: number,
+  count: number,
+): void {
+  for (const bucket of buckets) lines.push(`${name}_bucket${formatLabels(labels, ["le", formatNumber(bucket.le)])} ${String(bucket.count)}`);
+  lines.push(`${name}_sum${formatLabels(labels)} ${formatNumber(sum)}`);
+  lines.push(`${name}_count${formatLabels(labels)} ${String(count)}`);
+}
+
 interface Family {
   readonly name: string;
   readonly help: string;
@@ -167,13 +181,9 @@ export class Histogram implements Family {
     lines.push(`# HELP ${this.name} ${escapeHelp(this.help)}`, `# TYPE ${this.name} histogram`);
     for (const { labels, counts, sum, count } of this.#series.values()) {
       let cumulative = 0;
-      for (const [index, bound] of this.buckets.entries()) {
-        cumulative += counts[index]!;
-        lines.push(`${this.name}_bucket${formatLabels(labels, ["le", formatNumber(bound)])} ${String(cumulative)}`);
-      }
-      lines.push(`${this.name}_bucket${formatLabels(labels, ["le", "+Inf"])} ${String(count)}`);
-      lines.push(`${this.name}_sum${formatLabels(labels)} ${formatNumber(sum)}`);
-      lines.push(`${this.name}_count${formatLabels(labels)} ${String(count)}`);
+      const buckets = this.buckets.map((le, index) => ({ le, count: (cumulative += counts[index]!) }));
+      buckets.push({ le: Number.POSITIVE_INFINITY, count });
+      renderHistogramSeries(lines, this.name, labels, buckets, sum, count);
     }
   }
 }
@@ -225,11 +235,7 @@ export class MetricsRegistry {
         if (this.#families.has(family.name) || !NAME.test(family.name)) continue;
         lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
         if (family.type === "histogram") {
-          for (const series of family.series) {
-            for (const bucket of series.buckets) lines.push(`${family.name}_bucket${formatLabels(series.labels, ["le", formatNumber(bucket.le)])} ${String(bucket.count)}`);
-            lines.push(`${family.name}_sum${formatLabels(series.labels)} ${formatNumber(series.sum)}`);
-            lines.push(`${family.name}_count${formatLabels(series.labels)} ${String(series.count)}`);
-          }
+          for (const series of family.series) renderHistogramSeries(lines, family.name, series.labels, series.buckets, series.sum, series.count);
           continue;
         }
         for (const sample of family.samples) lines.push(`${family.name}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`);
