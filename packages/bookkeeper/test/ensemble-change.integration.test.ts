@@ -49,30 +49,44 @@ async function restartIfDown(index: number): Promise<void> {
 
 describe("ensemble change on a killed bookie", () => {
   it("replaces the dead bookie with the spare one, keeps every confirmed add, and reads all back after restart", async () => {
-    // Three bookies: an ensemble of two leaves one spare to replace the killed bookie.
-    const writer = await client.createLedger({ ensembleSize: 2, writeQuorumSize: 2, ackQuorumSize: 2 });
+    // Three bookies: an ensemble of two leaves one spare to replace the killed bookie. The scenario needs that spare,
+    // so the ledger must reach the kill without an ensemble change of its own: on a loaded machine a fresh bookie
+    // can fail an early add (the handle then replaces it correctly, which is not what this test is about). Such a
+    // ledger is closed and the scenario starts again on a new one.
+    let writer = await client.createLedger({ ensembleSize: 2, writeQuorumSize: 2, ackQuorumSize: 2 });
+    let confirmed = new Map<number, Uint8Array>();
+    const failures: unknown[] = [];
+    let index = 0;
+    const inFlight: Promise<void>[] = [];
+    const stream = async (until: () => boolean) => {
+      while (!until()) {
+        const payload = payloadOf(index);
+        const into = confirmed;
+        index += 1;
+        inFlight.push(writer.addEntry(payload).then((entryId) => void into.set(entryId, payload), (error: unknown) => void failures.push(error)));
+        if (inFlight.length >= 32) await inFlight.shift();
+      }
+    };
+    for (let attempt = 1; ; attempt += 1) {
+      await stream(() => confirmed.size >= 150 || failures.length > 0);
+      await Promise.all(inFlight.splice(0));
+      expect(failures).toEqual([]);
+      if (writer.ensembleChanges === 0) break;
+      if (attempt === 3) throw new Error(`every attempt changed its ensemble before the kill (last: ${JSON.stringify(writer.metadata.segments)})`);
+      console.warn(`ensemble changed before the kill (${JSON.stringify(writer.metadata.segments)}); starting over on a new ledger`);
+      await writer.close();
+      writer = await client.createLedger({ ensembleSize: 2, writeQuorumSize: 2, ackQuorumSize: 2 });
+      confirmed = new Map();
+      index = 0;
+    }
+
     const original = writer.metadata.segments[0]?.ensemble ?? [];
     const victim = services.bookkeeper.bookies.find((bookie) => bookie.id === original[0]);
     const spare = services.bookkeeper.bookies.find((bookie) => !original.includes(bookie.id));
     if (victim === undefined || spare === undefined) throw new Error("harness bookies do not match the ensemble");
-
-    const confirmed = new Map<number, Uint8Array>();
-    const failures: unknown[] = [];
-    let target = 150;
-    let index = 0;
-    const inFlight: Promise<void>[] = [];
     try {
-      const stream = async (until: () => boolean) => {
-        while (!until()) {
-          const payload = payloadOf(index);
-          index += 1;
-          inFlight.push(writer.addEntry(payload).then((entryId) => void confirmed.set(entryId, payload), (error: unknown) => void failures.push(error)));
-          if (inFlight.length >= 32) await inFlight.shift();
-        }
-      };
-      await stream(() => confirmed.size >= target);
       await services.killBookie(victim.index);
-      target = confirmed.size + 300;
+      const target = confirmed.size + 300;
       await stream(() => confirmed.size >= target || failures.length > 0);
       await Promise.all(inFlight);
       expect(failures).toEqual([]);
