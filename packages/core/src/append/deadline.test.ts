@@ -99,4 +99,25 @@ describe("Deadline", () => {
     b.abort();
     expect(union.aborted).toBe(false);
   });
+
+  it("its signal takes one listener per concurrent step without Node's MaxListenersExceededWarning", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error): void => void warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      for (const deadline of [Deadline.start(1_000), Deadline.union([Deadline.start(1_000), Deadline.start(1_000)])]) {
+        const listeners = Array.from({ length: 64 }, () => () => undefined);
+        for (const listener of listeners) deadline.signal.addEventListener("abort", listener);
+        for (const listener of listeners) deadline.signal.removeEventListener("abort", listener);
+        deadline.dispose();
+      }
+      const plain = new AbortController().signal;
+      for (let index = 0; index < 11; index += 1) plain.addEventListener("abort", () => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      // The plain signal shows the warning would be seen here; the deadlines' signals caused none.
+      expect(warnings.map((warning) => warning.name)).toEqual(["MaxListenersExceededWarning"]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
 });

@@ -7,6 +7,9 @@
 // it (joining and leaving is O(1)), instead of `AbortSignal.any`/`AbortSignal.timeout`, whose per-call
 // bookkeeping on a long-lived close signal grows with every operation. `dispose()` (called once the operation has
 // settled) stops the timer and leaves the sources at once; without it a deadline cleans up when it ends.
+// Its own signal takes any number of listeners without Node's leak warning: every concurrent step of the one
+// operation listens to it (a read of many ranges listens once per range) and leaves when the step settles.
+import { setMaxListeners } from "node:events";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
@@ -38,6 +41,7 @@ export class Deadline {
   private constructor(expiresAt: number, signal: AbortSignal, controller: AbortController | undefined, caller?: AbortSignal, closing?: AbortSignal) {
     this.#expiresAt = expiresAt;
     this.signal = signal;
+    if (controller !== undefined) setMaxListeners(0, signal);
     this.#controller = controller;
     this.#caller = caller;
     this.#closing = closing;
