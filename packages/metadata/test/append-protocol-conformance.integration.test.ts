@@ -1,8 +1,9 @@
 // Runs core's append-protocol conformance suite (create-or-get, the seed example, group commit, fencing, lifecycle,
 // read repair, a crash at every pipeline step) against the real metadata stores: a real etcd (shared by the run;
 // every test uses its own cluster prefix) and SQLite (a fresh file per test); plus the append-history property
-// (random appends, faults, crashes, restarts and owner changes) on real etcd. Kept in one file because the
-// afterAll below removes every conformance-* cluster.
+// (random appends, faults, crashes, restarts and owner changes) on real etcd and on SQLite, whose ordered txns take
+// the pipelined (speculative) head CAS path under those faults. Kept in one file because the afterAll below removes
+// every conformance-* cluster.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -45,3 +46,13 @@ describeAppendProtocolConformance("SqliteMetadataStore", async () => {
 const historyStore = createEtcdMetadataStore({ endpoints: [endpoint] });
 afterAll(async () => (await historyStore).close());
 describeAppendHistoryProperty("EtcdMetadataStore (real etcd)", async () => ({ metadata: await historyStore }), { numRuns: 25, timeoutMs: 240_000 });
+
+// SQLite declares orderedTxns, so these histories send pipelined head CASes behind ones still in flight while faults
+// fail, hang or drop their answers. One file for all histories (each uses its own cluster prefix).
+const sqliteHistoryDirectory = mkdtemp(path.join(tmpdir(), "nereus-append-history-"));
+const sqliteHistoryStore = sqliteHistoryDirectory.then((directory) => createSqliteMetadataStore({ path: path.join(directory, "metadata.db") }));
+afterAll(async () => {
+  await (await sqliteHistoryStore).close();
+  await rm(await sqliteHistoryDirectory, { recursive: true, force: true });
+});
+describeAppendHistoryProperty("SqliteMetadataStore", async () => ({ metadata: await sqliteHistoryStore }), { numRuns: 40, timeoutMs: 240_000 });

@@ -10,9 +10,13 @@ export interface TxnFaultRule {
   times?: number;
 }
 
-/** Delegates to `inner`; `loseResponseOf` arms a fault. Never closes `inner` (the owner does). */
+/**
+ * Delegates to `inner`; `loseResponseOf` arms a fault. Never closes `inner` (the owner does). Declares the inner
+ * store's `orderedTxns`: every txn reaches the inner store in call order, and a lost response is one that applied.
+ */
 export class FaultInjectingMetadataStore implements MetadataStore {
   readonly spiVersion = 1 as const;
+  readonly orderedTxns: boolean;
   readonly inner: MetadataStore;
   txns = 0;
   lostResponses = 0;
@@ -20,6 +24,7 @@ export class FaultInjectingMetadataStore implements MetadataStore {
 
   constructor(inner: MetadataStore) {
     this.inner = inner;
+    this.orderedTxns = inner.orderedTxns === true;
   }
 
   /** The next `times` transactions matching `when` apply, then throw MetadataAmbiguousError. */
