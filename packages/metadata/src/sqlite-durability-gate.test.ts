@@ -5,6 +5,7 @@
 // read-only connection to the file and the store's commit counters (a store read issued while a shared gate is
 // closed waits for the gated round, see the shared-gate tests). Every SharedDurabilityGates a test makes is failed
 // before its store closes, so a failing test cannot leave the writer thread waiting GATE_TIMEOUT_MS.
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -69,11 +70,11 @@ describe("SqliteMetadataStore durability gates", () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
-  async function open() {
+  async function open(options: { gateTimeoutMs?: number } = {}) {
     const directory = await mkdtemp(path.join(tmpdir(), "nereus-sqlite-gate-"));
     cleanups.push(() => rm(directory, { recursive: true, force: true }));
     const file = path.join(directory, "metadata.db");
-    const store = await createSqliteMetadataStore({ path: file });
+    const store = await createSqliteMetadataStore({ path: file, ...options });
     cleanups.push(() => store.close());
     /** What another connection sees committed in the file (independent of the store's read path). */
     const committed = (key: string): string | undefined => {
@@ -166,6 +167,32 @@ describe("SqliteMetadataStore durability gates", () => {
       expect(after.round.count).toBeGreaterThanOrEqual(before.round.count + 1);
       expect(after.round.sumSeconds - before.round.sumSeconds).toBeLessThan((HOLD_MS - 20) / 1000);
       expect(after.walSync.count).toBeGreaterThanOrEqual(before.walSync.count + 1);
+    });
+
+    it("a gate still closed after gateTimeoutMs refuses its txn as not applied, and the store goes on", async () => {
+      const { store, committed } = await open({ gateTimeoutMs: 200 });
+      const gates = sharedGates();
+      const { gate } = sharedGate(gates);
+      const started = performance.now();
+      const error = await store.txn(put("w/gated", "x", gate)).catch((caught: unknown) => caught);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+      expectRefusedAsNotApplied(error);
+      expect((error as NereusError).message).toContain("not durable within 200 ms");
+      expect(await store.get("w/gated")).toBeUndefined();
+      expect(committed("w/gated")).toBeUndefined();
+      revisionOf(await store.txn(put("w/next", "y")));
+      expect(committed("w/next")).toBe("y");
+    });
+
+    it("refuses a gate timeout that is not a positive 31-bit integer before opening anything", async () => {
+      const directory = await mkdtemp(path.join(tmpdir(), "nereus-sqlite-gate-"));
+      cleanups.push(() => rm(directory, { recursive: true, force: true }));
+      for (const gateTimeoutMs of [0, -1, 1.5, 2 ** 31, Number.NaN]) {
+        const error = await createSqliteMetadataStore({ path: path.join(directory, "metadata.db"), gateTimeoutMs }).catch((caught: unknown) => caught);
+        expect(NereusError.hasCode(error, ErrorCode.INVALID_ARGUMENT)).toBe(true);
+        expect((error as NereusError).message).toContain("gateTimeoutMs");
+      }
+      expect(existsSync(path.join(directory, "metadata.db"))).toBe(false);
     });
 
     it("a failed gate refuses its txn as not applied; an ungated txn of the same round commits", async () => {

@@ -33,6 +33,7 @@ import Database from "better-sqlite3";
 import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
+import { GATE_TIMEOUT_MS } from "./sqlite-writer-source.js";
 import {
   type BeforeWalSync,
   type RoundSettlement,
@@ -61,6 +62,11 @@ export interface SqliteMetadataStoreOptions {
    * survives a crash of this process but not of the OS or the machine (what Apache Kafka does by default).
    */
   readonly durability?: "fsync" | "os-buffered";
+  /**
+   * How long the writer waits for the physical write a txn depends on (`TxnRequest.after` with shared words)
+   * before it refuses that txn as not applied (default 30,000 ms; a positive integer up to 2^31 - 1).
+   */
+  readonly gateTimeoutMs?: number;
 }
 
 const SCHEMA_VERSION = 1;
@@ -162,6 +168,10 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     if (durability !== "fsync" && durability !== "os-buffered") {
       throw MetadataStoreErrors.invalid(`durability must be "fsync" or "os-buffered", got ${String(durability)}`);
     }
+    const gateTimeoutMs = options.gateTimeoutMs ?? GATE_TIMEOUT_MS;
+    if (!Number.isSafeInteger(gateTimeoutMs) || gateTimeoutMs < 1 || gateTimeoutMs > 0x7fff_ffff) {
+      throw MetadataStoreErrors.invalid(`gateTimeoutMs must be a positive integer of at most 2147483647, got ${String(options.gateTimeoutMs)}`);
+    }
     try {
       db = new Database(options.path);
       db.pragma("busy_timeout = 5000");
@@ -177,6 +187,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       writer = await SqliteWriterThread.start({
         path: options.path,
         sync: durability === "fsync",
+        gateTimeoutMs,
         ...(options.beforeWalSync === undefined ? {} : { beforeWalSync: options.beforeWalSync }),
         onEvents: (events) => {
           if (store.current !== undefined) store.current.#flushEvents(events);

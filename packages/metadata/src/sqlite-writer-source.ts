@@ -11,10 +11,10 @@
 // durability gate (TxnRequest.after): a round takes the queued operations up to the first one (after its first)
 // whose gates have not settled yet — that one starts the next round, so a write still in flight never delays the
 // commit of txns queued ahead of it. The round runs its body first (inside the open transaction, invisible to
-// readers), then waits (Atomics.wait, up to GATE_TIMEOUT_MS) until every gate of the round opened or failed, and
-// only then commits: the apply work overlaps the write the gate stands for. If a gate failed, the whole round rolls
-// back and runs again with that txn refused (outcome kind "gate") — a later txn of the round may have compared on
-// what the refused one wrote — and the others of the round go on.
+// readers), then waits (Atomics.wait, up to the store's gate timeout, GATE_TIMEOUT_MS by default) until every
+// gate of the round opened or failed, and only then commits: the apply work overlaps the write the gate stands for.
+// If a gate failed (or timed out), the whole round rolls back and runs again with that txn refused (outcome kind
+// "gate") — a later txn of the round may have compared on what the refused one wrote — and the others go on.
 
 import { OBSERVE_LATENCY_SOURCE } from "@nereus/core";
 
@@ -24,7 +24,7 @@ export const WriterCounter = { groupCommits: 0, txns: 1, walSyncs: 2, seam: 3 } 
 /** Words in the shared counters array. */
 export const WRITER_COUNTER_WORDS = 4;
 
-/** How long a round waits for the durability gates of its txns before refusing the txns still gated. */
+/** How long a round waits for the durability gates of its txns before refusing the txns still gated (default). */
 export const GATE_TIMEOUT_MS = 30_000;
 
 export const WRITER_SOURCE = String.raw`
@@ -34,6 +34,7 @@ const fs = require("node:fs");
 const Database = require(workerData.modulePath);
 const counters = new Int32Array(workerData.counters);
 const timings = workerData.timings;
+const gateTimeoutMs = workerData.gateTimeoutMs;
 ${OBSERVE_LATENCY_SOURCE}
 const db = new Database(workerData.path);
 db.pragma("busy_timeout = 5000");
@@ -165,7 +166,7 @@ function waitGate(gate, deadline) {
     if (Atomics.load(view, 0) >= target) return undefined;
     if (Atomics.load(view, 1) !== 0n) return "the write failed";
     const left = deadline - Date.now();
-    if (left <= 0) return "the write was not durable within ${String(GATE_TIMEOUT_MS)} ms";
+    if (left <= 0) return "the write was not durable within " + gateTimeoutMs + " ms";
     Atomics.wait(view, 2, changes, left);
   }
 }
@@ -194,7 +195,7 @@ function readyCount(queue) {
 function gateRefusals(operations) {
   let refusals;
   const waitStarted = process.hrtime.bigint();
-  const deadline = Date.now() + ${String(GATE_TIMEOUT_MS)};
+  const deadline = Date.now() + gateTimeoutMs;
   for (const operation of operations) {
     if (operation.kind !== "txns") continue;
     for (const request of operation.txns) {

@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { type LatencySnapshot, type SharedDurabilityGate, SharedLatencyHistogram, type TxnRequest, type WatchEvent } from "@nereus/core";
-import { WRITER_COUNTER_WORDS, WRITER_SOURCE, WriterCounter } from "./sqlite-writer-source.js";
+import { GATE_TIMEOUT_MS, WRITER_COUNTER_WORDS, WRITER_SOURCE, WriterCounter } from "./sqlite-writer-source.js";
 
 /** Test seam: runs before each datasync of the `-wal` file; a throw fails the sync like an I/O error. */
 export type BeforeWalSync = () => Promise<void> | void;
@@ -88,6 +88,8 @@ export interface SqliteWriterThreadOptions {
   readonly path: string;
   /** Datasync the `-wal` file after every round (durability "fsync"). */
   readonly sync: boolean;
+  /** How long a round waits for its txns' durability gates before refusing the ones still closed (ms; default GATE_TIMEOUT_MS). */
+  readonly gateTimeoutMs?: number;
   readonly beforeWalSync?: BeforeWalSync;
   /** Called with each round's watch events, before that round's operations settle. */
   readonly onEvents: (events: readonly WatchEvent[]) => void;
@@ -131,6 +133,7 @@ export class SqliteWriterThread {
         modulePath,
         path: options.path,
         sync: options.sync,
+        gateTimeoutMs: options.gateTimeoutMs ?? GATE_TIMEOUT_MS,
         seam: options.beforeWalSync !== undefined,
         counters: counters.buffer,
         timings: { round: timings.round.handle, gateWait: timings.gateWait.handle, walSync: timings.walSync.handle },
