@@ -159,7 +159,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       return [
         {
           name: "nereus_storage_io_seconds",
-          help: "Physical steps of the embedded stores, timed on their I/O threads: segment_write, segment_sync (fdatasync), object_publish, sqlite_round (BEGIN to COMMIT without gate waits), sqlite_gate_wait (a round waiting for the segment write its txns stand behind), sqlite_wal_sync (-wal datasync).",
+          help: "Physical steps of the embedded stores, timed on their I/O threads: segment_write, segment_sync (fdatasync), object_publish, object_read, sqlite_round (BEGIN to COMMIT without gate waits), sqlite_gate_wait (a round waiting for the segment write its txns stand behind), sqlite_wal_sync (-wal datasync).",
           type: "histogram",
           series: timings.map(([step, snapshot]) => ({ labels: { step }, buckets: snapshot.buckets, sum: snapshot.sumSeconds, count: snapshot.count })),
         },

@@ -110,6 +110,8 @@ describe("a running nereus-broker", () => {
       const count = new RegExp(`^nereus_storage_io_seconds_count\\{step="${step}"\\} (\\d+)$`, "m").exec(metrics);
       expect(Number(count?.[1] ?? 0), step).toBeGreaterThan(0);
     }
+    // Reads are exported too (a series from the start, counted once a Fetch misses the broker's caches).
+    expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read"\} \d+$/m);
 
     // Many produces in flight, then SIGTERM: each one that was read gets its answer; the process exits 0.
     const sends = Array.from({ length: 50 }, (_, index) => producer.send({ topic, acks: -1, messages: [{ value: `in-flight-${String(index)}` }] }).then(() => `in-flight-${String(index)}`, () => undefined));

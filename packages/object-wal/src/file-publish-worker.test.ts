@@ -154,7 +154,7 @@ describe("FilePublishPool", () => {
     expect(view[2]).toBe(4n);
   });
 
-  it("times its workers' segment writes, their fdatasyncs and published object files in shared histograms", async () => {
+  it("times its workers' segment writes, their fdatasyncs, published object files and reads in shared histograms", async () => {
     const { root, pool, job } = await setup(1);
     expect(pool.timings().segmentWrite.count).toBe(0);
     const segment = path.join(root, "segment-t.nsr");
@@ -168,10 +168,14 @@ describe("FilePublishPool", () => {
     expect(await pool.publish(job("timed", "payload"))).toEqual({ kind: "published", created: true });
     // A publish that finds its key taken published nothing.
     expect(await pool.publish(job("timed", "other"))).toEqual({ kind: "published", created: false });
+    expect(await pool.read({ path: segment, headerBytes: 3, offset: 0, length: 4 })).toMatchObject({ kind: "read" });
+    // A read that failed (no such file) is not timed.
+    expect(await pool.read({ path: path.join(root, "missing.nsr"), headerBytes: 3, offset: 0, length: 4 })).toMatchObject({ kind: "failed" });
     const timings = pool.timings();
     expect(timings.segmentWrite.count).toBe(2);
     expect(timings.segmentSync.count).toBe(2);
     expect(timings.objectPublish.count).toBe(1);
+    expect(timings.objectRead.count).toBe(1);
     for (const snapshot of Object.values(timings)) {
       expect(snapshot.sumSeconds).toBeGreaterThan(0);
       expect(snapshot.buckets.at(-1)).toEqual({ le: Number.POSITIVE_INFINITY, count: snapshot.count });

@@ -292,6 +292,12 @@ function readAll(fd, bytes, position) {
   return filled;
 }
 function read(job) {
+  const started = process.hrtime.bigint();
+  const outcome = readFile(job);
+  observeLatency(timings.objectRead, process.hrtime.bigint() - started);
+  return outcome;
+}
+function readFile(job) {
   const fd = fs.openSync(job.path, "r");
   try {
     const size = fs.fstatSync(fd).size;
@@ -426,15 +432,27 @@ export class FilePublishPool {
   /** Lent chunks given back to their worker. */
   releasedChunks = 0;
   /** Recorded by the workers (shared memory): see {@link FilePublishPool.timings}. */
-  readonly #timings = { segmentWrite: SharedLatencyHistogram.create(), segmentSync: SharedLatencyHistogram.create(), objectPublish: SharedLatencyHistogram.create() };
+  readonly #timings = {
+    segmentWrite: SharedLatencyHistogram.create(),
+    segmentSync: SharedLatencyHistogram.create(),
+    objectPublish: SharedLatencyHistogram.create(),
+    objectRead: SharedLatencyHistogram.create(),
+  };
 
   /**
    * How long the workers' physical steps took, as of now: `segmentWrite` one segment job up to its sync (opening the
-   * segment file when the job starts a new one, the records' positional writes), `segmentSync` the fdatasync of the active segment after a job (and when one is sealed), `objectPublish`
-   * one object file published (temp file write + fsync + link + directory fsync; the files layout).
+   * segment file when the job starts a new one, the records' positional writes), `segmentSync` the fdatasync of the
+   * active segment after a job (and when one is sealed), `objectPublish` one object file published (temp file write +
+   * fsync + link + directory fsync; the files layout), `objectRead` one read job that succeeded (open, header and range
+   * reads, close).
    */
-  timings(): { readonly segmentWrite: LatencySnapshot; readonly segmentSync: LatencySnapshot; readonly objectPublish: LatencySnapshot } {
-    return { segmentWrite: this.#timings.segmentWrite.snapshot(), segmentSync: this.#timings.segmentSync.snapshot(), objectPublish: this.#timings.objectPublish.snapshot() };
+  timings(): { readonly segmentWrite: LatencySnapshot; readonly segmentSync: LatencySnapshot; readonly objectPublish: LatencySnapshot; readonly objectRead: LatencySnapshot } {
+    return {
+      segmentWrite: this.#timings.segmentWrite.snapshot(),
+      segmentSync: this.#timings.segmentSync.snapshot(),
+      objectPublish: this.#timings.objectPublish.snapshot(),
+      objectRead: this.#timings.objectRead.snapshot(),
+    };
   }
 
   constructor(size: number, options: FilePublishPoolOptions = {}) {
@@ -595,7 +613,12 @@ export class FilePublishPool {
   }
 
   #spawn(): PoolWorker {
-    const timings = { segmentWrite: this.#timings.segmentWrite.handle, segmentSync: this.#timings.segmentSync.handle, objectPublish: this.#timings.objectPublish.handle };
+    const timings = {
+      segmentWrite: this.#timings.segmentWrite.handle,
+      segmentSync: this.#timings.segmentSync.handle,
+      objectPublish: this.#timings.objectPublish.handle,
+      objectRead: this.#timings.objectRead.handle,
+    };
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { readBufferBytes: Math.floor(this.#readBufferBytes / this.#size), timings } });
     worker.unref();
     const entry: PoolWorker = { worker, pending: new Map(), memories: new Set() };
