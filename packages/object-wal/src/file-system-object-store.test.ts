@@ -1,8 +1,8 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ErrorCode, NereusError } from "@nereus/core";
-import { describeObjectStoreConformance } from "@nereus/core/testing";
+import { ErrorCode } from "@nereus/core";
+import { describeObjectStoreConformance, nereusRejectionOf } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileSystemObjectStore, createFileSystemObjectStore } from "./file-system-object-store.js";
 import { fileSystemKeyPath } from "./file-system-key-path.js";
@@ -10,15 +10,6 @@ import { fileSystemKeyPath } from "./file-system-key-path.js";
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (value: Uint8Array): string => new TextDecoder().decode(value);
 
-async function rejection(promise: Promise<unknown>): Promise<NereusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (NereusError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 async function allFiles(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
@@ -60,10 +51,10 @@ describe("FileSystemObjectStore", () => {
   it("rejects keys that could name a path outside root, before any I/O", async () => {
     const { store, root } = await open();
     for (const key of ["..", "../escape", "a/../../b", "/absolute", "a//b", "a/", "./a", "a/.", "", "nul\u0000", "\ud800"]) {
-      expect((await rejection(store.putIfAbsent(key, bytes("x")))).code).toBe(ErrorCode.INVALID_ARGUMENT);
-      expect((await rejection(store.get(key))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+      expect((await nereusRejectionOf(store.putIfAbsent(key, bytes("x")))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+      expect((await nereusRejectionOf(store.get(key))).code).toBe(ErrorCode.INVALID_ARGUMENT);
     }
-    expect((await rejection(store.putIfAbsent("a".repeat(252), bytes("x")))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect((await nereusRejectionOf(store.putIfAbsent("a".repeat(252), bytes("x")))).code).toBe(ErrorCode.INVALID_ARGUMENT);
     await expect(readdir(root)).resolves.toEqual([]);
   });
 
@@ -98,10 +89,10 @@ describe("FileSystemObjectStore", () => {
     raw[raw.length - 1] = (raw[raw.length - 1] ?? 0) ^ 0x10;
     await rm(file);
     await writeFile(file, raw);
-    const error = await rejection(store.get("k"));
+    const error = await nereusRejectionOf(store.get("k"));
     expect(error.code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
     await writeFile(file, raw.subarray(0, 3));
-    expect((await rejection(store.head("k"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+    expect((await nereusRejectionOf(store.head("k"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
   });
 
   for (const segments of [false, true]) {
@@ -114,10 +105,10 @@ describe("FileSystemObjectStore", () => {
       expect(text(await store.get("known"))).toBe("123456789");
       // The contract: a wrong CRC is stored as given, and whole reads then fail their check.
       await store.putIfAbsent("wrong", bytes("123456789"), { crc32c: 1 });
-      expect((await rejection(store.get("wrong"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+      expect((await nereusRejectionOf(store.get("wrong"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
       for (const crc32c of [-1, 2 ** 32, 1.5, Number.NaN]) {
-        expect((await rejection(store.putIfAbsent("refused", bytes("x"), { crc32c }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
-        expect((await rejection(store.putIfAbsentGated("refused", bytes("x"), { crc32c }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+        expect((await nereusRejectionOf(store.putIfAbsent("refused", bytes("x"), { crc32c }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+        expect((await nereusRejectionOf(store.putIfAbsentGated("refused", bytes("x"), { crc32c }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
       }
       await expect(store.head("refused")).resolves.toBeUndefined();
     });
@@ -171,6 +162,6 @@ describe("FileSystemObjectStore", () => {
       escaped = store;
       await store.putIfAbsent("k", bytes("v"));
     }
-    expect((await rejection(escaped.get("k"))).code).toBe(ErrorCode.STORAGE_CLOSED);
+    expect((await nereusRejectionOf(escaped.get("k"))).code).toBe(ErrorCode.STORAGE_CLOSED);
   });
 });

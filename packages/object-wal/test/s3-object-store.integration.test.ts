@@ -2,8 +2,8 @@
 // suite, the create-only probe, and the ambiguous-PUT paths driven through a fault-injecting proxy.
 import { once } from "node:events";
 import { randomBytes, randomUUID } from "node:crypto";
-import { ErrorCode, NereusError } from "@nereus/core";
-import { describeObjectStoreConformance } from "@nereus/core/testing";
+import { ErrorCode } from "@nereus/core";
+import { describeObjectStoreConformance, nereusRejectionOf } from "@nereus/core/testing";
 import { loadServices } from "@nereus/test-services";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createS3ObjectStore, type S3ObjectStore, type S3ObjectStoreOptions } from "../src/s3-object-store.js";
@@ -37,15 +37,6 @@ async function deleteEverythingUnder(prefix: string): Promise<void> {
   }
 }
 
-async function rejection(promise: Promise<unknown>): Promise<NereusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (NereusError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 const equal = (left: Uint8Array, right: Uint8Array): boolean => Buffer.from(left).equals(Buffer.from(right));
 
@@ -85,7 +76,7 @@ describe("S3ObjectStore on s3proxy", () => {
   it("rejects invalid keys before any request", async () => {
     await using store = createS3ObjectStore(storeOptions());
     for (const key of ["", "/a", "a//b", "a/../b", "a/", "tab\there"]) {
-      expect((await rejection(store.putIfAbsent(key, randomBytes(1)))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+      expect((await nereusRejectionOf(store.putIfAbsent(key, randomBytes(1)))).code).toBe(ErrorCode.INVALID_ARGUMENT);
     }
   });
 });
@@ -171,7 +162,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
     const start = proxy.requests.length;
     proxy.inject({ method: "PUT", action: "replace-with-503" });
     proxy.inject({ method: "GET", action: "replace-with-503" });
-    const error = await rejection(store.putIfAbsent("unresolved/key", randomBytes(10)));
+    const error = await nereusRejectionOf(store.putIfAbsent("unresolved/key", randomBytes(10)));
     expect(error.code).toBe(ErrorCode.OBJECT_UPLOAD_FAILED);
     expect(error.retryable).toBe(true);
     expect(error.details["mayHaveApplied"]).toBe(true);
@@ -183,7 +174,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   it("refuses a store that accepts a second conditional PUT (create-only probe)", async () => {
     openStores();
     proxy.inject({ method: "PUT", action: "turn-412-into-200", times: 2 });
-    const error = await rejection(store.verifyCreateOnlySupport());
+    const error = await nereusRejectionOf(store.verifyCreateOnlySupport());
     expect(error.code).toBe(ErrorCode.UNSUPPORTED_STORAGE_PROFILE);
     expect(error.retryable).toBe(false);
     expect(error.message).toContain("does not enforce create-only PUTs");
@@ -192,7 +183,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   it("refuses a store that does not implement conditional PUTs (create-only probe)", async () => {
     openStores();
     proxy.inject({ method: "PUT", action: "fake-501" });
-    const error = await rejection(store.verifyCreateOnlySupport());
+    const error = await nereusRejectionOf(store.verifyCreateOnlySupport());
     expect(error.code).toBe(ErrorCode.UNSUPPORTED_STORAGE_PROFILE);
   });
 
@@ -200,7 +191,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
     openStores();
     await direct.putIfAbsent("corrupt/in-transit", randomBytes(4096));
     proxy.inject({ method: "GET", action: "flip-response-byte" });
-    expect((await rejection(store.get("corrupt/in-transit"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+    expect((await nereusRejectionOf(store.get("corrupt/in-transit"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
   });
 
   it("cancels an in-flight read when the caller aborts", async () => {
@@ -209,7 +200,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
     proxy.inject({ method: "GET", action: "hold-response" });
     const controller = new AbortController();
     const arrived = once(proxy, "request");
-    const read = rejection(store.get("abort/in-flight", undefined, { signal: controller.signal }));
+    const read = nereusRejectionOf(store.get("abort/in-flight", undefined, { signal: controller.signal }));
     await arrived;
     controller.abort();
     expect((await read).code).toBe(ErrorCode.CANCELLED);

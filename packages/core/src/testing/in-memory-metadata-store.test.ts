@@ -5,6 +5,7 @@ import { NereusError } from "../errors/nereus-error.js";
 import type { TxnRequest } from "../spi/metadata-store.js";
 import { InMemoryMetadataStore } from "./in-memory-metadata-store.js";
 import { describeMetadataStoreConformance } from "./metadata-store-conformance.js";
+import { rejectionOf } from "./rejections.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (value: Uint8Array | undefined): string | undefined =>
@@ -15,14 +16,6 @@ const putIfAbsent = (key: string, value: string): TxnRequest => ({
   readOnFailure: [key],
 });
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 describeMetadataStoreConformance("InMemoryMetadataStore conformance", async () => ({
   store: new InMemoryMetadataStore(),
@@ -33,7 +26,7 @@ describe("InMemoryMetadataStore fault injection", () => {
   it("fail-before-apply throws non-ambiguous METADATA_UNAVAILABLE and applies nothing", async () => {
     const store = new InMemoryMetadataStore();
     store.faults.add({ op: "txn", mode: "fail-before-apply" });
-    const error = await rejection(store.txn(putIfAbsent("a", "1")));
+    const error = await rejectionOf(store.txn(putIfAbsent("a", "1")));
     expect(NereusError.hasCode(error, ErrorCode.METADATA_UNAVAILABLE)).toBe(true);
     expect(MetadataAmbiguousError.isAmbiguous(error)).toBe(false);
     expect((error as NereusError).details["ambiguous"]).toBe(false);
@@ -45,7 +38,7 @@ describe("InMemoryMetadataStore fault injection", () => {
   it("apply-then-lose-response applies the txn and throws MetadataAmbiguousError", async () => {
     const store = new InMemoryMetadataStore();
     store.faults.add({ op: "txn", mode: "apply-then-lose-response" });
-    const error = await rejection(store.txn(putIfAbsent("a", "1")));
+    const error = await rejectionOf(store.txn(putIfAbsent("a", "1")));
     expect(error).toBeInstanceOf(MetadataAmbiguousError);
     expect(MetadataAmbiguousError.isAmbiguous(error)).toBe(true);
     expect(text(store.snapshot().get("a")?.value)).toBe("1");
@@ -59,7 +52,7 @@ describe("InMemoryMetadataStore fault injection", () => {
     const store = new InMemoryMetadataStore();
     await store.txn(putIfAbsent("a", "1"));
     store.faults.add({ op: "get", mode: "apply-then-lose-response" });
-    const error = await rejection(store.get("a"));
+    const error = await rejectionOf(store.get("a"));
     expect(NereusError.hasCode(error, ErrorCode.METADATA_UNAVAILABLE)).toBe(true);
     expect(MetadataAmbiguousError.isAmbiguous(error)).toBe(false);
   });
@@ -68,7 +61,7 @@ describe("InMemoryMetadataStore fault injection", () => {
     const store = new InMemoryMetadataStore();
     store.faults.add({ op: "scan", mode: "hang-until-aborted" });
     const controller = new AbortController();
-    const pending = rejection(store.scan("p/", { limit: 10, signal: controller.signal }));
+    const pending = rejectionOf(store.scan("p/", { limit: 10, signal: controller.signal }));
     let settled = false;
     void pending.then(() => (settled = true));
     await Promise.resolve();
@@ -82,7 +75,7 @@ describe("InMemoryMetadataStore fault injection", () => {
     const store = new InMemoryMetadataStore();
     store.faults.add({ op: "txn", mode: "hang-until-aborted" });
     const controller = new AbortController();
-    const pending = rejection(store.txn(putIfAbsent("a", "1"), { signal: controller.signal }));
+    const pending = rejectionOf(store.txn(putIfAbsent("a", "1"), { signal: controller.signal }));
     controller.abort();
     expect(MetadataAmbiguousError.isAmbiguous(await pending)).toBe(true);
     expect(store.snapshot().size).toBe(0);
@@ -91,7 +84,7 @@ describe("InMemoryMetadataStore fault injection", () => {
   it("close() rejects calls hung without a signal with STORAGE_CLOSED", async () => {
     const store = new InMemoryMetadataStore();
     store.faults.add({ op: "get", mode: "hang-until-aborted" });
-    const pending = rejection(store.get("a"));
+    const pending = rejectionOf(store.get("a"));
     await store.close();
     expect(NereusError.hasCode(await pending, ErrorCode.STORAGE_CLOSED)).toBe(true);
   });
@@ -201,7 +194,7 @@ describe("InMemoryMetadataStore leases on a controlled clock", () => {
 
   it("rejects a put with an unknown lease and applies nothing", async () => {
     const store = new InMemoryMetadataStore();
-    const error = await rejection(
+    const error = await rejectionOf(
       store.txn({
         compares: [],
         writes: [
@@ -218,7 +211,7 @@ describe("InMemoryMetadataStore leases on a controlled clock", () => {
 describe("InMemoryMetadataStore argument checks", () => {
   it("rejects duplicate write keys and oversized txns", async () => {
     const store = new InMemoryMetadataStore();
-    const duplicate = await rejection(
+    const duplicate = await rejectionOf(
       store.txn({
         compares: [],
         writes: [
@@ -229,7 +222,7 @@ describe("InMemoryMetadataStore argument checks", () => {
     );
     expect(NereusError.hasCode(duplicate, ErrorCode.INVALID_ARGUMENT)).toBe(true);
     const writes = Array.from({ length: 129 }, (_, index) => ({ type: "put" as const, key: `k${index}`, value: bytes("") }));
-    const oversized = await rejection(store.txn({ compares: [], writes }));
+    const oversized = await rejectionOf(store.txn({ compares: [], writes }));
     expect(NereusError.hasCode(oversized, ErrorCode.METADATA_LIMIT_EXCEEDED)).toBe(true);
   });
 

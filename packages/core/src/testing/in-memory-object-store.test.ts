@@ -1,21 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
 import { InMemoryObjectStore } from "./in-memory-object-store.js";
 import { describeObjectStoreConformance } from "./object-store-conformance.js";
+import { nereusRejectionOf } from "./rejections.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (value: Uint8Array): string => new TextDecoder().decode(value);
 
-async function rejection(promise: Promise<unknown>): Promise<NereusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (NereusError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 describeObjectStoreConformance("InMemoryObjectStore conformance", async () => ({
   store: new InMemoryObjectStore(),
@@ -26,7 +17,7 @@ describe("InMemoryObjectStore fault injection", () => {
   it("fail-before-apply fails a put retryably and stores nothing", async () => {
     const store = new InMemoryObjectStore();
     store.faults.add({ op: "put", mode: "fail-before-apply" });
-    const error = await rejection(store.putIfAbsent("k", bytes("v")));
+    const error = await nereusRejectionOf(store.putIfAbsent("k", bytes("v")));
     expect(error.code).toBe(ErrorCode.OBJECT_UPLOAD_FAILED);
     expect(error.retryable).toBe(true);
     expect(error.details["mayHaveApplied"]).toBe(false);
@@ -38,7 +29,7 @@ describe("InMemoryObjectStore fault injection", () => {
   it("apply-then-lose-response stores the object, then throws an error saying it may have applied", async () => {
     const store = new InMemoryObjectStore();
     store.faults.add({ op: "put", mode: "apply-then-lose-response" });
-    const error = await rejection(store.putIfAbsent("k", bytes("mine")));
+    const error = await nereusRejectionOf(store.putIfAbsent("k", bytes("mine")));
     expect(error.code).toBe(ErrorCode.OBJECT_UPLOAD_FAILED);
     expect(error.details["mayHaveApplied"]).toBe(true);
     expect(text(await store.get("k"))).toBe("mine");
@@ -61,9 +52,9 @@ describe("InMemoryObjectStore fault injection", () => {
     store.faults.add({ op: "get", mode: "fail-before-apply", times: 2, when: (key) => key === "b" });
     store.faults.add({ op: "get", mode: "apply-then-lose-response" });
     expect(store.faults.size).toBe(2);
-    expect((await rejection(store.get("b"))).code).toBe(ErrorCode.OBJECT_READ_FAILED);
-    expect((await rejection(store.get("a"))).code).toBe(ErrorCode.OBJECT_READ_FAILED);
-    expect((await rejection(store.get("b"))).code).toBe(ErrorCode.OBJECT_READ_FAILED);
+    expect((await nereusRejectionOf(store.get("b"))).code).toBe(ErrorCode.OBJECT_READ_FAILED);
+    expect((await nereusRejectionOf(store.get("a"))).code).toBe(ErrorCode.OBJECT_READ_FAILED);
+    expect((await nereusRejectionOf(store.get("b"))).code).toBe(ErrorCode.OBJECT_READ_FAILED);
     expect(store.faults.size).toBe(0);
     expect(text(await store.get("b"))).toBe("2");
     store.faults.add({ op: "get", mode: "fail-before-apply", times: Number.POSITIVE_INFINITY });

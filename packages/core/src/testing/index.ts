@@ -11,6 +11,7 @@ export { MemoryWalProvider, type MemoryWalProviderOptions } from "./memory-wal-p
 export { WalFaults, type WalFaultMode, type WalFaultOp, type WalFaultRule } from "./wal-faults.js";
 export { WalProviderStats } from "./wal-provider-stats.js";
 export { manualGate, type ManualGate } from "./manual-gate.js";
+export { nereusRejectionOf, rejectionOf } from "./rejections.js";
 export { describeWalProviderConformance, type WalProviderConformanceFixture, type WalProviderConformanceOptions } from "./wal-provider-conformance.js";
 export {
   APPEND_PROTOCOL_WAL_CAPABILITIES,

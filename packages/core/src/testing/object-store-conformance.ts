@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import type { ObjectStore } from "../spi/object-store.js";
+import { rejectionOf } from "./rejections.js";
 
 /** What the suite needs from an implementation: a fresh store and a key prefix it may freely write under. */
 export interface ObjectStoreConformanceFixture {
@@ -138,18 +139,18 @@ export function describeObjectStoreConformance(
           { offset: 0, length: -1 },
           { offset: 0.5, length: 10 },
         ]) {
-          expect(codeOf(await rejection(store.get(`${prefix}small`, range)))).toBe(ErrorCode.INVALID_ARGUMENT);
+          expect(codeOf(await rejectionOf(store.get(`${prefix}small`, range)))).toBe(ErrorCode.INVALID_ARGUMENT);
         }
       });
     });
 
     it("reports a missing object as OBJECT_NOT_FOUND on get and as undefined on head", async () => {
       await withStore(async (store, prefix) => {
-        expect(codeOf(await rejection(store.get(`${prefix}missing`)))).toBe(ErrorCode.OBJECT_NOT_FOUND);
-        expect(codeOf(await rejection(store.get(`${prefix}missing`, { offset: 0, length: 10 })))).toBe(
+        expect(codeOf(await rejectionOf(store.get(`${prefix}missing`)))).toBe(ErrorCode.OBJECT_NOT_FOUND);
+        expect(codeOf(await rejectionOf(store.get(`${prefix}missing`, { offset: 0, length: 10 })))).toBe(
           ErrorCode.OBJECT_NOT_FOUND,
         );
-        expect(codeOf(await rejection(store.get(`${prefix}missing`, { offset: 0, length: 0 })))).toBe(
+        expect(codeOf(await rejectionOf(store.get(`${prefix}missing`, { offset: 0, length: 0 })))).toBe(
           ErrorCode.OBJECT_NOT_FOUND,
         );
         await expect(store.head(`${prefix}missing`)).resolves.toBeUndefined();
@@ -215,7 +216,7 @@ export function describeObjectStoreConformance(
         await store.putIfAbsent(`${prefix}d/3`, keep);
         await store.deleteMany([`${prefix}d/1`, `${prefix}d/2`, `${prefix}d/never-existed`]);
         await store.deleteMany([]);
-        expect(codeOf(await rejection(store.get(`${prefix}d/1`)))).toBe(ErrorCode.OBJECT_NOT_FOUND);
+        expect(codeOf(await rejectionOf(store.get(`${prefix}d/1`)))).toBe(ErrorCode.OBJECT_NOT_FOUND);
         await expect(store.head(`${prefix}d/2`)).resolves.toBeUndefined();
         expect(equalBytes(await store.get(`${prefix}d/3`), keep)).toBe(true);
         expect((await store.list(`${prefix}d/`)).items.map((item) => item.key)).toEqual([`${prefix}d/3`]);
@@ -244,16 +245,16 @@ export function describeObjectStoreConformance(
         const controller = new AbortController();
         controller.abort(new Error("caller gave up"));
         const signal = controller.signal;
-        expect(codeOf(await rejection(store.putIfAbsent(`${prefix}aborted`, randomBytes(10), { signal })))).toBe(
+        expect(codeOf(await rejectionOf(store.putIfAbsent(`${prefix}aborted`, randomBytes(10), { signal })))).toBe(
           ErrorCode.CANCELLED,
         );
-        expect(codeOf(await rejection(store.get(`${prefix}present`, undefined, { signal })))).toBe(ErrorCode.CANCELLED);
-        expect(codeOf(await rejection(store.get(`${prefix}present`, { offset: 0, length: 2 }, { signal })))).toBe(
+        expect(codeOf(await rejectionOf(store.get(`${prefix}present`, undefined, { signal })))).toBe(ErrorCode.CANCELLED);
+        expect(codeOf(await rejectionOf(store.get(`${prefix}present`, { offset: 0, length: 2 }, { signal })))).toBe(
           ErrorCode.CANCELLED,
         );
-        expect(codeOf(await rejection(store.head(`${prefix}present`, { signal })))).toBe(ErrorCode.CANCELLED);
-        expect(codeOf(await rejection(store.list(prefix, { signal })))).toBe(ErrorCode.CANCELLED);
-        expect(codeOf(await rejection(store.deleteMany([`${prefix}present`], { signal })))).toBe(ErrorCode.CANCELLED);
+        expect(codeOf(await rejectionOf(store.head(`${prefix}present`, { signal })))).toBe(ErrorCode.CANCELLED);
+        expect(codeOf(await rejectionOf(store.list(prefix, { signal })))).toBe(ErrorCode.CANCELLED);
+        expect(codeOf(await rejectionOf(store.deleteMany([`${prefix}present`], { signal })))).toBe(ErrorCode.CANCELLED);
         // Nothing was written or deleted.
         await expect(store.head(`${prefix}aborted`)).resolves.toBeUndefined();
         expect(equalBytes(await store.get(`${prefix}present`), existing)).toBe(true);
@@ -266,11 +267,11 @@ export function describeObjectStoreConformance(
         await store.close();
         await store.close();
         const errors = [
-          await rejection(store.putIfAbsent(`${prefix}after-close`, randomBytes(10))),
-          await rejection(store.get(`${prefix}before-close`)),
-          await rejection(store.head(`${prefix}before-close`)),
-          await rejection(store.list(prefix)),
-          await rejection(store.deleteMany([`${prefix}before-close`])),
+          await rejectionOf(store.putIfAbsent(`${prefix}after-close`, randomBytes(10))),
+          await rejectionOf(store.get(`${prefix}before-close`)),
+          await rejectionOf(store.head(`${prefix}before-close`)),
+          await rejectionOf(store.list(prefix)),
+          await rejectionOf(store.deleteMany([`${prefix}before-close`])),
         ];
         for (const error of errors) expect(codeOf(error)).toBe(ErrorCode.STORAGE_CLOSED);
       });
@@ -284,14 +285,6 @@ function equalBytes(left: Uint8Array, right: Uint8Array): boolean {
   );
 }
 
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 function codeOf(error: unknown): string {
   if (!NereusError.is(error)) throw new Error(`expected a NereusError, got ${String(error)}`, { cause: error });

@@ -1,8 +1,8 @@
 import { appendFile, mkdtemp, open, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ErrorCode, NereusError } from "@nereus/core";
-import { describeObjectStoreConformance } from "@nereus/core/testing";
+import { ErrorCode } from "@nereus/core";
+import { describeObjectStoreConformance, nereusRejectionOf } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
 import { segmentFileName } from "./segment-recovery.js";
@@ -11,15 +11,6 @@ const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (value: Uint8Array): string => new TextDecoder().decode(value);
 const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
 
-async function rejection(promise: Promise<unknown>): Promise<NereusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (NereusError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the promise to reject");
-}
 
 describeObjectStoreConformance("FileSystemObjectStore conformance (segment layout, 4 KiB segments)", async () => {
   const root = await mkdtemp(path.join(tmpdir(), "nereus-seg-store-"));
@@ -245,7 +236,7 @@ describe("FileSystemObjectStore segment layout", () => {
     await handle.close();
     for (const suffix of ["", "-wal"]) await rm(path.join(root, "segments", `index.sqlite${suffix}`), { force: true });
     const reopened = openStore(root, { segmentBytes: 1024 });
-    const error = await rejection(reopened.get("x/0"));
+    const error = await nereusRejectionOf(reopened.get("x/0"));
     expect(error.code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
     expect(error.message).toContain(segmentFileName(1));
     expect(error.message).toMatch(/offset 0: magic/);
@@ -260,7 +251,7 @@ describe("FileSystemObjectStore segment layout", () => {
     const handle = await open(file, "r+");
     await handle.write(Uint8Array.of(0xff), 0, 1, size - 1);
     await handle.close();
-    expect((await rejection(store.get("bad"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+    expect((await nereusRejectionOf(store.get("bad"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
   });
 
   it("lets one store at a time write a segment directory; a lock left by a dead process is taken over", async () => {
@@ -268,7 +259,7 @@ describe("FileSystemObjectStore segment layout", () => {
     const first = openStore(root);
     await first.putIfAbsent("a", bytes("1"));
     const second = openStore(root);
-    const error = await rejection(second.putIfAbsent("b", bytes("2")));
+    const error = await nereusRejectionOf(second.putIfAbsent("b", bytes("2")));
     expect(error.message).toMatch(/in use/);
     await first.close();
     await writeFile(path.join(root, "segments", "LOCK"), "999999999\n");
@@ -279,7 +270,7 @@ describe("FileSystemObjectStore segment layout", () => {
   it("validates every key of a delete before deleting any", async () => {
     const store = openStore(await newRoot());
     await store.putIfAbsent("keep/1", bytes("1"));
-    const error = await rejection(store.deleteMany(["keep/1", "../escape"]));
+    const error = await nereusRejectionOf(store.deleteMany(["keep/1", "../escape"]));
     expect(error.code).toBe(ErrorCode.INVALID_ARGUMENT);
     expect(text(await store.get("keep/1"))).toBe("1");
   });
