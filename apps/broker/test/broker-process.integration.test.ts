@@ -112,6 +112,7 @@ describe("a running nereus-broker", () => {
     }
     // Reads are exported too (a series from the start, counted once a Fetch misses the broker's caches).
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read"\} \d+$/m);
+    expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read_hot"\} \d+$/m);
 
     // Many produces in flight, then SIGTERM: each one that was read gets its answer; the process exits 0.
     const sends = Array.from({ length: 50 }, (_, index) => producer.send({ topic, acks: -1, messages: [{ value: `in-flight-${String(index)}` }] }).then(() => `in-flight-${String(index)}`, () => undefined));

@@ -15,7 +15,9 @@ import {
   ErrorCode,
   NereusError,
   OBJECT_STORE_SPI_VERSION,
+  SharedLatencyHistogram,
   crc32c,
+  type LatencySnapshot,
   type GatedPut,
   type ObjectInfo,
   type ObjectIoOptions,
@@ -31,6 +33,7 @@ import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
 import { fsyncDirectory, makeDirectories } from "./durable-directories.js";
+import { DEFAULT_HOT_READ_SEGMENTS, type HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
 import { MAX_SEGMENT_BYTES, SegmentLog, type SegmentLogStats } from "./segments/segment-log.js";
 
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
@@ -40,6 +43,8 @@ const MAX_LIST_LIMIT = 1000;
 const DEFAULT_PUBLISH_WORKERS = 2;
 const DEFAULT_SEGMENT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
+/** What `ioTimings().hotRead` reports before the segment layout opened. */
+const NO_TIMINGS = SharedLatencyHistogram.create().snapshot();
 const DEFAULT_COMPACT_BELOW = 0.25;
 
 /** The segment layout (segments/segment-log.ts, docs/segment-layout.md). */
@@ -50,6 +55,12 @@ export interface SegmentLayoutOptions {
   readonly segmentBytes?: number;
   /** Compact a sealed segment whose live bytes fall below this fraction of its size (default 0.25; 0 = never). */
   readonly compactBelow?: number;
+  /**
+   * Reads of the newest this-many segments run on the calling thread, not a worker: a synchronous read of bytes the
+   * page cache holds, with no thread hand-off; a read slower than 2 ms turns its segment's reads back to the
+   * workers (default 16; 0 = every read on a worker). See segments/hot-segment-reads.ts.
+   */
+  readonly hotReadSegments?: number;
 }
 
 export interface FileSystemObjectStoreOptions {
@@ -134,12 +145,18 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     return this.#openedSegments?.stats;
   }
 
+  /** Counters of the segment reads served on the calling thread (undefined when the layout is off or not opened). */
+  get hotReadStats(): HotSegmentReadsStats | undefined {
+    return this.#openedSegments?.hotReads;
+  }
+
   /**
-   * How long the physical steps of this store took so far (recorded by its worker threads): segment writes, their
-   * fdatasyncs, and object files published in the files layout. See `FilePublishPool.timings`.
+   * How long the physical steps of this store took so far: segment writes, their fdatasyncs, object files published
+   * in the files layout and reads, as its worker threads recorded them (see `FilePublishPool.timings`), and
+   * `hotRead`, the segment reads served on the calling thread (see segments/hot-segment-reads.ts).
    */
-  ioTimings(): ReturnType<FilePublishPool["timings"]> {
-    return this.#publishers.timings();
+  ioTimings(): ReturnType<FilePublishPool["timings"]> & { readonly hotRead: LatencySnapshot } {
+    return { ...this.#publishers.timings(), hotRead: this.#openedSegments?.hotReadTimings() ?? NO_TIMINGS };
   }
 
   /** What opening the segment layout found: bytes cut off a torn tail after a crash, and why (undefined: none). */
@@ -468,6 +485,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       fsync: this.#fsync,
       segmentBytes: layout.segmentBytes,
       compactBelow: layout.compactBelow,
+      hotReadSegments: layout.hotReadSegments,
     }).then(
       (log) => {
         this.#openedSegments = log;
@@ -553,12 +571,16 @@ function segmentLayout(option: boolean | SegmentLayoutOptions | undefined): Requ
     maxObjectBytes: given.maxObjectBytes ?? DEFAULT_SEGMENT_MAX_OBJECT_BYTES,
     segmentBytes: given.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
     compactBelow: given.compactBelow ?? DEFAULT_COMPACT_BELOW,
+    hotReadSegments: given.hotReadSegments ?? DEFAULT_HOT_READ_SEGMENTS,
   };
   if (!Number.isSafeInteger(layout.maxObjectBytes) || layout.maxObjectBytes < 0 || layout.maxObjectBytes > MAX_SEGMENT_BYTES) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.maxObjectBytes must be an integer in [0, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.maxObjectBytes)}`, { retryable: false });
   }
   if (!Number.isSafeInteger(layout.segmentBytes) || layout.segmentBytes < 1 || layout.segmentBytes > MAX_SEGMENT_BYTES) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.segmentBytes)}`, { retryable: false });
+  }
+  if (!Number.isSafeInteger(layout.hotReadSegments) || layout.hotReadSegments < 0) {
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.hotReadSegments must be a non-negative integer, got ${String(layout.hotReadSegments)}`, { retryable: false });
   }
   if (typeof layout.compactBelow !== "number" || !(layout.compactBelow >= 0 && layout.compactBelow < 1)) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.compactBelow must be in [0, 1), got ${String(layout.compactBelow)}`, { retryable: false });

@@ -212,7 +212,7 @@ function nereusDiagnostics(metrics: string): string {
   };
   // The embedded stores' I/O threads (nereus_storage_io_seconds): mean per step, in the order an append meets them,
   // then the reads (Fetch misses of the broker's caches).
-  const steps = ["segment_write", "segment_sync", "sqlite_gate_wait", "sqlite_round", "sqlite_wal_sync", "object_read"]
+  const steps = ["segment_write", "segment_sync", "sqlite_gate_wait", "sqlite_round", "sqlite_wal_sync", "object_read", "object_read_hot"]
     .map((step) => {
       const count = sample(metrics, "nereus_storage_io_seconds_count", `step="${step}"`);
       return count > 0 ? `${step} ${(((sample(metrics, "nereus_storage_io_seconds_sum", `step="${step}"`) / count) * 1000).toFixed(2))} ms x ${String(count)}` : undefined;

@@ -31,7 +31,8 @@ export type StorageIoTimings = Readonly<Record<string, LatencySnapshot>>;
 /**
  * How long the physical steps of the embedded stores took so far, recorded by their I/O threads: `segment_write` /
  * `segment_sync` (a segment job's writes and its fdatasync), `object_publish` (an object file of the files layout),
- * `object_read` (a read of an object or segment range, as Fetch and materialization do on a cache miss),
+ * `object_read` (a read of an object or segment range, as Fetch and materialization do on a cache miss, on a worker),
+ * `object_read_hot` (such a read of one of the newest segments, on the event loop: see the object-wal README),
  * `sqlite_round` (a SQLite writer round, BEGIN to COMMIT, without gate waits), `sqlite_gate_wait` (a round waiting
  * for the segment writes its txns stand behind), `sqlite_wal_sync` (the `-wal` datasync). Empty for etcd and S3,
  * whose steps are network calls timed by their clients.
@@ -44,6 +45,7 @@ export function storageIoTimings(storage: Pick<BrokerStorage, "metadata" | "obje
     timings["segment_sync"] = objects.segmentSync;
     timings["object_publish"] = objects.objectPublish;
     timings["object_read"] = objects.objectRead;
+    timings["object_read_hot"] = objects.hotRead;
   }
   if (storage.metadata instanceof SqliteMetadataStore) {
     const metadata = storage.metadata.ioTimings();

@@ -11,13 +11,14 @@
 // is reopened, when recovery cuts what was torn), because after a failed fdatasync the file's state is unknown.
 import path from "node:path";
 import { unlink } from "node:fs/promises";
-import { ErrorCode, NereusError, SharedDurabilityGates, crc32c, type DurabilityGate, type ObjectInfo } from "@nereus/core";
+import { ErrorCode, NereusError, SharedDurabilityGates, crc32c, type DurabilityGate, type LatencySnapshot, type ObjectInfo } from "@nereus/core";
 import type { FilePublishPool, PublishError, SegmentWriteRecord } from "../file-publish-worker.js";
 import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
 import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
 import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
+import { DEFAULT_HOT_READ_SEGMENTS, HotSegmentReads, type HotSegmentReadsStats } from "./hot-segment-reads.js";
 import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
 import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js";
 
@@ -45,6 +46,11 @@ export interface SegmentLogOptions {
   readonly segmentBytes: number;
   /** Compact a sealed segment once its live bytes fall below this fraction of its size (0 disables). */
   readonly compactBelow: number;
+  /**
+   * How many of the newest segments are read on the calling thread instead of a worker (default
+   * {@link DEFAULT_HOT_READ_SEGMENTS}; 0: every read goes to a worker). See hot-segment-reads.ts.
+   */
+  readonly hotReadSegments?: number;
 }
 
 interface PendingRecord {
@@ -73,6 +79,8 @@ export class SegmentLogStats {
 /** See the module comment. Create with `SegmentLog.open`. */
 export class SegmentLog {
   readonly stats = new SegmentLogStats();
+  /** Reads of recent segments on the calling thread. */
+  readonly #hot: HotSegmentReads;
   /** What recovery found at open (a torn tail it cut, if any). */
   readonly recovered: Omit<RecoveredSegments, "index">;
   readonly #directory: string;
@@ -106,6 +114,7 @@ export class SegmentLog {
     this.#fsync = options.fsync;
     this.#segmentBytes = options.segmentBytes;
     this.#compactBelow = options.compactBelow;
+    this.#hot = new HotSegmentReads((seq) => this.#path(seq), { window: options.hotReadSegments ?? DEFAULT_HOT_READ_SEGMENTS });
     this.#index = recovered.index;
     this.#puts = new DeferredIndexPuts(recovered.index, {
       onFailure: (error) => this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: false, cause: error })),
@@ -121,6 +130,9 @@ export class SegmentLog {
     if (!Number.isSafeInteger(options.segmentBytes) || options.segmentBytes < 1 || options.segmentBytes > MAX_SEGMENT_BYTES) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(options.segmentBytes)}`, { retryable: false });
     }
+    if (options.hotReadSegments !== undefined && !(Number.isSafeInteger(options.hotReadSegments) && options.hotReadSegments >= 0)) {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `hotReadSegments must be a non-negative integer, got ${String(options.hotReadSegments)}`, { retryable: false });
+    }
     if (!(options.compactBelow >= 0 && options.compactBelow < 1)) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `compactBelow must be in [0, 1), got ${String(options.compactBelow)}`, { retryable: false });
     }
@@ -135,6 +147,16 @@ export class SegmentLog {
       await lock.release();
       throw error;
     }
+  }
+
+  /** Counters of the reads served on the calling thread (see hot-segment-reads.ts). */
+  get hotReads(): HotSegmentReadsStats {
+    return this.#hot.stats;
+  }
+
+  /** Durations of the reads served on the calling thread. */
+  hotReadTimings(): LatencySnapshot {
+    return this.#hot.timings();
   }
 
   /** The live object `key` in this layout, if any. */
@@ -241,7 +263,9 @@ export class SegmentLog {
         );
       }
       const length = range?.length ?? location.size;
-      const outcome = await this.#pool.read({ path: this.#path(location.segment), headerBytes: 0, offset: location.bodyOffset + (range?.offset ?? 0), length });
+      const position = location.bodyOffset + (range?.offset ?? 0);
+      const hot = this.#hot.read(location.segment, this.#active.seq, position, length);
+      const outcome = hot !== undefined ? { kind: "read" as const, bytes: hot } : await this.#pool.read({ path: this.#path(location.segment), headerBytes: 0, offset: position, length });
       if (outcome.kind === "failed") {
         // Compaction moved the object and removed its old segment meanwhile: look it up again.
         if (outcome.error.code === "ENOENT" && !sameLocation(this.#puts.get(key), location) && attempt < 3) continue;
@@ -274,6 +298,7 @@ export class SegmentLog {
     this.#puts.flush();
     this.#puts.close();
     this.#index.close();
+    this.#hot.close();
     await this.#lock.release();
   }
 
@@ -390,6 +415,7 @@ export class SegmentLog {
       return;
     }
     this.#active = { seq: active.seq + 1, bytes: 0, created: false };
+    this.#hot.retire(this.#active.seq);
     this.#scheduleHousekeeping();
   }
 
@@ -419,6 +445,8 @@ export class SegmentLog {
     if (!this.#puts.flush()) return;
     for (let removable = this.#index.removable(this.#active.seq); removable.length > 0; removable = this.#index.removable(this.#active.seq)) {
       for (const seq of removable) {
+        // An open descriptor would keep the unlinked file's blocks allocated.
+        this.#hot.forget(seq);
         await unlink(this.#path(seq)).catch((error: unknown) => {
           if ((error as { code?: unknown }).code !== "ENOENT") throw error;
         });

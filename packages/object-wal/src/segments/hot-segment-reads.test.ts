@@ -1,0 +1,163 @@
+// Reads of the newest segments on the calling thread (hot-segment-reads.ts): the window, the fallback cases, cold
+// segments, open files; and the filesystem store using them (which reads go where, bytes, validation, unlinks).
+import { mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { ErrorCode, NereusError } from "@nereus/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
+import { HotSegmentReads } from "./hot-segment-reads.js";
+
+const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
+
+const roots: string[] = [];
+async function newRoot(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), "nereus-hot-reads-"));
+  roots.push(root);
+  return root;
+}
+
+const readers: HotSegmentReads[] = [];
+const stores: FileSystemObjectStore[] = [];
+afterEach(async () => {
+  for (const reader of readers.splice(0)) reader.close();
+  for (const store of stores.splice(0)) await store.close();
+  for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
+});
+
+/** Segment files 1..count of 100 bytes each (segment n holds sized(100, n)) and a reader over them. */
+async function segments(count: number, window: number, slowReadMs?: number): Promise<{ reader: HotSegmentReads; root: string }> {
+  const root = await newRoot();
+  for (let segment = 1; segment <= count; segment++) await writeFile(path.join(root, `${String(segment)}.seg`), sized(100, segment));
+  const reader = new HotSegmentReads((segment) => path.join(root, `${String(segment)}.seg`), { window, ...(slowReadMs === undefined ? {} : { slowReadMs }) });
+  readers.push(reader);
+  return { reader, root };
+}
+
+describe("HotSegmentReads", () => {
+  it("reads segments in the window (the active one and window - 1 before it) and leaves older ones to the workers", async () => {
+    const { reader } = await segments(3, 2);
+    expect(reader.read(3, 3, 10, 20)).toEqual(sized(100, 3).subarray(10, 30));
+    expect(reader.read(2, 3, 0, 100)).toEqual(sized(100, 2));
+    expect(reader.read(1, 3, 0, 100)).toBeUndefined();
+    expect(reader.stats.reads).toBe(2);
+    expect(reader.openFiles).toBe(2);
+  });
+
+  it("returns the bytes up to the file's end when it is shorter, and nothing for a missing file (a failure)", async () => {
+    const { reader, root } = await segments(1, 4);
+    expect(reader.read(1, 1, 90, 20)).toEqual(sized(100, 1).subarray(90));
+    expect(reader.read(2, 2, 0, 10)).toBeUndefined();
+    expect(reader.stats.failures).toBe(1);
+    expect(reader.openFiles).toBe(1);
+    // Not marked cold: once the file exists, it is read here.
+    await writeFile(path.join(root, "2.seg"), sized(100, 2));
+    expect(reader.read(2, 2, 0, 10)).toEqual(sized(100, 2).subarray(0, 10));
+  });
+
+  it("marks a segment cold after a read slower than the threshold: its later reads go to the workers", async () => {
+    // Every read is slower than 0 ms.
+    const { reader } = await segments(3, 3, 0);
+    expect(reader.read(3, 3, 0, 100)).toEqual(sized(100, 3));
+    expect(reader.read(3, 3, 0, 100)).toBeUndefined();
+    expect(reader.stats.coldSegments).toBe(1);
+    expect(reader.openFiles).toBe(0);
+    // Another segment is judged by its own reads.
+    expect(reader.read(2, 3, 0, 100)).toEqual(sized(100, 2));
+    expect(reader.stats.coldSegments).toBe(2);
+  });
+
+  it("closes the files of segments that leave the window, of forgotten segments, and all of them at close", async () => {
+    const { reader } = await segments(4, 3);
+    for (const segment of [2, 3, 4]) expect(reader.read(segment, 4, 0, 1)).toBeDefined();
+    expect(reader.openFiles).toBe(3);
+    reader.retire(5);
+    expect(reader.openFiles).toBe(2);
+    reader.forget(4);
+    expect(reader.openFiles).toBe(1);
+    reader.close();
+    expect(reader.openFiles).toBe(0);
+    expect(reader.read(4, 4, 0, 1)).toBeUndefined();
+  });
+
+  it("reads nothing with a window of 0, and refuses bad options", async () => {
+    const { reader, root } = await segments(1, 0);
+    expect(reader.read(1, 1, 0, 10)).toBeUndefined();
+    expect(reader.stats.reads).toBe(0);
+    const pathOf = (segment: number): string => path.join(root, `${String(segment)}.seg`);
+    expect(() => new HotSegmentReads(pathOf, { window: -1 })).toThrow(RangeError);
+    expect(() => new HotSegmentReads(pathOf, { window: 1.5 })).toThrow(RangeError);
+    expect(() => new HotSegmentReads(pathOf, { window: 1, slowReadMs: Number.NaN })).toThrow(RangeError);
+  });
+});
+
+describe("FileSystemObjectStore hot segment reads", () => {
+  function openStore(root: string, segments: SegmentLayoutOptions): FileSystemObjectStore {
+    const store = new FileSystemObjectStore({ root, segments });
+    stores.push(store);
+    return store;
+  }
+
+  /** 16 objects of 900 bytes in 4 KiB segments (four per segment): three sealed segments and the active one. */
+  async function filled(store: FileSystemObjectStore): Promise<string[]> {
+    const keys = Array.from({ length: 16 }, (_, index) => `hot/${String(index).padStart(2, "0")}`);
+    for (const [index, key] of keys.entries()) await store.putIfAbsent(key, sized(900, index));
+    return keys;
+  }
+
+  it("serves reads of the newest segments on the calling thread and older ones through the workers, byte for byte", async () => {
+    const store = openStore(await newRoot(), { segmentBytes: 4096, compactBelow: 0, hotReadSegments: 2 });
+    const keys = await filled(store);
+    const reads = (): number => store.hotReadStats?.reads ?? 0;
+    // The newest object sits in the active segment, the oldest in the first segment, outside the window.
+    const newest = keys.length - 1;
+    expect(await store.get(keys[newest] ?? "", { offset: 100, length: 50 })).toEqual(sized(900, newest).subarray(100, 150));
+    expect(reads()).toBe(1);
+    expect(await store.get(keys[0] ?? "")).toEqual(sized(900, 0));
+    expect(reads()).toBe(1);
+    for (const [index, key] of keys.entries()) expect(await store.get(key)).toEqual(sized(900, index));
+    expect(reads()).toBeGreaterThan(1);
+    expect(reads()).toBeLessThan(keys.length + 1);
+    // Each is timed as the store's hotRead step.
+    expect(store.ioTimings().hotRead.count).toBe(reads());
+  });
+
+  it("reads everything through the workers with hotReadSegments 0, and validates the option before any I/O", async () => {
+    const root = await newRoot();
+    const store = openStore(root, { segmentBytes: 4096, compactBelow: 0, hotReadSegments: 0 });
+    const keys = await filled(store);
+    for (const [index, key] of keys.entries()) expect(await store.get(key)).toEqual(sized(900, index));
+    expect(store.hotReadStats?.reads).toBe(0);
+    for (const bad of [-1, 2.5]) {
+      let error: unknown;
+      try {
+        new FileSystemObjectStore({ root: path.join(root, "never"), segments: { hotReadSegments: bad } });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(NereusError.is(error) ? error.code : error).toBe(ErrorCode.INVALID_ARGUMENT);
+      expect(String((error as Error).message)).toContain("segments.hotReadSegments");
+    }
+    await expect(readdir(path.join(root, "never"))).rejects.toThrow();
+  });
+
+  it("keeps no file of an unlinked segment open", async () => {
+    const root = await newRoot();
+    const store = openStore(root, { segmentBytes: 4096, compactBelow: 0, hotReadSegments: 16 });
+    const keys = await filled(store);
+    // Read every segment here (all are in the window), then delete the objects of the sealed ones.
+    for (const key of keys) await store.get(key);
+    await store.deleteMany(keys.slice(0, 12));
+    const deadline = Date.now() + 10_000;
+    while ((store.segmentStats?.segmentsRemoved ?? 0) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(store.segmentStats?.segmentsRemoved).toBe(3);
+    const directory = path.join(root, "segments");
+    const open: string[] = [];
+    for (const fd of await readdir("/proc/self/fd")) {
+      const target = await readlink(path.join("/proc/self/fd", fd)).catch(() => "");
+      if (target.startsWith(directory)) open.push(target);
+    }
+    expect(open.filter((target) => target.endsWith("(deleted)"))).toEqual([]);
+    expect(open.length).toBeGreaterThan(0);
+  });
+});

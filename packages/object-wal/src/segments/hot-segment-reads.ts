@@ -1,0 +1,128 @@
+// Reads of recently written segments on the calling thread. The segments written last are almost surely in the page
+// cache, where a synchronous pread is a memory copy of a few microseconds per 100 KiB; a read job on a publish worker
+// costs two thread hand-offs instead (a message to the worker, and its answer back through the event loop), which on
+// a small machine shared with clients means waiting for a CPU twice. Sequential consumers that catch up read exactly
+// these segments. Safeguards against blocking the event loop on a disk: only the active segment and the `window - 1`
+// before it are read here, and a read slower than `slowReadMs` (the bytes were not cached) marks its segment cold for
+// good — its later reads go to the workers, as every read of an older segment does. A read that fails here for any
+// reason is not an error: the caller reads through the workers, which report errors as usual.
+// Files stay open while their segment is in the window; an unlinked segment's open file still reads the same bytes
+// (segments are append-only, and a record's bytes never change once indexed), so a cached descriptor is never stale.
+import { closeSync, openSync, readSync } from "node:fs";
+import { type LatencySnapshot, SharedLatencyHistogram } from "@nereus/core";
+
+/** Options of {@link HotSegmentReads}. */
+export interface HotSegmentReadsOptions {
+  /** How many of the newest segments (the active one included) are read on this thread; 0 reads none here. */
+  readonly window: number;
+  /** A read taking longer than this (ms) marks its segment cold (default {@link DEFAULT_SLOW_HOT_READ_MS}). */
+  readonly slowReadMs?: number;
+}
+
+/** Default window: 16 segments (1 GiB of the default 64 MiB segments). */
+export const DEFAULT_HOT_READ_SEGMENTS = 16;
+/** A page-cache read of the largest slices takes well under a millisecond; one from the disk takes longer. */
+export const DEFAULT_SLOW_HOT_READ_MS = 2;
+
+/** Counters for tests, logs and metrics. */
+export class HotSegmentReadsStats {
+  /** Reads served on the calling thread. */
+  reads = 0;
+  /** Segments marked cold by a slow read. */
+  coldSegments = 0;
+  /** Reads that failed here and went to the workers. */
+  failures = 0;
+}
+
+/** See the module comment. Not thread-safe: one instance per segment log, used from its thread only. */
+export class HotSegmentReads {
+  readonly stats = new HotSegmentReadsStats();
+  readonly #pathOf: (segment: number) => string;
+  readonly #window: number;
+  readonly #slowReadNanos: bigint;
+  readonly #files = new Map<number, number>();
+  readonly #cold = new Set<number>();
+  readonly #timings = SharedLatencyHistogram.create();
+  #closed = false;
+
+  constructor(pathOf: (segment: number) => string, options: HotSegmentReadsOptions) {
+    if (!Number.isSafeInteger(options.window) || options.window < 0) throw new RangeError(`hot read window must be a non-negative integer, got ${String(options.window)}`);
+    const slowReadMs = options.slowReadMs ?? DEFAULT_SLOW_HOT_READ_MS;
+    if (!(slowReadMs >= 0) || !Number.isFinite(slowReadMs)) throw new RangeError(`slow hot read threshold must be a non-negative number of ms, got ${String(slowReadMs)}`);
+    this.#pathOf = pathOf;
+    this.#window = options.window;
+    this.#slowReadNanos = BigInt(Math.round(slowReadMs * 1e6));
+  }
+
+  /**
+   * `length` bytes at `position` of segment `segment` (fewer when the file ends first), read on this thread; undefined
+   * when this segment is not read here (`active` is the active segment's number), or the read failed.
+   */
+  read(segment: number, active: number, position: number, length: number): Uint8Array | undefined {
+    if (this.#closed || segment <= active - this.#window || this.#cold.has(segment)) return undefined;
+    const started = process.hrtime.bigint();
+    let file = this.#files.get(segment);
+    try {
+      if (file === undefined) {
+        file = openSync(this.#pathOf(segment), "r");
+        this.#files.set(segment, file);
+      }
+      // Not zero-filled first: the read overwrites it, and a short read returns only what it filled.
+      const buffer = Buffer.allocUnsafeSlow(length);
+      const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+      let filled = 0;
+      while (filled < length) {
+        const count = readSync(file, bytes, filled, length - filled, position + filled);
+        if (count === 0) break;
+        filled += count;
+      }
+      this.stats.reads += 1;
+      const took = process.hrtime.bigint() - started;
+      this.#timings.observeNanos(took);
+      if (took > this.#slowReadNanos) {
+        this.#cold.add(segment);
+        this.stats.coldSegments += 1;
+        this.forget(segment);
+      }
+      return filled === length ? bytes : bytes.subarray(0, filled);
+    } catch {
+      this.stats.failures += 1;
+      this.forget(segment);
+      return undefined;
+    }
+  }
+
+  /** Closes the file of `segment` (it was removed, or left the window). */
+  forget(segment: number): void {
+    const file = this.#files.get(segment);
+    if (file === undefined) return;
+    this.#files.delete(segment);
+    try {
+      closeSync(file);
+    } catch {
+      // Closing a read-only descriptor loses nothing.
+    }
+  }
+
+  /** Closes the files of segments that left the window now that `active` is the active segment. */
+  retire(active: number): void {
+    for (const segment of [...this.#files.keys()]) if (segment <= active - this.#window) this.forget(segment);
+    for (const segment of [...this.#cold]) if (segment <= active - this.#window) this.#cold.delete(segment);
+  }
+
+  /** Closes every file; later reads return undefined. Idempotent. */
+  close(): void {
+    this.#closed = true;
+    for (const segment of [...this.#files.keys()]) this.forget(segment);
+  }
+
+  /** Durations of the reads served here (open included when the file was not open yet). */
+  timings(): LatencySnapshot {
+    return this.#timings.snapshot();
+  }
+
+  /** Open files (tests). */
+  get openFiles(): number {
+    return this.#files.size;
+  }
+}
