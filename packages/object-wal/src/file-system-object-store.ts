@@ -57,8 +57,8 @@ export interface SegmentLayoutOptions {
   readonly compactBelow?: number;
   /**
    * Reads of the newest this-many segments run on the calling thread, not a worker: a synchronous read of bytes the
-   * page cache holds, with no thread hand-off; a read slower than 2 ms turns its segment's reads back to the
-   * workers (default 16; 0 = every read on a worker). See segments/hot-segment-reads.ts.
+   * page cache holds, with no thread hand-off; three reads in a row slower than 2 ms turn that segment's reads back
+   * to the workers (default 16; 0 = every read on a worker). See segments/hot-segment-reads.ts.
    */
   readonly hotReadSegments?: number;
 }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { ErrorCode, NereusError } from "@nereus/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
-import { HotSegmentReads } from "./hot-segment-reads.js";
+import { HotSegmentReads, SLOW_READS_TO_COLD } from "./hot-segment-reads.js";
 
 const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
 
@@ -55,16 +55,24 @@ describe("HotSegmentReads", () => {
     expect(reader.read(2, 2, 0, 10)).toEqual(sized(100, 2).subarray(0, 10));
   });
 
-  it("marks a segment cold after a read slower than the threshold: its later reads go to the workers", async () => {
+  it("marks a segment cold after SLOW_READS_TO_COLD reads in a row slower than the threshold: later reads go to the workers", async () => {
     // Every read is slower than 0 ms.
     const { reader } = await segments(3, 3, 0);
-    expect(reader.read(3, 3, 0, 100)).toEqual(sized(100, 3));
+    for (let read = 0; read < SLOW_READS_TO_COLD; read++) expect(reader.read(3, 3, 0, 100)).toEqual(sized(100, 3));
     expect(reader.read(3, 3, 0, 100)).toBeUndefined();
     expect(reader.stats.coldSegments).toBe(1);
     expect(reader.openFiles).toBe(0);
     // Another segment is judged by its own reads.
     expect(reader.read(2, 3, 0, 100)).toEqual(sized(100, 2));
-    expect(reader.stats.coldSegments).toBe(2);
+    expect(reader.stats.coldSegments).toBe(1);
+  });
+
+  it("keeps a segment hot while its reads are fast (no streak of slow reads starts)", async () => {
+    const { reader } = await segments(1, 1, 50);
+    // Reads of 100 cached bytes take far less than 50 ms.
+    for (let read = 0; read < 10; read++) expect(reader.read(1, 1, 0, 100)).toEqual(sized(100, 1));
+    expect(reader.stats.coldSegments).toBe(0);
+    expect(reader.stats.reads).toBe(10);
   });
 
   it("closes the files of segments that leave the window, of forgotten segments, and all of them at close", async () => {

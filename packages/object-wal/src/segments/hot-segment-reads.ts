@@ -3,9 +3,10 @@
 // costs two thread hand-offs instead (a message to the worker, and its answer back through the event loop), which on
 // a small machine shared with clients means waiting for a CPU twice. Sequential consumers that catch up read exactly
 // these segments. Safeguards against blocking the event loop on a disk: only the active segment and the `window - 1`
-// before it are read here, and a read slower than `slowReadMs` (the bytes were not cached) marks its segment cold for
-// good — its later reads go to the workers, as every read of an older segment does. A read that fails here for any
-// reason is not an error: the caller reads through the workers, which report errors as usual.
+// before it are read here, and SLOW_READS_TO_COLD reads of a segment in a row slower than `slowReadMs` (its bytes
+// were not cached) mark it cold for good — its later reads go to the workers, as every read of an older segment
+// does. One slow read alone proves nothing: on a busy machine the thread may just have lost its CPU during the read.
+// A read that fails here for any reason is not an error: the caller reads through the workers, which report it.
 // Files stay open while their segment is in the window; an unlinked segment's open file still reads the same bytes
 // (segments are append-only, and a record's bytes never change once indexed), so a cached descriptor is never stale.
 import { closeSync, openSync, readSync } from "node:fs";
@@ -15,7 +16,7 @@ import { type LatencySnapshot, SharedLatencyHistogram } from "@nereus/core";
 export interface HotSegmentReadsOptions {
   /** How many of the newest segments (the active one included) are read on this thread; 0 reads none here. */
   readonly window: number;
-  /** A read taking longer than this (ms) marks its segment cold (default {@link DEFAULT_SLOW_HOT_READ_MS}). */
+  /** Reads slower than this (ms), SLOW_READS_TO_COLD in a row, mark their segment cold (default {@link DEFAULT_SLOW_HOT_READ_MS}). */
   readonly slowReadMs?: number;
 }
 
@@ -23,6 +24,8 @@ export interface HotSegmentReadsOptions {
 export const DEFAULT_HOT_READ_SEGMENTS = 16;
 /** A page-cache read of the largest slices takes well under a millisecond; one from the disk takes longer. */
 export const DEFAULT_SLOW_HOT_READ_MS = 2;
+/** Consecutive slow reads that mark a segment cold (a sequential reader of uncached bytes gets there at once). */
+export const SLOW_READS_TO_COLD = 3;
 
 /** Counters for tests, logs and metrics. */
 export class HotSegmentReadsStats {
@@ -42,6 +45,8 @@ export class HotSegmentReads {
   readonly #slowReadNanos: bigint;
   readonly #files = new Map<number, number>();
   readonly #cold = new Set<number>();
+  /** Slow reads in a row, per segment (a fast read clears its count). */
+  readonly #slowStreaks = new Map<number, number>();
   readonly #timings = SharedLatencyHistogram.create();
   #closed = false;
 
@@ -79,10 +84,17 @@ export class HotSegmentReads {
       this.stats.reads += 1;
       const took = process.hrtime.bigint() - started;
       this.#timings.observeNanos(took);
-      if (took > this.#slowReadNanos) {
-        this.#cold.add(segment);
-        this.stats.coldSegments += 1;
-        this.forget(segment);
+      if (took <= this.#slowReadNanos) {
+        this.#slowStreaks.delete(segment);
+      } else {
+        const streak = (this.#slowStreaks.get(segment) ?? 0) + 1;
+        this.#slowStreaks.set(segment, streak);
+        if (streak >= SLOW_READS_TO_COLD) {
+          this.#cold.add(segment);
+          this.#slowStreaks.delete(segment);
+          this.stats.coldSegments += 1;
+          this.forget(segment);
+        }
       }
       return filled === length ? bytes : bytes.subarray(0, filled);
     } catch {
@@ -108,6 +120,7 @@ export class HotSegmentReads {
   retire(active: number): void {
     for (const segment of [...this.#files.keys()]) if (segment <= active - this.#window) this.forget(segment);
     for (const segment of [...this.#cold]) if (segment <= active - this.#window) this.#cold.delete(segment);
+    for (const segment of [...this.#slowStreaks.keys()]) if (segment <= active - this.#window) this.#slowStreaks.delete(segment);
   }
 
   /** Closes every file; later reads return undefined. Idempotent. */
