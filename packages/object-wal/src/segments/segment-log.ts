@@ -3,7 +3,8 @@
 // segment plus one fdatasync shared by every record written meanwhile (group commit): no inode to allocate, no
 // link(2), no directory fsync per object. An index in SQLite beside the segments (segment-index.ts) maps keys to
 // their bodies. Deletes append targeted delete records; a segment whose records are no longer needed is unlinked, and a
-// sealed segment holding little live data is compacted (its live objects re-appended, then it is unlinked).
+// sealed segment holding little live data is compacted (its live objects re-appended, then it is unlinked). Reads of
+// the newest segments run on the calling thread (hot-segment-reads.ts), older ones on a publish worker.
 //
 // Invariants: writes are appended strictly in order by one worker, one job at a time; a record is visible (index)
 // only once written — and fdatasynced, with durability "fsync"; the active segment is fdatasynced and closed before
