@@ -31,6 +31,12 @@ const filesystemObjects = z.strictObject({
    * other layout stay readable either way.
    */
   layout: z.enum(["segments", "files"], { error: 'must be "segments" or "files"' }).default("segments"),
+  /**
+   * Segment layout: reads of the newest this-many segments (16 = 1 GiB) run on the event loop with a synchronous
+   * read from the page cache instead of a worker thread; three slow reads in a row (> 2 ms: from the disk) send a
+   * segment's reads back to the workers. 0 keeps every read on the workers (e.g. on a network filesystem).
+   */
+  hotReadSegments: z.int().min(0).max(1_000_000).default(16),
 });
 
 const s3Objects = z

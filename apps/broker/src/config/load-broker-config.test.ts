@@ -148,4 +148,14 @@ describe("filesystem object layout", () => {
     expect(layoutOf(load([], { NEREUS_OBJECTS_LAYOUT: "files" }).config)).toBe("files");
     expect(errorOf(() => load(["--objects-layout", "heap"]))).toContain("storage.objects.layout");
   });
+
+  test("reads the newest 16 segments on the event loop by default; --objects-hot-read-segments or its variable sets it; bad values name the field", () => {
+    const hotOf = (config: ReturnType<typeof load>["config"]): number | undefined =>
+      config.storage.objects.kind === "filesystem" ? config.storage.objects.hotReadSegments : undefined;
+    expect(hotOf(load().config)).toBe(16);
+    expect(hotOf(load(["--objects-hot-read-segments", "0"]).config)).toBe(0);
+    expect(hotOf(load([], { NEREUS_OBJECTS_HOT_READ_SEGMENTS: "4" }).config)).toBe(4);
+    expect(errorOf(() => load(["--objects-hot-read-segments", "-1"]))).toContain("storage.objects.hotReadSegments");
+    expect(errorOf(() => load(["--objects-hot-read-segments", "many"]))).toContain("hotReadSegments");
+  });
 });

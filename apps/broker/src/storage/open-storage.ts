@@ -111,7 +111,11 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
   const spec = config.storage.objects;
   if (spec.kind === "filesystem") {
     const root = path.resolve(config.dataDir, spec.root ?? "objects");
-    const objectStore = createFileSystemObjectStore({ root, durability: config.storage.durability, segments: spec.layout === "segments" });
+    const objectStore = createFileSystemObjectStore({
+      root,
+      durability: config.storage.durability,
+      segments: spec.layout === "segments" && { hotReadSegments: spec.hotReadSegments },
+    });
     try {
       // Opening replays the segments now, so a corrupt one is a start-up error and a torn tail is cut before clients come.
       await objectStore.open();
