@@ -6,7 +6,7 @@ import path from "node:path";
 import { ErrorCode, NereusError } from "@nereus/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
-import { HotSegmentReads, SLOW_READS_TO_COLD } from "./hot-segment-reads.js";
+import { HotSegmentReads, MAX_HOT_READ_BYTES, SLOW_READS_TO_COLD } from "./hot-segment-reads.js";
 
 const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
 
@@ -42,6 +42,15 @@ describe("HotSegmentReads", () => {
     expect(reader.read(1, 3, 0, 100)).toBeUndefined();
     expect(reader.stats.reads).toBe(2);
     expect(reader.openFiles).toBe(2);
+  });
+
+  it("leaves ranges longer than MAX_HOT_READ_BYTES to the workers", async () => {
+    const { reader, root } = await segments(1, 1);
+    await writeFile(path.join(root, "1.seg"), new Uint8Array(MAX_HOT_READ_BYTES + 1));
+    expect(reader.read(1, 1, 0, MAX_HOT_READ_BYTES + 1)).toBeUndefined();
+    expect(reader.read(1, 1, 1, MAX_HOT_READ_BYTES)).toHaveLength(MAX_HOT_READ_BYTES);
+    expect(reader.stats.reads).toBe(1);
+    expect(reader.stats.failures).toBe(0);
   });
 
   it("returns the bytes up to the file's end when it is shorter, and nothing for a missing file (a failure)", async () => {

@@ -2,10 +2,10 @@
 // cache, where a synchronous pread is a memory copy of a few microseconds per 100 KiB; a read job on a publish worker
 // costs two thread hand-offs instead (a message to the worker, and its answer back through the event loop), which on
 // a small machine shared with clients means waiting for a CPU twice. Sequential consumers that catch up read exactly
-// these segments. Safeguards against blocking the event loop on a disk: only the active segment and the `window - 1`
-// before it are read here, and SLOW_READS_TO_COLD reads of a segment in a row slower than `slowReadMs` (its bytes
-// were not cached) mark it cold for good — its later reads go to the workers, as every read of an older segment
-// does. One slow read alone proves nothing: on a busy machine the thread may just have lost its CPU during the read.
+// these segments. Safeguards against blocking the event loop: only the active segment and the `window - 1` before
+// it are read here, only ranges up to MAX_HOT_READ_BYTES (a larger copy takes a millisecond or more even from the
+// cache), and SLOW_READS_TO_COLD reads of a segment in a row slower than `slowReadMs` (its bytes were not cached)
+// mark it cold for good — its later reads go to the workers, as every read of an older segment does. One slow read alone proves nothing: on a busy machine the thread may just have lost its CPU during the read.
 // A read that fails here for any reason is not an error: the caller reads through the workers, which report it.
 // Files stay open while their segment is in the window; an unlinked segment's open file still reads the same bytes
 // (segments are append-only, and a record's bytes never change once indexed), so a cached descriptor is never stale.
@@ -26,6 +26,8 @@ export const DEFAULT_HOT_READ_SEGMENTS = 16;
 export const DEFAULT_SLOW_HOT_READ_MS = 2;
 /** Consecutive slow reads that mark a segment cold (a sequential reader of uncached bytes gets there at once). */
 export const SLOW_READS_TO_COLD = 3;
+/** Longer ranges are read on the workers (the read-ahead's ranges are one WAL object each, ~100-200 KiB). */
+export const MAX_HOT_READ_BYTES = 4 * 1024 * 1024;
 
 /** Counters for tests, logs and metrics. */
 export class HotSegmentReadsStats {
@@ -61,10 +63,11 @@ export class HotSegmentReads {
 
   /**
    * `length` bytes at `position` of segment `segment` (fewer when the file ends first), read on this thread; undefined
-   * when this segment is not read here (`active` is the active segment's number), or the read failed.
+   * when this range is not read here (`active` is the active segment's number; ranges above MAX_HOT_READ_BYTES are
+   * not), or the read failed.
    */
   read(segment: number, active: number, position: number, length: number): Uint8Array | undefined {
-    if (this.#closed || segment <= active - this.#window || this.#cold.has(segment)) return undefined;
+    if (this.#closed || length > MAX_HOT_READ_BYTES || segment <= active - this.#window || this.#cold.has(segment)) return undefined;
     const started = process.hrtime.bigint();
     let file = this.#files.get(segment);
     try {
