@@ -33,7 +33,7 @@ export const MAX_HOT_READ_BYTES = 4 * 1024 * 1024;
 export class HotSegmentReadsStats {
   /** Reads served on the calling thread. */
   reads = 0;
-  /** Segments marked cold by a slow read. */
+  /** Segments marked cold by SLOW_READS_TO_COLD slow reads in a row. */
   coldSegments = 0;
   /** Reads that failed here and went to the workers. */
   failures = 0;
@@ -75,7 +75,7 @@ export class HotSegmentReads {
         file = openSync(this.#pathOf(segment), "r");
         this.#files.set(segment, file);
       }
-      // Not zero-filled first: the read overwrites it, and a short read returns only what it filled.
+      // Not zero-filled first: the read overwrites it; a short read zeroes the tail nobody is given.
       const buffer = Buffer.allocUnsafeSlow(length);
       const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, length);
       let filled = 0;
@@ -99,7 +99,9 @@ export class HotSegmentReads {
           this.forget(segment);
         }
       }
-      return filled === length ? bytes : bytes.subarray(0, filled);
+      if (filled === length) return bytes;
+      bytes.fill(0, filled);
+      return bytes.subarray(0, filled);
     } catch {
       this.stats.failures += 1;
       this.forget(segment);
