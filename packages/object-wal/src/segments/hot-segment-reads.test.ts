@@ -4,7 +4,7 @@ import { mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ErrorCode, NereusError } from "@nereus/core";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
 import { HotSegmentReads, MAX_HOT_READ_BYTES, SLOW_READS_TO_COLD } from "./hot-segment-reads.js";
 
@@ -165,9 +165,7 @@ describe("FileSystemObjectStore hot segment reads", () => {
     // Read every segment here (all are in the window), then delete the objects of the sealed ones.
     for (const key of keys) await store.get(key);
     await store.deleteMany(keys.slice(0, 12));
-    const deadline = Date.now() + 10_000;
-    while ((store.segmentStats?.segmentsRemoved ?? 0) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(store.segmentStats?.segmentsRemoved).toBe(3);
+    await vi.waitFor(() => expect(store.segmentStats?.segmentsRemoved).toBe(3), { timeout: 10_000, interval: 20 });
     const directory = path.join(root, "segments");
     const open: string[] = [];
     for (const fd of await readdir("/proc/self/fd")) {
