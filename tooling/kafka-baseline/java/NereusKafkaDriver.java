@@ -717,6 +717,50 @@ public final class NereusKafkaDriver {
     return sorted[Math.max(0, Math.min(sorted.length - 1, idx))] / 1e6;
   }
 
+  /** What one timed send loop observed: per-record send->ack latencies and the last acknowledgement. */
+  static final class SendRun {
+    final long[] latencies;
+    final AtomicLong errors = new AtomicLong();
+    final AtomicReference<Throwable> firstError = new AtomicReference<>();
+    final AtomicLong lastAck = new AtomicLong();
+    long start;
+
+    SendRun(int records) {
+      latencies = new long[records];
+    }
+  }
+
+  /**
+   * Sends {@code run.latencies.length} records to {@code topic} (at {@code rate} records/s, or as fast as the producer
+   * goes when 0) and waits for every acknowledgement. The warm-up and the measured phase both run this one method,
+   * so the measured phase starts with its code (send, callback, completion) already run and profiled by the JIT
+   * (before, the warm-up sent without a callback).
+   */
+  static void sendTimed(KafkaProducer<byte[], byte[]> producer, String topic, byte[] value, double rate, SendRun run) {
+    long[] latencies = run.latencies;
+    run.start = System.nanoTime();
+    long start = run.start;
+    for (int i = 0; i < latencies.length; i++) {
+      if (rate > 0) {
+        long due = start + (long) (i * 1e9 / rate);
+        long now;
+        while ((now = System.nanoTime()) < due) LockSupport.parkNanos(Math.min(due - now, 200_000));
+      }
+      final int idx = i;
+      final long sent = System.nanoTime();
+      producer.send(new ProducerRecord<>(topic, value), (RecordMetadata md, Exception e) -> {
+        long now = System.nanoTime();
+        latencies[idx] = now - sent;
+        run.lastAck.accumulateAndGet(now, Math::max);
+        if (e != null) {
+          run.errors.incrementAndGet();
+          run.firstError.compareAndSet(null, e);
+        }
+      });
+    }
+    producer.flush();
+  }
+
   static String producePerf(Args a) throws Exception {
     String topic = a.str("topic");
     int records = (int) a.num("records");
@@ -725,47 +769,57 @@ public final class NereusKafkaDriver {
     double rate = Double.parseDouble(a.str("rate", "0"));
     byte[] value = new byte[size];
     new java.util.Random(42).nextBytes(value);
-    long[] latencies = new long[records];
-    AtomicLong errors = new AtomicLong();
-    AtomicReference<Throwable> firstError = new AtomicReference<>();
-    AtomicLong lastAck = new AtomicLong();
     try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerProps(a, "nereus-driver-perf-producer"))) {
       if (warmup > 0) {
-        String warmTopic = a.str("warmup-topic", topic + "-warmup");
-        for (long i = 0; i < warmup; i++) producer.send(new ProducerRecord<>(warmTopic, value));
-        producer.flush();
+        SendRun warm = new SendRun((int) warmup);
+        sendTimed(producer, a.str("warmup-topic", topic + "-warmup"), value, rate, warm);
+        if (warm.firstError.get() != null) throw new IllegalStateException("warm-up produce failed", warm.firstError.get());
       }
-      long start = System.nanoTime();
-      for (int i = 0; i < records; i++) {
-        if (rate > 0) {
-          long due = start + (long) (i * 1e9 / rate);
-          long now;
-          while ((now = System.nanoTime()) < due) LockSupport.parkNanos(Math.min(due - now, 200_000));
-        }
-        final int idx = i;
-        final long sent = System.nanoTime();
-        producer.send(new ProducerRecord<>(topic, value), (RecordMetadata md, Exception e) -> {
-          long now = System.nanoTime();
-          latencies[idx] = now - sent;
-          lastAck.accumulateAndGet(now, Math::max);
-          if (e != null) {
-            errors.incrementAndGet();
-            firstError.compareAndSet(null, e);
-          }
-        });
-      }
-      producer.flush();
-      double seconds = (lastAck.get() - start) / 1e9;
-      long[] sorted = latencies.clone();
+      SendRun run = new SendRun(records);
+      sendTimed(producer, topic, value, rate, run);
+      double seconds = (run.lastAck.get() - run.start) / 1e9;
+      long[] sorted = run.latencies.clone();
       Arrays.sort(sorted);
       double mb = (double) records * size / (1024.0 * 1024.0);
       Json out = new Json().put("topic", topic).put("records", records).put("size", size).put("rate", rate).put("seconds", seconds)
           .put("mbPerSec", mb / seconds).put("recordsPerSec", records / seconds).put("p50Ms", percentile(sorted, 0.50))
           .put("p99Ms", percentile(sorted, 0.99)).put("p999Ms", percentile(sorted, 0.999)).put("maxMs", sorted[sorted.length - 1] / 1e6)
-          .put("errors", errors.get());
-      if (firstError.get() != null) out.put("firstError", chain(firstError.get()));
+          .put("errors", run.errors.get());
+      if (run.firstError.get() != null) out.put("firstError", chain(run.firstError.get()));
       return out.toString();
     }
+  }
+
+  /** What one read loop saw: records, their key+value bytes, when it started and when its last non-empty poll returned. */
+  static final class ReadRun {
+    long count;
+    long bytes;
+    long start;
+    long last;
+  }
+
+  /**
+   * Reads {@code topic} from the beginning until {@code records} records arrived or {@code timeoutMs} passed. The
+   * warm-up and the measured pass both run this one method (see {@link #sendTimed}).
+   */
+  static ReadRun readFromBeginning(KafkaConsumer<byte[], byte[]> consumer, String topic, long records, long timeoutMs) {
+    List<TopicPartition> tps = new ArrayList<>();
+    for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) tps.add(new TopicPartition(topic, info.partition()));
+    consumer.assign(tps);
+    consumer.seekToBeginning(tps);
+    ReadRun run = new ReadRun();
+    run.start = System.nanoTime();
+    run.last = run.start;
+    long deadline = run.start + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    while (run.count < records && System.nanoTime() < deadline) {
+      ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
+      for (ConsumerRecord<byte[], byte[]> r : batch) {
+        run.count++;
+        run.bytes += r.serializedValueSize() + Math.max(0, r.serializedKeySize());
+      }
+      if (!batch.isEmpty()) run.last = System.nanoTime();
+    }
+    return run;
   }
 
   static String consumePerf(Args a) {
@@ -774,38 +828,14 @@ public final class NereusKafkaDriver {
     long timeoutMs = a.num("timeout-ms", 120_000);
     try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(a, "nereus-driver-perf-consumer", null))) {
       long warmup = a.num("warmup", 0);
-      if (warmup > 0) {
-        // Untimed: the same consumer first reads the warm-up topic, so client and broker code paths are warm.
-        String warmTopic = a.str("warmup-topic", topic + "-warmup");
-        List<TopicPartition> warm = new ArrayList<>();
-        for (PartitionInfo info : consumer.partitionsFor(warmTopic, Duration.ofSeconds(30))) warm.add(new TopicPartition(warmTopic, info.partition()));
-        consumer.assign(warm);
-        consumer.seekToBeginning(warm);
-        long warmed = 0;
-        long warmDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (warmed < warmup && System.nanoTime() < warmDeadline) warmed += consumer.poll(Duration.ofMillis(500)).count();
-      }
-      List<TopicPartition> tps = new ArrayList<>();
-      for (PartitionInfo info : consumer.partitionsFor(topic, Duration.ofSeconds(30))) tps.add(new TopicPartition(topic, info.partition()));
-      consumer.assign(tps);
-      consumer.seekToBeginning(tps);
-      long count = 0;
-      long bytes = 0;
-      long start = System.nanoTime();
-      long deadline = start + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-      long last = start;
-      while (count < records && System.nanoTime() < deadline) {
-        ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
-        for (ConsumerRecord<byte[], byte[]> r : batch) {
-          count++;
-          bytes += r.serializedValueSize() + Math.max(0, r.serializedKeySize());
-        }
-        if (!batch.isEmpty()) last = System.nanoTime();
-      }
-      double seconds = (last - start) / 1e9;
-      double mb = bytes / (1024.0 * 1024.0);
-      return new Json().put("topic", topic).put("records", count).put("expected", records).put("bytes", bytes).put("seconds", seconds)
-          .put("mbPerSec", seconds > 0 ? mb / seconds : 0).put("recordsPerSec", seconds > 0 ? count / seconds : 0).put("timedOut", count < records).toString();
+      // Untimed: the same consumer first reads the warm-up topic, so client and broker code paths are warm.
+      if (warmup > 0) readFromBeginning(consumer, a.str("warmup-topic", topic + "-warmup"), warmup, timeoutMs);
+      ReadRun run = readFromBeginning(consumer, topic, records, timeoutMs);
+      double seconds = (run.last - run.start) / 1e9;
+      double mb = run.bytes / (1024.0 * 1024.0);
+      return new Json().put("topic", topic).put("records", run.count).put("expected", records).put("bytes", run.bytes).put("seconds", seconds)
+          .put("mbPerSec", seconds > 0 ? mb / seconds : 0).put("recordsPerSec", seconds > 0 ? run.count / seconds : 0).put("timedOut", run.count < records)
+          .toString();
     }
   }
 

@@ -6,6 +6,7 @@ import { runAlterConfigsScenario } from "./support/alter-configs-scenario.js";
 import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
 import { runLogDirsScenario } from "./support/log-dirs-scenario.js";
 import { runPartitionsAndGroupsScenario } from "./support/partitions-and-groups-scenario.js";
+import { runPerfModesScenario } from "./support/perf-modes-scenario.js";
 import { runInteropScenario } from "./support/interop-scenario.js";
 
 const log = (line: string): void => {
@@ -77,5 +78,12 @@ describe("Java kafka-clients against the Nereus broker (embedded default)", () =
       failed = true;
     });
     await runPartitionsAndGroupsScenario(driver, broker.bootstrap, "grown");
+  });
+
+  it("the bench's produce-perf and consume-perf modes: warm-up, then every measured record acknowledged and read back", async () => {
+    onTestFailed(() => {
+      failed = true;
+    });
+    await runPerfModesScenario(driver, broker.bootstrap, "perf-modes");
   });
 });

@@ -1,0 +1,37 @@
+// The bench's two driver modes (`produce-perf`, `consume-perf`), run unchanged against Apache Kafka (the control) and
+// the Nereus broker, small: a warm-up to one topic, then the measured records to another; every record is
+// acknowledged without error and read back with its bytes; asked for one record more, the reader times out with
+// exactly the measured records (the warm-up's are not counted).
+import { expect } from "vitest";
+import { type ConsumePerfResult, type JavaDriver, type ProducePerfResult, runDriver } from "../../src/index.js";
+
+const RECORDS = 3_000;
+const WARMUP = 1_000;
+const SIZE = 512;
+
+export async function runPerfModesScenario(driver: JavaDriver, bootstrap: string, topic: string): Promise<void> {
+  const warmupTopic = `${topic}-warmup`;
+  for (const t of [topic, warmupTopic]) await runDriver(driver, "create-topic", { bootstrap, topic: t, partitions: 1 });
+  const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: RECORDS, size: SIZE, warmup: WARMUP });
+  expect({ records: produced.records, errors: produced.errors }).toEqual({ records: RECORDS, errors: 0 });
+  expect(produced.p50Ms).toBeGreaterThan(0);
+  expect(produced.p99Ms).toBeGreaterThanOrEqual(produced.p50Ms);
+  const consumed = await runDriver<ConsumePerfResult>(driver, "consume-perf", {
+    bootstrap,
+    topic,
+    records: RECORDS,
+    "timeout-ms": 60_000,
+    warmup: WARMUP,
+    "warmup-topic": warmupTopic,
+  });
+  expect({ records: consumed.records, bytes: consumed.bytes, timedOut: consumed.timedOut }).toEqual({ records: RECORDS, bytes: RECORDS * SIZE, timedOut: false });
+  const overAsked = await runDriver<ConsumePerfResult>(driver, "consume-perf", {
+    bootstrap,
+    topic,
+    records: RECORDS + 1,
+    "timeout-ms": 3_000,
+    warmup: WARMUP,
+    "warmup-topic": warmupTopic,
+  });
+  expect({ records: overAsked.records, timedOut: overAsked.timedOut }).toEqual({ records: RECORDS, timedOut: true });
+}
