@@ -11,7 +11,9 @@
 //   3. produce latency at a fixed rate: --latency-records records at --rate records/s (below both brokers' limits);
 //      send->ack p50/p99.
 // Around phases 1 and 2 it reads the broker process's CPU time (/proc) and reports broker CPU ms per MB moved, a
-// steadier figure than MB/s on a machine whose speed drifts (and on two cores the one that decides throughput).
+// steadier figure than MB/s on a machine whose speed drifts (and on two cores the one that decides throughput); the
+// driver reports its own JVM's CPU and JIT compilation time over each measured phase (client CPU ms per MB: the
+// share of the two cores the client took, against either broker).
 // Prints a table with Nereus/Kafka ratios (throughput: > 1 means Nereus is faster; latency and CPU: > 1 means
 // Nereus is slower / uses more). `--kafka-durability fsync` adds a second Apache Kafka baseline that flushes its log
 // after every append (`log.flush.interval.messages=1`: the produce request is answered only after fsync, as the
@@ -155,6 +157,9 @@ interface Figures {
   /** Broker CPU ms per MB produced / consumed (warmup records included in both). */
   produceCpuMsPerMB: number;
   consumeCpuMsPerMB: number;
+  /** The Java client's CPU ms per MB over the measured produce / consume (warm-up excluded). */
+  clientProduceCpuMsPerMB: number;
+  clientConsumeCpuMsPerMB: number;
   fixedRateP50Ms: number;
   fixedRateP99Ms: number;
   fixedRateP999Ms: number;
@@ -256,9 +261,14 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup }, { timeoutMs: 900_000 });
     const produceCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
     assertClean(`${target.name} produce`, produced);
-    log(`${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s), broker CPU ${produceCpuMsPerMB.toFixed(1)} ms/MB`);
+    const clientProduceCpuMsPerMB = clientCpuMsPerMB(produced.clientCpuMs, megabytes(settings.records));
+    log(
+      `${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s), broker CPU ${produceCpuMsPerMB.toFixed(1)} ms/MB, ` +
+        `client CPU ${clientProduceCpuMsPerMB.toFixed(1)} ms/MB (JIT ${String(produced.clientJitMs)} ms)`,
+    );
     const consumeRates: number[] = [];
     const consumeCpu: number[] = [];
+    const consumeClientCpu: number[] = [];
     for (let pass = 1; pass <= settings.consumes; pass++) {
       const cpuBeforeConsume = processCpuSeconds(broker.pid);
       const consumed = await runDriver<ConsumePerfResult>(
@@ -269,13 +279,19 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
       );
       if (consumed.timedOut) throw new Error(`${target.name} consume: only ${String(consumed.records)} of ${String(settings.records)} records`);
       const cpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeConsume) * 1000) / megabytes(settings.records + settings.warmup);
+      const clientMsPerMB = clientCpuMsPerMB(consumed.clientCpuMs, megabytes(settings.records));
       consumeRates.push(consumed.mbPerSec);
       consumeCpu.push(cpuMsPerMB);
+      consumeClientCpu.push(clientMsPerMB);
       const which = settings.consumes > 1 ? ` (pass ${String(pass)})` : "";
-      log(`${target.name}: consume${which} ${consumed.mbPerSec.toFixed(2)} MB/s (${consumed.seconds.toFixed(1)} s), broker CPU ${cpuMsPerMB.toFixed(1)} ms/MB`);
+      log(
+        `${target.name}: consume${which} ${consumed.mbPerSec.toFixed(2)} MB/s (${consumed.seconds.toFixed(1)} s), broker CPU ${cpuMsPerMB.toFixed(1)} ms/MB, ` +
+          `client CPU ${clientMsPerMB.toFixed(1)} ms/MB (JIT ${String(consumed.clientJitMs)} ms)`,
+      );
     }
     const consumeMBs = median(consumeRates);
     const consumeCpuMsPerMB = median(consumeCpu);
+    const clientConsumeCpuMsPerMB = median(consumeClientCpu);
     const paced = settings.skipLatency ? undefined : await fixedRateProduce(driver, bootstrap, latencyTopic, `${topic}-warmup`, settings);
     if (paced !== undefined) {
       assertClean(`${target.name} fixed-rate produce`, paced);
@@ -289,6 +305,8 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
       consumeMBs,
       produceCpuMsPerMB,
       consumeCpuMsPerMB,
+      clientProduceCpuMsPerMB,
+      clientConsumeCpuMsPerMB,
       fixedRateP50Ms: paced?.p50Ms ?? Number.NaN,
       fixedRateP99Ms: paced?.p99Ms ?? Number.NaN,
       fixedRateP999Ms: paced?.p999Ms ?? Number.NaN,
@@ -296,6 +314,11 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
   } finally {
     await broker.stop();
   }
+}
+
+/** The driver's CPU ms per MB of a measured phase; NaN (printed "n/a") when the JVM did not report its CPU time. */
+function clientCpuMsPerMB(clientCpuMs: number, megabytes: number): number {
+  return clientCpuMs < 0 ? Number.NaN : clientCpuMs / megabytes;
 }
 
 function median(values: readonly number[]): number {
@@ -313,6 +336,8 @@ function medianFigures(rounds: readonly Figures[]): Figures {
     consumeMBs: pick("consumeMBs"),
     produceCpuMsPerMB: pick("produceCpuMsPerMB"),
     consumeCpuMsPerMB: pick("consumeCpuMsPerMB"),
+    clientProduceCpuMsPerMB: pick("clientProduceCpuMsPerMB"),
+    clientConsumeCpuMsPerMB: pick("clientConsumeCpuMsPerMB"),
     fixedRateP50Ms: pick("fixedRateP50Ms"),
     fixedRateP99Ms: pick("fixedRateP99Ms"),
     fixedRateP999Ms: pick("fixedRateP999Ms"),
@@ -392,6 +417,8 @@ async function main(): Promise<void> {
     { label: "consume MB/s", key: "consumeMBs" },
     { label: "broker CPU ms per MB produced", key: "produceCpuMsPerMB" },
     { label: "broker CPU ms per MB consumed", key: "consumeCpuMsPerMB" },
+    { label: "client CPU ms per MB produced", key: "clientProduceCpuMsPerMB" },
+    { label: "client CPU ms per MB consumed", key: "clientConsumeCpuMsPerMB" },
     { label: "produce p50 ms (max throughput)", key: "produceP50Ms" },
     { label: "produce p99 ms (max throughput)", key: "produceP99Ms" },
     { label: `produce p50 ms (${String(settings.rate)} rec/s)`, key: "fixedRateP50Ms" },

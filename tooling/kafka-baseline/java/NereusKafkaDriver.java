@@ -4,6 +4,8 @@
 // JSON object on the last line of stdout; a failure prints `kafka-driver: <mode> failed: <cause chain>` on stderr
 // and exits 1. Records carry everything needed to check them: the key, the value and the headers are derived from
 // the record's index, so a reader in another process verifies content without the writer's bookkeeping.
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -717,13 +719,48 @@ public final class NereusKafkaDriver {
     return sorted[Math.max(0, Math.min(sorted.length - 1, idx))] / 1e6;
   }
 
-  /** What one timed send loop observed: per-record send->ack latencies and the last acknowledgement. */
+  /**
+   * This JVM's CPU time and JIT compilation time over one measured phase: how much of the machine the client itself
+   * took (on two cores shared with the broker, that decides as much as the broker's own CPU does). -1 where the JVM
+   * does not tell.
+   */
+  static final class ClientCost {
+    private final long cpuNanosAtStart = processCpuNanos();
+    private final long jitMsAtStart = jitMillis();
+    private double cpuMs = -1;
+    private long jitMs = -1;
+
+    static long processCpuNanos() {
+      return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os ? os.getProcessCpuTime() : -1;
+    }
+
+    static long jitMillis() {
+      CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+      return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : -1;
+    }
+
+    /** Ends the span: takes the readings again. */
+    void end() {
+      long cpu = processCpuNanos();
+      long jit = jitMillis();
+      cpuMs = cpu < 0 || cpuNanosAtStart < 0 ? -1 : (cpu - cpuNanosAtStart) / 1e6;
+      jitMs = jit < 0 || jitMsAtStart < 0 ? -1 : jit - jitMsAtStart;
+    }
+
+    /** Adds {@code clientCpuMs} and {@code clientJitMs} of the ended span. */
+    Json putInto(Json out) {
+      return out.put("clientCpuMs", cpuMs).put("clientJitMs", jitMs);
+    }
+  }
+
+  /** What one timed send loop observed: per-record send->ack latencies, the last acknowledgement, the client's cost. */
   static final class SendRun {
     final long[] latencies;
     final AtomicLong errors = new AtomicLong();
     final AtomicReference<Throwable> firstError = new AtomicReference<>();
     final AtomicLong lastAck = new AtomicLong();
     long start;
+    ClientCost cost;
 
     SendRun(int records) {
       latencies = new long[records];
@@ -738,6 +775,7 @@ public final class NereusKafkaDriver {
    */
   static void sendTimed(KafkaProducer<byte[], byte[]> producer, String topic, byte[] value, double rate, SendRun run) {
     long[] latencies = run.latencies;
+    run.cost = new ClientCost();
     run.start = System.nanoTime();
     long start = run.start;
     for (int i = 0; i < latencies.length; i++) {
@@ -759,6 +797,7 @@ public final class NereusKafkaDriver {
       });
     }
     producer.flush();
+    run.cost.end();
   }
 
   static String producePerf(Args a) throws Exception {
@@ -785,6 +824,7 @@ public final class NereusKafkaDriver {
           .put("mbPerSec", mb / seconds).put("recordsPerSec", records / seconds).put("p50Ms", percentile(sorted, 0.50))
           .put("p99Ms", percentile(sorted, 0.99)).put("p999Ms", percentile(sorted, 0.999)).put("maxMs", sorted[sorted.length - 1] / 1e6)
           .put("errors", run.errors.get());
+      run.cost.putInto(out);
       if (run.firstError.get() != null) out.put("firstError", chain(run.firstError.get()));
       return out.toString();
     }
@@ -792,6 +832,7 @@ public final class NereusKafkaDriver {
 
   /** What one read loop saw: records, their key+value bytes, when it started and when its last non-empty poll returned. */
   static final class ReadRun {
+    final ClientCost cost = new ClientCost();
     long count;
     long bytes;
     long start;
@@ -819,6 +860,7 @@ public final class NereusKafkaDriver {
       }
       if (!batch.isEmpty()) run.last = System.nanoTime();
     }
+    run.cost.end();
     return run;
   }
 
@@ -833,9 +875,9 @@ public final class NereusKafkaDriver {
       ReadRun run = readFromBeginning(consumer, topic, records, timeoutMs);
       double seconds = (run.last - run.start) / 1e9;
       double mb = run.bytes / (1024.0 * 1024.0);
-      return new Json().put("topic", topic).put("records", run.count).put("expected", records).put("bytes", run.bytes).put("seconds", seconds)
-          .put("mbPerSec", seconds > 0 ? mb / seconds : 0).put("recordsPerSec", seconds > 0 ? run.count / seconds : 0).put("timedOut", run.count < records)
-          .toString();
+      Json out = new Json().put("topic", topic).put("records", run.count).put("expected", records).put("bytes", run.bytes).put("seconds", seconds)
+          .put("mbPerSec", seconds > 0 ? mb / seconds : 0).put("recordsPerSec", seconds > 0 ? run.count / seconds : 0).put("timedOut", run.count < records);
+      return run.cost.putInto(out).toString();
     }
   }
 

@@ -128,6 +128,10 @@ export interface ProducePerfResult {
   readonly p999Ms: number;
   readonly maxMs: number;
   readonly errors: number;
+  /** The driver JVM's CPU time over the measured phase (warm-up excluded), -1 where the JVM does not tell. */
+  readonly clientCpuMs: number;
+  /** The driver JVM's JIT compilation time over the measured phase, -1 where the JVM does not tell. */
+  readonly clientJitMs: number;
   readonly firstError?: string;
 }
 
@@ -140,4 +144,8 @@ export interface ConsumePerfResult {
   readonly mbPerSec: number;
   readonly recordsPerSec: number;
   readonly timedOut: boolean;
+  /** The driver JVM's CPU time over the measured read (warm-up read excluded), -1 where the JVM does not tell. */
+  readonly clientCpuMs: number;
+  /** The driver JVM's JIT compilation time over the measured read, -1 where the JVM does not tell. */
+  readonly clientJitMs: number;
 }

@@ -1,7 +1,8 @@
 // The bench's two driver modes (`produce-perf`, `consume-perf`), run unchanged against Apache Kafka (the control) and
 // the Nereus broker, small: a warm-up to one topic, then the measured records to another; every record is
-// acknowledged without error and read back with its bytes; asked for one record more, the reader times out with
-// exactly the measured records (the warm-up's are not counted).
+// acknowledged without error and read back with its bytes, and the client's CPU and JIT time of each measured phase
+// are reported; asked for one record more, the reader times out with exactly the measured records (the warm-up's
+// are not counted).
 import { expect } from "vitest";
 import { type ConsumePerfResult, type JavaDriver, type ProducePerfResult, runDriver } from "../../src/index.js";
 
@@ -16,6 +17,9 @@ export async function runPerfModesScenario(driver: JavaDriver, bootstrap: string
   expect({ records: produced.records, errors: produced.errors }).toEqual({ records: RECORDS, errors: 0 });
   expect(produced.p50Ms).toBeGreaterThan(0);
   expect(produced.p99Ms).toBeGreaterThanOrEqual(produced.p50Ms);
+  // The client's own cost of the measured phase (HotSpot reports both).
+  expect(produced.clientCpuMs).toBeGreaterThan(0);
+  expect(produced.clientJitMs).toBeGreaterThanOrEqual(0);
   const consumed = await runDriver<ConsumePerfResult>(driver, "consume-perf", {
     bootstrap,
     topic,
@@ -25,6 +29,8 @@ export async function runPerfModesScenario(driver: JavaDriver, bootstrap: string
     "warmup-topic": warmupTopic,
   });
   expect({ records: consumed.records, bytes: consumed.bytes, timedOut: consumed.timedOut }).toEqual({ records: RECORDS, bytes: RECORDS * SIZE, timedOut: false });
+  expect(consumed.clientCpuMs).toBeGreaterThan(0);
+  expect(consumed.clientJitMs).toBeGreaterThanOrEqual(0);
   const overAsked = await runDriver<ConsumePerfResult>(driver, "consume-perf", {
     bootstrap,
     topic,
