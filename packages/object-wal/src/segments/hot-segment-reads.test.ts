@@ -105,6 +105,27 @@ describe("HotSegmentReads", () => {
     expect(() => new HotSegmentReads(pathOf, { window: -1 })).toThrow(RangeError);
     expect(() => new HotSegmentReads(pathOf, { window: 1.5 })).toThrow(RangeError);
     expect(() => new HotSegmentReads(pathOf, { window: 1, slowReadMs: Number.NaN })).toThrow(RangeError);
+    expect(() => new HotSegmentReads(pathOf, { window: 1, bufferBytes: -1 })).toThrow(RangeError);
+  });
+
+  it("reads into reusable shared buffers (lent-read-buffers.ts), or into buffers of their own with bufferBytes 0", async () => {
+    const root = await newRoot();
+    const bytes = sized(300_000, 5);
+    await writeFile(path.join(root, "1.seg"), bytes);
+    const pathOf = (segment: number): string => path.join(root, `${String(segment)}.seg`);
+    const pooled = new HotSegmentReads(pathOf, { window: 1 });
+    const unpooled = new HotSegmentReads(pathOf, { window: 1, bufferBytes: 0 });
+    readers.push(pooled, unpooled);
+    const lent = pooled.read(1, 1, 1000, 200_000);
+    expect(lent?.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(lent).toEqual(bytes.subarray(1000, 201_000));
+    // A short read (the file ends first) is cut to what the file holds.
+    expect(pooled.read(1, 1, 250_000, 100_000)).toEqual(bytes.subarray(250_000));
+    expect(pooled.buffers).toMatchObject({ lent: 2, own: 0 });
+    const own = unpooled.read(1, 1, 1000, 200_000);
+    expect(own?.buffer).not.toBeInstanceOf(SharedArrayBuffer);
+    expect(own).toEqual(bytes.subarray(1000, 201_000));
+    expect(unpooled.buffers).toMatchObject({ lent: 0, own: 1 });
   });
 });
 
@@ -154,6 +175,16 @@ describe("FileSystemObjectStore hot segment reads", () => {
       }
       expect(NereusError.is(error) ? error.code : error).toBe(ErrorCode.INVALID_ARGUMENT);
       expect(String((error as Error).message)).toContain("segments.hotReadSegments");
+    }
+    for (const bad of [-1, 0.5]) {
+      let error: unknown;
+      try {
+        new FileSystemObjectStore({ root: path.join(root, "never"), segments: { hotReadBufferBytes: bad } });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(NereusError.is(error) ? error.code : error).toBe(ErrorCode.INVALID_ARGUMENT);
+      expect(String((error as Error).message)).toContain("segments.hotReadBufferBytes");
     }
     await expect(readdir(path.join(root, "never"))).rejects.toThrow();
   });

@@ -11,6 +11,7 @@
 // (segments are append-only, and a record's bytes never change once indexed), so a cached descriptor is never stale.
 import { closeSync, openSync, readSync } from "node:fs";
 import { type LatencySnapshot, SharedLatencyHistogram } from "@nereus/core";
+import { DEFAULT_LENT_READ_BUFFER_BYTES, LentReadBuffers, type LentReadBuffersStats } from "./lent-read-buffers.js";
 
 /** Options of {@link HotSegmentReads}. */
 export interface HotSegmentReadsOptions {
@@ -18,6 +19,8 @@ export interface HotSegmentReadsOptions {
   readonly window: number;
   /** Reads slower than this (ms), SLOW_READS_TO_COLD in a row, mark their segment cold (default {@link DEFAULT_SLOW_HOT_READ_MS}). */
   readonly slowReadMs?: number;
+  /** Bytes of reusable read buffers kept (default {@link DEFAULT_LENT_READ_BUFFER_BYTES}; 0: a new buffer per read). See lent-read-buffers.ts. */
+  readonly bufferBytes?: number;
 }
 
 /** Default window: 16 segments (1 GiB of the default 64 MiB segments). */
@@ -50,6 +53,7 @@ export class HotSegmentReads {
   /** Slow reads in a row, per segment (a fast read clears its count). */
   readonly #slowStreaks = new Map<number, number>();
   readonly #timings = SharedLatencyHistogram.create();
+  readonly #buffers: LentReadBuffers;
   #closed = false;
 
   constructor(pathOf: (segment: number) => string, options: HotSegmentReadsOptions) {
@@ -59,6 +63,7 @@ export class HotSegmentReads {
     this.#pathOf = pathOf;
     this.#window = options.window;
     this.#slowReadNanos = BigInt(Math.round(slowReadMs * 1e6));
+    this.#buffers = new LentReadBuffers(options.bufferBytes ?? DEFAULT_LENT_READ_BUFFER_BYTES);
   }
 
   /**
@@ -76,8 +81,7 @@ export class HotSegmentReads {
         this.#files.set(segment, file);
       }
       // Not zero-filled first: the read overwrites it; a short read zeroes the tail nobody is given.
-      const buffer = Buffer.allocUnsafeSlow(length);
-      const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, length);
+      const bytes = this.#buffers.take(length);
       let filled = 0;
       while (filled < length) {
         const count = readSync(file, bytes, filled, length - filled, position + filled);
@@ -131,12 +135,18 @@ export class HotSegmentReads {
   /** Closes every file; later reads return undefined. Idempotent. */
   close(): void {
     this.#closed = true;
+    this.#buffers.close();
     for (const segment of [...this.#files.keys()]) this.forget(segment);
   }
 
   /** Durations of the reads served here (open included when the file was not open yet). */
   timings(): LatencySnapshot {
     return this.#timings.snapshot();
+  }
+
+  /** Counters of the read buffers: lent from the pool, or of their own. */
+  get buffers(): LentReadBuffersStats {
+    return this.#buffers.stats;
   }
 
   /** Open files (tests). */

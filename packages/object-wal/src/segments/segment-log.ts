@@ -20,6 +20,7 @@ import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
 import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
 import { DEFAULT_HOT_READ_SEGMENTS, HotSegmentReads, type HotSegmentReadsStats } from "./hot-segment-reads.js";
+import { DEFAULT_LENT_READ_BUFFER_BYTES } from "./lent-read-buffers.js";
 import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
 import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js";
 
@@ -52,6 +53,8 @@ export interface SegmentLogOptions {
    * {@link DEFAULT_HOT_READ_SEGMENTS}; 0: every read goes to a worker). See hot-segment-reads.ts.
    */
   readonly hotReadSegments?: number;
+  /** Bytes of reusable buffers for those reads (default {@link DEFAULT_LENT_READ_BUFFER_BYTES}). See lent-read-buffers.ts. */
+  readonly hotReadBufferBytes?: number;
 }
 
 interface PendingRecord {
@@ -115,7 +118,10 @@ export class SegmentLog {
     this.#fsync = options.fsync;
     this.#segmentBytes = options.segmentBytes;
     this.#compactBelow = options.compactBelow;
-    this.#hot = new HotSegmentReads((seq) => this.#path(seq), { window: options.hotReadSegments ?? DEFAULT_HOT_READ_SEGMENTS });
+    this.#hot = new HotSegmentReads((seq) => this.#path(seq), {
+      window: options.hotReadSegments ?? DEFAULT_HOT_READ_SEGMENTS,
+      bufferBytes: options.hotReadBufferBytes ?? DEFAULT_LENT_READ_BUFFER_BYTES,
+    });
     this.#index = recovered.index;
     this.#puts = new DeferredIndexPuts(recovered.index, {
       onFailure: (error) => this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: false, cause: error })),
