@@ -160,31 +160,27 @@ describe("FileSystemObjectStore hot segment reads", () => {
     expect(store.ioTimings().hotRead.count).toBe(reads());
   });
 
-  it("reads everything through the workers with hotReadSegments 0, and validates the option before any I/O", async () => {
+  it("reads everything through the workers with hotReadSegments 0, and validates the options before any I/O", async () => {
     const root = await newRoot();
     const store = openStore(root, { segmentBytes: 4096, compactBelow: 0, hotReadSegments: 0 });
     const keys = await filled(store);
     for (const [index, key] of keys.entries()) expect(await store.get(key)).toEqual(sized(900, index));
     expect(store.hotReadStats?.reads).toBe(0);
-    for (const bad of [-1, 2.5]) {
+    const bad: ReadonlyArray<[option: "hotReadSegments" | "hotReadBufferBytes", value: number]> = [
+      ["hotReadSegments", -1],
+      ["hotReadSegments", 2.5],
+      ["hotReadBufferBytes", -1],
+      ["hotReadBufferBytes", 0.5],
+    ];
+    for (const [option, value] of bad) {
       let error: unknown;
       try {
-        new FileSystemObjectStore({ root: path.join(root, "never"), segments: { hotReadSegments: bad } });
+        new FileSystemObjectStore({ root: path.join(root, "never"), segments: { [option]: value } });
       } catch (caught) {
         error = caught;
       }
       expect(NereusError.is(error) ? error.code : error).toBe(ErrorCode.INVALID_ARGUMENT);
-      expect(String((error as Error).message)).toContain("segments.hotReadSegments");
-    }
-    for (const bad of [-1, 0.5]) {
-      let error: unknown;
-      try {
-        new FileSystemObjectStore({ root: path.join(root, "never"), segments: { hotReadBufferBytes: bad } });
-      } catch (caught) {
-        error = caught;
-      }
-      expect(NereusError.is(error) ? error.code : error).toBe(ErrorCode.INVALID_ARGUMENT);
-      expect(String((error as Error).message)).toContain("segments.hotReadBufferBytes");
+      expect(String((error as Error).message)).toContain(`segments.${option}`);
     }
     await expect(readdir(path.join(root, "never"))).rejects.toThrow();
   });
