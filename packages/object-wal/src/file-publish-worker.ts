@@ -103,7 +103,7 @@ const MIN_POOLED_READ_BYTES = 16 * 1024;
 const MIN_READ_CHUNK_BYTES = 64 * 1024;
 const MAX_READ_CHUNK_BYTES = 8 * 1024 * 1024;
 /** Default bytes of read chunks per pool (split evenly between its workers). */
-export const DEFAULT_READ_BUFFER_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_READ_BUFFER_BYTES = 128 * 1024 * 1024;
 
 /** What a worker answers for one read: the bytes transferred, or lent in one of its shared chunks. */
 type WorkerReadOutcome =

@@ -77,7 +77,7 @@ export interface FileSystemObjectStoreOptions {
   readonly publishWorkers?: number;
   /**
    * Bytes of read buffers the workers keep and lend out again once nothing references a read's bytes any more
-   * (default 32 MiB; 0: a new buffer per read). Saves the page faults and garbage collections of fresh buffers.
+   * (default 128 MiB; 0: a new buffer per read). Saves the page faults and garbage collections of fresh buffers.
    */
   readonly readBufferBytes?: number;
   /**

@@ -114,7 +114,8 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
     const objectStore = createFileSystemObjectStore({
       root,
       durability: config.storage.durability,
-      segments: spec.layout === "segments" && { hotReadSegments: spec.hotReadSegments },
+      readBufferBytes: spec.readBufferBytes,
+      segments: spec.layout === "segments" && { hotReadSegments: spec.hotReadSegments, hotReadBufferBytes: spec.readBufferBytes },
     });
     try {
       // Opening replays the segments now, so a corrupt one is a start-up error and a torn tail is cut before clients come.
