@@ -63,9 +63,10 @@ export interface SegmentLayoutOptions {
    */
   readonly hotReadSegments?: number;
   /**
-   * Bytes of read buffers those reads reuse once nothing references a read's bytes any more (default 128 MiB; 0: a
-   * new buffer per read). Saves the page faults and the full garbage collections of fresh buffers while consumers
-   * catch up. See segments/lent-read-buffers.ts.
+   * Bytes of read buffers those reads reuse once nothing references a read's bytes any more (default 256 MiB,
+   * allocated as reads need them and let go after 30 s without reads; 0: a new buffer per read). Saves the page
+   * faults and the full garbage collections of fresh buffers while consumers catch up. See
+   * segments/lent-read-buffers.ts.
    */
   readonly hotReadBufferBytes?: number;
 }

@@ -38,11 +38,11 @@ const filesystemObjects = z.strictObject({
    */
   hotReadSegments: z.int().min(0).max(1_000_000).default(16),
   /**
-   * Bytes of reusable read buffers, for the event loop's segment reads and again for the worker threads' reads:
-   * a buffer is reused once nothing references the bytes read into it, which saves page faults and full garbage
-   * collections while consumers catch up. Held only once reads need them. 0: a new buffer per read.
+   * Segment layout: bytes of reusable buffers for the reads on the event loop. A buffer is reused once nothing
+   * references the bytes read into it, which saves page faults and full garbage collections while consumers catch
+   * up. Allocated as reads need them and let go after 30 s without reads. 0: a new buffer per read.
    */
-  readBufferBytes: z.int().min(0).max(2 ** 40).default(128 * 1024 * 1024),
+  readBufferBytes: z.int().min(0).max(2 ** 40).default(256 * 1024 * 1024),
 });
 
 const s3Objects = z

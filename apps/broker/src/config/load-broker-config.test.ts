@@ -159,10 +159,10 @@ describe("filesystem object layout", () => {
     expect(errorOf(() => load(["--objects-hot-read-segments", "many"]))).toContain("hotReadSegments");
   });
 
-  test("keeps 128 MiB of reused read buffers by default; --objects-read-buffer-bytes or its variable sets it; bad values name the field", () => {
+  test("keeps 256 MiB of reused read buffers by default; --objects-read-buffer-bytes or its variable sets it; bad values name the field", () => {
     const buffersOf = (config: ReturnType<typeof load>["config"]): number | undefined =>
       config.storage.objects.kind === "filesystem" ? config.storage.objects.readBufferBytes : undefined;
-    expect(buffersOf(load().config)).toBe(128 * 1024 * 1024);
+    expect(buffersOf(load().config)).toBe(256 * 1024 * 1024);
     expect(buffersOf(load(["--objects-read-buffer-bytes", "0"]).config)).toBe(0);
     expect(buffersOf(load([], { NEREUS_OBJECTS_READ_BUFFER_BYTES: "1048576" }).config)).toBe(1_048_576);
     expect(errorOf(() => load(["--objects-read-buffer-bytes", "-1"]))).toContain("storage.objects.readBufferBytes");

@@ -114,7 +114,6 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
     const objectStore = createFileSystemObjectStore({
       root,
       durability: config.storage.durability,
-      readBufferBytes: spec.readBufferBytes,
       segments: spec.layout === "segments" && { hotReadSegments: spec.hotReadSegments, hotReadBufferBytes: spec.readBufferBytes },
     });
     try {

@@ -2,7 +2,7 @@
 // reused while any view of it is alive, that it is reused once its views were collected, and the limit.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { LentReadBuffers, MIN_LENT_READ_BYTES } from "./lent-read-buffers.js";
 
 setFlagsFromString("--expose-gc");
@@ -80,6 +80,46 @@ describe("LentReadBuffers", () => {
     expect(again.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(buffers.chunkBytes).toBe(128 * 1024);
     expect(buffers.stats.lent).toBe(2);
+  });
+
+  it("lets its free chunks go once nothing was lent for an idle period, and keeps them while reads go on", async () => {
+    const buffers = new LentReadBuffers(1024 * 1024, 200);
+    const holder: { held?: Uint8Array } = { held: lentPart(buffers, 100_000, 1) };
+    lentPart(buffers, 100_000, 2);
+    await untilReturned(buffers, 1);
+    expect(buffers.chunkBytes).toBe(256 * 1024);
+    // Reads going on (each collected right away, so a chunk is free at every check): nothing is let go.
+    for (let round = 0; round < 12; round++) {
+      lentPart(buffers, 100_000, 3);
+      collectGarbage();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(buffers.stats.released).toBe(0);
+    expect(buffers.stats.returned).toBeGreaterThan(1);
+    // Idle: the chunks of the reads above come back and go; the one still lent stays counted until it comes back,
+    // then goes at a later check.
+    await vi.waitFor(
+      () => {
+        collectGarbage();
+        expect(buffers.stats.released).toBeGreaterThanOrEqual(1);
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+    expect(holder.held?.every((byte) => byte === 1)).toBe(true);
+    expect(buffers.chunkBytes).toBe(128 * 1024);
+    holder.held = undefined;
+    await vi.waitFor(
+      () => {
+        collectGarbage();
+        expect(buffers.chunkBytes).toBe(0);
+      },
+      { timeout: 5_000, interval: 10 },
+    );
+    // A later read allocates a chunk again.
+    expect(buffers.take(100_000).buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(buffers.chunkBytes).toBe(128 * 1024);
+    buffers.close();
+    expect(() => new LentReadBuffers(1024, -1)).toThrow(/idle period/);
   });
 
   it("after close lends nothing more, while buffers lent before stay readable", () => {

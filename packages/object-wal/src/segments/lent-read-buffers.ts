@@ -7,15 +7,19 @@
 // read the bytes any more. Until then the chunk is never reused, so lent bytes never change. Shared memory is not
 // counted as this isolate's external memory, so pooled reads start no collections. When no chunk is free and the
 // pool is at its limit, the read gets a buffer of its own, as before (and that buffer's external memory eventually
-// starts the collection that gives chunks back). Same scheme as the publish workers' read chunks.
+// starts the collection that gives chunks back). Same scheme as the publish workers' read chunks. Memory is held
+// only while reads need it: chunks are created as reads ask for them, and once nothing was lent for a whole idle
+// period the free chunks are let go (the garbage collector frees them); chunks still lent go when they come back.
 
 /** Reads shorter than this get a buffer of their own (a small allocation is cheap and rarely faults). */
 export const MIN_LENT_READ_BYTES = 16 * 1024;
 /** Size classes: powers of two from 64 KiB to 8 MiB; longer reads get a buffer of their own. */
 const MIN_CHUNK_BYTES = 64 * 1024;
 const MAX_CHUNK_BYTES = 8 * 1024 * 1024;
-/** Default bytes of chunks one pool keeps (see the broker's `hotReadBufferBytes`). */
-export const DEFAULT_LENT_READ_BUFFER_BYTES = 128 * 1024 * 1024;
+/** Default bytes of chunks one pool keeps at most. */
+export const DEFAULT_LENT_READ_BUFFER_BYTES = 256 * 1024 * 1024;
+/** Default idle period after which free chunks are let go. */
+export const DEFAULT_LENT_READ_IDLE_MS = 30_000;
 
 /** Counters for tests, logs and metrics. */
 export class LentReadBuffersStats {
@@ -25,6 +29,8 @@ export class LentReadBuffersStats {
   own = 0;
   /** Chunks given back after their lent object was collected. */
   returned = 0;
+  /** Chunks let go after an idle period (their memory is freed by the garbage collector). */
+  released = 0;
 }
 
 /**
@@ -38,11 +44,20 @@ export class LentReadBuffers {
   readonly #returns = new FinalizationRegistry<SharedArrayBuffer>((chunk) => this.#giveBack(chunk));
   #chunkBytes = 0;
   #closed = false;
+  /** Something was lent since the last idle check. */
+  #lentSinceCheck = false;
+  readonly #idleTimer: NodeJS.Timeout | undefined;
 
-  /** `limitBytes`: most bytes of chunks kept (0 lends nothing: every read gets a buffer of its own). */
-  constructor(limitBytes: number = DEFAULT_LENT_READ_BUFFER_BYTES) {
+  /**
+   * `limitBytes`: most bytes of chunks kept (0 lends nothing: every read gets a buffer of its own). `idleMs`: free
+   * chunks are let go once nothing was lent for between one and two such periods (0: never).
+   */
+  constructor(limitBytes: number = DEFAULT_LENT_READ_BUFFER_BYTES, idleMs: number = DEFAULT_LENT_READ_IDLE_MS) {
     if (!Number.isSafeInteger(limitBytes) || limitBytes < 0) throw new RangeError(`lent read buffer bytes must be a non-negative integer, got ${String(limitBytes)}`);
+    if (!Number.isSafeInteger(idleMs) || idleMs < 0) throw new RangeError(`lent read buffer idle period must be a non-negative integer of ms, got ${String(idleMs)}`);
     this.#limitBytes = limitBytes;
+    // Unref'd: never keeps the process alive.
+    this.#idleTimer = limitBytes > 0 && idleMs > 0 ? setInterval(() => this.#releaseIfIdle(), idleMs).unref() : undefined;
   }
 
   /** Bytes of chunks allocated so far (lent or free). */
@@ -62,12 +77,14 @@ export class LentReadBuffers {
     const lent = structuredClone(chunk);
     this.#returns.register(lent, chunk);
     this.stats.lent += 1;
+    this.#lentSinceCheck = true;
     return new Uint8Array(lent, 0, length);
   }
 
   /** Keeps no free chunk any more (lent ones stay valid; they are simply not reused). Idempotent. */
   close(): void {
     this.#closed = true;
+    clearInterval(this.#idleTimer);
     this.#free.clear();
   }
 
@@ -80,6 +97,19 @@ export class LentReadBuffers {
     if (this.#chunkBytes + size > this.#limitBytes) return undefined;
     this.#chunkBytes += size;
     return new SharedArrayBuffer(size);
+  }
+
+  /** Lets the free chunks go when nothing was lent since the last check (a chunk lent then goes at a later check). */
+  #releaseIfIdle(): void {
+    if (this.#lentSinceCheck) {
+      this.#lentSinceCheck = false;
+      return;
+    }
+    for (const [size, list] of this.#free) {
+      this.#chunkBytes -= size * list.length;
+      this.stats.released += list.length;
+    }
+    this.#free.clear();
   }
 
   #giveBack(chunk: SharedArrayBuffer): void {
