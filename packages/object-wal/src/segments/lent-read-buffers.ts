@@ -9,7 +9,8 @@
 // pool is at its limit, the read gets a buffer of its own, as before (and that buffer's external memory eventually
 // starts the collection that gives chunks back). Same scheme as the publish workers' read chunks. Memory is held
 // only while reads need it: chunks are created as reads ask for them, and once nothing was lent for a whole idle
-// period the free chunks are let go (the garbage collector frees them); chunks still lent go when they come back.
+// period the free chunks are let go (the garbage collector frees them); a chunk still lent then goes at a later
+// check, once it came back.
 
 /** Reads shorter than this get a buffer of their own (a small allocation is cheap and rarely faults). */
 export const MIN_LENT_READ_BYTES = 16 * 1024;

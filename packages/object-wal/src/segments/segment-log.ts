@@ -140,6 +140,9 @@ export class SegmentLog {
     if (options.hotReadSegments !== undefined && !(Number.isSafeInteger(options.hotReadSegments) && options.hotReadSegments >= 0)) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `hotReadSegments must be a non-negative integer, got ${String(options.hotReadSegments)}`, { retryable: false });
     }
+    if (options.hotReadBufferBytes !== undefined && !(Number.isSafeInteger(options.hotReadBufferBytes) && options.hotReadBufferBytes >= 0)) {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `hotReadBufferBytes must be a non-negative integer, got ${String(options.hotReadBufferBytes)}`, { retryable: false });
+    }
     if (!(options.compactBelow >= 0 && options.compactBelow < 1)) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `compactBelow must be in [0, 1), got ${String(options.compactBelow)}`, { retryable: false });
     }
