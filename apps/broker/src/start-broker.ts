@@ -14,7 +14,7 @@ import { type KafkaListener, ListenError, startKafkaListener } from "./listener/
 import { MetricsRegistry } from "./metrics/metrics-registry.js";
 import { instrumentStreamStore } from "./metrics/instrument-stream-store.js";
 import { type DataDirLock, lockDataDir } from "./storage/data-dir-lock.js";
-import { type BrokerStorage, openStorage, storageIoTimings } from "./storage/open-storage.js";
+import { type BrokerStorage, openStorage, storageIoTimings, storageReadBuffers } from "./storage/open-storage.js";
 import { StartupError, reasonOf } from "./startup-error.js";
 
 /** A running broker. */
@@ -162,6 +162,27 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
           help: "Physical steps of the embedded stores, timed on their I/O threads: segment_write, segment_sync (fdatasync), object_publish, object_read, sqlite_round (BEGIN to COMMIT without gate waits), sqlite_gate_wait (a round waiting for the segment write its txns stand behind), sqlite_wal_sync (-wal datasync).",
           type: "histogram",
           series: timings.map(([step, snapshot]) => ({ labels: { step }, buckets: snapshot.buckets, sum: snapshot.sumSeconds, count: snapshot.count })),
+        },
+      ];
+    });
+    metrics.addCollector(() => {
+      const pools = storageReadBuffers(storage);
+      if (pools.length === 0) return [];
+      return [
+        {
+          name: "nereus_storage_read_buffers_total",
+          help: "Reads of the filesystem store by where their bytes landed: a reused buffer (kind=lent) or one of their own (kind=own: too small or large, or every reused buffer was still referenced); pool=event_loop for the newest segments, workers for the rest.",
+          type: "counter",
+          samples: pools.flatMap(({ pool, lent, own }) => [
+            { labels: { pool, kind: "lent" }, value: lent },
+            { labels: { pool, kind: "own" }, value: own },
+          ]),
+        },
+        {
+          name: "nereus_storage_read_buffer_bytes",
+          help: "Bytes of reused read buffers the event loop's pool holds now (let go after 30 s without reads).",
+          type: "gauge",
+          samples: pools.flatMap(({ pool, chunkBytes }) => (chunkBytes === undefined ? [] : [{ labels: { pool }, value: chunkBytes }])),
         },
       ];
     });

@@ -113,6 +113,11 @@ describe("a running nereus-broker", () => {
     // Reads are exported too (a series from the start, counted once a Fetch misses the broker's caches).
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read"\} \d+$/m);
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read_hot"\} \d+$/m);
+    // And where their bytes landed: reused buffers or buffers of their own, per pool.
+    for (const pool of ["event_loop", "workers"]) {
+      for (const kind of ["lent", "own"]) expect(metrics).toMatch(new RegExp(`^nereus_storage_read_buffers_total\\{pool="${pool}",kind="${kind}"\\} \\d+$`, "m"));
+    }
+    expect(metrics).toMatch(/^nereus_storage_read_buffer_bytes\{pool="event_loop"\} \d+$/m);
 
     // Many produces in flight, then SIGTERM: each one that was read gets its answer; the process exits 0.
     const sends = Array.from({ length: 50 }, (_, index) => producer.send({ topic, acks: -1, messages: [{ value: `in-flight-${String(index)}` }] }).then(() => `in-flight-${String(index)}`, () => undefined));

@@ -34,7 +34,7 @@ import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
 import { fsyncDirectory, makeDirectories } from "./durable-directories.js";
 import { DEFAULT_HOT_READ_SEGMENTS, type HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
-import { DEFAULT_LENT_READ_BUFFER_BYTES } from "./segments/lent-read-buffers.js";
+import { DEFAULT_LENT_READ_BUFFER_BYTES, type LentReadBuffersStats } from "./segments/lent-read-buffers.js";
 import { MAX_SEGMENT_BYTES, SegmentLog, type SegmentLogStats } from "./segments/segment-log.js";
 
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
@@ -156,6 +156,19 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   /** Counters of the segment reads served on the calling thread (undefined when the layout is off or not opened). */
   get hotReadStats(): HotSegmentReadsStats | undefined {
     return this.#openedSegments?.hotReads;
+  }
+
+  /**
+   * Counters of the reusable read buffers: `eventLoop`, the segment reads on the calling thread (undefined when the
+   * segment layout is off or not opened); `workers`, the reads on the publish workers (lent: answered in a chunk a
+   * worker lent; own: in a buffer of their own; returned: chunks given back once collected).
+   */
+  get readBufferStats(): {
+    readonly eventLoop: LentReadBuffersStats | undefined;
+    readonly workers: { readonly lent: number; readonly own: number; readonly returned: number };
+  } {
+    const pool = this.#publishers;
+    return { eventLoop: this.#openedSegments?.hotReadBuffers, workers: { lent: pool.lentReads, own: pool.ownBufferReads, returned: pool.releasedChunks } };
   }
 
   /**

@@ -56,6 +56,27 @@ export function storageIoTimings(storage: Pick<BrokerStorage, "metadata" | "obje
   return timings;
 }
 
+/** One pool of reused read buffers as /metrics reports it: reads lent a buffer, reads given their own, bytes held. */
+export interface StorageReadBufferPool {
+  readonly pool: "event_loop" | "workers";
+  readonly lent: number;
+  readonly own: number;
+  /** Bytes of chunks held now; undefined where the pool does not say (the workers keep theirs). */
+  readonly chunkBytes?: number;
+}
+
+/**
+ * The filesystem store's reused read buffers (see the object-wal README): the segment reads on the event loop and
+ * the reads on the publish workers. Empty for S3, and before the segment layout was opened for the event loop's pool.
+ */
+export function storageReadBuffers(storage: Pick<BrokerStorage, "objectStore">): readonly StorageReadBufferPool[] {
+  if (!(storage.objectStore instanceof FileSystemObjectStore)) return [];
+  const { eventLoop, workers } = storage.objectStore.readBufferStats;
+  const pools: StorageReadBufferPool[] = [{ pool: "workers", lent: workers.lent, own: workers.own }];
+  if (eventLoop !== undefined) pools.unshift({ pool: "event_loop", lent: eventLoop.lent, own: eventLoop.own, chunkBytes: eventLoop.chunkBytes });
+  return pools;
+}
+
 export interface OpenStorageOptions {
   readonly config: BrokerConfig;
   readonly writerId: string;

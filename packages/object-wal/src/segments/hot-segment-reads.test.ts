@@ -185,6 +185,19 @@ describe("FileSystemObjectStore hot segment reads", () => {
     await expect(readdir(path.join(root, "never"))).rejects.toThrow();
   });
 
+  it("reads into the reused buffers its options size, and counts them", async () => {
+    const pooled = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0 });
+    const unpooled = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0, hotReadBufferBytes: 0 });
+    const body = sized(100_000, 9);
+    for (const store of [pooled, unpooled]) {
+      await store.putIfAbsent("big", body);
+      expect(await store.get("big")).toEqual(body);
+      expect(store.readBufferStats.workers).toEqual({ lent: 0, own: 0, returned: 0 });
+    }
+    expect(pooled.readBufferStats.eventLoop).toMatchObject({ lent: 1, own: 0, chunkBytes: 128 * 1024 });
+    expect(unpooled.readBufferStats.eventLoop).toMatchObject({ lent: 0, own: 1, chunkBytes: 0 });
+  });
+
   it("keeps no file of an unlinked segment open", async () => {
     const root = await newRoot();
     const store = openStore(root, { segmentBytes: 4096, compactBelow: 0, hotReadSegments: 16 });

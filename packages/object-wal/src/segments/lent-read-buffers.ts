@@ -32,6 +32,8 @@ export class LentReadBuffersStats {
   returned = 0;
   /** Chunks let go after an idle period (their memory is freed by the garbage collector). */
   released = 0;
+  /** Bytes of the chunks held now, lent or free (a gauge). */
+  chunkBytes = 0;
 }
 
 /**
@@ -43,7 +45,6 @@ export class LentReadBuffers {
   readonly #limitBytes: number;
   readonly #free = new Map<number, SharedArrayBuffer[]>();
   readonly #returns = new FinalizationRegistry<SharedArrayBuffer>((chunk) => this.#giveBack(chunk));
-  #chunkBytes = 0;
   #closed = false;
   /** Something was lent since the last idle check. */
   #lentSinceCheck = false;
@@ -63,7 +64,7 @@ export class LentReadBuffers {
 
   /** Bytes of chunks allocated so far (lent or free). */
   get chunkBytes(): number {
-    return this.#chunkBytes;
+    return this.stats.chunkBytes;
   }
 
   /** A buffer of exactly `length` bytes, contents unspecified: lent from a chunk when one is free, else its own. */
@@ -95,8 +96,8 @@ export class LentReadBuffers {
     while (size < length) size *= 2;
     const free = this.#free.get(size)?.pop();
     if (free !== undefined) return free;
-    if (this.#chunkBytes + size > this.#limitBytes) return undefined;
-    this.#chunkBytes += size;
+    if (this.stats.chunkBytes + size > this.#limitBytes) return undefined;
+    this.stats.chunkBytes += size;
     return new SharedArrayBuffer(size);
   }
 
@@ -107,7 +108,7 @@ export class LentReadBuffers {
       return;
     }
     for (const [size, list] of this.#free) {
-      this.#chunkBytes -= size * list.length;
+      this.stats.chunkBytes -= size * list.length;
       this.stats.released += list.length;
     }
     this.#free.clear();

@@ -20,7 +20,7 @@ import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
 import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
 import { DEFAULT_HOT_READ_SEGMENTS, HotSegmentReads, type HotSegmentReadsStats } from "./hot-segment-reads.js";
-import { DEFAULT_LENT_READ_BUFFER_BYTES } from "./lent-read-buffers.js";
+import { DEFAULT_LENT_READ_BUFFER_BYTES, type LentReadBuffersStats } from "./lent-read-buffers.js";
 import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
 import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js";
 
@@ -162,6 +162,11 @@ export class SegmentLog {
   /** Counters of the reads served on the calling thread (see hot-segment-reads.ts). */
   get hotReads(): HotSegmentReadsStats {
     return this.#hot.stats;
+  }
+
+  /** Counters of the reusable buffers those reads land in (see lent-read-buffers.ts). */
+  get hotReadBuffers(): LentReadBuffersStats {
+    return this.#hot.buffers;
   }
 
   /** Durations of the reads served on the calling thread. */
