@@ -1,0 +1,129 @@
+// Memory maps of segment files for the reads on the event loop (hot-segment-reads.ts). A read served from a map is
+// a view of the page cache itself: no system call, no copy into a read buffer, no buffer to allocate or collect.
+// The maps come from a small native addon (native/segment-map.c, built by the package's install script); without
+// it, or with maps turned off, every read takes the pread path as before.
+//
+// Safety (a mapped page that lies wholly beyond the end of its file raises SIGBUS when touched):
+// - a view is handed out only for a range that ends within the file's size as fstat reported it, and only when
+//   every page of the range is resident (mincore), which a page beyond the end never is;
+// - segment files only grow while the store is open (recovery truncates torn tails before any read), so a range
+//   that was inside the file stays inside it;
+// - the mapping is private and writable: a stray write through a view changes a private copy of its page, never
+//   the file, and never faults.
+// Lifetime: the map is unmapped when its ArrayBuffer is collected, i.e. once no view of it is left, whatever became
+// of the segment (an unlinked file keeps its bytes while mapped). Views must not be posted to a worker: a structured
+// clone copies the whole mapping (see {@link isMappedBuffer}).
+import { existsSync, fstatSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The native addon's functions (native/segment-map.c). */
+interface SegmentMapAddon {
+  map(fd: number, length: number): ArrayBuffer;
+  resident(buffer: ArrayBuffer, offset: number, length: number): boolean;
+}
+
+/** Whether maps can be used in this process, and why not. */
+export type SegmentMapSupport = { readonly available: true } | { readonly available: false; readonly reason: string };
+
+const ADDON_FILE = path.join("native", "build", "segment_map.node");
+const PACKAGE_NAME = "@nereus/object-wal";
+
+let loaded: { readonly addon?: SegmentMapAddon; readonly support: SegmentMapSupport } | undefined;
+/** Every ArrayBuffer this module mapped (weakly: a collected one is unmapped). */
+const mappedBuffers = new WeakSet<ArrayBufferLike>();
+
+/** This package's root: the nearest directory above this module whose package.json names it. */
+function packageRoot(): string | undefined {
+  let directory = path.dirname(fileURLToPath(import.meta.url));
+  for (let depth = 0; depth < 5; depth += 1) {
+    const manifest = path.join(directory, "package.json");
+    if (existsSync(manifest)) {
+      try {
+        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === PACKAGE_NAME) return directory;
+      } catch {
+        // Not this package's manifest; keep looking upwards.
+      }
+    }
+    directory = path.dirname(directory);
+  }
+  return undefined;
+}
+
+function load(): { readonly addon?: SegmentMapAddon; readonly support: SegmentMapSupport } {
+  if (loaded !== undefined) return loaded;
+  const root = packageRoot();
+  const file = root === undefined ? undefined : path.join(root, ADDON_FILE);
+  if (file === undefined || !existsSync(file)) {
+    loaded = { support: { available: false, reason: `${ADDON_FILE} was not built (see the package's install script)` } };
+    return loaded;
+  }
+  try {
+    const addon = createRequire(import.meta.url)(file) as SegmentMapAddon;
+    if (typeof addon.map !== "function" || typeof addon.resident !== "function") throw new Error("unexpected exports");
+    loaded = { addon, support: { available: true } };
+  } catch (error) {
+    loaded = { support: { available: false, reason: `${ADDON_FILE} could not be loaded: ${error instanceof Error ? error.message : String(error)}` } };
+  }
+  return loaded;
+}
+
+/** Whether segment maps work in this process (the native addon was built and loads). */
+export function segmentMapSupport(): SegmentMapSupport {
+  return load().support;
+}
+
+/** True when `buffer` is a segment mapping: copy a view of it before a structured clone (postMessage). */
+export function isMappedBuffer(buffer: ArrayBufferLike): boolean {
+  return mappedBuffers.has(buffer);
+}
+
+/**
+ * One segment file mapped from its start over `mapBytes` (at least the most the file can grow to). Used from one
+ * thread only. The descriptor stays owned by the caller and must stay open while this object is used.
+ */
+export class SegmentMap {
+  readonly #addon: SegmentMapAddon;
+  readonly #fd: number;
+  readonly #buffer: ArrayBuffer;
+  /** The file's size when last looked at: ranges ending within it are inside the file for good. */
+  #knownSize: number;
+
+  private constructor(addon: SegmentMapAddon, fd: number, buffer: ArrayBuffer, size: number) {
+    this.#addon = addon;
+    this.#fd = fd;
+    this.#buffer = buffer;
+    this.#knownSize = size;
+  }
+
+  /** Maps the open file `fd`; undefined when maps are unavailable. Throws when mmap fails. */
+  static open(fd: number, mapBytes: number): SegmentMap | undefined {
+    if (!Number.isSafeInteger(mapBytes) || mapBytes < 1) throw new RangeError(`segment map length must be a positive integer, got ${String(mapBytes)}`);
+    const { addon } = load();
+    if (addon === undefined) return undefined;
+    const buffer = addon.map(fd, mapBytes);
+    mappedBuffers.add(buffer);
+    return new SegmentMap(addon, fd, buffer, fstatSync(fd).size);
+  }
+
+  /** Bytes mapped (not the file's size). */
+  get mappedBytes(): number {
+    return this.#buffer.byteLength;
+  }
+
+  /**
+   * A read-only-by-contract view of `length` bytes at `position`, or undefined when that range is not entirely in
+   * the file and resident in memory (the caller then reads it with pread, which may block on the disk).
+   */
+  view(position: number, length: number): Uint8Array | undefined {
+    const end = position + length;
+    if (length < 1 || position < 0 || end > this.#buffer.byteLength) return undefined;
+    if (end > this.#knownSize) {
+      this.#knownSize = fstatSync(this.#fd).size;
+      if (end > this.#knownSize) return undefined;
+    }
+    if (!this.#addon.resident(this.#buffer, position, length)) return undefined;
+    return new Uint8Array(this.#buffer, position, length);
+  }
+}
