@@ -1,6 +1,6 @@
-// Builds native/segment-map.c into native/build/segment_map.node (the `install` script of @nereus/object-wal):
+// Builds native/segment-map.cc into native/build/segment_map.node (the `install` script of @nereus/object-wal):
 // the memory maps that serve the filesystem store's reads of recent segments (src/segments/segment-maps.ts). It
-// needs a C compiler (`$CC`, else `cc`) and Node's C headers (`<node>/include/node/node_api.h`, or
+// needs a C++ compiler (`$CXX`, else `c++`) and Node's headers (`<node>/include/node/node.h`, or
 // `$npm_config_nodedir/include/node`). When either is missing, or the platform has no mmap (Windows), it says so
 // and exits 0: the store then reads those segments with pread, as it did before maps existed.
 import { execFileSync } from "node:child_process";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const source = path.join(packageRoot, "native", "segment-map.c");
+const source = path.join(packageRoot, "native", "segment-map.cc");
 const outputDir = path.join(packageRoot, "native", "build");
 const output = path.join(outputDir, "segment_map.node");
 
@@ -23,12 +23,12 @@ const headerDirs = [
   path.resolve(path.dirname(process.execPath), "..", "include", "node"),
   ...(process.env.npm_config_nodedir ? [path.join(process.env.npm_config_nodedir, "include", "node")] : []),
 ];
-const headers = headerDirs.find((dir) => existsSync(path.join(dir, "node_api.h")));
-if (headers === undefined) skip(`node_api.h not found in ${headerDirs.join(" or ")}`);
+const headers = headerDirs.find((dir) => existsSync(path.join(dir, "node.h")));
+if (headers === undefined) skip(`node.h not found in ${headerDirs.join(" or ")}`);
 
-const compiler = process.env.CC || "cc";
+const compiler = process.env.CXX || "c++";
 const temporary = `${output}.${String(process.pid)}.tmp`;
-const args = ["-O2", "-std=c11", "-Wall", "-Wextra", "-fPIC", "-shared", "-D_DEFAULT_SOURCE", "-DNAPI_VERSION=8", "-DNODE_GYP_MODULE_NAME=segment_map", `-I${headers}`];
+const args = ["-O2", "-std=c++17", "-Wall", "-fPIC", "-shared", "-DNODE_GYP_MODULE_NAME=segment_map", `-I${headers}`];
 if (process.platform === "darwin") args.push("-undefined", "dynamic_lookup");
 args.push("-o", temporary, source);
 mkdirSync(outputDir, { recursive: true });

@@ -11,7 +11,6 @@
 // layout): those all go to the first worker, which keeps the active segment open between jobs.
 import { Worker } from "node:worker_threads";
 import { OBSERVE_LATENCY_SOURCE, SharedLatencyHistogram, type LatencySnapshot } from "@nereus/core";
-import { isMappedBuffer } from "./segments/segment-maps.js";
 
 /** What the filesystem store asks a worker to do. Paths are absolute; `objectsRoot` bounds the mkdir fsyncs. */
 export interface PublishJob {
@@ -644,12 +643,12 @@ export class FilePublishPool {
 }
 
 /**
- * `bytes` itself, or a copy when it lives in shared memory or in a segment map: a worker must write what the caller
- * passed, not what a shared buffer holds by the time the job runs (it may be a lent read chunk that is given back and
- * reused), and a structured clone of a view copies its whole buffer (a segment map is the whole segment).
+ * `bytes` itself, or a copy when it lives in shared memory: a worker must write what the caller passed, not what a
+ * shared buffer holds by the time the job runs (it may be a lent read chunk that is given back and reused), and a
+ * segment map (segments/segment-maps.ts) is shared memory too, which a worker should not keep alive.
  */
 function ownedBytes(bytes: Uint8Array): Uint8Array {
-  return bytes.buffer instanceof SharedArrayBuffer || isMappedBuffer(bytes.buffer) ? bytes.slice() : bytes;
+  return bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes;
 }
 
 /** `record` itself unless its head or body lives in shared memory ({@link ownedBytes}); no copy on the usual path. */

@@ -1,4 +1,4 @@
-// Segment maps (segment-maps.ts and native/segment-map.c): the addon is built here, views hold the file's bytes
+// Segment maps (segment-maps.ts and native/segment-map.cc): the addon is built here, views hold the file's bytes
 // (bytes appended later included), ranges outside the file, the map or memory get no view, writes through a view
 // never reach the file, and mapped buffers are recognisable.
 import { closeSync, ftruncateSync, openSync, readFileSync, writeFileSync, appendFileSync } from "node:fs";
@@ -34,7 +34,7 @@ function mapOf(fd: number, mapBytes: number): SegmentMap {
 
 describe("segment maps", () => {
   it("are available on Linux: the package's install script built the native addon", () => {
-    // CI runs on Linux with a C compiler: a missing addon there is a broken build, not a reason to fall back quietly.
+    // CI runs on Linux with a C++ compiler: a missing addon there is a broken build, not a reason to fall back quietly.
     if (process.platform !== "linux") return;
     expect(segmentMapSupport()).toEqual({ available: true });
   });

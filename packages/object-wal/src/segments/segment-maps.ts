@@ -1,6 +1,6 @@
 // Memory maps of segment files for the reads on the event loop (hot-segment-reads.ts). A read served from a map is
 // a view of the page cache itself: no system call, no copy into a read buffer, no buffer to allocate or collect.
-// The maps come from a small native addon (native/segment-map.c, built by the package's install script); without
+// The maps come from a small native addon (native/segment-map.cc, built by the package's install script); without
 // it, or with maps turned off, every read takes the pread path as before.
 //
 // Safety (a mapped page that lies wholly beyond the end of its file raises SIGBUS when touched):
@@ -10,18 +10,19 @@
 //   that was inside the file stays inside it;
 // - the mapping is private and writable: a stray write through a view changes a private copy of its page, never
 //   the file, and never faults.
-// Lifetime: the map is unmapped when its ArrayBuffer is collected, i.e. once no view of it is left, whatever became
-// of the segment (an unlinked file keeps its bytes while mapped). Views must not be posted to a worker: a structured
-// clone copies the whole mapping (see {@link isMappedBuffer}).
+// Memory: a map is a SharedArrayBuffer, which V8 does not count as external memory (an ArrayBuffer over a whole
+// segment would start a full garbage collection at the first read of every segment). It is unmapped once nothing
+// references it, whatever became of the segment (an unlinked file keeps its bytes while mapped). Like any shared
+// memory, views are copied before a publish worker gets them (file-publish-worker.ts).
 import { existsSync, fstatSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The native addon's functions (native/segment-map.c). */
+/** The native addon's functions (native/segment-map.cc). */
 interface SegmentMapAddon {
-  map(fd: number, length: number): ArrayBuffer;
-  resident(buffer: ArrayBuffer, offset: number, length: number): boolean;
+  map(fd: number, length: number): SharedArrayBuffer;
+  resident(buffer: SharedArrayBuffer, offset: number, length: number): boolean;
 }
 
 /** Whether maps can be used in this process, and why not. */
@@ -31,7 +32,7 @@ const ADDON_FILE = path.join("native", "build", "segment_map.node");
 const PACKAGE_NAME = "@nereus/object-wal";
 
 let loaded: { readonly addon?: SegmentMapAddon; readonly support: SegmentMapSupport } | undefined;
-/** Every ArrayBuffer this module mapped (weakly: a collected one is unmapped). */
+/** Every buffer this module mapped (weakly: a collected one is unmapped). */
 const mappedBuffers = new WeakSet<ArrayBufferLike>();
 
 /** This package's root: the nearest directory above this module whose package.json names it. */
@@ -74,7 +75,7 @@ export function segmentMapSupport(): SegmentMapSupport {
   return load().support;
 }
 
-/** True when `buffer` is a segment mapping: copy a view of it before a structured clone (postMessage). */
+/** True when `buffer` is a segment mapping (tests, assertions). */
 export function isMappedBuffer(buffer: ArrayBufferLike): boolean {
   return mappedBuffers.has(buffer);
 }
@@ -86,11 +87,11 @@ export function isMappedBuffer(buffer: ArrayBufferLike): boolean {
 export class SegmentMap {
   readonly #addon: SegmentMapAddon;
   readonly #fd: number;
-  readonly #buffer: ArrayBuffer;
+  readonly #buffer: SharedArrayBuffer;
   /** The file's size when last looked at: ranges ending within it are inside the file for good. */
   #knownSize: number;
 
-  private constructor(addon: SegmentMapAddon, fd: number, buffer: ArrayBuffer, size: number) {
+  private constructor(addon: SegmentMapAddon, fd: number, buffer: SharedArrayBuffer, size: number) {
     this.#addon = addon;
     this.#fd = fd;
     this.#buffer = buffer;
