@@ -10,8 +10,9 @@
 // mark it cold for good — its later reads go to the workers, as every read of an older segment does. One slow read alone proves nothing: on a busy machine the thread may just have lost its CPU during the read.
 // A read that fails here for any reason is not an error: the caller reads through the workers, which report it.
 // A map read cannot be slow (it touches nothing); a range that is not resident is read with pread, which is timed.
-// Files (and maps) stay open while their segment is in the window; an unlinked segment's open file still reads the same bytes
-// (segments are append-only, and a record's bytes never change once indexed), so a cached descriptor is never stale.
+// Files (and maps) stay open while their segment is in the window; an unlinked segment's open file still reads the
+// same bytes (segments are append-only, and a record's bytes never change once indexed), so a cached descriptor or
+// map is never stale.
 import { closeSync, openSync, readSync } from "node:fs";
 import { type LatencySnapshot, SharedLatencyHistogram } from "@nereus/core";
 import { DEFAULT_LENT_READ_BUFFER_BYTES, LentReadBuffers, type LentReadBuffersStats } from "./lent-read-buffers.js";
@@ -92,8 +93,8 @@ export class HotSegmentReads {
   /**
    * `length` bytes at `position` of segment `segment` (fewer when the file ends first), read on this thread; undefined
    * when this range is not read here (`active` is the active segment's number; ranges above MAX_HOT_READ_BYTES are
-   * not), or the read failed. A view of a segment map when the range is resident: never modify returned bytes, and
-   * copy them before posting them to a worker.
+   * not), or the read failed. A view of a segment map (shared memory) when the range is resident: never modify the
+   * returned bytes.
    */
   read(segment: number, active: number, position: number, length: number): Uint8Array | undefined {
     if (this.#closed || length > MAX_HOT_READ_BYTES || segment <= active - this.#window || this.#cold.has(segment)) return undefined;
