@@ -71,7 +71,7 @@ export interface SegmentLayoutOptions {
   readonly hotReadBufferBytes?: number;
   /**
    * Serve those reads from read-only memory maps of the segments when every page of the range is resident: a view
-   * of the page cache, without a system call, a copy or a buffer (default true). Needs the package's native addon
+   * of the page cache, without a copy or a buffer (one mincore check per read; default true). Needs the package's native addon
    * (built by its install script); without it every read is a pread ({@link segmentMapSupport}). See
    * segments/segment-maps.ts.
    */

@@ -1,6 +1,6 @@
 // Reads of recently written segments on the calling thread. The segments written last are almost surely in the page
 // cache. With segment maps (segment-maps.ts, the default where the native addon was built) a read whose pages are
-// all resident is a view of the page cache itself: no system call, no copy; any other read is a synchronous pread,
+// all resident (one mincore check) is a view of the page cache itself, no copy; any other read is a synchronous pread,
 // a memory copy of a few microseconds per 100 KiB when cached. A read job on a publish worker
 // costs two thread hand-offs instead (a message to the worker, and its answer back through the event loop), which on
 // a small machine shared with clients means waiting for a CPU twice. Sequential consumers that catch up read exactly

@@ -1,5 +1,5 @@
 // Memory maps of segment files for the reads on the event loop (hot-segment-reads.ts). A read served from a map is
-// a view of the page cache itself: no system call, no copy into a read buffer, no buffer to allocate or collect.
+// a view of the page cache itself: one mincore check instead of a pread, no copy, no buffer to allocate or collect.
 // The maps come from a small native addon (native/segment-map.cc, built by the package's install script); without
 // it, or with maps turned off, every read takes the pread path as before.
 //
