@@ -14,10 +14,8 @@
 // segment would start a full garbage collection at the first read of every segment). It is unmapped once nothing
 // references it, whatever became of the segment (an unlinked file keeps its bytes while mapped). Like any shared
 // memory, views are copied before a publish worker gets them (file-publish-worker.ts).
-import { existsSync, fstatSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fstatSync } from "node:fs";
+import { loadPackageAddon } from "@nereus/core";
 
 /** The native addon's functions (native/segment-map.cc). */
 interface SegmentMapAddon {
@@ -28,45 +26,20 @@ interface SegmentMapAddon {
 /** Whether maps can be used in this process, and why not. */
 export type SegmentMapSupport = { readonly available: true } | { readonly available: false; readonly reason: string };
 
-const ADDON_FILE = path.join("native", "build", "segment_map.node");
-const PACKAGE_NAME = "@nereus/object-wal";
-
 let loaded: { readonly addon?: SegmentMapAddon; readonly support: SegmentMapSupport } | undefined;
 /** Every buffer this module mapped (weakly: a collected one is unmapped). */
 const mappedBuffers = new WeakSet<ArrayBufferLike>();
 
-/** This package's root: the nearest directory above this module whose package.json names it. */
-function packageRoot(): string | undefined {
-  let directory = path.dirname(fileURLToPath(import.meta.url));
-  for (let depth = 0; depth < 5; depth += 1) {
-    const manifest = path.join(directory, "package.json");
-    if (existsSync(manifest)) {
-      try {
-        if ((JSON.parse(readFileSync(manifest, "utf8")) as { name?: unknown }).name === PACKAGE_NAME) return directory;
-      } catch {
-        // Not this package's manifest; keep looking upwards.
-      }
-    }
-    directory = path.dirname(directory);
-  }
-  return undefined;
+function isSegmentMapAddon(exports: unknown): exports is SegmentMapAddon {
+  if (typeof exports !== "object" || exports === null) return false;
+  const { map, resident } = exports as { map?: unknown; resident?: unknown };
+  return typeof map === "function" && typeof resident === "function";
 }
 
 function load(): { readonly addon?: SegmentMapAddon; readonly support: SegmentMapSupport } {
   if (loaded !== undefined) return loaded;
-  const root = packageRoot();
-  const file = root === undefined ? undefined : path.join(root, ADDON_FILE);
-  if (file === undefined || !existsSync(file)) {
-    loaded = { support: { available: false, reason: `${ADDON_FILE} was not built (see the package's install script)` } };
-    return loaded;
-  }
-  try {
-    const addon = createRequire(import.meta.url)(file) as SegmentMapAddon;
-    if (typeof addon.map !== "function" || typeof addon.resident !== "function") throw new Error("unexpected exports");
-    loaded = { addon, support: { available: true } };
-  } catch (error) {
-    loaded = { support: { available: false, reason: `${ADDON_FILE} could not be loaded: ${error instanceof Error ? error.message : String(error)}` } };
-  }
+  const result = loadPackageAddon("@nereus/object-wal", import.meta.url, "segment_map", isSegmentMapAddon);
+  loaded = result.addon !== undefined ? { addon: result.addon, support: { available: true } } : { support: { available: false, reason: result.reason } };
   return loaded;
 }
 
