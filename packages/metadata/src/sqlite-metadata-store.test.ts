@@ -114,6 +114,42 @@ describe("SqliteMetadataStore", () => {
     await expect(lease.keepAlive()).rejects.toSatisfy((error) => NereusError.hasCode(error, ErrorCode.METADATA_CONDITION_FAILED));
   });
 
+  it("skips the lease check between reads, yet never returns a key of a lease it has seen expire", async () => {
+    let now = 50_000;
+    const { store } = await open({ clock: () => now, leaseSweepIntervalMs: 3_600_000 });
+    // A check right now finds nothing due: reads may skip it for a while...
+    expect(await store.get("short/k")).toBeUndefined();
+    // ...but a lease granted meanwhile that expires sooner is checked on time, without the sweep.
+    const short = await store.grantLease(5);
+    await store.txn({ compares: [], writes: [{ type: "put", key: "short/k", value: bytes("v"), leaseId: short.id }] });
+    expect(await store.get("short/k")).toBeDefined();
+    now += 4;
+    expect(await store.get("short/k")).toBeDefined();
+    now += 1;
+    expect(await store.get("short/k")).toBeUndefined();
+    // A lease in the table that expires before the check interval ends (granted, then the check skipped later).
+    const long = await store.grantLease(60);
+    await store.txn({ compares: [], writes: [{ type: "put", key: "long/k", value: bytes("v"), leaseId: long.id }] });
+    now += 30;
+    expect((await store.scan("long/", { limit: 10 })).items).toHaveLength(1);
+    now += 30;
+    expect((await store.scan("long/", { limit: 10 })).items).toHaveLength(0);
+  });
+
+  it("sees a lease granted through another connection to the file expire within the check interval", async () => {
+    let now = 70_000;
+    const first = await open({ clock: () => now, leaseSweepIntervalMs: 3_600_000 });
+    const second = await open({ clock: () => now, leaseSweepIntervalMs: 3_600_000 }, first.path);
+    expect(await first.store.get("other/k")).toBeUndefined();
+    const lease = await second.store.grantLease(10);
+    await second.store.txn({ compares: [], writes: [{ type: "put", key: "other/k", value: bytes("v"), leaseId: lease.id }] });
+    now += 10;
+    // Due, and the first store has not checked since before the grant: at most LEASE_CHECK_INTERVAL_MS (100) late.
+    now += 100;
+    expect(await first.store.get("other/k")).toBeUndefined();
+    await second.store.close();
+  });
+
   it("keeps unexpired leases across a reopen and expires them by the wall clock after", async () => {
     let now = 0;
     const first = await open({ clock: () => now });
