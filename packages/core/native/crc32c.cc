@@ -27,6 +27,7 @@ namespace {
 
 constexpr size_t kLongBlock = 8192;   // bytes per stream while at least 3 x 8 KiB remain
 constexpr size_t kShortBlock = 256;   // then while at least 3 x 256 B remain
+constexpr size_t kSmallView = 128;    // views up to this size are copied out (see Crc32cBinding)
 
 // advance[L][k][b]: the state b << 8k advanced over L zero bytes.
 uint32_t longAdvance[4][256];
@@ -119,7 +120,13 @@ void Crc32cBinding(const v8::FunctionCallbackInfo<v8::Value>& args) {
   const uint32_t initial = args[1]->Uint32Value(isolate->GetCurrentContext()).FromMaybe(0);
   const size_t length = view->ByteLength();
   uint32_t result = initial;
-  if (length > 0) {
+  if (length > 0 && length <= kSmallView) {
+    // A small typed array may keep its bytes inside the V8 heap: copy them out rather than make V8 move them to a
+    // buffer of their own (which Buffer() would do).
+    uint8_t copy[kSmallView];
+    view->CopyContents(copy, length);
+    result = Crc32c(initial, copy, length);
+  } else if (length > 0) {
     const uint8_t* data = static_cast<const uint8_t*>(view->Buffer()->Data()) + view->ByteOffset();
     result = Crc32c(initial, data, length);
   }

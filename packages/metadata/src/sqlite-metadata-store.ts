@@ -9,8 +9,8 @@
 // the `-wal` file by the thread after each round; a txn resolves, its watch events fire and reads return only once
 // everything they could observe is durable. A failing COMMIT or a failed sync leaves every mutating txn of the round
 // ambiguous; after a failed sync the store refuses further work.
-// Leases expire lazily (checked by the calls, see LEASE_CHECK_INTERVAL_MS) and by a periodic sweep. Watches are in-process listeners: they see
-// this store's writes only, never another process's.
+// Leases expire lazily (checked by reads, see LEASE_CHECK_INTERVAL_MS) and by a periodic sweep. Watches are
+// in-process listeners: they see this store's writes only, never another process's.
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
 import {
   MetadataAmbiguousError,
@@ -136,14 +136,15 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly #statements: ReturnType<typeof prepare>;
   readonly #watchers = new Set<{ readonly prefix: string; readonly onEvent: (event: WatchEvent) => void }>();
   readonly #sweepTimer: NodeJS.Timeout;
-  /** Txns submitted since the last send to the writer thread, in order. */
   /**
    * Reads before this clock reading skip the expired-lease check. Invariant: at most the earliest expiry of every
-   * lease in the table when it was last checked and of every lease this store granted since (see LEASE_CHECK_INTERVAL_MS).
+   * lease in the table when it was last checked and of every lease this store granted since (see
+   * LEASE_CHECK_INTERVAL_MS).
    */
   #leaseCheckAt = Number.NEGATIVE_INFINITY;
   /** Expiries of the grants submitted and not settled yet (not in the table a check reads). */
   readonly #pendingGrants = new Map<symbol, number>();
+  /** Txns submitted since the last send to the writer thread, in order. */
   #queuedTxns: QueuedTxn[] = [];
   #sendQueued = false;
   #closed = false;
