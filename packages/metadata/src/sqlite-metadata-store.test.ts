@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ErrorCode, MetadataAmbiguousError, NereusError, type TxnResult, type WatchEvent } from "@nereus/core";
 import { describeMetadataStoreConformance } from "@nereus/core/testing";
 import Database from "better-sqlite3";
@@ -112,6 +113,28 @@ describe("SqliteMetadataStore", () => {
     expect(events.map((event) => event.type)).toEqual(["put", "delete"]);
     expect(await store.get("lease/k")).toBeUndefined();
     await expect(lease.keepAlive()).rejects.toSatisfy((error) => NereusError.hasCode(error, ErrorCode.METADATA_CONDITION_FAILED));
+  });
+
+  it("runs the sweep's writer round only when a lease is due: an idle store does not datasync its -wal", async () => {
+    let now = 20_000;
+    const { store } = await open({ clock: () => now, leaseSweepIntervalMs: 5 });
+    await store.txn({ compares: [], writes: [{ type: "put", key: "plain", value: bytes("v") }] });
+    const idle = store.walSyncs;
+    await sleep(100);
+    expect(store.walSyncs).toBe(idle);
+    const lease = await store.grantLease(1_000);
+    await store.txn({ compares: [], writes: [{ type: "put", key: "leased", value: bytes("v"), leaseId: lease.id }] });
+    const held = store.walSyncs;
+    await sleep(100);
+    // Granted but not due: still no round.
+    expect(store.walSyncs).toBe(held);
+    now += 1_000;
+    const deadline = Date.now() + 5_000;
+    while (store.walSyncs === held && Date.now() < deadline) await sleep(5);
+    // Due: the sweep's round deleted the lease's key before any read looked.
+    expect(store.walSyncs).toBeGreaterThan(held);
+    expect(await store.get("leased")).toBeUndefined();
+    expect(text((await store.get("plain"))?.value)).toBe("v");
   });
 
   it("skips the lease check between reads, yet never returns a key of a lease it has seen expire", async () => {

@@ -9,8 +9,9 @@
 // the `-wal` file by the thread after each round; a txn resolves, its watch events fire and reads return only once
 // everything they could observe is durable. A failing COMMIT or a failed sync leaves every mutating txn of the round
 // ambiguous; after a failed sync the store refuses further work.
-// Leases expire lazily (checked by reads, see LEASE_CHECK_INTERVAL_MS) and by a periodic sweep. Watches are
-// in-process listeners: they see this store's writes only, never another process's.
+// Leases expire lazily (checked by reads, see LEASE_CHECK_INTERVAL_MS) and by a periodic sweep, which runs a writer
+// round only when a lease in the table is due. Watches are in-process listeners: they see this store's writes only,
+// never another process's.
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
 import {
   MetadataAmbiguousError,
@@ -171,7 +172,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     this.#statements = prepare(db);
     this.#sweepTimer = setInterval(() => {
       if (this.#closed || this.#writer.failure !== undefined) return;
-      void this.#expireLeases().catch(() => undefined);
+      void this.#sweepLeases().catch(() => undefined);
     }, options.leaseSweepIntervalMs ?? 1_000);
     this.#sweepTimer.unref();
   }
@@ -373,6 +374,15 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     const failure = this.#writer.failure;
     if (failure !== undefined) throw this.#poisoned(failure);
     return value;
+  }
+
+  /**
+   * The periodic sweep: one round of the writer thread only when a lease in the table is due by this store's clock,
+   * so an idle store neither wakes its writer thread nor datasyncs its `-wal` every period.
+   */
+  async #sweepLeases(): Promise<void> {
+    const earliest = (this.#statements.selectEarliestExpiry.get() as { at: number | null }).at;
+    if (earliest !== null && earliest <= this.#clock()) await this.#expireLeases();
   }
 
   /** Deletes expired leases and their keys (one round of the writer thread). */
