@@ -27,6 +27,11 @@ describeMetadataStoreConformance("SqliteMetadataStore conformance", async () => 
   return { store: await createSqliteMetadataStore({ path: database.path }), prefix: "conformance/", cleanup: database.remove };
 });
 
+describeMetadataStoreConformance("SqliteMetadataStore conformance, with cacheReads", async () => {
+  const database = await temporaryDatabase();
+  return { store: await createSqliteMetadataStore({ path: database.path, cacheReads: true }), prefix: "conformance/", cleanup: database.remove };
+});
+
 describe("SqliteMetadataStore", () => {
   const cleanups: (() => Promise<void>)[] = [];
   afterEach(async () => {

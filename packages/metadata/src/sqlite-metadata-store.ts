@@ -33,6 +33,7 @@ import {
 import Database from "better-sqlite3";
 import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
+import { SqliteReadCache, type SqliteReadCacheStats } from "./sqlite-read-cache.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
 import { GATE_TIMEOUT_MS } from "./sqlite-writer-source.js";
 import {
@@ -68,6 +69,12 @@ export interface SqliteMetadataStoreOptions {
    * before it refuses that txn as not applied (default 30,000 ms; a positive integer up to 2^31 - 1).
    */
   readonly gateTimeoutMs?: number;
+  /**
+   * Keep what `get` and `scan` read until this store's writer thread starts its next round (sqlite-read-cache.ts):
+   * repeated reads of unchanged keys and ranges skip SQLite. Only for a store that is the only writer of its file —
+   * no other store object or process may write it while this one is open (default false).
+   */
+  readonly cacheReads?: boolean;
 }
 
 const SCHEMA_VERSION = 1;
@@ -137,6 +144,8 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly #statements: ReturnType<typeof prepare>;
   readonly #watchers = new Set<{ readonly prefix: string; readonly onEvent: (event: WatchEvent) => void }>();
   readonly #sweepTimer: NodeJS.Timeout;
+  /** With `cacheReads`: what reads read, kept until the writer thread's next round. */
+  readonly #cache: SqliteReadCache | undefined;
   /**
    * Reads before this clock reading skip the expired-lease check. Invariant: at most the earliest expiry of every
    * lease in the table when it was last checked and of every lease this store granted since (see
@@ -165,11 +174,17 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     return this.#writer.walSyncs;
   }
 
+  /** Hits and misses of the read cache; undefined without `cacheReads`. */
+  get readCacheStats(): SqliteReadCacheStats | undefined {
+    return this.#cache?.stats;
+  }
+
   private constructor(db: Database.Database, writer: SqliteWriterThread, options: SqliteMetadataStoreOptions) {
     this.#db = db;
     this.#writer = writer;
     this.#clock = options.clock ?? Date.now;
     this.#statements = prepare(db);
+    this.#cache = options.cacheReads === true ? new SqliteReadCache() : undefined;
     this.#sweepTimer = setInterval(() => {
       if (this.#closed || this.#writer.failure !== undefined) return;
       void this.#sweepLeases().catch(() => undefined);
@@ -228,8 +243,14 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     this.#enter(options.signal);
     checkMetadataRequest.key(key);
     return this.#read("get", () => {
+      const cache = this.#cache;
+      const epoch = cache === undefined ? 0 : this.#writer.rounds;
+      const known = cache?.get(epoch, key);
+      if (known !== undefined) return known ?? undefined;
       const row = this.#statements.selectKey.get(key) as KvRow | undefined;
-      return row === undefined ? undefined : toKeyValue(row);
+      const found = row === undefined ? undefined : toKeyValue(row);
+      cache?.putKey(epoch, key, found);
+      return found;
     });
   }
 
@@ -262,10 +283,15 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
           ? this.#statements.scanAfterBelow
           : this.#statements.scanFromBelow;
     return this.#read("scan", () => {
+      const cache = this.#cache;
+      const epoch = cache === undefined ? 0 : this.#writer.rounds;
+      const known = cache?.scan(epoch, prefix, bound, options.limit);
+      if (known !== undefined) return known;
       const parameters = upper === undefined ? [bound.key, options.limit + 1] : [bound.key, upper, options.limit + 1];
-      const rows = statement.all(...parameters) as KvRow[];
-      const more = rows.length > options.limit;
-      return { items: rows.slice(0, options.limit).map(toKeyValue), more };
+      const items = (statement.all(...parameters) as KvRow[]).map(toKeyValue);
+      const more = items.length > options.limit;
+      cache?.putScan(epoch, prefix, bound, items, !more);
+      return { items: more ? items.slice(0, options.limit) : items, more };
     });
   }
 

@@ -19,10 +19,10 @@
 import { OBSERVE_LATENCY_SOURCE } from "@nereus/core";
 
 /** Indexes of the shared counters. */
-export const WriterCounter = { groupCommits: 0, txns: 1, walSyncs: 2, seam: 3 } as const;
+export const WriterCounter = { groupCommits: 0, txns: 1, walSyncs: 2, seam: 3, rounds: 4 } as const;
 
 /** Words in the shared counters array. */
-export const WRITER_COUNTER_WORDS = 4;
+export const WRITER_COUNTER_WORDS = 5;
 
 /** How long a round waits for the durability gates of its txns before refusing the txns still gated (default). */
 export const GATE_TIMEOUT_MS = 30_000;
@@ -258,6 +258,9 @@ const GATE_FAILED = Symbol("gate failed");
 // With waitForGates, the gates are waited for after the body and before COMMIT; a failed one sets refusals and
 // throws GATE_FAILED (nothing of the round commits).
 const runRound = db.transaction((operations, outcomes, waitForGates) => {
+  // Before anything of the round can commit: a read cache filled under the previous count is dropped by every read
+  // that could see this round (sqlite-read-cache.ts).
+  Atomics.add(counters, ${WriterCounter.rounds}, 1);
   let now = 0;
   for (const operation of operations) if (operation.now > now) now = operation.now;
   expireLeases(now);

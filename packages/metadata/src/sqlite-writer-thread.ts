@@ -183,6 +183,11 @@ export class SqliteWriterThread {
     return Atomics.load(this.#counters, WriterCounter.walSyncs);
   }
 
+  /** Rounds the thread started: bumped at the start of each, before anything of it can commit. */
+  get rounds(): number {
+    return Atomics.load(this.#counters, WriterCounter.rounds);
+  }
+
   /** How long the thread's steps took so far: see {@link SqliteWriterTimings}. */
   timings(): SqliteWriterTimings {
     return { round: this.#timings.round.snapshot(), gateWait: this.#timings.gateWait.snapshot(), walSync: this.#timings.walSync.snapshot() };

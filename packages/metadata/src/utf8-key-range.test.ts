@@ -9,6 +9,12 @@ describe("utf8-key-range", () => {
   it("compareUtf8 orders by UTF-8 bytes, not UTF-16 code units", () => {
     expect("\uFF21" > "\u{1F600}").toBe(true);
     expect(compareUtf8("\uFF21", "\u{1F600}")).toBeLessThan(0);
+    fc.assert(
+      fc.property(keyString, keyString, (left, right) => {
+        expect(Math.sign(compareUtf8(left, right))).toBe(Math.sign(Buffer.compare(Buffer.from(left), Buffer.from(right))));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 
   it("prefixUpperBound bounds exactly the strings with the prefix", () => {

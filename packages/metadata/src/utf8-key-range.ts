@@ -2,9 +2,21 @@
 // exclusive upper bound of a prefix, as bytes (etcd `range_end`) or as a string (SQLite, whose BINARY collation on a
 // UTF-8 database compares the same bytes). Pure functions; no I/O.
 
-/** Byte-order comparison of two strings by their UTF-8 encodings (differs from `<` above U+FFFF). */
+/** Byte-order comparison of two well-formed strings by their UTF-8 encodings (differs from `<` above U+FFFF). */
 export function compareUtf8(left: string, right: string): number {
-  return Buffer.compare(Buffer.from(left, "utf8"), Buffer.from(right, "utf8"));
+  // Without encoding: UTF-16 code units compare like code points (hence like UTF-8 bytes) except where a surrogate
+  // (a code point above U+FFFF) meets a unit in U+E000..U+FFFF, so surrogates rank above every other unit.
+  const shared = Math.min(left.length, right.length);
+  for (let index = 0; index < shared; index++) {
+    const x = left.charCodeAt(index);
+    const y = right.charCodeAt(index);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return left.length - right.length;
+}
+
+function codePointRank(unit: number): number {
+  return unit >= 0xd800 && unit <= 0xdfff ? unit + 0x10000 : unit;
 }
 
 /** The first key a scan may return: the greatest of `prefix` (inclusive), `startAt` (inclusive), `startAfter` (exclusive). */

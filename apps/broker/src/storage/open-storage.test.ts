@@ -8,6 +8,7 @@ import type { StorageProfile } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerConfigSchema, type BrokerConfigInput } from "../config/broker-config.js";
 import { JsonLogger } from "../logging/json-logger.js";
+import { SqliteMetadataStore } from "@nereus/metadata";
 import { type BrokerStorage, openStorage, storageReadBuffers } from "./open-storage.js";
 
 const opened: BrokerStorage[] = [];
@@ -68,6 +69,18 @@ describe("openStorage on the embedded stores", () => {
       expect(read.entries.map((entry) => entry.payload[0])).toEqual([1, 2]);
     }
     expect(storageReadBuffers(storage).find((pool) => pool.pool === "event_loop")?.mapped).toBeGreaterThan(0);
+  });
+
+  test("the default SQLite file in the locked data directory caches its reads; a file named in the configuration does not", async () => {
+    const storage = await open();
+    expect(storage.summary).toMatchObject({ metadata: "sqlite", metadataReadCache: "on" });
+    const streamId = await streamWithData(storage, "cached", "OBJECT_WAL_SYNC_OBJECT");
+    for (let pass = 0; pass < 2; pass++) expect((await storage.store.read(streamId, 0)).entries).toHaveLength(2);
+    expect(storage.metadata).toBeInstanceOf(SqliteMetadataStore);
+    expect((storage.metadata as SqliteMetadataStore).readCacheStats?.hits).toBeGreaterThan(0);
+    const named = await open({ metadata: { kind: "sqlite", path: "named.sqlite" } });
+    expect(named.summary).toMatchObject({ metadataReadCache: "off (the metadata file is named in the configuration)" });
+    expect((named.metadata as SqliteMetadataStore).readCacheStats).toBeUndefined();
   });
 
   test('"all" materializes both Object WAL profiles', async () => {

@@ -113,8 +113,16 @@ async function openMetadata(config: BrokerConfig): Promise<{ metadata: MetadataS
     const file = path.resolve(config.dataDir, spec.path ?? "metadata.sqlite");
     try {
       return {
-        metadata: await createSqliteMetadataStore({ path: file, durability: config.storage.durability }),
-        summary: { metadata: "sqlite", metadataPath: file, durability: config.storage.durability },
+        // The default file lies in the data directory, which this broker holds locked (data-dir-lock.ts): no other
+        // broker writes it, so its reads may be cached until this store's next write. A file named in the
+        // configuration may be shared.
+        metadata: await createSqliteMetadataStore({ path: file, durability: config.storage.durability, cacheReads: spec.path === undefined }),
+        summary: {
+          metadata: "sqlite",
+          metadataPath: file,
+          metadataReadCache: spec.path === undefined ? "on" : "off (the metadata file is named in the configuration)",
+          durability: config.storage.durability,
+        },
       };
     } catch (error) {
       throw new StartupError(`cannot open the SQLite metadata store ${file}: ${reasonOf(error)}`, { cause: error });
