@@ -10,3 +10,4 @@ export {
   type SqliteMetadataStoreOptions,
 } from "./sqlite-metadata-store.js";
 export type { SqliteWriterTimings } from "./sqlite-writer-thread.js";
+export type { SqliteReadCacheStats } from "./sqlite-read-cache.js";
