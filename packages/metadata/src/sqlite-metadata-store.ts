@@ -12,7 +12,9 @@
 // Leases expire lazily (checked by reads, see LEASE_CHECK_INTERVAL_MS) and by a periodic sweep, which runs a writer
 // round only when a lease in the table is due. Watches are in-process listeners: they see this store's writes only,
 // never another process's.
-// Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays.
+// With `cacheReads` (a store that alone writes its file), gets and scans are answered from what earlier reads read
+// until the writer thread starts its next round (sqlite-read-cache.ts).
+// Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays (the cache answers copies).
 import {
   MetadataAmbiguousError,
   awaitDurabilityGate,
@@ -33,8 +35,8 @@ import {
 import Database from "better-sqlite3";
 import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
-import { SqliteReadCache, type SqliteReadCacheStats } from "./sqlite-read-cache.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
+import { SqliteReadCache, type SqliteReadCacheStats } from "./sqlite-read-cache.js";
 import { GATE_TIMEOUT_MS } from "./sqlite-writer-source.js";
 import {
   type BeforeWalSync,
