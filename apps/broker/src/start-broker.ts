@@ -12,6 +12,7 @@ import { type AdminServer, startAdminServer } from "./admin/admin-server.js";
 import { JsonLogger } from "./logging/json-logger.js";
 import { type KafkaListener, ListenError, startKafkaListener } from "./listener/kafka-listener.js";
 import { MetricsRegistry } from "./metrics/metrics-registry.js";
+import { registerRuntimeMetrics, type RuntimeMetrics } from "./metrics/runtime-metrics.js";
 import { instrumentStreamStore } from "./metrics/instrument-stream-store.js";
 import { type DataDirLock, lockDataDir } from "./storage/data-dir-lock.js";
 import { type BrokerStorage, openStorage, storageIoTimings, storageReadBuffers } from "./storage/open-storage.js";
@@ -64,6 +65,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
   let admin: AdminServer | undefined;
   let coordinator: GroupCoordinator;
   let serving = false;
+  let runtimeMetrics: RuntimeMetrics | undefined;
   const appendSeconds = metrics.histogram("nereus_append_duration_seconds", "Stream appends from call to acknowledgement, by outcome.");
   try {
     if (usesDataDir) {
@@ -224,6 +226,9 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     metrics.gauge("nereus_broker_uptime_seconds", "Seconds since the broker started.", () => (Date.now() - startedAt) / 1000);
     metrics.gauge("nereus_process_resident_memory_bytes", "Resident set size of the broker process.", () => process.memoryUsage.rss());
     metrics.gauge("nereus_process_heap_used_bytes", "V8 heap in use.", () => process.memoryUsage().heapUsed);
+    runtimeMetrics = registerRuntimeMetrics(metrics);
+    const observing = runtimeMetrics;
+    undo.push(() => observing.stop());
     metrics.gauge("nereus_broker_info", "Constant 1, labelled with the broker's identity.").set(1, {
       node_id: String(config.nodeId),
       cluster: config.cluster,
@@ -290,6 +295,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
         await step("the group coordinator", () => coordinator.close());
         await step("the storage stack", () => storage.close());
         if (admin !== undefined) await step("the admin server", () => admin?.close());
+        runtimeMetrics?.stop();
         lock?.release();
         logger.info("broker stopped", { reason, shutdownMs: Date.now() - began });
       })();

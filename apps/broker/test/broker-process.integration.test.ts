@@ -103,6 +103,8 @@ describe("a running nereus-broker", () => {
       'nereus_materialization_deferrals_total{kind="level1"}',
       "nereus_materialization_tasks_published_total",
       "nereus_materialization_pending_bytes",
+      'nereus_process_cpu_seconds_total{mode="user"}',
+      "# TYPE nereus_gc_pause_seconds histogram",
       "nereus_materialization_foreground_wait_seconds_total",
       "nereus_kafka_groups",
     ]) {
