@@ -226,11 +226,19 @@ function nereusDiagnostics(metrics: string): string {
       return count > 0 ? `${step} ${(((sample(metrics, "nereus_storage_io_seconds_sum", `step="${step}"`) / count) * 1000).toFixed(2))} ms x ${String(count)}` : undefined;
     })
     .filter((step) => step !== undefined);
+  // The main thread's collections over the broker's life (nereus_gc_pause_seconds): count and total pause per kind.
+  const collections = ["minor", "major", "incremental"]
+    .map((kind) => {
+      const count = sample(metrics, "nereus_gc_pause_seconds_count", `kind="${kind}"`);
+      return count > 0 ? `${kind} ${String(count)} (${(sample(metrics, "nereus_gc_pause_seconds_sum", `kind="${kind}"`) * 1000).toFixed(0)} ms)` : undefined;
+    })
+    .filter((kind) => kind !== undefined);
   return (
     `${String(appends)} appends (mean ${mean(appendSum, appends)} call->ack), ${String(produces)} Produce requests (mean ${mean(produceSum, produces)}, ${medianOf("Produce")}), ` +
     `${String(fetches)} Fetch requests (mean ${mean(fetchSum, fetches)} with the long polls at the log end, ${medianOf("Fetch")}), ${String(objects)} WAL objects (mean ${objects > 0 ? (objectBytes / objects / 1024).toFixed(0) : "n/a"} KiB, ` +
     `${objects > 0 ? (appends / objects).toFixed(1) : "n/a"} appends/object)` +
-    (steps.length > 0 ? `; I/O threads: ${steps.join(", ")}` : "")
+    (steps.length > 0 ? `; I/O threads: ${steps.join(", ")}` : "") +
+    (collections.length > 0 ? `; main-thread GC: ${collections.join(", ")}` : "")
   );
 }
 
