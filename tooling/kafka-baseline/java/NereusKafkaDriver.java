@@ -604,7 +604,8 @@ public final class NereusKafkaDriver {
    * Admin incrementalAlterConfigs on topic `--topic`, step by step, each followed by describeConfigs: the topic's
    * explicitly set configs (source DYNAMIC_TOPIC_CONFIG, other than nereus.*) after (1) SET retention.ms and
    * max.message.bytes, (2) APPEND compact to cleanup.policy and DELETE max.message.bytes, (3) SET retention.ms to a
-   * non-number (the error class the client raised, or "none"), (4) validateOnly SET retention.ms.
+   * non-number (the error class the client raised, or "none"), (4) validateOnly SET retention.ms. Steps 1 and 2 read
+   * until the broker reports the change (see settledConfigs).
    */
   static String alterConfigs(Args a) throws Exception {
     ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, a.str("topic"));
@@ -613,9 +614,9 @@ public final class NereusKafkaDriver {
     try (Admin admin = Admin.create(p)) {
       Json steps = new Json();
       alter(admin, topic, List.of(set("retention.ms", "3600000"), set("max.message.bytes", "2000")), false);
-      steps.put("set", explicitConfigs(admin, topic));
+      steps.put("set", settledConfigs(admin, topic, Map.of("retention.ms", "3600000", "max.message.bytes", "2000")));
       alter(admin, topic, List.of(new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.APPEND), new AlterConfigOp(new ConfigEntry("max.message.bytes", null), AlterConfigOp.OpType.DELETE)), false);
-      steps.put("appendDelete", explicitConfigs(admin, topic));
+      steps.put("appendDelete", settledConfigs(admin, topic, Map.of("cleanup.policy", "delete,compact", "retention.ms", "3600000")));
       String refused = "none";
       try {
         alter(admin, topic, List.of(set("retention.ms", "soon")), false);
@@ -647,7 +648,7 @@ public final class NereusKafkaDriver {
       admin.createTopics(List.of(new NewTopic(topic + "-other", 1, (short) 1))).all().get(60, TimeUnit.SECONDS);
       admin.createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(3))).all().get(60, TimeUnit.SECONDS);
       out.put("lowerCount", failure(() -> admin.createPartitions(Map.of(topic, org.apache.kafka.clients.admin.NewPartitions.increaseTo(2))).all().get(60, TimeUnit.SECONDS)));
-      out.put("partitions", admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size());
+      out.put("partitions", settledPartitionCount(admin, topic, 3));
       try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerProps(a, "nereus-driver-group", group))) {
         consumer.subscribe(List.of(topic));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
@@ -666,6 +667,20 @@ public final class NereusKafkaDriver {
       out.put("again", failure(() -> admin.deleteConsumerGroups(List.of(group)).all().get(60, TimeUnit.SECONDS)));
       return out.toString();
     }
+  }
+
+  /**
+   * The partition count describeTopics reports once it is `expected`, or as last seen after 15 s (a KRaft broker
+   * applies a new partition after the controller has acknowledged it).
+   */
+  private static int settledPartitionCount(Admin admin, String topic, int expected) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    int seen = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size();
+    while (seen != expected && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      seen = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size();
+    }
+    return seen;
   }
 
   /** Something that may throw. */
@@ -694,13 +709,36 @@ public final class NereusKafkaDriver {
   }
 
   private static Json explicitConfigs(Admin admin, ConfigResource resource) throws Exception {
+    return toJson(describeExplicit(admin, resource));
+  }
+
+  /**
+   * The explicitly set configs once they equal `expected`, or as last seen after 15 s. An Apache Kafka (KRaft) broker
+   * applies a config change from the metadata log after the controller has acknowledged it, so a describe right after
+   * the alter may still show the previous configs; the result is what the broker reported, never `expected` itself.
+   */
+  private static Json settledConfigs(Admin admin, ConfigResource resource, Map<String, String> expected) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    TreeMap<String, String> seen = describeExplicit(admin, resource);
+    while (!seen.equals(new TreeMap<>(expected)) && System.nanoTime() < deadline) {
+      Thread.sleep(100);
+      seen = describeExplicit(admin, resource);
+    }
+    return toJson(seen);
+  }
+
+  private static TreeMap<String, String> describeExplicit(Admin admin, ConfigResource resource) throws Exception {
     Config config = admin.describeConfigs(List.of(resource)).all().get(60, TimeUnit.SECONDS).get(resource);
-    Json out = new Json();
     TreeMap<String, String> sorted = new TreeMap<>();
     for (ConfigEntry entry : config.entries()) {
       if (entry.source() == ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG && !entry.name().startsWith("nereus.")) sorted.put(entry.name(), entry.value());
     }
-    for (Map.Entry<String, String> entry : sorted.entrySet()) out.put(entry.getKey(), entry.getValue());
+    return sorted;
+  }
+
+  private static Json toJson(TreeMap<String, String> configs) {
+    Json out = new Json();
+    for (Map.Entry<String, String> entry : configs.entrySet()) out.put(entry.getKey(), entry.getValue());
     return out;
   }
 
