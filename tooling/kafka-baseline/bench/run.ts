@@ -275,7 +275,7 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const clientProduceCpuMsPerMB = clientCpuMsPerMB(produced.clientCpuMs, megabytes(settings.records));
     log(
       `${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s), broker CPU ${produceCpuMsPerMB.toFixed(1)} ms/MB, ` +
-        `client CPU ${clientProduceCpuMsPerMB.toFixed(1)} ms/MB (JIT ${String(produced.clientJitMs)} ms)`,
+        `client CPU ${clientProduceCpuMsPerMB.toFixed(1)} ms/MB (JIT ${String(produced.clientJitMs)} ms); ${describeProducerRequests(produced)}`,
     );
     const consumeRates: number[] = [];
     const consumeCpu: number[] = [];
@@ -330,6 +330,20 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
 /** The driver's CPU ms per MB of a measured phase; NaN (printed "n/a") when the JVM did not report its CPU time. */
 function clientCpuMsPerMB(clientCpuMs: number, megabytes: number): number {
   return clientCpuMs < 0 ? Number.NaN : clientCpuMs / megabytes;
+}
+
+/**
+ * The producer's view of its Produce requests (its own means): round trip, batch bytes and, by Little's law (the
+ * measured records/s over the records per request, times the round trip), the mean number of requests in flight.
+ * Against the 5 the client allows on its one connection, that tells a window-bound producer (throughput = 5 requests
+ * per round trip) from one held back elsewhere.
+ */
+function describeProducerRequests(produced: ProducePerfResult): string {
+  if (produced.requestLatencyAvgMs < 0 || produced.recordsPerRequestAvg <= 0) return "producer request metrics n/a";
+  const requestsPerSec = produced.recordsPerSec / produced.recordsPerRequestAvg;
+  const inFlight = (requestsPerSec * produced.requestLatencyAvgMs) / 1000;
+  const batchKiB = produced.batchSizeAvg < 0 ? "n/a" : (produced.batchSizeAvg / 1024).toFixed(1);
+  return `producer requests: round trip ${produced.requestLatencyAvgMs.toFixed(2)} ms, ${requestsPerSec.toFixed(0)}/s, ${inFlight.toFixed(2)} in flight, batches ${batchKiB} KiB`;
 }
 
 function median(values: readonly number[]): number {

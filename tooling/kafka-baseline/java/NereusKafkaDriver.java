@@ -863,9 +863,23 @@ public final class NereusKafkaDriver {
           .put("p99Ms", percentile(sorted, 0.99)).put("p999Ms", percentile(sorted, 0.999)).put("maxMs", sorted[sorted.length - 1] / 1e6)
           .put("errors", run.errors.get());
       run.cost.putInto(out);
+      out.put("requestLatencyAvgMs", producerMetric(producer, "request-latency-avg"))
+          .put("recordsPerRequestAvg", producerMetric(producer, "records-per-request-avg"))
+          .put("batchSizeAvg", producerMetric(producer, "batch-size-avg"));
       if (run.firstError.get() != null) out.put("firstError", chain(run.firstError.get()));
       return out.toString();
     }
+  }
+
+  /**
+   * A windowed metric of group producer-metrics as the producer reports it now (its last 30-60 s of samples: the
+   * measured phase and the end of the warm-up), or -1 when it has none.
+   */
+  static double producerMetric(KafkaProducer<byte[], byte[]> producer, String name) {
+    for (Map.Entry<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> metric : producer.metrics().entrySet()) {
+      if (metric.getKey().group().equals("producer-metrics") && metric.getKey().name().equals(name) && metric.getValue().metricValue() instanceof Double value && !value.isNaN()) return value;
+    }
+    return -1;
   }
 
   /** What one read loop saw: records, their key+value bytes, when it started and when its last non-empty poll returned. */

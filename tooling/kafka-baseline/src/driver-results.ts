@@ -132,6 +132,16 @@ export interface ProducePerfResult {
   readonly clientCpuMs: number;
   /** The driver JVM's JIT compilation time over the measured phase, -1 where the JVM does not tell. */
   readonly clientJitMs: number;
+  /**
+   * The producer's own means at the end of the run (group producer-metrics, over its last 30-60 s of samples, so
+   * the end of the warm-up too; -1 when it has none): a Produce request's round trip as the client sees it (send to
+   * response), records per request and batch bytes. Little's law: `recordsPerSec / recordsPerRequestAvg *
+   * requestLatencyAvgMs / 1000` is the mean number of requests in flight (at most
+   * max.in.flight.requests.per.connection on the one connection).
+   */
+  readonly requestLatencyAvgMs: number;
+  readonly recordsPerRequestAvg: number;
+  readonly batchSizeAvg: number;
   readonly firstError?: string;
 }
 

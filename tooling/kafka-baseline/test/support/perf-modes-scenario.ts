@@ -1,8 +1,8 @@
 // The bench's two driver modes (`produce-perf`, `consume-perf`), run unchanged against Apache Kafka (the control) and
 // the Nereus broker, small: a warm-up to one topic, then the measured records to another; every record is
 // acknowledged without error and read back with its bytes, and the client's CPU and JIT time of each measured phase
-// are reported; asked for one record more, the reader times out with exactly the measured records (the warm-up's
-// are not counted).
+// (and the producer's request means) are reported; asked for one record more, the reader times out with exactly the
+// measured records (the warm-up's are not counted).
 import { expect } from "vitest";
 import { type ConsumePerfResult, type JavaDriver, type ProducePerfResult, runDriver } from "../../src/index.js";
 
@@ -20,6 +20,11 @@ export async function runPerfModesScenario(driver: JavaDriver, bootstrap: string
   // The client's own cost of the measured phase (HotSpot reports both).
   expect(produced.clientCpuMs).toBeGreaterThan(0);
   expect(produced.clientJitMs).toBeGreaterThanOrEqual(0);
+  // The producer's own request means: a round trip, and batches that hold records of SIZE bytes (a record of a
+  // batch carries a few bytes of framing besides its value; a request holds the one partition's batch).
+  expect(produced.requestLatencyAvgMs).toBeGreaterThan(0);
+  expect(produced.recordsPerRequestAvg).toBeGreaterThanOrEqual(1);
+  expect(produced.batchSizeAvg).toBeGreaterThan(SIZE);
   const consumed = await runDriver<ConsumePerfResult>(driver, "consume-perf", {
     bootstrap,
     topic,
