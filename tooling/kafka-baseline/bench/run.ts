@@ -55,6 +55,8 @@ interface Settings {
   skipLatency: boolean;
   /** Extra node flags of the Nereus broker (profiling). */
   nereusNodeFlags: string[];
+  /** Flags added to every Nereus broker's own command line (`--nereus-broker-flag`, `--name=value`). */
+  nereusBrokerFlags: string[];
 }
 
 /** server.properties of the equal-durability Kafka baseline: flush (fsync) the log after every append. */
@@ -81,6 +83,7 @@ function parseArgs(argv: readonly string[]): Settings {
     consumes: 1,
     skipLatency: false,
     nereusNodeFlags: [],
+    nereusBrokerFlags: [],
   };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i];
@@ -125,6 +128,10 @@ function parseArgs(argv: readonly string[]): Settings {
       case "--nereus-node-flag":
         settings.nereusNodeFlags.push(value);
         break;
+      case "--nereus-broker-flag":
+        if (!/^--[a-z0-9-]+=/.test(value)) throw new Error(`--nereus-broker-flag takes one broker flag with its value, as --name=value, not ${value}`);
+        settings.nereusBrokerFlags.push(value);
+        break;
       case "--kafka-heap-mb":
         settings.kafkaHeapMb = numeric;
         break;
@@ -144,9 +151,9 @@ function parseArgs(argv: readonly string[]): Settings {
         settings.kafkaFsync = true;
         break;
       default:
-        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --consumes --only --skip-latency --nereus-node-flag --kafka-heap-mb --entry --profile --durability --kafka-durability)`);
+        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --consumes --only --skip-latency --nereus-node-flag --nereus-broker-flag --kafka-heap-mb --entry --profile --durability --kafka-durability)`);
     }
-    if (!["--entry", "--profile", "--durability", "--kafka-durability", "--only", "--nereus-node-flag"].includes(name ?? "") && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
+    if (!["--entry", "--profile", "--durability", "--kafka-durability", "--only", "--nereus-node-flag", "--nereus-broker-flag"].includes(name ?? "") && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
   }
   return settings;
 }
@@ -405,7 +412,7 @@ async function main(): Promise<void> {
     ({ name, args }): Target => ({
       name,
       start: async () => {
-        const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args, nodeFlags: settings.nereusNodeFlags });
+        const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args: [...args, ...settings.nereusBrokerFlags], nodeFlags: settings.nereusNodeFlags });
         return { bootstrap: broker.bootstrap, pid: broker.pid, stop: () => broker.stop(), diagnostics: async () => nereusDiagnostics(await broker.metrics()) };
       },
     }),
@@ -419,7 +426,8 @@ async function main(): Promise<void> {
       .join(" ")}; node ${process.version}; kafka-clients ${kafkaVersion}`,
   );
   log(
-    `settings: ${String(settings.records)} records x ${String(settings.size)} B, ${String(settings.partitions)} partition(s), warmup ${String(settings.warmup)}, fixed rate ${String(settings.rate)}/s x ${String(settings.latencyRecords)}, ${String(settings.rounds)} round(s), Nereus from ${settings.entry}${settings.kafkaFsync ? ", Kafka also with log.flush.interval.messages=1" : ""}`,
+    `settings: ${String(settings.records)} records x ${String(settings.size)} B, ${String(settings.partitions)} partition(s), warmup ${String(settings.warmup)}, fixed rate ${String(settings.rate)}/s x ${String(settings.latencyRecords)}, ${String(settings.rounds)} round(s), Nereus from ${settings.entry}${settings.kafkaFsync ? ", Kafka also with log.flush.interval.messages=1" : ""}` +
+      `${settings.nereusNodeFlags.length > 0 ? `, Nereus node flags ${settings.nereusNodeFlags.join(" ")}` : ""}${settings.nereusBrokerFlags.length > 0 ? `, Nereus broker flags ${settings.nereusBrokerFlags.join(" ")}` : ""}`,
   );
   const results = new Map<string, Figures[]>();
   for (let round = 1; round <= settings.rounds; round++) {
