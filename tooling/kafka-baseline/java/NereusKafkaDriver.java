@@ -674,11 +674,24 @@ public final class NereusKafkaDriver {
    * applies a new partition after the controller has acknowledged it).
    */
   private static int settledPartitionCount(Admin admin, String topic, int expected) throws Exception {
+    return settled(() -> admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size(), seen -> seen == expected);
+  }
+
+  /** A read that may throw. */
+  private interface Reading<T> {
+    T read() throws Exception;
+  }
+
+  /**
+   * Reads until `done` accepts the value or 15 s passed (every 100 ms), and returns the last value read: what the
+   * broker reported, accepted or not.
+   */
+  private static <T> T settled(Reading<T> reading, java.util.function.Predicate<T> done) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    int seen = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size();
-    while (seen != expected && System.nanoTime() < deadline) {
+    T seen = reading.read();
+    while (!done.test(seen) && System.nanoTime() < deadline) {
       Thread.sleep(100);
-      seen = admin.describeTopics(List.of(topic)).allTopicNames().get(60, TimeUnit.SECONDS).get(topic).partitions().size();
+      seen = reading.read();
     }
     return seen;
   }
@@ -718,13 +731,8 @@ public final class NereusKafkaDriver {
    * the alter may still show the previous configs; the result is what the broker reported, never `expected` itself.
    */
   private static Json settledConfigs(Admin admin, ConfigResource resource, Map<String, String> expected) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    TreeMap<String, String> seen = describeExplicit(admin, resource);
-    while (!seen.equals(new TreeMap<>(expected)) && System.nanoTime() < deadline) {
-      Thread.sleep(100);
-      seen = describeExplicit(admin, resource);
-    }
-    return toJson(seen);
+    TreeMap<String, String> wanted = new TreeMap<>(expected);
+    return toJson(settled(() -> describeExplicit(admin, resource), wanted::equals));
   }
 
   private static TreeMap<String, String> describeExplicit(Admin admin, ConfigResource resource) throws Exception {
