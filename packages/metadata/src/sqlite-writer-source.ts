@@ -349,9 +349,11 @@ function close() {
 const queue = [];
 let closing = false;
 
-// Moves every message waiting on the port into queue (nothing after a close).
+// Moves every message waiting on the port into queue (nothing after a close); first: one the port delivered already.
 function receiveWaiting(first) {
-  for (let message = first; message !== undefined && !closing; ) {
+  if (closing) return;
+  const waiting = first === undefined ? receiveMessageOnPort(parentPort) : undefined;
+  for (let message = waiting === undefined ? first : waiting.message; message !== undefined; ) {
     if (message.close) closing = true;
     else for (const operation of message.operations) queue.push(operation);
     if (closing) break;
