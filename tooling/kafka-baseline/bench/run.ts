@@ -173,6 +173,8 @@ interface Figures {
   fixedRateP50Ms: number;
   fixedRateP99Ms: number;
   fixedRateP999Ms: number;
+  /** The producer's mean requests in flight over the measured produce (NaN without its metrics). */
+  producerInFlight: number;
 }
 
 interface Target {
@@ -328,6 +330,7 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
       fixedRateP50Ms: paced?.p50Ms ?? Number.NaN,
       fixedRateP99Ms: paced?.p99Ms ?? Number.NaN,
       fixedRateP999Ms: paced?.p999Ms ?? Number.NaN,
+      producerInFlight: requestsInFlight(produced) ?? Number.NaN,
     };
   } finally {
     await broker.stop();
@@ -346,11 +349,27 @@ function clientCpuMsPerMB(clientCpuMs: number, megabytes: number): number {
  * per round trip) from one held back elsewhere.
  */
 function describeProducerRequests(produced: ProducePerfResult): string {
-  if (produced.requestLatencyAvgMs < 0 || produced.recordsPerRequestAvg <= 0) return "producer request metrics n/a";
+  const inFlight = requestsInFlight(produced);
+  if (inFlight === undefined) return "producer request metrics n/a";
   const requestsPerSec = produced.recordsPerSec / produced.recordsPerRequestAvg;
-  const inFlight = (requestsPerSec * produced.requestLatencyAvgMs) / 1000;
   const batchKiB = produced.batchSizeAvg < 0 ? "n/a" : (produced.batchSizeAvg / 1024).toFixed(1);
-  return `producer requests: round trip ${produced.requestLatencyAvgMs.toFixed(2)} ms, ${requestsPerSec.toFixed(0)}/s, ${inFlight.toFixed(2)} in flight, batches ${batchKiB} KiB`;
+  const held =
+    inFlight < WINDOW_BOUND_IN_FLIGHT
+      ? ` (under ${String(WINDOW_BOUND_IN_FLIGHT)} in flight: the producer did not keep its window of ${String(PRODUCER_WINDOW)} full, so its own pace or CPU set this rate, not the broker's round trip)`
+      : "";
+  return `producer requests: round trip ${produced.requestLatencyAvgMs.toFixed(2)} ms, ${requestsPerSec.toFixed(0)}/s, ${inFlight.toFixed(2)} in flight, batches ${batchKiB} KiB${held}`;
+}
+
+/** The driver's `max.in.flight.requests.per.connection` (NereusKafkaDriver.java). */
+const PRODUCER_WINDOW = 5;
+
+/** Below this many requests in flight on average, a produce round was not bound by the producer's window. */
+const WINDOW_BOUND_IN_FLIGHT = 4.5;
+
+/** Requests in flight by Little's law (see describeProducerRequests); undefined without the client's metrics. */
+function requestsInFlight(produced: ProducePerfResult): number | undefined {
+  if (produced.requestLatencyAvgMs < 0 || produced.recordsPerRequestAvg <= 0) return undefined;
+  return (produced.recordsPerSec / produced.recordsPerRequestAvg) * (produced.requestLatencyAvgMs / 1000);
 }
 
 function median(values: readonly number[]): number {
@@ -363,6 +382,7 @@ function medianFigures(rounds: readonly Figures[]): Figures {
   const pick = (key: keyof Figures): number => median(rounds.map((r) => r[key]));
   return {
     produceMBs: pick("produceMBs"),
+    producerInFlight: pick("producerInFlight"),
     produceP50Ms: pick("produceP50Ms"),
     produceP99Ms: pick("produceP99Ms"),
     consumeMBs: pick("consumeMBs"),
@@ -474,6 +494,15 @@ async function main(): Promise<void> {
       `Apache Kafka does not fsync per write (page cache); the Nereus default profile acknowledges after the WAL object is durable` +
       `${settings.kafkaFsync ? "; Kafka fsync flushes its log after every append before it answers (log.flush.interval.messages=1)" : ""}.\n`,
   );
+  const unbound = [...results].flatMap(([name, rounds]) =>
+    rounds.flatMap((figures, index) => (figures.producerInFlight < WINDOW_BOUND_IN_FLIGHT ? [`${name} round ${String(index + 1)} (${figures.producerInFlight.toFixed(2)})`] : [])),
+  );
+  if (unbound.length > 0) {
+    process.stdout.write(
+      `Produce rounds whose producer did not keep its window of ${String(PRODUCER_WINDOW)} requests full (under ${String(WINDOW_BOUND_IN_FLIGHT)} in flight: ` +
+        `the client's own pace or CPU set their rate, not the broker's round trip; compare rounds by their in-flight figure): ${unbound.join(", ")}.\n`,
+    );
+  }
 }
 
 try {
