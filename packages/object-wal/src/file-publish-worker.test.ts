@@ -154,6 +154,28 @@ describe("FilePublishPool", () => {
     expect(view[2]).toBe(4n);
   });
 
+  it("refuses a segment job that follows a failed one, writing nothing; a job that does not follow runs", async () => {
+    const { root, pool } = await setup(1);
+    const words = new SharedArrayBuffer(3 * 8);
+    const view = new BigInt64Array(words);
+    const segment = path.join(root, "segment-f.nsr");
+    await writeFile(segment, "in the way");
+    const record = { head: new Uint8Array([1, 2, 3]), body: new TextEncoder().encode("body") };
+    const base = { path: segment, position: 0, records: [record], sync: true, syncDirectory: false, close: false };
+    // Both sent before the first answers, as the segment log sends a job behind one in flight.
+    const failing = pool.writeSegment({ ...base, create: true, gate: { words, sequence: 1 } });
+    const following = pool.writeSegment({ ...base, create: false, follows: true, gate: { words, sequence: 2 } });
+    expect(await failing).toMatchObject({ kind: "failed", error: { code: "EEXIST" } });
+    expect(await following).toMatchObject({ kind: "failed", error: { message: expect.stringContaining("before this one failed") } });
+    expect(await readFile(segment, "utf8")).toBe("in the way");
+    expect(view[0]).toBe(0n);
+    expect(view[1]).not.toBe(0n);
+    // A job that does not follow is judged on its own, and one that follows a success runs.
+    expect(await pool.writeSegment({ ...base, create: false, position: 10 })).toEqual({ kind: "written", skipped: [] });
+    expect(await pool.writeSegment({ ...base, create: false, position: 17, follows: true })).toEqual({ kind: "written", skipped: [] });
+    expect((await readFile(segment)).length).toBe(24);
+  });
+
   it("times its workers' segment writes, their fdatasyncs, published object files and reads in shared histograms", async () => {
     const { root, pool, job } = await setup(1);
     expect(pool.timings().segmentWrite.count).toBe(0);

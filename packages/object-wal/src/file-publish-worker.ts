@@ -65,6 +65,11 @@ export interface SegmentWriteJob {
    * every write and sync of the job succeeded — before it answers — or fails when the job fails.
    */
   readonly gate?: { readonly words: SharedArrayBuffer; readonly sequence: number };
+  /**
+   * Sent while the segment job before it was still in flight: the worker refuses it (writing nothing) unless that
+   * job succeeded, so no write lands after a failed one.
+   */
+  readonly follows?: boolean;
 }
 
 /** One record of a `SegmentWriteJob`. */
@@ -188,6 +193,8 @@ function sharedMemory(memory) {
   return bytes;
 }
 let segment;
+// Whether the last segment job failed (or was refused): a job that follows it is refused too.
+let lastSegmentJobFailed = false;
 function closeSegment() {
   if (segment === undefined) return;
   const fd = segment.fd;
@@ -344,7 +351,10 @@ parentPort.on("message", (message) => {
   if (message.segment !== undefined) {
     const gate = message.segment.gate;
     try {
+      if (message.segment.follows === true && lastSegmentJobFailed) throw new Error("the segment write before this one failed");
+      lastSegmentJobFailed = true;
       outcome = writeSegment(message.segment);
+      lastSegmentJobFailed = false;
       if (gate !== undefined) openGate(gate);
     } catch (error) {
       try { closeSegment(); } catch {}

@@ -1,14 +1,14 @@
 // Gated puts of the segment layout (SegmentLog.putGated, FileSystemObjectStore.putIfAbsentGated): the gate's shared
 // words, reads that wait for the write, the cases that start nothing, and failures that fail the gate.
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DurabilityGateWord, ErrorCode, NereusError, crc32c, type DurabilityGate, type GatedPut } from "@nereus/core";
 import { expectNereusError } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { FilePublishPool } from "../file-publish-worker.js";
+import { FilePublishPool, type SegmentWriteJob, type SegmentWriteOutcome } from "../file-publish-worker.js";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
-import { SegmentLog } from "./segment-log.js";
+import { MAX_SEGMENT_JOBS_IN_FLIGHT, SegmentLog } from "./segment-log.js";
 import { segmentFileName } from "./segment-recovery.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -58,8 +58,41 @@ function openStore(root: string, segments: boolean | SegmentLayoutOptions | "off
   return store;
 }
 
-async function openLog(directory: string, segmentBytes = 4096): Promise<{ log: SegmentLog; pool: FilePublishPool }> {
-  const pool = new FilePublishPool(1);
+/**
+ * A real pool that, once armed, holds back the answer of the next job with records until another job was sent after
+ * it: the log then sees that job in flight while the next one goes out, whatever the worker's speed.
+ */
+class HoldingPool extends FilePublishPool {
+  readonly sent: SegmentWriteJob[] = [];
+  #armed = false;
+  #release: (() => void) | undefined;
+  #held: ((job: SegmentWriteJob) => void) | undefined;
+
+  /** Holds the next job with records; resolves once it was sent. */
+  arm(): Promise<SegmentWriteJob> {
+    this.#armed = true;
+    return new Promise((resolve) => {
+      this.#held = resolve;
+    });
+  }
+
+  override writeSegment(job: SegmentWriteJob): Promise<SegmentWriteOutcome> {
+    this.sent.push(job);
+    const outcome = super.writeSegment(job);
+    this.#release?.();
+    this.#release = undefined;
+    if (!this.#armed || job.records.length === 0) return outcome;
+    this.#armed = false;
+    const released = new Promise<void>((resolve) => {
+      this.#release = resolve;
+      setTimeout(resolve, 5_000);
+    });
+    this.#held?.(job);
+    return released.then(() => outcome);
+  }
+}
+
+async function openLog(directory: string, segmentBytes = 4096, pool: FilePublishPool = new FilePublishPool(1)): Promise<{ log: SegmentLog; pool: FilePublishPool }> {
   pools.push(pool);
   const log = await SegmentLog.open({ directory, pool, fsync: true, segmentBytes, compactBelow: 0 });
   logs.push(log);
@@ -140,6 +173,62 @@ describe("SegmentLog.putGated", () => {
     // Later puts are refused at once.
     expect(() => log.putGated("f/later", bytes("x"), crc32c(bytes("x")))).toThrow(NereusError);
     expect(gate.words().durable).toBeLessThan(BigInt(gate.sequence));
+  });
+
+  it("sends the next job while one is in flight; both land in order and survive a reopen", async () => {
+    expect(MAX_SEGMENT_JOBS_IN_FLIGHT).toBe(2);
+    const directory = path.join(await newRoot(), "segments");
+    const pool = new HoldingPool(1);
+    const { log } = await openLog(directory, 4096, pool);
+    const held = pool.arm();
+    const first = log.putGated("p/1", sized(700, 1), crc32c(sized(700, 1)));
+    const firstJob = await held;
+    // Put while the first job is in flight: it goes out behind it (at the end of the turn), after its records.
+    const second = log.putGated("p/2", sized(900, 2), crc32c(sized(900, 2)));
+    const third = log.putGated("p/3", sized(300, 3), crc32c(sized(300, 3)));
+    expect(await first.written).toBe(true);
+    expect(await second.written).toBe(true);
+    expect(await third.written).toBe(true);
+    await third.gate.durable;
+    const jobs = pool.sent.filter((job) => job.records.length > 0);
+    expect(jobs).toHaveLength(2);
+    expect(jobs[0]).toBe(firstJob);
+    expect(jobs[1]).toMatchObject({ create: false, follows: true, position: (firstJob.records[0]?.head.length ?? 0) + 700 });
+    expect(jobs[1]?.records).toHaveLength(2);
+    expect(log.stats.followingJobs).toBe(1);
+    expect(log.stats.writeJobs).toBe(2);
+    await log.close();
+    const { log: reopened } = await openLog(directory);
+    expect(await reopened.read("p/1", undefined)).toEqual(sized(700, 1));
+    expect(await reopened.read("p/2", undefined)).toEqual(sized(900, 2));
+    expect(await reopened.read("p/3", undefined)).toEqual(sized(300, 3));
+  });
+
+  it("writes nothing behind a failed job: the job sent behind it is refused, its gate fails, the file is untouched", async () => {
+    const directory = path.join(await newRoot(), "segments");
+    const pool = new HoldingPool(1);
+    const { log } = await openLog(directory, 256, pool);
+    const ok = log.putGated("h/ok", sized(100, 1), crc32c(sized(100, 1)));
+    await ok.gate.durable;
+    // The next record rolls to a new segment, created create-only; a file in the way fails that job (EEXIST).
+    const files = (await readdir(directory)).filter((name) => name.endsWith(".nsr"));
+    const current = Number.parseInt(/^segment-(\d+)\.nsr$/.exec(files[0] ?? "")?.[1] ?? "", 10);
+    const inTheWay = path.join(directory, segmentFileName(current + 1));
+    await writeFile(inTheWay, "in the way");
+    const held = pool.arm();
+    const failing = log.putGated("h/bad", sized(120, 2), crc32c(sized(120, 2)));
+    await held;
+    const behind = log.putGated("h/behind", sized(50, 3), crc32c(sized(50, 3)));
+    await expectNereusError(failing.gate.durable, ErrorCode.OBJECT_UPLOAD_FAILED);
+    await expectNereusError(behind.gate.durable, ErrorCode.OBJECT_UPLOAD_FAILED);
+    await expect(failing.written).rejects.toThrow();
+    await expect(behind.written).rejects.toThrow();
+    expect(pool.sent.at(-1)).toMatchObject({ follows: true, create: false });
+    expect(log.stats.followingJobs).toBe(1);
+    expect(await readFile(inTheWay, "utf8")).toBe("in the way");
+    expect(shared(behind.gate).words().durable).toBeLessThan(BigInt(shared(behind.gate).sequence));
+    expect(await log.read("h/behind", undefined)).toBeUndefined();
+    expect(await log.read("h/ok", undefined)).toEqual(sized(100, 1));
   });
 
   it("fails the gate when the write is refused before reaching a worker (closed pool)", async () => {

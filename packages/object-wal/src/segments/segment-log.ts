@@ -6,14 +6,15 @@
 // sealed segment holding little live data is compacted (its live objects re-appended, then it is unlinked). Reads of
 // the newest segments run on the calling thread (hot-segment-reads.ts), older ones on a publish worker.
 //
-// Invariants: writes are appended strictly in order by one worker, one job at a time; a record is visible (index)
+// Invariants: writes are appended strictly in order by one worker, one job at a time (a second job may wait in the
+// worker's queue, and is refused there when the one before it failed); a record is visible (index)
 // only once written — and fdatasynced, with durability "fsync"; the active segment is fdatasynced and closed before
 // the next one is created; any write or sync failure fails the layout (every later call is refused until the store
 // is reopened, when recovery cuts what was torn), because after a failed fdatasync the file's state is unknown.
 import path from "node:path";
 import { unlink } from "node:fs/promises";
 import { ErrorCode, NereusError, SharedDurabilityGates, crc32c, type DurabilityGate, type LatencySnapshot, type ObjectInfo } from "@nereus/core";
-import type { FilePublishPool, PublishError, SegmentWriteRecord } from "../file-publish-worker.js";
+import type { FilePublishPool, PublishError, SegmentWriteOutcome, SegmentWriteRecord } from "../file-publish-worker.js";
 import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
 import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
@@ -77,9 +78,30 @@ interface PendingRecord {
   readonly gateSequence?: number;
 }
 
+/** A write job sent to the worker, settled in the order sent. */
+interface InFlightJob {
+  readonly batch: readonly PendingRecord[];
+  readonly outcome: Promise<SegmentWriteOutcome>;
+  /** Where its first record goes in the active segment. */
+  readonly position: number;
+  readonly bytes: number;
+  /** Whether the worker may skip one of its records (`unlessFile`), so that later records land elsewhere. */
+  readonly mayShift: boolean;
+  /** The highest gate sequence among its records (0: none). */
+  readonly gateSequence: number;
+}
+
+/**
+ * Write jobs in flight at once: one being written and synced by the worker and the next one waiting in its queue, so
+ * the next write starts right after the previous sync instead of after its answer reached this thread.
+ */
+export const MAX_SEGMENT_JOBS_IN_FLIGHT = 2;
+
 /** Counters for tests, logs and metrics. */
 export class SegmentLogStats {
   writeJobs = 0;
+  /** Write jobs sent while another one was in flight (see MAX_SEGMENT_JOBS_IN_FLIGHT). */
+  followingJobs = 0;
   records = 0;
   segmentsRemoved = 0;
   objectsCompacted = 0;
@@ -103,7 +125,14 @@ export class SegmentLog {
   readonly #lock: SegmentLock;
   #active: { seq: number; bytes: number; created: boolean };
   #queue: PendingRecord[] = [];
+  /** Write jobs sent to the worker and not settled yet, oldest first, and their bytes. */
+  readonly #inFlight: InFlightJob[] = [];
+  #inFlightBytes = 0;
+  /** Whether a dispatch of the next job behind the one in flight is scheduled for the end of this turn. */
+  #followerScheduled = false;
+  /** The latest drain (close waits for it) and whether one is running. */
   #draining: Promise<void> | undefined;
+  #drainRunning = false;
   #housekeeping: Promise<void> | undefined;
   #housekeepingAgain = false;
   /** Keys being re-appended by compaction: a delete of one waits for its move. */
@@ -340,95 +369,156 @@ export class SegmentLog {
   #append(record: Omit<PendingRecord, "resolve" | "reject">): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       this.#queue.push({ ...record, resolve, reject });
-      this.#draining ??= this.#drain().finally(() => {
-        this.#draining = undefined;
-      });
+      if (!this.#drainRunning) {
+        this.#draining = this.#drain();
+      } else if (!this.#followerScheduled && this.#inFlight.length > 0 && this.#inFlight.length < MAX_SEGMENT_JOBS_IN_FLIGHT) {
+        // The next job goes out at the end of this event-loop turn, with every record queued by then (puts of many
+        // streams in one turn share its fdatasync).
+        this.#followerScheduled = true;
+        setImmediate(() => {
+          this.#followerScheduled = false;
+          this.#dispatch();
+        });
+      }
     });
   }
 
-  /** Writes queued records in batches (one job, one fdatasync each) until the queue is empty. */
+  /**
+   * Writes queued records in batches (one job, one fdatasync each) until the queue is empty, settling the jobs in the
+   * order they were sent. A job goes out while the one before it is still in flight (see #dispatch), so the worker
+   * starts it as soon as it synced the previous one instead of after a round trip through this thread.
+   */
   async #drain(): Promise<void> {
-    while (this.#queue.length > 0) {
-      if (this.#failure !== undefined) {
-        for (const record of this.#queue.splice(0)) record.reject(this.#refused(record.key));
-        return;
+    // Cleared synchronously where the loop ends (no await between), so a put right after it starts the next drain.
+    this.#drainRunning = true;
+    try {
+      for (;;) {
+        this.#dispatch();
+        const job = this.#inFlight[0];
+        if (job === undefined) {
+          if (this.#queue.length === 0) return;
+          if (this.#failure !== undefined) {
+            for (const record of this.#queue.splice(0)) record.reject(this.#refused(record.key));
+            return;
+          }
+          // Nothing could go out: the next record does not fit the active segment.
+          await this.#roll();
+          continue;
+        }
+        const outcome = await job.outcome;
+        this.#inFlight.shift();
+        this.#inFlightBytes -= job.bytes;
+        this.#settle(job, outcome);
       }
+    } finally {
+      this.#drainRunning = false;
+    }
+  }
+
+  /**
+   * Sends queued records as write jobs: at most {@link MAX_SEGMENT_JOBS_IN_FLIGHT} at once, a second one only behind
+   * a job whose records all land where they were placed (no `unlessFile`, which the worker may skip) and only while the
+   * records fit the active segment (a roll waits for every job to settle). The worker refuses a job marked `follows`
+   * when the job before it failed, so nothing is written after a failed write.
+   */
+  #dispatch(): void {
+    while (this.#queue.length > 0 && this.#failure === undefined && this.#inFlight.length < MAX_SEGMENT_JOBS_IN_FLIGHT) {
+      const previous = this.#inFlight[this.#inFlight.length - 1];
+      if (previous !== undefined && previous.mayShift) return;
+      const active = this.#active;
+      const position = active.bytes + this.#inFlightBytes;
       const first = this.#queue[0] as PendingRecord;
-      if (this.#active.bytes > 0 && this.#active.bytes + first.bytes > this.#segmentBytes) await this.#roll();
-      if (this.#failure !== undefined) continue;
+      if (position > 0 && position + first.bytes > this.#segmentBytes) return;
       const batch: PendingRecord[] = [];
       let bytes = 0;
+      let mayShift = false;
+      let gateSequence = 0;
       while (this.#queue.length > 0) {
         const next = this.#queue[0] as PendingRecord;
-        if (batch.length > 0 && this.#active.bytes + bytes + next.bytes > this.#segmentBytes) break;
+        if (batch.length > 0 && position + bytes + next.bytes > this.#segmentBytes) break;
         batch.push(next);
         this.#queue.shift();
         bytes += next.bytes;
+        if (next.write.unlessFile !== undefined) mayShift = true;
+        if (next.gateSequence !== undefined && next.gateSequence > gateSequence) gateSequence = next.gateSequence;
       }
-      const active = this.#active;
-      const create = !active.created;
+      const create = !active.created && previous === undefined;
       this.stats.writeJobs += 1;
-      let gateSequence = 0;
-      for (const record of batch) if (record.gateSequence !== undefined && record.gateSequence > gateSequence) gateSequence = record.gateSequence;
-      const outcome = await this.#pool.writeSegment({
+      if (previous !== undefined) this.stats.followingJobs += 1;
+      const outcome = this.#pool.writeSegment({
         path: this.#path(active.seq),
         create,
-        position: active.bytes,
+        position,
         records: batch.map((record) => record.write),
         sync: this.#fsync,
         syncDirectory: create && this.#fsync,
         close: false,
+        ...(previous === undefined ? {} : { follows: true }),
         ...(gateSequence === 0 ? {} : { gate: { words: this.#gates.words, sequence: gateSequence } }),
       });
-      if (outcome.kind === "failed") {
-        this.#fail(mapFileSystemError(asError(outcome.error), "put"));
-        for (const record of batch) record.reject(this.#uncertain(record.key));
-        continue;
+      this.#inFlight.push({ batch, outcome, position, bytes, mayShift, gateSequence });
+      this.#inFlightBytes += bytes;
+    }
+  }
+
+  /** Applies the outcome of the oldest job in flight: the index, the gates, the records' promises. */
+  #settle(job: InFlightJob, outcome: SegmentWriteOutcome): void {
+    const { batch, gateSequence } = job;
+    if (outcome.kind === "failed") {
+      this.#fail(mapFileSystemError(asError(outcome.error), "put"));
+      for (const record of batch) record.reject(this.#uncertain(record.key));
+      return;
+    }
+    const active = this.#active;
+    if (job.position !== active.bytes) {
+      // Cannot happen (a job follows only one whose records all land); refuse rather than index wrong offsets.
+      this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment write at ${String(job.position)} settled with the segment at ${String(active.bytes)}`, { retryable: false }));
+      for (const record of batch) record.reject(this.#uncertain(record.key));
+      return;
+    }
+    active.created = true;
+    if (gateSequence !== 0) this.#gates.open(gateSequence);
+    let offset = active.bytes;
+    const skipped = new Set(outcome.skipped);
+    if (batch.every((record, position) => record.delete === undefined || skipped.has(position))) {
+      // Puts only (the common case): held, and applied to the index with later jobs' in one transaction.
+      const puts: HeldPut[] = [];
+      for (const [position, record] of batch.entries()) {
+        if (skipped.has(position)) continue;
+        puts.push({ key: record.key, location: putLocation(record, active.seq, offset), recordBytes: record.bytes });
+        offset += record.bytes;
+        this.stats.records += 1;
       }
-      active.created = true;
-      if (gateSequence !== 0) this.#gates.open(gateSequence);
-      let offset = active.bytes;
-      const skipped = new Set(outcome.skipped);
-      if (batch.every((record, position) => record.delete === undefined || skipped.has(position))) {
-        // Puts only (the common case): held, and applied to the index with later jobs' in one transaction.
-        const puts: HeldPut[] = [];
+      this.#puts.hold(puts, { segment: active.seq, offset });
+      active.bytes = offset;
+      for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
+      return;
+    }
+    try {
+      // A job with deletes: the held puts first, then one index transaction for the job, with the position every
+      // record before which is now indexed.
+      if (!this.#puts.flush()) throw this.#failure ?? new Error("held index puts could not be applied");
+      this.#index.transaction(() => {
         for (const [position, record] of batch.entries()) {
           if (skipped.has(position)) continue;
-          puts.push({ key: record.key, location: putLocation(record, active.seq, offset), recordBytes: record.bytes });
+          if (record.delete === undefined) {
+            this.#index.applyPut(record.key, putLocation(record, active.seq, offset), record.bytes);
+          } else {
+            this.#index.applyDelete(record.key, active.seq, offset, record.bytes, record.delete.segment, record.delete.offset);
+          }
           offset += record.bytes;
           this.stats.records += 1;
         }
-        this.#puts.hold(puts, { segment: active.seq, offset });
-        active.bytes = offset;
-        for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
-        continue;
-      }
-      try {
-        // A job with deletes: the held puts first, then one index transaction for the job, with the position every
-        // record before which is now indexed.
-        if (!this.#puts.flush()) throw this.#failure ?? new Error("held index puts could not be applied");
-        this.#index.transaction(() => {
-          for (const [position, record] of batch.entries()) {
-            if (skipped.has(position)) continue;
-            if (record.delete === undefined) {
-              this.#index.applyPut(record.key, putLocation(record, active.seq, offset), record.bytes);
-            } else {
-              this.#index.applyDelete(record.key, active.seq, offset, record.bytes, record.delete.segment, record.delete.offset);
-            }
-            offset += record.bytes;
-            this.stats.records += 1;
-          }
-          this.#index.setApplied({ segment: active.seq, offset });
-        });
-      } catch (error) {
-        // The records are durable in the segment but not indexed: a reopen replays them into the index.
-        this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: false, cause: error }));
-        for (const record of batch) record.reject(this.#uncertain(record.key));
-        continue;
-      }
-      active.bytes = offset;
-      for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
+        this.#index.setApplied({ segment: active.seq, offset });
+      });
+    } catch (error) {
+      // The records are durable in the segment but not indexed: a reopen replays them into the index.
+      this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: false, cause: error }));
+      for (const record of batch) record.reject(this.#uncertain(record.key));
+      return;
     }
+    active.bytes = offset;
+    for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
   }
 
   /** Seals the active segment (fdatasync + close, whatever the durability) and starts the next one. */
