@@ -469,6 +469,11 @@ export class SegmentLog {
       for (const record of batch) record.reject(this.#uncertain(record.key));
       return;
     }
+    if (this.#failure !== undefined) {
+      // Written behind a job whose index update failed: durable in the segment (a reopen replays it), not indexed.
+      for (const record of batch) record.reject(this.#uncertain(record.key));
+      return;
+    }
     const active = this.#active;
     if (job.position !== active.bytes) {
       // Cannot happen (a job follows only one whose records all land); refuse rather than index wrong offsets.
