@@ -88,8 +88,6 @@ async function main(): Promise<void> {
     const logger = new JsonLogger({ level: "error", sink: { write: () => true } });
     const storage = await openStorage({ config, writerId: "embedded-append-bench", logger });
     const latencies: number[] = [];
-    let wallMs: number;
-    let cpu: NodeJS.CpuUsage;
     try {
       const streams: string[] = [];
       for (let index = 0; index < STREAMS; index++) {
@@ -109,8 +107,8 @@ async function main(): Promise<void> {
       const cpuBefore = process.cpuUsage();
       const started = performance.now();
       await Promise.all(streams.flatMap((streamId) => Array.from({ length: IN_FLIGHT }, () => lane(streamId))));
-      wallMs = performance.now() - started;
-      cpu = process.cpuUsage(cpuBefore);
+      const wallMs = performance.now() - started;
+      const cpu = process.cpuUsage(cpuBefore);
       const io = storageIoTimings(storage);
       const sorted = latencies.slice(WARMUP).sort((left, right) => left - right);
       const appendBytes = ENTRIES * ENTRY_BYTES;
