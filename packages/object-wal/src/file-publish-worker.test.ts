@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FilePublishPool } from "./file-publish-worker.js";
+import { FOLLOWER_REFUSED_CODE, FilePublishPool } from "./file-publish-worker.js";
 
 const roots: string[] = [];
 const pools: FilePublishPool[] = [];
@@ -166,7 +166,7 @@ describe("FilePublishPool", () => {
     const failing = pool.writeSegment({ ...base, create: true, gate: { words, sequence: 1 } });
     const following = pool.writeSegment({ ...base, create: false, follows: true, gate: { words, sequence: 2 } });
     expect(await failing).toMatchObject({ kind: "failed", error: { code: "EEXIST" } });
-    expect(await following).toMatchObject({ kind: "failed", error: { message: expect.stringContaining("before this one failed") } });
+    expect(await following).toMatchObject({ kind: "failed", error: { code: FOLLOWER_REFUSED_CODE, message: expect.stringContaining("before this one failed") } });
     expect(await readFile(segment, "utf8")).toBe("in the way");
     expect(view[0]).toBe(0n);
     expect(view[1]).not.toBe(0n);

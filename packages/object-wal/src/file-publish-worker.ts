@@ -72,6 +72,11 @@ export interface SegmentWriteJob {
   readonly follows?: boolean;
 }
 
+/**
+ * The error code of a `follows` job the worker refused because the job before it failed: nothing of it was written.
+ */
+export const FOLLOWER_REFUSED_CODE = "EPREVIOUSFAILED";
+
 /** One record of a `SegmentWriteJob`. */
 export interface SegmentWriteRecord {
   /** Skip the record (reported in `skipped`) when this file exists: the key is taken by an object file. */
@@ -351,7 +356,9 @@ parentPort.on("message", (message) => {
   if (message.segment !== undefined) {
     const gate = message.segment.gate;
     try {
-      if (message.segment.follows === true && lastSegmentJobFailed) throw new Error("the segment write before this one failed");
+      if (message.segment.follows === true && lastSegmentJobFailed) {
+        throw Object.assign(new Error("the segment write before this one failed"), { code: ${JSON.stringify(FOLLOWER_REFUSED_CODE)} });
+      }
       lastSegmentJobFailed = true;
       outcome = writeSegment(message.segment);
       lastSegmentJobFailed = false;

@@ -14,7 +14,7 @@
 import path from "node:path";
 import { unlink } from "node:fs/promises";
 import { ErrorCode, NereusError, SharedDurabilityGates, crc32c, type DurabilityGate, type LatencySnapshot, type ObjectInfo } from "@nereus/core";
-import type { FilePublishPool, PublishError, SegmentWriteOutcome, SegmentWriteRecord } from "../file-publish-worker.js";
+import { FOLLOWER_REFUSED_CODE, type FilePublishPool, type PublishError, type SegmentWriteOutcome, type SegmentWriteRecord } from "../file-publish-worker.js";
 import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
 import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
@@ -464,6 +464,11 @@ export class SegmentLog {
   /** Applies the outcome of the oldest job in flight: the index, the gates, the records' promises. */
   #settle(job: InFlightJob, outcome: SegmentWriteOutcome): void {
     const { batch, gateSequence } = job;
+    if (outcome.kind === "failed" && outcome.error.code === FOLLOWER_REFUSED_CODE && this.#failure !== undefined) {
+      // Refused by the worker behind the failed job settled just before: nothing of it was written.
+      for (const record of batch) record.reject(this.#refused(record.key));
+      return;
+    }
     if (outcome.kind === "failed") {
       this.#fail(mapFileSystemError(asError(outcome.error), "put"));
       for (const record of batch) record.reject(this.#uncertain(record.key));
