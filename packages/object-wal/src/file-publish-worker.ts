@@ -507,7 +507,8 @@ export class FilePublishPool {
 
   /**
    * Runs one segment write job, always on the same worker (the first one), so the writes of one file keep their
-   * order. The caller sends the next job of a file only once this one resolved.
+   * order. The caller may send the next job of a file before this one resolved only with `follows` (the worker then
+   * refuses it if this one failed).
    */
   writeSegment(job: SegmentWriteJob): Promise<SegmentWriteOutcome> {
     if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });

@@ -130,6 +130,11 @@ export class SegmentLog {
   #inFlightBytes = 0;
   /** Whether a dispatch of the next job behind the one in flight is scheduled for the end of this turn. */
   #followerScheduled = false;
+  /** That dispatch (one function for the log's lifetime: no closure per scheduled job). */
+  readonly #dispatchFollower = (): void => {
+    this.#followerScheduled = false;
+    this.#dispatch();
+  };
   /** The latest drain (close waits for it) and whether one is running. */
   #draining: Promise<void> | undefined;
   #drainRunning = false;
@@ -375,10 +380,7 @@ export class SegmentLog {
         // The next job goes out at the end of this event-loop turn, with every record queued by then (puts of many
         // streams in one turn share its fdatasync).
         this.#followerScheduled = true;
-        setImmediate(() => {
-          this.#followerScheduled = false;
-          this.#dispatch();
-        });
+        setImmediate(this.#dispatchFollower);
       }
     });
   }
