@@ -19,6 +19,7 @@
 // after every append (`log.flush.interval.messages=1`: the produce request is answered only after fsync, as the
 // Nereus default acknowledges), and every Nereus column gets a ratio against it too: the equal-durability figure.
 import os from "node:os";
+import { performance } from "node:perf_hooks";
 import {
   type ApacheKafka,
   type BrokerEntry,
@@ -26,7 +27,11 @@ import {
   type JavaDriver,
   type NereusBroker,
   type ProducePerfResult,
+  busyFraction,
+  cpuCount,
   javaDriver,
+  machineCpuTicks,
+  mainThreadCpuSeconds,
   processCpuSeconds,
   runDriver,
   startApacheKafka,
@@ -212,6 +217,16 @@ function medianBound(text: string, metric: string, labelFilter: string): number 
   return buckets.find((bucket) => total > 0 && bucket.count >= total / 2)?.le ?? Number.NaN;
 }
 
+/**
+ * How busy the machine and the broker's main thread were over a produce phase (warm-up included): a machine left
+ * partly idle means the phase was bound by latency (disk syncs, thread wake-ups, the producer's window), one busy
+ * near 100 % means it was bound by CPU. For the Nereus broker the main thread is the event loop.
+ */
+function describeUtilization(machineBusy: number, mainThreadShare: number): string {
+  const percent = (fraction: number): string => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a");
+  return `machine busy ${percent(machineBusy)} of ${String(cpuCount())} CPUs, broker main thread ${percent(mainThreadShare)}`;
+}
+
 /** One line from the Nereus broker's /metrics: where a produce spends its time and how appends batch into objects. */
 function nereusDiagnostics(metrics: string): string {
   const appends = sample(metrics, "nereus_append_duration_seconds_count");
@@ -278,13 +293,18 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     for (const t of [topic, latencyTopic, `${topic}-warmup`]) await runDriver(driver, "create-topic", { bootstrap, topic: t, partitions: settings.partitions });
     const megabytes = (records: number): number => (records * settings.size) / 1e6;
     const cpuBeforeProduce = processCpuSeconds(broker.pid);
+    const mainBeforeProduce = mainThreadCpuSeconds(broker.pid);
+    const machineBeforeProduce = machineCpuTicks();
+    const produceStarted = performance.now();
     const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup }, { timeoutMs: 900_000 });
+    const produceSeconds = (performance.now() - produceStarted) / 1000;
     const produceCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
+    const utilization = describeUtilization(busyFraction(machineBeforeProduce, machineCpuTicks()), (mainThreadCpuSeconds(broker.pid) - mainBeforeProduce) / produceSeconds);
     assertClean(`${target.name} produce`, produced);
     const clientProduceCpuMsPerMB = clientCpuMsPerMB(produced.clientCpuMs, megabytes(settings.records));
     log(
       `${target.name}: produce ${produced.mbPerSec.toFixed(2)} MB/s, p50 ${produced.p50Ms.toFixed(1)} ms, p99 ${produced.p99Ms.toFixed(1)} ms (${produced.seconds.toFixed(1)} s), broker CPU ${produceCpuMsPerMB.toFixed(1)} ms/MB, ` +
-        `client CPU ${clientProduceCpuMsPerMB.toFixed(1)} ms/MB (JIT ${String(produced.clientJitMs)} ms); ${describeProducerRequests(produced)}`,
+        `client CPU ${clientProduceCpuMsPerMB.toFixed(1)} ms/MB (JIT ${String(produced.clientJitMs)} ms); ${utilization}; ${describeProducerRequests(produced)}`,
     );
     const consumeRates: number[] = [];
     const consumeCpu: number[] = [];

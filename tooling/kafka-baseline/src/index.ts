@@ -8,4 +8,5 @@ export { kafkaJars, javaExecutable, javacExecutable, JDK_PACKAGE, type KafkaJars
 export { probeKafka, waitForKafka, type ProbeResult } from "./kafka-probe.js";
 export { LoggedProcess, freePorts, logTail, type ExitStatus } from "./child-process.js";
 export { BaselineError } from "./errors.js";
-export { processCpuSeconds } from "./process-cpu.js";
+export { processCpuSeconds, mainThreadCpuSeconds } from "./process-cpu.js";
+export { machineCpuTicks, busyFraction, cpuCount, type MachineCpuTicks } from "./machine-cpu.js";

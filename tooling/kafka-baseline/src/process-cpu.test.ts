@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cpuSecondsFromStat, processCpuSeconds } from "./process-cpu.js";
+import { cpuSecondsFromStat, mainThreadCpuSeconds, processCpuSeconds } from "./process-cpu.js";
 
 describe("processCpuSeconds", () => {
   it("reads utime + stime after the last ')' of the name, in clock ticks", () => {
@@ -21,5 +21,15 @@ describe("processCpuSeconds", () => {
     let after = before;
     while (after <= before && Date.now() < deadline) after = processCpuSeconds(process.pid);
     expect(after).toBeGreaterThan(before);
+  });
+});
+
+describe("mainThreadCpuSeconds", () => {
+  it("reads the main thread's own stat: at most the whole process's CPU, NaN for a process that does not exist", () => {
+    const main = mainThreadCpuSeconds(process.pid);
+    const whole = processCpuSeconds(process.pid);
+    expect(main).toBeGreaterThan(0);
+    expect(main).toBeLessThanOrEqual(whole);
+    expect(mainThreadCpuSeconds(2 ** 30)).toBeNaN();
   });
 });

@@ -21,6 +21,21 @@ export function processCpuSeconds(pid: number): number {
   return cpuSecondsFromStat(stat);
 }
 
+/**
+ * Seconds of CPU the main thread of `pid` has used (user + system), or NaN when it cannot be read. On Linux the main
+ * thread's task id is the process id, so this is /proc/<pid>/task/<pid>/stat. For a Node.js broker that thread is
+ * the event loop: its share of the wall time says whether the event loop, not the I/O threads, sets the pace.
+ */
+export function mainThreadCpuSeconds(pid: number): number {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${String(pid)}/task/${String(pid)}/stat`, "utf8");
+  } catch {
+    return Number.NaN;
+  }
+  return cpuSecondsFromStat(stat);
+}
+
 /** The user + system seconds of one /proc/<pid>/stat line (NaN when it is not one). */
 export function cpuSecondsFromStat(stat: string): number {
   const close = stat.lastIndexOf(")");
