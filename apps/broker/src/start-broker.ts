@@ -15,7 +15,7 @@ import { MetricsRegistry } from "./metrics/metrics-registry.js";
 import { registerRuntimeMetrics, type RuntimeMetrics } from "./metrics/runtime-metrics.js";
 import { instrumentStreamStore } from "./metrics/instrument-stream-store.js";
 import { type DataDirLock, lockDataDir } from "./storage/data-dir-lock.js";
-import { type BrokerStorage, openStorage, storageIoTimings, storageReadBuffers } from "./storage/open-storage.js";
+import { type BrokerStorage, openStorage, storageIoTimings, storageReadBuffers, storageSegmentStats } from "./storage/open-storage.js";
 import { StartupError, reasonOf } from "./startup-error.js";
 
 /** A running broker. */
@@ -187,6 +187,24 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
           type: "gauge",
           samples: pools.flatMap(({ pool, chunkBytes }) => (chunkBytes === undefined ? [] : [{ labels: { pool }, value: chunkBytes }])),
         },
+      ];
+    });
+    metrics.addCollector(() => {
+      const segments = storageSegmentStats(storage);
+      if (segments === undefined) return [];
+      return [
+        {
+          name: "nereus_segment_write_jobs_total",
+          help: "Write jobs of the filesystem store's segment writer (each one write and one fdatasync for every record queued since the previous job); kind=following: sent while another job was in flight.",
+          type: "counter",
+          samples: [
+            { labels: { kind: "all" }, value: segments.writeJobs },
+            { labels: { kind: "following" }, value: segments.followingJobs },
+          ],
+        },
+        { name: "nereus_segment_records_total", help: "Records (object puts and deletes) written to segments.", type: "counter", samples: [{ labels: {}, value: segments.records }] },
+        { name: "nereus_segments_removed_total", help: "Segment files removed once nothing in them was needed.", type: "counter", samples: [{ labels: {}, value: segments.segmentsRemoved }] },
+        { name: "nereus_segment_objects_compacted_total", help: "Objects moved out of sparse segments by compaction.", type: "counter", samples: [{ labels: {}, value: segments.objectsCompacted }] },
       ];
     });
     const walStats = storage.runtime.writer.stats;

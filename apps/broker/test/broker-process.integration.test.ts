@@ -104,6 +104,10 @@ describe("a running nereus-broker", () => {
       "nereus_materialization_tasks_published_total",
       "nereus_materialization_pending_bytes",
       'nereus_process_cpu_seconds_total{mode="user"}',
+      "# TYPE nereus_event_loop_busy_seconds_total counter",
+      'nereus_segment_write_jobs_total{kind="following"}',
+      "nereus_segments_removed_total",
+      "nereus_segment_objects_compacted_total",
       "# TYPE nereus_gc_pause_seconds histogram",
       "nereus_materialization_foreground_wait_seconds_total",
       "nereus_kafka_groups",
@@ -114,6 +118,11 @@ describe("a running nereus-broker", () => {
     for (const step of ["segment_write", "segment_sync", "sqlite_round", "sqlite_wal_sync"]) {
       const count = new RegExp(`^nereus_storage_io_seconds_count\\{step="${step}"\\} (\\d+)$`, "m").exec(metrics);
       expect(Number(count?.[1] ?? 0), step).toBeGreaterThan(0);
+    }
+    // That produce was a record in a segment write job.
+    for (const family of ['nereus_segment_write_jobs_total{kind="all"}', "nereus_segment_records_total"]) {
+      const value = new RegExp(`^${family.replace(/[{}]/g, "\\$&")} (\\d+)$`, "m").exec(metrics);
+      expect(Number(value?.[1] ?? 0), family).toBeGreaterThan(0);
     }
     // Reads are exported too (a series from the start, counted once a Fetch misses the broker's caches).
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read"\} \d+$/m);

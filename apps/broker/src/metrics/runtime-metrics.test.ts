@@ -1,4 +1,4 @@
-import { constants as perfConstants } from "node:perf_hooks";
+import { performance, constants as perfConstants } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, test } from "vitest";
 import { MetricsRegistry } from "./metrics-registry.js";
@@ -37,6 +37,27 @@ describe("runtime metrics", () => {
       expect(text).toContain("# TYPE nereus_process_cpu_seconds_total counter");
       expect(text).toMatch(/nereus_process_cpu_seconds_total\{mode="system"\} [0-9.e-]+/);
       expect(read(text)).toBeGreaterThanOrEqual(before + 0.02);
+    } finally {
+      runtime.stop();
+    }
+  });
+
+  test("the event loop's busy time grows while it runs JavaScript, not while it waits", async () => {
+    const metrics = new MetricsRegistry();
+    const runtime = registerRuntimeMetrics(metrics);
+    try {
+      const read = (): number => Number(/^nereus_event_loop_busy_seconds_total ([0-9.e-]+)$/m.exec(metrics.render())?.[1]);
+      expect(metrics.render()).toContain("# TYPE nereus_event_loop_busy_seconds_total counter");
+      const before = read();
+      const spinUntil = performance.now() + 50;
+      let spin = 0;
+      while (performance.now() < spinUntil) spin += 1;
+      expect(spin).toBeGreaterThan(0);
+      const afterSpin = read();
+      expect(afterSpin).toBeGreaterThanOrEqual(before + 0.045);
+      await sleep(100);
+      // 100 ms of waiting adds far less than 100 ms (only the timer's callback and this test's own code run).
+      expect(read() - afterSpin).toBeLessThan(0.05);
     } finally {
       runtime.stop();
     }

@@ -1,9 +1,12 @@
-// Process-level series for /metrics that say where the broker's own CPU goes: CPU seconds (user and system) and the
-// main thread's garbage-collection pauses by kind, observed through perf_hooks. Under a produce load the broker is
+// Process-level series for /metrics that say where the broker's own CPU goes: CPU seconds (user and system), the
+// time the main thread's event loop was busy, and the main thread's garbage-collection pauses by kind, observed
+// through perf_hooks. Under a produce load the broker is
 // bound by CPU on a small machine, and full (mark-compact) collections every second or so are part of that cost —
-// these series make that visible without attaching a profiler. The observer adds nothing per request; it runs once
-// per collection.
-import { type PerformanceEntry, PerformanceObserver, constants as perfConstants } from "node:perf_hooks";
+// these series make that visible without attaching a profiler. The event loop's busy time tells the two kinds of
+// slow broker apart: one whose event loop is busy most of the wall time is bound by its JavaScript, one whose event
+// loop idles while requests wait is bound by its I/O threads and disk syncs. The observer adds nothing per request;
+// it runs once per collection.
+import { type PerformanceEntry, PerformanceObserver, performance, constants as perfConstants } from "node:perf_hooks";
 import type { Histogram, MetricsRegistry } from "./metrics-registry.js";
 
 /** Pause buckets in seconds, 0.1 ms to 1 s (scavenges are sub-millisecond, full collections up to tens of ms). */
@@ -32,9 +35,10 @@ export interface RuntimeMetrics {
 }
 
 /**
- * Registers `nereus_process_cpu_seconds_total{mode="user"|"system"}` (read at scrape time) and
- * `nereus_gc_pause_seconds{kind}` (fed by a GC observer until `stop`). Invariant: one observer per call; callers stop
- * it when the broker closes, so a stopped broker observes nothing.
+ * Registers `nereus_process_cpu_seconds_total{mode="user"|"system"}` and `nereus_event_loop_busy_seconds_total` (both
+ * read at scrape time; the latter is the main thread's event-loop active time since the process started, so its rate
+ * is the event loop's utilization, 0..1) and `nereus_gc_pause_seconds{kind}` (fed by a GC observer until `stop`).
+ * Invariant: one observer per call; callers stop it when the broker closes, so a stopped broker observes nothing.
  */
 export function registerRuntimeMetrics(metrics: MetricsRegistry): RuntimeMetrics {
   metrics.addCollector(() => {
@@ -48,6 +52,12 @@ export function registerRuntimeMetrics(metrics: MetricsRegistry): RuntimeMetrics
           { labels: { mode: "user" }, value: usage.user / 1e6 },
           { labels: { mode: "system" }, value: usage.system / 1e6 },
         ],
+      },
+      {
+        name: "nereus_event_loop_busy_seconds_total",
+        help: "Time the main thread's event loop spent running callbacks (not waiting for events) since the process started; its rate is the event loop's utilization.",
+        type: "counter",
+        samples: [{ labels: {}, value: performance.eventLoopUtilization().active / 1000 }],
       },
     ];
   });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { type LatencySnapshot, type MetadataStore, type ObjectStore, type StorageProfile, type StreamStore, createStreamStore } from "@nereus/core";
 import type { LogDirectory } from "@nereus/kafka";
 import { SqliteMetadataStore, createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
-import { FileSystemObjectStore, type ObjectWalRuntime, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore, segmentMapSupport } from "@nereus/object-wal";
+import { FileSystemObjectStore, type ObjectWalRuntime, type SegmentLogStats, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore, segmentMapSupport } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
 import { type BrokerConfig, defaultWalLingerMs, materializationMode } from "../config/broker-config.js";
 import { StartupError, reasonOf } from "../startup-error.js";
@@ -81,6 +81,15 @@ export function storageReadBuffers(storage: Pick<BrokerStorage, "objectStore">):
   const mapped = storage.objectStore.hotReadStats?.mapped ?? 0;
   if (eventLoop !== undefined) pools.unshift({ pool: "event_loop", lent: eventLoop.lent, own: eventLoop.own, mapped, chunkBytes: eventLoop.chunkBytes });
   return pools;
+}
+
+/**
+ * The filesystem store's segment writer counters (see the object-wal README): write jobs (each one write and one
+ * fdatasync), those sent while another was in flight, records written, segments removed, objects moved by
+ * compaction. Undefined for S3 and for the files layout.
+ */
+export function storageSegmentStats(storage: Pick<BrokerStorage, "objectStore">): SegmentLogStats | undefined {
+  return storage.objectStore instanceof FileSystemObjectStore ? storage.objectStore.segmentStats : undefined;
 }
 
 export interface OpenStorageOptions {
