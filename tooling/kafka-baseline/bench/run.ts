@@ -184,6 +184,8 @@ interface Figures {
 
 interface Target {
   readonly name: string;
+  /** Whether the process's main thread is its event loop (Nereus: yes; the JVM's main thread only waits). */
+  readonly mainThreadIsEventLoop: boolean;
   start(): Promise<{ bootstrap: string; pid: number; stop: () => Promise<void>; diagnostics?: () => Promise<string> }>;
 }
 
@@ -218,13 +220,14 @@ function medianBound(text: string, metric: string, labelFilter: string): number 
 }
 
 /**
- * How busy the machine and the broker's main thread were over a produce phase (warm-up included): a machine left
+ * How busy the machine and the broker's event loop were over a produce phase (warm-up included): a machine left
  * partly idle means the phase was bound by latency (disk syncs, thread wake-ups, the producer's window), one busy
- * near 100 % means it was bound by CPU. For the Nereus broker the main thread is the event loop.
+ * near 100 % means it was bound by CPU. The event loop's share (the Nereus broker's main thread) is left out when
+ * `eventLoopShare` is undefined (a JVM broker has none).
  */
-function describeUtilization(machineBusy: number, mainThreadShare: number): string {
+function describeUtilization(machineBusy: number, eventLoopShare: number | undefined): string {
   const percent = (fraction: number): string => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a");
-  return `machine busy ${percent(machineBusy)} of ${String(cpuCount())} CPUs, broker main thread ${percent(mainThreadShare)}`;
+  return `machine busy ${percent(machineBusy)} of ${String(cpuCount())} CPUs` + (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`);
 }
 
 /** One line from the Nereus broker's /metrics: where a produce spends its time and how appends batch into objects. */
@@ -299,7 +302,8 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup }, { timeoutMs: 900_000 });
     const produceSeconds = (performance.now() - produceStarted) / 1000;
     const produceCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
-    const utilization = describeUtilization(busyFraction(machineBeforeProduce, machineCpuTicks()), (mainThreadCpuSeconds(broker.pid) - mainBeforeProduce) / produceSeconds);
+    const mainThreadShare = target.mainThreadIsEventLoop ? (mainThreadCpuSeconds(broker.pid) - mainBeforeProduce) / produceSeconds : undefined;
+    const utilization = describeUtilization(busyFraction(machineBeforeProduce, machineCpuTicks()), mainThreadShare);
     assertClean(`${target.name} produce`, produced);
     const clientProduceCpuMsPerMB = clientCpuMsPerMB(produced.clientCpuMs, megabytes(settings.records));
     log(
@@ -433,6 +437,7 @@ async function main(): Promise<void> {
   const kafkaVersion = driver.jars.version;
   const kafkaTarget = (name: string, config: Readonly<Record<string, number>>): Target => ({
     name,
+    mainThreadIsEventLoop: false,
     start: async () => {
       const kafka: ApacheKafka = await startApacheKafka({ log, heapMb: settings.kafkaHeapMb, config });
       return { bootstrap: kafka.bootstrap, pid: kafka.pid, stop: () => kafka.stop() };
@@ -451,6 +456,7 @@ async function main(): Promise<void> {
   const nereusTargets = variants.map(
     ({ name, args }): Target => ({
       name,
+      mainThreadIsEventLoop: true,
       start: async () => {
         const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args: [...args, ...settings.nereusBrokerFlags], nodeFlags: settings.nereusNodeFlags });
         return { bootstrap: broker.bootstrap, pid: broker.pid, stop: () => broker.stop(), diagnostics: async () => nereusDiagnostics(await broker.metrics()) };
@@ -503,7 +509,11 @@ async function main(): Promise<void> {
     for (const target of measuredNereus) {
       const nereus = medianFigures(results.get(target.name) ?? []);
       row.push(formatNumber(nereus[key]));
-      for (const baseline of baselines) row.push(`${(nereus[key] / baseline.figures[key]).toFixed(2)}x`);
+      for (const baseline of baselines) {
+        const ratio = nereus[key] / baseline.figures[key];
+        // A phase skipped (--skip-latency) has no figures on either side: no ratio either.
+        row.push(Number.isFinite(ratio) ? `${ratio.toFixed(2)}x` : "n/a");
+      }
     }
     return row;
   });
