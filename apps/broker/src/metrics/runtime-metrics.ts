@@ -1,11 +1,10 @@
-// Process-level series for /metrics that say where the broker's own CPU goes: CPU seconds (user and system), the
-// time the main thread's event loop was busy, and the main thread's garbage-collection pauses by kind, observed
-// through perf_hooks. Under a produce load the broker is
-// bound by CPU on a small machine, and full (mark-compact) collections every second or so are part of that cost —
-// these series make that visible without attaching a profiler. The event loop's busy time tells the two kinds of
-// slow broker apart: one whose event loop is busy most of the wall time is bound by its JavaScript, one whose event
-// loop idles while requests wait is bound by its I/O threads and disk syncs. The observer adds nothing per request;
-// it runs once per collection.
+// Process-level series for /metrics that say where the broker's own CPU goes: CPU seconds (user and system), the time
+// the main thread's event loop was busy, and the main thread's garbage-collection pauses by kind, observed through
+// perf_hooks. Under a produce load the broker is bound by CPU on a small machine, and full (mark-compact) collections
+// every second or so are part of that cost — these series make that visible without attaching a profiler. The event
+// loop's busy time tells the two kinds of slow broker apart: one whose event loop is busy most of the wall time is
+// bound by its JavaScript, one whose event loop idles while requests wait is bound by its I/O threads and disk syncs.
+// The observer adds nothing per request; it runs once per collection.
 import { type PerformanceEntry, PerformanceObserver, performance, constants as perfConstants } from "node:perf_hooks";
 import type { Histogram, MetricsRegistry } from "./metrics-registry.js";
 
