@@ -367,8 +367,9 @@ function clientCpuMsPerMB(clientCpuMs: number, megabytes: number): number {
 }
 
 /**
- * The producer's view of its Produce requests (its own means): round trip, batch bytes and, by Little's law (the
- * measured records/s over the records per request, times the round trip), the mean number of requests in flight.
+ * The producer's view of its Produce requests: the mean number in flight over the measured send loop (its sampled
+ * `requests-in-flight` gauge; by Little's law from its windowed round trip when the client has no gauge), the round
+ * trip over the same loop (Little's law: in flight over requests per second), requests per second and batch bytes.
  * Against the 5 the client allows on its one connection, that tells a window-bound producer (throughput = 5 requests
  * per round trip) from one held back elsewhere.
  */
@@ -376,12 +377,13 @@ function describeProducerRequests(produced: ProducePerfResult): string {
   const inFlight = requestsInFlight(produced);
   if (inFlight === undefined) return "producer request metrics n/a";
   const requestsPerSec = produced.recordsPerSec / produced.recordsPerRequestAvg;
+  const roundTripMs = produced.requestsInFlightMean >= 0 ? (inFlight / requestsPerSec) * 1000 : produced.requestLatencyAvgMs;
   const batchKiB = produced.batchSizeAvg < 0 ? "n/a" : (produced.batchSizeAvg / 1024).toFixed(1);
   const held =
     inFlight < WINDOW_BOUND_IN_FLIGHT
       ? ` (under ${String(WINDOW_BOUND_IN_FLIGHT)} in flight: the producer did not keep its window of ${String(PRODUCER_WINDOW)} full, so its own pace or CPU set this rate, not the broker's round trip)`
       : "";
-  return `producer requests: round trip ${produced.requestLatencyAvgMs.toFixed(2)} ms, ${requestsPerSec.toFixed(0)}/s, ${inFlight.toFixed(2)} in flight, batches ${batchKiB} KiB${held}`;
+  return `producer requests: round trip ${roundTripMs.toFixed(2)} ms, ${requestsPerSec.toFixed(0)}/s, ${inFlight.toFixed(2)} in flight, batches ${batchKiB} KiB${held}`;
 }
 
 /** The driver's `max.in.flight.requests.per.connection` (NereusKafkaDriver.java). */
@@ -390,9 +392,14 @@ const PRODUCER_WINDOW = 5;
 /** Below this many requests in flight on average, a produce round was not bound by the producer's window. */
 const WINDOW_BOUND_IN_FLIGHT = 4.5;
 
-/** Requests in flight by Little's law (see describeProducerRequests); undefined without the client's metrics. */
+/**
+ * Mean requests in flight over the measured send loop (see describeProducerRequests): the sampled gauge, else
+ * Little's law from the client's windowed round trip; undefined without the client's metrics.
+ */
 function requestsInFlight(produced: ProducePerfResult): number | undefined {
-  if (produced.requestLatencyAvgMs < 0 || produced.recordsPerRequestAvg <= 0) return undefined;
+  if (produced.recordsPerRequestAvg <= 0) return undefined;
+  if (produced.requestsInFlightMean >= 0) return produced.requestsInFlightMean;
+  if (produced.requestLatencyAvgMs < 0) return undefined;
   return (produced.recordsPerSec / produced.recordsPerRequestAvg) * (produced.requestLatencyAvgMs / 1000);
 }
 

@@ -807,6 +807,8 @@ public final class NereusKafkaDriver {
     final AtomicLong lastAck = new AtomicLong();
     long start;
     ClientCost cost;
+    /** Mean of the producer's requests-in-flight gauge, sampled every few ms from the first send to the flush's end; -1 without the gauge. */
+    double inFlightMean = -1;
 
     SendRun(int records) {
       latencies = new long[records];
@@ -819,8 +821,9 @@ public final class NereusKafkaDriver {
    * so the measured phase starts with its code (send, callback, completion) already run and profiled by the JIT
    * (before, the warm-up sent without a callback).
    */
-  static void sendTimed(KafkaProducer<byte[], byte[]> producer, String topic, byte[] value, double rate, SendRun run) {
+  static void sendTimed(KafkaProducer<byte[], byte[]> producer, String topic, byte[] value, double rate, SendRun run) throws InterruptedException {
     long[] latencies = run.latencies;
+    InFlightSampler inFlight = InFlightSampler.start(producer);
     run.cost = new ClientCost();
     run.start = System.nanoTime();
     long start = run.start;
@@ -844,6 +847,53 @@ public final class NereusKafkaDriver {
     }
     producer.flush();
     run.cost.end();
+    run.inFlightMean = inFlight.stop();
+  }
+
+  /**
+   * Samples the producer's {@code requests-in-flight} gauge (Produce requests sent and not answered, on every
+   * connection) every {@link #PERIOD_MS} ms on a daemon thread, so the mean number of requests in flight covers
+   * exactly one send loop. The windowed {@code request-latency-avg} cannot: its samples span the last 30-60 s, the
+   * end of the warm-up included. Reading one gauge is a few field reads; the thread sleeps between samples.
+   */
+  static final class InFlightSampler {
+    static final long PERIOD_MS = 2;
+    private final Thread thread;
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private double sum;
+    private long samples;
+
+    private InFlightSampler(org.apache.kafka.common.Metric gauge) {
+      thread = gauge == null ? null : new Thread(() -> {
+        while (running.get()) {
+          Object value = gauge.metricValue();
+          if (value instanceof Number number) {
+            sum += number.doubleValue();
+            samples += 1;
+          }
+          LockSupport.parkNanos(PERIOD_MS * 1_000_000L);
+        }
+      }, "in-flight-sampler");
+      if (thread != null) {
+        thread.setDaemon(true);
+        thread.start();
+      }
+    }
+
+    static InFlightSampler start(KafkaProducer<byte[], byte[]> producer) {
+      for (Map.Entry<org.apache.kafka.common.MetricName, ? extends org.apache.kafka.common.Metric> metric : producer.metrics().entrySet()) {
+        if (metric.getKey().group().equals("producer-metrics") && metric.getKey().name().equals("requests-in-flight")) return new InFlightSampler(metric.getValue());
+      }
+      return new InFlightSampler(null);
+    }
+
+    /** Stops sampling; the mean, or -1 when the producer has no such gauge or no sample was taken. */
+    double stop() throws InterruptedException {
+      if (thread == null) return -1;
+      running.set(false);
+      thread.join();
+      return samples == 0 ? -1 : sum / samples;
+    }
   }
 
   static String producePerf(Args a) throws Exception {
@@ -871,6 +921,7 @@ public final class NereusKafkaDriver {
           .put("p99Ms", percentile(sorted, 0.99)).put("p999Ms", percentile(sorted, 0.999)).put("maxMs", sorted[sorted.length - 1] / 1e6)
           .put("errors", run.errors.get());
       run.cost.putInto(out);
+      out.put("requestsInFlightMean", run.inFlightMean);
       out.put("requestLatencyAvgMs", producerMetric(producer, "request-latency-avg"))
           .put("recordsPerRequestAvg", producerMetric(producer, "records-per-request-avg"))
           .put("batchSizeAvg", producerMetric(producer, "batch-size-avg"));

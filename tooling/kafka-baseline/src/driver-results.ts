@@ -140,6 +140,12 @@ export interface ProducePerfResult {
    * max.in.flight.requests.per.connection on the one connection).
    */
   readonly requestLatencyAvgMs: number;
+  /**
+   * The mean of the producer's `requests-in-flight` gauge, sampled every 2 ms over the measured send loop alone
+   * (first send to the end of the flush), or -1 when the client has no such gauge. Preferred over the Little's-law
+   * figure above, whose round trip is a window that reaches back into the warm-up.
+   */
+  readonly requestsInFlightMean: number;
   readonly recordsPerRequestAvg: number;
   readonly batchSizeAvg: number;
   readonly firstError?: string;

@@ -1,7 +1,7 @@
 // The bench's two driver modes (`produce-perf`, `consume-perf`), run unchanged against Apache Kafka (the control) and
 // the Nereus broker, small: a warm-up to one topic, then the measured records to another; every record is
 // acknowledged without error and read back with its bytes, and the client's CPU and JIT time of each measured phase
-// (and the producer's request means) are reported; asked for one record more, the reader times out with exactly the
+// (and the producer's request means and sampled requests in flight) are reported; asked for one record more, the reader times out with exactly the
 // measured records (the warm-up's are not counted).
 import { expect } from "vitest";
 import { type ConsumePerfResult, type JavaDriver, type ProducePerfResult, runDriver } from "../../src/index.js";
@@ -25,6 +25,10 @@ export async function runPerfModesScenario(driver: JavaDriver, bootstrap: string
   expect(produced.requestLatencyAvgMs).toBeGreaterThan(0);
   expect(produced.recordsPerRequestAvg).toBeGreaterThanOrEqual(1);
   expect(produced.batchSizeAvg).toBeGreaterThan(SIZE);
+  // The sampled requests-in-flight gauge over the measured loop: some request was out most of the time, and never
+  // more than the window of 5 on each of the client's connections (the broker's, and the bootstrap one).
+  expect(produced.requestsInFlightMean).toBeGreaterThan(0);
+  expect(produced.requestsInFlightMean).toBeLessThanOrEqual(10);
   const consumed = await runDriver<ConsumePerfResult>(driver, "consume-perf", {
     bootstrap,
     topic,
