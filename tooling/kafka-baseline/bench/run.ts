@@ -28,7 +28,6 @@ import {
   type NereusBroker,
   type ProducePerfResult,
   busyFraction,
-  cpuCount,
   javaDriver,
   machineCpuTicks,
   mainThreadCpuSeconds,
@@ -227,7 +226,7 @@ function medianBound(text: string, metric: string, labelFilter: string): number 
  */
 function describeUtilization(machineBusy: number, eventLoopShare: number | undefined): string {
   const percent = (fraction: number): string => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a");
-  return `machine busy ${percent(machineBusy)} of ${String(cpuCount())} CPUs` + (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`);
+  return `machine busy ${percent(machineBusy)} of ${String(os.cpus().length)} CPUs` + (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`);
 }
 
 /** One line from the Nereus broker's /metrics: where a produce spends its time and how appends batch into objects. */

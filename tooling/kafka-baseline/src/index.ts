@@ -9,4 +9,4 @@ export { probeKafka, waitForKafka, type ProbeResult } from "./kafka-probe.js";
 export { LoggedProcess, freePorts, logTail, type ExitStatus } from "./child-process.js";
 export { BaselineError } from "./errors.js";
 export { processCpuSeconds, mainThreadCpuSeconds } from "./process-cpu.js";
-export { machineCpuTicks, busyFraction, cpuCount, type MachineCpuTicks } from "./machine-cpu.js";
+export { machineCpuTicks, busyFraction, type MachineCpuTicks } from "./machine-cpu.js";

@@ -3,7 +3,6 @@
 // partly idle was bound by latency (someone waited for a disk or a wake-up), one that kept every CPU busy was bound by
 // CPU, and the two call for different changes. Linux only; elsewhere the reading is undefined, never a guess.
 import fs from "node:fs";
-import os from "node:os";
 
 /** Cumulative clock ticks of every CPU since boot: busy (not idle, not waiting for I/O) and total. */
 export interface MachineCpuTicks {
@@ -44,9 +43,4 @@ export function busyFraction(before: MachineCpuTicks | undefined, after: Machine
   const total = after.total - before.total;
   if (total <= 0) return Number.NaN;
   return Math.min(1, Math.max(0, (after.busy - before.busy) / total));
-}
-
-/** Online CPUs, as the machine-busy figure's denominator is stated in the log ("of N CPUs"). */
-export function cpuCount(): number {
-  return os.availableParallelism();
 }

@@ -12,13 +12,7 @@ const CLOCK_TICKS_PER_SECOND = 100;
  * The process name field may hold spaces and parentheses, so fields are counted after its last ')'.
  */
 export function processCpuSeconds(pid: number): number {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${String(pid)}/stat`, "utf8");
-  } catch {
-    return Number.NaN;
-  }
-  return cpuSecondsFromStat(stat);
+  return cpuSecondsOfStatFile(`/proc/${String(pid)}/stat`);
 }
 
 /**
@@ -27,9 +21,14 @@ export function processCpuSeconds(pid: number): number {
  * the event loop: its share of the wall time says whether the event loop, not the I/O threads, sets the pace.
  */
 export function mainThreadCpuSeconds(pid: number): number {
+  return cpuSecondsOfStatFile(`/proc/${String(pid)}/task/${String(pid)}/stat`);
+}
+
+/** The user + system seconds of a /proc stat file, or NaN when it cannot be read or parsed. */
+function cpuSecondsOfStatFile(file: string): number {
   let stat: string;
   try {
-    stat = fs.readFileSync(`/proc/${String(pid)}/task/${String(pid)}/stat`, "utf8");
+    stat = fs.readFileSync(file, "utf8");
   } catch {
     return Number.NaN;
   }
