@@ -119,11 +119,17 @@ describe("a running nereus-broker", () => {
       const count = new RegExp(`^nereus_storage_io_seconds_count\\{step="${step}"\\} (\\d+)$`, "m").exec(metrics);
       expect(Number(count?.[1] ?? 0), step).toBeGreaterThan(0);
     }
-    // That produce was a record in a segment write job.
-    for (const family of ['nereus_segment_write_jobs_total{kind="all"}', "nereus_segment_records_total"]) {
-      const value = new RegExp(`^${family.replace(/[{}]/g, "\\$&")} (\\d+)$`, "m").exec(metrics);
-      expect(Number(value?.[1] ?? 0), family).toBeGreaterThan(0);
+    // That produce was a record in a segment write job. The job counts when it is sent; its records count once the
+    // worker's answer reached the event loop, which may come after the head transaction's (the produce's ack): scrape
+    // again until it did (bounded: 5 s).
+    const sample = (text: string, family: string): number => Number(new RegExp(`^${family.replace(/[{}]/g, "\\$&")} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+    expect(sample(metrics, 'nereus_segment_write_jobs_total{kind="all"}')).toBeGreaterThan(0);
+    let segmentMetrics = metrics;
+    for (let attempt = 0; attempt < 50 && sample(segmentMetrics, "nereus_segment_records_total") === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      segmentMetrics = await (await fetch(`http://127.0.0.1:${String(adminPort)}/metrics`)).text();
     }
+    expect(sample(segmentMetrics, "nereus_segment_records_total")).toBeGreaterThan(0);
     // Reads are exported too (a series from the start, counted once a Fetch misses the broker's caches).
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read"\} \d+$/m);
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read_hot"\} \d+$/m);
