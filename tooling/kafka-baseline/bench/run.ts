@@ -32,6 +32,8 @@ import {
   machineCpuTicks,
   mainThreadCpuSeconds,
   processCpuSeconds,
+  reportedKib,
+  reportedMibBetween,
   runDriver,
   startApacheKafka,
   startNereusBroker,
@@ -222,11 +224,17 @@ function medianBound(text: string, metric: string, labelFilter: string): number 
  * How busy the machine and the broker's event loop were over a produce phase (warm-up included): a machine left
  * partly idle means the phase was bound by latency (disk syncs, thread wake-ups, the producer's window), one busy
  * near 100 % means it was bound by CPU. The event loop's share (the Nereus broker's main thread) is left out when
- * `eventLoopShare` is undefined (a JVM broker has none).
+ * `eventLoopShare` is undefined (a JVM broker has none). `reportedMib`: the memory the guest handed back to its
+ * hypervisor meanwhile (host-memory.ts; left out where the kernel does not count it) — much of it means the phase
+ * wrote into cold memory, which on the benchmark VM costs a host fault per page.
  */
-function describeUtilization(machineBusy: number, eventLoopShare: number | undefined): string {
+function describeUtilization(machineBusy: number, eventLoopShare: number | undefined, reportedMib: number | undefined): string {
   const percent = (fraction: number): string => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a");
-  return `machine busy ${percent(machineBusy)} of ${String(os.cpus().length)} CPUs` + (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`);
+  return (
+    `machine busy ${percent(machineBusy)} of ${String(os.cpus().length)} CPUs` +
+    (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`) +
+    (reportedMib === undefined ? "" : `, host memory reported ${reportedMib.toFixed(0)} MiB`)
+  );
 }
 
 /** One line from the Nereus broker's /metrics: where a produce spends its time and how appends batch into objects. */
@@ -297,12 +305,13 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const cpuBeforeProduce = processCpuSeconds(broker.pid);
     const mainBeforeProduce = mainThreadCpuSeconds(broker.pid);
     const machineBeforeProduce = machineCpuTicks();
+    const reportedBeforeProduce = reportedKib();
     const produceStarted = performance.now();
     const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup }, { timeoutMs: 900_000 });
     const produceSeconds = (performance.now() - produceStarted) / 1000;
     const produceCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
     const mainThreadShare = target.mainThreadIsEventLoop ? (mainThreadCpuSeconds(broker.pid) - mainBeforeProduce) / produceSeconds : undefined;
-    const utilization = describeUtilization(busyFraction(machineBeforeProduce, machineCpuTicks()), mainThreadShare);
+    const utilization = describeUtilization(busyFraction(machineBeforeProduce, machineCpuTicks()), mainThreadShare, reportedMibBetween(reportedBeforeProduce, reportedKib()));
     assertClean(`${target.name} produce`, produced);
     const clientProduceCpuMsPerMB = clientCpuMsPerMB(produced.clientCpuMs, megabytes(settings.records));
     log(
