@@ -31,9 +31,9 @@ import {
   javaDriver,
   machineCpuTicks,
   mainThreadCpuSeconds,
+  describePageReporting,
+  pageReportingParameters,
   processCpuSeconds,
-  reportedKib,
-  reportedMibBetween,
   runDriver,
   startApacheKafka,
   startNereusBroker,
@@ -224,17 +224,11 @@ function medianBound(text: string, metric: string, labelFilter: string): number 
  * How busy the machine and the broker's event loop were over a produce phase (warm-up included): a machine left
  * partly idle means the phase was bound by latency (disk syncs, thread wake-ups, the producer's window), one busy
  * near 100 % means it was bound by CPU. The event loop's share (the Nereus broker's main thread) is left out when
- * `eventLoopShare` is undefined (a JVM broker has none). `reportedMib`: the memory the guest handed back to its
- * hypervisor meanwhile (host-memory.ts; left out where the kernel does not count it) — much of it means the phase
- * wrote into cold memory, which on the benchmark VM costs a host fault per page.
+ * `eventLoopShare` is undefined (a JVM broker has none).
  */
-function describeUtilization(machineBusy: number, eventLoopShare: number | undefined, reportedMib: number | undefined): string {
+function describeUtilization(machineBusy: number, eventLoopShare: number | undefined): string {
   const percent = (fraction: number): string => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a");
-  return (
-    `machine busy ${percent(machineBusy)} of ${String(os.cpus().length)} CPUs` +
-    (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`) +
-    (reportedMib === undefined ? "" : `, host memory reported ${reportedMib.toFixed(0)} MiB`)
-  );
+  return `machine busy ${percent(machineBusy)} of ${String(os.cpus().length)} CPUs` + (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`);
 }
 
 /** One line from the Nereus broker's /metrics: where a produce spends its time and how appends batch into objects. */
@@ -305,13 +299,12 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const cpuBeforeProduce = processCpuSeconds(broker.pid);
     const mainBeforeProduce = mainThreadCpuSeconds(broker.pid);
     const machineBeforeProduce = machineCpuTicks();
-    const reportedBeforeProduce = reportedKib();
     const produceStarted = performance.now();
     const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup }, { timeoutMs: 900_000 });
     const produceSeconds = (performance.now() - produceStarted) / 1000;
     const produceCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
     const mainThreadShare = target.mainThreadIsEventLoop ? (mainThreadCpuSeconds(broker.pid) - mainBeforeProduce) / produceSeconds : undefined;
-    const utilization = describeUtilization(busyFraction(machineBeforeProduce, machineCpuTicks()), mainThreadShare, reportedMibBetween(reportedBeforeProduce, reportedKib()));
+    const utilization = describeUtilization(busyFraction(machineBeforeProduce, machineCpuTicks()), mainThreadShare);
     assertClean(`${target.name} produce`, produced);
     const clientProduceCpuMsPerMB = clientCpuMsPerMB(produced.clientCpuMs, megabytes(settings.records));
     log(
@@ -484,7 +477,7 @@ async function main(): Promise<void> {
     `machine: ${String(os.cpus().length)} CPUs (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load ${os
       .loadavg()
       .map((l) => l.toFixed(2))
-      .join(" ")}; node ${process.version}; kafka-clients ${kafkaVersion}`,
+      .join(" ")}; node ${process.version}; kafka-clients ${kafkaVersion}; ${describePageReporting(pageReportingParameters())}`,
   );
   log(
     `settings: ${String(settings.records)} records x ${String(settings.size)} B, ${String(settings.partitions)} partition(s), warmup ${String(settings.warmup)}, fixed rate ${String(settings.rate)}/s x ${String(settings.latencyRecords)}, ${String(settings.rounds)} round(s), Nereus from ${settings.entry}${settings.kafkaFsync ? ", Kafka also with log.flush.interval.messages=1" : ""}` +
@@ -493,7 +486,8 @@ async function main(): Promise<void> {
   const results = new Map<string, Figures[]>();
   for (let round = 1; round <= settings.rounds; round++) {
     for (const target of targets) {
-      log(`round ${String(round)}: ${target.name}`);
+      // The guest's free page reporting settings can change while the benchmark runs (host-memory.ts): each round says.
+      log(`round ${String(round)}: ${target.name}; ${describePageReporting(pageReportingParameters())}`);
       const figures = await measure(driver, target, settings, round);
       results.set(target.name, [...(results.get(target.name) ?? []), figures]);
     }

@@ -1,40 +1,51 @@
-// How much memory the guest handed back to its hypervisor over a phase. The benchmark machine is a VM with free page
-// reporting (virtio-balloon): freed guest memory is reported to the host in large blocks, which drops it, and the
-// guest's next touch of such a page faults to the host (nested virtualization here: about 15 us per 4 KiB page). A
-// broker writing into fresh page cache then copies at about 200 MB/s instead of 2 GB/s, with the CPU busy for the
-// whole copy (thirty-third session: `copy_folio_from_iter_atomic` was 24 % of Apache Kafka's CPU and 45 % of the
-// Nereus segment writer's). Memory freed recently, up to the reporting threshold, is still backed and fast: so how
-// fast a phase runs depends on how much freed memory earlier phases left behind, and the amount reported during a
-// phase (about the amount the guest then has to fault back in) tells rounds measured on cold memory from rounds on
-// warm memory. The counter comes from the guest kernel's page_reporting module parameters; on a kernel without it
-// the reading is undefined, never a guess.
+// The guest kernel's free page reporting settings, printed with every benchmark run. The benchmark machine is a VM
+// whose kernel reports freed memory to the hypervisor (virtio-balloon), which drops it; the guest's next touch of such
+// a page faults to the host (nested virtualization here: about 15 us per 4 KiB page). A broker writing into fresh page
+// cache then copies at about 200 MB/s instead of 2 GB/s, with its CPU busy for the whole copy (thirty-third session:
+// `copy_folio_from_iter_atomic` was 24 % of Apache Kafka's CPU and 45 % of the Nereus segment writer's). Memory freed
+// recently, up to a threshold the settings name, is still backed and fast, and the settings change while the
+// machine runs (their files' times move during the day): two runs compare only under the same settings. Read from
+// /sys/module/page_reporting/parameters; on a kernel without the module the reading is undefined, never a guess.
 import fs from "node:fs";
+import path from "node:path";
 
-/** Where the guest kernel counts the memory it reported (KiB since boot). */
-export const REPORTED_KIB_PATH = "/sys/module/page_reporting/parameters/reported_kib";
+/** Where the guest kernel exposes the module's parameters. */
+export const PAGE_REPORTING_PARAMETERS = "/sys/module/page_reporting/parameters";
 
-/** Parses the counter's text: one non-negative integer (KiB), optionally newline-terminated; undefined otherwise. */
-export function reportedKibFromText(text: string): number | undefined {
-  const match = /^(\d+)\n?$/.exec(text);
-  if (match === null) return undefined;
-  const kib = Number(match[1]);
-  return Number.isSafeInteger(kib) ? kib : undefined;
-}
-
-/** KiB of memory the guest reported to the host since boot, or undefined when the kernel does not count it. */
-export function reportedKib(path: string = REPORTED_KIB_PATH): number | undefined {
-  try {
-    return reportedKibFromText(fs.readFileSync(path, "utf8"));
-  } catch {
-    return undefined;
-  }
+/** A parameter's text as Linux prints it: one token, optionally newline-terminated (undefined for anything else). */
+export function parameterValue(text: string): string | undefined {
+  const match = /^([^\s]+)\n?$/.exec(text);
+  return match === null ? undefined : match[1];
 }
 
 /**
- * MiB reported between two readings, or undefined when either is missing or the counter went backwards (a reset:
- * nothing can be said about the phase).
+ * The module's parameters by name, sorted by name (`reported_kib` and the other running counters included), or
+ * undefined when the directory cannot be read. A parameter whose text is not one token is left out.
  */
-export function reportedMibBetween(before: number | undefined, after: number | undefined): number | undefined {
-  if (before === undefined || after === undefined || after < before) return undefined;
-  return (after - before) / 1024;
+export function pageReportingParameters(directory: string = PAGE_REPORTING_PARAMETERS): ReadonlyMap<string, string> | undefined {
+  let names: string[];
+  try {
+    names = fs.readdirSync(directory).sort();
+  } catch {
+    return undefined;
+  }
+  const parameters = new Map<string, string>();
+  for (const name of names) {
+    try {
+      const value = parameterValue(fs.readFileSync(path.join(directory, name), "utf8"));
+      if (value !== undefined) parameters.set(name, value);
+    } catch {
+      // Unreadable (write-only or vanished): left out.
+    }
+  }
+  return parameters;
+}
+
+/** The settings that decide which freed memory stays backed, for a log line (saying so when the kernel has no such module). */
+export function describePageReporting(parameters: ReadonlyMap<string, string> | undefined): string {
+  if (parameters === undefined) return "free page reporting: not reported by this kernel";
+  const settings = ["page_reporting_order", "max_waiting_mib", "min_free_ms", "free_bitmap_enable"]
+    .filter((name) => parameters.has(name))
+    .map((name) => `${name}=${parameters.get(name) ?? ""}`);
+  return `free page reporting: ${settings.length > 0 ? settings.join(" ") : "no known settings"}`;
 }

@@ -10,4 +10,4 @@ export { LoggedProcess, freePorts, logTail, type ExitStatus } from "./child-proc
 export { BaselineError } from "./errors.js";
 export { processCpuSeconds, mainThreadCpuSeconds } from "./process-cpu.js";
 export { machineCpuTicks, busyFraction, type MachineCpuTicks } from "./machine-cpu.js";
-export { REPORTED_KIB_PATH, reportedKib, reportedKibFromText, reportedMibBetween } from "./host-memory.js";
+export { PAGE_REPORTING_PARAMETERS, describePageReporting, pageReportingParameters, parameterValue } from "./host-memory.js";
