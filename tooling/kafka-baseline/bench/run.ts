@@ -28,7 +28,10 @@ import {
   type NereusBroker,
   type ProducePerfResult,
   busyFraction,
+  describeFreshMemory,
   describePageReporting,
+  describeWakeRoundTrip,
+  freshMemoryTouchRate,
   javaDriver,
   machineCpuTicks,
   mainThreadCpuSeconds,
@@ -37,6 +40,7 @@ import {
   runDriver,
   startApacheKafka,
   startNereusBroker,
+  threadWakeRoundTrip,
 } from "../src/index.js";
 
 interface Settings {
@@ -477,7 +481,7 @@ async function main(): Promise<void> {
     `machine: ${String(os.cpus().length)} CPUs (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load ${os
       .loadavg()
       .map((l) => l.toFixed(2))
-      .join(" ")}; node ${process.version}; kafka-clients ${kafkaVersion}; ${describePageReporting(pageReportingParameters())}`,
+      .join(" ")}; node ${process.version}; kafka-clients ${kafkaVersion}; ${describePageReporting(pageReportingParameters())}; ${describeWakeRoundTrip(await threadWakeRoundTrip())}`,
   );
   log(
     `settings: ${String(settings.records)} records x ${String(settings.size)} B, ${String(settings.partitions)} partition(s), warmup ${String(settings.warmup)}, fixed rate ${String(settings.rate)}/s x ${String(settings.latencyRecords)}, ${String(settings.rounds)} round(s), Nereus from ${settings.entry}${settings.kafkaFsync ? ", Kafka also with log.flush.interval.messages=1" : ""}` +
@@ -486,8 +490,9 @@ async function main(): Promise<void> {
   const results = new Map<string, Figures[]>();
   for (let round = 1; round <= settings.rounds; round++) {
     for (const target of targets) {
-      // The guest's free page reporting settings can change while the benchmark runs (host-memory.ts): each round says.
-      log(`round ${String(round)}: ${target.name}; ${describePageReporting(pageReportingParameters())}`);
+      // The guest's free page reporting settings and how warm its free memory is change while the benchmark runs
+      // (host-memory.ts, machine-probes.ts): each round says, before its broker starts.
+      log(`round ${String(round)}: ${target.name}; ${describePageReporting(pageReportingParameters())}; ${describeFreshMemory(freshMemoryTouchRate())}`);
       const figures = await measure(driver, target, settings, round);
       results.set(target.name, [...(results.get(target.name) ?? []), figures]);
     }

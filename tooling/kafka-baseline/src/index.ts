@@ -11,3 +11,4 @@ export { BaselineError } from "./errors.js";
 export { processCpuSeconds, mainThreadCpuSeconds } from "./process-cpu.js";
 export { machineCpuTicks, busyFraction, type MachineCpuTicks } from "./machine-cpu.js";
 export { PAGE_REPORTING_PARAMETERS, describePageReporting, pageReportingParameters, parameterValue } from "./host-memory.js";
+export { FRESH_MEMORY_PROBE_BYTES, WAKE_PROBE_ROUNDS, describeFreshMemory, describeWakeRoundTrip, freshMemoryTouchRate, threadWakeRoundTrip, type WakeRoundTrip } from "./machine-probes.js";
