@@ -16,6 +16,8 @@ import { Worker } from "node:worker_threads";
 export const FRESH_MEMORY_PROBE_BYTES = 64 * 1024 * 1024;
 /** Round trips the wake probe times by default. */
 export const WAKE_PROBE_ROUNDS = 2000;
+/** A round trip the worker has not answered within this long fails the probe (the worker died or never runs). */
+const WAKE_ANSWER_TIMEOUT_MS = 5000;
 const PAGE_BYTES = 4096;
 
 /**
@@ -58,8 +60,8 @@ for (;;) {
 
 /**
  * Times `rounds` round trips between this thread and a worker thread that wake each other through a futex, after
- * the worker started. Throws a RangeError unless `rounds` is an integer in 1..1,000,000. Blocks this thread for the
- * probe (about 0.3 s with the default rounds here).
+ * the worker started. Throws a RangeError unless `rounds` is an integer in 1..1,000,000, and an Error when the worker
+ * leaves a round trip unanswered for 5 s. Blocks this thread for the probe (about 0.3 s with the default rounds here).
  */
 export async function threadWakeRoundTrip(rounds: number = WAKE_PROBE_ROUNDS): Promise<WakeRoundTrip> {
   if (!Number.isSafeInteger(rounds) || rounds < 1 || rounds > 1_000_000) throw new RangeError(`wake probe rounds must be an integer in 1..1000000, got ${String(rounds)}`);
@@ -76,7 +78,11 @@ export async function threadWakeRoundTrip(rounds: number = WAKE_PROBE_ROUNDS): P
       const started = process.hrtime.bigint();
       Atomics.store(words, 0, ping);
       Atomics.notify(words, 0);
-      while (Atomics.load(words, 0) === ping) Atomics.wait(words, 0, ping, 1000);
+      const deadline = Date.now() + WAKE_ANSWER_TIMEOUT_MS;
+      while (Atomics.load(words, 0) === ping) {
+        if (Date.now() > deadline) throw new Error(`the wake probe's worker thread did not answer within ${String(WAKE_ANSWER_TIMEOUT_MS)} ms`);
+        Atomics.wait(words, 0, ping, 100);
+      }
       samples[round] = Number(process.hrtime.bigint() - started) / 1000;
     }
     samples.sort();
