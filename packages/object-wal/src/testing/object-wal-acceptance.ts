@@ -306,6 +306,9 @@ export function describeObjectWalAcceptance(
         const { streamId: fenced } = await store.createStream("fenced-member", { profile: "OBJECT_WAL_SYNC_OBJECT" });
         const { streamId: healthy } = await store.createStream("healthy-member", { profile: "OBJECT_WAL_ASYNC_OBJECT" });
         await store.append(fenced, opaque("before"));
+        // The healthy stream's session up front: its first append would otherwise take it first (a metadata round
+        // trip the fenced append does not make), and under load reach the writer after the fenced slice's flush.
+        await store.acquireSession(healthy);
         // Another broker takes the stream over: this process's session is now stale.
         await stack.open({ writerId: "broker-2" }).store.acquireSession(fenced, { preempt: true });
         const objectsBefore = runtime.writer.stats.objects;
