@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../../test/support/temp-dirs.js";
 import { defaultWalLingerMs, materializationMode } from "./broker-config.js";
 import { ConfigError, brokerUsage, loadBrokerConfig, BROKER_SETTINGS } from "./load-broker-config.js";
 
@@ -57,7 +57,7 @@ describe("loadBrokerConfig", () => {
     expect(materializationMode(load(["--materialization", "all"]).config)).toBe("all");
     expect(materializationMode(load([], { NEREUS_MATERIALIZATION: "async" }).config)).toBe("async");
     expect(materializationMode(load([], { NEREUS_MATERIALIZATION: "true" }).config)).toBe("all");
-    const dir = mkdtempSync(path.join(os.tmpdir(), "nereus-config-"));
+    const dir = tempDir("config");
     const file = path.join(dir, "broker.json");
     writeFileSync(file, JSON.stringify({ storage: { materialization: false } }));
     expect(materializationMode(load(["--config", file]).config)).toBe("off");
@@ -69,7 +69,7 @@ describe("loadBrokerConfig", () => {
   });
 
   test("flags beat the environment, which beats the config file", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "nereus-config-"));
+    const dir = tempDir("config");
     const file = path.join(dir, "broker.json");
     writeFileSync(file, JSON.stringify({ kafka: { port: 1111, host: "0.0.0.0" }, topics: { defaultPartitions: 4 }, cluster: "from-file" }));
     const { config } = load(["--config", file, "--kafka-port=3333", "--no-auto-create-topics"], { NEREUS_KAFKA_PORT: "2222", NEREUS_CLUSTER: "from-env" });
@@ -109,7 +109,7 @@ describe("loadBrokerConfig", () => {
   });
 
   test("config files: unknown keys, bad JSON and missing files are reported with the file name", () => {
-    const dir = mkdtempSync(path.join(os.tmpdir(), "nereus-config-"));
+    const dir = tempDir("config");
     const typo = path.join(dir, "typo.json");
     writeFileSync(typo, JSON.stringify({ kafka: { prot: 9093 } }));
     expect(errorOf(() => load(["--config", typo]))).toBe(`bad config: kafka.prot (from config file ${typo}): unknown field`);

@@ -1,13 +1,13 @@
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { tempDir } from "../../test/support/temp-dirs.js";
 import { StartupError } from "../startup-error.js";
 import { lockDataDir } from "./data-dir-lock.js";
 
 describe("data directory lock", () => {
   test("one broker per directory; released locks and locks of dead processes are taken over", () => {
-    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), "nereus-lock-")), "data");
+    const dir = path.join(tempDir("lock"), "data");
     const first = lockDataDir(dir);
     expect(() => lockDataDir(dir)).toThrow(StartupError);
     expect(() => lockDataDir(dir)).toThrow(`data directory ${dir} is in use by another broker (pid ${String(process.pid)})`);
@@ -19,7 +19,7 @@ describe("data directory lock", () => {
   });
 
   test("an unusable directory is a one-line StartupError", () => {
-    const parent = mkdtempSync(path.join(os.tmpdir(), "nereus-lock-"));
+    const parent = tempDir("lock");
     const file = path.join(parent, "file");
     writeFileSync(file, "");
     expect(() => lockDataDir(path.join(file, "data"))).toThrow(/^data directory .* is not usable \(ENOTDIR\)/);

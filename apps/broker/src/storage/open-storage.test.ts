@@ -1,11 +1,10 @@
 // openStorage on the embedded stores (a real SQLite file and objects directory in a temp dir): which topics' streams
 // the materialization mode gives read-optimized generations. "async" (the filesystem default) registers and
 // materializes only OBJECT_WAL_ASYNC_OBJECT streams; "all" does both Object WAL profiles.
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { StorageProfile } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
+import { tempDir } from "../../test/support/temp-dirs.js";
 import { BrokerConfigSchema, type BrokerConfigInput } from "../config/broker-config.js";
 import { JsonLogger } from "../logging/json-logger.js";
 import { SqliteMetadataStore } from "@nereus/metadata";
@@ -17,7 +16,7 @@ afterEach(async () => {
 });
 
 async function open(storage: BrokerConfigInput["storage"] = {}): Promise<BrokerStorage> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "nereus-open-storage-"));
+  const dataDir = tempDir("open-storage");
   const config = BrokerConfigSchema.parse({ dataDir, storage });
   const logger = new JsonLogger({ level: "error", sink: { write: () => true } });
   const result = await openStorage({ config, writerId: "open-storage-test", logger });

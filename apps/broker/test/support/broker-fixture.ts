@@ -2,13 +2,13 @@
 // process (`node --import tsx src/main.ts`, the same entry as `nereus-broker`, so SIGKILL hits the broker
 // itself), on the embedded default in a temp directory or on the shared etcd + s3proxy with a fresh cluster name
 // and key prefix per test. Ports are allocated up front so a restarted broker comes back on the same address.
+// Data and config directories come from `tempDir` (./temp-dirs.ts): removed when the test file is done.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { loadServices } from "@nereus/test-services";
+import { tempDir } from "./temp-dirs.js";
 import { BROKER_SETTINGS, BrokerConfigSchema, type BrokerConfigInput, JsonLogger, type RunningBroker, startBroker } from "../../src/index.js";
 
 /** The test process's environment without broker settings, so a stray NEREUS_KAFKA_PORT cannot change a test. */
@@ -31,9 +31,7 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-export function tempDir(prefix: string): string {
-  return mkdtempSync(path.join(os.tmpdir(), `nereus-${prefix}-`));
-}
+export { tempDir };
 
 /** Where a test's broker keeps its data. */
 export type StorageKind = "embedded" | "cluster";
