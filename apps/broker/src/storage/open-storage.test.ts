@@ -1,7 +1,6 @@
 // openStorage on the embedded stores (a real SQLite file and objects directory in a temp dir): which topics' streams
 // the materialization mode gives read-optimized generations. "async" (the filesystem default) registers and
 // materializes only OBJECT_WAL_ASYNC_OBJECT streams; "all" does both Object WAL profiles.
-import path from "node:path";
 import type { StorageProfile } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
 import { tempDir } from "../../test/support/temp-dirs.js";
