@@ -81,7 +81,7 @@ async function benchJava(classes: string, libs: string, metadataServiceUri: stri
   const args = [String(scenario.bytes), String(scenario.warmup), String(scenario.latencyCount), String(scenario.throughputCount), String(scenario.window)];
   const { stdout } = await run(
     "java",
-    ["-Xms256m", "-Xmx512m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true", "-cp", `${classes}${path.delimiter}${libs}`, "BookKeeperBench", metadataServiceUri, ...args],
+    ["-Xms256m", "-Xmx512m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true", `-Djava.io.tmpdir=${classes}`, "-cp", `${classes}${path.delimiter}${libs}`, "BookKeeperBench", metadataServiceUri, ...args],
     { maxBuffer: 16 * 1024 * 1024, timeout: 600_000 },
   );
   const match = /result bytes=\d+ p50=([\d.]+) p99=([\d.]+) mean=([\d.]+) throughput=([\d.]+)/.exec(stdout);

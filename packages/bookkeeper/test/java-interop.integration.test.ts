@@ -25,6 +25,8 @@ const JVM_FLAGS = [
   "--add-opens=java.base/java.nio=ALL-UNNAMED",
   "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED",
   "-Dio.netty.tryReflectionSetAccessible=true",
+  // The client extracts BookKeeper's native I/O library into its temp dir: keep that inside `classes` (removed below).
+  `-Djava.io.tmpdir=${classes}`,
 ];
 
 interface JavaLedger {

@@ -10,7 +10,7 @@ import { readLogTail, spawnProcess, type ProcessRecord, type StartedProcess } fr
 import { ensureArtifactSet } from "./maven-cache.js";
 import { isPortOpen, LOOPBACK } from "./ports.js";
 import { ensureJava, type PrerequisiteContext } from "./prerequisites.js";
-import { jvmFlags, logFile, runSubdir, spawnInRun, waitForReady, type JvmProfile, type RunContext } from "./run-context.js";
+import { jvmFlags, logFile, runSubdir, spawnInRun, waitForReady, type RunContext } from "./run-context.js";
 import { waitUntil } from "./wait.js";
 import { recordRunPid } from "./watchdog.js";
 import { ephemeralOwnerHex, statOf, withZooKeeper } from "./zk-client.js";
@@ -47,9 +47,9 @@ export async function bookkeeperPrerequisites(ctx: PrerequisiteContext): Promise
   return { java, classpath: path.join(libDir, "*") };
 }
 
-function bookieJvmArgs(profile: JvmProfile, heapMb: number, log4jConfig: string, classpath: string): string[] {
+function bookieJvmArgs(ctx: RunContext, heapMb: number, log4jConfig: string, classpath: string): string[] {
   return [
-    ...jvmFlags(profile, heapMb),
+    ...jvmFlags(ctx, heapMb),
     `-XX:MaxDirectMemorySize=${heapMb}m`,
     ...JAVA17_OPENS,
     `-Dlog4j.configurationFile=${log4jConfig}`,
@@ -177,11 +177,11 @@ export async function startBookKeeper(
   writeLog4jConfig(log4j);
   const heapMb = options.heapMb ?? 256;
   const zkTimeoutMs = options.zkTimeoutMs ?? 4000;
-  const jvmArgs = bookieJvmArgs(ctx.jvm, heapMb, log4j, prereq.classpath);
+  const jvmArgs = bookieJvmArgs(ctx, heapMb, log4j, prereq.classpath);
   const confs = ports.map((port, i) => writeBookieConf(path.join(base, `bookie-${i}`), zk, port, zkTimeoutMs));
   const firstConf = confs[0];
   if (firstConf === undefined) throw new ServiceStartError("bookkeeper", "at least one bookie is needed");
-  await metaformat(ctx, prereq, bookieJvmArgs(ctx.jvm, 128, log4j, prereq.classpath), firstConf, base);
+  await metaformat(ctx, prereq, bookieJvmArgs(ctx, 128, log4j, prereq.classpath), firstConf, base);
 
   const started = ports.map((port, i) => {
     const dataDir = path.join(base, `bookie-${i}`);

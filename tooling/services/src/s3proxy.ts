@@ -76,7 +76,7 @@ export async function startS3(
     name: "s3proxy",
     command: prereq.java,
     args: [
-      ...jvmFlags(ctx.jvm, options.heapMb ?? 512),
+      ...jvmFlags(ctx, options.heapMb ?? 512),
       `-Dlogback.configurationFile=${logback}`,
       "-cp",
       prereq.classpath,

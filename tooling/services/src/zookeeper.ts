@@ -86,7 +86,7 @@ export async function startZooKeeper(
     name: "zookeeper",
     command: prereq.java,
     args: [
-      ...jvmFlags(ctx.jvm, 256),
+      ...jvmFlags(ctx, 256),
       "-Dzookeeper.admin.enableServer=false",
       "-Dorg.slf4j.simpleLogger.defaultLogLevel=info",
       "-Dorg.slf4j.simpleLogger.showDateTime=true",
