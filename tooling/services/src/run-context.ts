@@ -80,8 +80,8 @@ export async function waitForReady(
 
 /**
  * Common JVM flags for a service JVM of this run with the given max heap. The JVM's temp dir is `<runDir>/tmp`, so
- * what it extracts there (BookKeeper's native I/O library, one directory per bookie start) goes with the run
- * directory instead of piling up in the OS temp dir.
+ * whatever a service writes there (native libraries some Java libraries extract, one directory per JVM) goes with
+ * the run directory instead of piling up in the OS temp dir.
  */
 export function jvmFlags(ctx: RunContext, heapMb: number): string[] {
   const flags = [`-Xmx${heapMb}m`, "-XX:-UsePerfData", "-Djava.net.preferIPv4Stack=true", `-Djava.io.tmpdir=${runSubdir(ctx, "tmp")}`];
