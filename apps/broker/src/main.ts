@@ -1,6 +1,9 @@
 // `nereus-broker`: reads the configuration (flags > NEREUS_* > --config file > defaults), starts the broker and
 // shuts it down gracefully on SIGTERM/SIGINT (a second signal exits at once). Start-up failures print one line
-// on stderr — `nereus-broker: cannot start: <reason>` — and exit 2 (bad configuration) or 1.
+// on stderr — `nereus-broker: cannot start: <reason>` — and exit 2 (bad configuration) or 1. Once serving, an
+// error that escapes every request boundary (a bug, never input: requests are answered or their connection closed
+// where they fail) is logged with its stack and the broker keeps serving; storage state is guarded by its own
+// compare-and-swap commits, not by the process dying.
 import { ConfigError, brokerUsage, loadBrokerConfig } from "./config/load-broker-config.js";
 import { JsonLogger } from "./logging/json-logger.js";
 import { startBroker } from "./start-broker.js";
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   process.on("unhandledRejection", (error) => logger.error("unhandled rejection", { error }));
+  process.on("uncaughtException", (error, origin) => logger.error("uncaught exception", { error, origin }));
 }
 
 await main();

@@ -1,14 +1,23 @@
 // The admin HTTP endpoint: GET /healthz (200 {"status":"ok"} while serving, 503 while starting or shutting
-// down) and GET /metrics (Prometheus text format 0.0.4). Anything else is 404; methods other than GET/HEAD 405.
-// Read-only: it changes no broker state.
+// down; the health function may name another status, e.g. "degraded") and GET /metrics (Prometheus text format
+// 0.0.4). Anything else is 404; methods other than GET/HEAD 405. Read-only: it changes no broker state.
+// Hostile input stays inside: the request target is never parsed as a URL (`//` is not one), a failure while
+// answering is a 500, malformed HTTP is a 400 on that socket only, and slow senders are cut off by timeouts.
 import http from "node:http";
 import { ListenError } from "../listener/kafka-listener.js";
+
+/** What the health function reports; `ok` decides the status code, the rest goes into the JSON body. */
+export interface AdminHealth {
+  readonly ok: boolean;
+  /** The body's `status` (default "ok" when ok, else "unavailable"). */
+  readonly status?: string;
+  readonly [key: string]: unknown;
+}
 
 export interface AdminServerOptions {
   readonly host: string;
   readonly port: number;
-  /** Health as JSON-able details; `ok` decides the status code. */
-  readonly health: () => { readonly ok: boolean; readonly [key: string]: unknown };
+  readonly health: () => AdminHealth;
   readonly metrics: () => string;
 }
 
@@ -17,38 +26,66 @@ export interface AdminServer {
   close(): Promise<void>;
 }
 
+/** The request target's path: what precedes `?`. Any target is accepted; unknown paths are 404s. */
+export function requestPath(target: string | undefined): string {
+  const raw = target ?? "/";
+  const query = raw.indexOf("?");
+  return query < 0 ? raw : raw.slice(0, query);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function answer(options: AdminServerOptions, request: http.IncomingMessage, response: http.ServerResponse): void {
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    response.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("method not allowed\n");
+    return;
+  }
+  const path = requestPath(request.url);
+  if (path === "/healthz") {
+    let health: AdminHealth;
+    try {
+      health = options.health();
+    } catch (error) {
+      health = { ok: false, error: messageOf(error) };
+    }
+    const { ok, status, ...details } = health;
+    const body = JSON.stringify({ status: status ?? (ok ? "ok" : "unavailable"), ...details });
+    response.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(`${body}\n`);
+    return;
+  }
+  if (path === "/metrics") {
+    let body: string;
+    try {
+      body = options.metrics();
+    } catch (error) {
+      response.writeHead(500, { "content-type": "text/plain" }).end(`metrics failed: ${messageOf(error)}\n`);
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }).end(body);
+    return;
+  }
+  response.writeHead(404, { "content-type": "text/plain" }).end("not found (try /healthz or /metrics)\n");
+}
+
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
   const server = http.createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://admin");
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      response.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("method not allowed\n");
-      return;
+    try {
+      answer(options, request, response);
+    } catch (error) {
+      if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
+      response.end(`internal error: ${messageOf(error)}\n`);
     }
-    if (url.pathname === "/healthz") {
-      let health: ReturnType<AdminServerOptions["health"]>;
-      try {
-        health = options.health();
-      } catch (error) {
-        health = { ok: false, error: error instanceof Error ? error.message : String(error) };
-      }
-      const { ok, ...details } = health;
-      response.writeHead(ok ? 200 : 503, { "content-type": "application/json" }).end(`${JSON.stringify({ status: ok ? "ok" : "unavailable", ...details })}\n`);
-      return;
-    }
-    if (url.pathname === "/metrics") {
-      let body: string;
-      try {
-        body = options.metrics();
-      } catch (error) {
-        response.writeHead(500, { "content-type": "text/plain" }).end(`metrics failed: ${error instanceof Error ? error.message : String(error)}\n`);
-        return;
-      }
-      response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }).end(body);
-      return;
-    }
-    response.writeHead(404, { "content-type": "text/plain" }).end("not found (try /healthz or /metrics)\n");
   });
+  server.on("clientError", (_error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+    else socket.destroy();
+  });
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
+  server.maxHeadersCount = 100;
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       const where = `${options.host}:${String(options.port)}`;

@@ -1,5 +1,6 @@
 // Structured logs: one JSON object per line — {"ts","level","msg", ...fields} — written synchronously to a
-// stream (stdout by default) so lines never interleave. Errors in fields become {name, message, code}. Below
+// stream (stdout by default) so lines never interleave. Errors in fields become {name, message, code, stack,
+// cause} (causes followed three deep). Below
 // the configured level nothing is formatted. Structurally the Kafka broker's logger (KafkaBrokerLogger).
 
 /** A structured logger: one message plus fields per event. */
@@ -19,11 +20,20 @@ export interface LogSink {
   write(line: string): unknown;
 }
 
+function serializeError(error: Error, depth: number): Record<string, unknown> {
+  const code = (error as { code?: unknown }).code;
+  const cause = error.cause;
+  return {
+    name: error.name,
+    message: error.message,
+    ...(code === undefined ? {} : { code }),
+    ...(error.stack === undefined ? {} : { stack: error.stack }),
+    ...(cause === undefined || depth >= 3 ? {} : { cause: cause instanceof Error ? serializeError(cause, depth + 1) : String(cause) }),
+  };
+}
+
 function serialize(value: unknown): unknown {
-  if (value instanceof Error) {
-    const code = (value as { code?: unknown }).code;
-    return { name: value.name, message: value.message, ...(code === undefined ? {} : { code }) };
-  }
+  if (value instanceof Error) return serializeError(value, 0);
   if (typeof value === "bigint") return value.toString();
   return value;
 }
