@@ -1,5 +1,5 @@
 // What the built-in handlers share: the broker's identity and settings, the topic registry, the partition logs,
-// the producer-id allocator, metrics and logging. Built once by createKafkaBroker.
+// the producer-id allocator, the auto-creation pace, metrics and logging. Built once by createKafkaBroker.
 import type { StorageProfile } from "@nereus/core";
 import type { PartitionLogs } from "../log/partition-logs.js";
 import type { ProducerIdAllocator } from "../producers/producer-id-allocator.js";
@@ -7,6 +7,7 @@ import type { TopicRegistry } from "../topics/topic-registry.js";
 import type { KafkaBrokerLogger } from "./broker-logger.js";
 import type { BrokerMetrics } from "./broker-metrics.js";
 import type { BrokerIdentity } from "./kafka-api-handler.js";
+import type { TokenBucket } from "./token-bucket.js";
 
 /** Broker-wide settings the handlers apply. */
 export interface BrokerSettings {
@@ -16,6 +17,10 @@ export interface BrokerSettings {
   readonly maxPartitionsPerTopic: number;
   /** Fetch maxWaitMs is capped at this. */
   readonly maxFetchWaitMs: number;
+  /** Topics a Metadata request may name; the names above it are answered POLICY_VIOLATION, unresolved. */
+  readonly maxTopicsPerMetadataRequest: number;
+  /** Topics a CreateTopics request may name; the entries above it are answered POLICY_VIOLATION, not created. */
+  readonly maxTopicsPerCreateTopicsRequest: number;
 }
 
 /** The log directory DescribeLogDirs reports: where this broker's partitions are stored. */
@@ -34,6 +39,8 @@ export interface BrokerServices {
   readonly registry: TopicRegistry;
   readonly logs: PartitionLogs;
   readonly producerIds: ProducerIdAllocator;
+  /** One token per topic auto-created by Metadata; a name that finds none is answered LEADER_NOT_AVAILABLE. */
+  readonly autoCreations: TokenBucket;
   readonly metrics: BrokerMetrics;
   readonly logger: KafkaBrokerLogger;
   readonly clock: () => number;

@@ -28,6 +28,7 @@ import { createMetadataHandler } from "./handlers/metadata-handler.js";
 import { createProduceHandler } from "./handlers/produce-handler.js";
 import type { ApiKeyName, BrokerIdentity, KafkaApiHandler, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
 import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
+import { TokenBucket } from "./token-bucket.js";
 import { DEFAULT_RETENTION_CHECK_INTERVAL_MS, RetentionTask, type RetentionSweep } from "./retention-task.js";
 
 /** Options of {@link createKafkaBroker}. */
@@ -53,8 +54,29 @@ export interface KafkaBrokerOptions {
   /** Handlers of the consumer-group APIs and FindCoordinator; an API without a handler is not advertised. */
   readonly groupHandlers?: KafkaApiHandlers;
   readonly logger?: KafkaBrokerLogger;
-  /** Largest partition count CreateTopics accepts (default 10,000). */
+  /** Largest partition count CreateTopics and CreatePartitions accept (default 10,000). */
   readonly maxPartitionsPerTopic?: number;
+  /**
+   * Most partitions all topics together may have (default 100,000): creations (CreateTopics, auto-creation) and
+   * CreatePartitions above it are refused with POLICY_VIOLATION. Counts this broker's own changes at once and other
+   * brokers' from its next topic listing (a Metadata request for all topics, the retention sweep).
+   */
+  readonly maxPartitionsPerBroker?: number;
+  /**
+   * Most topics one Metadata request may name (default 10,000). The first this many distinct names are answered;
+   * the names above are answered POLICY_VIOLATION without being looked up or created.
+   */
+  readonly maxTopicsPerMetadataRequest?: number;
+  /** Most topics one CreateTopics request may name (default 1,000); the entries above are answered POLICY_VIOLATION. */
+  readonly maxTopicsPerCreateTopicsRequest?: number;
+  /**
+   * Topics Metadata requests may auto-create per second, over all connections (default 100): a token bucket that
+   * holds `autoCreateTopicsBurst` tokens. A name that finds the bucket empty is answered LEADER_NOT_AVAILABLE
+   * (retriable: the client asks again and the topic is created when a token is free).
+   */
+  readonly autoCreateTopicsPerSecond?: number;
+  /** Auto-creations the bucket saves up, i.e. allowed at once after a quiet period (default: `autoCreateTopicsPerSecond`, at least 1). */
+  readonly autoCreateTopicsBurst?: number;
   /** Cap on a Fetch's maxWaitMs (default 30,000). */
   readonly maxFetchWaitMs?: number;
   /** Producer ids reserved per metadata write (default 1,000). */
@@ -117,6 +139,11 @@ function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTE
   return value;
 }
 
+function positiveNumber(name: string, value: number): number {
+  if (!Number.isFinite(value) || value <= 0) throw invalid(`${name} must be a finite number > 0, got ${String(value)}`);
+  return value;
+}
+
 function nonNegativeInteger(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 0) throw invalid(`${name} must be an integer >= 0, got ${String(value)}`);
   return value;
@@ -149,7 +176,16 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
   };
   const storageClosing = new AbortController();
   const brokerClosing = new AbortController();
-  const registry = new TopicRegistry({ store: options.store, metadata: options.metadata, cluster: options.cluster, logger, clock });
+  const autoCreateTopicsPerSecond = positiveNumber("autoCreateTopicsPerSecond", options.autoCreateTopicsPerSecond ?? 100);
+  const autoCreateTopicsBurst = positiveInteger("autoCreateTopicsBurst", options.autoCreateTopicsBurst ?? Math.max(1, Math.floor(autoCreateTopicsPerSecond)));
+  const registry = new TopicRegistry({
+    store: options.store,
+    metadata: options.metadata,
+    cluster: options.cluster,
+    logger,
+    clock,
+    maxPartitions: positiveInteger("maxPartitionsPerBroker", options.maxPartitionsPerBroker ?? 100_000),
+  });
   // The gauges are read only after construction, when partitionLogs is initialized.
   const metrics = new BrokerMetrics({ partitions: () => partitionLogs.size, fenced: () => partitionLogs.fencedCount, readAheadBytes: () => partitionLogs.readAheadBytes, tailCacheBytes: () => partitionLogs.tailCacheBytes });
   const partitionLogs: PartitionLogs = new PartitionLogs({
@@ -188,11 +224,14 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       defaultProfile,
       maxPartitionsPerTopic: positiveInteger("maxPartitionsPerTopic", options.maxPartitionsPerTopic ?? 10_000, 0x7fff_ffff),
       maxFetchWaitMs: Math.max(0, options.maxFetchWaitMs ?? 30_000),
+      maxTopicsPerMetadataRequest: positiveInteger("maxTopicsPerMetadataRequest", options.maxTopicsPerMetadataRequest ?? 10_000),
+      maxTopicsPerCreateTopicsRequest: positiveInteger("maxTopicsPerCreateTopicsRequest", options.maxTopicsPerCreateTopicsRequest ?? 1_000),
     },
     logDir: checkLogDir(options.logDir ?? { path: `nereus://${options.cluster}` }),
     registry,
     logs: partitionLogs,
     producerIds: new ProducerIdAllocator(options.metadata, registry.keyspace, options.producerIdBlockSize ?? DEFAULT_PRODUCER_ID_BLOCK_SIZE),
+    autoCreations: new TokenBucket(autoCreateTopicsPerSecond, autoCreateTopicsBurst, clock),
     metrics,
     logger,
     clock,

@@ -1,17 +1,24 @@
 // Metadata key layout of the Kafka adapter's own records, under the cluster prefix P = /nereus/clusters/{cluster}:
 //
 //   P/kafka/topics/{topicName}                one KafkaTopic record per topic name
+//   P/kafka/topic-claims/{collisionForm}      the topic holding a name's '.'→'_' form (a KafkaTopicRef)
+//   P/kafka/topic-ids/{topicId}               the name of the topic with that id (a KafkaTopicRef)
+//   P/kafka/topic-index                       present once every topic record has its claim and id keys
 //   P/kafka/producer-ids                      the producer-id block counter (InitProducerId)
 //   P/kafka/producer-state/{streamId}         the producer-state checkpoint of one partition stream
 //
 // Dynamic components go through core's key-component codec. Other adapter records (consumer groups) live beside
 // these under P/kafka/ in their own folders.
 import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent } from "@nereus/core";
+import { collisionForm } from "./topic-name.js";
 
 /** Fixed path segments (durable; never rename). */
 export const KafkaKeySegment = {
   ROOT: "kafka",
   TOPICS: "topics",
+  TOPIC_CLAIMS: "topic-claims",
+  TOPIC_IDS: "topic-ids",
+  TOPIC_INDEX: "topic-index",
   PRODUCER_IDS: "producer-ids",
   PRODUCER_STATE: "producer-state",
   LOG_START: "log-start",
@@ -43,6 +50,21 @@ export class KafkaKeyspace {
       throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a Kafka topic key`, { retryable: false });
     }
     return decodeKeyComponent(component);
+  }
+
+  /** `P/kafka/topic-claims/{collisionForm(name)}`: one key for every name that collides with `name`. */
+  topicClaimKey(name: string): string {
+    return `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.TOPIC_CLAIMS}/${encodeKeyComponent(collisionForm(name))}`;
+  }
+
+  /** `P/kafka/topic-ids/{topicId}`. */
+  topicIdKey(topicId: string): string {
+    return `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.TOPIC_IDS}/${encodeKeyComponent(topicId)}`;
+  }
+
+  /** `P/kafka/topic-index`: the marker that the claim and id keys cover every topic. */
+  topicIndexKey(): string {
+    return `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.TOPIC_INDEX}`;
   }
 
   /** `P/kafka/producer-ids`. */

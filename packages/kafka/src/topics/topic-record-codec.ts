@@ -23,11 +23,10 @@ import {
 } from "@nereus/core";
 import type { KafkaKeyspace } from "./kafka-keys.js";
 import type { KafkaTopic, KafkaTopicState } from "./kafka-topic.js";
+import { UUID_PATTERN, ZERO_TOPIC_ID, topicIdBytes, topicIdText } from "./topic-id-bytes.js";
 
 const RECORD_TYPE = "KafkaTopic";
 const SCHEMA_VERSION = 1;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ZERO_UUID = "00000000-0000-0000-0000-000000000000";
 const MAX_PARTITIONS = 0x7fff_ffff;
 
 /** Durable wire ids of the topic states. */
@@ -37,18 +36,6 @@ export const KAFKA_TOPIC_STATE_IDS = new WireEnum<KafkaTopicState>("KafkaTopicSt
   ["DELETING", 3],
 ]);
 
-function uuidBytes(uuid: string): Uint8Array {
-  const hex = uuid.replaceAll("-", "");
-  const bytes = new Uint8Array(16);
-  for (let index = 0; index < 16; index += 1) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
-  return bytes;
-}
-
-function uuidText(bytes: Uint8Array): string {
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 function sortedConfigs(configs: Readonly<Record<string, string>>): Array<[string, string]> {
   return Object.entries(configs).sort(([left], [right]) => compareBytes(encodeStrictUtf8(left), encodeStrictUtf8(right)));
 }
@@ -56,7 +43,7 @@ function sortedConfigs(configs: Readonly<Record<string, string>>): Array<[string
 function validate(topic: KafkaTopic, checks: RecordChecks): void {
   checks.text("name", topic.name);
   checks.require(typeof topic.topicId === "string" && UUID_PATTERN.test(topic.topicId), "topicId must be a lowercase UUID");
-  checks.require(topic.topicId !== ZERO_UUID, "topicId must not be the zero UUID");
+  checks.require(topic.topicId !== ZERO_TOPIC_ID, "topicId must not be the zero UUID");
   checks.require(KAFKA_TOPIC_STATE_IDS.idOf(topic.state) !== undefined, `unknown state ${String(topic.state)}`);
   checks.natural("partitionCount", topic.partitionCount, 1);
   checks.require(topic.partitionCount <= MAX_PARTITIONS, `partitionCount ${String(topic.partitionCount)} exceeds 2^31-1`);
@@ -84,7 +71,7 @@ export function topicRecordCodec(keyspace: KafkaKeyspace): RecordCodec<KafkaTopi
       const configs = sortedConfigs(topic.configs);
       const writer = new ByteWriter(128)
         .writeString(topic.name)
-        .writeBytes(uuidBytes(topic.topicId))
+        .writeBytes(topicIdBytes(topic.topicId))
         .writeU8(KAFKA_TOPIC_STATE_IDS.idOf(topic.state) ?? 0)
         .writeU32(topic.partitionCount)
         .writeU8(RecordWireIds.storageProfile.idOf(topic.profile) ?? 0)
@@ -101,7 +88,7 @@ export function topicRecordCodec(keyspace: KafkaKeyspace): RecordCodec<KafkaTopi
         const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
         const reader = new ByteReader(payload, "KafkaTopic payload");
         const name = reader.readString("name");
-        const topicId = uuidText(reader.readBytes(16, "topicId"));
+        const topicId = topicIdText(reader.readBytes(16, "topicId"));
         const stateId = reader.readU8("state");
         const state = KAFKA_TOPIC_STATE_IDS.valueOf(stateId);
         if (state === undefined) throw checks.fail(`unknown state id ${String(stateId)}`);

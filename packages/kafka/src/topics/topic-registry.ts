@@ -2,8 +2,11 @@
 // stream per partition. Creation is CREATING (put-if-absent) → streams created (create-or-get) → ACTIVE (CAS);
 // deletion is DELETING (CAS) → streams deleted → record removed, so a crash at any point leaves a state the next
 // lookup resumes. Config changes and added partitions are a CAS on an ACTIVE record (added partitions' streams are
-// created first). A watch (`follow`) keeps the cache in step with other processes' changes. Reads go through a process-local cache of the records this process has seen; a miss reads the
-// store. It does not own the stream store or the metadata store.
+// created first). A watch (`follow`) keeps the cache in step with other processes' changes. Reads go through a
+// process-local cache of the records this process has seen; a miss reads the store. Creation and lookup by id cost
+// the same however many topics exist: the collision check and id lookups go through the claim and id keys of
+// topic-index.ts, written and removed in the same transactions as the record. An optional limit on the partitions
+// of all topics is kept by partition-tally.ts. It does not own the stream store or the metadata store.
 import { randomUUID } from "node:crypto";
 import {
   ErrorCode,
@@ -18,10 +21,12 @@ import {
   streamIdFromName,
 } from "@nereus/core";
 import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
+import { KafkaErrorCode } from "../protocol/error-codes.js";
 import { KafkaKeyspace } from "./kafka-keys.js";
 import { type KafkaTopic, partitionStreamName } from "./kafka-topic.js";
+import { PartitionTally } from "./partition-tally.js";
 import type { ConfigChangePlan } from "./plan-config-change.js";
-import { collisionForm } from "./topic-name.js";
+import { TopicIndex } from "./topic-index.js";
 import { topicRecordCodec } from "./topic-record-codec.js";
 
 /** What {@link TopicRegistry.create} needs; the caller has validated name, configs and counts. */
@@ -35,7 +40,7 @@ export interface TopicSpec {
 /** Outcome of {@link TopicRegistry.create}: the new topic, or why none was created. */
 export type CreateTopicOutcome =
   | { readonly ok: true; readonly topic: KafkaTopic }
-  | { readonly ok: false; readonly reason: "exists" | "deleting" | "collision" | "unsupported-profile"; readonly message: string };
+  | { readonly ok: false; readonly reason: "exists" | "deleting" | "collision" | "unsupported-profile" | "partition-limit"; readonly message: string };
 
 /** Outcome of {@link TopicRegistry.delete}. */
 export type DeleteTopicOutcome = { readonly ok: true; readonly topic: KafkaTopic } | { readonly ok: false; readonly reason: "unknown" };
@@ -48,6 +53,12 @@ export interface TopicRegistryOptions {
   readonly clock?: () => number;
   /** Streams created or deleted concurrently for one topic (default 32). */
   readonly streamConcurrency?: number;
+  /**
+   * Most partitions all topics together may have (default: no limit). Creations and added partitions above it are
+   * refused (`partition-limit`). Counted as partition-tally.ts describes: exact for this process's own changes,
+   * other brokers' changes from the next `list`. The first creation of a process lists the topics once to count.
+   */
+  readonly maxPartitions?: number;
 }
 
 interface CachedRecord {
@@ -57,6 +68,7 @@ interface CachedRecord {
 
 const SCAN_PAGE = 500;
 const MAX_CONFIG_CAS_ATTEMPTS = 10;
+const MAX_CREATE_ATTEMPTS = 10;
 
 /** Why a change to a topic was refused (a Kafka error code and message). */
 export interface TopicChangeRefusal {
@@ -78,6 +90,13 @@ export class TopicRegistry {
   readonly #clock: () => number;
   readonly #concurrency: number;
   readonly #cache = new Map<string, CachedRecord>();
+  /** Topic id → name of the cached records (lookupById without a scan). */
+  readonly #ids = new Map<string, string>();
+  readonly #index: TopicIndex;
+  readonly #maxPartitions: number;
+  /** The partition count once the first creation (or listing) counted it; undefined without a limit. */
+  #tally: PartitionTally | undefined;
+  #tallyLoading: Promise<unknown> | undefined;
   /** Creations and deletions running in this process, by name (so concurrent callers share them). */
   readonly #pending = new Map<string, Promise<unknown>>();
   readonly #deletedListeners = new Set<(topic: KafkaTopic) => void>();
@@ -93,6 +112,8 @@ export class TopicRegistry {
     this.#logger = options.logger;
     this.#clock = options.clock ?? Date.now;
     this.#concurrency = options.streamConcurrency ?? 32;
+    this.#maxPartitions = options.maxPartitions ?? Number.POSITIVE_INFINITY;
+    this.#index = new TopicIndex({ metadata: this.#metadata, keyspace: this.keyspace, topicCodec: this.#codec, logger: this.#logger, clock: this.#clock });
   }
 
   /**
@@ -133,7 +154,7 @@ export class TopicRegistry {
       return;
     }
     const cached = this.#cache.get(name);
-    if (cached !== undefined && cached.revision < event.modRevision) this.#cache.delete(name);
+    if (cached !== undefined && cached.revision < event.modRevision) this.#forget(name);
   }
 
   /** The ACTIVE topic `name` from this process's cache (no I/O), or undefined. */
@@ -154,12 +175,14 @@ export class TopicRegistry {
   async list(signal?: AbortSignal): Promise<KafkaTopic[]> {
     const seen = new Set<string>();
     const topics: KafkaTopic[] = [];
+    let partitions = 0;
     let startAfter: string | undefined;
     for (;;) {
       const page = await this.#metadata.scan(this.keyspace.topicsPrefix(), { limit: SCAN_PAGE, startAfter, signal });
       for (const item of page.items) {
         const entry = this.#remember(item);
         seen.add(entry.topic.name);
+        if (entry.topic.state !== "DELETING") partitions += entry.topic.partitionCount;
         const topic = await this.#settle(entry);
         if (topic !== undefined) topics.push(topic);
       }
@@ -167,14 +190,21 @@ export class TopicRegistry {
       if (!page.more || last === undefined) break;
       startAfter = last.key;
     }
-    for (const name of [...this.#cache.keys()]) if (!seen.has(name)) this.#cache.delete(name);
+    for (const name of [...this.#cache.keys()]) if (!seen.has(name)) this.#forget(name);
+    if (this.#tally !== undefined) this.#tally.listed(partitions);
+    else if (Number.isFinite(this.#maxPartitions)) this.#tally = new PartitionTally(this.#maxPartitions, partitions);
     return topics;
   }
 
-  /** The ACTIVE topic with id `topicId` (scans the topics). */
+  /** The ACTIVE topic with id `topicId`: this process's cache first, else its id key and its record (two reads). */
   async lookupById(topicId: string, signal?: AbortSignal): Promise<KafkaTopic | undefined> {
-    for (const entry of this.#cache.values()) if (entry.topic.topicId === topicId && entry.topic.state === "ACTIVE") return entry.topic;
-    return (await this.list(signal)).find((topic) => topic.topicId === topicId);
+    const cachedName = this.#ids.get(topicId);
+    const cached = cachedName === undefined ? undefined : this.cached(cachedName);
+    if (cached?.topicId === topicId) return cached;
+    const name = await this.#index.nameOf(topicId, signal);
+    if (name === undefined) return undefined;
+    const topic = await this.lookup(name, signal);
+    return topic?.topicId === topicId ? topic : undefined;
   }
 
   /** Registers a callback run when a topic enters DELETING (partition logs drop their state). */
@@ -192,41 +222,92 @@ export class TopicRegistry {
     if (running !== undefined) await running.catch(() => undefined);
     const existing = await this.#read(spec.name, signal);
     if (existing !== undefined) return this.#refuseExisting(existing);
-    const collision = (await this.list(signal)).find((topic) => topic.name !== spec.name && collisionForm(topic.name) === collisionForm(spec.name));
-    if (collision !== undefined) {
-      return { ok: false, reason: "collision", message: `Topic '${spec.name}' collides with existing topic: ${collision.name}` };
-    }
-    const topic: KafkaTopic = {
-      name: spec.name,
-      topicId: randomUUID(),
-      state: "CREATING",
-      partitionCount: spec.partitionCount,
-      profile: spec.profile,
-      configs: { ...spec.configs },
-      createdAtMillis: this.#clock(),
-    };
-    const key = this.keyspace.topicKey(spec.name);
-    const put = await this.#metadata.txn(
-      { compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value: this.#codec.encode(topic) }], readOnFailure: [key] },
-      { signal },
-    );
-    if (!put.succeeded) {
-      const current = put.current.get(key);
-      if (current === undefined) return this.create(spec, signal);
-      return this.#refuseExisting(this.#remember(current));
-    }
-    const created = this.#finishCreate({ topic, revision: put.revision }, signal);
-    this.#track(spec.name, created);
+    await this.#index.complete();
+    const tally = await this.#partitionTally(signal);
+    const refusal = tally === undefined ? undefined : this.#reserve(tally, spec.partitionCount);
+    if (refusal !== undefined) return { ok: false, reason: "partition-limit", message: refusal };
+    let kept = false;
     try {
-      return { ok: true, topic: await created };
-    } catch (error) {
-      if (NereusError.hasCode(error, ErrorCode.UNSUPPORTED_STORAGE_PROFILE)) {
-        await this.#metadata.txn({ compares: [{ key, modRevision: put.revision }], writes: [{ type: "delete", key }] });
-        this.#cache.delete(spec.name);
-        return { ok: false, reason: "unsupported-profile", message: error.message };
-      }
-      throw error;
+      const outcome = await this.#createRecord(spec, signal);
+      kept = outcome.ok;
+      return outcome;
+    } finally {
+      tally?.settle(spec.partitionCount, kept);
     }
+  }
+
+  /** Puts the CREATING record with its claim and id keys (one txn), then finishes the topic (see `create`). */
+  async #createRecord(spec: TopicSpec, signal: AbortSignal | undefined): Promise<CreateTopicOutcome> {
+    const key = this.keyspace.topicKey(spec.name);
+    const claimKey = this.keyspace.topicClaimKey(spec.name);
+    for (let attempt = 0; attempt < MAX_CREATE_ATTEMPTS; attempt += 1) {
+      const topic: KafkaTopic = {
+        name: spec.name,
+        topicId: randomUUID(),
+        state: "CREATING",
+        partitionCount: spec.partitionCount,
+        profile: spec.profile,
+        configs: { ...spec.configs },
+        createdAtMillis: this.#clock(),
+      };
+      const claim = this.#index.claim(topic);
+      const put = await this.#metadata.txn(
+        {
+          compares: [{ key, modRevision: 0 }, ...claim.compares],
+          writes: [{ type: "put", key, value: this.#codec.encode(topic) }, ...claim.writes],
+          readOnFailure: [key, claimKey],
+        },
+        { signal },
+      );
+      if (!put.succeeded) {
+        const current = put.current.get(key);
+        if (current !== undefined) return this.#refuseExisting(this.#remember(current));
+        const claimant = put.current.get(claimKey);
+        // Neither held: the record or claim went away in between, or the random id was taken. Try again.
+        if (claimant === undefined) continue;
+        const holder = this.#index.decode(claimant);
+        const holderRecord = await this.#read(holder.name, signal);
+        if (holderRecord !== undefined && holderRecord.topic.topicId === holder.topicId) {
+          return { ok: false, reason: "collision", message: `Topic '${spec.name}' collides with existing topic: ${holder.name}` };
+        }
+        // A claim whose topic is gone cannot be written by this registry; drop it and try again.
+        this.#logger.warn("dropping a topic claim whose topic is gone", { claim: claimant.key, topic: holder.name });
+        await this.#index.dropClaim(claimant, signal);
+        continue;
+      }
+      const created = this.#finishCreate({ topic, revision: put.revision }, signal);
+      this.#track(spec.name, created);
+      try {
+        return { ok: true, topic: await created };
+      } catch (error) {
+        if (NereusError.hasCode(error, ErrorCode.UNSUPPORTED_STORAGE_PROFILE)) {
+          await this.#metadata.txn({ compares: [{ key, modRevision: put.revision }], writes: [{ type: "delete", key }, ...this.#index.release(topic).writes] });
+          this.#forget(spec.name);
+          return { ok: false, reason: "unsupported-profile", message: error.message };
+        }
+        throw error;
+      }
+    }
+    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${spec.name}: its keys kept changing; gave up creating it after ${String(MAX_CREATE_ATTEMPTS)} attempts`, {
+      retryable: true,
+    });
+  }
+
+  /** The partition tally (counted by one listing the first time), or undefined when there is no limit. */
+  async #partitionTally(signal: AbortSignal | undefined): Promise<PartitionTally | undefined> {
+    if (!Number.isFinite(this.#maxPartitions)) return undefined;
+    while (this.#tally === undefined) {
+      this.#tallyLoading ??= this.list(signal).finally(() => (this.#tallyLoading = undefined));
+      await this.#tallyLoading;
+    }
+    return this.#tally;
+  }
+
+  /** Reserves `count` partitions on `tally`; the refusal message when they would pass the limit. */
+  #reserve(tally: PartitionTally, count: number): string | undefined {
+    const reservation = tally.reserve(count);
+    if (reservation.ok) return undefined;
+    return `Adding ${String(count)} partitions would bring this broker's ${String(reservation.total)} to ${String(reservation.total + count)}, above its limit of ${String(tally.limit)}.`;
   }
 
   /**
@@ -257,18 +338,32 @@ export class TopicRegistry {
    */
   async addPartitions(name: string, count: number, check: (topic: KafkaTopic) => TopicChangeRefusal | undefined, signal?: AbortSignal): Promise<ConfigChangeOutcome | undefined> {
     let from = 0;
-    const outcome = await this.#changeActive(
-      name,
-      "adding partitions",
-      async (topic) => {
-        const refusal = check(topic);
-        if (refusal !== undefined) return refusal;
-        for (let partition = topic.partitionCount; partition < count; partition += 1) await this.#createPartitionStream(topic, partition, signal);
-        from = topic.partitionCount;
-        return { ...topic, partitionCount: count };
-      },
-      signal,
-    );
+    const tally = await this.#partitionTally(signal);
+    let reserved = 0;
+    let outcome: ConfigChangeOutcome | undefined;
+    try {
+      outcome = await this.#changeActive(
+        name,
+        "adding partitions",
+        async (topic) => {
+          const refusal = check(topic);
+          if (refusal !== undefined) return refusal;
+          if (tally !== undefined) {
+            tally.settle(reserved, false);
+            reserved = 0;
+            const limited = this.#reserve(tally, count - topic.partitionCount);
+            if (limited !== undefined) return { ok: false, errorCode: KafkaErrorCode.POLICY_VIOLATION, message: limited };
+            reserved = count - topic.partitionCount;
+          }
+          for (let partition = topic.partitionCount; partition < count; partition += 1) await this.#createPartitionStream(topic, partition, signal);
+          from = topic.partitionCount;
+          return { ...topic, partitionCount: count };
+        },
+        signal,
+      );
+    } finally {
+      tally?.settle(reserved, outcome?.ok === true);
+    }
     if (outcome?.ok === true) this.#logger.info("partitions added", { topic: name, from, to: count });
     return outcome;
   }
@@ -295,7 +390,7 @@ export class TopicRegistry {
         { signal },
       );
       if (result.succeeded) {
-        this.#cache.set(name, { topic: updated, revision: result.revision });
+        this.#cacheSet({ topic: updated, revision: result.revision });
         return { ok: true, topic: updated };
       }
     }
@@ -320,7 +415,8 @@ export class TopicRegistry {
       );
       if (!result.succeeded) return this.delete(name, signal);
       deleting = { topic: marked, revision: result.revision };
-      this.#cache.set(name, deleting);
+      this.#cacheSet(deleting);
+      this.#tally?.removed(marked.partitionCount);
     }
     const deleted = this.#finishDelete(deleting);
     this.#track(name, deleted);
@@ -332,7 +428,7 @@ export class TopicRegistry {
   async #read(name: string, signal?: AbortSignal): Promise<CachedRecord | undefined> {
     const stored = await this.#metadata.get(this.keyspace.topicKey(name), { signal });
     if (stored === undefined) {
-      this.#cache.delete(name);
+      this.#forget(name);
       return undefined;
     }
     return this.#remember(stored);
@@ -341,8 +437,24 @@ export class TopicRegistry {
   #remember(stored: KeyValue): CachedRecord {
     const entry = { topic: this.#codec.decode(stored.value, stored.key), revision: stored.modRevision };
     const known = this.#cache.get(entry.topic.name);
-    if (known === undefined || known.revision <= entry.revision) this.#cache.set(entry.topic.name, entry);
+    if (known === undefined || known.revision <= entry.revision) this.#cacheSet(entry);
     return entry;
+  }
+
+  #cacheSet(entry: CachedRecord): void {
+    const replaced = this.#cache.get(entry.topic.name);
+    if (replaced !== undefined && replaced.topic.topicId !== entry.topic.topicId && this.#ids.get(replaced.topic.topicId) === entry.topic.name) {
+      this.#ids.delete(replaced.topic.topicId);
+    }
+    this.#cache.set(entry.topic.name, entry);
+    this.#ids.set(entry.topic.topicId, entry.topic.name);
+  }
+
+  #forget(name: string): void {
+    const entry = this.#cache.get(name);
+    if (entry === undefined) return;
+    this.#cache.delete(name);
+    if (this.#ids.get(entry.topic.topicId) === name) this.#ids.delete(entry.topic.topicId);
   }
 
   /** An ACTIVE topic as is; a CREATING one finished; a DELETING one resumed in the background and hidden. */
@@ -392,7 +504,7 @@ export class TopicRegistry {
       { signal },
     );
     if (result.succeeded) {
-      this.#cache.set(topic.name, { topic: active, revision: result.revision });
+      this.#cacheSet({ topic: active, revision: result.revision });
       return active;
     }
     const current = result.current.get(key);
@@ -409,9 +521,15 @@ export class TopicRegistry {
     let above = topic.partitionCount;
     while (await this.#deletePartitionStream(topic, above)) above += 1;
     const key = this.keyspace.topicKey(topic.name);
-    const result = await this.#metadata.txn({ compares: [{ key, modRevision: entry.revision }], writes: [{ type: "delete", key }] });
+    const unchanged = { key, modRevision: entry.revision };
+    const release = this.#index.release(topic);
+    let result = await this.#metadata.txn({ compares: [unchanged, ...release.compares], writes: [{ type: "delete", key }, ...release.writes], readOnFailure: [key] });
+    if (!result.succeeded && result.current.get(key)?.modRevision === entry.revision) {
+      // The record is unchanged, so the claim is another topic's (see topic-index.ts): leave it.
+      result = await this.#metadata.txn({ compares: [unchanged], writes: [{ type: "delete", key }, ...this.#index.releaseId(topic).writes] });
+    }
     const cached = this.#cache.get(topic.name);
-    if (cached?.topic.topicId === topic.topicId) this.#cache.delete(topic.name);
+    if (cached?.topic.topicId === topic.topicId) this.#forget(topic.name);
     if (!result.succeeded) this.#logger.warn("topic record changed during deletion; left in place", { topic: topic.name });
     this.#logger.info("topic deleted", { topic: topic.name, topicId: topic.topicId, partitions: topic.partitionCount });
   }

@@ -4,7 +4,8 @@
 // one (INVALID_PARTITIONS, with Kafka's messages) and stay within the broker's partition limit; assignments, when
 // given, need one entry per new partition naming only this broker (INVALID_REPLICA_ASSIGNMENT; one node holds every
 // partition); a topic named twice is INVALID_REQUEST; an unknown topic is UNKNOWN_TOPIC_OR_PARTITION;
-// `validateOnly` checks and writes nothing; a storage failure is mapped once.
+// `validateOnly` checks and writes nothing; a storage failure is mapped once. Above the broker's partition limit:
+// POLICY_VIOLATION. The topics are changed a few at a time (map-bounded.ts).
 import type { CreatePartitionsRequestTopic } from "../../protocol/apis/create-partitions/create-partitions-request.js";
 import type { CreatePartitionsResponseTopic } from "../../protocol/apis/create-partitions/create-partitions-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
@@ -12,6 +13,7 @@ import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { TopicChangeRefusal } from "../../topics/topic-registry.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
+import { TOPICS_IN_FLIGHT_PER_REQUEST, mapBounded } from "../map-bounded.js";
 import { mapStorageError } from "../map-storage-error.js";
 
 export function createCreatePartitionsHandler(services: BrokerServices): KafkaApiHandler<37> {
@@ -45,11 +47,14 @@ export function createCreatePartitionsHandler(services: BrokerServices): KafkaAp
   return {
     async handle(context, request) {
       const { topics, validateOnly } = request.body;
-      const names = topics.map((topic) => topic.name);
-      const results = await Promise.all(
-        topics.map(async (requested): Promise<CreatePartitionsResponseTopic> => {
+      const counts = new Map<string, number>();
+      for (const topic of topics) counts.set(topic.name, (counts.get(topic.name) ?? 0) + 1);
+      const results = await mapBounded(
+        topics,
+        TOPICS_IN_FLIGHT_PER_REQUEST,
+        async (requested): Promise<CreatePartitionsResponseTopic> => {
           const result = (errorCode: number, errorMessage: string | null): CreatePartitionsResponseTopic => ({ name: requested.name, errorCode, errorMessage });
-          if (names.indexOf(requested.name) !== names.lastIndexOf(requested.name)) return result(KafkaErrorCode.INVALID_REQUEST, "Duplicate topic in request.");
+          if ((counts.get(requested.name) ?? 0) > 1) return result(KafkaErrorCode.INVALID_REQUEST, "Duplicate topic in request.");
           const unknown = result(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `The topic '${requested.name}' does not exist.`);
           try {
             if (validateOnly) {
@@ -66,7 +71,7 @@ export function createCreatePartitionsHandler(services: BrokerServices): KafkaAp
             services.logger.warn("adding partitions failed", { topic: requested.name, count: requested.count, error: mapped.message });
             return result(mapped.errorCode, mapped.message);
           }
-        }),
+        },
       );
       return { throttleTimeMs: 0, results };
     },

@@ -2,7 +2,9 @@
 // for the broker default, replication factor 1 or -1 on this single logical broker, manual assignments only onto
 // this node, known configs with values of the right type) and creates each topic with one stream per partition.
 // `nereus.storage.profile` picks the partitions' storage profile (default: the broker's). validate_only checks
-// everything including existence and creates nothing.
+// everything including existence and creates nothing. Guard rails: the entries above `maxTopicsPerCreateTopicsRequest`
+// are answered POLICY_VIOLATION without being created, the others are created a few at a time (map-bounded.ts), and
+// a creation above the broker's partition limit is answered POLICY_VIOLATION.
 import { NereusError, type StorageProfile, canonicalizeProfile } from "@nereus/core";
 import type { CreateTopicsRequestTopic } from "../../protocol/apis/create-topics/create-topics-request.js";
 import type { CreateTopicsResponseTopic } from "../../protocol/apis/create-topics/create-topics-response.js";
@@ -13,6 +15,7 @@ import { STORAGE_PROFILE_CONFIG, topicConfigProblem } from "../../topics/topic-c
 import { topicNameProblem } from "../../topics/topic-name.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
+import { TOPICS_IN_FLIGHT_PER_REQUEST, mapBounded } from "../map-bounded.js";
 
 interface ValidTopic {
   readonly ok: true;
@@ -77,8 +80,11 @@ export function createCreateTopicsHandler(services: BrokerServices): KafkaApiHan
       const { body } = request;
       const counts = new Map<string, number>();
       for (const topic of body.topics) counts.set(topic.name, (counts.get(topic.name) ?? 0) + 1);
-      const topics = await Promise.all(
-        body.topics.map(async (requested): Promise<CreateTopicsResponseTopic> => {
+      const cap = services.settings.maxTopicsPerCreateTopicsRequest;
+      const topics = await mapBounded(
+        body.topics,
+        TOPICS_IN_FLIGHT_PER_REQUEST,
+        async (requested, index): Promise<CreateTopicsResponseTopic> => {
           const failed = (errorCode: number, message: string): CreateTopicsResponseTopic => ({
             name: requested.name,
             topicId: ZERO_UUID,
@@ -89,6 +95,12 @@ export function createCreateTopicsHandler(services: BrokerServices): KafkaApiHan
             replicationFactor: -1,
             configs: null,
           });
+          if (index >= cap) {
+            return failed(
+              KafkaErrorCode.POLICY_VIOLATION,
+              `This request names ${String(body.topics.length)} topics; this broker creates at most ${String(cap)} per request. Send the rest in another request.`,
+            );
+          }
           if ((counts.get(requested.name) ?? 0) > 1) {
             return failed(KafkaErrorCode.INVALID_REQUEST, `Create topics request from client contains multiple entries for the topic ${requested.name}`);
           }
@@ -128,12 +140,14 @@ export function createCreateTopicsHandler(services: BrokerServices): KafkaApiHan
                 return failed(KafkaErrorCode.INVALID_TOPIC_EXCEPTION, outcome.message);
               case "unsupported-profile":
                 return failed(KafkaErrorCode.INVALID_CONFIG, outcome.message);
+              case "partition-limit":
+                return failed(KafkaErrorCode.POLICY_VIOLATION, outcome.message);
             }
           } catch (error) {
             services.logger.warn("topic creation failed", { topic: valid.name, error: String(error) });
             return failed(KafkaErrorCode.KAFKA_STORAGE_ERROR, NereusError.is(error) ? error.message : String(error));
           }
-        }),
+        },
       );
       return { throttleTimeMs: 0, topics };
     },

@@ -1,6 +1,10 @@
 // Metadata (3): one broker (this node) that leads every partition with leader epoch 0, topic ids from v10, and
 // auto-creation of requested topics when both the broker and the request allow it (before v4 requests always
-// allow it). v0 with an empty topic list and v1+ with a null list mean every topic.
+// allow it). v0 with an empty topic list and v1+ with a null list mean every topic. A name (or id) requested twice is
+// answered once, as Kafka does. Guard rails against a request naming very many topics: the distinct names are
+// resolved a few at a time (map-bounded.ts); names above `maxTopicsPerMetadataRequest` are answered POLICY_VIOLATION
+// unresolved; an auto-creation that finds the broker's token bucket empty is answered LEADER_NOT_AVAILABLE (the
+// client retries), one above the broker's partition limit POLICY_VIOLATION. An absent name leaves nothing behind.
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
 import { AUTHORIZED_OPERATIONS_OMITTED, type MetadataResponseTopic } from "../../protocol/apis/metadata/metadata-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
@@ -9,6 +13,16 @@ import { topicNameProblem } from "../../topics/topic-name.js";
 import { PARTITION_LEADER_EPOCH } from "../../log/stored-batch.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
+import { TOPICS_IN_FLIGHT_PER_REQUEST, mapBounded } from "../map-bounded.js";
+import type { RequestBody } from "../../protocol/supported-apis.js";
+
+type RequestedTopic = NonNullable<RequestBody<3>["topics"]>[number];
+
+/** What one request's auto-creations came to, for one log line per request rather than one per name. */
+interface Refusals {
+  overCap: number;
+  paced: number;
+}
 
 export function createMetadataHandler(services: BrokerServices): KafkaApiHandler<3> {
   const { identity } = services;
@@ -37,12 +51,16 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
     topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
   });
 
-  async function resolve(name: string, autoCreate: boolean, signal: AbortSignal): Promise<MetadataResponseTopic> {
+  async function resolve(name: string, autoCreate: boolean, refusals: Refusals, signal: AbortSignal): Promise<MetadataResponseTopic> {
     if (topicNameProblem(name) !== undefined) return failed(name, KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
     try {
       const existing = await services.registry.lookup(name, signal);
       if (existing !== undefined) return describe(existing);
       if (!autoCreate) return failed(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+      if (!services.autoCreations.tryTake()) {
+        refusals.paced += 1;
+        return failed(name, KafkaErrorCode.LEADER_NOT_AVAILABLE);
+      }
       const outcome = await services.registry.create(
         { name, partitionCount: services.settings.defaultPartitions, profile: services.settings.defaultProfile, configs: {} },
         signal,
@@ -56,6 +74,10 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
         return created === undefined ? failed(name, KafkaErrorCode.LEADER_NOT_AVAILABLE) : describe(created);
       }
       if (outcome.reason === "collision") return failed(name, KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
+      if (outcome.reason === "partition-limit") {
+        refusals.overCap += 1;
+        return failed(name, KafkaErrorCode.POLICY_VIOLATION);
+      }
       if (outcome.reason === "unsupported-profile") services.logger.error("cannot auto-create topic", { topic: name, reason: outcome.message });
       return failed(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
     } catch (error) {
@@ -78,20 +100,34 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
           topics = [];
         }
       } else {
-        topics = await Promise.all(
-          (body.topics ?? []).map(async (requested) => {
-            if (requested.name !== null) return resolve(requested.name, autoCreate, context.signal);
-            // The response name is nullable only from v12.
-            const noName = apiVersion >= 12 ? null : "";
-            if (requested.topicId === ZERO_UUID) return failed(noName, KafkaErrorCode.INVALID_REQUEST);
-            try {
-              const topic = await services.registry.lookupById(requested.topicId, context.signal);
-              return topic === undefined ? failed(noName, KafkaErrorCode.UNKNOWN_TOPIC_ID, requested.topicId) : describe(topic);
-            } catch {
-              return failed(noName, KafkaErrorCode.LEADER_NOT_AVAILABLE, requested.topicId);
-            }
-          }),
-        );
+        // The response name is nullable only from v12.
+        const noName = apiVersion >= 12 ? null : "";
+        const distinct = distinctTopics(body.topics ?? []);
+        const cap = services.settings.maxTopicsPerMetadataRequest;
+        const refusals: Refusals = { overCap: 0, paced: 0 };
+        topics = await mapBounded(distinct.slice(0, cap), TOPICS_IN_FLIGHT_PER_REQUEST, async (requested) => {
+          if (requested.name !== null) return resolve(requested.name, autoCreate, refusals, context.signal);
+          if (requested.topicId === ZERO_UUID) return failed(noName, KafkaErrorCode.INVALID_REQUEST);
+          try {
+            const topic = await services.registry.lookupById(requested.topicId, context.signal);
+            return topic === undefined ? failed(noName, KafkaErrorCode.UNKNOWN_TOPIC_ID, requested.topicId) : describe(topic);
+          } catch {
+            return failed(noName, KafkaErrorCode.LEADER_NOT_AVAILABLE, requested.topicId);
+          }
+        });
+        for (let index = cap; index < distinct.length; index += 1) {
+          const requested = distinct[index] as RequestedTopic;
+          topics.push(failed(requested.name ?? noName, KafkaErrorCode.POLICY_VIOLATION, requested.name === null ? requested.topicId : ZERO_UUID));
+        }
+        if (distinct.length > cap || refusals.paced > 0 || refusals.overCap > 0) {
+          services.logger.warn("Metadata request limited", {
+            peer: context.peer,
+            topics: distinct.length,
+            aboveRequestCap: Math.max(0, distinct.length - cap),
+            autoCreationsDeferred: refusals.paced,
+            aboveBrokerPartitionLimit: refusals.overCap,
+          });
+        }
       }
       return {
         throttleTimeMs: 0,
@@ -103,4 +139,17 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
       };
     },
   };
+}
+
+/** The requested topics without repeats (by name, or by id for entries without a name), in request order. */
+function distinctTopics(requested: readonly RequestedTopic[]): RequestedTopic[] {
+  const seen = new Set<string>();
+  const distinct: RequestedTopic[] = [];
+  for (const topic of requested) {
+    const key = topic.name === null ? `id:${topic.topicId}` : `name:${topic.name}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    distinct.push(topic);
+  }
+  return distinct;
 }
