@@ -30,6 +30,8 @@ export type ProduceOutcome =
       readonly message: string;
       readonly logStartOffset?: number;
       readonly throttleTimeMs?: number;
+      /** The records to blame, by index inside the batch (Produce v8+ record_errors). */
+      readonly recordErrors?: ReadonlyArray<{ readonly batchIndex: number; readonly message: string }>;
     };
 
 /** One reserved place in a partition's append order. Resolved exactly once: submitted or cancelled. */

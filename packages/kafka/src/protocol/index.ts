@@ -196,6 +196,7 @@ export {
   type RecordBatchValidationOptions,
   type RecordBatchRejection,
 } from "./records/validate-record-batch.js";
+export { validateRecords, type RecordsValidation, type RecordsRejection, type ValidateRecordsOptions } from "./records/validate-records.js";
 export { assignBaseOffset, type AssignBaseOffsetOptions } from "./records/assign-base-offset.js";
 export { splitRecordBatches, type SplitRecordBatches } from "./records/split-record-batches.js";
 export { readRecord, writeRecord, type KafkaRecord, type RecordHeader } from "./records/kafka-record.js";

@@ -1,7 +1,8 @@
 // Produce (0), v3+: per partition exactly one RecordBatch v2, validated as a Kafka broker does (magic, CRC-32C,
 // lastOffsetDelta + 1 = recordCount, size ≤ max.message.bytes, base offset 0, no control batches, producer
-// fields consistent), then handed to the partition log in arrival order (tickets are reserved before the first
-// await). v0-2 are advertised only for old librdkafka's sake and answered UNSUPPORTED_VERSION. acks=0 gets no
+// fields consistent, and every record walked — compressed batches inflated, bounded — before any offset is
+// assigned), then handed to the partition log in arrival order (tickets are reserved before the first await). A
+// refused batch fails only its own partition and nothing of it is stored. v0-2 are advertised only for old librdkafka's sake and answered UNSUPPORTED_VERSION. acks=0 gets no
 // response (the batches are still appended, in order); acks=1 and acks=-1 both wait for the stable append.
 import { NereusError } from "@nereus/core";
 import type { ProduceResponsePartition } from "../../protocol/apis/produce/produce-response.js";
@@ -9,9 +10,11 @@ import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { CompressionCodec, type RecordBatchHeader } from "../../protocol/records/record-batch-header.js";
 import { splitRecordBatches } from "../../protocol/records/split-record-batches.js";
 import { type RecordBatchRejection, validateRecordBatch } from "../../protocol/records/validate-record-batch.js";
+import { validateRecords } from "../../protocol/records/validate-records.js";
 import type { ProduceOutcome, ProduceTicket } from "../../log/produce-ticket.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import { maxMessageBytes } from "../../topics/topic-configs.js";
+import { createBatchDecompressor } from "../../compression/create-batch-decompressor.js";
 import type { BrokerServices } from "../broker-services.js";
 import { type KafkaApiHandler, NO_RESPONSE } from "../kafka-api-handler.js";
 import { lookupTopic } from "../lookup-topic.js";
@@ -29,16 +32,23 @@ const REJECTION_CODES: Readonly<Record<RecordBatchRejection, number>> = {
   "too-large": KafkaErrorCode.MESSAGE_TOO_LARGE,
   "crc-mismatch": KafkaErrorCode.CORRUPT_MESSAGE,
   "invalid-header": KafkaErrorCode.CORRUPT_MESSAGE,
-  "record-count-mismatch": KafkaErrorCode.CORRUPT_MESSAGE,
+  "record-count-mismatch": KafkaErrorCode.INVALID_RECORD,
   "invalid-base-offset": KafkaErrorCode.INVALID_RECORD,
   "control-batch": KafkaErrorCode.INVALID_RECORD,
   "invalid-producer-state": KafkaErrorCode.INVALID_RECORD,
+  "decompression-failed": KafkaErrorCode.CORRUPT_MESSAGE,
+  "invalid-records": KafkaErrorCode.INVALID_RECORD,
+  "invalid-offset-delta": KafkaErrorCode.INVALID_RECORD,
 };
+
+/** Inflates compressed batches for validation, each bounded by the storage core's entry limit. */
+const decompress = createBatchDecompressor({ maxInflatedBytes: MAX_ENTRY_BYTES });
 
 type Checked = { readonly ok: true; readonly batch: Uint8Array; readonly header: RecordBatchHeader } | { readonly ok: false; readonly outcome: ProduceOutcome };
 
-function rejected(errorCode: number, message: string): Checked {
-  return { ok: false, outcome: { kind: "failed", errorCode, message } };
+function rejected(errorCode: number, message: string, recordIndex?: number): Checked {
+  const recordErrors = recordIndex === undefined ? undefined : [{ batchIndex: recordIndex, message }];
+  return { ok: false, outcome: { kind: "failed", errorCode, message, ...(recordErrors === undefined ? {} : { recordErrors }) } };
 }
 
 /** Validates one partition's records; never throws. */
@@ -65,6 +75,9 @@ export function checkProducedRecords(records: Uint8Array | null, topic: KafkaTop
   }
   if (header.isTransactional) return rejected(KafkaErrorCode.INVALID_TXN_STATE, "transactions are not supported by this broker");
   if (header.producerId >= 0n && header.producerEpoch < 0) return rejected(KafkaErrorCode.INVALID_RECORD, "a producer id needs a non-negative producer epoch");
+  // Walk the records last: the cheap header checks above refuse what they can without inflating anything.
+  const walked = validateRecords(batch, header, { decompress });
+  if (!walked.ok) return rejected(REJECTION_CODES[walked.reason], walked.message, walked.recordIndex);
   return { ok: true, batch, header };
 }
 
@@ -140,7 +153,7 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
             baseOffset: -1,
             logAppendTimeMs: -1,
             logStartOffset: outcome.logStartOffset ?? -1,
-            recordErrors: [],
+            recordErrors: (outcome.recordErrors ?? []).map((error) => ({ batchIndex: error.batchIndex, batchIndexErrorMessage: error.message })),
             errorMessage: outcome.message,
             currentLeader: isNotLeader ? { leaderId: identity.nodeId, leaderEpoch: 0 } : { leaderId: -1, leaderEpoch: -1 },
           };

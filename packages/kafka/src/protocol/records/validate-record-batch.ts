@@ -4,8 +4,11 @@
 // and with `producer: true` the checks on client-sent batches (base offset 0, no control batches, a sequence
 // whenever there is a producer id). A rejection is a value naming the reason; the adapter maps reasons to Kafka
 // errors (unsupported-magic → UNSUPPORTED_FOR_MESSAGE_FORMAT, crc-mismatch → CORRUPT_MESSAGE, too-large →
-// MESSAGE_TOO_LARGE, others → CORRUPT_MESSAGE / INVALID_RECORD). Reads only; never copies or mutates.
+// MESSAGE_TOO_LARGE, others → CORRUPT_MESSAGE / INVALID_RECORD). With `walkRecords` it then walks every record
+// (validate-records.ts), inflating compressed batches through the caller's `decompress`. Reads only; never copies
+// or mutates.
 import { NereusError, crc32c } from "@nereus/core";
+import type { Decompressor } from "./decode-record-batch.js";
 import {
   CRC_COVERAGE_START,
   CURRENT_MAGIC,
@@ -15,6 +18,7 @@ import {
   RecordBatchOffset,
   readRecordBatchHeader,
 } from "./record-batch-header.js";
+import { type RecordsRejection, validateRecords } from "./validate-records.js";
 
 /** Why a batch was rejected. */
 export type RecordBatchRejection =
@@ -28,7 +32,8 @@ export type RecordBatchRejection =
   | "record-count-mismatch"
   | "invalid-base-offset"
   | "control-batch"
-  | "invalid-producer-state";
+  | "invalid-producer-state"
+  | RecordsRejection;
 
 /** Limits and policy for {@link validateRecordBatch}. */
 export interface RecordBatchValidationOptions {
@@ -36,12 +41,22 @@ export interface RecordBatchValidationOptions {
   readonly maxBatchBytes?: number;
   /** Apply the checks for batches sent by a producer (Produce requests). */
   readonly producer?: boolean;
+  /** Also walk every record (see validate-records.ts), as a broker must before it assigns offsets. */
+  readonly walkRecords?: boolean;
+  /** Inflates compressed batches for `walkRecords`; without it a compressed batch fails as `decompression-failed`. */
+  readonly decompress?: Decompressor;
 }
 
 /** Outcome of {@link validateRecordBatch}. */
 export type RecordBatchValidation =
   | { readonly ok: true; readonly header: RecordBatchHeader }
-  | { readonly ok: false; readonly reason: RecordBatchRejection; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly reason: RecordBatchRejection;
+      readonly message: string;
+      /** Index of the offending record inside the batch, when one record is to blame. */
+      readonly recordIndex?: number;
+    };
 
 /** Smallest possible encoded record (length, attributes, timestamp and offset deltas, key, value, header count). */
 const MIN_RECORD_BYTES = 7;
@@ -89,6 +104,10 @@ export function validateRecordBatch(batch: Uint8Array, options: RecordBatchValid
     if (header.producerId >= 0n && header.baseSequence < 0) {
       return reject("invalid-producer-state", `producer id ${header.producerId.toString()} without a base sequence`);
     }
+  }
+  if (options.walkRecords === true) {
+    const records = validateRecords(batch, header, options.decompress === undefined ? {} : { decompress: options.decompress });
+    if (!records.ok) return records;
   }
   return { ok: true, header };
 }
