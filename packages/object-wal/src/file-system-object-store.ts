@@ -28,10 +28,11 @@ import {
 import { assertListPrefix } from "./assert-object-key.js";
 import { bodyCrc32c, checkKnownCrc32c } from "./body-crc32c.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
-import { FilePublishPool, type PublishError } from "./file-publish-worker.js";
+import { FilePublishPool, type PublishError, type PublishOutcome } from "./file-publish-worker.js";
 import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
+import { type StoreWriteHealth, type StoreWriteHealthListener, StoreWriteHealthTracker } from "./store-write-health.js";
 import { fsyncDirectory, makeDirectories } from "./durable-directories.js";
 import { DEFAULT_HOT_READ_SEGMENTS, type HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
 import { DEFAULT_LENT_READ_BUFFER_BYTES, type LentReadBuffersStats } from "./segments/lent-read-buffers.js";
@@ -100,6 +101,11 @@ export interface FileSystemObjectStoreOptions {
    * deletable. The segment directory takes a lock: one store (process) at a time. Off by default.
    */
   readonly segments?: boolean | SegmentLayoutOptions;
+  /**
+   * Told of every write that fails (a full disk, say) and of the first success after failures (see
+   * {@link FileSystemObjectStore.writeHealth}). Listeners run on the store's path and must not block.
+   */
+  readonly writeHealth?: StoreWriteHealthListener;
 }
 
 /** When a put counts as done (see `FileSystemObjectStoreOptions.durability`). */
@@ -133,6 +139,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   #openedSegments: SegmentLog | undefined;
   /** Puts in flight by key (segment layout): a second put of a key waits for the first, so both layouts stay create-only. */
   readonly #claims = new Map<string, Promise<unknown>>();
+  readonly #health: StoreWriteHealthTracker;
 
   constructor(options: FileSystemObjectStoreOptions) {
     if (typeof options.root !== "string" || options.root.length === 0) {
@@ -153,6 +160,17 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     }
     this.#fsync = durability === "fsync";
     this.#segmentOptions = segmentLayout(options.segments);
+    this.#health = new StoreWriteHealthTracker(options.writeHealth);
+  }
+
+  /**
+   * Whether the store can write, as its last writes found: not writable from a write that failed (no space left,
+   * say) until every part that failed wrote again. With the segment layout, the append after a failure for lack of
+   * space repairs the active segment and writes, so writes resume by themselves once the disk has room. Reads are
+   * served either way.
+   */
+  get writeHealth(): StoreWriteHealth {
+    return this.#health.current;
   }
 
   /** Counters of the segment layout (undefined when it is off or not opened yet). */
@@ -314,9 +332,19 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         this.#bodies.endUse(pooled.memory);
       }
     }
-    if (outcome.kind === "published") return { created: outcome.created };
+    if (outcome.kind === "published") {
+      this.#health.succeeded("object-files");
+      return { created: outcome.created };
+    }
+    const error = this.#publishFailure(key, outcome);
+    this.#health.failed("object-files", error);
+    throw error;
+  }
+
+  /** The error of a publish that did not succeed. */
+  #publishFailure(key: string, outcome: Exclude<PublishOutcome, { kind: "published" }>): NereusError {
     if (outcome.kind === "linked-unsynced") {
-      throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
+      return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
         retryable: true,
         cause: publishError(outcome.error),
         details: { key, mayHaveApplied: true },
@@ -324,13 +352,13 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     }
     if (outcome.error.code === "EWORKER") {
       // The worker died mid-job: the link may or may not have happened.
-      throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key}: ${outcome.error.message}`, {
+      return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key}: ${outcome.error.message}`, {
         retryable: true,
         cause: publishError(outcome.error),
         details: { key, mayHaveApplied: true },
       });
     }
-    throw mapFileSystemError(publishError(outcome.error), "put", key);
+    return mapFileSystemError(publishError(outcome.error), "put", key);
   }
 
   /**
@@ -516,6 +544,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       hotReadSegments: layout.hotReadSegments,
       hotReadBufferBytes: layout.hotReadBufferBytes,
       mapHotReads: layout.mapHotReads,
+      health: this.#health,
     }).then(
       (log) => {
         this.#openedSegments = log;

@@ -8,6 +8,7 @@ export {
   type SegmentLayoutOptions,
 } from "./file-system-object-store.js";
 export { type SegmentLogStats } from "./segments/segment-log.js";
+export { type StoreWriteHealth, type StoreWriteHealthListener, type StoreWriter } from "./store-write-health.js";
 export { type HotSegmentReadsStats, DEFAULT_HOT_READ_SEGMENTS } from "./segments/hot-segment-reads.js";
 export { type LentReadBuffersStats, DEFAULT_LENT_READ_BUFFER_BYTES } from "./segments/lent-read-buffers.js";
 export { type SegmentMapSupport, segmentMapSupport } from "./segments/segment-maps.js";

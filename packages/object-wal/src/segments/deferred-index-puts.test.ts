@@ -57,16 +57,37 @@ describe("DeferredIndexPuts", () => {
     puts.close();
   });
 
-  it("reports a failure once, keeps the held puts visible and applies nothing more", () => {
+  it("keeps the records held and visible when applying fails, and applies them once the index accepts writes again", () => {
+    vi.useFakeTimers();
     const index = open();
     const failures: unknown[] = [];
-    const puts = new DeferredIndexPuts(index, { maxHeld: 100, onFailure: (error) => failures.push(error) });
-    puts.hold([put("k", 1, 0)], { segment: 1, offset: 30 });
-    index.close();
+    let recovered = 0;
+    const puts = new DeferredIndexPuts(index, { maxHeld: 100, retryDelayMs: 1_000, onFailure: (error) => failures.push(error), onRecovered: () => (recovered += 1) });
+    puts.hold([put("k", 1, 0), put("gone", 1, 30)], { segment: 1, offset: 60 });
+    // A full disk: the index transaction fails (and rolls back).
+    const full = vi.spyOn(index, "transaction").mockImplementation(() => {
+      throw Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" });
+    });
     expect(puts.flush()).toBe(false);
-    expect(puts.flush()).toBe(false);
-    expect(failures).toHaveLength(1);
+    expect(puts.failing).toBe(true);
+    // A delete of a held put is seen at once, like the put.
+    puts.hold([{ key: "gone", segment: 1, recordOffset: 60, recordBytes: 20, delete: { segment: 1, offset: 30 } }], { segment: 1, offset: 80 });
     expect(puts.get("k")).toEqual(location(1, 0));
+    expect(puts.get("gone")).toBeUndefined();
+    expect(index.get("k")).toBeUndefined();
+    vi.advanceTimersByTime(1_000);
+    expect(failures).toHaveLength(2);
+    expect(recovered).toBe(0);
+    // The disk has room again: the retry applies every held record, in order, with the applied position.
+    full.mockRestore();
+    vi.advanceTimersByTime(1_000);
+    expect(recovered).toBe(1);
+    expect(puts.failing).toBe(false);
+    expect(puts.held).toBe(0);
+    expect(index.get("k")).toEqual(location(1, 0));
+    expect(index.get("gone")).toBeUndefined();
+    expect(index.applied).toEqual({ segment: 1, offset: 80 });
+    expect(index.livePuts(1)).toBe(1);
     puts.close();
   });
 });

@@ -141,6 +141,11 @@ export class SegmentIndex {
     return (this.#statements.selectSegments.all() as { seq: number }[]).map((row) => row.seq);
   }
 
+  /** Whether segment `seq` is known. */
+  hasSegment(seq: number): boolean {
+    return this.#segment(seq) !== undefined;
+  }
+
   /** Valid bytes of `seq` (0 for an unknown segment). */
   segmentBytes(seq: number): number {
     return this.#segment(seq)?.bytes ?? 0;

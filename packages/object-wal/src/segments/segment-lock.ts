@@ -1,8 +1,10 @@
-// One writer per segment directory: `<directory>/LOCK` holds the owner's pid, created exclusively. Two stores
+// One writer per segment directory: `<directory>/LOCK` names the owner's pid, created exclusively. Two stores
 // appending to one segment file would overwrite each other's records, so a second open fails — in this process at
 // once (a registry of held directories), in another process when its pid is alive. A lock whose pid is gone
 // (kill -9), or is this process's without a registration (a previous run that had the same pid), is taken over.
-import { readFile, rm, writeFile } from "node:fs/promises";
+// The lock is a symbolic link whose target is the pid: creating it needs no data block (a short link target is kept
+// in the inode), so the store opens on a full disk too. A regular file holding the pid (older stores) is read too.
+import { readFile, readlink, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { ErrorCode, NereusError } from "@nereus/core";
 
@@ -38,7 +40,7 @@ export async function lockSegmentDirectory(directory: string): Promise<SegmentLo
   try {
     for (let attempt = 0; attempt < 2; attempt += 1) {
       try {
-        await writeFile(file, `${String(process.pid)}\n`, { flag: "wx" });
+        await symlink(String(process.pid), file);
         let released = false;
         return {
           async release() {
@@ -50,7 +52,7 @@ export async function lockSegmentDirectory(directory: string): Promise<SegmentLo
         };
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-        const owner = Number.parseInt((await readFile(file, "utf8").catch(() => "")).trim(), 10);
+        const owner = Number.parseInt((await lockOwner(file)).trim(), 10);
         if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) throw inUse(resolved, `process ${String(owner)}`);
         await rm(file, { force: true });
       }
@@ -59,5 +61,14 @@ export async function lockSegmentDirectory(directory: string): Promise<SegmentLo
   } catch (error) {
     held.delete(resolved);
     throw error;
+  }
+}
+
+/** The pid a lock names: a link's target, or a regular file's contents (empty when neither can be read). */
+async function lockOwner(file: string): Promise<string> {
+  try {
+    return await readlink(file);
+  } catch {
+    return readFile(file, "utf8").catch(() => "");
   }
 }

@@ -9,20 +9,27 @@
 // Invariants: writes are appended strictly in order by one worker, one job at a time (a second job may wait in the
 // worker's queue, and is refused there when the one before it failed); a record is visible (index)
 // only once written — and fdatasynced, with durability "fsync"; the active segment is fdatasynced and closed before
-// the next one is created; any write or sync failure fails the layout (every later call is refused until the store
-// is reopened, when recovery cuts what was torn), because after a failed fdatasync the file's state is unknown.
+// the next one is created. A write that failed for lack of space (ENOSPC, EDQUOT: a full disk) wrote nothing
+// acknowledged: the next append first cuts the segment back to its last acknowledged record (segment-tail-repair.ts)
+// and then goes on, so writes resume by themselves once the disk has room. Any other write or sync failure fails the
+// layout (every later call is refused until the store is reopened, when recovery cuts what was torn), because after
+// a failed fdatasync the file's state is unknown. A failed index update fails nothing: the records stay held in
+// memory and are applied once the index accepts writes again (deferred-index-puts.ts). Every outcome is reported to
+// the store's write health (store-write-health.ts).
 import path from "node:path";
 import { unlink } from "node:fs/promises";
 import { ErrorCode, NereusError, SharedDurabilityGates, crc32c, type DurabilityGate, type LatencySnapshot, type ObjectInfo } from "@nereus/core";
 import { FOLLOWER_REFUSED_CODE, type FilePublishPool, type PublishError, type SegmentWriteOutcome, type SegmentWriteRecord } from "../file-publish-worker.js";
 import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
-import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
+import { StoreWriteHealthTracker } from "../store-write-health.js";
+import { DeferredIndexPuts, type HeldRecord } from "./deferred-index-puts.js";
 import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
 import { DEFAULT_HOT_READ_SEGMENTS, HotSegmentReads, type HotSegmentReadsStats } from "./hot-segment-reads.js";
 import { DEFAULT_LENT_READ_BUFFER_BYTES, type LentReadBuffersStats } from "./lent-read-buffers.js";
 import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
+import { isNoSpaceError, repairSegmentTail } from "./segment-tail-repair.js";
 import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js";
 
 /**
@@ -61,6 +68,8 @@ export interface SegmentLogOptions {
    * native addon every read is a pread anyway). See segment-maps.ts.
    */
   readonly mapHotReads?: boolean;
+  /** Where write failures and recoveries are reported (default: a tracker of its own). */
+  readonly health?: StoreWriteHealthTracker;
 }
 
 interface PendingRecord {
@@ -145,9 +154,15 @@ export class SegmentLog {
   /** Keys with a delete queued but not yet applied: compaction must not re-append them behind it. */
   readonly #deleting = new Map<string, number>();
   #failure: NereusError | undefined;
+  /** Whether `#failure` is a lack of space that the next append repairs (see the module comment). */
+  #repairable = false;
+  readonly #health: StoreWriteHealthTracker;
   #closed = false;
-  /** Gates of `putGated` records: opened by the writing worker right after the job's fdatasync. */
-  readonly #gates = new SharedDurabilityGates();
+  /**
+   * Gates of `putGated` records: opened by the writing worker right after the job's fdatasync. Replaced by a new set
+   * when records are given up unwritten (their gates fail with the old set), so later records never share a failed set.
+   */
+  #gates = new SharedDurabilityGates();
   /** Keys of gated puts not written yet: a read of one waits for its write. */
   readonly #gatedInFlight = new Map<string, Promise<unknown>>();
 
@@ -164,8 +179,10 @@ export class SegmentLog {
       mapBytes: options.mapHotReads === false ? 0 : 2 * options.segmentBytes,
     });
     this.#index = recovered.index;
+    this.#health = options.health ?? new StoreWriteHealthTracker();
     this.#puts = new DeferredIndexPuts(recovered.index, {
-      onFailure: (error) => this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: false, cause: error })),
+      onFailure: (error) => this.#health.failed("segment-index", new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: true, cause: error })),
+      onRecovered: () => this.#health.succeeded("segment-index"),
     });
     this.#lock = lock;
     const { index: _index, ...summary } = recovered;
@@ -362,7 +379,7 @@ export class SegmentLog {
   }
 
   #check(operation: "put" | "delete", key: string): void {
-    if (this.#failure !== undefined) {
+    if (this.#failure !== undefined && !this.#repairable) {
       throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${operation} of ${key}: the segment layout failed earlier (${this.#failure.message}); reopen the store`, {
         retryable: false,
         cause: this.#failure,
@@ -400,7 +417,9 @@ export class SegmentLog {
         if (job === undefined) {
           if (this.#queue.length === 0) return;
           if (this.#failure !== undefined) {
-            for (const record of this.#queue.splice(0)) record.reject(this.#refused(record.key));
+            // Every job settled: the active segment's valid length is known. Repair, then write what is queued.
+            if (this.#repairable && !this.#closed && (await this.#repair())) continue;
+            this.#abandonQueue();
             return;
           }
           // Nothing could go out: the next record does not fit the active segment.
@@ -472,7 +491,7 @@ export class SegmentLog {
       return;
     }
     if (outcome.kind === "failed") {
-      this.#fail(mapFileSystemError(asError(outcome.error), "put"));
+      this.#fail(mapFileSystemError(asError(outcome.error), "put"), isNoSpaceError(outcome.error.code));
       for (const record of batch) record.reject(this.#uncertain(record.key));
       return;
     }
@@ -490,45 +509,26 @@ export class SegmentLog {
     }
     active.created = true;
     if (gateSequence !== 0) this.#gates.open(gateSequence);
+    this.#health.succeeded("segment-log");
     let offset = active.bytes;
     const skipped = new Set(outcome.skipped);
-    if (batch.every((record, position) => record.delete === undefined || skipped.has(position))) {
-      // Puts only (the common case): held, and applied to the index with later jobs' in one transaction.
-      const puts: HeldPut[] = [];
-      for (const [position, record] of batch.entries()) {
-        if (skipped.has(position)) continue;
-        puts.push({ key: record.key, location: putLocation(record, active.seq, offset), recordBytes: record.bytes });
-        offset += record.bytes;
-        this.stats.records += 1;
+    const records: HeldRecord[] = [];
+    let deletes = false;
+    for (const [position, record] of batch.entries()) {
+      if (skipped.has(position)) continue;
+      if (record.delete === undefined) {
+        records.push({ key: record.key, location: putLocation(record, active.seq, offset), recordBytes: record.bytes });
+      } else {
+        records.push({ key: record.key, segment: active.seq, recordOffset: offset, recordBytes: record.bytes, delete: record.delete });
+        deletes = true;
       }
-      this.#puts.hold(puts, { segment: active.seq, offset });
-      active.bytes = offset;
-      for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
-      return;
+      offset += record.bytes;
+      this.stats.records += 1;
     }
-    try {
-      // A job with deletes: the held puts first, then one index transaction for the job, with the position every
-      // record before which is now indexed.
-      if (!this.#puts.flush()) throw this.#failure ?? new Error("held index puts could not be applied");
-      this.#index.transaction(() => {
-        for (const [position, record] of batch.entries()) {
-          if (skipped.has(position)) continue;
-          if (record.delete === undefined) {
-            this.#index.applyPut(record.key, putLocation(record, active.seq, offset), record.bytes);
-          } else {
-            this.#index.applyDelete(record.key, active.seq, offset, record.bytes, record.delete.segment, record.delete.offset);
-          }
-          offset += record.bytes;
-          this.stats.records += 1;
-        }
-        this.#index.setApplied({ segment: active.seq, offset });
-      });
-    } catch (error) {
-      // The records are durable in the segment but not indexed: a reopen replays them into the index.
-      this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: false, cause: error }));
-      for (const record of batch) record.reject(this.#uncertain(record.key));
-      return;
-    }
+    // Puts only (the common case): held, and applied to the index with later jobs' in one transaction. Deletes are
+    // applied at once (housekeeping reads the index as a whole); an index that cannot be written keeps them held.
+    this.#puts.hold(records, { segment: active.seq, offset });
+    if (deletes) this.#puts.flush();
     active.bytes = offset;
     for (const [position, record] of batch.entries()) record.resolve(!skipped.has(position));
   }
@@ -538,7 +538,7 @@ export class SegmentLog {
     const active = this.#active;
     const outcome = await this.#pool.writeSegment({ path: this.#path(active.seq), create: false, position: active.bytes, records: [], sync: true, syncDirectory: false, close: true });
     if (outcome.kind === "failed") {
-      this.#fail(mapFileSystemError(asError(outcome.error), "put"));
+      this.#fail(mapFileSystemError(asError(outcome.error), "put"), isNoSpaceError(outcome.error.code));
       return;
     }
     this.#active = { seq: active.seq + 1, bytes: 0, created: false };
@@ -630,12 +630,51 @@ export class SegmentLog {
     return true;
   }
 
-  #fail(error: NereusError): void {
+  /**
+   * A write or sync failed: nothing more goes out until the failure is repaired (`repairable`: for lack of space) or
+   * the store is reopened. What is queued was not written and is refused now, with its gates.
+   */
+  #fail(error: NereusError, repairable = false): void {
+    this.#repairable = (this.#failure === undefined || this.#repairable) && repairable;
     this.#failure ??= error;
+    this.#health.failed("segment-log", error);
+    this.#abandonQueue();
+  }
+
+  /** Refuses every queued record (none of them was written) and fails their gates; later records get new gates. */
+  #abandonQueue(): void {
+    const queued = this.#queue.splice(0);
+    for (const record of queued) record.reject(this.#refused(record.key));
     this.#gates.fail();
+    this.#gates = new SharedDurabilityGates();
+  }
+
+  /**
+   * Cuts the active segment back to its last acknowledged record after a failure for lack of space; true when the
+   * layout may write again. Every job has settled (nothing is in flight).
+   */
+  async #repair(): Promise<boolean> {
+    const active = this.#active;
+    try {
+      if (!active.created) this.#hot.forget(active.seq);
+      await repairSegmentTail(this.#path(active.seq), active.bytes, active.created);
+    } catch (error) {
+      this.#health.failed("segment-log", mapFileSystemError(error, "put"));
+      return false;
+    }
+    this.#failure = undefined;
+    this.#repairable = false;
+    return true;
   }
 
   #refused(key: string): NereusError {
+    if (this.#repairable) {
+      return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${key} was not written: the segment layout cannot write (${this.#failure?.message ?? "no space"}); retry once the disk has room`, {
+        retryable: true,
+        cause: this.#failure,
+        details: { key, mayHaveApplied: false },
+      });
+    }
     return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${key}: the segment layout failed earlier (${this.#failure?.message ?? "closed"}); reopen the store`, {
       retryable: false,
       cause: this.#failure,

@@ -192,6 +192,11 @@ async function replaySegment(
     offset += recordBytes;
   }
   const valid = offset;
+  const applied = index.applied;
+  // Nothing to replay (a store closed cleanly): no index write, so the store opens on a full disk too.
+  if (apply.length === 0 && applied.segment === seq && applied.offset === valid && index.hasSegment(seq)) {
+    return { valid, records: 0, ...(failure === undefined ? {} : { failure }) };
+  }
   index.transaction(() => {
     index.addSegment(seq);
     for (const step of apply) step();
