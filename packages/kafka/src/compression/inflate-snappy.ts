@@ -4,9 +4,9 @@
 // block. Like Kafka, a payload that does not open with the xerial magic is read as one raw block.
 //
 // Raw blocks declare their inflated length up front; it is checked against what is left of the limit before
-// snappyjs allocates anything, so a bomb is refused without inflating it.
-import { uncompress } from "snappyjs";
-import { InflateLimitError, MalformedCompressionError } from "./inflate-limit.js";
+// anything is allocated, so a bomb is refused without inflating it (snappy-block.ts).
+import { MalformedCompressionError } from "./inflate-limit.js";
+import { decodeSnappyBlock } from "./snappy-block.js";
 
 const XERIAL_MAGIC = [0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00] as const;
 const XERIAL_HEADER_BYTES = 16;
@@ -16,30 +16,9 @@ function hasXerialHeader(data: Uint8Array): boolean {
   return XERIAL_MAGIC.every((byte, index) => data[index] === byte);
 }
 
-/** The inflated length a raw snappy block declares (its leading unsigned varint). */
-function declaredLength(block: Uint8Array): number {
-  let value = 0;
-  for (let index = 0; index < 5 && index < block.length; index += 1) {
-    const byte = block[index] ?? 0;
-    value += (byte & 0x7f) * 2 ** (7 * index);
-    if ((byte & 0x80) === 0) return value;
-  }
-  throw new MalformedCompressionError("snappy: the block's length preamble is malformed");
-}
-
-function inflateBlock(block: Uint8Array, budget: number, limit: number): Uint8Array {
-  const length = declaredLength(block);
-  if (length > budget) throw new InflateLimitError("snappy", limit, `a block declares ${String(length)} bytes`);
-  try {
-    return uncompress(block);
-  } catch (error) {
-    throw new MalformedCompressionError(`snappy: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-  }
-}
-
 /** Inflates `data` (xerial-framed or raw snappy), refusing output past `limit` bytes. */
 export function inflateSnappy(data: Uint8Array, limit: number): Uint8Array {
-  if (!hasXerialHeader(data)) return inflateBlock(data, limit, limit);
+  if (!hasXerialHeader(data)) return decodeSnappyBlock(data, limit, limit);
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const blocks: Uint8Array[] = [];
   let total = 0;
@@ -51,7 +30,7 @@ export function inflateSnappy(data: Uint8Array, limit: number): Uint8Array {
     if (chunkLength < 0 || chunkLength > data.length - position) {
       throw new MalformedCompressionError(`snappy: xerial chunk of ${String(chunkLength)} bytes overruns the ${String(data.length - position)} bytes left`);
     }
-    const block = inflateBlock(data.subarray(position, position + chunkLength), limit - total, limit);
+    const block = decodeSnappyBlock(data.subarray(position, position + chunkLength), limit - total, limit);
     position += chunkLength;
     blocks.push(block);
     total += block.length;
