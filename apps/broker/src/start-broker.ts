@@ -10,7 +10,9 @@ import { ApiKey } from "@nereus/kafka/protocol";
 import type { BrokerConfig } from "./config/broker-config.js";
 import { type AdminServer, startAdminServer } from "./admin/admin-server.js";
 import { JsonLogger } from "./logging/json-logger.js";
+import { ConnectionAdmission } from "./listener/connection-admission.js";
 import { type KafkaListener, ListenError, startKafkaListener } from "./listener/kafka-listener.js";
+import { RequestMemoryBudget } from "./listener/request-memory-budget.js";
 import { MetricsRegistry } from "./metrics/metrics-registry.js";
 import { registerRuntimeMetrics, type RuntimeMetrics } from "./metrics/runtime-metrics.js";
 import { instrumentStreamStore } from "./metrics/instrument-stream-store.js";
@@ -78,6 +80,10 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     const opened = storage;
     undo.push(() => opened.close());
 
+    const requestMemory = new RequestMemoryBudget(config.connections.requestMemoryBytes);
+    const admission = new ConnectionAdmission(config.connections);
+    metrics.gauge("nereus_request_memory_bytes", "Bytes of client requests held (received, not yet answered, and reserved for frames being received).", () => requestMemory.usedBytes);
+    metrics.gauge("nereus_request_memory_waiting_connections", "Connections whose reading waits for room in the request memory budget.", () => requestMemory.waitingCount);
     // The listener must be bound before the broker exists (its port is advertised); connections wait for it.
     const target: { openConnection?: (peer: string) => ReturnType<KafkaBroker["openConnection"]> } = {};
     listener = await startKafkaListener({
@@ -85,6 +91,11 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       port: config.kafka.port,
       maxFrameBytes: config.kafka.maxFrameBytes,
       maxInFlightRequests: config.kafka.maxInFlightRequests,
+      maxInFlightBytesPerConnection: config.connections.maxInFlightBytesPerConnection,
+      requestMemory,
+      admission,
+      idleTimeoutMs: config.connections.idleTimeoutMs,
+      requestFrameTimeoutMs: config.connections.requestFrameTimeoutMs,
       openConnection: (peer) => {
         if (target.openConnection === undefined) throw new Error("the broker is not ready");
         return target.openConnection(peer);
@@ -94,6 +105,8 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
         accepted: metrics.counter("nereus_listener_connections_accepted_total", "TCP connections accepted by the Kafka listener."),
         active: metrics.gauge("nereus_listener_connections_active", "TCP connections open on the Kafka listener."),
         closedOnError: metrics.counter("nereus_listener_connections_closed_on_error_total", "Connections closed because of a bad frame, a refused request or a socket error."),
+        refused: metrics.counter("nereus_listener_connections_refused_total", "Connections closed on accept because of a connection limit, by reason."),
+        timedOut: metrics.counter("nereus_listener_connections_timed_out_total", "Connections closed by a timeout (idle, or an incomplete request frame), by reason."),
         bytesReceived: metrics.counter("nereus_listener_received_bytes_total", "Bytes received on the Kafka listener."),
         bytesSent: metrics.counter("nereus_listener_sent_bytes_total", "Bytes of responses written by the Kafka listener."),
         requestSeconds: metrics.histogram("nereus_kafka_request_duration_seconds", "Kafka requests from complete frame to response written, by API."),

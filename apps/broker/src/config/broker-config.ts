@@ -131,6 +131,30 @@ export const BrokerConfigSchema = z.strictObject({
       tailCacheMaxBytes: z.int().min(0).max(2 ** 40).default(32 * 1024 * 1024),
     })
     .prefault({}),
+  /**
+   * Limits on what clients may hold of the broker, across its protocol listeners (the defaults follow Kafka's where
+   * Kafka has one): they keep a hostile or careless client from exhausting memory, connections or file handles.
+   */
+  connections: z
+    .strictObject({
+      /** Connections open at once (Kafka's max.connections); more are closed on accept. */
+      maxConnections: positive.default(10_000),
+      /** Connections open at once from one remote address (max.connections.per.ip). */
+      maxConnectionsPerIp: positive.default(1_000),
+      /** A connection with no request in flight and no traffic for this long is closed (connections.max.idle.ms); 0 = never. */
+      idleTimeoutMs: z.int().min(0).max(86_400_000).default(600_000),
+      /** A request frame must arrive whole within this long of its first byte (slow or stalled senders are cut off). */
+      requestFrameTimeoutMs: z.int().min(100).max(3_600_000).default(30_000),
+      /** Bytes of requests read ahead of their responses on one connection before its reading pauses. */
+      maxInFlightBytesPerConnection: z.int().min(1_024).max(2 ** 40).default(64 * 1024 * 1024),
+      /**
+       * Bytes of requests the broker holds at once, received and not yet answered (Kafka's queued.max.request.bytes):
+       * beyond it, connections stop being read until requests are answered. A single request larger than this is
+       * still served, alone.
+       */
+      requestMemoryBytes: z.int().min(1_024).max(2 ** 40).default(512 * 1024 * 1024),
+    })
+    .prefault({}),
   admin: z
     .strictObject({
       enabled: z.boolean().default(true),

@@ -2,7 +2,9 @@ import net from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { JsonLogger } from "../logging/json-logger.js";
 import { MetricsRegistry } from "../metrics/metrics-registry.js";
-import { type FrameConnection, type KafkaListener, ListenError, startKafkaListener } from "./kafka-listener.js";
+import { type FrameConnection, type KafkaListener, type KafkaListenerOptions, ListenError, startKafkaListener } from "./kafka-listener.js";
+import { ConnectionAdmission } from "./connection-admission.js";
+import { RequestMemoryBudget } from "./request-memory-budget.js";
 
 const listeners: KafkaListener[] = [];
 afterEach(async () => {
@@ -42,19 +44,34 @@ function withSize(body: Uint8Array): Uint8Array {
   return frame;
 }
 
-async function start(openConnection: (peer: string) => FrameConnection, options: { maxFrameBytes?: number; maxInFlightRequests?: number } = {}): Promise<{ listener: KafkaListener; metrics: MetricsRegistry }> {
+type LimitOptions = Partial<
+  Pick<
+    KafkaListenerOptions,
+    "maxFrameBytes" | "maxInFlightRequests" | "maxInFlightBytesPerConnection" | "requestMemory" | "admission" | "idleTimeoutMs" | "requestFrameTimeoutMs"
+  >
+>;
+
+async function start(openConnection: (peer: string) => FrameConnection, options: LimitOptions = {}): Promise<{ listener: KafkaListener; metrics: MetricsRegistry }> {
   const metrics = new MetricsRegistry();
   const listener = await startKafkaListener({
     host: "127.0.0.1",
     port: 0,
-    maxFrameBytes: options.maxFrameBytes ?? 1_024,
-    maxInFlightRequests: options.maxInFlightRequests ?? 100,
+    maxFrameBytes: 1_024,
+    maxInFlightRequests: 100,
+    maxInFlightBytesPerConnection: 1 << 20,
+    requestMemory: new RequestMemoryBudget(1 << 24),
+    admission: new ConnectionAdmission({ maxConnections: 1_000, maxConnectionsPerIp: 1_000 }),
+    idleTimeoutMs: 60_000,
+    requestFrameTimeoutMs: 30_000,
+    ...options,
     openConnection,
     logger: new JsonLogger({ level: "error", sink: { write: () => true } }),
     metrics: {
       accepted: metrics.counter("accepted", "a"),
       active: metrics.gauge("active", "a"),
       closedOnError: metrics.counter("closed_on_error", "c"),
+      refused: metrics.counter("refused", "r"),
+      timedOut: metrics.counter("timed_out", "t"),
       bytesReceived: metrics.counter("received", "r"),
       bytesSent: metrics.counter("sent", "s"),
       requestSeconds: metrics.histogram("request_seconds", "r"),
@@ -168,6 +185,11 @@ describe("Kafka listener", () => {
       port: listener.port,
       maxFrameBytes: 1_024,
       maxInFlightRequests: 1,
+      maxInFlightBytesPerConnection: 1_024,
+      requestMemory: new RequestMemoryBudget(1_024),
+      admission: new ConnectionAdmission({ maxConnections: 1, maxConnectionsPerIp: 1 }),
+      idleTimeoutMs: 0,
+      requestFrameTimeoutMs: 1_000,
       openConnection: echoConnection([]),
       logger: new JsonLogger({ sink: { write: () => true } }),
       metrics: (await start(echoConnection([]))).metrics as never,
@@ -175,5 +197,111 @@ describe("Kafka listener", () => {
     }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(ListenError);
     expect((error as Error).message).toBe(`Kafka listener: 127.0.0.1:${String(listener.port)} is already in use (is another broker or Kafka running? choose another --kafka-port)`);
+  });
+
+  test("connections above the per-IP and per-broker limits are closed on accept; closing one admits another", async () => {
+    const { listener, metrics } = await start(echoConnection([]), { admission: new ConnectionAdmission({ maxConnections: 1_000, maxConnectionsPerIp: 2 }) });
+    const first = await connect(listener.port);
+    const second = await connect(listener.port);
+    const third = await connect(listener.port);
+    await third.closed;
+    expect(metrics.render()).toContain('refused{reason="ip-limit"} 1');
+    first.socket.destroy();
+    await first.closed;
+    await expect.poll(() => listener.connectionCount).toBe(1);
+    const fourth = await connect(listener.port);
+    fourth.socket.write(withSize(new Uint8Array([0, 4])));
+    expect((await fourth.next(1)).map((response) => [...response])).toEqual([[0, 4]]);
+    second.socket.destroy();
+    fourth.socket.destroy();
+
+    const small = await start(echoConnection([]), { admission: new ConnectionAdmission({ maxConnections: 1, maxConnectionsPerIp: 1_000 }) });
+    const only = await connect(small.listener.port);
+    const over = await connect(small.listener.port);
+    await over.closed;
+    expect(small.metrics.render()).toContain('refused{reason="broker-limit"} 1');
+    only.socket.destroy();
+  });
+
+  test("an idle connection is closed; one with a request in flight is not", async () => {
+    const { listener, metrics } = await start(echoConnection([], (frame) => (frame[1] === 1 ? 400 : 0)), { idleTimeoutMs: 150 });
+    const idle = await connect(listener.port);
+    const busy = await connect(listener.port);
+    busy.socket.write(withSize(new Uint8Array([0, 1])));
+    await idle.closed;
+    expect((await busy.next(1)).map((response) => [...response])).toEqual([[0, 1]]);
+    expect(metrics.render()).toContain('timed_out{reason="idle"} 1');
+    await busy.closed;
+  });
+
+  test("a request frame left incomplete is cut off; a slow but steady stream of frames is not", async () => {
+    const { listener, metrics } = await start(echoConnection([]), { requestFrameTimeoutMs: 200 });
+    const stalled = await connect(listener.port);
+    stalled.socket.write(withSize(new Uint8Array(100)).subarray(0, 50));
+    const steady = await connect(listener.port);
+    const frames = Buffer.concat(Array.from({ length: 6 }, (_, index) => withSize(new Uint8Array([0, index, 1, 2, 3]))));
+    // Every frame completes within the timeout, but the connection is never at a frame boundary for long.
+    for (let at = 0; at < frames.length; at += 7) {
+      steady.socket.write(frames.subarray(at, at + 7));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+    }
+    await stalled.closed;
+    expect((await steady.next(6)).map((response) => response[1])).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(metrics.render()).toContain('timed_out{reason="incomplete-frame"} 1');
+    steady.socket.destroy();
+  });
+
+  test("the request memory budget pauses reading until frames in flight are answered, and frees everything on close", async () => {
+    const frameBytes = 100_000;
+    const budget = new RequestMemoryBudget(150_000);
+    const { listener } = await start(echoConnection([], () => 30), { requestMemory: budget, maxFrameBytes: 200_000 });
+    const clients = await Promise.all([connect(listener.port), connect(listener.port), connect(listener.port)]);
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, budget.usedBytes)), 1);
+    for (const client of clients) {
+      for (let index = 0; index < 5; index += 1) client.socket.write(withSize(new Uint8Array(frameBytes).fill(index)));
+    }
+    const answered = await Promise.all(clients.map((client) => client.next(5)));
+    clearInterval(sampler);
+    for (const responses of answered) expect(responses.map((response) => response[0])).toEqual([0, 1, 2, 3, 4]);
+    // Held: the budget, one frame beyond it when nothing else was held, and one socket read (64 KiB) per connection
+    // that arrived before reading paused; 1.5 MB were sent.
+    expect(peak).toBeLessThanOrEqual(150_000 + frameBytes + 3 * 65_536);
+    for (const client of clients) client.socket.destroy();
+    await Promise.all(clients.map((client) => client.closed));
+    await expect.poll(() => budget.usedBytes).toBe(0);
+    expect(budget.waitingCount).toBe(0);
+  });
+
+  test("a half-closing client gets its waiting requests answered at once, then the connection closes", async () => {
+    const ended: string[] = [];
+    const { listener } = await start((peer) => {
+      let release: (() => void) | undefined;
+      return {
+        handleFrame: (frame) =>
+          new Promise<Uint8Array>((resolve) => {
+            const copy = frame.slice();
+            const timer = setTimeout(() => resolve(withSize(copy)), 20_000);
+            release = () => {
+              clearTimeout(timer);
+              resolve(withSize(copy));
+            };
+          }),
+        endOfInput: () => {
+          ended.push(peer);
+          release?.();
+        },
+        close: () => undefined,
+      };
+    });
+    const client = await connect(listener.port);
+    client.socket.write(withSize(new Uint8Array([0, 5])));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const started = Date.now();
+    client.socket.end();
+    expect((await client.next(1)).map((response) => [...response])).toEqual([[0, 5]]);
+    await client.closed;
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(ended).toHaveLength(1);
   });
 });

@@ -1,12 +1,18 @@
 // The Kafka TCP listener: one net.Server; per socket a FrameDecoder splits the byte stream into request frames,
 // each frame goes to the broker's sans-IO FrameConnection, and responses are written in request order. A bad
 // size prefix (negative, above maxFrameBytes) or a frame the connection refuses (undecodable header, unknown API
-// or version) closes that socket only; nothing a client sends can throw out of here. Reading pauses while a
-// connection has too many requests in flight or its socket buffer is full (backpressure), and resumes when they
-// drain. Shutdown: `stopAccepting`, then `drain` (stop reading, let in-flight responses go out), then `close`.
+// or version) closes that socket only; nothing a client sends can throw out of here. Guard rails against hostile
+// or careless clients: connections are admitted up to a per-broker and a per-IP limit; a connection idle for
+// `idleTimeoutMs` is closed, and so is one that leaves a request frame incomplete for `requestFrameTimeoutMs`;
+// reading pauses (backpressure) while a connection has too many requests or bytes in flight, its socket buffer is
+// full, or the broker's request memory budget has no room for the frame it is receiving, and resumes when they
+// drain. A client that half-closes gets its waiting requests (long-polls) answered at once. Shutdown:
+// `stopAccepting`, then `drain` (stop reading, let in-flight responses go out), then `close`.
 import net from "node:net";
 import { FrameDecoder } from "@nereus/kafka/protocol";
 import type { BrokerLogger } from "../logging/json-logger.js";
+import { type ConnectionAdmission, RateLimitedLog } from "./connection-admission.js";
+import type { RequestMemoryBudget } from "./request-memory-budget.js";
 import type { Counter, Gauge, Histogram } from "../metrics/metrics-registry.js";
 
 /** The sans-IO side of one connection (the Kafka broker's KafkaConnection fits). */
@@ -15,6 +21,8 @@ export interface FrameConnection {
   handleFrame(frame: Uint8Array): Promise<Uint8Array | undefined>;
   /** When offered: the response as parts written in order with one vectored write (large record data not copied). */
   handleFrameParts?(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined>;
+  /** When offered: the client half-closed; requests waiting for more data answer at once. */
+  endOfInput?(): void;
   close(): void;
 }
 
@@ -23,6 +31,10 @@ export interface ListenerMetrics {
   readonly accepted: Counter;
   readonly active: Gauge;
   readonly closedOnError: Counter;
+  /** Connections refused on accept, by `reason` (broker-limit, ip-limit). */
+  readonly refused: Counter;
+  /** Connections closed by a timeout, by `reason` (idle, incomplete-frame). */
+  readonly timedOut: Counter;
   readonly bytesReceived: Counter;
   readonly bytesSent: Counter;
   /** Seconds from a complete request frame to its response handed to the socket, by API name. */
@@ -35,6 +47,16 @@ export interface KafkaListenerOptions {
   readonly maxFrameBytes: number;
   /** Requests read ahead of their responses before reading pauses. */
   readonly maxInFlightRequests: number;
+  /** Bytes of request frames read ahead of their responses on one connection before reading pauses. */
+  readonly maxInFlightBytesPerConnection: number;
+  /** The broker-wide budget of request bytes held (shared with other listeners). */
+  readonly requestMemory: RequestMemoryBudget;
+  /** Admission of new connections (per broker and per IP; shared with other listeners). */
+  readonly admission: ConnectionAdmission;
+  /** A connection with no request in flight and no traffic for this long is closed; 0 = never. */
+  readonly idleTimeoutMs: number;
+  /** A request frame must be received whole within this long of its first byte (while reading is not paused). */
+  readonly requestFrameTimeoutMs: number;
   readonly openConnection: (peer: string) => FrameConnection;
   readonly logger: BrokerLogger;
   readonly metrics: ListenerMetrics;
@@ -48,9 +70,18 @@ interface Client {
   readonly connection: FrameConnection;
   readonly decoder: FrameDecoder;
   readonly peer: string;
+  readonly ip: string;
   /** Settles when every response handed to the connection so far was written (or the socket died). */
   tail: Promise<void>;
   inFlight: number;
+  /** Bytes of the request frames in flight. */
+  inFlightBytes: number;
+  /** Budget bytes reserved for the frame being received (its declared size), or 0. */
+  reservedBytes: number;
+  /** True while waiting for the memory budget (reading paused). */
+  waitingForMemory: boolean;
+  /** Fires when the frame being received took too long. */
+  frameTimer: ReturnType<typeof setTimeout> | undefined;
   readingPaused: boolean;
   draining: boolean;
   closed: boolean;
@@ -87,6 +118,8 @@ export class ListenError extends Error {
 export async function startKafkaListener(options: KafkaListenerOptions): Promise<KafkaListener> {
   const clients = new Set<Client>();
   const { logger, metrics } = options;
+  const { admission } = options;
+  const refusedLog = new RateLimitedLog(10_000);
   let nextId = 1;
   let accepting = true;
   let closing: Promise<void> | undefined;
@@ -98,6 +131,12 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
     if (client.closed) return;
     client.closed = true;
     clients.delete(client);
+    admission.release(client.ip);
+    clearTimeout(client.frameTimer);
+    client.frameTimer = undefined;
+    options.requestMemory.cancel(client);
+    options.requestMemory.release(client.reservedBytes);
+    client.reservedBytes = 0;
     metrics.active.add(-1);
     try {
       client.connection.close();
@@ -120,7 +159,13 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
   }
 
   function updateReading(client: Client): void {
-    const shouldPause = client.draining || client.inFlight >= options.maxInFlightRequests || client.socket.writableNeedDrain;
+    if (client.closed) return;
+    const shouldPause =
+      client.draining ||
+      client.waitingForMemory ||
+      client.inFlight >= options.maxInFlightRequests ||
+      client.inFlightBytes >= options.maxInFlightBytesPerConnection ||
+      client.socket.writableNeedDrain;
     if (shouldPause && !client.readingPaused) {
       client.readingPaused = true;
       client.socket.pause();
@@ -128,6 +173,51 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
       client.readingPaused = false;
       client.socket.resume();
     }
+    updateFrameTimer(client);
+  }
+
+  /** The incomplete-frame clock runs while a frame is partly received and reading is not paused by the broker. */
+  function updateFrameTimer(client: Client): void {
+    const running = !client.closed && !client.readingPaused && client.decoder.midFrame;
+    if (running && client.frameTimer === undefined) {
+      client.frameTimer = setTimeout(() => {
+        client.frameTimer = undefined;
+        metrics.timedOut.inc({ reason: "incomplete-frame" });
+        closeClient(client, "incomplete request frame", new Error(`no complete request frame within ${String(options.requestFrameTimeoutMs)} ms`));
+      }, options.requestFrameTimeoutMs);
+      client.frameTimer.unref();
+    } else if (!running && client.frameTimer !== undefined) {
+      clearTimeout(client.frameTimer);
+      client.frameTimer = undefined;
+    }
+  }
+
+  /**
+   * Charges the frames just completed to the memory budget and reserves the declared size of the one being
+   * received; without room, the connection waits (reading paused) until the budget lets it in.
+   */
+  function accountFrames(client: Client, frames: readonly Uint8Array[]): void {
+    const memory = options.requestMemory;
+    for (const frame of frames) {
+      // The first frame completed is the one whose declared size was reserved, if any.
+      if (client.reservedBytes > 0) client.reservedBytes = 0;
+      else memory.charge(frame.length);
+      client.inFlightBytes += frame.length;
+    }
+    const need = client.decoder.pendingFrameBytes - client.reservedBytes;
+    // A frame already reserved (or a size prefix still incomplete) is read on; at a frame boundary, reading goes on
+    // only while the budget is not full.
+    if (need === 0 && client.decoder.midFrame) return;
+    if (memory.tryReserve(need)) {
+      client.reservedBytes += need;
+      return;
+    }
+    client.waitingForMemory = true;
+    memory.wait(client, need, () => {
+      client.waitingForMemory = false;
+      client.reservedBytes += need;
+      updateReading(client);
+    });
   }
 
   function corkForThisTurn(client: Client): void {
@@ -142,6 +232,7 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
 
   function onFrame(client: Client, frame: Uint8Array): void {
     const started = performance.now();
+    const frameBytes = frame.length;
     const apiKey = frame.length >= 2 ? (frame[0]! << 8) | frame[1]! : -1;
     client.inFlight += 1;
     let response: Promise<Uint8Array | readonly Uint8Array[] | undefined>;
@@ -160,6 +251,8 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
         return;
       } finally {
         client.inFlight -= 1;
+        client.inFlightBytes -= frameBytes;
+        options.requestMemory.release(frameBytes);
       }
       if (client.closed) return;
       if (bytes !== undefined) {
@@ -183,11 +276,29 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
       socket.destroy();
       return;
     }
-    const peer = `${socket.remoteAddress ?? "unknown"}:${String(socket.remotePort ?? 0)}`;
+    const ip = socket.remoteAddress ?? "unknown";
+    const peer = `${ip}:${String(socket.remotePort ?? 0)}`;
+    const refusal = admission.admit(ip);
+    if (refusal !== undefined) {
+      metrics.refused.inc({ reason: refusal });
+      refusedLog.record((suppressed) =>
+        logger.warn("Kafka connection refused", {
+          peer,
+          reason:
+            refusal === "broker-limit"
+              ? `${String(admission.limits.maxConnections)} connections are open (maxConnections)`
+              : `${String(admission.limits.maxConnectionsPerIp)} connections from ${ip} are open (maxConnectionsPerIp)`,
+          refusedSinceLastLine: suppressed,
+        }),
+      );
+      socket.destroy();
+      return;
+    }
     let connection: FrameConnection;
     try {
       connection = options.openConnection(peer);
     } catch (error) {
+      admission.release(ip);
       logger.error("Kafka connection could not be opened", { peer, error });
       socket.destroy();
       return;
@@ -198,8 +309,13 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
       connection,
       decoder: new FrameDecoder({ maxFrameBytes: options.maxFrameBytes }),
       peer,
+      ip,
       tail: Promise.resolve(),
       inFlight: 0,
+      inFlightBytes: 0,
+      reservedBytes: 0,
+      waitingForMemory: false,
+      frameTimer: undefined,
       readingPaused: false,
       draining: false,
       closed: false,
@@ -219,12 +335,33 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
         closeClient(client, "bad frame", error);
         return;
       }
+      if (frames.length > 0 && client.frameTimer !== undefined) {
+        // A frame completed: the clock starts again for the next one.
+        clearTimeout(client.frameTimer);
+        client.frameTimer = undefined;
+      }
+      accountFrames(client, frames);
       for (const frame of frames) onFrame(client, frame);
       updateReading(client);
     });
     socket.on("drain", () => updateReading(client));
+    if (options.idleTimeoutMs > 0) {
+      socket.setTimeout(options.idleTimeoutMs);
+      socket.on("timeout", () => {
+        // Re-armed by the next traffic. A connection with a request in flight (a long poll) is not idle, unless its
+        // answers wait for a client that stopped reading them (what it holds would never be given back).
+        if (client.inFlight > 0 && !client.socket.writableNeedDrain) return;
+        metrics.timedOut.inc({ reason: "idle" });
+        closeClient(client, `idle for ${String(options.idleTimeoutMs)} ms`);
+      });
+    }
     socket.on("end", () => {
-      // The client half-closed: answer what it sent, then close.
+      // The client half-closed: answer what it sent (long polls at once), then close.
+      try {
+        client.connection.endOfInput?.();
+      } catch (error) {
+        logger.warn("Kafka connection end-of-input failed", { connection: client.id, error });
+      }
       void client.tail.then(() => closeClient(client, "client closed"));
     });
     socket.on("error", (error) => closeClient(client, "socket error", error));

@@ -59,6 +59,11 @@ export interface RequestContext {
   readonly receivedAtMillis: number;
   /** Aborted when the connection or the broker closes (stop waiting; the answer will not be sent). */
   readonly signal: AbortSignal;
+  /**
+   * Aborted with `signal`, and also when the client stopped sending (it half-closed its side): a request waiting
+   * for more data (a long-polling Fetch) answers what it has at once instead of holding the connection.
+   */
+  readonly waitSignal: AbortSignal;
   readonly broker: BrokerIdentity;
   readonly topics: TopicCatalog;
   readonly logger: KafkaBrokerLogger;

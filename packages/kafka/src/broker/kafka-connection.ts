@@ -33,6 +33,8 @@ export interface KafkaConnection {
    * bytes themselves, not copied into the frame. Same ordering, same rejections.
    */
   handleFrameParts(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined>;
+  /** The client stopped sending (half-close): waiting requests (long-polling fetches) answer at once. Idempotent. */
+  endOfInput(): void;
   /** Aborts waiting requests (long-polling fetches); later frames are refused. Idempotent. */
   close(): void;
 }
@@ -66,6 +68,8 @@ export class BrokerConnection implements KafkaConnection {
   readonly #environment: ConnectionEnvironment;
   readonly #abort = new AbortController();
   readonly #signal: AbortSignal;
+  readonly #inputEnded = new AbortController();
+  readonly #waitSignal: AbortSignal;
   #tail: Promise<unknown> = Promise.resolve();
   #closed = false;
 
@@ -74,6 +78,7 @@ export class BrokerConnection implements KafkaConnection {
     this.peer = peer;
     this.#environment = environment;
     this.#signal = AbortSignal.any([this.#abort.signal, environment.brokerClosing]);
+    this.#waitSignal = AbortSignal.any([this.#signal, this.#inputEnded.signal]);
   }
 
   handleFrame(frame: Uint8Array): Promise<Uint8Array | undefined> {
@@ -100,6 +105,10 @@ export class BrokerConnection implements KafkaConnection {
     });
     this.#tail = result;
     return result;
+  }
+
+  endOfInput(): void {
+    if (!this.#inputEnded.signal.aborted) this.#inputEnded.abort(new NereusError(ErrorCode.CANCELLED, `connection ${String(this.id)} stopped sending`, { retryable: false }));
   }
 
   close(): void {
@@ -141,6 +150,7 @@ export class BrokerConnection implements KafkaConnection {
       correlationId: request.correlationId,
       receivedAtMillis,
       signal: this.#signal,
+      waitSignal: this.#waitSignal,
       broker: environment.identity,
       topics: environment.topics,
       logger: environment.logger,

@@ -153,12 +153,12 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
       let watch = new AppendWatch(requestedLogs(services, body.topics, topics));
       let result = await evaluate();
       let waited = false;
-      while (result.bytes < body.minBytes && !result.error && !context.signal.aborted) {
+      while (result.bytes < body.minBytes && !result.error && !context.waitSignal.aborted) {
         const remaining = deadline - services.clock();
         if (remaining <= 0) break;
         if (!waited) services.metrics.fetchWaits += 1;
         waited = true;
-        await watch.wait(remaining, context.signal);
+        await watch.wait(remaining, context.waitSignal);
         watch = new AppendWatch(requestedLogs(services, body.topics, topics));
         result = await evaluate();
       }

@@ -104,4 +104,15 @@ describe("FrameDecoder", () => {
       }),
     );
   });
+
+  it("tells the declared size of the frame being received and whether it is mid-frame", () => {
+    const decoder = new FrameDecoder({ maxFrameBytes: 1024 });
+    expect([decoder.midFrame, decoder.pendingFrameBytes]).toEqual([false, 0]);
+    decoder.push(new Uint8Array([0, 0]));
+    expect([decoder.midFrame, decoder.pendingFrameBytes]).toEqual([true, 0]);
+    decoder.push(new Uint8Array([0, 5, 1, 2]));
+    expect([decoder.midFrame, decoder.pendingFrameBytes]).toEqual([true, 5]);
+    expect(decoder.push(new Uint8Array([3, 4, 5]))).toHaveLength(1);
+    expect([decoder.midFrame, decoder.pendingFrameBytes]).toEqual([false, 0]);
+  });
 });

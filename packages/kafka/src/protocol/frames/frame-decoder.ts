@@ -43,6 +43,16 @@ export class FrameDecoder {
     return this.#buffered;
   }
 
+  /** Declared size of the frame being assembled (its size prefix read, not all its bytes), else 0. */
+  get pendingFrameBytes(): number {
+    return this.#frameSize >= 0 ? this.#frameSize : 0;
+  }
+
+  /** True while a frame or its size prefix is partly received. */
+  get midFrame(): boolean {
+    return this.#buffered > 0 || this.#frameSize >= 0;
+  }
+
   /** Adds a chunk and returns the frames it completed (size prefixes removed). Throws DECODE_ERROR on a bad size. */
   push(chunk: Uint8Array): Uint8Array[] {
     if (this.#failure !== undefined) throw this.#failure;
