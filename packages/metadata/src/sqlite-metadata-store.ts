@@ -15,6 +15,8 @@
 // With `cacheReads` (a store that alone writes its file), gets and scans are answered from what earlier reads read
 // until the writer thread starts its next round (sqlite-read-cache.ts).
 // Buffers: values are bound (SQLite copies them) and read back into fresh Uint8Arrays (the cache answers copies).
+// A full disk: a failing COMMIT (SQLITE_FULL) fails its round only, so writes resume once there is room; an open that
+// fails for lack of space frees the store's space reserve and tries again (sqlite-space-reserve.ts).
 import {
   MetadataAmbiguousError,
   awaitDurabilityGate,
@@ -37,6 +39,7 @@ import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
 import { SqliteReadCache, type SqliteReadCacheStats } from "./sqlite-read-cache.js";
+import { ensureSpaceReserve, isNoSpaceError, releaseSpaceReserve } from "./sqlite-space-reserve.js";
 import { GATE_TIMEOUT_MS } from "./sqlite-writer-source.js";
 import {
   type BeforeWalSync,
@@ -194,8 +197,20 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     this.#sweepTimer.unref();
   }
 
-  /** Same as {@link createSqliteMetadataStore}. */
+  /**
+   * Same as {@link createSqliteMetadataStore}. An open that fails for lack of space is tried once more after the
+   * store's space reserve was removed; an open with room keeps a reserve beside the database file.
+   */
   static async open(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
+    try {
+      return await SqliteMetadataStore.#openOnce(options);
+    } catch (error) {
+      if (options.path === ":memory:" || !isNoSpaceError(rootCause(error)) || !(await releaseSpaceReserve(options.path))) throw error;
+    }
+    return SqliteMetadataStore.#openOnce(options);
+  }
+
+  static async #openOnce(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
     let db: Database.Database | undefined;
     let writer: SqliteWriterThread | undefined;
     const durability = options.durability ?? "fsync";
@@ -230,6 +245,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       store.current = new SqliteMetadataStore(db, writer, options);
       // The first round expires what expired while the store was closed and makes the schema durable.
       await store.current.#submitWrite("open", { kind: "expire" });
+      if (options.path !== ":memory:") await ensureSpaceReserve(options.path);
       return store.current;
     } catch (error) {
       await writer?.close().catch(() => undefined);
@@ -520,6 +536,13 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       });
     }
   }
+}
+
+/** The error at the end of `error`'s cause chain. */
+function rootCause(error: unknown): unknown {
+  let current = error;
+  for (let depth = 0; depth < 8 && current instanceof Error && current.cause !== undefined; depth++) current = current.cause;
+  return current;
 }
 
 /** What the writer thread gets of a txn: the request without its gate's promise (the shared words go along). */
