@@ -19,6 +19,7 @@ import { instrumentStreamStore } from "./metrics/instrument-stream-store.js";
 import { registerStorageMetrics } from "./metrics/storage-metrics.js";
 import { type DataDirLock, lockDataDir } from "./storage/data-dir-lock.js";
 import { type BrokerStorage, openStorage } from "./storage/open-storage.js";
+import { storageHealthReport } from "./storage/storage-health.js";
 import { StartupError, reasonOf } from "./startup-error.js";
 
 /** A running broker. */
@@ -188,7 +189,8 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       admin = await startAdminServer({
         host: config.admin.host,
         port: config.admin.port,
-        health: () => ({ ok: serving, nodeId: config.nodeId, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), connections: bound.connectionCount }),
+        // 200 "degraded" while the store cannot write (storage-health.ts): reads are still served.
+        health: () => ({ ok: serving, nodeId: config.nodeId, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), connections: bound.connectionCount, ...storageHealthReport(opened.writeHealth()) }),
         metrics: () => metrics.render(),
       });
       const server = admin;

@@ -6,6 +6,9 @@ import type { MetricsRegistry } from "./metrics-registry.js";
 
 /** Adds the storage stack's collectors to `metrics` (families without a source, e.g. segments on S3, stay absent). */
 export function registerStorageMetrics(metrics: MetricsRegistry, storage: BrokerStorage): void {
+  metrics.gauge("nereus_storage_writable", "1 while the object store's last writes succeeded, 0 from a failed write (a full disk, say) until a write succeeds again.", () =>
+    storage.writeHealth().writable ? 1 : 0,
+  );
   metrics.addCollector(() => {
     const timings = Object.entries(storageIoTimings(storage));
     if (timings.length === 0) return [];

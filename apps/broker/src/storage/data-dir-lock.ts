@@ -1,8 +1,10 @@
 // One broker per data directory: `<dataDir>/broker.lock` holds the owner's pid, created exclusively. A lock left
 // by a process that no longer exists (kill -9) is taken over; a live owner makes start-up fail with its pid.
 // The lock is advisory protection against two embedded brokers sharing one SQLite file and object directory;
-// correctness across processes still rests on the stores' own fencing.
-import { mkdirSync, readFileSync, rmSync, writeFileSync, accessSync, constants } from "node:fs";
+// correctness across processes still rests on the stores' own fencing. The lock is a symbolic link whose target is
+// the pid: creating it needs no data block, so a broker starts on a full disk too (a regular file holding the pid,
+// left by an older broker, is read as well).
+import { mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, accessSync, constants } from "node:fs";
 import path from "node:path";
 import { StartupError } from "../startup-error.js";
 
@@ -32,7 +34,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   const file = path.join(dataDir, "broker.lock");
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
-      writeFileSync(file, `${String(process.pid)}\n`, { flag: "wx" });
+      symlinkSync(String(process.pid), file);
       let released = false;
       return {
         file,
@@ -40,7 +42,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
           if (released) return;
           released = true;
           try {
-            if (readFileSync(file, "utf8").trim() === String(process.pid)) rmSync(file, { force: true });
+            if (lockOwner(file).trim() === String(process.pid)) rmSync(file, { force: true });
           } catch {
             // Already gone.
           }
@@ -52,7 +54,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
       }
       let owner = Number.NaN;
       try {
-        owner = Number.parseInt(readFileSync(file, "utf8").trim(), 10);
+        owner = Number.parseInt(lockOwner(file).trim(), 10);
       } catch {
         // Unreadable: treat as stale.
       }
@@ -63,4 +65,13 @@ export function lockDataDir(dataDir: string): DataDirLock {
     }
   }
   throw new StartupError(`cannot take the lock file ${file}`);
+}
+
+/** The pid a lock names: a link's target, or a regular file's contents. Throws when neither can be read. */
+function lockOwner(file: string): string {
+  try {
+    return readlinkSync(file);
+  } catch {
+    return readFileSync(file, "utf8");
+  }
 }

@@ -8,10 +8,20 @@ import path from "node:path";
 import { type LatencySnapshot, type MetadataStore, type ObjectStore, type StorageProfile, type StreamStore, createStreamStore } from "@nereus/core";
 import type { LogDirectory } from "@nereus/kafka";
 import { SqliteMetadataStore, createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
-import { FileSystemObjectStore, type ObjectWalRuntime, type SegmentLogStats, createFileSystemObjectStore, createObjectWalRuntime, createS3ObjectStore, segmentMapSupport } from "@nereus/object-wal";
+import {
+  FileSystemObjectStore,
+  type ObjectWalRuntime,
+  type SegmentLogStats,
+  type StoreWriteHealth,
+  createFileSystemObjectStore,
+  createObjectWalRuntime,
+  createS3ObjectStore,
+  segmentMapSupport,
+} from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
 import { type BrokerConfig, defaultWalLingerMs, materializationMode } from "../config/broker-config.js";
 import { StartupError, reasonOf } from "../startup-error.js";
+import { StorageWriteLog } from "./storage-write-log.js";
 
 export interface BrokerStorage {
   readonly metadata: MetadataStore;
@@ -22,6 +32,8 @@ export interface BrokerStorage {
   readonly logDir: LogDirectory;
   /** For the start-up log line (no secrets). */
   readonly summary: Readonly<Record<string, unknown>>;
+  /** Whether the object store can write, as its last writes found (always writable for S3, whose errors are per request). */
+  writeHealth(): StoreWriteHealth;
   close(): Promise<void>;
 }
 
@@ -158,7 +170,7 @@ function mappedReadsSummary(wanted: boolean): string {
   return support.available ? "on" : `unavailable: ${support.reason}`;
 }
 
-async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectStore; logDir: LogDirectory; summary: Record<string, unknown> }> {
+async function openObjects(config: BrokerConfig, logger: BrokerLogger): Promise<{ objectStore: ObjectStore; logDir: LogDirectory; summary: Record<string, unknown> }> {
   const spec = config.storage.objects;
   if (spec.kind === "filesystem") {
     const root = path.resolve(config.dataDir, spec.root ?? "objects");
@@ -166,6 +178,8 @@ async function openObjects(config: BrokerConfig): Promise<{ objectStore: ObjectS
       root,
       durability: config.storage.durability,
       segments: spec.layout === "segments" && { hotReadSegments: spec.hotReadSegments, hotReadBufferBytes: spec.readBufferBytes, mapHotReads: spec.mapReads },
+      // A full disk: one line at the first failed write, then at most one per 30 s, and one when writes succeed again.
+      writeHealth: new StorageWriteLog(logger),
     });
     try {
       // Opening replays the segments now, so a corrupt one is a start-up error and a torn tail is cut before clients come.
@@ -214,7 +228,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
   const { metadata, summary: metadataSummary } = await openMetadata(config);
   let objects: Awaited<ReturnType<typeof openObjects>>;
   try {
-    objects = await openObjects(config);
+    objects = await openObjects(config, logger);
   } catch (error) {
     await closeQuietly("the metadata store", logger, () => metadata.close());
     throw error;
@@ -254,6 +268,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     store: options.instrument === undefined ? store : options.instrument(store),
     logDir: objects.logDir,
     summary: { ...metadataSummary, ...objects.summary, materialization, cluster: config.cluster, writerId },
+    writeHealth: () => (objectStore instanceof FileSystemObjectStore ? objectStore.writeHealth : { writable: true }),
     close() {
       closed ??= (async () => {
         await closeQuietly("the stream store", logger, () => store.close());
