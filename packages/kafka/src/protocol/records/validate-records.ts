@@ -63,20 +63,33 @@ class RecordCursor {
 
   /** A zigzag varint of at most 5 bytes (int32). */
   varint(field: string): number {
+    const bytes = this.bytes;
+    let position = this.position;
     let unsigned = 0;
-    for (let shift = 0; shift < 35; shift += 7) {
-      if (this.position >= this.limit) this.fail(`${field} runs past the end of the record`);
-      const byte = this.bytes[this.position++] ?? 0;
-      if (shift === 28 && byte > 0x0f) this.fail(`${field} varint exceeds 32 bits`);
-      unsigned += (byte & 0x7f) * 2 ** shift;
-      if ((byte & 0x80) === 0) return unsigned % 2 === 0 ? unsigned / 2 : -(unsigned + 1) / 2;
+    for (let shift = 0; shift < 28; shift += 7) {
+      if (position >= this.limit) this.fail(`${field} runs past the end of the record`);
+      const byte = bytes[position++] ?? 0;
+      unsigned |= (byte & 0x7f) << shift;
+      if (byte < 0x80) {
+        this.position = position;
+        return (unsigned >>> 1) ^ -(unsigned & 1);
+      }
     }
-    /* c8 ignore next */
-    return this.fail(`${field} varint is too long`);
+    if (position >= this.limit) this.fail(`${field} runs past the end of the record`);
+    const last = bytes[position++] ?? 0;
+    if (last > 0x0f) this.fail(`${field} varint exceeds 32 bits`);
+    this.position = position;
+    // 32 bits: zigzag-decode as an unsigned 32-bit value, then back to a signed int32.
+    const wide = (unsigned | (last << 28)) >>> 0;
+    return ((wide >>> 1) ^ -(wide & 1)) | 0;
   }
 
   /** Skips a zigzag varlong of at most 10 bytes (int64) without decoding it. */
   skipVarlong(field: string): void {
+    if (this.position < this.limit && (this.bytes[this.position] ?? 0) < 0x80) {
+      this.position += 1;
+      return;
+    }
     for (let index = 0; index < 10; index += 1) {
       if (this.position >= this.limit) this.fail(`${field} runs past the end of the record`);
       const byte = this.bytes[this.position++] ?? 0;
