@@ -196,6 +196,18 @@ export const BrokerConfigSchema = z.strictObject({
       autoCreate: z.boolean().default(true),
       /** Period of the sweep that enforces topics' retention.ms (Kafka's log.retention.check.interval.ms); 0 = never. */
       retentionCheckIntervalMs: z.int().min(0).max(86_400_000).default(300_000),
+      /** Partitions one topic may have (CreateTopics and CreatePartitions above it: INVALID_PARTITIONS). */
+      maxPartitionsPerTopic: positive.default(10_000),
+      /** Partitions of all topics together (above it: POLICY_VIOLATION). */
+      maxPartitionsPerBroker: positive.default(100_000),
+      /** Distinct topic names of one Metadata request that are resolved; the rest are answered POLICY_VIOLATION. */
+      maxTopicsPerMetadataRequest: positive.default(10_000),
+      /** Topics of one CreateTopics request that are created; the rest are answered POLICY_VIOLATION. */
+      maxTopicsPerCreateTopicsRequest: positive.default(1_000),
+      /** Topics auto-created per second, over all clients (a name beyond it: LEADER_NOT_AVAILABLE, which clients retry). */
+      autoCreatePerSecond: z.number().positive().max(1_000_000).default(100),
+      /** Auto-creations allowed at once after a quiet period (default: autoCreatePerSecond). */
+      autoCreateBurst: positive.optional(),
     })
     .prefault({}),
   groups: z

@@ -70,6 +70,8 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
   { flag: "s3-key-prefix", env: "NEREUS_S3_KEY_PREFIX", path: ["storage", "objects", "keyPrefix"], type: "string", help: "prefix of every object key", implies: S3 },
   { flag: "default-partitions", env: "NEREUS_DEFAULT_PARTITIONS", path: ["topics", "defaultPartitions"], type: "int", help: "partitions of auto-created topics (default 1)" },
   { flag: "retention-check-interval-ms", env: "NEREUS_RETENTION_CHECK_INTERVAL_MS", path: ["topics", "retentionCheckIntervalMs"], type: "int", help: "period of the retention.ms sweep (default 300000; 0 = never)" },
+  { flag: "auto-create-topics-per-second", env: "NEREUS_AUTO_CREATE_TOPICS_PER_SECOND", path: ["topics", "autoCreatePerSecond"], type: "int", help: "topics auto-created per second over all clients (default 100)" },
+  { flag: "max-partitions-per-broker", env: "NEREUS_MAX_PARTITIONS_PER_BROKER", path: ["topics", "maxPartitionsPerBroker"], type: "int", help: "partitions of all topics together (default 100000)" },
   { flag: "auto-create-topics", env: "NEREUS_AUTO_CREATE_TOPICS", path: ["topics", "autoCreate"], type: "bool", help: "create unknown topics on Metadata (default true)" },
   { flag: "group-initial-rebalance-delay-ms", env: "NEREUS_GROUP_INITIAL_REBALANCE_DELAY_MS", path: ["groups", "initialRebalanceDelayMs"], type: "int", help: "wait for more members before a new group's first generation (default 3000)" },
   { flag: "group-min-session-timeout-ms", env: "NEREUS_GROUP_MIN_SESSION_TIMEOUT_MS", path: ["groups", "minSessionTimeoutMs"], type: "int", help: "smallest consumer session timeout (default 6000)" },
