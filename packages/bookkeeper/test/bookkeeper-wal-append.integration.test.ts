@@ -75,7 +75,7 @@ async function rawEntries(target: BookKeeperEntryRangeTarget): Promise<Array<[nu
 }
 
 describe("BookKeeper WAL under the append pipeline (3 real bookies, E=3 Qw=2 Qa=2)", () => {
-  it("seed example: [100,105) commits as one exact entry range, protected in the head transaction, read back from BookKeeper", withWorld(async (world) => {
+  it("append example: [100,105) commits as one exact entry range, protected in the head transaction, read back from BookKeeper", withWorld(async (world) => {
     const { runtime, store } = world.process();
     const { streamId } = await store.createStream("kafka-0", { profile: "BOOKKEEPER_WAL_ONLY" });
     const first = await store.append(streamId, rangedBatch(["first", 100]));

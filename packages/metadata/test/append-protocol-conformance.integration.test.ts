@@ -1,4 +1,4 @@
-// Runs core's append-protocol conformance suite (create-or-get, the seed example, group commit, fencing, lifecycle,
+// Runs core's append-protocol conformance suite (create-or-get, the append example, group commit, fencing, lifecycle,
 // read repair, a crash at every pipeline step) against the real metadata stores: a real etcd (shared by the run;
 // every test uses its own cluster prefix) and SQLite (a fresh file per test); plus the append-history property
 // (random appends, faults, crashes, restarts and owner changes) on real etcd and on SQLite, whose ordered txns take

@@ -1,4 +1,4 @@
-// Enforces the import rules of DESIGN.md section 2 (as written in rules.ts) over the whole workspace or one
+// Enforces the import rules of docs/architecture.md §2 (as written in rules.ts) over the whole workspace or one
 // package: direction between workspace packages, protocol codec purity, no protocol libraries in the storage
 // layer, no app imports, no deep imports, no relative escapes, declared dependencies, and no cycles between
 // packages (package.json) or between files of a package. Reads files; writes nothing; formats nothing.

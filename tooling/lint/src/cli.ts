@@ -14,7 +14,7 @@ import { WORKSPACE_FILE } from "./workspace.js";
 const USAGE = `usage: nereus-lint [--fix] [--workspace] [--no-eslint] [--no-imports] [--no-publint]
 
 Run in a package directory (as turbo does): ESLint over src/ test/ bench/ bin/ scripts/ and top-level files,
-the workspace import rules (DESIGN.md section 2) for the package, and publint if it is publishable and dist/
+the workspace import rules (docs/architecture.md §2) for the package, and publint if it is publishable and dist/
 exists. Run at the workspace root, or pass --workspace, to check the import rules of every package.`;
 
 export interface CliOutput {

@@ -1,4 +1,4 @@
-// The import rules of DESIGN.md section 2 as data: which workspace package may import which, which external
+// The import rules of docs/architecture.md §2 as data: which workspace package may import which, which external
 // libraries are protocol vocabulary, which folder of an adapter is a sans-IO codec. The checker
 // (check-imports.ts) interprets this table; it holds no package names of its own. A new package under packages/
 // must be added here before lint passes.

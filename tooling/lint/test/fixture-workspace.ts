@@ -1,5 +1,5 @@
 // Builds small pnpm workspaces in a temp directory for the import-rule and CLI tests. The base workspace has
-// every package of DESIGN.md section 2 and uses each import the rules allow, so it must lint clean; a test adds or
+// every package of docs/architecture.md §2 and uses each import the rules allow, so it must lint clean; a test adds or
 // replaces files to break one rule.
 import fs from "node:fs";
 import os from "node:os";

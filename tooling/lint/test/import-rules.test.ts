@@ -1,4 +1,4 @@
-// The workspace import rules (DESIGN.md section 2) against fixture workspaces: the base fixture uses every
+// The workspace import rules (docs/architecture.md §2) against fixture workspaces: the base fixture uses every
 // allowed import and must be clean; each test breaks one rule and expects it reported at the right place.
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";

@@ -6,7 +6,7 @@ import { formatViolations } from "../src/report.js";
 
 const workspaceRoot = path.resolve(import.meta.dirname, "../../..");
 
-test("the Nereus workspace follows the import rules of DESIGN.md section 2", () => {
+test("the Nereus workspace follows the import rules of docs/architecture.md §2", () => {
   const result = checkImports({ cwd: workspaceRoot });
   expect(formatViolations(result.violations, workspaceRoot)).toBe("");
   expect(result.packagesChecked).toBeGreaterThanOrEqual(5);

@@ -77,7 +77,7 @@ export const BROKER_PROFILES = ["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJE
  * - "all": every Object WAL topic (both profiles);
  * - "async": only OBJECT_WAL_ASYNC_OBJECT topics — their profile requires the generations (and the generation-0 index
  *   repair the worker also does; their appends are refused once too much is unmaterialized); the higher generations
- *   of OBJECT_WAL_SYNC_OBJECT topics are optional (seed 001), and they are read from their WAL objects;
+ *   of OBJECT_WAL_SYNC_OBJECT topics are optional (docs/architecture.md §6), and they are read from their WAL objects;
  * - "off": no background worker at all (no generations, no generation-0 repair): OBJECT_WAL_ASYNC_OBJECT topics are
  *   refused new appends once their unmaterialized backlog passes the lag bound (1,000,000 records or 1 GiB).
  */

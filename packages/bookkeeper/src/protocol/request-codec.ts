@@ -1,6 +1,6 @@
 // Encoder (and decoder, for tests and tooling) of BookKeeper v3 `Request` messages. Fields are written in field
 // number order, as protobuf-java does, and every proto2 `required` field is always set: a v3 frame the bookie
-// cannot parse silently switches the connection to the v2 protocol (shared/research/bookkeeper.md §1.1).
+// cannot parse silently switches the connection to the v2 protocol, so it must never see one.
 //
 // Wire grammar (proto2; `?` = optional, omitted when absent):
 //   Request         = header:1 BKPacketHeader, readRequest:100? | addRequest:101? | writeLacRequest:103?

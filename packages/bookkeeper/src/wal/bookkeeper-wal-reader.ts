@@ -1,4 +1,4 @@
-// WalReader of BOOKKEEPER_ENTRY_RANGE targets (digest §4.5): opens the target's ledger read-only (never with
+// WalReader of BOOKKEEPER_ENTRY_RANGE targets (docs/architecture.md §5): opens the target's ledger read-only (never with
 // recovery: reading must not fence the writer), reads exactly [firstEntryId, firstEntryId + entryCount) — past the
 // reader's LAC if needed, since a committed range was confirmed by an ack quorum before its commit — decodes each
 // entry frame and verifies the range checksum (CRC32C of the concatenated payloads) before returning anything.

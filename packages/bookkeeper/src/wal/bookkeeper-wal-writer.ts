@@ -1,4 +1,4 @@
-// WalWriter of the BookKeeper primary WAL (seed 000 step 4, digest §4.4): one Nereus entry = one BookKeeper entry
+// WalWriter of the BookKeeper primary WAL (docs/architecture.md §4, step "persist"): one Nereus entry = one BookKeeper entry
 // (framed with its record count, entry-frame.ts). `prepare` freezes the framed bytes (no I/O); `persist` adds every
 // entry of the prepared append to the stream's current ledger — all in flight at once, in order, so they get
 // contiguous entry ids — and returns only after an ack quorum confirmed every one of them; the target names that

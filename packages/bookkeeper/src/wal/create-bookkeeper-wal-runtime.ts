@@ -1,4 +1,4 @@
-// Wires the BookKeeper WAL of one process (seed 001): the BOOKKEEPER WAL writer, the BOOKKEEPER_ENTRY_RANGE reader
+// Wires the BookKeeper WAL of one process (docs/architecture.md §6): the BOOKKEEPER WAL writer, the BOOKKEEPER_ENTRY_RANGE reader
 // and core's built-in completion coordinators (STABLE_HEAD, GENERATION_ZERO_VISIBLE), plus any admission hooks the
 // composition root adds. Pass `storeOptions()` to `createStreamStore`.
 //   BOOKKEEPER_WAL_ONLY          — complete: success at the stable head; reads from BookKeeper.

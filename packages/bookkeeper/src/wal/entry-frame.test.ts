@@ -37,7 +37,7 @@ describe("entry frame (NBKE1)", () => {
       for (let bit = 0; bit < 8; bit++) {
         const flipped = bytes.slice();
         flipped[index] = (flipped[index] ?? 0) ^ (1 << bit);
-        // The CRC covers the payload only (digest §4.1); a flipped record count that stays positive decodes to a
+        // The CRC covers the payload only (docs/architecture.md §8.5); a flipped record count that stays positive decodes to a
         // different count, which the read path rejects against the commit's entry record counts.
         const inCount = index >= 5 && index < 9;
         if (inCount && (flipped[5] ?? 0) < 0x80 && !(flipped.slice(5, 9).every((byte) => byte === 0))) {

@@ -1,4 +1,4 @@
-// The bytes of one Nereus entry inside one BookKeeper entry (digest §4.1, RANGED_NEREUS_ENTRY_V1, used for every
+// The bytes of one Nereus entry inside one BookKeeper entry (docs/architecture.md §8.5; RANGED_NEREUS_ENTRY_V1, for every
 // payload format so a reader recovers each entry's record count from the ledger alone). Layout, big-endian:
 //   magic          5 bytes "NBKE1"
 //   recordCount    i32 (1 .. 2^31-1)

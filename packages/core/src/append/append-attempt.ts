@@ -7,7 +7,7 @@ import type { RecoveryOutcome } from "../recovery/recover-attempt.js";
 import type { ExecutionPlan } from "./resolve-execution-plan.js";
 
 /**
- * Lifecycle (digest §2.6): ADMITTED → PRIMARY_WAL_DURABLE → HEAD_REQUEST_IN_FLIGHT → COMMITTED, or
+ * Lifecycle (docs/architecture.md §4.3): ADMITTED → PRIMARY_WAL_DURABLE → HEAD_REQUEST_IN_FLIGHT → COMMITTED, or
  * → SUSPENDED (head result unknown) → RECOVERING → COMMITTED | PROVEN_NOT_COMMITTED (| SUSPENDED again).
  * NOT_COMMITTED is a failure known before the head request was sent.
  */

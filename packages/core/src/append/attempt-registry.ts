@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { AppendAttempt } from "./append-attempt.js";
 
-/** Default number of retained attempts (digest §9: 1,024 in-flight appends; resolved results are cheap). */
+/** Default number of retained attempts (docs/architecture.md §10; resolved results are cheap). */
 export const DEFAULT_RETAINED_ATTEMPTS = 10_000;
 
 interface Registered {

@@ -1,4 +1,4 @@
-// Classifies a head CAS that lost (digest §2.4 rule 2) from the values the failed transaction read back. Pure.
+// Classifies a head CAS that lost (docs/architecture.md §3.3) from the values the failed transaction read back. Pure.
 // Order matters: our own commit beats everything; a stale epoch/token wins over an offset conflict; a state change
 // is STREAM_NOT_ACTIVE; a change that left end/size/version/lastCommitId alone (renew, trim) is retried.
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";

@@ -3,7 +3,7 @@
 // a lost speculative compare applied nothing and is not classified: the caller falls back), the intent (absent, or present with identical bytes at its revision) and the provider's protection
 // conditions, and writes the protection, the intent, the new head, the replay marker and — when the ack boundary
 // needs it — the generation-0 index entry. A lost CAS is classified from the values the same transaction read
-// back (digest §2.4 rule 2); only compatible changes are retried. A lost protection compare under an unchanged head
+// back (docs/architecture.md §3.3); only compatible changes are retried. A lost protection compare under an unchanged head
 // is METADATA_CONDITION_FAILED unless the writer's optional `classifyProtectionConflict` (fed the protection keys
 // the same transaction read back) reports the writer FENCED. An exception thrown while the request is in
 // flight leaves `attempt.stage === "HEAD_REQUEST_IN_FLIGHT"`: the caller must treat it as MAY_HAVE_COMMITTED.

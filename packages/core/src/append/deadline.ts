@@ -13,7 +13,7 @@ import { setMaxListeners } from "node:events";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
-/** Default timeout of an operation that names none (digest §9: append/read timeout 30 s). */
+/** Default timeout of an operation that names none (30 s; docs/architecture.md §10). */
 export const DEFAULT_OPERATION_TIMEOUT_MS = 30_000;
 
 /**

@@ -1,4 +1,4 @@
-// The append pipeline (seed 000 steps 1–9) for one group of appends taken from a stream lane: head (cached or
+// The append pipeline (docs/architecture.md §4) for one group of appends taken from a stream lane: head (cached or
 // loaded) → state → expectedStartOffset → admission → session → WAL prepare/persist → commit intent plan →
 // protection → head CAS (one transaction) → completion boundary → per-caller results. Each step is its own module;
 // this one only sequences them, tracks the attempt's stage and turns a failure into the outcome that stage

@@ -1,4 +1,4 @@
-// Higher generations of the COMMITTED view (digest §1.8, §3.9): read-optimized replacement targets of committed
+// Higher generations of the COMMITTED view (docs/architecture.md §1, §6.1): read-optimized replacement targets of committed
 // ranges, published by CAS through generation index entries whose lifecycle is PREPARED → COMMITTED (only
 // COMMITTED entries are ever read), COMMITTED → QUARANTINED when a reader proves the target corrupt, PREPARED →
 // ABORTED when a publication is abandoned. A generation changes where bytes are read from, never offsets, entry

@@ -1,4 +1,4 @@
-// Storage profiles (seed 001): primary WAL + objectization mode + producer completion boundary, per stream,
+// Storage profiles (docs/architecture.md §6): primary WAL + objectization mode + producer completion boundary, per stream,
 // immutable after create. `OBJECT_WAL` is an alias canonicalized to `OBJECT_WAL_SYNC_OBJECT` at create time.
 
 /** The five canonical profiles; the only values ever persisted in a stream head. */

@@ -1,4 +1,4 @@
-// Deterministic commit ids (digest §1.6): the same logical append identity written to the same physical target
+// Deterministic commit ids (docs/architecture.md §4.2): the same logical append identity written to the same physical target
 // always yields the same id, so a retry reuses its intent. Head-derived fields (previousCommitId, commitVersion,
 // cumulativeSize, offsets other than the expected start) are deliberately excluded: they may change between
 // attempts through renew/trim without changing what is being appended.

@@ -1,4 +1,4 @@
-// The one key-component codec shared by metadata keys and object keys (digest §1.2). A value is used raw only when
+// The one key-component codec shared by metadata keys and object keys (docs/architecture.md §3.2). A value is used raw only when
 // it is plainly safe; anything else becomes "b32-" + base32lower_nopad(utf8(value)). Encoded components never
 // contain "/", so keys split unambiguously on "/".
 import { base32LowerNoPad, decodeBase32LowerNoPad } from "../bytes/base32-lower-no-pad.js";

@@ -1,4 +1,4 @@
-// Deterministic stream identity (digest §1.2): streamId = "s-" + base32lower_nopad(sha256(utf8(name))). The name is
+// Deterministic stream identity (docs/architecture.md §1): streamId = "s-" + base32lower_nopad(sha256(utf8(name))). The name is
 // an opaque exact string (never trimmed or normalized); the head stores it so hash collisions are detectable.
 import { base32LowerNoPad } from "../bytes/base32-lower-no-pad.js";
 import { sha256 } from "../bytes/sha256.js";

@@ -1,5 +1,5 @@
 // Metadata key layout of the core stream records under a cluster prefix P = /nereus/clusters/{cluster}
-// (digest §2.2). Every dynamic component goes through the key-component codec and numbers through pad19, so no
+// (docs/architecture.md §3.2, §8.2). Every dynamic component goes through the key-component codec and numbers through pad19, so no
 // component contains "/" and lexicographic order of offset-index keys equals numeric order. Parsers are in
 // stream-key-parsers.ts.
 import { ErrorCode } from "../errors/error-code.js";

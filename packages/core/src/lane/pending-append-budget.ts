@@ -1,10 +1,10 @@
 // Process-wide bound on appends accepted but not yet settled (queued or running in any lane), by count and by
-// payload bytes (digest §2.6 step 2: reserve in-flight permits; exhaustion ⇒ BACKPRESSURE_REJECTED before any
+// payload bytes (docs/architecture.md §4.1 "admission": exhaustion ⇒ BACKPRESSURE_REJECTED before any
 // I/O). Protects memory when a lane is suspended or a backend slows down; never blocks, only refuses.
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
-/** Defaults from digest §9: 1,024 in-flight appends, 64 MiB buffered. */
+/** Defaults (docs/architecture.md §10): 1,024 in-flight appends, 64 MiB buffered. */
 export const DEFAULT_MAX_PENDING_APPENDS = 1_024;
 export const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 

@@ -1,4 +1,4 @@
-// The in-process, per-stream FIFO (seed step 3): orders appends (merged into group commits), lifecycle calls
+// The in-process, per-stream FIFO (docs/architecture.md §4.2): orders appends (merged into group commits), lifecycle calls
 // and session changes of one stream, caches the head and its revision so a warm append costs one metadata round
 // trip, and holds the session this process acquired. Up to `pipelineDepth` append groups run at once: a group
 // behind a running one plans against that one's projected head and writes its WAL meanwhile, but sends its head

@@ -1,4 +1,4 @@
-// Group commit (DESIGN §4 decision 4): takes the appends waiting at the front of a lane that can share one
+// Group commit (docs/architecture.md §4.2, §11 decision 4): takes the appends waiting at the front of a lane that can share one
 // physical write and one head CAS — same payload format, same execution plan, within the byte/entry bounds.
 // The first waiting append is always taken, even when it alone exceeds the bounds. Pure queue surgery.
 import type { LaneTask } from "./lane-operation.js";

@@ -1,5 +1,5 @@
 // Create-or-get of a stream: the stream id is derived from the name, so creation is one put-if-absent of the head
-// (digest §1.2). An existing stream is returned as it is — its profile and attributes are immutable — and a
+// (docs/architecture.md §1). An existing stream is returned as it is — its profile and attributes are immutable — and a
 // request that disagrees with them is refused with a message naming both values. A response-lost create is
 // resolved by simply asking again (the second put-if-absent reads back whichever head won).
 import type { StorageProfile } from "../domain/storage-profile.js";

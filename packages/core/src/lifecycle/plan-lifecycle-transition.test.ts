@@ -29,7 +29,7 @@ const outcome = (state: StreamState, request: LifecycleRequest): Outcome => {
   }
 };
 
-describe("planLifecycleTransition (digest §1.13 table)", () => {
+describe("planLifecycleTransition (the lifecycle table of docs/architecture.md §7)", () => {
   it.each<[LifecycleRequest["kind"], Record<StreamState, Outcome>]>([
     ["seal", { ACTIVE: "SEALED", SEALED: "noop", DELETING: "STREAM_NOT_ACTIVE", DELETED: "STREAM_NOT_ACTIVE" }],
     ["begin-delete", { ACTIVE: "DELETING", SEALED: "DELETING", DELETING: "noop", DELETED: "noop" }],

@@ -1,4 +1,4 @@
-// The stream lifecycle table (digest §1.13) as a pure function: which head a seal / delete / trim produces from
+// The stream lifecycle table (docs/architecture.md §7) as a pure function: which head a seal / delete / trim produces from
 // the current one, or that it is already done (idempotent), or that it is refused. Each edge is one head CAS that
 // changes nothing else (never the committed end, the session or the commit chain).
 import type { StreamHead } from "../domain/stream-head.js";

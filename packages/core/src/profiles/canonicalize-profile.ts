@@ -1,4 +1,4 @@
-// Storage-profile names accepted at stream creation (seed 001): the five canonical profiles plus the OBJECT_WAL
+// Storage-profile names accepted at stream creation (docs/architecture.md §6): the five canonical profiles plus the OBJECT_WAL
 // compatibility alias, which becomes OBJECT_WAL_SYNC_OBJECT. Only canonical names are ever persisted.
 import { CANONICAL_STORAGE_PROFILES, type StorageProfile } from "../domain/storage-profile.js";
 import { ErrorCode } from "../errors/error-code.js";

@@ -5,7 +5,7 @@ import type { NereusError } from "../errors/nereus-error.js";
 import { profileTraits } from "./profile-traits.js";
 
 describe("profileTraits", () => {
-  test("table (seed 001)", () => {
+  test("table (docs/architecture.md §6)", () => {
     const rows = CANONICAL_STORAGE_PROFILES.map((profile) => {
       const t = profileTraits(profile);
       return [t.profile, t.primaryWal, t.defaultDurability, t.ackBoundary, t.asyncObjectMaterialization, t.syncObjectMaterialization];

@@ -1,4 +1,4 @@
-// The static facts of each canonical storage profile, as one explicit table (seed 001; digest §1.10-1.11).
+// The static facts of each canonical storage profile, as one explicit table (docs/architecture.md §6).
 import type { StorageProfile, StorageProfileTraits } from "../domain/storage-profile.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";

@@ -1,5 +1,5 @@
 // Resolves the producer completion boundary of one append from the profile minimum and the caller's optional
-// durability level and completion policy (seed 001 "Two kinds of completion"; digest §1.10). Callers may ask for
+// durability level and completion policy (docs/architecture.md §6: durability level and completion policy). Callers may ask for
 // more than the profile minimum, never less. Pure; capability (is a coordinator installed?) is checked elsewhere.
 import type {
   AppendAckBoundary,

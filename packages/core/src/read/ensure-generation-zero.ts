@@ -1,5 +1,5 @@
 // Materializes the derived generation-0 records (offset index entry + replay marker) of committed intents with
-// put-if-absent-or-equal semantics (digest §2.4 rule 3): an existing record with the same bytes is kept; one with
+// put-if-absent-or-equal semantics (docs/architecture.md §3.3): an existing record with the same bytes is kept; one with
 // different bytes is a METADATA_INVARIANT_VIOLATION and is never overwritten. Callers pass only intents they
 // proved reachable from the head; this module does not check reachability.
 import { bytesEqual } from "../bytes/compare-bytes.js";

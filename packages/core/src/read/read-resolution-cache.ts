@@ -1,4 +1,4 @@
-// The read path's positive resolution cache (digest §3.8 "resolve: positive cache"): index entries a resolve scan
+// The read path's positive resolution cache (docs/architecture.md §5): index entries a resolve scan
 // already read — generation-0 offset-index entries (immutable once written) and COMMITTED generation-index entries —
 // kept per stream, so the offsets that follow resolve without two metadata scans. Only what a scan returned is
 // kept: never "no entry here" and never an end of stream (a miss always goes back to metadata).

@@ -1,4 +1,4 @@
-// The read path (digest §3.8): one head snapshot decides trim, end and state; each offset is resolved through the
+// The read path (docs/architecture.md §5): one head snapshot decides trim, end and state; each offset is resolved through the
 // generation index (highest COMMITTED generation first) and the offset index, falling back to a lower generation of
 // the same view on a checksum failure (a corrupt higher generation is quarantined first); a gap below the committed
 // end is repaired from the commit chain, never reported as the end of the stream. Entries are returned whole (the
@@ -78,8 +78,8 @@ export async function readStream(
   let records = 0;
   let bytes = 0;
   let full = false;
-  // Generations are looked up fresh by every read (digest §3.8: a generation-protocol stream's resolve scans the
-  // generation index anew), so a generation published or quarantined before this read is seen by it.
+  // Generations are looked up fresh by every read (each read scans the generation index anew, docs/architecture.md
+  // §5), so a generation published or quarantined before this read is seen by it.
   let generationScan: GenerationScan | undefined;
   if (offset < end) {
     generationScan = await scanGenerationCandidates(context.metadata, context.keyspace, streamId, offset, deadline.signal);

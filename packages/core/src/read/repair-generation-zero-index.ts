@@ -1,4 +1,4 @@
-// Read path, repair step (digest §3.7): when no index entry covers an offset below the committed end, rebuild the
+// Read path, repair step (docs/architecture.md §5.2): when no index entry covers an offset below the committed end, rebuild the
 // generation-0 index (and replay markers) from the authority — the commit chain reachable from the head. Walks down
 // from the nearest indexed commit above the gap (or from the head), writes every walked commit's derived records
 // put-if-absent-or-equal, and stops once the offset is covered. A gap is never reported as end-of-stream.

@@ -1,4 +1,4 @@
-// Canonical binary form of a ReadTarget (digest §1.7). Not an NRM1 record by itself: it is nested (length-prefixed)
+// Canonical binary form of a ReadTarget (docs/architecture.md §8.2). Not an NRM1 record by itself: it is nested (length-prefixed)
 // inside commit intents and offset-index entries, and hashed by readTargetIdentity. Layout, big-endian:
 //   targetType     u32 length + UTF-8   "OBJECT_SLICE" | "BOOKKEEPER_ENTRY_RANGE"
 //   targetVersion  u16                  1

@@ -1,4 +1,4 @@
-// The NRM1 envelope around every metadata record value (digest §2.1). Layout, big-endian:
+// The NRM1 envelope around every metadata record value (docs/architecture.md §8.1). Layout, big-endian:
 //   magic                  4 bytes  "NRM1"
 //   recordType             u32 length + UTF-8 (stable name, e.g. "StreamHead")
 //   schemaVersion          u16      (>= 1)

@@ -1,4 +1,4 @@
-// Replay search (digest §2.6): did the attempt with `commitId`, which would have started at `expectedStartOffset`,
+// Replay search (docs/architecture.md §4.3): did the attempt with `commitId`, which would have started at `expectedStartOffset`,
 // commit? First its replay marker by exact key; otherwise the head and a bounded walk down the commit chain.
 // Exhausting the budget is not proof (result "unknown"); observing a later head end is never proof of commit.
 import type { CommitIntent } from "../domain/commit-records.js";

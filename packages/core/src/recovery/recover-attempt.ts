@@ -1,4 +1,4 @@
-// Exact in-process recovery of one append attempt (digest §2.6 `recoverAppend`). Waits until the original runner
+// Exact in-process recovery of one append attempt (`recoverAppend`, docs/architecture.md §4.3). Waits until the original runner
 // can no longer send its head request, then: a commit known from the head CAS ⇒ finish its completion; otherwise
 // the replay search (marker by exact key, then a bounded chain walk). FOUND ⇒ materialize generation 0, run the
 // completion boundary, keep the ORIGINAL result; proven absent ⇒ not committed, lane released; anything else ⇒

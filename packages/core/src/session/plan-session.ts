@@ -1,4 +1,4 @@
-// The append-session state machine (digest §1.5) as a pure function: given the head a commit will be CASed
+// The append-session state machine (docs/architecture.md §1) as a pure function: given the head a commit will be CASed
 // against, decide which session the commit runs under and which session the new head carries. The decision is
 // written by the same head CAS that commits the append (acquire and renew cost no extra round trip); fencing is
 // the CAS on the head revision plus epoch/token, never a local clock or lock.
@@ -11,7 +11,7 @@ import { sameSession } from "./same-session.js";
 export interface SessionPolicy {
   /** Lease length written on acquire/renew (>= 1 ms). */
   readonly ttlMs: number;
-  /** Renew when less than this much lease remains (the digest's `minCommitRemaining`). */
+  /** Renew when less than this much lease remains (default: a third of the lease). */
   readonly renewBeforeMs: number;
   /** Take over a session of another writer once it has expired. */
   readonly stealExpired: boolean;

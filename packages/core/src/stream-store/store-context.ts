@@ -10,7 +10,7 @@ import type { MetadataStore } from "../spi/metadata-store.js";
 import type { ReadResolutionCache } from "../read/read-resolution-cache.js";
 import type { StreamKeyspace } from "./stream-keyspace.js";
 
-/** Bounds of the pipeline; defaults follow digest §9. */
+/** Bounds of the pipeline; defaults in docs/architecture.md §10. */
 export interface StoreLimits {
   /** Commit intents a replay search may read before it reports "unknown" (exhaustion is not proof). */
   readonly chainSearchBudget: number;

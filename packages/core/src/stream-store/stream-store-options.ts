@@ -1,6 +1,6 @@
 // Options of `createStreamStore`: the metadata store, the cluster, this process's writer identity, the installed
 // providers and the policies of the append pipeline. Only `metadata`, `cluster`, `writerId` and the three
-// provider lists are required; every default follows digest §9.
+// provider lists are required; the defaults are listed in docs/architecture.md §10.
 import type { AppendStepHooks } from "../append/append-step-hooks.js";
 import type { AdmissionHook, CompletionCoordinator } from "../spi/completion.js";
 import type { MetadataStore } from "../spi/metadata-store.js";

@@ -1,5 +1,5 @@
 // The append-protocol conformance suite: the observable contract of the StreamStore pipeline over a MetadataStore
-// (create-or-get, the seed's append example, dense ranges, group commit, capability and admission before I/O,
+// (create-or-get, the append example of docs/architecture.md §4.2, dense ranges, group commit, capability and admission before I/O,
 // fencing between writers, lifecycle, the read path and its repair, and a crash at every pipeline step boundary
 // with its outcome, durable state and recovery). Core runs it against InMemoryMetadataStore; the metadata
 // package runs it against SQLite and a real etcd. WAL providers are the in-memory reference ones unless the stack
@@ -116,7 +116,7 @@ export function describeAppendProtocolConformance(
     });
 
     describe("append", () => {
-      it("seed example: head at 100, ranged entries of 3 and 2 records commit [100,105) and bump the version once", withHarness(async (harness) => {
+      it("append example: head at 100, ranged entries of 3 and 2 records commit [100,105) and bump the version once", withHarness(async (harness) => {
         const store = harness.open();
         const { streamId } = await store.createStream("kafka-0", { profile: "BOOKKEEPER_WAL_ONLY" });
         await store.append(streamId, rangedBatch(["first", 100]));

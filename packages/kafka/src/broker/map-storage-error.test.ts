@@ -6,7 +6,7 @@ import { mapStorageError } from "./map-storage-error.js";
 const failure = (code: ErrorCode, outcome: "KNOWN_NOT_COMMITTED" | "MAY_HAVE_COMMITTED" | "KNOWN_COMMITTED" = "KNOWN_NOT_COMMITTED") =>
   new AppendFailedError(code, "x", outcome, outcome === "KNOWN_NOT_COMMITTED" ? undefined : "run/1");
 
-describe("mapStorageError (digest §7.6)", () => {
+describe("mapStorageError (docs/architecture.md §9)", () => {
   test("uncertain appends fence the partition until recovery, whatever their code", () => {
     for (const outcome of ["MAY_HAVE_COMMITTED", "KNOWN_COMMITTED"] as const) {
       for (const code of [ErrorCode.TIMEOUT, ErrorCode.METADATA_UNAVAILABLE, ErrorCode.PRIMARY_WAL_WRITE_FAILED]) {

@@ -1,4 +1,4 @@
-// The one place storage-core errors become Kafka error codes (digest §7.6), together with what the partition must
+// The one place storage-core errors become Kafka error codes (docs/architecture.md §9), together with what the partition must
 // do about them. An uncertain append (MAY_HAVE_COMMITTED, KNOWN_COMMITTED) fences the partition until
 // `recoverAppend` resolves it; a lost race for the log end (OFFSET_CONFLICT) or a lost append session reloads the
 // partition; corruption takes it offline until reloaded; back-pressure and timeouts that provably did not commit

@@ -1,7 +1,7 @@
 // The one table of APIs this broker speaks: per API key its name, the version range advertised in ApiVersions,
 // the first flexible version, and the request/response codecs. ApiVersions responses, request decoding and
 // response encoding are all driven from here, so only what has a codec is ever advertised. Ranges follow
-// research/protocols.md §A.2 (what kafkajs 2.2.4, librdkafka 2.0.2, Java 3.x/4.x and @platformatic/kafka
+// what the clients we test with negotiate (kafkajs 2.2.4, librdkafka 2.0.2, Java 3.x/4.x, @platformatic/kafka
 // negotiate); see the notes per entry.
 import { ApiVersionsRequest } from "./apis/api-versions/api-versions-request.js";
 import { ApiVersionsResponse } from "./apis/api-versions/api-versions-response.js";

@@ -1,4 +1,4 @@
-// Background generation-0 index repair (digest §3.7; the async profile acknowledges at the stable head and leaves
+// Background generation-0 index repair (docs/architecture.md §5.2, §6; the async profile acknowledges at the stable head and leaves
 // the index to the read path and to this worker step). Walks the stream's generation-0 index forward from a known
 // covered offset; wherever a commit has no index entry, core's repair walks the commit chain (the authority) down
 // from the nearest indexed commit above the gap — or from the head — and writes the missing entries and replay

@@ -1,4 +1,4 @@
-// Builds, uploads and verifies one generation object (digest §3.9 "Worker"): the exact entries of the task's source
+// Builds, uploads and verifies one generation object (docs/architecture.md §6.1 "build", §8.4): the exact entries of the task's source
 // ranges, read through the exact-source readers (never the ordinary read path, which could pick another
 // generation), checked against each source's index record, written as a single-slice NRS1 object whose slice
 // starts at the range's first offset. The key is content-addressed plus the claim token

@@ -1,4 +1,4 @@
-// Metadata key layout of materialization work, under P = /nereus/clusters/{cluster} (digest §2.2):
+// Metadata key layout of materialization work, under P = /nereus/clusters/{cluster} (docs/architecture.md §8.2):
 //   P/materialization/v1/stream-registry/{shard02}/{sid}     StreamRegistration (work discovery)
 //   P/streams/{sid}/materialization/v1/state                 StreamMaterialization (coverage, counter, task)
 // The registry shard is the low 6 bits of sha256(streamId) (00..63), so discovery can scan in bounded slices.

@@ -1,4 +1,4 @@
-// Durable materialization records (digest §3.9, simplified to one task at a time per stream):
+// Durable materialization records (docs/architecture.md §6.1; simplified to one task at a time per stream):
 // - StreamRegistration: a stream whose committed ranges background workers must look after (gen-0 index repair,
 //   higher generations). Written before the stream's first append by this runtime; immutable.
 // - StreamMaterialization: per stream, the authoritative materialized coverage (updated in the same transaction

@@ -1,4 +1,4 @@
-// The background materialization worker (digest §3.7, §3.9). Each pass discovers work from metadata only — the
+// The background materialization worker (docs/architecture.md §6.1). Each pass discovers work from metadata only — the
 // stream registry, each stream's head and its StreamMaterialization record — so a crash loses nothing: a restarted
 // (or another) worker finds the same work. Per stream it (1) closes generation-0 index gaps left by async appends,
 // then (2) runs at most one materialization task at a time: a level-1 generation from the generation-0 slices past

@@ -1,4 +1,4 @@
-// Pure planning of the next materialization task of a stream (digest §3.9 "Planner", simplified):
+// Pure planning of the next materialization task of a stream (docs/architecture.md §6.1):
 // - Level 1: the longest run of whole generation-0 index entries starting at the materialized end (never split an
 //   entry), contiguous, of one payload format, within the size bounds.
 // - Merge (level n + 1): a run of at least `minSources` contiguous, unshadowed level-n generations of one payload
@@ -25,7 +25,7 @@ import type { MaterializationSourceKind } from "./materialization-records.js";
 
 const encoder = new TextEncoder();
 
-/** Bounds of the materializer (digest §3.9 limits, scaled for per-object reads). */
+/** Bounds of the materializer (sized for per-object reads). */
 export interface MaterializationPolicy {
   /** Most source ranges in one task (default 256). */
   readonly maxSources: number;

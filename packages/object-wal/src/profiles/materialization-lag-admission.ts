@@ -1,4 +1,4 @@
-// Admission hook of the Object WAL profiles (seed 001; digest §3.6, §3.10), run by core before any WAL I/O of an
+// Admission hook of the Object WAL profiles (docs/architecture.md §6), run by core before any WAL I/O of an
 // append: (1) the stream is registered for background work before its first append through this runtime, so every
 // commit is rediscoverable; (2) for the async-object profiles (OBJECT_WAL_ASYNC_OBJECT, BOOKKEEPER_WAL_ASYNC_OBJECT),
 // the append is rejected with BACKPRESSURE_REJECTED (KNOWN_NOT_COMMITTED, retryable) when the materialization lag is

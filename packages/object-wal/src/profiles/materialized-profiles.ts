@@ -1,4 +1,4 @@
-// Which storage profiles get Object generations from this package (seed 001; digest §3.9, §3.10, §4.7, §4.8):
+// Which storage profiles get Object generations from this package (docs/architecture.md §6):
 //   OBJECT_WAL_SYNC_OBJECT / OBJECT_WAL_ASYNC_OBJECT      — the Object WAL's own profiles (gen-0 sources are WAL slices);
 //   BOOKKEEPER_WAL_ASYNC_OBJECT / BOOKKEEPER_WAL_SYNC_OBJECT — gen-0 sources are exact committed BookKeeper entry
 //     ranges, read through core's WalReader SPI by whatever reader serves BOOKKEEPER_ENTRY_RANGE targets (this

@@ -1,5 +1,5 @@
-// Completion coordinator of the REQUIRED_OBJECT_GENERATION boundary (seed 001 "Two kinds of completion"; digest
-// §1.10, §2.6 step 11, §4.8): after the head CAS, the producer waits until a committed, read-verified higher
+// Completion coordinator of the REQUIRED_OBJECT_GENERATION boundary (docs/architecture.md §6,
+// "producer hears success when"): after the head CAS, the producer waits until a committed, read-verified higher
 // generation covers the whole committed range — the materialization worker verified the output by reading it back
 // before it could prepare it, and the coverage it publishes is written by the same transaction that commits the
 // generation. It pokes the in-process worker and polls the stream's materialized coverage (one read per poll,

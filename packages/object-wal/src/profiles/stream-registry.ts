@@ -1,4 +1,4 @@
-// The stream registry of materialization work (digest §3.9 "Discovery"): one immutable StreamRegistration per
+// The stream registry of materialization work (docs/architecture.md §6.1): one immutable StreamRegistration per
 // stream whose committed ranges background workers look after. Registration happens before the stream's first
 // append through this runtime (admission), so every committed head is rediscoverable from metadata after any crash;
 // no in-memory queue is the truth. Scans are paged and restartable.

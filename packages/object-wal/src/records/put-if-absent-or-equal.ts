@@ -1,4 +1,4 @@
-// Put-if-absent-or-equal for immutable metadata records (digest §2.4 rules 3 and 4): create the key when absent;
+// Put-if-absent-or-equal for immutable metadata records (docs/architecture.md §3.1, §3.3): create the key when absent;
 // an existing value with the same bytes is success (idempotent replay); different bytes are a
 // METADATA_INVARIANT_VIOLATION and are never overwritten. A write whose response was lost is resolved by reading
 // the key back, never by guessing.

@@ -1,4 +1,4 @@
-// Metadata key layout of physical-object roots and their protections (digest §2.2, §3.5), under the cluster
+// Metadata key layout of physical-object roots and their protections (docs/architecture.md §8.2), under the cluster
 // prefix P = /nereus/clusters/{cluster}:
 //   P/physical-objects/v1/{shard03}/roots/{objectKeyHash}
 //   P/physical-objects/v1/{shard03}/objects/{objectKeyHash}/protections/{typeId02}/{referenceId}

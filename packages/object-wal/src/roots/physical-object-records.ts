@@ -1,4 +1,4 @@
-// Physical-object roots and protections (digest §3.5): the durable facts a later garbage collector needs before it
+// Physical-object roots and protections (docs/architecture.md §8.2): the durable facts a later garbage collector needs before it
 // may ever delete an object. A root exists for every object this package uploads (created before any head can
 // name it); a protection is a durable veto bound to an owner record (the commit intent that references a WAL
 // slice, the generation index entry that publishes a generation object). Nothing in this package deletes objects

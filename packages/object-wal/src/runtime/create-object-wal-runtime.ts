@@ -1,4 +1,4 @@
-// Wires the Object WAL profiles for one process (seed 001): the multi-stream WAL writer, the OBJECT_SLICE reader,
+// Wires the Object WAL profiles for one process (docs/architecture.md §6): the multi-stream WAL writer, the OBJECT_SLICE reader,
 // the completion coordinators (stable head and generation-0 visible — core's built-ins — plus the required Object
 // generation, which waits for a committed higher generation covering the append), the admission hook
 // (registration + async lag bound) and the background materialization worker (gen-0 index repair, higher
@@ -9,7 +9,7 @@
 //                              appends rejected before any PUT while the materialization lag is above the bound.
 //   OBJECT_WAL              — alias of OBJECT_WAL_SYNC_OBJECT, canonicalized by core at stream creation.
 // With a `sourceReaders` entry serving BOOKKEEPER_ENTRY_RANGE targets (the BookKeeper WAL runtime's reader, through
-// core's WalReader SPI), the BookKeeper object profiles are served too (digest §4.7, §4.8):
+// core's WalReader SPI), the BookKeeper object profiles are served too:
 //   BOOKKEEPER_WAL_ASYNC_OBJECT — the worker materializes exact committed BK ranges into Object generations; the
 //                                  admission hook rejects appends before any BookKeeper I/O over the lag bound.
 //   BOOKKEEPER_WAL_SYNC_OBJECT  — the REQUIRED_OBJECT_GENERATION coordinator waits for a committed generation

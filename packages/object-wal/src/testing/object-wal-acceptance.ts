@@ -2,7 +2,7 @@
 // StreamStore over the multi-stream WAL writer, the physical roots, the lag admission and the materialization
 // worker — against a given metadata store and object store. The package runs it in memory and on the filesystem;
 // the acceptance package runs it against s3proxy + a real etcd and against the filesystem + SQLite. Each crash test
-// asserts the outcome the seed requires and that nothing acknowledged is lost. Registers vitest tests; starts no
+// asserts the outcome docs/architecture.md §4.3 requires and that nothing acknowledged is lost. Registers vitest tests; starts no
 // services.
 import { performance } from "node:perf_hooks";
 import {

@@ -1,4 +1,4 @@
-// The broker-level multi-stream Object WAL writer (walKind "OBJECT"; DESIGN §4.5, digest §3.1–3.6). `persist`
+// The broker-level multi-stream Object WAL writer (walKind "OBJECT"; docs/architecture.md §8.3, §11 decision 5). `persist`
 // enqueues a prepared append into the pending object; a flush (size, slice count or linger trigger) encodes ONE
 // NRS1 object with one slice per stream-append, validates its key, length, checksum and manifest and does ONE
 // create-only PUT under a deterministic key (writer identity + run + flush sequence) — with several slices, it

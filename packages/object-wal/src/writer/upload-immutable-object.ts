@@ -1,4 +1,4 @@
-// The immutable upload of one object (digest §3.3–3.4): a create-only PUT of exact bytes under a key nobody else
+// The immutable upload of one object (docs/architecture.md §8.3): a create-only PUT of exact bytes under a key nobody else
 // writes, retried (same key, same bytes) after retryable failures within the caller's deadline. A PUT that meets an
 // existing key (412) is resolved by reading the stored object back: exactly our bytes ⇒ our own earlier
 // transmission landed (its response was lost) and the upload succeeded; anything else ⇒ an invariant violation,

@@ -1,5 +1,5 @@
 // Deterministic identity of one WAL object from the writer identity, the process run and the flush sequence
-// (digest §3.1): the id written into the object (`wo-{runId}-{sequence19}`) and its store key
+// (docs/architecture.md §8.3): the id written into the object (`wo-{runId}-{sequence19}`) and its store key
 //   {cluster}/wal/v1/{yyyy}/{MM}/{dd}/{writerIdHash}/{runId}/{sequence19}.nrs
 // The date (UTC, from the flush's createdAt) is placement only. Every flush consumes a fresh sequence, so a key is
 // never reused by this run, and the 128-bit random run id keeps runs apart; a retried upload of the same flush

@@ -4,7 +4,7 @@
 // BK runtime's reader as a plain WalReader; lag admission; REQUIRED_OBJECT_GENERATION), etcd metadata, and a
 // StreamStore composed from both. The S3 store is wrapped in a test-only FaultInjectingObjectStore so an outage hits
 // the object store only (BookKeeper and etcd stay real). Composition lives here because providers never import
-// each other (DESIGN §2).
+// each other (docs/architecture.md §2).
 import { randomUUID } from "node:crypto";
 import { createBookKeeperClient, createBookKeeperWalRuntime, type BookKeeperClient, type BookKeeperWalRuntime } from "@nereus/bookkeeper";
 import { createStreamStore, type MetadataStore, type StreamStore } from "@nereus/core";

@@ -1,4 +1,4 @@
-// Metadata key layout of the BookKeeper WAL (digest §2.2), under the cluster prefix P = /nereus/clusters/{cluster}:
+// Metadata key layout of the BookKeeper WAL (docs/architecture.md §8.2), under the cluster prefix P = /nereus/clusters/{cluster}:
 //   P/streams/{sid}/bookkeeper/v1/writer-state
 //   P/physical-bookkeeper/v1/{shard03}/roots/{ledgerHash}
 //   P/physical-bookkeeper/v1/{shard03}/ledgers/{ledgerHash}/ranges/{firstEntryId19}/protections/{typeId02}

@@ -1,4 +1,4 @@
-// The durable records of the BookKeeper WAL (digest §4.2), as plain values: the per-stream writer state (which
+// The durable records of the BookKeeper WAL (docs/architecture.md §8.2), as plain values: the per-stream writer state (which
 // ledger the stream's owner writes, under which session epoch), the per-ledger root (identity, quorums, lifecycle;
 // never removed, so a ledger id is never used twice), and the per-range protection that a head transaction writes
 // to name an exact entry range. Codecs live beside this file; nothing here does I/O.

@@ -1,6 +1,6 @@
 // Produce request body (api key 0): per topic and partition one `records` blob (record batches; exactly one
 // magic-2 batch per partition from v3). v0-2 exist only so that old librdkafka sees Produce v0 advertised and keeps
-// compressing (research/protocols.md P1); the broker answers them with UNSUPPORTED_VERSION. `records` are views
+// compressing; the broker answers them with UNSUPPORTED_VERSION. `records` are views
 // into the frame: copy before retaining.
 import { arrayOf } from "../../schema/array-type.js";
 import { field, nullableField } from "../../schema/field-spec.js";
