@@ -4,7 +4,7 @@
 // accepting, stop reading and let in-flight requests finish (bounded), close connections, the broker (which
 // waits for running appends and checkpoints producer state), the coordinator, the storage stack (pending WAL
 // uploads finish), the admin server, and release the lock.
-import { CRC32C_IMPLEMENTATION, type StreamStore, NereusError } from "@nereus/core";
+import { type StreamStore, NereusError } from "@nereus/core";
 import { type GroupCoordinator, type KafkaBroker, createGroupCoordinator, createKafkaBroker } from "@nereus/kafka";
 import { ApiKey } from "@nereus/kafka/protocol";
 import type { BrokerConfig } from "./config/broker-config.js";
@@ -221,7 +221,6 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     defaultProfile: config.storage.defaultProfile,
     dataDir: usesDataDir ? config.dataDir : undefined,
     startupMs: Date.now() - startedAt,
-    crc32c: CRC32C_IMPLEMENTATION,
     ...storage.summary,
   });
 

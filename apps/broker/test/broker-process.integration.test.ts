@@ -80,9 +80,7 @@ describe("a running nereus-broker", () => {
     const config = testConfig("embedded", { dataDir, kafkaPort, overrides: { admin: { port: adminPort } } });
     const broker = await BrokerProcess.start(config, path.join(tempDir("cfg"), "broker.json"));
     processes.push(broker);
-    const started = await broker.ready();
-    // CI runs on x86-64 Linux, where the hardware CRC32C addon must have been built at install.
-    if (process.platform === "linux" && process.arch === "x64") expect(started).toMatchObject({ crc32c: "sse4.2", objectsMappedReads: "on" });
+    await broker.ready();
     const health = await fetch(`http://127.0.0.1:${String(adminPort)}/healthz`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ status: "ok", nodeId: 0 });

@@ -86,13 +86,10 @@ export {
   type GatedPut,
 } from "./spi/object-store.js";
 
-// Native addons a package builds at install (src/native).
-export { loadPackageAddon, findPackageRoot, type PackageAddon } from "./native/load-package-addon.js";
-
 // Binary helpers (src/bytes).
 export { ByteWriter } from "./bytes/byte-writer.js";
 export { ByteReader } from "./bytes/byte-reader.js";
-export { crc32c, CRC32C_IMPLEMENTATION } from "./bytes/crc32c.js";
+export { crc32c } from "./bytes/crc32c.js";
 export { crc32cCombine } from "./bytes/crc32c-combine.js";
 export { sha256, sha256Hex } from "./bytes/sha256.js";
 export { base32LowerNoPad, decodeBase32LowerNoPad } from "./bytes/base32-lower-no-pad.js";

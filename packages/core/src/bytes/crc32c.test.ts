@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { CRC32C_IMPLEMENTATION, crc32c, portableCrc32cOf } from "./crc32c.js";
+import { crc32c } from "./crc32c.js";
 
 const ascii = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -30,31 +30,33 @@ describe("crc32c", () => {
   });
 });
 
-describe("crc32c implementations", () => {
-  test("the hardware implementation is in use on x86-64 Linux: the install script built the addon", () => {
-    // CI runs there with a C++ compiler: a missing addon is a broken build, not a reason to fall back quietly.
-    if (process.platform !== "linux" || process.arch !== "x64") return;
-    expect(CRC32C_IMPLEMENTATION).toBe("sse4.2");
-  });
+describe("crc32c over any view", () => {
+  /** Bit-at-a-time CRC32C (reflected polynomial 0x82F63B78): slow, obviously right. */
+  function referenceCrc32c(bytes: Uint8Array, initial: number): number {
+    let crc = ~initial >>> 0;
+    for (const byte of bytes) {
+      crc ^= byte;
+      for (let bit = 0; bit < 8; bit += 1) crc = crc & 1 ? (crc >>> 1) ^ 0x82f63b78 : crc >>> 1;
+    }
+    return ~crc >>> 0;
+  }
 
-  test("property: the one in use equals the portable one, for every length, alignment and starting value", () => {
-    // Lengths cross the three-way block sizes (3 x 256 B and 3 x 8 KiB) and their remainders.
-    const length = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: 700, max: 900 }), fc.integer({ min: 24_500, max: 50_000 }));
+  test("property: equals a bit-at-a-time reference for every length, offset and starting value, shared memory too", () => {
+    const length = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: 700, max: 900 }), fc.integer({ min: 8_000, max: 9_000 }));
     fc.assert(
       fc.property(length, fc.integer({ min: 0, max: 15 }), fc.integer({ min: 0, max: 0xffff_ffff }), fc.boolean(), fc.integer(), (size, offset, initial, shared, seed) => {
         const buffer = shared ? new SharedArrayBuffer(size + offset) : new ArrayBuffer(size + offset);
         const bytes = new Uint8Array(buffer, offset, size);
         for (let index = 0; index < size; index += 1) bytes[index] = (index * 131 + seed) & 0xff;
-        expect(crc32c(bytes, initial)).toBe(portableCrc32cOf(bytes, initial));
+        expect(crc32c(bytes, initial)).toBe(referenceCrc32c(bytes, initial));
       }),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   });
 
   test("a large input checksums like its parts chained", () => {
     const bytes = Uint8Array.from({ length: 1 << 20 }, (_, index) => (index * 7919) >>> 3);
     const whole = crc32c(bytes);
-    expect(whole).toBe(portableCrc32cOf(bytes));
     expect(crc32c(bytes.subarray(300_001), crc32c(bytes.subarray(0, 300_001)))).toBe(whole);
   });
 });
