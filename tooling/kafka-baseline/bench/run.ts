@@ -77,8 +77,8 @@ function parseArgs(argv: readonly string[]): Settings {
     // 400,000 records: a consume pass of 200,000 lasted 0.3-0.5 s once the client was warm, too short to time.
     records: 400_000,
     size: 1024,
-    // 1,000,000: after 200,000 the client's JIT still compiled through the measured phases (it reports its
-    // compilation time now), and held both brokers' consume near 300 MB/s (README, twenty-third session).
+    // 1,000,000: after only 200,000 the client's JIT still compiled through the measured phases (it reports its
+    // compilation time now) and held both brokers' consume down.
     warmup: 1_000_000,
     rate: 1_000,
     latencyRecords: 10_000,

@@ -1,8 +1,8 @@
 // The guest kernel's free page reporting settings, printed with every benchmark run. The benchmark machine is a VM
 // whose kernel reports freed memory to the hypervisor (virtio-balloon), which drops it; the guest's next touch of such
 // a page faults to the host (nested virtualization here: about 15 us per 4 KiB page). A broker writing into fresh page
-// cache then copies at about 200 MB/s instead of 2 GB/s, with its CPU busy for the whole copy (thirty-third session:
-// `copy_folio_from_iter_atomic` was 24 % of Apache Kafka's CPU and 45 % of the Nereus segment writer's). Memory freed
+// cache then copies about ten times slower, with its CPU busy for the whole copy (a profile then shows
+// `copy_folio_from_iter_atomic` high in both brokers' page-cache writers). Memory freed
 // recently, up to a threshold the settings name, is still backed and fast, and the settings change while the
 // machine runs (their files' times move during the day): two runs compare only under the same settings. Read from
 // /sys/module/page_reporting/parameters; on a kernel without the module the reading is undefined, never a guess.

@@ -2,10 +2,9 @@
 // on this VM, and neither shows in the CPU model or the load average.
 // - Fresh memory: how fast this process touches memory it never used (one write per 4 KiB page of a new buffer).
 //   Page-cache pages come from the same free pool. Freed memory that the guest reported to the host (host-memory.ts)
-//   faults to the host at its next touch, which the thirty-third session saw slow page-cache writes from 2.1-2.8 to
-//   0.17-0.30 GB/s. The thirty-fourth session read 0.9-1.6 GiB/s here in every round (with page-cache writes of new
-//   files at 2.0-2.2 GB/s) and could not make the pool cold on demand: a much lower reading says this round's broker
-//   found cold memory. Read before each broker's round: rounds compare only at similar readings.
+//   faults to the host at its next touch, which can slow page-cache writes about tenfold. The pool cannot be made
+//   cold on demand: a reading much lower than usual says this round's broker found cold memory. Read before each
+//   broker's round: rounds compare only at similar readings.
 // - Thread wake round trip: two threads waking each other through a futex (Atomics.wait / notify), the way the
 //   Nereus broker's threads hand an append on (a segment job, a durability gate, a SQLite round's answer). On this
 //   nested VM one round trip took about 130 us at the median, where bare metal takes a few: a fixed cost per hand-off
