@@ -75,6 +75,7 @@ export {
   type LatencySnapshot,
   type SharedLatencyHistogramHandle,
 } from "./timing/shared-latency-histogram.js";
+export { startWorkerModule } from "./threads/start-worker-module.js";
 export type { CompletionCoordinator, CompletionContext, AdmissionHook } from "./spi/completion.js";
 export {
   OBJECT_STORE_SPI_VERSION,

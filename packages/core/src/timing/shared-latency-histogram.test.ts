@@ -1,6 +1,6 @@
-import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { OBSERVE_LATENCY_SOURCE, SharedLatencyHistogram } from "./shared-latency-histogram.js";
+import { startWorkerModule } from "../threads/start-worker-module.js";
+import { SharedLatencyHistogram } from "./shared-latency-histogram.js";
 
 const MS = 1_000_000n;
 
@@ -37,17 +37,13 @@ describe("SharedLatencyHistogram", () => {
     expect(histogram.snapshot().count).toBe(0);
   });
 
-  it("records what a worker thread observes through the shipped source, like observeNanos", async () => {
+  it("records what a worker thread observes through the attached handle, like observeNanos here", async () => {
     const shared = SharedLatencyHistogram.create([0.001, 0.01]);
     const local = SharedLatencyHistogram.create([0.001, 0.01]);
     const durations = [0n, 999_999n, MS, MS + 1n, 9n * MS, 11n * MS, 2_000n * MS];
-    const source = `
-      const { parentPort, workerData } = require("node:worker_threads");
-      ${OBSERVE_LATENCY_SOURCE}
-      for (const nanos of workerData.durations) observeLatency(workerData.handle, BigInt(nanos));
-      parentPort.postMessage("done");
-    `;
-    const worker = new Worker(source, { eval: true, workerData: { handle: shared.handle, durations: durations.map(String) } });
+    const worker = startWorkerModule(new URL("./test-fixtures/observe-latency-thread.js", import.meta.url), {
+      workerData: { handle: shared.handle, durations: durations.map(String) },
+    });
     await new Promise<void>((resolve, reject) => {
       worker.once("message", () => resolve());
       worker.once("error", reject);

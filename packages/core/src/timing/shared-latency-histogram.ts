@@ -63,7 +63,15 @@ export class SharedLatencyHistogram {
     return new SharedLatencyHistogram({ words, boundsNanos });
   }
 
-  /** Records one duration on this thread (what a worker's `observeLatency` does). */
+  /**
+   * The histogram whose words `handle` names, as another thread received it (a worker given `histogram.handle`):
+   * what it records lands in the same shared words.
+   */
+  static attach(handle: SharedLatencyHistogramHandle): SharedLatencyHistogram {
+    return new SharedLatencyHistogram(handle);
+  }
+
+  /** Records one duration (on whichever thread holds this histogram). */
   observeNanos(nanos: bigint): void {
     if (nanos < 0n) throw new RangeError(`a duration cannot be negative, got ${String(nanos)} ns`);
     const bounds = this.handle.boundsNanos;
