@@ -1,4 +1,4 @@
-// Ledger lifecycle of the streams this process writes (packages/bookkeeper README): which ledger the next write of a stream goes
+// Ledger lifecycle of the streams this process writes (records: docs/architecture.md §8.2): which ledger the next write of a stream goes
 // to, under which owner. Fast path: the process already holds a healthy write handle for the stream under the
 // requesting owner (writer id + session epoch) and no rollover limit is reached — no metadata I/O at all. Every
 // other case reconciles with the durable writer state by CAS:
