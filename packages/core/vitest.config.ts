@@ -1,3 +1,4 @@
 import { defineNereusVitestConfig } from "@nereus/tooling-config/vitest";
 
-export default defineNereusVitestConfig({ packageDir: import.meta.dirname, services: true });
+// No service: core's tests run against the in-memory reference providers.
+export default defineNereusVitestConfig({ packageDir: import.meta.dirname, services: false });
