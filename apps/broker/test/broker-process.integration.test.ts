@@ -131,12 +131,10 @@ describe("a running nereus-broker", () => {
     // Reads are exported too (a series from the start, counted once a Fetch misses the broker's caches).
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read"\} \d+$/m);
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read_hot"\} \d+$/m);
-    // And where their bytes landed: segment maps (event loop only), reused buffers or buffers of their own, per pool.
+    // And where their bytes landed: reused buffers or buffers of their own, per pool.
     for (const pool of ["event_loop", "workers"]) {
       for (const kind of ["lent", "own"]) expect(metrics).toMatch(new RegExp(`^nereus_storage_read_buffers_total\\{pool="${pool}",kind="${kind}"\\} \\d+$`, "m"));
     }
-    expect(metrics).toMatch(/^nereus_storage_read_buffers_total\{pool="event_loop",kind="mapped"\} \d+$/m);
-    expect(metrics).not.toMatch(/pool="workers",kind="mapped"/);
     expect(metrics).toMatch(/^nereus_storage_read_buffer_bytes\{pool="event_loop"\} \d+$/m);
 
     // Many produces in flight, then SIGTERM: each one that was read gets its answer; the process exits 0.

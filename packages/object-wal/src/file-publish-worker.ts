@@ -662,8 +662,7 @@ export class FilePublishPool {
 
 /**
  * `bytes` itself, or a copy when it lives in shared memory: a worker must write what the caller passed, not what a
- * shared buffer holds by the time the job runs (it may be a lent read chunk that is given back and reused), and a
- * segment map (segments/segment-maps.ts) is shared memory too, which a worker should not keep alive.
+ * shared buffer holds by the time the job runs (it may be a lent read chunk that is given back and reused).
  */
 function ownedBytes(bytes: Uint8Array): Uint8Array {
   return bytes.buffer instanceof SharedArrayBuffer ? bytes.slice() : bytes;

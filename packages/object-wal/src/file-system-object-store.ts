@@ -70,13 +70,6 @@ export interface SegmentLayoutOptions {
    * segments/lent-read-buffers.ts.
    */
   readonly hotReadBufferBytes?: number;
-  /**
-   * Serve those reads from read-only memory maps of the segments when every page of the range is resident: a view
-   * of the page cache, without a copy or a buffer (one mincore check per read; default true). Needs the package's native addon
-   * (built by its install script); without it every read is a pread ({@link segmentMapSupport}). See
-   * segments/segment-maps.ts.
-   */
-  readonly mapHotReads?: boolean;
 }
 
 export interface FileSystemObjectStoreOptions {
@@ -543,7 +536,6 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       compactBelow: layout.compactBelow,
       hotReadSegments: layout.hotReadSegments,
       hotReadBufferBytes: layout.hotReadBufferBytes,
-      mapHotReads: layout.mapHotReads,
       health: this.#health,
     }).then(
       (log) => {
@@ -632,7 +624,6 @@ function segmentLayout(option: boolean | SegmentLayoutOptions | undefined): Requ
     compactBelow: given.compactBelow ?? DEFAULT_COMPACT_BELOW,
     hotReadSegments: given.hotReadSegments ?? DEFAULT_HOT_READ_SEGMENTS,
     hotReadBufferBytes: given.hotReadBufferBytes ?? DEFAULT_LENT_READ_BUFFER_BYTES,
-    mapHotReads: given.mapHotReads ?? true,
   };
   if (!Number.isSafeInteger(layout.maxObjectBytes) || layout.maxObjectBytes < 0 || layout.maxObjectBytes > MAX_SEGMENT_BYTES) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.maxObjectBytes must be an integer in [0, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.maxObjectBytes)}`, { retryable: false });
@@ -645,9 +636,6 @@ function segmentLayout(option: boolean | SegmentLayoutOptions | undefined): Requ
   }
   if (!Number.isSafeInteger(layout.hotReadBufferBytes) || layout.hotReadBufferBytes < 0) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.hotReadBufferBytes must be a non-negative integer, got ${String(layout.hotReadBufferBytes)}`, { retryable: false });
-  }
-  if (typeof layout.mapHotReads !== "boolean") {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.mapHotReads must be a boolean, got ${String(layout.mapHotReads)}`, { retryable: false });
   }
   if (typeof layout.compactBelow !== "number" || !(layout.compactBelow >= 0 && layout.compactBelow < 1)) {
     throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.compactBelow must be in [0, 1), got ${String(layout.compactBelow)}`, { retryable: false });

@@ -43,12 +43,6 @@ const filesystemObjects = z.strictObject({
    * up. Allocated as reads need them and let go after 30 s without reads. 0: a new buffer per read.
    */
   readBufferBytes: z.int().min(0).max(2 ** 40).default(256 * 1024 * 1024),
-  /**
-   * Segment layout: serve those reads from read-only memory maps of the segments when their pages are in memory (a
-   * view of the page cache: no pread, no copy, no buffer). Needs the native addon @nereus/object-wal builds
-   * when it is installed (a C compiler and Node's headers); without it the reads use buffers as above.
-   */
-  mapReads: z.boolean().default(true),
 });
 
 const s3Objects = z

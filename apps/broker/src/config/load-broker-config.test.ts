@@ -168,12 +168,4 @@ describe("filesystem object layout", () => {
     expect(errorOf(() => load(["--objects-read-buffer-bytes", "-1"]))).toContain("storage.objects.readBufferBytes");
     expect(errorOf(() => load(["--objects-read-buffer-bytes", "lots"]))).toContain("readBufferBytes");
   });
-
-  test("maps the event loop's segment reads by default; --no-objects-map-reads or its variable turns it off; bad values name the field", () => {
-    const mapOf = (config: ReturnType<typeof load>["config"]): boolean | undefined => (config.storage.objects.kind === "filesystem" ? config.storage.objects.mapReads : undefined);
-    expect(mapOf(load().config)).toBe(true);
-    expect(mapOf(load(["--no-objects-map-reads"]).config)).toBe(false);
-    expect(mapOf(load([], { NEREUS_OBJECTS_MAP_READS: "false" }).config)).toBe(false);
-    expect(errorOf(() => load([], { NEREUS_OBJECTS_MAP_READS: "sometimes" }))).toMatch(/storage\.objects\.mapReads.*NEREUS_OBJECTS_MAP_READS/);
-  });
 });

@@ -27,10 +27,9 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
     return [
       {
         name: "nereus_storage_read_buffers_total",
-        help: "Reads of the filesystem store by where their bytes landed: a view of a segment map (kind=mapped: no buffer; event_loop only), a reused buffer (kind=lent) or one of their own (kind=own: too small or large, or every reused buffer was still referenced); pool=event_loop for the newest segments, workers for the rest.",
+        help: "Reads of the filesystem store by where their bytes landed: a reused buffer (kind=lent) or one of their own (kind=own: too small or large, or every reused buffer was still referenced); pool=event_loop for the newest segments, workers for the rest.",
         type: "counter",
-        samples: pools.flatMap(({ pool, lent, own, mapped }) => [
-          ...(mapped === undefined ? [] : [{ labels: { pool, kind: "mapped" }, value: mapped }]),
+        samples: pools.flatMap(({ pool, lent, own }) => [
           { labels: { pool, kind: "lent" }, value: lent },
           { labels: { pool, kind: "own" }, value: own },
         ]),

@@ -16,7 +16,6 @@ import {
   createFileSystemObjectStore,
   createObjectWalRuntime,
   createS3ObjectStore,
-  segmentMapSupport,
 } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
 import { type BrokerConfig, defaultWalLingerMs, materializationMode } from "../config/broker-config.js";
@@ -68,16 +67,11 @@ export function storageIoTimings(storage: Pick<BrokerStorage, "metadata" | "obje
   return timings;
 }
 
-/**
- * One pool of reused read buffers as /metrics reports it: reads lent a buffer, reads given their own, reads served
- * as views of a segment map (no buffer at all), bytes held.
- */
+/** One pool of reused read buffers as /metrics reports it: reads lent a buffer, reads given their own, bytes held. */
 export interface StorageReadBufferPool {
   readonly pool: "event_loop" | "workers";
   readonly lent: number;
   readonly own: number;
-  /** Reads served from segment maps; undefined where there are none (the workers read with pread). */
-  readonly mapped?: number;
   /** Bytes of chunks held now; undefined where the pool does not say (the workers keep theirs). */
   readonly chunkBytes?: number;
 }
@@ -90,8 +84,7 @@ export function storageReadBuffers(storage: Pick<BrokerStorage, "objectStore">):
   if (!(storage.objectStore instanceof FileSystemObjectStore)) return [];
   const { eventLoop, workers } = storage.objectStore.readBufferStats;
   const pools: StorageReadBufferPool[] = [{ pool: "workers", lent: workers.lent, own: workers.own }];
-  const mapped = storage.objectStore.hotReadStats?.mapped ?? 0;
-  if (eventLoop !== undefined) pools.unshift({ pool: "event_loop", lent: eventLoop.lent, own: eventLoop.own, mapped, chunkBytes: eventLoop.chunkBytes });
+  if (eventLoop !== undefined) pools.unshift({ pool: "event_loop", lent: eventLoop.lent, own: eventLoop.own, chunkBytes: eventLoop.chunkBytes });
   return pools;
 }
 
@@ -163,13 +156,6 @@ async function volumeCapacity(directory: string): Promise<{ totalBytes: number; 
   return { totalBytes: stats.blocks * stats.bsize, usableBytes: stats.bavail * stats.bsize };
 }
 
-/** Whether the event loop's segment reads use memory maps, for the start-up line (why not, when they cannot). */
-function mappedReadsSummary(wanted: boolean): string {
-  if (!wanted) return "off";
-  const support = segmentMapSupport();
-  return support.available ? "on" : `unavailable: ${support.reason}`;
-}
-
 async function openObjects(config: BrokerConfig, logger: BrokerLogger): Promise<{ objectStore: ObjectStore; logDir: LogDirectory; summary: Record<string, unknown> }> {
   const spec = config.storage.objects;
   if (spec.kind === "filesystem") {
@@ -177,7 +163,7 @@ async function openObjects(config: BrokerConfig, logger: BrokerLogger): Promise<
     const objectStore = createFileSystemObjectStore({
       root,
       durability: config.storage.durability,
-      segments: spec.layout === "segments" && { hotReadSegments: spec.hotReadSegments, hotReadBufferBytes: spec.readBufferBytes, mapHotReads: spec.mapReads },
+      segments: spec.layout === "segments" && { hotReadSegments: spec.hotReadSegments, hotReadBufferBytes: spec.readBufferBytes },
       // A full disk: one line at the first failed write, then at most one per 30 s, and one when writes succeed again.
       writeHealth: new StorageWriteLog(logger),
     });
@@ -196,7 +182,6 @@ async function openObjects(config: BrokerConfig, logger: BrokerLogger): Promise<
         objects: "filesystem",
         objectsRoot: root,
         objectsLayout: spec.layout,
-        ...(spec.layout === "segments" && { objectsMappedReads: mappedReadsSummary(spec.mapReads) }),
         durability: config.storage.durability,
         ...(recovery === undefined ? {} : { objectsTornTailCut: `${String(recovery.bytes)} byte(s): ${recovery.reason}` }),
         ...(objectStore.segmentRebuiltIndex === undefined ? {} : { objectsIndexRebuilt: objectStore.segmentRebuiltIndex }),

@@ -1,6 +1,6 @@
 // Reads of the newest segments on the calling thread (hot-segment-reads.ts): the window, the fallback cases, cold
-// segments, open files, segment maps; and the filesystem store using them (which reads go where, bytes, validation,
-// unlinks, maps).
+// segments, open files, a growing active segment; and the filesystem store using them (which reads go where, bytes,
+// validation, unlinks).
 import { appendFile, mkdtemp, readdir, readlink, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,7 +8,6 @@ import { ErrorCode, NereusError } from "@nereus/core";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
 import { HotSegmentReads, MAX_HOT_READ_BYTES, SLOW_READS_TO_COLD } from "./hot-segment-reads.js";
-import { isMappedBuffer } from "./segment-maps.js";
 
 const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
 
@@ -130,30 +129,18 @@ describe("HotSegmentReads", () => {
     expect(unpooled.buffers).toMatchObject({ lent: 0, own: 1 });
   });
 
-  it("serves resident ranges as views of a segment map with mapBytes, and the rest with pread", async () => {
+  it("reads bytes appended to a segment after its file was opened (the active segment grows)", async () => {
     const root = await newRoot();
-    const bytes = sized(300_000, 6);
     const file = path.join(root, "1.seg");
-    await writeFile(file, bytes);
-    const mapping = new HotSegmentReads(() => file, { window: 1, mapBytes: 1 << 20 });
-    const plain = new HotSegmentReads(() => file, { window: 1, mapBytes: 0 });
-    readers.push(mapping, plain);
-    const view = mapping.read(1, 1, 1000, 200_000);
-    expect(Buffer.compare(view ?? new Uint8Array(), bytes.subarray(1000, 201_000))).toBe(0);
-    expect(mapping.stats).toMatchObject({ reads: 1, mapped: 1, mapFailures: 0 });
-    expect(isMappedBuffer((view as Uint8Array).buffer)).toBe(true);
-    expect(mapping.buffers).toMatchObject({ lent: 0, own: 0 });
-    // Past the file's end: pread, cut to what the file holds. Bytes appended later are served from the map.
-    expect(mapping.read(1, 1, 250_000, 100_000)).toEqual(bytes.subarray(250_000));
-    expect(mapping.stats).toMatchObject({ reads: 2, mapped: 1 });
+    await writeFile(file, sized(1000, 6));
+    const reader = new HotSegmentReads(() => file, { window: 1 });
+    readers.push(reader);
+    expect(reader.read(1, 1, 900, 200)).toEqual(sized(1000, 6).subarray(900));
     await appendFile(file, sized(100, 7));
-    expect(mapping.read(1, 1, 300_000, 100)).toEqual(sized(100, 7));
-    expect(mapping.stats).toMatchObject({ reads: 3, mapped: 2 });
-    expect(mapping.timings().count).toBe(3);
-    // Without maps every read is a pread into a buffer.
-    expect(isMappedBuffer((plain.read(1, 1, 1000, 200_000) as Uint8Array).buffer)).toBe(false);
-    expect(plain.stats).toMatchObject({ reads: 1, mapped: 0 });
-    expect(() => new HotSegmentReads(() => file, { window: 1, mapBytes: -1 })).toThrow(RangeError);
+    expect(reader.read(1, 1, 1000, 100)).toEqual(sized(100, 7));
+    expect(reader.openFiles).toBe(1);
+    expect(reader.stats).toMatchObject({ reads: 2, failures: 0 });
+    expect(reader.timings().count).toBe(2);
   });
 });
 
@@ -214,8 +201,8 @@ describe("FileSystemObjectStore hot segment reads", () => {
   });
 
   it("reads into the reused buffers its options size, and counts them", async () => {
-    const pooled = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0, mapHotReads: false });
-    const unpooled = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0, hotReadBufferBytes: 0, mapHotReads: false });
+    const pooled = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0 });
+    const unpooled = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0, hotReadBufferBytes: 0 });
     const body = sized(100_000, 9);
     for (const store of [pooled, unpooled]) {
       await store.putIfAbsent("big", body);
@@ -226,23 +213,15 @@ describe("FileSystemObjectStore hot segment reads", () => {
     expect(unpooled.readBufferStats.eventLoop).toMatchObject({ lent: 0, own: 1, chunkBytes: 0 });
   });
 
-  it("serves the event loop's reads from segment maps by default; mapHotReads false turns them off; a mapped body is written whole", async () => {
-    const mapping = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0 });
-    const plain = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0, mapHotReads: false });
+  it("writes a body read from a reused buffer whole when it is put again", async () => {
+    const store = openStore(await newRoot(), { segmentBytes: 1024 * 1024, compactBelow: 0 });
     const body = sized(100_000, 10);
-    for (const store of [mapping, plain]) {
-      await store.putIfAbsent("big", body);
-      expect(Buffer.compare(await store.get("big"), body)).toBe(0);
-    }
-    expect(mapping.hotReadStats).toMatchObject({ reads: 1, mapped: 1 });
-    expect(mapping.readBufferStats.eventLoop).toMatchObject({ lent: 0, own: 0 });
-    expect(plain.hotReadStats).toMatchObject({ reads: 1, mapped: 0 });
-    // A view of a map put again goes to the segment worker as a copy of its bytes, not as the whole mapping.
-    const view = await mapping.get("big");
-    expect(isMappedBuffer(view.buffer)).toBe(true);
-    await mapping.putIfAbsent("again", view.subarray(10, 90_010));
-    expect(Buffer.compare(await mapping.get("again"), body.subarray(10, 90_010))).toBe(0);
-    expect(() => new FileSystemObjectStore({ root: path.join(tmpdir(), "never-opened"), segments: { mapHotReads: "yes" as unknown as boolean } })).toThrow(/segments\.mapHotReads must be a boolean/);
+    await store.putIfAbsent("big", body);
+    const read = await store.get("big");
+    expect(read.buffer).toBeInstanceOf(SharedArrayBuffer);
+    expect(store.readBufferStats.eventLoop).toMatchObject({ lent: 1 });
+    await store.putIfAbsent("again", read.subarray(10, 90_010));
+    expect(Buffer.compare(await store.get("again"), body.subarray(10, 90_010))).toBe(0);
   });
 
   it("keeps no file of an unlinked segment open", async () => {

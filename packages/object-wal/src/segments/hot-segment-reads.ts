@@ -1,22 +1,19 @@
 // Reads of recently written segments on the calling thread. The segments written last are almost surely in the page
-// cache. With segment maps (segment-maps.ts, the default where the native addon was built) a read whose pages are
-// all resident (one mincore check) is a view of the page cache itself, no copy; any other read is a synchronous pread,
-// a memory copy of a few microseconds per 100 KiB when cached. A read job on a publish worker
-// costs two thread hand-offs instead (a message to the worker, and its answer back through the event loop), which on
-// a small machine shared with clients means waiting for a CPU twice. Sequential consumers that catch up read exactly
-// these segments. Safeguards against blocking the event loop: only the active segment and the `window - 1` before
-// it are read here, only ranges up to MAX_HOT_READ_BYTES (a larger copy takes a millisecond or more even from the
-// cache), and SLOW_READS_TO_COLD reads of a segment in a row slower than `slowReadMs` (its bytes were not cached)
-// mark it cold for good — its later reads go to the workers, as every read of an older segment does. One slow read alone proves nothing: on a busy machine the thread may just have lost its CPU during the read.
-// A read that fails here for any reason is not an error: the caller reads through the workers, which report it.
-// A map read cannot be slow (it touches nothing); a range that is not resident is read with pread, which is timed.
-// Files (and maps) stay open while their segment is in the window; an unlinked segment's open file still reads the
-// same bytes (segments are append-only, and a record's bytes never change once indexed), so a cached descriptor or
-// map is never stale.
+// cache, so a read of them is a synchronous positioned read (pread): a memory copy of a few microseconds per 100 KiB.
+// A read job on a publish worker costs two thread hand-offs instead (a message to the worker, and its answer back
+// through the event loop), which on a small machine shared with clients means waiting for a CPU twice. Sequential
+// consumers that catch up read exactly these segments. Safeguards against blocking the event loop: only the active
+// segment and the `window - 1` before it are read here, only ranges up to MAX_HOT_READ_BYTES (a larger copy takes a
+// millisecond or more even from the cache), and SLOW_READS_TO_COLD reads of a segment in a row slower than
+// `slowReadMs` (its bytes were not cached) mark it cold for good — its later reads go to the workers, as every read
+// of an older segment does. One slow read alone proves nothing: on a busy machine the thread may just have lost its
+// CPU during the read. A read that fails here for any reason is not an error: the caller reads through the workers,
+// which report it. Reads land in reused buffers (lent-read-buffers.ts). Files stay open while their segment is in the
+// window; an unlinked segment's open file still reads the same bytes (segments are append-only, and a record's bytes
+// never change once indexed), so a cached descriptor is never stale.
 import { closeSync, openSync, readSync } from "node:fs";
 import { type LatencySnapshot, SharedLatencyHistogram } from "@nereus/core";
 import { DEFAULT_LENT_READ_BUFFER_BYTES, LentReadBuffers, type LentReadBuffersStats } from "./lent-read-buffers.js";
-import { SegmentMap } from "./segment-maps.js";
 
 /** Options of {@link HotSegmentReads}. */
 export interface HotSegmentReadsOptions {
@@ -26,17 +23,6 @@ export interface HotSegmentReadsOptions {
   readonly slowReadMs?: number;
   /** Bytes of reusable read buffers kept (default {@link DEFAULT_LENT_READ_BUFFER_BYTES}; 0: a new buffer per read). See lent-read-buffers.ts. */
   readonly bufferBytes?: number;
-  /**
-   * Map each segment over this many bytes (at least the most a segment file can grow to) and serve resident ranges
-   * from the map; 0 or absent: no maps, every read is a pread. Ignored when maps are unavailable (segment-maps.ts).
-   */
-  readonly mapBytes?: number;
-}
-
-/** A segment's open file, and its map once one was made (null: mapping failed, do not retry). */
-interface OpenSegment {
-  readonly fd: number;
-  map: SegmentMap | null | undefined;
 }
 
 /** Default window: 16 segments (1 GiB of the default 64 MiB segments). */
@@ -50,12 +36,8 @@ export const MAX_HOT_READ_BYTES = 4 * 1024 * 1024;
 
 /** Counters for tests, logs and metrics. */
 export class HotSegmentReadsStats {
-  /** Reads served on the calling thread (from a map or with pread). */
+  /** Reads served on the calling thread. */
   reads = 0;
-  /** Of those, reads served as views of a segment map. */
-  mapped = 0;
-  /** Segments whose mapping failed (their reads use pread). */
-  mapFailures = 0;
   /** Segments marked cold by SLOW_READS_TO_COLD slow reads in a row. */
   coldSegments = 0;
   /** Reads that failed here and went to the workers. */
@@ -68,8 +50,8 @@ export class HotSegmentReads {
   readonly #pathOf: (segment: number) => string;
   readonly #window: number;
   readonly #slowReadNanos: bigint;
-  readonly #files = new Map<number, OpenSegment>();
-  readonly #mapBytes: number;
+  /** Open file descriptor per segment. */
+  readonly #files = new Map<number, number>();
   readonly #cold = new Set<number>();
   /** Slow reads in a row, per segment (a fast read clears its count). */
   readonly #slowStreaks = new Map<number, number>();
@@ -85,34 +67,22 @@ export class HotSegmentReads {
     this.#window = options.window;
     this.#slowReadNanos = BigInt(Math.round(slowReadMs * 1e6));
     this.#buffers = new LentReadBuffers(options.bufferBytes ?? DEFAULT_LENT_READ_BUFFER_BYTES);
-    const mapBytes = options.mapBytes ?? 0;
-    if (!Number.isSafeInteger(mapBytes) || mapBytes < 0) throw new RangeError(`hot read map length must be a non-negative integer, got ${String(mapBytes)}`);
-    this.#mapBytes = mapBytes;
   }
 
   /**
    * `length` bytes at `position` of segment `segment` (fewer when the file ends first), read on this thread; undefined
    * when this range is not read here (`active` is the active segment's number; ranges above MAX_HOT_READ_BYTES are
-   * not), or the read failed. A view of a segment map (shared memory) when the range is resident: never modify the
-   * returned bytes.
+   * not), or the read failed. The bytes may be lent from a reused buffer (lent-read-buffers.ts): never modify them.
    */
   read(segment: number, active: number, position: number, length: number): Uint8Array | undefined {
     if (this.#closed || length > MAX_HOT_READ_BYTES || segment <= active - this.#window || this.#cold.has(segment)) return undefined;
     const started = process.hrtime.bigint();
-    let open = this.#files.get(segment);
     try {
-      if (open === undefined) {
-        open = { fd: openSync(this.#pathOf(segment), "r"), map: undefined };
-        this.#files.set(segment, open);
+      let file = this.#files.get(segment);
+      if (file === undefined) {
+        file = openSync(this.#pathOf(segment), "r");
+        this.#files.set(segment, file);
       }
-      const mapped = this.#mapped(open)?.view(position, length);
-      if (mapped !== undefined) {
-        this.stats.reads += 1;
-        this.stats.mapped += 1;
-        this.#timings.observeNanos(process.hrtime.bigint() - started);
-        return mapped;
-      }
-      const file = open.fd;
       // Not zero-filled first: the read overwrites it; a short read zeroes the tail nobody is given.
       const bytes = this.#buffers.take(length);
       let filled = 0;
@@ -146,29 +116,13 @@ export class HotSegmentReads {
     }
   }
 
-  /** The segment's map, made on first use; undefined without maps or when mapping it failed. */
-  #mapped(open: OpenSegment): SegmentMap | undefined {
-    if (open.map === undefined && this.#mapBytes > 0) {
-      try {
-        open.map = SegmentMap.open(open.fd, this.#mapBytes) ?? null;
-      } catch {
-        this.stats.mapFailures += 1;
-        open.map = null;
-      }
-    }
-    return open.map ?? undefined;
-  }
-
-  /**
-   * Closes the file of `segment` (it was removed, or left the window) and lets go of its map (unmapped once no
-   * view of it is left).
-   */
+  /** Closes the file of `segment` (it was removed, or left the window). */
   forget(segment: number): void {
-    const open = this.#files.get(segment);
-    if (open === undefined) return;
+    const file = this.#files.get(segment);
+    if (file === undefined) return;
     this.#files.delete(segment);
     try {
-      closeSync(open.fd);
+      closeSync(file);
     } catch {
       // Closing a read-only descriptor loses nothing.
     }

@@ -63,11 +63,6 @@ export interface SegmentLogOptions {
   readonly hotReadSegments?: number;
   /** Bytes of reusable buffers for those reads (default {@link DEFAULT_LENT_READ_BUFFER_BYTES}). See lent-read-buffers.ts. */
   readonly hotReadBufferBytes?: number;
-  /**
-   * Serve those reads from memory maps of the segments when their pages are resident (default true; without the
-   * native addon every read is a pread anyway). See segment-maps.ts.
-   */
-  readonly mapHotReads?: boolean;
   /** Where write failures and recoveries are reported (default: a tracker of its own). */
   readonly health?: StoreWriteHealthTracker;
 }
@@ -175,8 +170,6 @@ export class SegmentLog {
     this.#hot = new HotSegmentReads((seq) => this.#path(seq), {
       window: options.hotReadSegments ?? DEFAULT_HOT_READ_SEGMENTS,
       bufferBytes: options.hotReadBufferBytes ?? DEFAULT_LENT_READ_BUFFER_BYTES,
-      // A segment grows past segmentBytes by at most one record; a read beyond the map takes the pread path.
-      mapBytes: options.mapHotReads === false ? 0 : 2 * options.segmentBytes,
     });
     this.#index = recovered.index;
     this.#health = options.health ?? new StoreWriteHealthTracker();
@@ -200,9 +193,6 @@ export class SegmentLog {
     }
     if (options.hotReadBufferBytes !== undefined && !(Number.isSafeInteger(options.hotReadBufferBytes) && options.hotReadBufferBytes >= 0)) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `hotReadBufferBytes must be a non-negative integer, got ${String(options.hotReadBufferBytes)}`, { retryable: false });
-    }
-    if (options.mapHotReads !== undefined && typeof options.mapHotReads !== "boolean") {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `mapHotReads must be a boolean, got ${String(options.mapHotReads)}`, { retryable: false });
     }
     if (!(options.compactBelow >= 0 && options.compactBelow < 1)) {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `compactBelow must be in [0, 1), got ${String(options.compactBelow)}`, { retryable: false });
