@@ -40,17 +40,8 @@ import { mapSqliteError } from "./map-sqlite-error.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
 import { SqliteReadCache, type SqliteReadCacheStats } from "./sqlite-read-cache.js";
 import { ensureSpaceReserve, isNoSpaceError, releaseSpaceReserve } from "./sqlite-space-reserve.js";
-import { GATE_TIMEOUT_MS } from "./sqlite-writer-source.js";
-import {
-  type BeforeWalSync,
-  type RoundSettlement,
-  SqliteWriterThread,
-  type SqliteWriterTimings,
-  type WriterFailure,
-  type WriterOperation,
-  type WriterOutcome,
-  type WriterTxn,
-} from "./sqlite-writer-thread.js";
+import { GATE_TIMEOUT_MS, type WriterFailure, type WriterOperation, type WriterOutcome, type WriterTxn } from "./sqlite-writer/sqlite-writer-protocol.js";
+import { type BeforeWalSync, type RoundSettlement, SqliteWriterThread, type SqliteWriterTimings } from "./sqlite-writer-thread.js";
 import { prefixUpperBound, scanLowerBound } from "./utf8-key-range.js";
 
 export type { BeforeWalSync } from "./sqlite-writer-thread.js";

@@ -1,24 +1,27 @@
-// The main-thread side of the SQLite store's writer thread (sqlite-writer-source.ts): starts it, sends it
-// operations, matches the answers of its rounds to the callers, delivers each round's watch events before the
-// round's callers hear back, answers the test seam and reads the shared counters. It does not interpret outcomes
-// (the store maps them to Nereus errors): every submitted operation settles with its round's `RoundSettlement`.
-// Taking the writes off the event loop leaves the main thread the reads only: a SQLite commit (its page writes to
-// the `-wal` file) and the datasync after it no longer cost the event loop anything but two messages.
-import { createRequire } from "node:module";
-import { Worker } from "node:worker_threads";
-import { type LatencySnapshot, type SharedDurabilityGate, SharedLatencyHistogram, type TxnRequest, type WatchEvent } from "@nereus/core";
-import { GATE_TIMEOUT_MS, WRITER_COUNTER_WORDS, WRITER_SOURCE, WriterCounter } from "./sqlite-writer-source.js";
+// The main-thread side of the SQLite store's writer thread (sqlite-writer/sqlite-writer-worker.ts): starts it,
+// sends it operations, matches the answers of its rounds to the callers, delivers each round's watch events before
+// the round's callers hear back, answers the test seam and reads the shared counters. It does not interpret
+// outcomes (the store maps them to Nereus errors): every submitted operation settles with its round's
+// `RoundSettlement`. Taking the writes off the event loop leaves the main thread the reads only: a SQLite commit
+// (its page writes to the `-wal` file) and the datasync after it no longer cost the event loop anything but two
+// messages. The messages both ways are those of sqlite-writer/sqlite-writer-protocol.ts.
+import type { Worker } from "node:worker_threads";
+import { type LatencySnapshot, SharedLatencyHistogram, type WatchEvent, startWorkerModule } from "@nereus/core";
+import {
+  GATE_TIMEOUT_MS,
+  SeamVerdict,
+  WRITER_COUNTER_WORDS,
+  WriterCounter,
+  type WriterFailure,
+  type WriterOperation,
+  type WriterOutcome,
+  type WriterReply,
+  type WriterRequest,
+  type WriterThreadData,
+} from "./sqlite-writer/sqlite-writer-protocol.js";
 
 /** Test seam: runs before each datasync of the `-wal` file; a throw fails the sync like an I/O error. */
 export type BeforeWalSync = () => Promise<void> | void;
-
-/**
- * A txn as the writer thread receives it: the request's compares, writes and failure reads, and the shared gate it
- * waits for before the round that applies it (see `TxnRequest.after`).
- */
-export interface WriterTxn extends Omit<TxnRequest, "after"> {
-  readonly gate?: SharedDurabilityGate;
-}
 
 /**
  * Durations the writer thread records per round (shared memory, no messages): `round` the transaction from BEGIN
@@ -38,26 +41,6 @@ interface WriterTimings {
   readonly walSync: SharedLatencyHistogram;
 }
 
-/** One write operation of the store. */
-export type WriterOperation =
-  | { readonly kind: "txns"; readonly txns: readonly WriterTxn[] }
-  | { readonly kind: "grant"; readonly ttlMs: number }
-  | { readonly kind: "keepAlive"; readonly leaseId: string }
-  | { readonly kind: "revoke"; readonly leaseId: string }
-  | { readonly kind: "expire" };
-
-/** A failure as the writer thread describes it (errors do not cross threads with their class). */
-export type WriterFailure =
-  | { readonly kind: "error"; readonly message: string; readonly code?: string; readonly name?: string }
-  | { readonly kind: "lease-not-found"; readonly leaseId: string }
-  | { readonly kind: "invariant"; readonly message: string }
-  | { readonly kind: "lost"; readonly message: string }
-  /** The txn's durability gate failed or timed out: it was not applied. */
-  | { readonly kind: "gate"; readonly message: string };
-
-/** What one operation (or one txn of a txns operation) came to inside its savepoint. */
-export type WriterOutcome = { readonly value: unknown; readonly error?: undefined } | { readonly error: WriterFailure; readonly value?: undefined };
-
 /** How the round that carried an operation ended, with that operation's own outcome. */
 export interface RoundSettlement {
   /** The operation's outcome (absent when the round failed before the body reached it). */
@@ -71,16 +54,6 @@ export interface RoundSettlement {
   readonly refused?: WriterFailure;
   /** The thread died with the operation in flight (its outcome is unknown). */
   readonly lost?: WriterFailure;
-}
-
-interface RoundReply {
-  readonly ids: readonly number[];
-  readonly outcomes?: readonly WriterOutcome[];
-  readonly events?: readonly WatchEvent[];
-  readonly commitError?: WriterFailure;
-  readonly bodyDone?: boolean;
-  readonly syncError?: WriterFailure;
-  readonly refused?: WriterFailure;
 }
 
 export interface SqliteWriterThreadOptions {
@@ -125,27 +98,23 @@ export class SqliteWriterThread {
   /** Starts the thread and waits until its connection is open. Throws the thread's start-up error. */
   static async start(options: SqliteWriterThreadOptions): Promise<SqliteWriterThread> {
     const counters = new Int32Array(new SharedArrayBuffer(WRITER_COUNTER_WORDS * Int32Array.BYTES_PER_ELEMENT));
-    const modulePath = createRequire(import.meta.url).resolve("better-sqlite3");
     const timings: WriterTimings = { round: SharedLatencyHistogram.create(), gateWait: SharedLatencyHistogram.create(), walSync: SharedLatencyHistogram.create() };
-    const worker = new Worker(WRITER_SOURCE, {
-      eval: true,
-      workerData: {
-        modulePath,
-        path: options.path,
-        sync: options.sync,
-        gateTimeoutMs: options.gateTimeoutMs ?? GATE_TIMEOUT_MS,
-        seam: options.beforeWalSync !== undefined,
-        counters: counters.buffer,
-        timings: { round: timings.round.handle, gateWait: timings.gateWait.handle, walSync: timings.walSync.handle },
-      },
-    });
+    const workerData: WriterThreadData = {
+      path: options.path,
+      sync: options.sync,
+      gateTimeoutMs: options.gateTimeoutMs ?? GATE_TIMEOUT_MS,
+      seam: options.beforeWalSync !== undefined,
+      counters: counters.buffer as SharedArrayBuffer,
+      timings: { round: timings.round.handle, gateWait: timings.gateWait.handle, walSync: timings.walSync.handle },
+    };
+    const worker = startWorkerModule(new URL("./sqlite-writer/sqlite-writer-worker.js", import.meta.url), { workerData });
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error): void => {
         worker.off("message", onReady);
         reject(error);
       };
-      const onReady = (message: { ready?: boolean }): void => {
-        if (message.ready !== true) return;
+      const onReady = (message: WriterReply): void => {
+        if (message.kind !== "ready") return;
         worker.off("error", onError);
         worker.off("message", onReady);
         resolve();
@@ -154,7 +123,7 @@ export class SqliteWriterThread {
       worker.on("message", onReady);
     });
     const thread = new SqliteWriterThread(worker, counters, options, timings);
-    worker.on("message", (message: { round?: RoundReply; seam?: boolean; closed?: boolean }) => thread.#onMessage(message));
+    worker.on("message", (message: WriterReply) => thread.#onMessage(message));
     worker.on("error", (error: Error) => thread.#lose(`the SQLite writer thread failed: ${error.message}`));
     worker.on("exit", (code) => thread.#lose(`the SQLite writer thread exited (code ${String(code)})`));
     worker.unref();
@@ -204,7 +173,7 @@ export class SqliteWriterThread {
     return new Promise<RoundSettlement>((resolve) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, resolve);
-      this.#worker.postMessage({ operations: [{ ...operation, id, now }] });
+      this.#send({ kind: "operations", operations: [{ ...operation, id, now }] });
     });
   }
 
@@ -223,24 +192,28 @@ export class SqliteWriterThread {
       const stopped = new Promise<void>((resolve) => (this.#onClosed = resolve));
       // Keeps the event loop alive until the thread answered (an idle thread is unref'd).
       this.#worker.ref();
-      this.#worker.postMessage({ close: true });
+      this.#send({ kind: "close" });
       await stopped;
       await this.#worker.terminate();
     })();
     return this.#closed;
   }
 
-  #onMessage(message: { round?: RoundReply; seam?: boolean; closed?: boolean }): void {
-    if (message.seam === true) {
+  #send(request: WriterRequest): void {
+    this.#worker.postMessage(request);
+  }
+
+  #onMessage(message: WriterReply): void {
+    if (message.kind === "seam") {
       void this.#answerSeam();
       return;
     }
-    if (message.closed === true) {
+    if (message.kind === "closed") {
       this.#onClosed?.();
       return;
     }
+    if (message.kind !== "round") return;
     const round = message.round;
-    if (round === undefined) return;
     if (round.syncError !== undefined) this.#failure ??= round.syncError;
     if (round.events !== undefined && round.events.length > 0) this.#options.onEvents(round.events);
     round.ids.forEach((id, index) => {
@@ -255,12 +228,12 @@ export class SqliteWriterThread {
   }
 
   async #answerSeam(): Promise<void> {
-    let verdict = 1;
+    let verdict: number = SeamVerdict.goOn;
     try {
       await this.#options.beforeWalSync?.();
     } catch (error) {
       this.#seamError = error;
-      verdict = 2;
+      verdict = SeamVerdict.failSync;
     }
     Atomics.store(this.#counters, WriterCounter.seam, verdict);
     Atomics.notify(this.#counters, WriterCounter.seam);
