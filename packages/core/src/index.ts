@@ -163,8 +163,8 @@ export { replayMarkerCodec } from "./records/replay-marker-codec.js";
 export { offsetIndexCodec } from "./records/offset-index-codec.js";
 export { generationIndexCodec } from "./records/generation-index-codec.js";
 
-// Append pipeline, lanes, recovery, read path and lifecycle (src/append, src/lane, src/recovery, src/read,
-// src/lifecycle, src/session, src/stream-store, src/completion).
+// Append pipeline, lanes, recovery, read path and lifecycle (src/append, src/lane, src/commit-chain, src/recovery,
+// src/read, src/lifecycle, src/session, src/stream-store, src/completion).
 export { createStreamStore } from "./stream-store/create-stream-store.js";
 export {
   StreamStore,
@@ -183,9 +183,9 @@ export { DEFAULT_READ_MAX_BYTES, DEFAULT_READ_MAX_RECORDS } from "./read/read-st
 export { deriveGenerationZero, type GenerationZeroRecords } from "./read/derive-generation-zero.js";
 export { ensureGenerationZero } from "./read/ensure-generation-zero.js";
 export { repairGenerationZeroIndex, type RepairInput } from "./read/repair-generation-zero-index.js";
-export { walkCommitChain, anchorBelow, type ChainAnchor } from "./recovery/walk-commit-chain.js";
+export { walkCommitChain, anchorBelow, type ChainAnchor } from "./commit-chain/walk-commit-chain.js";
 export { planSession, type SessionPlan, type SessionPolicy, type SessionInput } from "./session/plan-session.js";
 export { sameSession } from "./session/same-session.js";
 export { planLifecycleTransition, type LifecycleRequest } from "./lifecycle/plan-lifecycle-transition.js";
 export { classifyHeadConflict, type HeadConflictVerdict, type HeadConflictInput } from "./append/classify-head-conflict.js";
-export { StreamKeyspace, type VersionedHead } from "./stream-store/stream-keyspace.js";
+export { StreamKeyspace, type VersionedHead } from "./records/stream-keyspace.js";

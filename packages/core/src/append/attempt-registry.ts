@@ -2,7 +2,7 @@
 // `recoverAppend` find the exact attempt a failed append named. Bounded: resolved attempts are evicted oldest
 // first beyond `capacity`; unresolved ones are never evicted (their lanes are suspended on them).
 import { randomBytes } from "node:crypto";
-import type { AppendAttempt } from "./append-attempt.js";
+import type { AppendAttempt } from "../lane/append-attempt.js";
 
 /** Default number of retained attempts (docs/architecture.md §10; resolved results are cheap). */
 export const DEFAULT_RETAINED_ATTEMPTS = 10_000;

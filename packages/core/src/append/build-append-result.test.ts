@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CommitIntent } from "../domain/commit-records.js";
-import type { AttemptMember } from "./append-attempt.js";
+import type { AttemptMember } from "../lane/append-attempt.js";
 import { buildAppendResult } from "./build-append-result.js";
 
 const intentFor = (start: number, sizeBefore: number, members: ReadonlyArray<{ records: number; bytes: number }>): CommitIntent => {

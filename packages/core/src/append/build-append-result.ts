@@ -2,7 +2,7 @@
 // guesses), cut to the caller's own sub-range when its append was part of a group commit.
 import type { AppendResult } from "../domain/append-types.js";
 import type { CommitIntent } from "../domain/commit-records.js";
-import type { AttemptMember } from "./append-attempt.js";
+import type { AttemptMember } from "../lane/append-attempt.js";
 
 /**
  * The result of one member of a committed intent. Shared with the other members of a group commit: `commitId`,

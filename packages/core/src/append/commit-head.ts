@@ -13,21 +13,21 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import type { PipelineLink } from "../lane/pipeline-link.js";
 import { deriveGenerationZero } from "../read/derive-generation-zero.js";
-import { findCommit } from "../recovery/find-commit.js";
+import { findCommit } from "../commit-chain/find-commit.js";
 import type { SessionPlan } from "../session/plan-session.js";
 import type { TxnRequest, WriteOp } from "../spi/metadata-store.js";
 import type { PersistedWrite, TargetProtection, WalWriter } from "../spi/wal.js";
-import type { StoreContext } from "../stream-store/store-context.js";
-import type { VersionedHead } from "../stream-store/stream-keyspace.js";
-import type { AppendAttempt } from "./append-attempt.js";
+import type { AppendContext } from "./append-context.js";
+import type { VersionedHead } from "../records/stream-keyspace.js";
+import type { AppendAttempt } from "../lane/append-attempt.js";
 import type { AppendStepHooks } from "./append-step-hooks.js";
 import { classifyHeadConflict } from "./classify-head-conflict.js";
-import type { Deadline } from "./deadline.js";
+import type { Deadline } from "../timing/deadline.js";
 import { definitelyNotApplied } from "./definitely-not-applied.js";
 import { reuseCommitIntent } from "./reuse-commit-intent.js";
 
 export interface HeadCommitInput {
-  readonly context: StoreContext;
+  readonly context: AppendContext;
   readonly attempt: AppendAttempt;
   /** The head the intent was planned against. */
   readonly base: VersionedHead;

@@ -4,11 +4,11 @@ import type { CommitIntent } from "../domain/commit-records.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { ensureGenerationZero } from "../read/ensure-generation-zero.js";
 import type { CompletionCoordinator } from "../spi/completion.js";
-import type { StoreContext } from "../stream-store/store-context.js";
+import type { AppendContext } from "./append-context.js";
 import { buildAppendResult } from "./build-append-result.js";
 
 export interface CompleteBoundaryInput {
-  readonly context: StoreContext;
+  readonly context: AppendContext;
   readonly coordinator: CompletionCoordinator;
   readonly intent: CommitIntent;
   /** A head at or after the commit. */

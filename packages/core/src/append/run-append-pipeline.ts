@@ -12,7 +12,7 @@ import type { CommitIntent } from "../domain/commit-records.js";
 import type { AppendOutcome } from "../errors/append-outcome.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
-import { loadHead } from "../lane/load-head.js";
+import { loadHead } from "../records/load-head.js";
 import type { PendingAppend } from "../lane/pending-append.js";
 import { PipelineLink } from "../lane/pipeline-link.js";
 import type { StreamLane } from "../lane/stream-lane.js";
@@ -20,17 +20,17 @@ import type { AppendSession, StreamHead } from "../domain/stream-head.js";
 import { planSession } from "../session/plan-session.js";
 import { sameSession } from "../session/same-session.js";
 import type { TargetProtection } from "../spi/wal.js";
-import type { StoreContext } from "../stream-store/store-context.js";
-import type { VersionedHead } from "../stream-store/stream-keyspace.js";
-import { AppendAttempt, type AttemptMember } from "./append-attempt.js";
-import { appendFailure } from "./append-failure.js";
+import type { AppendContext } from "./append-context.js";
+import type { VersionedHead } from "../records/stream-keyspace.js";
+import { AppendAttempt, type AttemptMember } from "../lane/append-attempt.js";
+import { appendFailure } from "../errors/append-failure.js";
 import type { AppendStep } from "./append-step-hooks.js";
 import { buildAppendResult } from "./build-append-result.js";
 import { buildCommitIntent } from "./build-commit-intent.js";
 import { checkExpectedStart } from "./check-expected-start.js";
 import { commitHead, type HeadCommitResult } from "./commit-head.js";
 import { completeBoundary } from "./complete-boundary.js";
-import { Deadline } from "./deadline.js";
+import { Deadline } from "../timing/deadline.js";
 import { protectTarget } from "./protect-target.js";
 import { runAdmission } from "./run-admission.js";
 import { writePrimaryWal } from "./write-primary-wal.js";
@@ -43,7 +43,7 @@ class PredecessorNotCommitted extends Error {}
  * not commit, before this group's head request); ends `link`; never throws.
  */
 export async function runAppendPipeline(
-  context: StoreContext,
+  context: AppendContext,
   lane: StreamLane,
   members: readonly PendingAppend[],
   link: PipelineLink = new PipelineLink(),
@@ -293,7 +293,7 @@ export async function runAppendPipeline(
  * (its head request was never sent), so its waiting callers go back to the lane and run again; callers that gave
  * up meanwhile keep their attempt id, which now resolves as not committed.
  */
-function handBack(context: StoreContext, lane: StreamLane, attempt: AppendAttempt | undefined, live: readonly PendingAppend[]): void {
+function handBack(context: AppendContext, lane: StreamLane, attempt: AppendAttempt | undefined, live: readonly PendingAppend[]): void {
   if (attempt !== undefined) {
     attempt.stage = "NOT_COMMITTED";
     attempt.resolution = {

@@ -2,6 +2,7 @@
 // Rejects with INVALID_ARGUMENT; does not copy payloads (the WAL writer's `prepare` freezes the bytes, by copying
 // them unless the caller handed them over).
 import type { AppendBatch, AppendEntry, PayloadFormat } from "../domain/append-types.js";
+import type { ValidatedBatch } from "../domain/validated-batch.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
@@ -10,17 +11,6 @@ export const MAX_ENTRY_RECORD_COUNT = 0x7fff_ffff;
 
 const RANGED_FORMATS: ReadonlySet<PayloadFormat> = new Set<PayloadFormat>(["KAFKA_RECORD_BATCH"]);
 const OPAQUE_FORMATS: ReadonlySet<PayloadFormat> = new Set<PayloadFormat>(["OPAQUE_RECORD_BATCH", "PULSAR_ENTRY_BATCH"]);
-
-/** A batch that passed validation, with its totals. Entries are still the caller's (not yet frozen). */
-export interface ValidatedBatch {
-  readonly payloadFormat: PayloadFormat;
-  readonly entries: readonly AppendEntry[];
-  readonly recordCount: number;
-  readonly entryCount: number;
-  readonly logicalBytes: number;
-  /** The caller handed its payloads over (`AppendBatch.handOverPayloads`): nobody modifies them any more. */
-  readonly handedOver: boolean;
-}
 
 /**
  * Checks a batch: at least one entry; every payload a `Uint8Array`; opaque formats carry exactly one record per

@@ -5,7 +5,7 @@ import type { AppendEntry, PayloadFormat } from "../domain/append-types.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import type { PersistedWrite, PreparedWrite, WalWriter } from "../spi/wal.js";
-import { TARGET_TYPE_OF_WAL } from "./provider-registry.js";
+import { TARGET_TYPE_OF_WAL } from "../profiles/provider-registry.js";
 
 export interface PrimaryWalWriteInput {
   readonly writer: WalWriter;

@@ -1,6 +1,6 @@
 // A non-append task that must run in lane order (seal, delete, trim, session acquisition): it waits for every
 // earlier accepted append and recovery of the same stream, and later appends wait for it.
-import type { Deadline } from "../append/deadline.js";
+import type { Deadline } from "../timing/deadline.js";
 
 /** What a lane needs of a queued task, independent of its result type. */
 export interface LaneTask {

@@ -2,9 +2,9 @@
 // its own deadline and the promise the caller awaits. Settles exactly once.
 import type { AppendResult } from "../domain/append-types.js";
 import type { AppendFailedError } from "../errors/append-outcome.js";
-import type { Deadline } from "../append/deadline.js";
-import type { ExecutionPlan } from "../append/resolve-execution-plan.js";
-import type { ValidatedBatch } from "../append/validate-batch.js";
+import type { Deadline } from "../timing/deadline.js";
+import type { ExecutionPlan } from "../profiles/resolve-execution-plan.js";
+import type { ValidatedBatch } from "../domain/validated-batch.js";
 
 export type PendingState = "queued" | "running" | "settled";
 

@@ -7,7 +7,7 @@
 // resolves, compared on those bytes (a speculative CAS: it applies only if this one did); when that compare fails,
 // or on other stores, it waits for `committed` and compares the revision.
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";
-import type { VersionedHead } from "../stream-store/stream-keyspace.js";
+import type { VersionedHead } from "../records/stream-keyspace.js";
 
 /** The head a group will leave behind if it commits, and the session this process will then hold. */
 export interface ProjectedHead {

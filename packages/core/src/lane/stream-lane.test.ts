@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { AppendAttempt } from "../append/append-attempt.js";
-import { Deadline } from "../append/deadline.js";
-import type { ExecutionPlan } from "../append/resolve-execution-plan.js";
+import { AppendAttempt } from "./append-attempt.js";
+import { Deadline } from "../timing/deadline.js";
+import type { ExecutionPlan } from "../profiles/resolve-execution-plan.js";
 import { AppendFailedError } from "../errors/append-outcome.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";

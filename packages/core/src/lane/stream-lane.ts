@@ -7,11 +7,11 @@
 // once the groups ahead have settled. While an attempt is unresolved (its head request may have committed) the
 // lane is suspended: nothing new starts, no offset is ever guessed. Operations wait for every running group. The
 // lane is not a cross-process lock; the append session and the head CAS are the fence.
-import type { AppendAttempt } from "../append/append-attempt.js";
-import { appendFailure } from "../append/append-failure.js";
+import type { AppendAttempt } from "./append-attempt.js";
+import { appendFailure } from "../errors/append-failure.js";
 import type { AppendSession } from "../domain/stream-head.js";
 import type { NereusError } from "../errors/nereus-error.js";
-import type { VersionedHead } from "../stream-store/stream-keyspace.js";
+import type { VersionedHead } from "../records/stream-keyspace.js";
 import type { LaneTask } from "./lane-operation.js";
 import type { PendingAppend } from "./pending-append.js";
 import { PipelineLink } from "./pipeline-link.js";

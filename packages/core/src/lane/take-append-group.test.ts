@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Deadline } from "../append/deadline.js";
-import type { ExecutionPlan } from "../append/resolve-execution-plan.js";
+import { Deadline } from "../timing/deadline.js";
+import type { ExecutionPlan } from "../profiles/resolve-execution-plan.js";
 import type { PayloadFormat } from "../domain/append-types.js";
 import { LaneOperation } from "./lane-operation.js";
 import { PendingAppend } from "./pending-append.js";

@@ -2,14 +2,14 @@
 // starting from the lane's cached head. A lost CAS re-plans against the head it read back; a response-lost CAS
 // reloads and re-plans (an applied change then shows up as "already done"), so every transition must be
 // idempotent in effect. Runs inside the stream's lane, so it sees every earlier local append.
-import type { Deadline } from "../append/deadline.js";
+import type { Deadline } from "../timing/deadline.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
 import { NereusError } from "../errors/nereus-error.js";
-import { loadHead } from "../lane/load-head.js";
+import { loadHead } from "../records/load-head.js";
 import type { StreamLane } from "../lane/stream-lane.js";
-import type { StoreContext } from "../stream-store/store-context.js";
+import type { LifecycleContext } from "./lifecycle-context.js";
 
 /** CAS attempts before giving up with METADATA_CONDITION_FAILED. */
 const MAX_ATTEMPTS = 16;
@@ -19,7 +19,7 @@ export type HeadTransition = (head: StreamHead) => StreamHead | undefined;
 
 /** Applies `transition` and returns the resulting head (the unchanged head when it was already done). */
 export async function applyHeadTransition(
-  context: StoreContext,
+  context: LifecycleContext,
   lane: StreamLane,
   transition: HeadTransition,
   deadline: Deadline,

@@ -8,8 +8,8 @@ import { ErrorCode } from "../errors/error-code.js";
 import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
-import type { StoreContext } from "../stream-store/store-context.js";
-import type { VersionedHead } from "../stream-store/stream-keyspace.js";
+import type { LifecycleContext } from "./lifecycle-context.js";
+import type { VersionedHead } from "../records/stream-keyspace.js";
 
 export interface CreateStreamHeadInput {
   readonly name: string;
@@ -28,7 +28,7 @@ export interface CreatedStreamHead {
 const MAX_ATTEMPTS = 4;
 
 /** Creates the head or returns the existing one. Throws STREAM_ALREADY_EXISTS on a profile/attribute mismatch. */
-export async function createStreamHead(context: StoreContext, input: CreateStreamHeadInput): Promise<CreatedStreamHead> {
+export async function createStreamHead(context: LifecycleContext, input: CreateStreamHeadInput): Promise<CreatedStreamHead> {
   const streamId = streamIdFromName(input.name);
   const headKey = context.keyspace.headKey(streamId);
   const fresh: StreamHead = {

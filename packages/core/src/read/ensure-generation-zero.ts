@@ -7,7 +7,7 @@ import type { CommitIntent } from "../domain/commit-records.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
-import type { StreamKeyspace } from "../stream-store/stream-keyspace.js";
+import type { StreamKeyspace } from "../records/stream-keyspace.js";
 import { deriveGenerationZero } from "./derive-generation-zero.js";
 
 /** Records per transaction (etcd allows 128 operations; each record is one compare and one put). */

@@ -4,7 +4,7 @@
 // entry first) or a metadata failure never fails the read, which falls back either way.
 import type { GenerationCandidate } from "./scan-generation-candidates.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
-import type { StreamKeyspace } from "../stream-store/stream-keyspace.js";
+import type { StreamKeyspace } from "../records/stream-keyspace.js";
 
 /** Quarantines `candidate`; resolves true when this call moved it. Never throws. */
 export async function quarantineGeneration(

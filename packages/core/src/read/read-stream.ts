@@ -8,16 +8,16 @@
 // scan; the consecutive ranges a read will need are planned from it and fetched at once (readers that offer
 // `readEntriesMany` coalesce them into fewer GETs). A failure of any kind on a cached resolution drops the stream's
 // cache and resolves that range again from metadata, where quarantine, fallback and repair happen as before.
-import type { Deadline } from "../append/deadline.js";
+import type { Deadline } from "../timing/deadline.js";
 import type { ReadEntry, ReadOptions, ReadResult } from "../domain/append-types.js";
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import type { ReadTarget } from "../domain/read-target.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
-import { loadHead } from "../lane/load-head.js";
+import { loadHead } from "../records/load-head.js";
 import type { StoredEntry, WalReader } from "../spi/wal.js";
-import type { StoreContext } from "../stream-store/store-context.js";
+import type { ReadContext } from "./read-context.js";
 import { quarantineGeneration } from "./quarantine-generation.js";
 import { indexedEntries, readIndexedEntries, type IndexedRange } from "./read-indexed-entries.js";
 import type { CachedResolution, ReadResolutionCache } from "./read-resolution-cache.js";
@@ -43,7 +43,7 @@ const CORRUPT_GENERATION_CODES: ReadonlySet<string> = new Set([
 
 /** Reads committed entries of `streamId` from `offset`. */
 export async function readStream(
-  context: StoreContext,
+  context: ReadContext,
   streamId: string,
   offset: number,
   options: ReadOptions,
@@ -124,7 +124,7 @@ function readsMany(reader: WalReader): reader is MultiTargetWalReader {
  * closing store) are rethrown as they are.
  */
 async function readPlanned(
-  context: StoreContext,
+  context: ReadContext,
   cache: ReadResolutionCache,
   head: StreamHead,
   cursor: number,
@@ -151,7 +151,7 @@ async function readPlanned(
 }
 
 /** One promise of stored entries per planned range, in order; same-reader targets go to `readEntriesMany` at once. */
-function fetchAll(context: StoreContext, plan: readonly CachedResolution[], deadline: Deadline): Array<Promise<readonly StoredEntry[]>> {
+function fetchAll(context: ReadContext, plan: readonly CachedResolution[], deadline: Deadline): Array<Promise<readonly StoredEntry[]>> {
   const results = new Array<Promise<readonly StoredEntry[]>>(plan.length);
   const byReader = new Map<WalReader, number[]>();
   for (const [index, resolution] of plan.entries()) {
@@ -178,7 +178,7 @@ function fetchAll(context: StoreContext, plan: readonly CachedResolution[], dead
 
 /** The entries of the committed range containing `offset`, from the best readable generation (fresh from metadata). */
 async function readRange(
-  context: StoreContext,
+  context: ReadContext,
   cache: ReadResolutionCache,
   head: StreamHead,
   offset: number,
@@ -234,7 +234,7 @@ async function readRange(
  * Repairs generation 0 down to `offset` in budget-sized steps (each step's progress is durable, and the next step
  * starts below it), until covered or the read's deadline ends.
  */
-async function repair(context: StoreContext, head: StreamHead, offset: number, above: OffsetIndexEntry | undefined, deadline: Deadline): Promise<void> {
+async function repair(context: ReadContext, head: StreamHead, offset: number, above: OffsetIndexEntry | undefined, deadline: Deadline): Promise<void> {
   let anchor = above;
   for (;;) {
     try {
@@ -255,7 +255,7 @@ async function repair(context: StoreContext, head: StreamHead, offset: number, a
   }
 }
 
-function readCandidate(context: StoreContext, candidate: IndexedRange, deadline: Deadline): Promise<ReadEntry[]> {
+function readCandidate(context: ReadContext, candidate: IndexedRange, deadline: Deadline): Promise<ReadEntry[]> {
   const reader = context.providers.reader(candidate.readTarget.type);
   if (reader === undefined) throw unsupportedTarget(candidate.readTarget.type);
   return readIndexedEntries(reader, candidate, deadline.signal);

@@ -7,9 +7,9 @@ import type { StreamHead } from "../domain/stream-head.js";
 import type { CommitIntent } from "../domain/commit-records.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
-import { anchorBelow, walkCommitChain, type ChainAnchor } from "../recovery/walk-commit-chain.js";
+import { anchorBelow, walkCommitChain, type ChainAnchor } from "../commit-chain/walk-commit-chain.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
-import type { StreamKeyspace } from "../stream-store/stream-keyspace.js";
+import type { StreamKeyspace } from "../records/stream-keyspace.js";
 import { ensureGenerationZero } from "./ensure-generation-zero.js";
 
 export interface RepairInput {

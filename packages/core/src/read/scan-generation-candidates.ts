@@ -5,7 +5,7 @@
 // (the read path caches them for the offsets that follow).
 import type { GenerationIndexEntry } from "../domain/generation-records.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
-import type { StreamKeyspace } from "../stream-store/stream-keyspace.js";
+import type { StreamKeyspace } from "../records/stream-keyspace.js";
 
 /** Generation index entries one resolve scan looks at (entries ending further ahead are not considered). */
 export const GENERATION_SCAN_PAGE = 64;

@@ -5,7 +5,7 @@
 // (the read path keeps it in its resolution cache for the offsets that follow).
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
-import type { StreamKeyspace } from "../stream-store/stream-keyspace.js";
+import type { StreamKeyspace } from "../records/stream-keyspace.js";
 
 /** Index entries one resolve scan looks at; a higher generation further ahead than this is not considered. */
 export const INDEX_SCAN_PAGE = 128;

@@ -4,29 +4,24 @@
 // completion boundary, keep the ORIGINAL result; proven absent ⇒ not committed, lane released; anything else ⇒
 // still uncertain, lane stays suspended. Never prepares or writes WAL bytes; never runs admission.
 // Single-flight per attempt: concurrent callers join the same run.
-import type { AppendAttempt, AttemptResolution } from "../append/append-attempt.js";
+import type { AppendAttempt, RecoveryOutcome } from "../lane/append-attempt.js";
 import { completeBoundary } from "../append/complete-boundary.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import type { StreamLane } from "../lane/stream-lane.js";
 import { ensureGenerationZero } from "../read/ensure-generation-zero.js";
-import type { StoreContext } from "../stream-store/store-context.js";
-import { loadHead } from "../lane/load-head.js";
-import { findCommit } from "./find-commit.js";
+import type { AppendContext } from "../append/append-context.js";
+import { loadHead } from "../records/load-head.js";
+import { findCommit } from "../commit-chain/find-commit.js";
 
 /** Rounds of "search, then fence a possible late apply" before giving up as uncertain. */
 const FENCE_ROUNDS = 3;
-
-/** Outcome of one recovery run: a resolution, or the reason it is still unresolved. */
-export type RecoveryOutcome =
-  | { readonly kind: "resolved"; readonly resolution: AttemptResolution }
-  | { readonly kind: "unresolved"; readonly reason: NereusError };
 
 /**
  * Recovers `attempt` (joining a run already in flight). `signal` bounds the metadata calls of a run this call
  * starts; callers that only want to bound their own wait race the returned promise against their deadline.
  */
-export function recoverAttempt(context: StoreContext, lane: StreamLane, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
+export function recoverAttempt(context: AppendContext, lane: StreamLane, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
   if (attempt.resolution !== undefined) return Promise.resolve({ kind: "resolved", resolution: attempt.resolution });
   const running = attempt.recovery ?? run(context, lane, attempt, signal);
   attempt.recovery = running;
@@ -35,7 +30,7 @@ export function recoverAttempt(context: StoreContext, lane: StreamLane, attempt:
   });
 }
 
-async function run(context: StoreContext, lane: StreamLane, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
+async function run(context: AppendContext, lane: StreamLane, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
   await attempt.runnerDone;
   if (attempt.resolution !== undefined) return { kind: "resolved", resolution: attempt.resolution };
   try {
@@ -105,7 +100,7 @@ async function run(context: StoreContext, lane: StreamLane, attempt: AppendAttem
 }
 
 /** Materializes generation 0 and runs the completion boundary of a commit known to be reachable. */
-async function finishCommitted(context: StoreContext, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
+async function finishCommitted(context: AppendContext, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
   const intent = attempt.committedIntent;
   if (intent === undefined) throw new TypeError("finishCommitted needs a committed intent");
   await ensureGenerationZero(context.metadata, context.keyspace, [intent], signal);

@@ -2,13 +2,13 @@
 // commit), exact append recovery, read, seal, delete, trim and session takeover — over one MetadataStore and the
 // installed WAL providers. It owns the per-stream lanes and the attempt registry; it does not own the metadata
 // store or the providers (close() leaves them open).
-import type { AppendAttempt } from "../append/append-attempt.js";
-import { appendFailure } from "../append/append-failure.js";
+import type { AppendAttempt, RecoveryOutcome } from "../lane/append-attempt.js";
+import { appendFailure } from "../errors/append-failure.js";
 import { AttemptRegistry } from "../append/attempt-registry.js";
 import { buildAppendResult } from "../append/build-append-result.js";
-import { Deadline } from "../append/deadline.js";
-import { ProviderRegistry } from "../append/provider-registry.js";
-import { resolveExecutionPlan } from "../append/resolve-execution-plan.js";
+import { Deadline } from "../timing/deadline.js";
+import { ProviderRegistry } from "../profiles/provider-registry.js";
+import { resolveExecutionPlan } from "../profiles/resolve-execution-plan.js";
 import { runAppendPipeline } from "../append/run-append-pipeline.js";
 import { validateBatch } from "../append/validate-batch.js";
 import type { AppendBatch, AppendOptions, AppendResult, ReadOptions, ReadResult } from "../domain/append-types.js";
@@ -19,7 +19,7 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { LaneOperation } from "../lane/lane-operation.js";
 import { PendingAppendBudget } from "../lane/pending-append-budget.js";
-import { loadHead } from "../lane/load-head.js";
+import { loadHead } from "../records/load-head.js";
 import { PendingAppend } from "../lane/pending-append.js";
 import { StreamLane } from "../lane/stream-lane.js";
 import { applyHeadTransition, type HeadTransition } from "../lifecycle/apply-head-transition.js";
@@ -27,12 +27,12 @@ import { createStreamHead } from "../lifecycle/create-stream-head.js";
 import { planLifecycleTransition } from "../lifecycle/plan-lifecycle-transition.js";
 import { canonicalizeProfile } from "../profiles/canonicalize-profile.js";
 import { readStream } from "../read/read-stream.js";
-import { recoverAttempt, type RecoveryOutcome } from "../recovery/recover-attempt.js";
+import { recoverAttempt } from "../recovery/recover-attempt.js";
 import { planSession, type SessionPlan } from "../session/plan-session.js";
 import { sameSession } from "../session/same-session.js";
 import { ReadResolutionCache } from "../read/read-resolution-cache.js";
 import type { StoreContext } from "./store-context.js";
-import { StreamKeyspace } from "./stream-keyspace.js";
+import { StreamKeyspace } from "../records/stream-keyspace.js";
 import type { StreamStoreOptions } from "./stream-store-options.js";
 
 /** Options of calls that take a deadline. */

@@ -5,7 +5,7 @@
 import type { CommitIntent } from "../domain/commit-records.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
-import type { StreamKeyspace } from "../stream-store/stream-keyspace.js";
+import type { StreamKeyspace } from "../records/stream-keyspace.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
 
 /** The facts the next (older) commit in the chain must end at. */

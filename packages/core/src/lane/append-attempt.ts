@@ -3,8 +3,7 @@
 // Holds no payload bytes after the WAL write (the frozen bytes belong to the WAL writer's prepared write).
 import type { CommitIntent } from "../domain/commit-records.js";
 import type { NereusError } from "../errors/nereus-error.js";
-import type { RecoveryOutcome } from "../recovery/recover-attempt.js";
-import type { ExecutionPlan } from "./resolve-execution-plan.js";
+import type { ExecutionPlan } from "../profiles/resolve-execution-plan.js";
 
 /**
  * Lifecycle (docs/architecture.md §4.3): ADMITTED → PRIMARY_WAL_DURABLE → HEAD_REQUEST_IN_FLIGHT → COMMITTED, or
@@ -37,6 +36,11 @@ export interface AttemptMember {
 export type AttemptResolution =
   | { readonly kind: "committed"; readonly intent: CommitIntent }
   | { readonly kind: "not-committed"; readonly error: NereusError };
+
+/** Outcome of one recovery run: a resolution, or the reason it is still unresolved. */
+export type RecoveryOutcome =
+  | { readonly kind: "resolved"; readonly resolution: AttemptResolution }
+  | { readonly kind: "unresolved"; readonly reason: NereusError };
 
 /**
  * Mutable state of one attempt, owned by the lane that runs it and by recovery (never both at once: recovery

@@ -4,8 +4,8 @@
 import type { AppendCompletionPolicy, AppendAckBoundary, DurabilityLevel, StorageProfile, StorageProfileTraits } from "../domain/storage-profile.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
-import { profileTraits } from "../profiles/profile-traits.js";
-import { resolveAckBoundary } from "../profiles/resolve-ack-boundary.js";
+import { profileTraits } from "./profile-traits.js";
+import { resolveAckBoundary } from "./resolve-ack-boundary.js";
 import type { CompletionCoordinator } from "../spi/completion.js";
 import type { WalReader, WalWriter } from "../spi/wal.js";
 import { TARGET_TYPE_OF_WAL, type ProviderRegistry } from "./provider-registry.js";

@@ -4,7 +4,7 @@
 import type { CommitIntent } from "../domain/commit-records.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
-import type { StreamKeyspace, VersionedHead } from "../stream-store/stream-keyspace.js";
+import type { StreamKeyspace, VersionedHead } from "../records/stream-keyspace.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
 import { walkCommitChain } from "./walk-commit-chain.js";
 

@@ -2,7 +2,7 @@
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
-import type { StreamKeyspace, VersionedHead } from "../stream-store/stream-keyspace.js";
+import type { StreamKeyspace, VersionedHead } from "./stream-keyspace.js";
 
 /** The current head of `streamId`; throws STREAM_NOT_FOUND when it does not exist. */
 export async function loadHead(

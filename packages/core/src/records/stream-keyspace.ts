@@ -14,11 +14,11 @@ import {
   streamHeadKey,
 } from "../keys/stream-keys.js";
 import { generationIndexKey, generationIndexPrefix, generationIndexScanStartKey } from "../keys/generation-keys.js";
-import { commitIntentCodec } from "../records/commit-intent-codec.js";
-import { generationIndexCodec } from "../records/generation-index-codec.js";
-import { offsetIndexCodec } from "../records/offset-index-codec.js";
-import { replayMarkerCodec } from "../records/replay-marker-codec.js";
-import { streamHeadCodec } from "../records/stream-head-codec.js";
+import { commitIntentCodec } from "./commit-intent-codec.js";
+import { generationIndexCodec } from "./generation-index-codec.js";
+import { offsetIndexCodec } from "./offset-index-codec.js";
+import { replayMarkerCodec } from "./replay-marker-codec.js";
+import { streamHeadCodec } from "./stream-head-codec.js";
 import type { KeyValue } from "../spi/metadata-store.js";
 
 /** A head as read from the store, with the revision a CAS on it must compare. */

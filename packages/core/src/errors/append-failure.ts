@@ -1,9 +1,9 @@
 // Turns whatever stopped an append into the one error type callers see: `AppendFailedError` with an outcome.
 // The code and message of the underlying `NereusError` are kept; anything else becomes an internal invariant
 // failure (a bug or a misbehaving provider), with the original as `cause`.
-import { AppendFailedError, type AppendAttemptId, type AppendOutcome } from "../errors/append-outcome.js";
-import { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
+import { AppendFailedError, type AppendAttemptId, type AppendOutcome } from "./append-outcome.js";
+import { ErrorCode } from "./error-code.js";
+import { NereusError } from "./nereus-error.js";
 
 /**
  * Wraps `cause` as an `AppendFailedError`. Retryability: only a `KNOWN_NOT_COMMITTED` failure can be retryable
