@@ -58,9 +58,9 @@ export {
   type TopicCatalog,
   type TopicDescription,
 } from "./broker/kafka-api-handler.js";
-export { type KafkaBrokerLogger, SILENT_LOGGER } from "./broker/broker-logger.js";
+export { type KafkaBrokerLogger, SILENT_LOGGER } from "./logging/broker-logger.js";
 export type { KafkaBrokerMetrics, MetricFamily } from "./broker/broker-metrics.js";
-export { mapStorageError, type KafkaErrorMapping, type PartitionAction } from "./broker/map-storage-error.js";
+export { mapStorageError, type KafkaErrorMapping, type PartitionAction } from "./log/map-storage-error.js";
 export type { PartitionLogTuning } from "./log/partition-logs.js";
 
 // Topics and adapter records in metadata.

@@ -5,7 +5,7 @@
 import { type StreamStore, createStreamStore, StableHeadCoordinator, GenerationZeroVisibleCoordinator, type StreamStoreOptions } from "@nereus/core";
 import { InMemoryMetadataStore, MemoryWalProvider } from "@nereus/core/testing";
 import { createKafkaBroker, type KafkaBroker, type KafkaBrokerOptions } from "../src/broker/create-kafka-broker.js";
-import type { KafkaBrokerLogger } from "../src/broker/broker-logger.js";
+import type { KafkaBrokerLogger } from "../src/logging/broker-logger.js";
 import type { KafkaConnection } from "../src/broker/kafka-connection.js";
 import { decodeResponse, encodeRequest } from "../src/protocol/encode-request.js";
 import { encodeRecordBatch, type RecordInput } from "../src/protocol/records/encode-record-batch.js";

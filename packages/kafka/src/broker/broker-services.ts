@@ -4,7 +4,7 @@ import type { StorageProfile } from "@nereus/core";
 import type { PartitionLogs } from "../log/partition-logs.js";
 import type { ProducerIdAllocator } from "../producers/producer-id-allocator.js";
 import type { TopicRegistry } from "../topics/topic-registry.js";
-import type { KafkaBrokerLogger } from "./broker-logger.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerMetrics } from "./broker-metrics.js";
 import type { BrokerIdentity } from "./kafka-api-handler.js";
 import type { TokenBucket } from "./token-bucket.js";

@@ -10,7 +10,7 @@ import { SUPPORTED_APIS, type SupportedApiKey } from "../protocol/supported-apis
 import { PartitionLogs, type PartitionLogTuning } from "../log/partition-logs.js";
 import { DEFAULT_PRODUCER_ID_BLOCK_SIZE, ProducerIdAllocator } from "../producers/producer-id-allocator.js";
 import { TopicRegistry } from "../topics/topic-registry.js";
-import { type KafkaBrokerLogger, SILENT_LOGGER } from "./broker-logger.js";
+import { type KafkaBrokerLogger, SILENT_LOGGER } from "../logging/broker-logger.js";
 import { BrokerMetrics, type KafkaBrokerMetrics } from "./broker-metrics.js";
 import type { BrokerServices, LogDirectory } from "./broker-services.js";
 import { createAlterConfigsHandler, createIncrementalAlterConfigsHandler } from "./handlers/alter-configs-handler.js";

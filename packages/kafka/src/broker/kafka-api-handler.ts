@@ -6,7 +6,7 @@ import type { ApiKey } from "../protocol/api-key.js";
 import type { KafkaRequest } from "../protocol/decode-request.js";
 import type { ResponseBody, SupportedApiKey } from "../protocol/supported-apis.js";
 import type { StorageProfile } from "@nereus/core";
-import type { KafkaBrokerLogger } from "./broker-logger.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 
 /** An API by name, e.g. "JoinGroup" (the keys of `ApiKey`). */
 export type ApiKeyName = keyof typeof ApiKey;

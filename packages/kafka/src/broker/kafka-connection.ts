@@ -13,7 +13,7 @@ import { KafkaErrorCode } from "../protocol/error-codes.js";
 import { readRequestHeader } from "../protocol/headers/request-header.js";
 import { findSupportedApi } from "../protocol/supported-apis.js";
 import { ByteReader } from "@nereus/core";
-import type { KafkaBrokerLogger } from "./broker-logger.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerMetrics } from "./broker-metrics.js";
 import { errorResponseBody } from "./error-response.js";
 import { joinBytes } from "../protocol/primitives/join-bytes.js";

@@ -4,7 +4,7 @@
 // client that hears "unknown" may give up or recreate the topic; a storage error is retriable).
 import type { KafkaTopic } from "../topics/kafka-topic.js";
 import type { BrokerServices } from "./broker-services.js";
-import { mapStorageError } from "./map-storage-error.js";
+import { mapStorageError } from "../log/map-storage-error.js";
 
 /** What a topic lookup came to. */
 export type TopicLookup =

@@ -8,8 +8,8 @@
 import type { PartitionLogs } from "../log/partition-logs.js";
 import type { TopicRegistry } from "../topics/topic-registry.js";
 import { allowsRecordDeletion, retentionBytes, retentionMs } from "../topics/topic-configs.js";
-import type { KafkaBrokerLogger } from "./broker-logger.js";
-import { mapStorageError } from "./map-storage-error.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
+import { mapStorageError } from "../log/map-storage-error.js";
 
 /** Kafka's `log.retention.check.interval.ms` default. */
 export const DEFAULT_RETENTION_CHECK_INTERVAL_MS = 300_000;

@@ -20,7 +20,7 @@ import {
 import { InMemoryMetadataStore, MemoryWalProvider } from "@nereus/core/testing";
 import { afterEach, describe, expect, test } from "vitest";
 import { batchOf } from "../../test/broker-harness.js";
-import { SILENT_LOGGER } from "../broker/broker-logger.js";
+import { SILENT_LOGGER } from "../logging/broker-logger.js";
 import { producerCheckpointCodec } from "../producers/producer-checkpoint-codec.js";
 import { kafkaError, KafkaErrorCode } from "../protocol/error-codes.js";
 import { readRecordBatchHeader } from "../protocol/records/record-batch-header.js";

@@ -15,7 +15,7 @@ import {
 import { InMemoryMetadataStore } from "@nereus/core/testing";
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerHarness, batchOf } from "../../test/broker-harness.js";
-import { SILENT_LOGGER } from "../broker/broker-logger.js";
+import { SILENT_LOGGER } from "../logging/broker-logger.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import { readRecordBatchHeader } from "../protocol/records/record-batch-header.js";
 import { splitRecordBatches } from "../protocol/records/split-record-batches.js";

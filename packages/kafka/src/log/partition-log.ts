@@ -20,8 +20,8 @@ import {
   type StreamStore,
   streamIdFromName,
 } from "@nereus/core";
-import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
-import { mapStorageError } from "../broker/map-storage-error.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
+import { mapStorageError } from "./map-storage-error.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import type { ProducerCheckpoint } from "../producers/producer-checkpoint-codec.js";
 import { type ProducerEntry, expireProducers, replayBatch } from "../producers/producer-state.js";

@@ -2,7 +2,7 @@
 // ticket, a fetch) and dropped again when idle and unloaded, so requests naming topics that do not exist leave
 // nothing behind. Also the broker-wide tuning the logs share.
 import type { MetadataStore, StreamStore } from "@nereus/core";
-import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import { producerCheckpointCodec } from "../producers/producer-checkpoint-codec.js";
 import { logStartCodec } from "./log-start-codec.js";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";

@@ -1,7 +1,7 @@
 import { streamIdFromName } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerHarness, batchOf } from "../../test/broker-harness.js";
-import { SILENT_LOGGER } from "../broker/broker-logger.js";
+import { SILENT_LOGGER } from "../logging/broker-logger.js";
 import { KafkaKeyspace } from "../topics/kafka-keys.js";
 import { partitionStreamName } from "../topics/kafka-topic.js";
 import { logStartCodec } from "./log-start-codec.js";

@@ -1,6 +1,6 @@
 // The answers a partition log gives produced batches: appended at an offset (new, or the original offset of a
 // retried batch), or failed with a Kafka error. Builders only; which answer applies is decided by the log.
-import type { KafkaErrorMapping } from "../broker/map-storage-error.js";
+import type { KafkaErrorMapping } from "./map-storage-error.js";
 import type { RetainedBatch } from "../producers/producer-state.js";
 import type { KafkaTopic } from "../topics/kafka-topic.js";
 import { usesLogAppendTime } from "../topics/topic-configs.js";

@@ -1,7 +1,7 @@
 import { GenerationZeroVisibleCoordinator, type OperationOptions, type ScanOptions, type ScanPage, StableHeadCoordinator, type StreamStore, createStreamStore } from "@nereus/core";
 import { InMemoryMetadataStore, MemoryWalProvider } from "@nereus/core/testing";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { SILENT_LOGGER } from "../broker/broker-logger.js";
+import { SILENT_LOGGER } from "../logging/broker-logger.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import type { KafkaTopic } from "./kafka-topic.js";
 import { topicRecordCodec } from "./topic-record-codec.js";

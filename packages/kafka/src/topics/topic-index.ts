@@ -10,7 +10,7 @@
 // topics from before (possible only when two brokers raced under the old listing check) keep one claim: the first
 // in key order. It does not own the metadata store; it reads and writes only the keys above.
 import { ErrorCode, type KeyValue, type MetadataStore, NereusError, type RecordCodec, type TxnCompare, type WriteOp } from "@nereus/core";
-import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { KafkaKeyspace } from "./kafka-keys.js";
 import type { KafkaTopic } from "./kafka-topic.js";
 import { topicIndexMarkerCodec } from "./topic-index-marker-codec.js";

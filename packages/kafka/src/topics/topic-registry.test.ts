@@ -1,7 +1,7 @@
 import { GenerationZeroVisibleCoordinator, StableHeadCoordinator, createStreamStore, streamIdFromName, type StreamStore } from "@nereus/core";
 import { InMemoryMetadataStore, MemoryWalProvider } from "@nereus/core/testing";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { SILENT_LOGGER } from "../broker/broker-logger.js";
+import { SILENT_LOGGER } from "../logging/broker-logger.js";
 import { partitionStreamName } from "./kafka-topic.js";
 import { topicRecordCodec } from "./topic-record-codec.js";
 import { TopicRegistry, type TopicSpec } from "./topic-registry.js";

@@ -20,7 +20,7 @@ import {
   type WatchHandle,
   streamIdFromName,
 } from "@nereus/core";
-import type { KafkaBrokerLogger } from "../broker/broker-logger.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import { KafkaKeyspace } from "./kafka-keys.js";
 import { type KafkaTopic, partitionStreamName } from "./kafka-topic.js";

@@ -11,7 +11,7 @@ import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { type ConfigChange, planConfigChange } from "../../topics/plan-config-change.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler, RequestContext } from "../kafka-api-handler.js";
-import { mapStorageError } from "../map-storage-error.js";
+import { mapStorageError } from "../../log/map-storage-error.js";
 
 interface ResourceChange {
   readonly resourceType: number;

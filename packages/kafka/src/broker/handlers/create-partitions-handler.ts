@@ -14,7 +14,7 @@ import type { TopicChangeRefusal } from "../../topics/topic-registry.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { TOPICS_IN_FLIGHT_PER_REQUEST, mapBounded } from "../map-bounded.js";
-import { mapStorageError } from "../map-storage-error.js";
+import { mapStorageError } from "../../log/map-storage-error.js";
 
 export function createCreatePartitionsHandler(services: BrokerServices): KafkaApiHandler<37> {
   /** Why `topic` cannot grow as `requested` asks, or undefined. */

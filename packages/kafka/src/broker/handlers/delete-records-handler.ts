@@ -12,7 +12,7 @@ import { allowsRecordDeletion } from "../../topics/topic-configs.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { lookupTopic } from "../lookup-topic.js";
-import { mapStorageError } from "../map-storage-error.js";
+import { mapStorageError } from "../../log/map-storage-error.js";
 
 export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHandler<21> {
   return {

@@ -18,7 +18,7 @@ import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { type TopicLookup, lookupTopic } from "../lookup-topic.js";
-import { mapStorageError } from "../map-storage-error.js";
+import { mapStorageError } from "../../log/map-storage-error.js";
 
 const EMPTY = new Uint8Array(0);
 const FINAL_EPOCH = -1;

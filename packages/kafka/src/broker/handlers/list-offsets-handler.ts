@@ -15,7 +15,7 @@ import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { lookupTopic } from "../lookup-topic.js";
-import { mapStorageError } from "../map-storage-error.js";
+import { mapStorageError } from "../../log/map-storage-error.js";
 
 /** Decodes a stored batch when this broker can (no compression, or gzip via node:zlib). */
 function decodeStored(payload: Uint8Array): DecodedRecordBatch | undefined {
