@@ -1,14 +1,17 @@
 // Enforces the import rules of docs/architecture.md §2 (as written in rules.ts) over the whole workspace or one
 // package: direction between workspace packages, protocol codec purity, no protocol libraries in the storage
 // layer, no app imports, no deep imports, no relative escapes, declared dependencies, and no cycles between
-// packages (package.json) or between files of a package. Reads files; writes nothing; formats nothing.
+// packages (package.json), between files of a package or between folders of a package (check-folder-cycles.ts).
+// Reads files; writes nothing; formats nothing.
 import fs from "node:fs";
 import { isBuiltin } from "node:module";
 import path from "node:path";
+import { checkFolderCycles } from "./check-folder-cycles.js";
 import { extractImports, type ImportRecord } from "./extract-imports.js";
 import { findCycles } from "./find-cycles.js";
 import { sortViolations, type Violation } from "./report.js";
 import {
+  ALLOWED_FOLDER_CYCLES,
   DEV_FILE_PATTERN,
   LIBRARY_ROLES,
   PACKAGE_RULES,
@@ -36,12 +39,19 @@ export interface CheckImportsOptions {
    * limited to those that involve it. Omit to check the whole workspace.
    */
   readonly packageDir?: string;
+  /**
+   * Folder cycles tolerated per package name, as `src/a -> src/b -> src/a`; defaults to
+   * {@link ALLOWED_FOLDER_CYCLES}. Any other folder cycle is an error.
+   */
+  readonly allowedFolderCycles?: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface CheckImportsResult {
   readonly violations: Violation[];
   readonly packagesChecked: number;
   readonly filesChecked: number;
+  /** Allowed folder cycles (`@nereus/x: src/a -> src/b -> src/a`) that no longer exist in the checked packages. */
+  readonly unusedFolderCycleAllowances: string[];
 }
 
 /** Where a file sits in its package, which decides what it may import. */
@@ -64,19 +74,22 @@ export function checkImports(options: CheckImportsOptions): CheckImportsResult {
     scope = [only];
   }
 
+  const allowedFolderCycles = options.allowedFolderCycles ?? ALLOWED_FOLDER_CYCLES;
   const violations: Violation[] = [];
+  const unusedFolderCycleAllowances: string[] = [];
   let filesChecked = 0;
   for (const workspacePackage of scope) {
     violations.push(...checkManifest(workspace, workspacePackage));
-    const result = checkPackageFiles(workspace, workspacePackage);
+    const result = checkPackageFiles(workspace, workspacePackage, allowedFolderCycles[workspacePackage.name] ?? []);
     violations.push(...result.violations);
+    unusedFolderCycleAllowances.push(...result.unusedAllowances.map((cycle) => `${workspacePackage.name}: ${cycle}`));
     filesChecked += result.filesChecked;
   }
   const scopeNames = new Set(scope.map((entry) => entry.name));
   for (const { violation, packages } of checkPackageCycles(workspace)) {
     if (packages.some((name) => scopeNames.has(name))) violations.push(violation);
   }
-  return { violations: sortViolations(violations), packagesChecked: scope.length, filesChecked };
+  return { violations: sortViolations(violations), packagesChecked: scope.length, filesChecked, unusedFolderCycleAllowances };
 }
 
 // ---------------------------------------------------------------------------------------------- package level
@@ -171,12 +184,15 @@ function workspaceImportVerdict(
 interface FileEdge {
   readonly target: string;
   readonly line: number;
+  /** Erased at runtime: counts for folder cycles, not for file cycles. */
+  readonly typeOnly: boolean;
 }
 
 function checkPackageFiles(
   workspace: Workspace,
   workspacePackage: WorkspacePackage,
-): { violations: Violation[]; filesChecked: number } {
+  allowedFolderCycles: readonly string[],
+): { violations: Violation[]; filesChecked: number; unusedAllowances: string[] } {
   const rule = ruleFor(workspacePackage);
   const files = listPackageFiles(workspacePackage.dir);
   const fileSet = new Set(files);
@@ -207,7 +223,7 @@ function checkPackageFiles(
           report(record, "protocol-purity", `'${specifier}' is outside ${rule.protocolDir}; ${protocolRuleText()}`);
         }
         const resolved = resolveSourceFile(target, fileSet);
-        if (resolved !== undefined && !record.typeOnly) fileEdges.push({ target: resolved, line: record.line });
+        if (resolved !== undefined) fileEdges.push({ target: resolved, line: record.line, typeOnly: record.typeOnly });
         continue;
       }
 
@@ -257,7 +273,7 @@ function checkPackageFiles(
       }
       if (target === workspacePackage) {
         const resolved = resolveSelfImport(workspacePackage, subpath, fileSet);
-        if (resolved !== undefined && !record.typeOnly) fileEdges.push({ target: resolved, line: record.line });
+        if (resolved !== undefined) fileEdges.push({ target: resolved, line: record.line, typeOnly: record.typeOnly });
         continue;
       }
       const declaredError = undeclaredDependency(workspacePackage, name, kind);
@@ -265,14 +281,23 @@ function checkPackageFiles(
     }
   }
 
-  const cycles = findCycles(files, (file) => (edges.get(file) ?? []).map((edge) => edge.target));
+  const runtimeTargets = (file: string): string[] =>
+    (edges.get(file) ?? []).filter((edge) => !edge.typeOnly).map((edge) => edge.target);
+  const cycles = findCycles(files, runtimeTargets);
   for (const cycle of cycles) {
     const from = cycle[0]!;
-    const line = edges.get(from)?.find((edge) => edge.target === cycle[1])?.line ?? 1;
+    const line = edges.get(from)?.find((edge) => !edge.typeOnly && edge.target === cycle[1])?.line ?? 1;
     const readable = cycle.map((file) => toPosix(path.relative(workspacePackage.dir, file))).join(" -> ");
     violations.push({ file: from, line, rule: "no-file-cycle", message: `import cycle: ${readable}`, severity: "error" });
   }
-  return { violations, filesChecked: files.length };
+  const folderCycles = checkFolderCycles({
+    packageDir: workspacePackage.dir,
+    edges,
+    isDevFile: (relativePath) => fileKind(relativePath) === "dev",
+    allowed: allowedFolderCycles,
+  });
+  violations.push(...folderCycles.violations);
+  return { violations, filesChecked: files.length, unusedAllowances: folderCycles.unusedAllowances };
 }
 
 function protocolRuleText(): string {

@@ -137,6 +137,8 @@ describe("protocol codecs", () => {
       ].join("\n"),
     });
     expect(brief(findings)).toEqual([
+      // `../index.js` also closes a folder cycle: src/index.ts imports src/protocol.
+      "packages/kafka/src/index.ts:2 no-folder-cycle",
       "packages/kafka/src/protocol/socket.ts:1 protocol-purity",
       "packages/kafka/src/protocol/socket.ts:2 protocol-purity",
       "packages/kafka/src/protocol/socket.ts:3 protocol-purity",
@@ -145,7 +147,7 @@ describe("protocol codecs", () => {
       "packages/kafka/src/protocol/socket.ts:5 protocol-purity",
       "packages/kafka/src/protocol/socket.ts:6 protocol-purity",
     ]);
-    expect(findings[0]!.message).toContain("'node:net' is a Node.js builtin");
+    expect(findings[1]!.message).toContain("'node:net' is a Node.js builtin");
   });
 });
 
@@ -237,7 +239,11 @@ describe("cycles", () => {
     const findings = check({
       "packages/core/src/bytes/byte-reader.ts": 'import { Lane } from "@nereus/core";\nexport class ByteReader { lane = Lane; }\n',
     });
-    expect(brief(findings)).toEqual(["packages/core/src/bytes/byte-reader.ts:1 no-file-cycle"]);
+    expect(brief(findings)).toEqual([
+      "packages/core/src/bytes/byte-reader.ts:1 no-file-cycle",
+      // Between folders too: the root files (index.ts) and src/bytes.
+      "packages/core/src/index.ts:1 no-folder-cycle",
+    ]);
     expect(findings[0]!.message).toBe("import cycle: src/bytes/byte-reader.ts -> src/index.ts -> src/bytes/byte-reader.ts");
   });
 
