@@ -9,7 +9,8 @@
 //   Nereus broker's threads hand an append on (a segment job, a durability gate, a SQLite round's answer). On this
 //   nested VM one round trip took about 130 us at the median, where bare metal takes a few: a fixed cost per hand-off
 //   that Apache Kafka's request path pays fewer times per request.
-import { Worker } from "node:worker_threads";
+import { startWorkerModule } from "@nereus/core";
+import { WakeWord, type WakeProbeReady } from "./wake-probe-protocol.js";
 
 /** Bytes the fresh-memory probe touches by default (64 MiB: about 50 ms when warm). */
 export const FRESH_MEMORY_PROBE_BYTES = 64 * 1024 * 1024;
@@ -41,34 +42,20 @@ export interface WakeRoundTrip {
   readonly rounds: number;
 }
 
-// The worker answers each odd value of word 0 with the next even one, until it reads -1.
-const PONG_SOURCE = `
-const { workerData } = require("node:worker_threads");
-const words = new Int32Array(workerData);
-for (;;) {
-  const value = Atomics.load(words, 0);
-  if (value === -1) break;
-  if (value % 2 === 1) {
-    Atomics.store(words, 0, value + 1);
-    Atomics.notify(words, 0);
-    continue;
-  }
-  Atomics.wait(words, 0, value);
-}
-`;
-
 /**
- * Times `rounds` round trips between this thread and a worker thread that wake each other through a futex, after
- * the worker started. Throws a RangeError unless `rounds` is an integer in 1..1,000,000, and an Error when the worker
- * leaves a round trip unanswered for 5 s. Blocks this thread for the probe (about 0.3 s with the default rounds here).
+ * Times `rounds` round trips between this thread and a worker thread (wake-probe-thread.ts) that wake each other
+ * through a futex, once the worker said it is ready. Throws a RangeError unless `rounds` is an integer in
+ * 1..1,000,000, and an Error when the worker leaves a round trip unanswered for 5 s. Blocks this thread for the probe (about 0.3 s with the default rounds here).
  */
 export async function threadWakeRoundTrip(rounds: number = WAKE_PROBE_ROUNDS): Promise<WakeRoundTrip> {
   if (!Number.isSafeInteger(rounds) || rounds < 1 || rounds > 1_000_000) throw new RangeError(`wake probe rounds must be an integer in 1..1000000, got ${String(rounds)}`);
   const words = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
-  const worker = new Worker(PONG_SOURCE, { eval: true, workerData: words.buffer });
+  const worker = startWorkerModule(new URL("./wake-probe-thread.js", import.meta.url), { workerData: words.buffer });
   try {
     await new Promise<void>((resolve, reject) => {
-      worker.once("online", resolve);
+      worker.once("message", (message: WakeProbeReady) => {
+        if (message.kind === "ready") resolve();
+      });
       worker.once("error", reject);
     });
     const samples = new Float64Array(rounds);
@@ -87,7 +74,7 @@ export async function threadWakeRoundTrip(rounds: number = WAKE_PROBE_ROUNDS): P
     samples.sort();
     return { p50Us: percentile(samples, 0.5), p90Us: percentile(samples, 0.9), rounds };
   } finally {
-    Atomics.store(words, 0, -1);
+    Atomics.store(words, 0, WakeWord.stop);
     Atomics.notify(words, 0);
     await worker.terminate();
   }
