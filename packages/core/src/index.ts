@@ -70,7 +70,6 @@ export {
 } from "./spi/durability-gate.js";
 export {
   DEFAULT_LATENCY_BOUNDS_SECONDS,
-  OBSERVE_LATENCY_SOURCE,
   SharedLatencyHistogram,
   type LatencySnapshot,
   type SharedLatencyHistogramHandle,

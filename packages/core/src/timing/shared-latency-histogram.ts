@@ -1,8 +1,8 @@
 // A latency histogram in shared memory. A worker thread that does a store's physical I/O (a segment write and its
 // fdatasync, a SQLite commit and the datasync of its `-wal` file) records how long each step took with a few atomic
 // adds — no message, no lock, nothing on the event loop — and the main thread reads a snapshot when /metrics is
-// scraped. Worker sources are plain JavaScript strings, so the recording function ships as source text
-// (`OBSERVE_LATENCY_SOURCE`) and `SharedLatencyHistogram.observeNanos` runs the very same algorithm on this thread.
+// scraped. The worker attaches to the histogram's handle (`SharedLatencyHistogram.attach`) and records with
+// `observeNanos`, the same code the main thread would run.
 // Layout (`BigInt64Array` over `words`): [0] observations, [1] their sum in nanoseconds, [2 + i] observations that
 // fell into bucket i (at most `boundsNanos[i]`, above the bound before it), [2 + bounds] those above every bound.
 
@@ -22,21 +22,6 @@ export interface LatencySnapshot {
   readonly sumSeconds: number;
   readonly buckets: ReadonlyArray<{ readonly le: number; readonly count: number }>;
 }
-
-/**
- * Source text of `observeLatency(handle, nanos)` for worker sources: `handle` is a {@link SharedLatencyHistogramHandle}
- * (as received by the worker; the function caches its view on it), `nanos` a non-negative bigint duration. Same
- * algorithm as {@link SharedLatencyHistogram.observeNanos}.
- */
-export const OBSERVE_LATENCY_SOURCE = `function observeLatency(handle, nanos) {
-  const view = handle.view || (handle.view = new BigInt64Array(handle.words));
-  const bounds = handle.boundsNanos;
-  let bucket = 0;
-  while (bucket < bounds.length && nanos > BigInt(bounds[bucket])) bucket += 1;
-  Atomics.add(view, 2 + bucket, 1n);
-  Atomics.add(view, 1, nanos);
-  Atomics.add(view, 0, 1n);
-}`;
 
 /**
  * See the module comment. Invariants: counts only grow; a snapshot taken while a worker records may count an
