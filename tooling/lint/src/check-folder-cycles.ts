@@ -15,6 +15,7 @@ export interface FileImportEdge {
   readonly line: number;
 }
 
+/** One package to check: its directory, its file-level import edges and its allowed folder cycles. */
 export interface FolderCycleInput {
   /** Absolute package directory. */
   readonly packageDir: string;
@@ -26,6 +27,7 @@ export interface FolderCycleInput {
   readonly allowed: readonly string[];
 }
 
+/** The folder cycles of one package that are not allowed, and the allowances that matched nothing. */
 export interface FolderCycleResult {
   readonly violations: Violation[];
   /** Entries of `allowed` that match no cycle of the package any more. */

@@ -3,6 +3,7 @@
 // fine for folder graphs of a few dozen nodes, and bounded by `limit` so a dense tangle cannot run away.
 // Pure; the caller decides what a node and an edge are.
 
+/** The cycles found, and whether the search stopped early. */
 export interface ElementaryCycles<T> {
   /** Closed paths `[a, b, ..., a]`, `a` the earliest of its nodes in the input order; sorted by that order. */
   readonly cycles: T[][];
