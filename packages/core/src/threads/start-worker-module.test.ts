@@ -18,13 +18,14 @@ describe("startWorkerModule", () => {
     expect(await firstMessage(worker)).toEqual({ fromSource: false, workerData: { n: 1 }, argv: ["x"] });
   });
 
-  it("runs the TypeScript source when only it exists, with workspace packages resolved to their sources", async () => {
+  it("runs the TypeScript source when only it exists, bundled, with stack traces into the .ts", async () => {
     const worker = startWorkerModule(new URL("./test-fixtures/echo-thread.js", import.meta.url), { workerData: { n: 2 }, argv: ["y"] });
     expect(await firstMessage(worker)).toEqual({
       fromSource: true,
       workerData: { n: 2 },
       argv: ["y"],
-      core: new URL("../index.ts", import.meta.url).href,
+      gateWords: 3,
+      stack: expect.stringContaining("echo-thread.ts") as unknown,
     });
   });
 
