@@ -56,7 +56,7 @@ export {
   type WriteLedgerMetadataResult,
 } from "./metadata/ledger-metadata-store.js";
 export { BookieRegistry, type BookieAddress, parseBookieId, parseBookieServiceInfo } from "./metadata/bookie-registry.js";
-export { mapBookieStatus, mapBookieTransportError, mapZooKeeperError, type BookieOperationKind, type BookieErrorContext } from "./map-bookie-error.js";
+export { mapBookieStatus, mapBookieTransportError, mapZooKeeperError, type BookieOperationKind, type BookieErrorContext } from "./errors/map-bookie-error.js";
 
 // Client: bookie connections, ledger handles, recovery.
 export { BookieConnection, type BookieConnectionOptions, type BookieSendOptions } from "./client/bookie-connection.js";

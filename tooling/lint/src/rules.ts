@@ -138,18 +138,6 @@ export const SKIPPED_DIR_NAMES: ReadonlySet<string> = new Set(["node_modules", "
  * lint, and the workspace test fails while an entry matches no cycle.
  */
 export const ALLOWED_FOLDER_CYCLES: Readonly<Record<string, readonly string[]>> = {
-  // Through the root: index.ts imports every folder, and the folders import map-bookie-error.ts from the root.
-  "@nereus/bookkeeper": [
-    "src -> src/client -> src",
-    "src -> src/client -> src/metadata -> src/zookeeper -> src",
-    "src -> src/client -> src/zookeeper -> src",
-    "src -> src/metadata -> src/zookeeper -> src",
-    "src -> src/wal -> src",
-    "src -> src/wal -> src/client -> src",
-    "src -> src/wal -> src/client -> src/metadata -> src/zookeeper -> src",
-    "src -> src/wal -> src/client -> src/zookeeper -> src",
-    "src -> src/zookeeper -> src",
-  ],
   // Through the root (segments/ imports file-publish-worker.ts, writer/ imports assert-object-key.ts, the root
   // imports both folders), and generations/ <-> profiles/ (materialization lag admission and its state store).
   "@nereus/object-wal": [

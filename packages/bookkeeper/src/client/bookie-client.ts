@@ -1,8 +1,8 @@
 // Typed bookie operations over a pool of BookieConnections (one per bookie id, addresses resolved through the
 // BookieRegistry): add, read (plain, fencing, recovery), LAC read/write. Statuses are interpreted here: OK and
-// "no such entry/ledger" are values, everything else is a NereusError from map-bookie-error.ts.
+// "no such entry/ledger" are values, everything else is a NereusError from errors/map-bookie-error.ts.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { mapBookieStatus } from "../map-bookie-error.js";
+import { mapBookieStatus } from "../errors/map-bookie-error.js";
 import type { BookieRegistry } from "../metadata/bookie-registry.js";
 import { AddFlag, ReadFlag, type BookieRequestBody, type BookieResponse } from "../protocol/bookie-messages.js";
 import { StatusCode } from "../protocol/status-code.js";

@@ -4,7 +4,7 @@
 // are views into their own frame. Nothing here interprets statuses — BookieClient does.
 import net from "node:net";
 import { ErrorCode, NereusError } from "@nereus/core";
-import { abortError, mapBookieTransportError, type BookieOperationKind } from "../map-bookie-error.js";
+import { abortError, mapBookieTransportError, type BookieOperationKind } from "../errors/map-bookie-error.js";
 import type { BookieAddress } from "../metadata/bookie-registry.js";
 import type { BookieRequestBody, BookieResponse } from "../protocol/bookie-messages.js";
 import { DEFAULT_MAX_FRAME_SIZE, FrameDecoder } from "../protocol/frame-decoder.js";

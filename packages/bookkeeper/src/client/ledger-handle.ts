@@ -7,7 +7,7 @@
 import { ErrorCode, NereusError } from "@nereus/core";
 import type { DigestManager } from "../digest/digest-manager.js";
 import { ENTRY_HEADER_LENGTH, packageEntry } from "../digest/entry-codec.js";
-import { abortError } from "../map-bookie-error.js";
+import { abortError } from "../errors/map-bookie-error.js";
 import type { BookieRegistry } from "../metadata/bookie-registry.js";
 import { lastSegment, type LedgerMetadata, type LedgerSegment } from "../metadata/ledger-metadata.js";
 import { DEFAULT_MAX_FRAME_SIZE } from "../protocol/frame-decoder.js";

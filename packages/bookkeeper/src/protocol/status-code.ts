@@ -1,5 +1,5 @@
 // Status codes of the BookKeeper v3 wire protocol (BookkeeperProtocol.proto `StatusCode`). Values are wire
-// facts; never renumber. Translation into Nereus errors happens once, in map-bookie-error.ts.
+// facts; never renumber. Translation into Nereus errors happens once, in errors/map-bookie-error.ts.
 
 /** Status a bookie reports for a request (numeric wire values). */
 export const StatusCode = {

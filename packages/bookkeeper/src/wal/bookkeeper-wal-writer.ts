@@ -28,7 +28,7 @@ import {
 } from "@nereus/core";
 import { DIGEST_LENGTH } from "../digest/digest-type.js";
 import { ENTRY_HEADER_LENGTH } from "../digest/entry-codec.js";
-import { abortError } from "../map-bookie-error.js";
+import { abortError } from "../errors/map-bookie-error.js";
 import { DEFAULT_MAX_FRAME_SIZE } from "../protocol/frame-decoder.js";
 import type { BookKeeperWalContext } from "./bookkeeper-wal-context.js";
 import { ENTRY_FRAME_OVERHEAD, encodeEntryFrame } from "./entry-frame.js";

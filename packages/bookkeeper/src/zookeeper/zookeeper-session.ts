@@ -4,7 +4,7 @@
 // METADATA_UNAVAILABLE. An abandoned (aborted) call may still be applied by the server: callers resolve that
 // ambiguity by re-reading, never by assuming.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { abortError, mapZooKeeperError } from "../map-bookie-error.js";
+import { abortError, mapZooKeeperError } from "../errors/map-bookie-error.js";
 import { nodeZooKeeperClient, type ZooKeeperClient as Client, type ZooKeeperException, type ZooKeeperStat as Stat } from "./node-zookeeper-client.js";
 
 const { CreateMode, Exception, createClient } = nodeZooKeeperClient;

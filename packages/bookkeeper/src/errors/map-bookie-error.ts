@@ -2,7 +2,7 @@
 // Nereus errors (the original stays as `cause`, the wire facts in `details`). Expected outcomes — entry not
 // found, version conflict, node exists — are values in the callers and never reach this module.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { StatusCode, statusCodeName } from "./protocol/status-code.js";
+import { StatusCode, statusCodeName } from "../protocol/status-code.js";
 
 /** Which side of the WAL an operation is on: adds and LAC writes write, everything else reads. */
 export type BookieOperationKind = "write" | "read";
