@@ -74,6 +74,7 @@ export {
   type LatencySnapshot,
   type SharedLatencyHistogramHandle,
 } from "./timing/shared-latency-histogram.js";
+export { raceAbort } from "./timing/race-abort.js";
 export { startWorkerModule } from "./threads/start-worker-module.js";
 export type { CompletionCoordinator, CompletionContext, AdmissionHook } from "./spi/completion.js";
 export {

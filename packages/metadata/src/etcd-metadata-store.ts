@@ -12,6 +12,7 @@ import {
   MetadataAmbiguousError,
   NereusError,
   awaitDurabilityGate,
+  raceAbort,
   type KeyValue,
   type Lease,
   type MetadataStore,
@@ -274,26 +275,12 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
       // Thrown while building the call: nothing was sent.
       throw mapEtcdError(error, { ...context, mutating: false });
     }
-    return new Promise<T>((resolve, reject) => {
-      const onAbort = (): void => {
-        const cancelled = MetadataStoreErrors.cancelledInFlight(context.operation, signal as AbortSignal);
-        reject(
-          context.mutating
-            ? new MetadataAmbiguousError(`etcd ${context.operation} cancelled while in flight`, cancelled)
-            : cancelled,
-        );
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      response.then(
-        (value) => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal?.removeEventListener("abort", onAbort);
-          reject(mapEtcdError(error, context));
-        },
-      );
+    const mapped = response.catch((error: unknown) => {
+      throw mapEtcdError(error, context);
+    });
+    return raceAbort(mapped, signal, () => {
+      const cancelled = MetadataStoreErrors.cancelledInFlight(context.operation, signal as AbortSignal);
+      return context.mutating ? new MetadataAmbiguousError(`etcd ${context.operation} cancelled while in flight`, cancelled) : cancelled;
     });
   }
 

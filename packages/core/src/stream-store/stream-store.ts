@@ -34,6 +34,7 @@ import { ReadResolutionCache } from "../read/read-resolution-cache.js";
 import type { StoreContext } from "./store-context.js";
 import { StreamKeyspace } from "../records/stream-keyspace.js";
 import type { StreamStoreOptions } from "./stream-store-options.js";
+import { raceAbort } from "../timing/race-abort.js";
 
 /** Options of calls that take a deadline. */
 export interface OperationDeadlineOptions {
@@ -448,21 +449,7 @@ export class StreamStore implements AsyncDisposable {
 
 /** Resolves/rejects with `promise`, or rejects with the deadline's error when it ends first. */
 function raceDeadline<T>(promise: Promise<T>, deadline: Deadline, what = "stream store call"): Promise<T> {
-  if (deadline.aborted) return Promise.reject(deadline.error(what));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(deadline.error(what));
-    deadline.signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        deadline.signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        deadline.signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return raceAbort(promise, deadline.signal, () => deadline.error(what));
 }
 
 function checkPositive(name: string, value: number): void {

@@ -20,6 +20,7 @@ import {
   commitIntentKey,
   crc32c,
   crc32cCombine,
+  raceAbort,
   type AppendEntry,
   type DurabilityGate,
   type MetadataStore,
@@ -253,7 +254,8 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         },
       );
     }
-    return raceSignal(shared, options.signal);
+    const signal = options.signal;
+    return raceAbort(shared, signal, () => cancelled(signal as AbortSignal));
   }
 
   async protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options: WalIoOptions = {}): Promise<TargetProtection> {
@@ -611,24 +613,6 @@ function asWriteFailure(error: unknown): NereusError {
     });
   }
   return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object flush failed: ${String(error)}`, { retryable: false, cause: error });
-}
-
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (signal === undefined) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelled(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
