@@ -6,6 +6,7 @@
 import { crc32c } from "../bytes/crc32c.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
+import { FaultRules, type FaultRule } from "./fault-rules.js";
 import {
   OBJECT_STORE_SPI_VERSION,
   type ObjectInfo,
@@ -33,57 +34,25 @@ export type ObjectStoreFaultOp = "put" | "get";
 export type ObjectStoreFaultMode = "fail-before-apply" | "apply-then-lose-response" | "corrupt-read";
 
 /** One fault rule. Rules are matched in insertion order; the first match is consumed. */
-export interface ObjectStoreFaultRule {
+export interface ObjectStoreFaultRule extends FaultRule<ObjectStoreFaultMode> {
   readonly op: ObjectStoreFaultOp;
-  readonly mode: ObjectStoreFaultMode;
-  /** How many matching calls fail (default 1; `Infinity` for every call). The rule is removed when used up. */
-  readonly times?: number;
   /** Narrows the rule to calls on matching keys. */
   readonly when?: (key: string) => boolean;
 }
 
-interface ArmedRule {
-  readonly rule: ObjectStoreFaultRule;
-  remaining: number;
-}
-
 /** The fault rules of one store. Invariant: a rule fires at most `times` times, on calls it matches, in order. */
-export class ObjectStoreFaults {
-  readonly #rules: ArmedRule[] = [];
-
+export class ObjectStoreFaults extends FaultRules<ObjectStoreFaultMode, ObjectStoreFaultRule> {
   /** Arms a rule. Throws `TypeError` on a bad `times` or on `corrupt-read` for puts. */
-  add(rule: ObjectStoreFaultRule): void {
-    const times = rule.times ?? 1;
-    if (!(times === Number.POSITIVE_INFINITY || (Number.isSafeInteger(times) && times >= 1))) {
-      throw new TypeError(`fault rule times must be a positive integer or Infinity, got ${String(rule.times)}`);
-    }
+  override add(rule: ObjectStoreFaultRule): void {
     if (rule.op === "put" && rule.mode === "corrupt-read") {
       throw new TypeError("corrupt-read applies to get only (a store validates the CRC32C of every upload)");
     }
-    this.#rules.push({ rule, remaining: times });
-  }
-
-  /** Removes every rule. */
-  clear(): void {
-    this.#rules.length = 0;
-  }
-
-  /** Number of armed rules (used-up rules are removed). */
-  get size(): number {
-    return this.#rules.length;
+    super.add(rule);
   }
 
   /** Consumes the first rule matching `op` and `key` and returns its mode, or `undefined` when none matches. */
   take(op: ObjectStoreFaultOp, key: string): ObjectStoreFaultMode | undefined {
-    for (let index = 0; index < this.#rules.length; index++) {
-      const armed = this.#rules[index];
-      if (armed === undefined || armed.rule.op !== op) continue;
-      if (armed.rule.when !== undefined && !armed.rule.when(key)) continue;
-      armed.remaining -= 1;
-      if (armed.remaining <= 0) this.#rules.splice(index, 1);
-      return armed.rule.mode;
-    }
-    return undefined;
+    return this.takeFirst((rule) => rule.op === op && (rule.when === undefined || rule.when(key)));
   }
 }
 

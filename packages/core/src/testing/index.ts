@@ -2,6 +2,7 @@
 // every real provider runs. Test-only; never used by production code paths.
 export {};
 export { InMemoryMetadataStore, type InMemoryMetadataStoreOptions } from "./in-memory-metadata-store.js";
+export { FaultRules, type FaultRule } from "./fault-rules.js";
 export { MetadataFaults, type MetadataFaultMode, type MetadataFaultOp, type MetadataFaultRule } from "./metadata-faults.js";
 export { MetadataStoreStats } from "./metadata-store-stats.js";
 export { describeMetadataStoreConformance, type MetadataStoreConformanceFixture } from "./metadata-store-conformance.js";
