@@ -7,7 +7,7 @@
 import { ConfigError, brokerUsage, loadBrokerConfig } from "./config/load-broker-config.js";
 import { JsonLogger } from "./logging/json-logger.js";
 import { startBroker } from "./start-broker.js";
-import { StartupError, reasonOf } from "./startup-error.js";
+import { StartupError, reasonOf } from "./errors/startup-error.js";
 
 function fail(message: string, exitCode: number): never {
   process.stderr.write(`nereus-broker: cannot start: ${message}\n`);

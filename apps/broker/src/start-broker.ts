@@ -20,7 +20,7 @@ import { registerStorageMetrics } from "./metrics/storage-metrics.js";
 import { type DataDirLock, lockDataDir } from "./storage/data-dir-lock.js";
 import { type BrokerStorage, openStorage } from "./storage/open-storage.js";
 import { storageHealthReport } from "./storage/storage-health.js";
-import { StartupError, reasonOf } from "./startup-error.js";
+import { StartupError, reasonOf } from "./errors/startup-error.js";
 
 /** A running broker. */
 export interface RunningBroker {

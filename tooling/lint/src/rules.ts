@@ -150,11 +150,4 @@ export const ALLOWED_FOLDER_CYCLES: Readonly<Record<string, readonly string[]>> 
     "src -> src/writer -> src",
     "src/generations -> src/profiles -> src/generations",
   ],
-  // Through the root: start-broker.ts and index.ts import the folders, storage/ imports startup-error.ts.
-  "@nereus/broker": [
-    "src -> src/admin -> src/listener -> src/metrics -> src/storage -> src",
-    "src -> src/listener -> src/metrics -> src/storage -> src",
-    "src -> src/metrics -> src/storage -> src",
-    "src -> src/storage -> src",
-  ],
 };

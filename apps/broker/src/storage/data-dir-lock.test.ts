@@ -2,7 +2,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { tempDir } from "../../test/support/temp-dirs.js";
-import { StartupError } from "../startup-error.js";
+import { StartupError } from "../errors/startup-error.js";
 import { lockDataDir } from "./data-dir-lock.js";
 
 describe("data directory lock", () => {

@@ -6,7 +6,7 @@
 // left by an older broker, is read as well).
 import { mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, accessSync, constants } from "node:fs";
 import path from "node:path";
-import { StartupError } from "../startup-error.js";
+import { StartupError } from "../errors/startup-error.js";
 
 export interface DataDirLock {
   readonly file: string;

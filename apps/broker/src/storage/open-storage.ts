@@ -19,7 +19,7 @@ import {
 } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
 import { type BrokerConfig, defaultWalLingerMs, materializationMode } from "../config/broker-config.js";
-import { StartupError, reasonOf } from "../startup-error.js";
+import { StartupError, reasonOf } from "../errors/startup-error.js";
 import { StorageWriteLog } from "./storage-write-log.js";
 
 export interface BrokerStorage {
