@@ -2,7 +2,8 @@ import net from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
 import { JsonLogger } from "../logging/json-logger.js";
 import { MetricsRegistry } from "../metrics/metrics-registry.js";
-import { type FrameConnection, type KafkaListener, type KafkaListenerOptions, ListenError, startKafkaListener } from "./kafka-listener.js";
+import { type KafkaListener, type KafkaListenerOptions, ListenError, startKafkaListener } from "./kafka-listener.js";
+import type { FrameConnection } from "./listener-connection.js";
 import { ConnectionAdmission } from "./connection-admission.js";
 import { RequestMemoryBudget } from "./request-memory-budget.js";
 
