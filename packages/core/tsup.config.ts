@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts" },
+  entry: { index: "src/index.ts", internal: "src/internal.ts", "testing/index": "src/testing/index.ts" },
   format: ["esm"],
   // Declarations are built per package against dependencies' built .d.ts (not their sources).
   dts: { compilerOptions: { composite: false, customConditions: [] } },

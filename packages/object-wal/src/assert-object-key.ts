@@ -1,7 +1,8 @@
 // Key rules shared by the S3 and filesystem stores, checked before any I/O. They keep keys portable between
 // backends (a key valid on one store is valid on the other) and make path traversal impossible on the filesystem.
 // Deliberately stricter than S3: no empty, "." or ".." segments, no leading or trailing "/", no control characters.
-import { ErrorCode, NereusError, isWellFormedString } from "@nereus/core";
+import { ErrorCode, NereusError } from "@nereus/core";
+import { isWellFormedString } from "@nereus/core/internal";
 
 /** S3's limit on the UTF-8 length of a key; object-wal applies it to every store. */
 export const MAX_OBJECT_KEY_BYTES = 1024;

@@ -14,7 +14,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { StreamKeyspace, crc32c, createStreamStore, type AppendBatch, type MetadataStore, type StorageProfile, type StreamStore } from "@nereus/core";
+import { crc32c, createStreamStore, type AppendBatch, type MetadataStore, type StorageProfile, type StreamStore } from "@nereus/core";
+import { StreamKeyspace } from "@nereus/core/internal";
 import { createEtcdMetadataStore } from "@nereus/metadata";
 import {
   createObjectWalRuntime,

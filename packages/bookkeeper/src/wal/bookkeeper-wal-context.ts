@@ -1,7 +1,8 @@
 // What the BookKeeper WAL writer, its ledger lifecycle and its reader share in one process: the client, the
 // metadata store and cluster the stream store commits to, the cluster alias written into targets, the ledger
 // parameters and the rollover policy. Built once by `createBookKeeperWalRuntime`.
-import type { MetadataStore, StreamKeyspace } from "@nereus/core";
+import type { MetadataStore } from "@nereus/core";
+import type { StreamKeyspace } from "@nereus/core/internal";
 import type { BookKeeperClient } from "../client/bookkeeper-client.js";
 import type { DigestType } from "../digest/digest-type.js";
 import type { BookKeeperWalStats } from "./bookkeeper-wal-stats.js";

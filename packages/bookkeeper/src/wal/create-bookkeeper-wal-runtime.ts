@@ -7,18 +7,8 @@
 //                                  `admissionHooks`, and this runtime's `reader` to its worker as a source reader).
 //   BOOKKEEPER_WAL_SYNC_OBJECT   — needs a REQUIRED_OBJECT_GENERATION coordinator from @nereus/object-wal.
 // Does not own the client or the metadata store; `close()` seals the ledgers this process writes.
-import {
-  ErrorCode,
-  GenerationZeroVisibleCoordinator,
-  NereusError,
-  StableHeadCoordinator,
-  StreamKeyspace,
-  type AdmissionHook,
-  type CompletionCoordinator,
-  type MetadataStore,
-  type WalReader,
-  type WalWriter,
-} from "@nereus/core";
+import { ErrorCode, GenerationZeroVisibleCoordinator, NereusError, StableHeadCoordinator, type AdmissionHook, type CompletionCoordinator, type MetadataStore, type WalReader, type WalWriter } from "@nereus/core";
+import { StreamKeyspace } from "@nereus/core/internal";
 import type { BookKeeperClient } from "../client/bookkeeper-client.js";
 import type { DigestType } from "../digest/digest-type.js";
 import { passwordBytes } from "../digest/master-key.js";

@@ -6,7 +6,8 @@
 //   payloadCrc32c  u32 CRC32C of the payload
 //   payload        payloadLength bytes (no trailing bytes)
 // `encodeEntryFrame` returns a fresh array; `decodeEntryFrame` returns a view into its input (copy to retain).
-import { ByteReader, ByteWriter, ErrorCode, NereusError, bytesEqual, crc32c } from "@nereus/core";
+import { ByteReader, ByteWriter, ErrorCode, NereusError, crc32c } from "@nereus/core";
+import { bytesEqual } from "@nereus/core/internal";
 
 /** "NBKE1". */
 export const ENTRY_FRAME_MAGIC: Uint8Array = new Uint8Array([0x4e, 0x42, 0x4b, 0x45, 0x31]);

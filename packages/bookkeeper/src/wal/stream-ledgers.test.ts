@@ -3,7 +3,8 @@
 // never reach the head, restarts and clock jumps. BookKeeper is an in-memory fake with BookKeeper's fencing rules
 // (recovery-open fences and closes a ledger; adds to a fenced or closed ledger fail FENCED_APPEND); the stream
 // head is simulated by a CAS that also carries the provider's protection, as core's head transaction does.
-import { ErrorCode, NereusError, StreamKeyspace, bytesEqual, newFencingToken, streamIdFromName, type PersistedWrite, type StreamHead } from "@nereus/core";
+import { ErrorCode, NereusError, streamIdFromName, type PersistedWrite, type StreamHead } from "@nereus/core";
+import { StreamKeyspace, bytesEqual, newFencingToken } from "@nereus/core/internal";
 import { InMemoryMetadataStore } from "@nereus/core/testing";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";

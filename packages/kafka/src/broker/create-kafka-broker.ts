@@ -3,7 +3,8 @@
 // this node leads every partition. It runs the retention sweep (retention-task.ts). It owns none of the stores it is
 // given; close() stops serving and the sweep, waits for running appends and writes producer-state checkpoints, and
 // leaves the stores open.
-import { CANONICAL_STORAGE_PROFILES, ErrorCode, type MetadataStore, NereusError, type StorageProfileName, type StreamStore, canonicalizeProfile } from "@nereus/core";
+import { CANONICAL_STORAGE_PROFILES, ErrorCode, type MetadataStore, NereusError, type StorageProfileName, type StreamStore } from "@nereus/core";
+import { canonicalizeProfile } from "@nereus/core/internal";
 import { type MaxVersionCaps } from "../protocol/advertised-api-versions.js";
 import { ApiKey } from "../protocol/api-key.js";
 import { SUPPORTED_APIS, type SupportedApiKey } from "../protocol/supported-apis.js";

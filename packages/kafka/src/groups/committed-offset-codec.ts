@@ -8,7 +8,8 @@
 //   metadata             string (may be empty; a null metadata is stored as "", as Kafka does)
 //   commitTimestampMs    u64 (coordinator clock at commit)
 // Canonical: equal records encode to equal bytes. `decode` checks the record against the key it was read from.
-import { ByteReader, ByteWriter, type RecordCodec, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { type RecordCodec, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 import { parseCommittedOffsetKey } from "./group-keys.js";
 
 const RECORD_TYPE = "KafkaCommittedOffset";

@@ -4,7 +4,8 @@
 // Group ids and topic names go through core's key-component codec (no "/" in a component) and partitions through
 // pad19, so a group's offsets sort by topic, then numerically by partition. The adapter owns this subtree; core
 // and the providers never read it. Group membership is not stored (it lives in memory).
-import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent, pad19, parsePad19 } from "@nereus/core";
+import { ErrorCode, NereusError } from "@nereus/core";
+import { clusterPrefix, decodeKeyComponent, encodeKeyComponent, pad19, parsePad19 } from "@nereus/core/internal";
 
 const GROUPS = "kafka/groups";
 const ROOTS = "roots";

@@ -1,7 +1,7 @@
 // One member of a classic consumer group as the coordinator holds it in memory: identity, timeouts, the protocols
 // (assignors) it supports with their metadata, its current assignment, and the JoinGroup/SyncGroup request it is
 // parked on, if any. Byte fields are copies owned by the member (request bytes are views into frames).
-import { bytesEqual } from "@nereus/core";
+import { bytesEqual } from "@nereus/core/internal";
 import type { GroupTimer } from "./group-clock.js";
 
 /** A protocol (assignor) a member supports, with its opaque metadata (the subscription). */

@@ -2,7 +2,8 @@
 // offsets, so ListGroups and DescribeGroups know it after a restart without scanning every offset. Payload:
 //   groupId       string (non-empty)
 //   protocolType  string ("consumer", or "" for a group that only ever made simple commits)
-import { ByteReader, ByteWriter, type RecordCodec, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { type RecordCodec, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 import { parseGroupRootKey } from "./group-keys.js";
 
 const RECORD_TYPE = "KafkaGroupRoot";

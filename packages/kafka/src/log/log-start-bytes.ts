@@ -2,7 +2,8 @@
 // the head's cumulative size minus them. They come from the KafkaLogStart record when it describes the current log
 // start; else the partition is read once from the log start to count them, and the count is recorded. Also the
 // two reads a pass over a partition stream starts from: its ACTIVE head and a batch reader.
-import { ErrorCode, type MetadataStore, NereusError, type ReadEntry, type RecordCodec, type StreamHead, type StreamStore } from "@nereus/core";
+import { ErrorCode, type MetadataStore, NereusError, type ReadEntry, type StreamHead, type StreamStore } from "@nereus/core";
+import { type RecordCodec } from "@nereus/core/internal";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import type { LogStartRecord } from "./log-start-codec.js";

@@ -6,7 +6,8 @@
 //   streamId        string
 //   logStartOffset  u64   the trim offset this record describes
 //   bytesBefore     u64   bytes of the stored batches before the batch that holds logStartOffset
-import { ByteReader, ByteWriter, RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 
 const RECORD_TYPE = "KafkaLogStart";

@@ -9,17 +9,8 @@
 // With `pipelinedAppendMinBytes`, a group starts beside one in flight only once that many bytes wait for it.
 // The committed state changes only when a group's append succeeded, in group order. State is a cache of what is
 // committed: any doubt drops it and the next use reloads it from the stream (after the groups in flight settled).
-import {
-  type AppendResult,
-  AppendFailedError,
-  ErrorCode,
-  type MetadataStore,
-  NereusError,
-  type ReadEntry,
-  type RecordCodec,
-  type StreamStore,
-  streamIdFromName,
-} from "@nereus/core";
+import { type AppendResult, AppendFailedError, ErrorCode, type MetadataStore, NereusError, type ReadEntry, type StreamStore, streamIdFromName } from "@nereus/core";
+import { type RecordCodec } from "@nereus/core/internal";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import { mapStorageError } from "./map-storage-error.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";

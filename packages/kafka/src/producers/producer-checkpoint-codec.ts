@@ -13,7 +13,8 @@
 //       baseOffset     u64 (< endOffset)
 //       recordCount    u32 (>= 1)
 //       maxTimestamp   8 bytes, signed 64-bit (a safe integer)
-import { ByteReader, ByteWriter, RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import { type ProducerEntry, RETAINED_BATCHES } from "./producer-state.js";
 

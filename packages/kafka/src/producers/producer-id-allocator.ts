@@ -1,7 +1,8 @@
 // Hands out producer ids for InitProducerId. Ids come from blocks reserved durably in metadata (one CAS per
 // block on P/kafka/producer-ids), so an id is never handed out twice, across restarts and brokers. Allocation is
 // serialized in this process; ids of a block left unused when the process stops are skipped.
-import { ErrorCode, type MetadataStore, NereusError, type RecordCodec } from "@nereus/core";
+import { ErrorCode, type MetadataStore, NereusError } from "@nereus/core";
+import { type RecordCodec } from "@nereus/core/internal";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import { type ProducerIdBlock, producerIdBlockCodec } from "./producer-id-block-codec.js";
 

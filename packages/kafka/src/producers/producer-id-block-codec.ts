@@ -2,7 +2,8 @@
 // handed to any broker. Brokers reserve blocks of ids by advancing it with a CAS, so ids are unique across
 // brokers and restarts (ids of a block a broker did not use before it stopped are skipped, as in Kafka).
 // Payload: nextProducerId u64.
-import { ByteReader, ByteWriter, RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 
 const RECORD_TYPE = "KafkaProducerIdBlock";
 const SCHEMA_VERSION = 1;

@@ -9,7 +9,8 @@
 //
 // Dynamic components go through core's key-component codec. Other adapter records (consumer groups) live beside
 // these under P/kafka/ in their own folders.
-import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent } from "@nereus/core";
+import { ErrorCode, NereusError } from "@nereus/core";
+import { clusterPrefix, decodeKeyComponent, encodeKeyComponent } from "@nereus/core/internal";
 import { collisionForm } from "./topic-name.js";
 
 /** Fixed path segments (durable; never rename). */

@@ -4,7 +4,7 @@
 // as Kafka's: duplicate names and null values are INVALID_REQUEST, unknown names, bad values and APPEND/SUBTRACT
 // on a non-list config are INVALID_CONFIG. `nereus.storage.profile` is fixed at creation: naming it with the
 // topic's own profile changes nothing, any other change is INVALID_CONFIG.
-import { canonicalizeProfile } from "@nereus/core";
+import { canonicalizeProfile } from "@nereus/core/internal";
 import { ConfigOperation } from "../protocol/apis/incremental-alter-configs/incremental-alter-configs-request.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import type { KafkaTopic } from "./kafka-topic.js";

@@ -6,7 +6,8 @@
 // `retention.bytes` (the broker's retention sweep, broker/retention-task.ts) and `cleanup.policy` as far as
 // DeleteRecords and retention go (both need "delete"; nothing compacts). Every other config is stored and described
 // but not enforced (compaction and replication settings: durability comes from the storage profile).
-import { CANONICAL_STORAGE_PROFILES, NereusError, canonicalizeProfile } from "@nereus/core";
+import { CANONICAL_STORAGE_PROFILES, NereusError } from "@nereus/core";
+import { canonicalizeProfile } from "@nereus/core/internal";
 
 /** The storage profile of a topic's partition streams (a canonical profile name or the OBJECT_WAL alias). */
 export const STORAGE_PROFILE_CONFIG = "nereus.storage.profile";

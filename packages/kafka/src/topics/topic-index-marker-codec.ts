@@ -2,7 +2,8 @@
 // written once every topic record of the cluster has its claim and id keys (topic-index.ts). Payload, big-endian:
 //   completedAtMillis  u64  when the index was completed
 // Its presence is what matters; the time is for operators.
-import { ByteReader, ByteWriter, RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 import type { KafkaKeyspace } from "./kafka-keys.js";
 
 const RECORD_TYPE = "KafkaTopicIndex";

@@ -9,7 +9,8 @@
 // a compare of its revision), then writes the marker; later ones read the marker once and never scan. Two colliding
 // topics from before (possible only when two brokers raced under the old listing check) keep one claim: the first
 // in key order. It does not own the metadata store; it reads and writes only the keys above.
-import { ErrorCode, type KeyValue, type MetadataStore, NereusError, type RecordCodec, type TxnCompare, type WriteOp } from "@nereus/core";
+import { ErrorCode, type KeyValue, type MetadataStore, NereusError, type TxnCompare, type WriteOp } from "@nereus/core";
+import { type RecordCodec } from "@nereus/core/internal";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { KafkaKeyspace } from "./kafka-keys.js";
 import type { KafkaTopic } from "./kafka-topic.js";

@@ -1,4 +1,5 @@
-import { decodeRecordEnvelope, encodeRecordEnvelope, fromHex, toHex } from "@nereus/core";
+import { fromHex, toHex } from "@nereus/core";
+import { decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { expectCorruptionRejected, violation } from "../../test/record-codec-checks.js";

@@ -9,18 +9,8 @@
 //     value          string
 //   createdAtMillis  u64
 // Canonical: equal topics encode to equal bytes (configs are sorted on encode, required sorted on decode).
-import {
-  ByteReader,
-  ByteWriter,
-  RecordChecks,
-  type RecordCodec,
-  RecordWireIds,
-  WireEnum,
-  compareBytes,
-  decodeRecordEnvelope,
-  encodeRecordEnvelope,
-  encodeStrictUtf8,
-} from "@nereus/core";
+import { ByteReader, ByteWriter, encodeStrictUtf8 } from "@nereus/core";
+import { RecordChecks, type RecordCodec, RecordWireIds, WireEnum, compareBytes, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 import type { KafkaKeyspace } from "./kafka-keys.js";
 import type { KafkaTopic, KafkaTopicState } from "./kafka-topic.js";
 import { UUID_PATTERN, ZERO_TOPIC_ID, topicIdBytes, topicIdText } from "./topic-id-bytes.js";

@@ -5,7 +5,8 @@
 //   topicId   16 bytes (the UUID's raw bytes; never all zero)
 // `decode` checks the reference against its key: a claim key must be the claim key of `name`, an id key the id key
 // of `topicId`. Canonical: equal references encode to equal bytes (topic deletion compares claim values by bytes).
-import { ByteReader, ByteWriter, RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, type RecordCodec, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
 import type { KafkaKeyspace } from "./kafka-keys.js";
 import { UUID_PATTERN, ZERO_TOPIC_ID, topicIdBytes, topicIdText } from "./topic-id-bytes.js";
 import { topicNameProblem } from "./topic-name.js";

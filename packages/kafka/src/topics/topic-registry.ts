@@ -8,18 +8,8 @@
 // topic-index.ts, written and removed in the same transactions as the record. An optional limit on the partitions
 // of all topics is kept by partition-tally.ts. It does not own the stream store or the metadata store.
 import { randomUUID } from "node:crypto";
-import {
-  ErrorCode,
-  type KeyValue,
-  type MetadataStore,
-  NereusError,
-  type RecordCodec,
-  type StorageProfile,
-  type StreamStore,
-  type WatchEvent,
-  type WatchHandle,
-  streamIdFromName,
-} from "@nereus/core";
+import { ErrorCode, type KeyValue, type MetadataStore, NereusError, type StorageProfile, type StreamStore, type WatchEvent, type WatchHandle, streamIdFromName } from "@nereus/core";
+import { type RecordCodec } from "@nereus/core/internal";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import { KafkaKeyspace } from "./kafka-keys.js";

@@ -11,7 +11,8 @@
 //              recordCount:u64 payloadBytes:u64 offset:u64 length:u32 checksum:u32){sliceCount}
 //   footer   = manifestOffset:u64 manifestLength:u32 manifestChecksum:u32 objectChecksum:u32 "NRS1"
 //   str      = byteLength:u32 UTF-8 bytes; all integers big-endian
-import { ByteWriter, ErrorCode, NereusError, copyBytes, crc32c, crc32cCombine } from "@nereus/core";
+import { ByteWriter, ErrorCode, NereusError, crc32c, crc32cCombine } from "@nereus/core";
+import { copyBytes } from "@nereus/core/internal";
 import { WAL_OBJECT_LAYOUT, walSliceId } from "./wal-object-layout.js";
 import type { EncodedWalObject, WalObjectHeader, WalObjectInput, WalSliceDescriptor, WalSliceInput } from "./wal-object-model.js";
 

@@ -3,7 +3,8 @@
 // covered offset; wherever a commit has no index entry, core's repair walks the commit chain (the authority) down
 // from the nearest indexed commit above the gap — or from the head — and writes the missing entries and replay
 // markers put-if-absent-or-equal. Returns how far the index is now known to be contiguous.
-import { ErrorCode, NereusError, repairGenerationZeroIndex, type MetadataStore, type OffsetIndexEntry, type StreamHead, type StreamKeyspace } from "@nereus/core";
+import { ErrorCode, NereusError, type MetadataStore, type OffsetIndexEntry, type StreamHead } from "@nereus/core";
+import { repairGenerationZeroIndex, type StreamKeyspace } from "@nereus/core/internal";
 
 const SCAN_PAGE = 256;
 

@@ -13,17 +13,8 @@
 // bytes until verified.
 import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import {
-  ErrorCode,
-  NereusError,
-  encodeKeyComponent,
-  pad19,
-  type ObjectSliceTarget,
-  type ObjectStore,
-  type ReadTarget,
-  type StoredEntry,
-  type WalReader,
-} from "@nereus/core";
+import { ErrorCode, NereusError, type ObjectSliceTarget, type ObjectStore, type ReadTarget, type StoredEntry, type WalReader } from "@nereus/core";
+import { encodeKeyComponent, pad19 } from "@nereus/core/internal";
 import { decodeWalObject } from "../format/decode-wal-object.js";
 import { encodeWalObject } from "../format/encode-wal-object.js";
 import { WAL_OBJECT_LAYOUT } from "../format/wal-object-layout.js";

@@ -2,7 +2,8 @@
 //   P/materialization/v1/stream-registry/{shard02}/{sid}     StreamRegistration (work discovery)
 //   P/streams/{sid}/materialization/v1/state                 StreamMaterialization (coverage, counter, task)
 // The registry shard is the low 6 bits of sha256(streamId) (00..63), so discovery can scan in bounded slices.
-import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent, sha256, streamPrefix } from "@nereus/core";
+import { ErrorCode, NereusError } from "@nereus/core";
+import { clusterPrefix, decodeKeyComponent, encodeKeyComponent, sha256, streamPrefix } from "@nereus/core/internal";
 
 const encoder = new TextEncoder();
 

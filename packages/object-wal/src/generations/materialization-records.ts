@@ -5,7 +5,8 @@
 //   that publishes a generation), the monotone generation counter, a gen-0 index progress hint, and the current
 //   task with its fenced claim. Its revision is the fence: every task transition is a CAS on it, so a worker
 //   whose claim was taken over can no longer prepare or publish anything.
-import { WireEnum, type ReadTarget, type StorageProfile } from "@nereus/core";
+import { type ReadTarget, type StorageProfile } from "@nereus/core";
+import { WireEnum } from "@nereus/core/internal";
 
 export interface StreamRegistration {
   readonly streamId: string;

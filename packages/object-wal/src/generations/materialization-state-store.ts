@@ -2,7 +2,8 @@
 // other compares and writes in the same transaction (a task transition that also writes a generation index entry
 // and a protection). A transaction whose response was lost is resolved by reloading the record: our exact bytes
 // at a newer revision ⇒ applied (claim tokens make our bytes unique); anything else ⇒ not applied by us.
-import { NereusError, bytesEqual, type MetadataStore, type RevisionCompare, type WriteOp } from "@nereus/core";
+import { NereusError, type MetadataStore, type RevisionCompare, type WriteOp } from "@nereus/core";
+import { bytesEqual } from "@nereus/core/internal";
 import { streamMaterializationKey } from "./materialization-keys.js";
 import { emptyMaterialization, type StreamMaterialization } from "./materialization-records.js";
 import { streamMaterializationCodec } from "./stream-materialization-codec.js";

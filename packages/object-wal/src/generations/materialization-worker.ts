@@ -27,18 +27,8 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
-import {
-  ErrorCode,
-  NereusError,
-  StreamKeyspace,
-  type GenerationIndexEntry,
-  type MetadataStore,
-  type ObjectStore,
-  type RevisionCompare,
-  type WriteOp,
-  type StorageProfile,
-  type StreamHead,
-} from "@nereus/core";
+import { ErrorCode, NereusError, type GenerationIndexEntry, type MetadataStore, type ObjectStore, type RevisionCompare, type WriteOp, type StorageProfile, type StreamHead } from "@nereus/core";
+import { StreamKeyspace } from "@nereus/core/internal";
 import { CoverageCache, measureLag, type MaterializationLagBound } from "../profiles/materialization-lag-admission.js";
 import { StreamRegistry } from "../profiles/stream-registry.js";
 import { PhysicalObjectRoots } from "../roots/physical-object-roots.js";

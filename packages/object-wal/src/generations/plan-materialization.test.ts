@@ -1,4 +1,5 @@
-import { ensureGenerationZero, type GenerationIndexEntry, type OffsetIndexEntry, type PayloadFormat } from "@nereus/core";
+import { type GenerationIndexEntry, type OffsetIndexEntry, type PayloadFormat } from "@nereus/core";
+import { ensureGenerationZero } from "@nereus/core/internal";
 import { AppendProtocolHarness, InMemoryMetadataStore, opaqueBatch } from "@nereus/core/testing";
 import fc from "fast-check";
 import { describe, expect, it, test } from "vitest";

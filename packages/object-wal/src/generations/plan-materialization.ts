@@ -9,18 +9,8 @@
 //   appends wait for the generation, never past half an async lag bound.
 // Sources are named by their exact index records; the task id and source digest derive from them, so a retried
 // plan over the same sources is the same task.
-import {
-  STORAGE_PROFILE_TRAITS,
-  base32LowerNoPad,
-  sha256,
-  sha256Hex,
-  type GenerationIndexEntry,
-  type OffsetIndexEntry,
-  type PayloadFormat,
-  type ReadTarget,
-  type StorageProfile,
-  type StorageProfileTraits,
-} from "@nereus/core";
+import { type GenerationIndexEntry, type OffsetIndexEntry, type PayloadFormat, type ReadTarget, type StorageProfile, type StorageProfileTraits } from "@nereus/core";
+import { STORAGE_PROFILE_TRAITS, base32LowerNoPad, sha256, sha256Hex } from "@nereus/core/internal";
 import type { MaterializationSourceKind } from "./materialization-records.js";
 
 const encoder = new TextEncoder();

@@ -21,15 +21,8 @@
 //     output                    u8 presence, then u32 length + ReadTarget bytes (core's canonical target codec)
 // Invariants: a CLAIMED or PREPARED task has a claim; PREPARED and PUBLISHED tasks have a generation
 // (< nextGeneration) and an output; the task range is non-empty.
-import {
-  ByteReader,
-  ByteWriter,
-  RecordChecks,
-  decodeRecordEnvelope,
-  encodeRecordEnvelope,
-  readTargetCodec,
-  type RecordCodec,
-} from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, readTargetCodec, type RecordCodec } from "@nereus/core/internal";
 import { parseStreamMaterializationKey } from "./materialization-keys.js";
 import { MaterializationWireIds, type MaterializationTask, type StreamMaterialization } from "./materialization-records.js";
 

@@ -2,7 +2,8 @@
 //   streamId            string
 //   profile             u8 wire id (core's StorageProfile ids)
 //   registeredAtMillis  u64
-import { ByteReader, ByteWriter, RecordChecks, RecordWireIds, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, RecordWireIds, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
 import { parseStreamRegistrationKey } from "./materialization-keys.js";
 import type { StreamRegistration } from "./materialization-records.js";
 

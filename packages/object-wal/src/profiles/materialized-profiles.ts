@@ -4,7 +4,8 @@
 //     ranges, read through core's WalReader SPI by whatever reader serves BOOKKEEPER_ENTRY_RANGE targets (this
 //     package never imports @nereus/bookkeeper). They are materialized only when such a reader is installed.
 // Lag admission applies to the profiles whose traits say "async object materialization" (both *_ASYNC_OBJECT).
-import { STORAGE_PROFILE_TRAITS, type ReadTargetType, type StorageProfile } from "@nereus/core";
+import { type ReadTargetType, type StorageProfile } from "@nereus/core";
+import { STORAGE_PROFILE_TRAITS } from "@nereus/core/internal";
 
 export const OBJECT_WAL_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>(["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
 export const BOOKKEEPER_OBJECT_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>(["BOOKKEEPER_WAL_ASYNC_OBJECT", "BOOKKEEPER_WAL_SYNC_OBJECT"]);

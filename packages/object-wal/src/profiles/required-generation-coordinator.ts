@@ -8,18 +8,8 @@
 // own target (e.g. a BOOKKEEPER_ENTRY_RANGE, read through core's WalReader SPI), the same payload bytes and record
 // counts as the primary WAL holds. It never changes the commit: a timeout (e.g. the object store is down) makes the append fail
 // KNOWN_COMMITTED, and `recoverAppend` waits again — no primary-WAL write is ever repeated.
-import {
-  ErrorCode,
-  NereusError,
-  StreamKeyspace,
-  bytesEqual,
-  type CompletionContext,
-  type CompletionCoordinator,
-  type GenerationIndexEntry,
-  type ReadTarget,
-  type StoredEntry,
-  type WalReader,
-} from "@nereus/core";
+import { ErrorCode, NereusError, type CompletionContext, type CompletionCoordinator, type GenerationIndexEntry, type ReadTarget, type StoredEntry, type WalReader } from "@nereus/core";
+import { StreamKeyspace, bytesEqual } from "@nereus/core/internal";
 import type { MaterializationStateStore } from "../generations/materialization-state-store.js";
 import type { CoverageCache } from "./materialization-lag-admission.js";
 

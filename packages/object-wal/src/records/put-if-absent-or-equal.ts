@@ -2,7 +2,8 @@
 // an existing value with the same bytes is success (idempotent replay); different bytes are a
 // METADATA_INVARIANT_VIOLATION and are never overwritten. A write whose response was lost is resolved by reading
 // the key back, never by guessing.
-import { ErrorCode, NereusError, bytesEqual, type MetadataStore } from "@nereus/core";
+import { ErrorCode, NereusError, type MetadataStore } from "@nereus/core";
+import { bytesEqual } from "@nereus/core/internal";
 
 const ATTEMPTS = 3;
 

@@ -5,7 +5,8 @@
 //   ownerKey            string (metadata key of the owner record)
 //   streamId            string
 //   rootLifecycleEpoch  u64
-import { ByteReader, ByteWriter, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
 import { parseObjectProtectionKey } from "./physical-object-keys.js";
 import { PhysicalObjectWireIds, type ObjectProtection } from "./physical-object-records.js";
 

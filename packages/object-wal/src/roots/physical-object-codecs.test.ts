@@ -1,4 +1,5 @@
-import { fromHex, isWellFormedString, toHex } from "@nereus/core";
+import { fromHex, toHex } from "@nereus/core";
+import { isWellFormedString } from "@nereus/core/internal";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { expectCorruptionRejected, invariantViolation } from "@nereus/core/testing";

@@ -5,7 +5,8 @@
 // `objectKeyHash` is the hex SHA-256 of the exact object key (store-relative, UTF-8); the shard is its first byte
 // (000..255) so a later GC can scan roots in bounded, restartable slices. Parsers are strict: a key the builders
 // could not have produced throws DECODE_ERROR.
-import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, encodeKeyComponent, isPhysicalHash, physicalShard, protectionTypeSlot, sha256Hex } from "@nereus/core";
+import { ErrorCode, NereusError } from "@nereus/core";
+import { clusterPrefix, decodeKeyComponent, encodeKeyComponent, isPhysicalHash, physicalShard, protectionTypeSlot, sha256Hex } from "@nereus/core/internal";
 
 /** Fixed path segments (durable; never rename). */
 export const PhysicalObjectKeySegment = {

@@ -3,7 +3,7 @@
 // name it); a protection is a durable veto bound to an owner record (the commit intent that references a WAL
 // slice, the generation index entry that publishes a generation object). Nothing in this package deletes objects
 // or protections; the lifecycle values beyond ACTIVE are reserved for that later collector.
-import { WireEnum } from "@nereus/core";
+import { WireEnum } from "@nereus/core/internal";
 
 /** What an object is (decides which reference domains a collector must consult). */
 export type PhysicalObjectKind = "OBJECT_WAL" | "STREAM_GENERATION";

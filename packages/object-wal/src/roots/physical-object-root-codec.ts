@@ -17,7 +17,8 @@
 //   manifestOffset         u64
 //   manifestLength         u32 (> 0)
 //   manifestChecksum       u32
-import { ByteReader, ByteWriter, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
 import { objectKeyHash, parsePhysicalObjectRootKey } from "./physical-object-keys.js";
 import { PhysicalObjectWireIds, type PhysicalObjectRoot } from "./physical-object-records.js";
 

@@ -3,7 +3,8 @@
 // an object (a compare on the root's exact revision — the root is ACTIVE at that revision — plus the protection
 // record). Comparing the root revision inside the owner's own transaction closes the mark/create race atomically:
 // a collector that marks the root first makes the owner's transaction fail. Never deletes anything.
-import { ErrorCode, NereusError, base32LowerNoPad, sha256, type MetadataStore, type RevisionCompare, type WriteOp } from "@nereus/core";
+import { ErrorCode, NereusError, type MetadataStore, type RevisionCompare, type WriteOp } from "@nereus/core";
+import { base32LowerNoPad, sha256 } from "@nereus/core/internal";
 import { putIfAbsentOrEqual } from "../records/put-if-absent-or-equal.js";
 import { objectProtectionCodec } from "./object-protection-codec.js";
 import { objectKeyHash, objectProtectionKey, physicalObjectRootKey } from "./physical-object-keys.js";

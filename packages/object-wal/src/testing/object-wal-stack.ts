@@ -3,20 +3,8 @@
 // with the same writer id), builds standalone materialization workers, injects faults through wrappers around the
 // real stores, and reads the durable state back for assertions. Test-only.
 import { randomBytes } from "node:crypto";
-import {
-  StreamKeyspace,
-  createStreamStore,
-  streamPrefix,
-  type AppendBatch,
-  type GenerationIndexEntry,
-  type MetadataStore,
-  type ObjectStore,
-  type OffsetIndexEntry,
-  type ReadResult,
-  type StreamHead,
-  type StreamStore,
-  type StreamStoreOptions,
-} from "@nereus/core";
+import { createStreamStore, type AppendBatch, type GenerationIndexEntry, type MetadataStore, type ObjectStore, type OffsetIndexEntry, type ReadResult, type StreamHead, type StreamStore, type StreamStoreOptions } from "@nereus/core";
+import { StreamKeyspace, streamPrefix } from "@nereus/core/internal";
 import { MaterializationWorker, type MaterializationWorkerOptions } from "../generations/materialization-worker.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
 import { objectProtectionsPrefix, objectKeyHash, physicalObjectRootKey } from "../roots/physical-object-keys.js";

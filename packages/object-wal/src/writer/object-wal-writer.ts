@@ -12,27 +12,8 @@
 // attempt goes into a new object). Buffers: `prepare` copies the caller's payloads unless the request says they were
 // handed over (then it keeps references; each byte is copied once, into the object, built in the store's
 // `allocateBody` memory when it offers one).
-import {
-  ErrorCode,
-  NereusError,
-  WAL_SPI_VERSION,
-  clusterPrefix,
-  commitIntentKey,
-  crc32c,
-  crc32cCombine,
-  raceAbort,
-  type AppendEntry,
-  type DurabilityGate,
-  type MetadataStore,
-  type ObjectSliceTarget,
-  type ObjectStore,
-  type PersistedWrite,
-  type PreparedWrite,
-  type TargetProtection,
-  type WalIoOptions,
-  type WalWriteRequest,
-  type WalWriter,
-} from "@nereus/core";
+import { ErrorCode, NereusError, WAL_SPI_VERSION, crc32c, crc32cCombine, type AppendEntry, type DurabilityGate, type MetadataStore, type ObjectSliceTarget, type ObjectStore, type PersistedWrite, type PreparedWrite, type TargetProtection, type WalIoOptions, type WalWriteRequest, type WalWriter } from "@nereus/core";
+import { clusterPrefix, commitIntentKey, raceAbort } from "@nereus/core/internal";
 import { assertObjectKey } from "../assert-object-key.js";
 import { decodeWalManifest } from "../format/decode-wal-manifest.js";
 import { decodeWalObjectFooter } from "../format/decode-wal-object-footer.js";

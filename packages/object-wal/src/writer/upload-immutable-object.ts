@@ -4,7 +4,8 @@
 // transmission landed (its response was lost) and the upload succeeded; anything else ⇒ an invariant violation,
 // never an overwrite. Owns no buffers; `bytes` is not retained.
 import { setTimeout as delay } from "node:timers/promises";
-import { ErrorCode, NereusError, bytesEqual, type ObjectStore } from "@nereus/core";
+import { ErrorCode, NereusError, type ObjectStore } from "@nereus/core";
+import { bytesEqual } from "@nereus/core/internal";
 
 export interface UploadOptions {
   /** PUT transmissions at most (the first one included). */

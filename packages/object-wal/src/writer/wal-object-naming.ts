@@ -5,7 +5,7 @@
 // never reused by this run, and the 128-bit random run id keeps runs apart; a retried upload of the same flush
 // reuses its key and bytes.
 import { randomBytes } from "node:crypto";
-import { base32LowerNoPad, encodeKeyComponent, pad19, sha256 } from "@nereus/core";
+import { base32LowerNoPad, encodeKeyComponent, pad19, sha256 } from "@nereus/core/internal";
 
 const encoder = new TextEncoder();
 

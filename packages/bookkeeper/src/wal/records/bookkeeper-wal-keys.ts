@@ -5,7 +5,8 @@
 // `ledgerHash` is the hex SHA-256 of (utf8(clusterAlias) ‖ 0x00 ‖ u64be(ledgerId)); the shard is its first byte
 // (000..255) so a later collector can scan roots in bounded, restartable slices. Parsers are strict: a key the
 // builders could not have produced throws DECODE_ERROR.
-import { ErrorCode, NereusError, clusterPrefix, decodeKeyComponent, isPhysicalHash, pad19, parsePad19, physicalShard, protectionTypeSlot, sha256Hex, streamPrefix } from "@nereus/core";
+import { ErrorCode, NereusError } from "@nereus/core";
+import { clusterPrefix, decodeKeyComponent, isPhysicalHash, pad19, parsePad19, physicalShard, protectionTypeSlot, sha256Hex, streamPrefix } from "@nereus/core/internal";
 
 /** Fixed path segments (durable; never rename). */
 export const BookKeeperKeySegment = {

@@ -2,7 +2,7 @@
 // ledger the stream's owner writes, under which session epoch), the per-ledger root (identity, quorums, lifecycle;
 // never removed, so a ledger id is never used twice), and the per-range protection that a head transaction writes
 // to name an exact entry range. Codecs live beside this file; nothing here does I/O.
-import { WireEnum } from "@nereus/core";
+import { WireEnum } from "@nereus/core/internal";
 import type { DigestType } from "../../digest/digest-type.js";
 
 /**

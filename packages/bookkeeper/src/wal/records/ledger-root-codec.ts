@@ -16,7 +16,8 @@
 //   createdAtMillis    u64
 //   sealedEntryCount   u64
 //   sealedLength       u64
-import { ByteReader, ByteWriter, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
 import { ledgerHash, parseLedgerRootKey } from "./bookkeeper-wal-keys.js";
 import { BookKeeperWalWireIds, type BookKeeperLedgerRoot } from "./bookkeeper-wal-records.js";
 import { isLedgerId, readLedgerId, writeLedgerId } from "./ledger-id-field.js";

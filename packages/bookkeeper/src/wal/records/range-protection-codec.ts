@@ -10,7 +10,8 @@
 //   streamId            string
 //   ownerKey            string
 //   rootLifecycleEpoch  u64
-import { ByteReader, ByteWriter, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
 import { ledgerHash, parseRangeProtectionKey } from "./bookkeeper-wal-keys.js";
 import { BookKeeperWalWireIds, type BookKeeperRangeProtection } from "./bookkeeper-wal-records.js";
 import { isLedgerId, readLedgerId, writeLedgerId } from "./ledger-id-field.js";

@@ -3,7 +3,8 @@
 // lost (MetadataAmbiguousError) is resolved by reading the key back — ours iff the stored bytes are exactly ours —
 // never by guessing. Every value written is a transition to a record with a new epoch, so "same bytes" identifies
 // our own write.
-import { MetadataAmbiguousError, bytesEqual, type MetadataStore, type RecordCodec } from "@nereus/core";
+import { MetadataAmbiguousError, type MetadataStore } from "@nereus/core";
+import { bytesEqual, type RecordCodec } from "@nereus/core/internal";
 
 /** A record as stored, with the revision a CAS on it compares. */
 export interface Versioned<T> {

@@ -11,7 +11,8 @@
 //     createdAtMillis    u64
 //   allocationId         string (empty unless ALLOCATING)
 //   updatedAtMillis      u64
-import { ByteReader, ByteWriter, RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core";
+import { ByteReader, ByteWriter } from "@nereus/core";
+import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
 import { parseWriterStateKey } from "./bookkeeper-wal-keys.js";
 import { BookKeeperWalWireIds, type BookKeeperWriterState } from "./bookkeeper-wal-records.js";
 import { isLedgerId, readLedgerId, writeLedgerId } from "./ledger-id-field.js";

@@ -5,7 +5,8 @@
 // everything including existence and creates nothing. Guard rails: the entries above `maxTopicsPerCreateTopicsRequest`
 // are answered POLICY_VIOLATION without being created, the others are created a few at a time (map-bounded.ts), and
 // a creation above the broker's partition limit is answered POLICY_VIOLATION.
-import { NereusError, type StorageProfile, canonicalizeProfile } from "@nereus/core";
+import { NereusError, type StorageProfile } from "@nereus/core";
+import { canonicalizeProfile } from "@nereus/core/internal";
 import type { CreateTopicsRequestTopic } from "../../protocol/apis/create-topics/create-topics-request.js";
 import type { CreateTopicsResponseTopic } from "../../protocol/apis/create-topics/create-topics-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
