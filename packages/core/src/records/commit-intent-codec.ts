@@ -16,17 +16,12 @@
 //   logicalBytes       u64
 //   entryRecordCounts  u32 count + u32 each
 import type { CommitIntent } from "../domain/commit-records.js";
-import { ByteReader } from "../bytes/byte-reader.js";
-import { parseCommitIntentKey } from "../keys/stream-key-parsers.js";
+import { parseCommitIntentKey, type CommitKeyLocation } from "../keys/stream-key-parsers.js";
+import { defineRecordCodec } from "./define-record-codec.js";
 import type { RecordCodec } from "./record-codec.js";
-import { RecordChecks } from "./record-checks.js";
-import { decodeRecordEnvelope, encodeRecord, type RecordEnvelopeHeader } from "./record-envelope.js";
+import type { RecordChecks } from "./record-checks.js";
 import { RecordFields } from "./record-fields.js";
 import { RecordWireIds } from "./record-wire-ids.js";
-
-const RECORD_TYPE = "CommitIntent";
-const SCHEMA_VERSION = 1;
-const HEADER: RecordEnvelopeHeader = { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION };
 
 function validateIntent(intent: CommitIntent, checks: RecordChecks): void {
   checks.text("streamId", intent.streamId);
@@ -66,84 +61,56 @@ function validateIntent(intent: CommitIntent, checks: RecordChecks): void {
  * previousCommitId === "" iff commitVersion === 1 (then offsetStart = 0 and cumulativeSize = logicalBytes);
  * a valid nested ReadTarget; safe integers. `decode` requires the key's stream id and commit id to match.
  */
-export const commitIntentCodec: RecordCodec<CommitIntent> = {
-  recordType: RECORD_TYPE,
-  schemaVersion: SCHEMA_VERSION,
+export const commitIntentCodec: RecordCodec<CommitIntent> = defineRecordCodec<CommitIntent, CommitKeyLocation>({
+  recordType: "CommitIntent",
+  schemaVersion: 1,
+  validate: validateIntent,
+  parseKey: parseCommitIntentKey,
 
-  encode(intent: CommitIntent): Uint8Array {
-    validateIntent(intent, new RecordChecks(RECORD_TYPE));
-    return encodeRecord(HEADER, (writer) => {
-      writer
-        .writeString(intent.streamId)
-        .writeString(intent.commitId)
-        .writeString(intent.previousCommitId)
-        .writeU64(intent.offsetStart)
-        .writeU64(intent.offsetEnd)
-        .writeU64(intent.cumulativeSize)
-        .writeU64(intent.commitVersion)
-        .writeString(intent.writerId)
-        .writeU64(intent.writerEpoch)
-        .writeString(intent.fencingTokenHash);
-      RecordFields.writeReadTarget(writer, intent.readTarget);
-      writer
-        .writeU8(RecordWireIds.payloadFormat.idOf(intent.payloadFormat) ?? 0)
-        .writeU64(intent.recordCount)
-        .writeU32(intent.entryCount)
-        .writeU64(intent.logicalBytes);
-      RecordFields.writeEntryRecordCounts(writer, intent.entryRecordCounts);
-    });
+  matchKey(intent, location, checks) {
+    checks.sameStream(intent.streamId, location.streamId);
+    checks.require(intent.commitId === location.commitId, `commitId ${intent.commitId} does not match the key's commit ${location.commitId}`);
   },
 
-  decode(bytes: Uint8Array, key: string): CommitIntent {
-    const checks = new RecordChecks(RECORD_TYPE, key);
-    try {
-      const location = parseCommitIntentKey(key);
-      const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
-      const reader = new ByteReader(payload, "CommitIntent payload");
-      const streamId = reader.readString("streamId");
-      const commitId = reader.readString("commitId");
-      const previousCommitId = reader.readString("previousCommitId");
-      const offsetStart = reader.readU64("offsetStart");
-      const offsetEnd = reader.readU64("offsetEnd");
-      const cumulativeSize = reader.readU64("cumulativeSize");
-      const commitVersion = reader.readU64("commitVersion");
-      const writerId = reader.readString("writerId");
-      const writerEpoch = reader.readU64("writerEpoch");
-      const fencingTokenHash = reader.readString("fencingTokenHash");
-      const readTarget = RecordFields.readReadTarget(reader);
-      const formatId = reader.readU8("payloadFormat");
-      const payloadFormat = RecordWireIds.payloadFormat.valueOf(formatId);
-      if (payloadFormat === undefined) throw checks.fail(`unknown payloadFormat wire id ${String(formatId)}`);
-      const recordCount = reader.readU64("recordCount");
-      const entryCount = reader.readU32("entryCount");
-      const logicalBytes = reader.readU64("logicalBytes");
-      const entryRecordCounts = RecordFields.readEntryRecordCounts(reader);
-      reader.expectEnd();
-      const intent: CommitIntent = {
-        streamId,
-        commitId,
-        previousCommitId,
-        offsetStart,
-        offsetEnd,
-        cumulativeSize,
-        commitVersion,
-        writerId,
-        writerEpoch,
-        fencingTokenHash,
-        readTarget,
-        payloadFormat,
-        recordCount,
-        entryCount,
-        logicalBytes,
-        entryRecordCounts,
-      };
-      validateIntent(intent, checks);
-      checks.require(intent.streamId === location.streamId, `streamId ${intent.streamId} does not match the key's stream ${location.streamId}`);
-      checks.require(intent.commitId === location.commitId, `commitId ${intent.commitId} does not match the key's commit ${location.commitId}`);
-      return intent;
-    } catch (error) {
-      return checks.wrap(error);
-    }
+  write(writer, intent) {
+    writer
+      .writeString(intent.streamId)
+      .writeString(intent.commitId)
+      .writeString(intent.previousCommitId)
+      .writeU64(intent.offsetStart)
+      .writeU64(intent.offsetEnd)
+      .writeU64(intent.cumulativeSize)
+      .writeU64(intent.commitVersion)
+      .writeString(intent.writerId)
+      .writeU64(intent.writerEpoch)
+      .writeString(intent.fencingTokenHash);
+    RecordFields.writeReadTarget(writer, intent.readTarget);
+    writer
+      .writeU8(RecordWireIds.payloadFormat.idOf(intent.payloadFormat) ?? 0)
+      .writeU64(intent.recordCount)
+      .writeU32(intent.entryCount)
+      .writeU64(intent.logicalBytes);
+    RecordFields.writeEntryRecordCounts(writer, intent.entryRecordCounts);
   },
-};
 
+  read(reader, checks): CommitIntent {
+    return {
+      streamId: reader.readString("streamId"),
+      commitId: reader.readString("commitId"),
+      previousCommitId: reader.readString("previousCommitId"),
+      offsetStart: reader.readU64("offsetStart"),
+      offsetEnd: reader.readU64("offsetEnd"),
+      cumulativeSize: reader.readU64("cumulativeSize"),
+      commitVersion: reader.readU64("commitVersion"),
+      writerId: reader.readString("writerId"),
+      writerEpoch: reader.readU64("writerEpoch"),
+      fencingTokenHash: reader.readString("fencingTokenHash"),
+      readTarget: RecordFields.readReadTarget(reader),
+      payloadFormat: checks.wireValue("payloadFormat", RecordWireIds.payloadFormat, reader.readU8("payloadFormat")),
+      recordCount: reader.readU64("recordCount"),
+      entryCount: reader.readU32("entryCount"),
+      logicalBytes: reader.readU64("logicalBytes"),
+      entryRecordCounts: RecordFields.readEntryRecordCounts(reader),
+    };
+  },
+});

@@ -10,30 +10,10 @@
 //   payloadFormat      u8 wire id
 //   entryRecordCounts  u32 count + u32 each (sum = offsetEnd - offsetStart)
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
-import { ByteReader } from "../bytes/byte-reader.js";
-import { parseOffsetIndexKey } from "../keys/stream-key-parsers.js";
+import { parseOffsetIndexKey, type OffsetIndexKeyLocation } from "../keys/stream-key-parsers.js";
+import { defineRecordCodec } from "./define-record-codec.js";
+import { checkIndexedRange, checkIndexedTarget, matchIndexKey, readIndexedRange, readIndexedTarget, writeIndexedRange, writeIndexedTarget } from "./index-entry-fields.js";
 import type { RecordCodec } from "./record-codec.js";
-import { RecordChecks } from "./record-checks.js";
-import { decodeRecordEnvelope, encodeRecord, type RecordEnvelopeHeader } from "./record-envelope.js";
-import { RecordFields } from "./record-fields.js";
-import { RecordWireIds } from "./record-wire-ids.js";
-
-const RECORD_TYPE = "OffsetIndexEntry";
-const SCHEMA_VERSION = 1;
-const HEADER: RecordEnvelopeHeader = { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION };
-
-function validateEntry(entry: OffsetIndexEntry, checks: RecordChecks): void {
-  checks.text("streamId", entry.streamId);
-  checks.natural("offsetStart", entry.offsetStart);
-  checks.natural("offsetEnd", entry.offsetEnd, 1);
-  if (!(entry.offsetStart < entry.offsetEnd)) throw checks.fail(`empty range [${String(entry.offsetStart)}, ${String(entry.offsetEnd)})`);
-  checks.natural("generation", entry.generation);
-  checks.text("commitId", entry.commitId, entry.generation > 0);
-  checks.natural("commitVersion", entry.commitVersion, 1);
-  checks.natural("cumulativeSize", entry.cumulativeSize);
-  if (RecordWireIds.payloadFormat.idOf(entry.payloadFormat) === undefined) throw checks.fail(`unknown payloadFormat ${String(entry.payloadFormat)}`);
-  checks.entryRecordCounts(entry.entryRecordCounts, entry.payloadFormat, entry.offsetEnd - entry.offsetStart);
-}
 
 /**
  * Codec of the OffsetIndexEntry record (generation 0 and higher generations of the COMMITTED view). Enforced: a
@@ -41,68 +21,34 @@ function validateEntry(entry: OffsetIndexEntry, checks: RecordChecks): void {
  * 0, commitVersion >= 1, a valid nested ReadTarget, safe integers. `decode` requires the key's stream id,
  * offsetEnd and generation to match.
  */
-export const offsetIndexCodec: RecordCodec<OffsetIndexEntry> = {
-  recordType: RECORD_TYPE,
-  schemaVersion: SCHEMA_VERSION,
+export const offsetIndexCodec: RecordCodec<OffsetIndexEntry> = defineRecordCodec<OffsetIndexEntry, OffsetIndexKeyLocation>({
+  recordType: "OffsetIndexEntry",
+  schemaVersion: 1,
+  parseKey: parseOffsetIndexKey,
+  matchKey: matchIndexKey,
 
-  encode(entry: OffsetIndexEntry): Uint8Array {
-    validateEntry(entry, new RecordChecks(RECORD_TYPE));
-    return encodeRecord(HEADER, (writer) => {
-      writer
-        .writeString(entry.streamId)
-        .writeU64(entry.offsetStart)
-        .writeU64(entry.offsetEnd)
-        .writeU64(entry.generation)
-        .writeString(entry.commitId)
-        .writeU64(entry.commitVersion)
-        .writeU64(entry.cumulativeSize);
-      RecordFields.writeReadTarget(writer, entry.readTarget);
-      writer.writeU8(RecordWireIds.payloadFormat.idOf(entry.payloadFormat) ?? 0);
-      RecordFields.writeEntryRecordCounts(writer, entry.entryRecordCounts);
-    });
+  validate(entry, checks) {
+    checkIndexedRange(entry, checks);
+    checks.natural("generation", entry.generation);
+    checks.text("commitId", entry.commitId, entry.generation > 0);
+    checks.natural("commitVersion", entry.commitVersion, 1);
+    checks.natural("cumulativeSize", entry.cumulativeSize);
+    checkIndexedTarget(entry, checks);
   },
 
-  decode(bytes: Uint8Array, key: string): OffsetIndexEntry {
-    const checks = new RecordChecks(RECORD_TYPE, key);
-    try {
-      const location = parseOffsetIndexKey(key);
-      const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
-      const reader = new ByteReader(payload, "OffsetIndexEntry payload");
-      const streamId = reader.readString("streamId");
-      const offsetStart = reader.readU64("offsetStart");
-      const offsetEnd = reader.readU64("offsetEnd");
-      const generation = reader.readU64("generation");
-      const commitId = reader.readString("commitId");
-      const commitVersion = reader.readU64("commitVersion");
-      const cumulativeSize = reader.readU64("cumulativeSize");
-      const readTarget = RecordFields.readReadTarget(reader);
-      const formatId = reader.readU8("payloadFormat");
-      const payloadFormat = RecordWireIds.payloadFormat.valueOf(formatId);
-      if (payloadFormat === undefined) throw checks.fail(`unknown payloadFormat wire id ${String(formatId)}`);
-      const entryRecordCounts = RecordFields.readEntryRecordCounts(reader);
-      reader.expectEnd();
-      const entry: OffsetIndexEntry = {
-        streamId,
-        offsetStart,
-        offsetEnd,
-        generation,
-        commitId,
-        commitVersion,
-        cumulativeSize,
-        readTarget,
-        payloadFormat,
-        entryRecordCounts,
-      };
-      validateEntry(entry, checks);
-      checks.require(entry.streamId === location.streamId, `streamId ${entry.streamId} does not match the key's stream ${location.streamId}`);
-      checks.require(
-        entry.offsetEnd === location.offsetEnd && entry.generation === location.generation,
-        `(offsetEnd ${String(entry.offsetEnd)}, generation ${String(entry.generation)}) does not match the key's ` +
-          `(${String(location.offsetEnd)}, ${String(location.generation)})`,
-      );
-      return entry;
-    } catch (error) {
-      return checks.wrap(error);
-    }
+  write(writer, entry) {
+    writeIndexedRange(writer, entry);
+    writer.writeString(entry.commitId).writeU64(entry.commitVersion).writeU64(entry.cumulativeSize);
+    writeIndexedTarget(writer, entry);
   },
-};
+
+  read(reader, checks) {
+    return {
+      ...readIndexedRange(reader),
+      commitId: reader.readString("commitId"),
+      commitVersion: reader.readU64("commitVersion"),
+      cumulativeSize: reader.readU64("cumulativeSize"),
+      ...readIndexedTarget(reader, checks),
+    };
+  },
+});

@@ -4,6 +4,7 @@
 import { isWellFormedString } from "../bytes/strict-utf8.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
+import type { WireEnum } from "./wire-enum.js";
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 const MAX_ENTRY_RECORD_COUNT = 0x7fff_ffff;
@@ -80,6 +81,18 @@ export class RecordChecks {
       sum += count;
     }
     if (sum !== recordCount) throw this.fail(`entryRecordCounts sum to ${String(sum)}, expected ${String(recordCount)}`);
+  }
+
+  /** The member of `wire` with wire id `id`; fails with "unknown {name} wire id {id}" for an id it does not know. */
+  wireValue<T extends string>(name: string, wire: WireEnum<T>, id: number): T {
+    const value = wire.valueOf(id);
+    if (value === undefined) throw this.fail(`unknown ${name} wire id ${String(id)}`);
+    return value;
+  }
+
+  /** A decoded record's stream must be the stream of the key it was read from. */
+  sameStream(streamId: string, keyStreamId: string): void {
+    if (streamId !== keyStreamId) throw this.fail(`streamId ${streamId} does not match the key's stream ${keyStreamId}`);
   }
 
   /** `condition` must hold; otherwise fail with `message`. */
