@@ -15,6 +15,8 @@ export { pad19, parsePad19 } from "./identity/pad19.js";
 export { newFencingToken } from "./identity/fencing-token.js";
 export { clusterPrefix, streamPrefix, commitIntentKey } from "./keys/stream-keys.js";
 export { isPhysicalHash, physicalShard, protectionTypeSlot } from "./keys/physical-key-components.js";
+export { PhysicalKeySpace, notKeyOf, type PhysicalRootKeyLocation } from "./keys/physical-key-space.js";
+export { parseStreamScopedKey, type StreamKeyLocation } from "./keys/stream-key-parsers.js";
 
 // Storage profiles.
 export { canonicalizeProfile } from "./profiles/canonicalize-profile.js";
@@ -24,6 +26,7 @@ export { STORAGE_PROFILE_TRAITS } from "./profiles/profile-traits.js";
 export type { RecordCodec } from "./records/record-codec.js";
 export { encodeRecordEnvelope, decodeRecordEnvelope } from "./records/record-envelope.js";
 export { RecordChecks } from "./records/record-checks.js";
+export { defineRecordCodec, type RecordCodecSpec } from "./records/define-record-codec.js";
 export { WireEnum } from "./records/wire-enum.js";
 export { RecordWireIds } from "./records/record-wire-ids.js";
 export { readTargetCodec } from "./records/read-target-codec.js";

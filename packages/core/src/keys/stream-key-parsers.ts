@@ -22,7 +22,11 @@ export interface OffsetIndexKeyLocation extends StreamKeyLocation {
   readonly generation: number;
 }
 
-function parseStreamScoped(key: string, kind: string, tail: readonly string[]): { location: StreamKeyLocation; rest: string[] } {
+/**
+ * Parses `P/streams/{sid}/{tail...}` where `tail` lists the fixed segments after the stream id, `"*"` for a dynamic
+ * one (returned raw, in order, in `rest`). `kind` names the key in errors ("a stream head").
+ */
+export function parseStreamScopedKey(key: string, kind: string, tail: readonly string[]): { location: StreamKeyLocation; rest: string[] } {
   const parts = key.split("/");
   const fail = (reason: string, cause?: unknown): NereusError =>
     new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, { cause });
@@ -55,24 +59,24 @@ function component(key: string, kind: string, value: string): string {
 
 /** Parses `P/streams/{sid}/head`. */
 export function parseStreamHeadKey(key: string): StreamKeyLocation {
-  return parseStreamScoped(key, "a stream head", [StreamKeySegment.HEAD]).location;
+  return parseStreamScopedKey(key, "a stream head", [StreamKeySegment.HEAD]).location;
 }
 
 /** Parses `P/streams/{sid}/commit-log/{commitId}`. */
 export function parseCommitIntentKey(key: string): CommitKeyLocation {
-  const { location, rest } = parseStreamScoped(key, "a commit intent", [StreamKeySegment.COMMIT_LOG, "*"]);
+  const { location, rest } = parseStreamScopedKey(key, "a commit intent", [StreamKeySegment.COMMIT_LOG, "*"]);
   return { ...location, commitId: component(key, "a commit intent", rest[0] ?? "") };
 }
 
 /** Parses `P/streams/{sid}/committed-appends/{commitId}`. */
 export function parseReplayMarkerKey(key: string): CommitKeyLocation {
-  const { location, rest } = parseStreamScoped(key, "a replay marker", [StreamKeySegment.COMMITTED_APPENDS, "*"]);
+  const { location, rest } = parseStreamScopedKey(key, "a replay marker", [StreamKeySegment.COMMITTED_APPENDS, "*"]);
   return { ...location, commitId: component(key, "a replay marker", rest[0] ?? "") };
 }
 
 /** Parses `P/streams/{sid}/offset-index/{offsetEnd19}/{generation19}`. */
 export function parseOffsetIndexKey(key: string): OffsetIndexKeyLocation {
-  const { location, rest } = parseStreamScoped(key, "an offset index", [StreamKeySegment.OFFSET_INDEX, "*", "*"]);
+  const { location, rest } = parseStreamScopedKey(key, "an offset index", [StreamKeySegment.OFFSET_INDEX, "*", "*"]);
   try {
     return { ...location, offsetEnd: parsePad19(rest[0] ?? ""), generation: parsePad19(rest[1] ?? "") };
   } catch (cause) {

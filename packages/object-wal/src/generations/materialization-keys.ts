@@ -2,8 +2,8 @@
 //   P/materialization/v1/stream-registry/{shard02}/{sid}     StreamRegistration (work discovery)
 //   P/streams/{sid}/materialization/v1/state                 StreamMaterialization (coverage, counter, task)
 // The registry shard is the low 6 bits of sha256(streamId) (00..63), so discovery can scan in bounded slices.
-import { ErrorCode, NereusError } from "@nereus/core";
-import { clusterPrefix, decodeKeyComponent, encodeKeyComponent, sha256, streamPrefix } from "@nereus/core/internal";
+import type { NereusError } from "@nereus/core";
+import { clusterPrefix, decodeKeyComponent, encodeKeyComponent, notKeyOf, parseStreamScopedKey, sha256, streamPrefix } from "@nereus/core/internal";
 
 const encoder = new TextEncoder();
 
@@ -39,8 +39,7 @@ export function streamMaterializationKey(cluster: string, streamId: string): str
 /** The stream id of a registration key (DECODE_ERROR for anything `streamRegistrationKey` cannot produce). */
 export function parseStreamRegistrationKey(key: string): { readonly cluster: string; readonly streamId: string } {
   const parts = key.split("/");
-  const fail = (reason: string, cause?: unknown): NereusError =>
-    new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a stream registration key: ${reason}`, { retryable: false, cause });
+  const fail = (reason: string, cause?: unknown): NereusError => notKeyOf(key, "a stream registration", reason, cause);
   if (
     parts.length !== 9 ||
     parts[0] !== "" ||
@@ -66,22 +65,6 @@ export function parseStreamRegistrationKey(key: string): { readonly cluster: str
 
 /** The stream id of a materialization state key. */
 export function parseStreamMaterializationKey(key: string): { readonly cluster: string; readonly streamId: string } {
-  const parts = key.split("/");
-  if (
-    parts.length !== 9 ||
-    parts[0] !== "" ||
-    parts[1] !== "nereus" ||
-    parts[2] !== "clusters" ||
-    parts[4] !== "streams" ||
-    parts[6] !== MaterializationKeySegment.ROOT ||
-    parts[7] !== MaterializationKeySegment.VERSION ||
-    parts[8] !== MaterializationKeySegment.STATE
-  ) {
-    throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a stream materialization key`, { retryable: false });
-  }
-  try {
-    return { cluster: decodeKeyComponent(parts[3] ?? ""), streamId: decodeKeyComponent(parts[5] ?? "") };
-  } catch (cause) {
-    throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a stream materialization key: bad component`, { retryable: false, cause });
-  }
+  const scope = [MaterializationKeySegment.ROOT, MaterializationKeySegment.VERSION, MaterializationKeySegment.STATE];
+  return parseStreamScopedKey(key, "a stream materialization", scope).location;
 }

@@ -5,8 +5,7 @@
 // `objectKeyHash` is the hex SHA-256 of the exact object key (store-relative, UTF-8); the shard is its first byte
 // (000..255) so a later GC can scan roots in bounded, restartable slices. Parsers are strict: a key the builders
 // could not have produced throws DECODE_ERROR.
-import { ErrorCode, NereusError } from "@nereus/core";
-import { clusterPrefix, decodeKeyComponent, encodeKeyComponent, isPhysicalHash, physicalShard, protectionTypeSlot, sha256Hex } from "@nereus/core/internal";
+import { PhysicalKeySpace, decodeKeyComponent, encodeKeyComponent, isPhysicalHash, notKeyOf, protectionTypeSlot, sha256Hex } from "@nereus/core/internal";
 
 /** Fixed path segments (durable; never rename). */
 export const PhysicalObjectKeySegment = {
@@ -17,9 +16,9 @@ export const PhysicalObjectKeySegment = {
   PROTECTIONS: "protections",
 } as const;
 
-const SHARD_PATTERN = /^\d{3}$/;
 const TYPE_PATTERN = /^\d{2}$/;
 const encoder = new TextEncoder();
+const space = new PhysicalKeySpace(PhysicalObjectKeySegment.ROOT, "object key hash");
 
 /** Hex SHA-256 of the UTF-8 bytes of `objectKey` (the identity every root and protection is keyed by). */
 export function objectKeyHash(objectKey: string): string {
@@ -28,26 +27,22 @@ export function objectKeyHash(objectKey: string): string {
 
 /** The shard (first hash byte, 3 decimal digits) of an object key hash. */
 export function objectShard(keyHash: string): string {
-  return physicalShard(keyHash, "object key hash");
-}
-
-function base(cluster: string): string {
-  return `${clusterPrefix(cluster)}/${PhysicalObjectKeySegment.ROOT}/${PhysicalObjectKeySegment.VERSION}`;
+  return space.shard(keyHash);
 }
 
 /** `P/physical-objects/v1/`: scan prefix of every root and protection of a cluster. */
 export function physicalObjectsPrefix(cluster: string): string {
-  return `${base(cluster)}/`;
+  return space.prefix(cluster);
 }
 
 /** `P/physical-objects/v1/{shard}/roots/{hash}`: the PhysicalObjectRoot of one object. */
 export function physicalObjectRootKey(cluster: string, keyHash: string): string {
-  return `${base(cluster)}/${objectShard(keyHash)}/${PhysicalObjectKeySegment.ROOTS}/${keyHash}`;
+  return space.rootKey(cluster, keyHash);
 }
 
 /** `P/physical-objects/v1/{shard}/objects/{hash}/protections/`: scan prefix of an object's protections. */
 export function objectProtectionsPrefix(cluster: string, keyHash: string): string {
-  return `${base(cluster)}/${objectShard(keyHash)}/${PhysicalObjectKeySegment.OBJECTS}/${keyHash}/${PhysicalObjectKeySegment.PROTECTIONS}/`;
+  return `${space.targetPrefix(cluster, PhysicalObjectKeySegment.OBJECTS, keyHash)}${PhysicalObjectKeySegment.PROTECTIONS}/`;
 }
 
 /** `P/physical-objects/v1/{shard}/objects/{hash}/protections/{typeId02}/{referenceId}`: one ObjectProtection. */
@@ -67,17 +62,13 @@ export interface ObjectProtectionKeyLocation extends PhysicalObjectRootKeyLocati
 
 /** Inverse of `physicalObjectRootKey`. */
 export function parsePhysicalObjectRootKey(key: string): PhysicalObjectRootKeyLocation {
-  const parts = splitBase(key, "a physical-object root", 3);
-  const [shard, segment, hash] = parts.rest;
-  if (segment !== PhysicalObjectKeySegment.ROOTS || hash === undefined || !isPhysicalHash(hash) || shard !== objectShard(hash)) {
-    throw notKey(key, "a physical-object root", "expected {shard}/roots/{objectKeyHash}");
-  }
-  return { cluster: parts.cluster, objectKeyHash: hash };
+  const { cluster, hash } = space.parseRootKey(key, "a physical-object root");
+  return { cluster, objectKeyHash: hash };
 }
 
 /** Inverse of `objectProtectionKey`. */
 export function parseObjectProtectionKey(key: string): ObjectProtectionKeyLocation {
-  const parts = splitBase(key, "an object protection", 6);
+  const parts = space.split(key, "an object protection", 6);
   const [shard, objects, hash, protections, type, reference] = parts.rest;
   if (
     objects !== PhysicalObjectKeySegment.OBJECTS ||
@@ -89,35 +80,13 @@ export function parseObjectProtectionKey(key: string): ObjectProtectionKeyLocati
     !TYPE_PATTERN.test(type) ||
     reference === undefined
   ) {
-    throw notKey(key, "an object protection", "expected {shard}/objects/{hash}/protections/{typeId02}/{referenceId}");
+    throw notKeyOf(key, "an object protection", "expected {shard}/objects/{hash}/protections/{typeId02}/{referenceId}");
   }
   let referenceId: string;
   try {
     referenceId = decodeKeyComponent(reference);
   } catch (cause) {
-    throw notKey(key, "an object protection", "bad referenceId component", cause);
+    throw notKeyOf(key, "an object protection", "bad referenceId component", cause);
   }
   return { cluster: parts.cluster, objectKeyHash: hash, typeId: Number.parseInt(type, 10), referenceId };
-}
-
-function splitBase(key: string, kind: string, tail: number): { cluster: string; rest: string[] } {
-  const parts = key.split("/");
-  // "", "nereus", "clusters", {cluster}, "physical-objects", "v1", ...tail
-  if (parts.length !== 6 + tail || parts[0] !== "" || parts[1] !== "nereus" || parts[2] !== "clusters") {
-    throw notKey(key, kind, `expected /nereus/clusters/{cluster}/${PhysicalObjectKeySegment.ROOT}/v1/... with ${String(tail)} more segments`);
-  }
-  if (parts[4] !== PhysicalObjectKeySegment.ROOT || parts[5] !== PhysicalObjectKeySegment.VERSION || !SHARD_PATTERN.test(parts[6] ?? "")) {
-    throw notKey(key, kind, `expected ${PhysicalObjectKeySegment.ROOT}/v1/{shard03}`);
-  }
-  let cluster: string;
-  try {
-    cluster = decodeKeyComponent(parts[3] ?? "");
-  } catch (cause) {
-    throw notKey(key, kind, "bad cluster component", cause);
-  }
-  return { cluster, rest: parts.slice(6) };
-}
-
-function notKey(key: string, kind: string, reason: string, cause?: unknown): NereusError {
-  return new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, { retryable: false, cause });
 }

@@ -6,7 +6,7 @@
 // (000..255) so a later collector can scan roots in bounded, restartable slices. Parsers are strict: a key the
 // builders could not have produced throws DECODE_ERROR.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { clusterPrefix, decodeKeyComponent, isPhysicalHash, pad19, parsePad19, physicalShard, protectionTypeSlot, sha256Hex, streamPrefix } from "@nereus/core/internal";
+import { PhysicalKeySpace, clusterPrefix, isPhysicalHash, notKeyOf, pad19, parsePad19, parseStreamScopedKey, protectionTypeSlot, sha256Hex, streamPrefix } from "@nereus/core/internal";
 
 /** Fixed path segments (durable; never rename). */
 export const BookKeeperKeySegment = {
@@ -20,10 +20,10 @@ export const BookKeeperKeySegment = {
   PROTECTIONS: "protections",
 } as const;
 
-const SHARD_PATTERN = /^\d{3}$/;
 const TYPE_PATTERN = /^\d{2}$/;
 const MAX_LEDGER_ID = (1n << 63n) - 1n;
 const encoder = new TextEncoder();
+const space = new PhysicalKeySpace(BookKeeperKeySegment.ROOT, "ledger hash");
 
 /** Throws INVALID_ARGUMENT unless `ledgerId` is a BookKeeper ledger id (0 .. 2^63-1). */
 export function checkLedgerId(ledgerId: bigint): void {
@@ -44,7 +44,7 @@ export function ledgerHash(clusterAlias: string, ledgerId: bigint): string {
 
 /** The shard (first hash byte, 3 decimal digits) of a ledger hash. */
 export function ledgerShard(hash: string): string {
-  return physicalShard(hash, "ledger hash");
+  return space.shard(hash);
 }
 
 /** `P/streams/{sid}/bookkeeper/v1/writer-state`: the stream's BookKeeperWriterState. */
@@ -52,23 +52,19 @@ export function writerStateKey(cluster: string, streamId: string): string {
   return `${streamPrefix(clusterPrefix(cluster), streamId)}${BookKeeperKeySegment.STREAM_SCOPE}/${BookKeeperKeySegment.VERSION}/${BookKeeperKeySegment.WRITER_STATE}`;
 }
 
-function base(cluster: string): string {
-  return `${clusterPrefix(cluster)}/${BookKeeperKeySegment.ROOT}/${BookKeeperKeySegment.VERSION}`;
-}
-
 /** `P/physical-bookkeeper/v1/`: scan prefix of every root and protection of a cluster. */
 export function physicalBookKeeperPrefix(cluster: string): string {
-  return `${base(cluster)}/`;
+  return space.prefix(cluster);
 }
 
 /** `P/physical-bookkeeper/v1/{shard}/roots/{hash}`: one BookKeeperLedgerRoot. */
 export function ledgerRootKey(cluster: string, hash: string): string {
-  return `${base(cluster)}/${ledgerShard(hash)}/${BookKeeperKeySegment.ROOTS}/${hash}`;
+  return space.rootKey(cluster, hash);
 }
 
 /** `P/physical-bookkeeper/v1/{shard}/ledgers/{hash}/ranges/`: scan prefix of a ledger's range protections. */
 export function ledgerRangesPrefix(cluster: string, hash: string): string {
-  return `${base(cluster)}/${ledgerShard(hash)}/${BookKeeperKeySegment.LEDGERS}/${hash}/${BookKeeperKeySegment.RANGES}/`;
+  return `${space.targetPrefix(cluster, BookKeeperKeySegment.LEDGERS, hash)}${BookKeeperKeySegment.RANGES}/`;
 }
 
 /** `.../ledgers/{hash}/ranges/{firstEntryId19}/protections/{typeId02}`: the fixed protection slot of one range. */
@@ -93,40 +89,19 @@ export interface RangeProtectionKeyLocation extends LedgerRootKeyLocation {
 
 /** Inverse of `writerStateKey`. */
 export function parseWriterStateKey(key: string): WriterStateKeyLocation {
-  const parts = key.split("/");
-  // "", "nereus", "clusters", {cluster}, "streams", {sid}, "bookkeeper", "v1", "writer-state"
-  if (
-    parts.length !== 9 ||
-    parts[0] !== "" ||
-    parts[1] !== "nereus" ||
-    parts[2] !== "clusters" ||
-    parts[4] !== "streams" ||
-    parts[6] !== BookKeeperKeySegment.STREAM_SCOPE ||
-    parts[7] !== BookKeeperKeySegment.VERSION ||
-    parts[8] !== BookKeeperKeySegment.WRITER_STATE
-  ) {
-    throw notKey(key, "a BookKeeper writer state", "expected /nereus/clusters/{cluster}/streams/{sid}/bookkeeper/v1/writer-state");
-  }
-  try {
-    return { cluster: decodeKeyComponent(parts[3] ?? ""), streamId: decodeKeyComponent(parts[5] ?? "") };
-  } catch (cause) {
-    throw notKey(key, "a BookKeeper writer state", "bad cluster or stream component", cause);
-  }
+  const scope = [BookKeeperKeySegment.STREAM_SCOPE, BookKeeperKeySegment.VERSION, BookKeeperKeySegment.WRITER_STATE];
+  return parseStreamScopedKey(key, "a BookKeeper writer state", scope).location;
 }
 
 /** Inverse of `ledgerRootKey`. */
 export function parseLedgerRootKey(key: string): LedgerRootKeyLocation {
-  const parts = splitBase(key, "a BookKeeper ledger root", 3);
-  const [shard, segment, hash] = parts.rest;
-  if (segment !== BookKeeperKeySegment.ROOTS || hash === undefined || !isPhysicalHash(hash) || shard !== ledgerShard(hash)) {
-    throw notKey(key, "a BookKeeper ledger root", "expected {shard}/roots/{ledgerHash}");
-  }
-  return { cluster: parts.cluster, ledgerHash: hash };
+  const { cluster, hash } = space.parseRootKey(key, "a BookKeeper ledger root");
+  return { cluster, ledgerHash: hash };
 }
 
 /** Inverse of `rangeProtectionKey`. */
 export function parseRangeProtectionKey(key: string): RangeProtectionKeyLocation {
-  const parts = splitBase(key, "a BookKeeper range protection", 7);
+  const parts = space.split(key, "a BookKeeper range protection", 7);
   const [shard, ledgers, hash, ranges, first, protections, type] = parts.rest;
   if (
     ledgers !== BookKeeperKeySegment.LEDGERS ||
@@ -138,35 +113,13 @@ export function parseRangeProtectionKey(key: string): RangeProtectionKeyLocation
     type === undefined ||
     !TYPE_PATTERN.test(type)
   ) {
-    throw notKey(key, "a BookKeeper range protection", "expected {shard}/ledgers/{hash}/ranges/{firstEntryId19}/protections/{typeId02}");
+    throw notKeyOf(key, "a BookKeeper range protection", "expected {shard}/ledgers/{hash}/ranges/{firstEntryId19}/protections/{typeId02}");
   }
   let firstEntryId: number;
   try {
     firstEntryId = parsePad19(first ?? "");
   } catch (cause) {
-    throw notKey(key, "a BookKeeper range protection", "bad firstEntryId component", cause);
+    throw notKeyOf(key, "a BookKeeper range protection", "bad firstEntryId component", cause);
   }
   return { cluster: parts.cluster, ledgerHash: hash, firstEntryId, typeId: Number.parseInt(type, 10) };
-}
-
-function splitBase(key: string, kind: string, tail: number): { cluster: string; rest: string[] } {
-  const parts = key.split("/");
-  // "", "nereus", "clusters", {cluster}, "physical-bookkeeper", "v1", ...tail
-  if (parts.length !== 6 + tail || parts[0] !== "" || parts[1] !== "nereus" || parts[2] !== "clusters") {
-    throw notKey(key, kind, `expected /nereus/clusters/{cluster}/${BookKeeperKeySegment.ROOT}/v1/... with ${String(tail)} more segments`);
-  }
-  if (parts[4] !== BookKeeperKeySegment.ROOT || parts[5] !== BookKeeperKeySegment.VERSION || !SHARD_PATTERN.test(parts[6] ?? "")) {
-    throw notKey(key, kind, `expected ${BookKeeperKeySegment.ROOT}/v1/{shard03}`);
-  }
-  let cluster: string;
-  try {
-    cluster = decodeKeyComponent(parts[3] ?? "");
-  } catch (cause) {
-    throw notKey(key, kind, "bad cluster component", cause);
-  }
-  return { cluster, rest: parts.slice(6) };
-}
-
-function notKey(key: string, kind: string, reason: string, cause?: unknown): NereusError {
-  return new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, { retryable: false, cause });
 }
