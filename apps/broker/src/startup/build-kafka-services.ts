@@ -1,0 +1,71 @@
+// Start-up step 3: the Kafka services over the opened storage — the group coordinator, then the Kafka broker that
+// answers the group APIs through the coordinator's handlers — advertised at the address clients are told to use.
+// Both are registered for undo (the broker closes before the coordinator).
+import { type GroupCoordinator, type KafkaBroker, createGroupCoordinator, createKafkaBroker } from "@nereus/kafka";
+import type { BrokerConfig } from "../config/broker-config.js";
+import type { BrokerLogger } from "../logging/json-logger.js";
+import type { BrokerStorage } from "../storage/open-storage.js";
+import type { StartupUndo } from "./startup-undo.js";
+
+/** The broker's Kafka services. */
+export interface KafkaServices {
+  readonly coordinator: GroupCoordinator;
+  readonly broker: KafkaBroker;
+}
+
+/** True for an address that binds every interface (not one clients can be told to connect to). */
+export function wildcard(host: string): boolean {
+  return host === "0.0.0.0" || host === "::" || host === "[::]";
+}
+
+/** The host clients are told to connect to: the configured one, else the bound host (loopback for a wildcard). */
+export function advertisedHostOf(config: BrokerConfig): string {
+  return config.kafka.advertisedHost ?? (wildcard(config.kafka.host) ? "127.0.0.1" : config.kafka.host);
+}
+
+/** Creates the group coordinator and the Kafka broker of `config`, advertised at the host and `advertisedPort`. */
+export function buildKafkaServices(config: BrokerConfig, storage: BrokerStorage, advertisedPort: number, logger: BrokerLogger, undo: StartupUndo): KafkaServices {
+  const advertisedHost = advertisedHostOf(config);
+  const coordinator = createGroupCoordinator({
+    metadata: storage.metadata,
+    cluster: config.cluster,
+    nodeId: config.nodeId,
+    host: advertisedHost,
+    port: advertisedPort,
+    initialRebalanceDelayMs: config.groups.initialRebalanceDelayMs,
+    minSessionTimeoutMs: config.groups.minSessionTimeoutMs,
+    maxSessionTimeoutMs: config.groups.maxSessionTimeoutMs,
+    logger,
+  });
+  undo.push(() => coordinator.close());
+  const broker = createKafkaBroker({
+    store: storage.store,
+    metadata: storage.metadata,
+    cluster: config.cluster,
+    nodeId: config.nodeId,
+    advertisedHost,
+    advertisedPort,
+    defaultPartitions: config.topics.defaultPartitions,
+    autoCreateTopics: config.topics.autoCreate,
+    maxPartitionsPerTopic: config.topics.maxPartitionsPerTopic,
+    maxPartitionsPerBroker: config.topics.maxPartitionsPerBroker,
+    maxTopicsPerMetadataRequest: config.topics.maxTopicsPerMetadataRequest,
+    maxTopicsPerCreateTopicsRequest: config.topics.maxTopicsPerCreateTopicsRequest,
+    autoCreateTopicsPerSecond: config.topics.autoCreatePerSecond,
+    ...(config.topics.autoCreateBurst === undefined ? {} : { autoCreateTopicsBurst: config.topics.autoCreateBurst }),
+    retentionCheckIntervalMs: config.topics.retentionCheckIntervalMs,
+    logDir: storage.logDir,
+    defaultProfile: config.storage.defaultProfile,
+    groupHandlers: coordinator.handlers,
+    partitionLogs: {
+      maxInFlightAppends: config.kafka.maxInFlightAppends,
+      pipelinedAppendMinBytes: config.kafka.pipelinedAppendMinBytes,
+      readAheadMaxBytes: config.kafka.readAheadMaxBytes,
+      tailCacheBytes: config.kafka.tailCacheBytes,
+      tailCacheMaxBytes: config.kafka.tailCacheMaxBytes,
+    },
+    logger,
+  });
+  undo.push(() => broker.close());
+  return { coordinator, broker };
+}
