@@ -26,7 +26,7 @@ export { STORAGE_PROFILE_TRAITS } from "./profiles/profile-traits.js";
 export type { RecordCodec } from "./records/record-codec.js";
 export { encodeRecordEnvelope, decodeRecordEnvelope } from "./records/record-envelope.js";
 export { RecordChecks } from "./records/record-checks.js";
-export { defineRecordCodec, type RecordCodecSpec } from "./records/define-record-codec.js";
+export { defineRecordCodec, matchStreamKey, type RecordCodecSpec } from "./records/define-record-codec.js";
 export { WireEnum } from "./records/wire-enum.js";
 export { RecordWireIds } from "./records/record-wire-ids.js";
 export { readTargetCodec } from "./records/read-target-codec.js";

@@ -24,7 +24,7 @@ export interface RecordCodecSpec<T, Location> {
   /** Recovers the key's components; throws DECODE_ERROR for a key of another kind. */
   parseKey(key: string): Location;
   /** Throws through `checks` unless the decoded record belongs to the key it was read from. */
-  matchKey(record: T, location: Location, checks: RecordChecks): void;
+  matchKey(record: NoInfer<T>, location: NoInfer<Location>, checks: RecordChecks): void;
 }
 
 /** The codec of `spec`'s record type (see RecordCodec for the invariants every codec keeps). */
@@ -59,4 +59,9 @@ export function defineRecordCodec<T, Location>(spec: RecordCodecSpec<T, Location
       }
     },
   };
+}
+
+/** The `matchKey` of a record keyed by its stream alone: the record's stream is the key's. */
+export function matchStreamKey(record: { readonly streamId: string }, location: { readonly streamId: string }, checks: RecordChecks): void {
+  checks.sameStream(record.streamId, location.streamId);
 }

@@ -21,8 +21,8 @@
 //     output                    u8 presence, then u32 length + ReadTarget bytes (core's canonical target codec)
 // Invariants: a CLAIMED or PREPARED task has a claim; PREPARED and PUBLISHED tasks have a generation
 // (< nextGeneration) and an output; the task range is non-empty.
-import { ByteReader, ByteWriter } from "@nereus/core";
-import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, readTargetCodec, type RecordCodec } from "@nereus/core/internal";
+import type { ByteReader, ByteWriter } from "@nereus/core";
+import { defineRecordCodec, matchStreamKey, readTargetCodec, type RecordChecks, type RecordCodec } from "@nereus/core/internal";
 import { parseStreamMaterializationKey } from "./materialization-keys.js";
 import { MaterializationWireIds, type MaterializationTask, type StreamMaterialization } from "./materialization-records.js";
 
@@ -90,15 +90,11 @@ function presence(reader: ByteReader, field: string): boolean {
 
 function readTask(reader: ByteReader, checks: RecordChecks): MaterializationTask {
   const taskId = reader.readString("taskId");
-  const stateId = reader.readU8("state");
-  const state = MaterializationWireIds.taskState.valueOf(stateId);
-  if (state === undefined) throw checks.fail(`unknown task state wire id ${String(stateId)}`);
+  const state = checks.wireValue("task state", MaterializationWireIds.taskState, reader.readU8("state"));
   const level = reader.readU32("level");
   const offsetStart = reader.readU64("offsetStart");
   const offsetEnd = reader.readU64("offsetEnd");
-  const kindId = reader.readU8("sourceKind");
-  const sourceKind = MaterializationWireIds.sourceKind.valueOf(kindId);
-  if (sourceKind === undefined) throw checks.fail(`unknown source kind wire id ${String(kindId)}`);
+  const sourceKind = checks.wireValue("source kind", MaterializationWireIds.sourceKind, reader.readU8("sourceKind"));
   const sourceCount = reader.readU32("sourceCount");
   const sourceDigest = reader.readString("sourceDigest");
   const attempt = reader.readU32("attempt");
@@ -111,13 +107,15 @@ function readTask(reader: ByteReader, checks: RecordChecks): MaterializationTask
 }
 
 /** Codec of the StreamMaterialization record. `decode` requires the key's stream id to match. */
-export const streamMaterializationCodec: RecordCodec<StreamMaterialization> = {
+export const streamMaterializationCodec: RecordCodec<StreamMaterialization> = defineRecordCodec({
   recordType: RECORD_TYPE,
   schemaVersion: SCHEMA_VERSION,
+  validate,
+  matchKey: matchStreamKey,
+  parseKey: parseStreamMaterializationKey,
 
-  encode(record: StreamMaterialization): Uint8Array {
-    validate(record, new RecordChecks(RECORD_TYPE));
-    const writer = new ByteWriter(256)
+  write(writer, record) {
+    writer
       .writeString(record.streamId)
       .writeU64(record.generationZeroIndexedEnd)
       .writeU64(record.materializedEnd)
@@ -126,30 +124,17 @@ export const streamMaterializationCodec: RecordCodec<StreamMaterialization> = {
       .writeU64(record.nextGeneration);
     if (record.task === undefined) writer.writeU8(0);
     else writeTask(writer.writeU8(1), record.task);
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, writer.finish());
   },
 
-  decode(bytes: Uint8Array, key: string): StreamMaterialization {
-    const checks = new RecordChecks(RECORD_TYPE, key);
-    try {
-      const location = parseStreamMaterializationKey(key);
-      const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
-      const reader = new ByteReader(payload, `${RECORD_TYPE} payload`);
-      const record: StreamMaterialization = {
-        streamId: reader.readString("streamId"),
-        generationZeroIndexedEnd: reader.readU64("generationZeroIndexedEnd"),
-        materializedEnd: reader.readU64("materializedEnd"),
-        materializedCumulativeSize: reader.readU64("materializedCumulativeSize"),
-        mergedEnd: reader.readU64("mergedEnd"),
-        nextGeneration: reader.readU64("nextGeneration"),
-        task: presence(reader, "task") ? readTask(reader, checks) : undefined,
-      };
-      reader.expectEnd();
-      validate(record, checks);
-      checks.require(record.streamId === location.streamId, `streamId ${record.streamId} does not match the key's stream ${location.streamId}`);
-      return record;
-    } catch (error) {
-      return checks.wrap(error);
-    }
+  read(reader, checks): StreamMaterialization {
+    return {
+      streamId: reader.readString("streamId"),
+      generationZeroIndexedEnd: reader.readU64("generationZeroIndexedEnd"),
+      materializedEnd: reader.readU64("materializedEnd"),
+      materializedCumulativeSize: reader.readU64("materializedCumulativeSize"),
+      mergedEnd: reader.readU64("mergedEnd"),
+      nextGeneration: reader.readU64("nextGeneration"),
+      task: presence(reader, "task") ? readTask(reader, checks) : undefined,
+    };
   },
-};
+});

@@ -2,8 +2,7 @@
 //   streamId            string
 //   profile             u8 wire id (core's StorageProfile ids)
 //   registeredAtMillis  u64
-import { ByteReader, ByteWriter } from "@nereus/core";
-import { RecordChecks, RecordWireIds, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
+import { RecordWireIds, defineRecordCodec, matchStreamKey, type RecordChecks, type RecordCodec } from "@nereus/core/internal";
 import { parseStreamRegistrationKey } from "./materialization-keys.js";
 import type { StreamRegistration } from "./materialization-records.js";
 
@@ -17,37 +16,25 @@ function validate(registration: StreamRegistration, checks: RecordChecks): void 
 }
 
 /** Codec of the StreamRegistration record. `decode` requires the key's stream id to match. */
-export const streamRegistrationCodec: RecordCodec<StreamRegistration> = {
+export const streamRegistrationCodec: RecordCodec<StreamRegistration> = defineRecordCodec({
   recordType: RECORD_TYPE,
   schemaVersion: SCHEMA_VERSION,
+  validate,
+  matchKey: matchStreamKey,
+  parseKey: parseStreamRegistrationKey,
 
-  encode(registration: StreamRegistration): Uint8Array {
-    validate(registration, new RecordChecks(RECORD_TYPE));
-    const payload = new ByteWriter(96)
+  write(writer, registration) {
+    writer
       .writeString(registration.streamId)
       .writeU8(RecordWireIds.storageProfile.idOf(registration.profile) ?? 0)
-      .writeU64(registration.registeredAtMillis)
-      .finish();
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+      .writeU64(registration.registeredAtMillis);
   },
 
-  decode(bytes: Uint8Array, key: string): StreamRegistration {
-    const checks = new RecordChecks(RECORD_TYPE, key);
-    try {
-      const location = parseStreamRegistrationKey(key);
-      const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
-      const reader = new ByteReader(payload, `${RECORD_TYPE} payload`);
-      const streamId = reader.readString("streamId");
-      const profileId = reader.readU8("profile");
-      const profile = RecordWireIds.storageProfile.valueOf(profileId);
-      if (profile === undefined) throw checks.fail(`unknown profile wire id ${String(profileId)}`);
-      const registration: StreamRegistration = { streamId, profile, registeredAtMillis: reader.readU64("registeredAtMillis") };
-      reader.expectEnd();
-      validate(registration, checks);
-      checks.require(registration.streamId === location.streamId, `streamId ${registration.streamId} does not match the key's stream ${location.streamId}`);
-      return registration;
-    } catch (error) {
-      return checks.wrap(error);
-    }
+  read(reader, checks): StreamRegistration {
+    return {
+      streamId: reader.readString("streamId"),
+      profile: checks.wireValue("profile", RecordWireIds.storageProfile, reader.readU8("profile")),
+      registeredAtMillis: reader.readU64("registeredAtMillis"),
+    };
   },
-};
+});

@@ -17,8 +17,7 @@
 //   manifestOffset         u64
 //   manifestLength         u32 (> 0)
 //   manifestChecksum       u32
-import { ByteReader, ByteWriter } from "@nereus/core";
-import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
+import { defineRecordCodec, type RecordChecks, type RecordCodec } from "@nereus/core/internal";
 import { objectKeyHash, parsePhysicalObjectRootKey } from "./physical-object-keys.js";
 import { PhysicalObjectWireIds, type PhysicalObjectRoot } from "./physical-object-records.js";
 
@@ -52,13 +51,18 @@ function validate(root: PhysicalObjectRoot, checks: RecordChecks): void {
  * Codec of the PhysicalObjectRoot record. `decode` requires the key's object key hash to match the record's
  * (and the record's hash to be the hash of its object key).
  */
-export const physicalObjectRootCodec: RecordCodec<PhysicalObjectRoot> = {
+export const physicalObjectRootCodec: RecordCodec<PhysicalObjectRoot> = defineRecordCodec({
   recordType: RECORD_TYPE,
   schemaVersion: SCHEMA_VERSION,
+  validate,
+  parseKey: parsePhysicalObjectRootKey,
 
-  encode(root: PhysicalObjectRoot): Uint8Array {
-    validate(root, new RecordChecks(RECORD_TYPE));
-    const payload = new ByteWriter(256)
+  matchKey(root, location, checks) {
+    checks.require(root.objectKeyHash === location.objectKeyHash, `objectKeyHash ${root.objectKeyHash} does not match the key's ${location.objectKeyHash}`);
+  },
+
+  write(writer, root) {
+    writer
       .writeString(root.objectKey)
       .writeString(root.objectKeyHash)
       .writeString(root.objectId)
@@ -76,52 +80,29 @@ export const physicalObjectRootCodec: RecordCodec<PhysicalObjectRoot> = {
       .writeU32(root.sliceCount)
       .writeU64(root.manifestOffset)
       .writeU32(root.manifestLength)
-      .writeU32(root.manifestChecksum)
-      .finish();
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+      .writeU32(root.manifestChecksum);
   },
 
-  decode(bytes: Uint8Array, key: string): PhysicalObjectRoot {
-    const checks = new RecordChecks(RECORD_TYPE, key);
-    try {
-      const location = parsePhysicalObjectRootKey(key);
-      const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
-      const reader = new ByteReader(payload, `${RECORD_TYPE} payload`);
-      const objectKey = reader.readString("objectKey");
-      const keyHash = reader.readString("objectKeyHash");
-      const objectId = reader.readString("objectId");
-      const kindId = reader.readU8("kind");
-      const kind = PhysicalObjectWireIds.kind.valueOf(kindId);
-      if (kind === undefined) throw checks.fail(`unknown kind wire id ${String(kindId)}`);
-      const lifecycleId = reader.readU8("lifecycle");
-      const lifecycle = PhysicalObjectWireIds.lifecycle.valueOf(lifecycleId);
-      if (lifecycle === undefined) throw checks.fail(`unknown lifecycle wire id ${String(lifecycleId)}`);
-      const root: PhysicalObjectRoot = {
-        objectKey,
-        objectKeyHash: keyHash,
-        objectId,
-        kind,
-        lifecycle,
-        lifecycleEpoch: reader.readU64("lifecycleEpoch"),
-        writerId: reader.readString("writerId"),
-        processRunId: reader.readString("processRunId"),
-        createdAtMillis: reader.readU64("createdAtMillis"),
-        orphanNotBeforeMillis: reader.readU64("orphanNotBeforeMillis"),
-        objectLength: reader.readU64("objectLength"),
-        storageChecksum: reader.readU32("storageChecksum"),
-        formatMajor: reader.readU16("formatMajor"),
-        formatMinor: reader.readU16("formatMinor"),
-        sliceCount: reader.readU32("sliceCount"),
-        manifestOffset: reader.readU64("manifestOffset"),
-        manifestLength: reader.readU32("manifestLength"),
-        manifestChecksum: reader.readU32("manifestChecksum"),
-      };
-      reader.expectEnd();
-      validate(root, checks);
-      checks.require(root.objectKeyHash === location.objectKeyHash, `objectKeyHash ${root.objectKeyHash} does not match the key's ${location.objectKeyHash}`);
-      return root;
-    } catch (error) {
-      return checks.wrap(error);
-    }
+  read(reader, checks): PhysicalObjectRoot {
+    return {
+      objectKey: reader.readString("objectKey"),
+      objectKeyHash: reader.readString("objectKeyHash"),
+      objectId: reader.readString("objectId"),
+      kind: checks.wireValue("kind", PhysicalObjectWireIds.kind, reader.readU8("kind")),
+      lifecycle: checks.wireValue("lifecycle", PhysicalObjectWireIds.lifecycle, reader.readU8("lifecycle")),
+      lifecycleEpoch: reader.readU64("lifecycleEpoch"),
+      writerId: reader.readString("writerId"),
+      processRunId: reader.readString("processRunId"),
+      createdAtMillis: reader.readU64("createdAtMillis"),
+      orphanNotBeforeMillis: reader.readU64("orphanNotBeforeMillis"),
+      objectLength: reader.readU64("objectLength"),
+      storageChecksum: reader.readU32("storageChecksum"),
+      formatMajor: reader.readU16("formatMajor"),
+      formatMinor: reader.readU16("formatMinor"),
+      sliceCount: reader.readU32("sliceCount"),
+      manifestOffset: reader.readU64("manifestOffset"),
+      manifestLength: reader.readU32("manifestLength"),
+      manifestChecksum: reader.readU32("manifestChecksum"),
+    };
   },
-};
+});

@@ -16,8 +16,7 @@
 //   createdAtMillis    u64
 //   sealedEntryCount   u64
 //   sealedLength       u64
-import { ByteReader, ByteWriter } from "@nereus/core";
-import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
+import { defineRecordCodec, type RecordChecks, type RecordCodec } from "@nereus/core/internal";
 import { ledgerHash, parseLedgerRootKey } from "./bookkeeper-wal-keys.js";
 import { BookKeeperWalWireIds, type BookKeeperLedgerRoot } from "./bookkeeper-wal-records.js";
 import { isLedgerId, readLedgerId, writeLedgerId } from "./ledger-id-field.js";
@@ -55,15 +54,18 @@ function validate(root: BookKeeperLedgerRoot, checks: RecordChecks): void {
  * Codec of the BookKeeperLedgerRoot record. `decode` requires the key's ledger hash to match the record's (and the
  * record's hash to be the hash of its alias and ledger id).
  */
-export const ledgerRootCodec: RecordCodec<BookKeeperLedgerRoot> = {
+export const ledgerRootCodec: RecordCodec<BookKeeperLedgerRoot> = defineRecordCodec({
   recordType: RECORD_TYPE,
   schemaVersion: SCHEMA_VERSION,
+  validate,
+  parseKey: parseLedgerRootKey,
 
-  encode(root: BookKeeperLedgerRoot): Uint8Array {
-    validate(root, new RecordChecks(RECORD_TYPE));
-    const writer = new ByteWriter(256).writeString(root.clusterAlias);
-    writeLedgerId(writer, root.ledgerId);
-    const payload = writer
+  matchKey(root, location, checks) {
+    checks.require(root.ledgerHash === location.ledgerHash, `ledgerHash ${root.ledgerHash} does not match the key's ${location.ledgerHash}`);
+  },
+
+  write(writer, root) {
+    writeLedgerId(writer.writeString(root.clusterAlias), root.ledgerId)
       .writeString(root.ledgerHash)
       .writeString(root.streamId)
       .writeU64(root.segmentSequence)
@@ -78,57 +80,27 @@ export const ledgerRootCodec: RecordCodec<BookKeeperLedgerRoot> = {
       .writeU64(root.lifecycleEpoch)
       .writeU64(root.createdAtMillis)
       .writeU64(root.sealedEntryCount)
-      .writeU64(root.sealedLength)
-      .finish();
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+      .writeU64(root.sealedLength);
   },
 
-  decode(bytes: Uint8Array, key: string): BookKeeperLedgerRoot {
-    const checks = new RecordChecks(RECORD_TYPE, key);
-    try {
-      const location = parseLedgerRootKey(key);
-      const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
-      const reader = new ByteReader(payload, `${RECORD_TYPE} payload`);
-      const clusterAlias = reader.readString("clusterAlias");
-      const ledgerId = readLedgerId(reader, "ledgerId");
-      const hash = reader.readString("ledgerHash");
-      const streamId = reader.readString("streamId");
-      const segmentSequence = reader.readU64("segmentSequence");
-      const allocationId = reader.readString("allocationId");
-      const owner = { writerId: reader.readString("ownerWriterId"), writerEpoch: reader.readU64("ownerWriterEpoch") };
-      const ensembleSize = reader.readU8("ensembleSize");
-      const writeQuorumSize = reader.readU8("writeQuorumSize");
-      const ackQuorumSize = reader.readU8("ackQuorumSize");
-      const digestId = reader.readU8("digestType");
-      const digestType = BookKeeperWalWireIds.digestType.valueOf(digestId);
-      if (digestType === undefined) throw checks.fail(`unknown digest type wire id ${String(digestId)}`);
-      const lifecycleId = reader.readU8("lifecycle");
-      const lifecycle = BookKeeperWalWireIds.ledgerRootLifecycle.valueOf(lifecycleId);
-      if (lifecycle === undefined) throw checks.fail(`unknown lifecycle wire id ${String(lifecycleId)}`);
-      const root: BookKeeperLedgerRoot = {
-        clusterAlias,
-        ledgerId,
-        ledgerHash: hash,
-        streamId,
-        segmentSequence,
-        allocationId,
-        owner,
-        ensembleSize,
-        writeQuorumSize,
-        ackQuorumSize,
-        digestType,
-        lifecycle,
-        lifecycleEpoch: reader.readU64("lifecycleEpoch"),
-        createdAtMillis: reader.readU64("createdAtMillis"),
-        sealedEntryCount: reader.readU64("sealedEntryCount"),
-        sealedLength: reader.readU64("sealedLength"),
-      };
-      reader.expectEnd();
-      validate(root, checks);
-      checks.require(root.ledgerHash === location.ledgerHash, `ledgerHash ${root.ledgerHash} does not match the key's ${location.ledgerHash}`);
-      return root;
-    } catch (error) {
-      return checks.wrap(error);
-    }
+  read(reader, checks): BookKeeperLedgerRoot {
+    return {
+      clusterAlias: reader.readString("clusterAlias"),
+      ledgerId: readLedgerId(reader, "ledgerId"),
+      ledgerHash: reader.readString("ledgerHash"),
+      streamId: reader.readString("streamId"),
+      segmentSequence: reader.readU64("segmentSequence"),
+      allocationId: reader.readString("allocationId"),
+      owner: { writerId: reader.readString("ownerWriterId"), writerEpoch: reader.readU64("ownerWriterEpoch") },
+      ensembleSize: reader.readU8("ensembleSize"),
+      writeQuorumSize: reader.readU8("writeQuorumSize"),
+      ackQuorumSize: reader.readU8("ackQuorumSize"),
+      digestType: checks.wireValue("digest type", BookKeeperWalWireIds.digestType, reader.readU8("digestType")),
+      lifecycle: checks.wireValue("lifecycle", BookKeeperWalWireIds.ledgerRootLifecycle, reader.readU8("lifecycle")),
+      lifecycleEpoch: reader.readU64("lifecycleEpoch"),
+      createdAtMillis: reader.readU64("createdAtMillis"),
+      sealedEntryCount: reader.readU64("sealedEntryCount"),
+      sealedLength: reader.readU64("sealedLength"),
+    };
   },
-};
+});

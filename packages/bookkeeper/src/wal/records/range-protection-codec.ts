@@ -10,8 +10,7 @@
 //   streamId            string
 //   ownerKey            string
 //   rootLifecycleEpoch  u64
-import { ByteReader, ByteWriter } from "@nereus/core";
-import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
+import { defineRecordCodec, type RecordChecks, type RecordCodec } from "@nereus/core/internal";
 import { ledgerHash, parseRangeProtectionKey } from "./bookkeeper-wal-keys.js";
 import { BookKeeperWalWireIds, type BookKeeperRangeProtection } from "./bookkeeper-wal-records.js";
 import { isLedgerId, readLedgerId, writeLedgerId } from "./ledger-id-field.js";
@@ -38,61 +37,42 @@ function validate(protection: BookKeeperRangeProtection, checks: RecordChecks): 
  * Codec of the BookKeeperRangeProtection record. `decode` requires the key's ledger hash, first entry id and type
  * to be the record's.
  */
-export const rangeProtectionCodec: RecordCodec<BookKeeperRangeProtection> = {
+export const rangeProtectionCodec: RecordCodec<BookKeeperRangeProtection> = defineRecordCodec({
   recordType: RECORD_TYPE,
   schemaVersion: SCHEMA_VERSION,
+  validate,
+  parseKey: parseRangeProtectionKey,
 
-  encode(protection: BookKeeperRangeProtection): Uint8Array {
-    validate(protection, new RecordChecks(RECORD_TYPE));
-    const writer = new ByteWriter(256).writeString(protection.ledgerHash).writeString(protection.clusterAlias);
-    writeLedgerId(writer, protection.ledgerId);
-    const payload = writer
+  matchKey(protection, location, checks) {
+    const typeId = BookKeeperWalWireIds.rangeProtectionType.idOf(protection.type);
+    checks.require(protection.ledgerHash === location.ledgerHash, `ledgerHash ${protection.ledgerHash} does not match the key's ${location.ledgerHash}`);
+    checks.require(protection.firstEntryId === location.firstEntryId, `firstEntryId ${String(protection.firstEntryId)} does not match the key's ${String(location.firstEntryId)}`);
+    checks.require(typeId === location.typeId, `type id ${String(typeId)} does not match the key's ${String(location.typeId)}`);
+  },
+
+  write(writer, protection) {
+    writeLedgerId(writer.writeString(protection.ledgerHash).writeString(protection.clusterAlias), protection.ledgerId)
       .writeU64(protection.firstEntryId)
       .writeU32(protection.entryCount)
       .writeU32(protection.rangeChecksum)
       .writeU8(BookKeeperWalWireIds.rangeProtectionType.idOf(protection.type) ?? 0)
       .writeString(protection.streamId)
       .writeString(protection.ownerKey)
-      .writeU64(protection.rootLifecycleEpoch)
-      .finish();
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+      .writeU64(protection.rootLifecycleEpoch);
   },
 
-  decode(bytes: Uint8Array, key: string): BookKeeperRangeProtection {
-    const checks = new RecordChecks(RECORD_TYPE, key);
-    try {
-      const location = parseRangeProtectionKey(key);
-      const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
-      const reader = new ByteReader(payload, `${RECORD_TYPE} payload`);
-      const hash = reader.readString("ledgerHash");
-      const clusterAlias = reader.readString("clusterAlias");
-      const ledgerId = readLedgerId(reader, "ledgerId");
-      const firstEntryId = reader.readU64("firstEntryId");
-      const entryCount = reader.readU32("entryCount");
-      const rangeChecksum = reader.readU32("rangeChecksum");
-      const typeId = reader.readU8("type");
-      const type = BookKeeperWalWireIds.rangeProtectionType.valueOf(typeId);
-      if (type === undefined) throw checks.fail(`unknown protection type wire id ${String(typeId)}`);
-      const protection: BookKeeperRangeProtection = {
-        ledgerHash: hash,
-        clusterAlias,
-        ledgerId,
-        firstEntryId,
-        entryCount,
-        rangeChecksum,
-        type,
-        streamId: reader.readString("streamId"),
-        ownerKey: reader.readString("ownerKey"),
-        rootLifecycleEpoch: reader.readU64("rootLifecycleEpoch"),
-      };
-      reader.expectEnd();
-      validate(protection, checks);
-      checks.require(protection.ledgerHash === location.ledgerHash, `ledgerHash ${protection.ledgerHash} does not match the key's ${location.ledgerHash}`);
-      checks.require(protection.firstEntryId === location.firstEntryId, `firstEntryId ${String(protection.firstEntryId)} does not match the key's ${String(location.firstEntryId)}`);
-      checks.require(typeId === location.typeId, `type id ${String(typeId)} does not match the key's ${String(location.typeId)}`);
-      return protection;
-    } catch (error) {
-      return checks.wrap(error);
-    }
+  read(reader, checks): BookKeeperRangeProtection {
+    return {
+      ledgerHash: reader.readString("ledgerHash"),
+      clusterAlias: reader.readString("clusterAlias"),
+      ledgerId: readLedgerId(reader, "ledgerId"),
+      firstEntryId: reader.readU64("firstEntryId"),
+      entryCount: reader.readU32("entryCount"),
+      rangeChecksum: reader.readU32("rangeChecksum"),
+      type: checks.wireValue("protection type", BookKeeperWalWireIds.rangeProtectionType, reader.readU8("type")),
+      streamId: reader.readString("streamId"),
+      ownerKey: reader.readString("ownerKey"),
+      rootLifecycleEpoch: reader.readU64("rootLifecycleEpoch"),
+    };
   },
-};
+});

@@ -11,8 +11,7 @@
 //     createdAtMillis    u64
 //   allocationId         string (empty unless ALLOCATING)
 //   updatedAtMillis      u64
-import { ByteReader, ByteWriter } from "@nereus/core";
-import { RecordChecks, decodeRecordEnvelope, encodeRecordEnvelope, type RecordCodec } from "@nereus/core/internal";
+import { defineRecordCodec, matchStreamKey, type RecordChecks, type RecordCodec } from "@nereus/core/internal";
 import { parseWriterStateKey } from "./bookkeeper-wal-keys.js";
 import { BookKeeperWalWireIds, type BookKeeperWriterState } from "./bookkeeper-wal-records.js";
 import { isLedgerId, readLedgerId, writeLedgerId } from "./ledger-id-field.js";
@@ -41,13 +40,15 @@ function validate(state: BookKeeperWriterState, checks: RecordChecks): void {
 }
 
 /** Codec of the BookKeeperWriterState record. `decode` requires the key's stream to be the record's. */
-export const writerStateCodec: RecordCodec<BookKeeperWriterState> = {
+export const writerStateCodec: RecordCodec<BookKeeperWriterState> = defineRecordCodec({
   recordType: RECORD_TYPE,
   schemaVersion: SCHEMA_VERSION,
+  validate,
+  matchKey: matchStreamKey,
+  parseKey: parseWriterStateKey,
 
-  encode(state: BookKeeperWriterState): Uint8Array {
-    validate(state, new RecordChecks(RECORD_TYPE));
-    const writer = new ByteWriter(160)
+  write(writer, state) {
+    writer
       .writeString(state.streamId)
       .writeU64(state.stateEpoch)
       .writeU8(BookKeeperWalWireIds.writerStateLifecycle.idOf(state.lifecycle) ?? 0)
@@ -58,42 +59,21 @@ export const writerStateCodec: RecordCodec<BookKeeperWriterState> = {
     if (state.ledger !== undefined) {
       writeLedgerId(writer, state.ledger.ledgerId).writeU64(state.ledger.segmentSequence).writeU64(state.ledger.createdAtMillis);
     }
-    const payload = writer.writeString(state.allocationId).writeU64(state.updatedAtMillis).finish();
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+    writer.writeString(state.allocationId).writeU64(state.updatedAtMillis);
   },
 
-  decode(bytes: Uint8Array, key: string): BookKeeperWriterState {
-    const checks = new RecordChecks(RECORD_TYPE, key);
-    try {
-      const location = parseWriterStateKey(key);
-      const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
-      const reader = new ByteReader(payload, `${RECORD_TYPE} payload`);
-      const streamId = reader.readString("streamId");
-      const stateEpoch = reader.readU64("stateEpoch");
-      const lifecycleId = reader.readU8("lifecycle");
-      const lifecycle = BookKeeperWalWireIds.writerStateLifecycle.valueOf(lifecycleId);
-      if (lifecycle === undefined) throw checks.fail(`unknown lifecycle wire id ${String(lifecycleId)}`);
-      const owner = { writerId: reader.readString("ownerWriterId"), writerEpoch: reader.readU64("ownerWriterEpoch") };
-      const nextSegmentSequence = reader.readU64("nextSegmentSequence");
-      const ledger = reader.readBoolean("hasLedger")
+  read(reader, checks): BookKeeperWriterState {
+    return {
+      streamId: reader.readString("streamId"),
+      stateEpoch: reader.readU64("stateEpoch"),
+      lifecycle: checks.wireValue("lifecycle", BookKeeperWalWireIds.writerStateLifecycle, reader.readU8("lifecycle")),
+      owner: { writerId: reader.readString("ownerWriterId"), writerEpoch: reader.readU64("ownerWriterEpoch") },
+      nextSegmentSequence: reader.readU64("nextSegmentSequence"),
+      ledger: reader.readBoolean("hasLedger")
         ? { ledgerId: readLedgerId(reader, "ledgerId"), segmentSequence: reader.readU64("segmentSequence"), createdAtMillis: reader.readU64("createdAtMillis") }
-        : undefined;
-      const state: BookKeeperWriterState = {
-        streamId,
-        stateEpoch,
-        lifecycle,
-        owner,
-        nextSegmentSequence,
-        ledger,
-        allocationId: reader.readString("allocationId"),
-        updatedAtMillis: reader.readU64("updatedAtMillis"),
-      };
-      reader.expectEnd();
-      validate(state, checks);
-      checks.require(state.streamId === location.streamId, `streamId ${state.streamId} does not match the key's ${location.streamId}`);
-      return state;
-    } catch (error) {
-      return checks.wrap(error);
-    }
+        : undefined,
+      allocationId: reader.readString("allocationId"),
+      updatedAtMillis: reader.readU64("updatedAtMillis"),
+    };
   },
-};
+});
