@@ -5,6 +5,7 @@
 // add settles; callers must not mutate it before then. Also used, in recovery mode, by ledger recovery to
 // re-add recovered entries through the fence.
 import { ErrorCode, NereusError } from "@nereus/core";
+import { raceAbort } from "@nereus/core/internal";
 import type { DigestManager } from "../digest/digest-manager.js";
 import { ENTRY_HEADER_LENGTH, packageEntry } from "../digest/entry-codec.js";
 import { abortError } from "../errors/map-bookie-error.js";
@@ -212,22 +213,7 @@ export class LedgerHandle {
     this.#pending.push(op);
     if (this.#ensembleChange === undefined) this.#sendMissing(op);
     const signal = options.signal;
-    if (signal === undefined) return promise;
-    if (signal.aborted) return Promise.reject(abortError(signal, `add of entry ${String(entryId)}`));
-    return new Promise<number>((onResolve, onReject) => {
-      const onAbort = () => onReject(abortError(signal, `add of entry ${String(entryId)}`));
-      signal.addEventListener("abort", onAbort, { once: true });
-      promise.then(
-        (value) => {
-          signal.removeEventListener("abort", onAbort);
-          onResolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          onReject(error);
-        },
-      );
-    });
+    return raceAbort(promise, signal, () => abortError(signal as AbortSignal, `add of entry ${String(entryId)}`));
   }
 
   /** Sends `op` to every write-set index whose current bookie has not been sent it yet. */

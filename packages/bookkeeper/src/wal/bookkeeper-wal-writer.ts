@@ -26,6 +26,7 @@ import {
   type WalWriteRequest,
   type WalWriter,
 } from "@nereus/core";
+import { raceAbort } from "@nereus/core/internal";
 import { DIGEST_LENGTH } from "../digest/digest-type.js";
 import { ENTRY_HEADER_LENGTH } from "../digest/entry-codec.js";
 import { abortError } from "../errors/map-bookie-error.js";
@@ -144,7 +145,7 @@ export class BookKeeperWalWriter implements WalWriter {
         if (this.#writes.get(prepared) === started) this.#writes.delete(prepared);
       });
     }
-    return signal === undefined ? running : raceSignal(running, signal, `BookKeeper write of ${prepared.physicalAttemptKey}`);
+    return raceAbort(running, signal, () => abortError(signal as AbortSignal, `BookKeeper write of ${prepared.physicalAttemptKey}`));
   }
 
   async protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options: WalIoOptions = {}): Promise<TargetProtection> {
@@ -292,23 +293,4 @@ export class BookKeeperWalWriter implements WalWriter {
 
 function closedError(): NereusError {
   return new NereusError(ErrorCode.STORAGE_CLOSED, "the BookKeeper WAL writer is closed", { retryable: false });
-}
-
-/** `promise`, or the abort error once `signal` fires first (the underlying work continues). */
-function raceSignal<T>(promise: Promise<T>, signal: AbortSignal, what: string): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortError(signal, what));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortError(signal, what));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }

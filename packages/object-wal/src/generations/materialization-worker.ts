@@ -24,7 +24,7 @@
 // start no merges; and a background task that started in a quiet moment gives way when traffic comes back: between
 // its steps (source reads, hash steps, the upload) it waits while the foreground is busy, up to half its claim's
 // lease after the claim, then goes on.
-import { setImmediate as nextTurn } from "node:timers/promises";
+import { setImmediate as nextTurn, setTimeout as delay } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import { ErrorCode, NereusError, type GenerationIndexEntry, type MetadataStore, type ObjectStore, type RevisionCompare, type WriteOp, type StorageProfile, type StreamHead } from "@nereus/core";
@@ -837,15 +837,7 @@ const FOREGROUND_POLL_MS = 50;
 
 /** Resolves after `ms`, or at once when `signal` aborts (never rejects). */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
+  return delay(ms, undefined, { signal }).catch(() => undefined);
 }
 
 /** Errors proving a source's bytes unusable (as opposed to a transient failure worth retrying next pass). */

@@ -8,6 +8,7 @@
 // own target (e.g. a BOOKKEEPER_ENTRY_RANGE, read through core's WalReader SPI), the same payload bytes and record
 // counts as the primary WAL holds. It never changes the commit: a timeout (e.g. the object store is down) makes the append fail
 // KNOWN_COMMITTED, and `recoverAppend` waits again — no primary-WAL write is ever repeated.
+import { setTimeout as delay } from "node:timers/promises";
 import { ErrorCode, NereusError, type CompletionContext, type CompletionCoordinator, type GenerationIndexEntry, type ReadTarget, type StoredEntry, type WalReader } from "@nereus/core";
 import { StreamKeyspace, bytesEqual } from "@nereus/core/internal";
 import type { MaterializationStateStore } from "../generations/materialization-state-store.js";
@@ -153,21 +154,10 @@ function invariant(message: string): NereusError {
   return new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, message, { retryable: false });
 }
 
+/** Resolves after `ms`, or rejects with the append's error when `signal` aborts first. */
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    if (signal?.aborted === true) {
-      reject(aborted(signal));
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(aborted(signal as AbortSignal));
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
+  return delay(ms, undefined, { signal }).catch(() => {
+    throw aborted(signal as AbortSignal);
   });
 }
 
