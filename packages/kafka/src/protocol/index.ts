@@ -1,51 +1,12 @@
 // Public API of @nereus/kafka/protocol: the sans-IO Kafka wire codec (bytes in, plain objects out). Every export
-// is named here.
+// is named here. It is what a server or client over these bytes needs: frames, request and response codecs with
+// typed bodies, the API table, error codes and RecordBatch v2. The wire primitives (ints, varints, strings,
+// tagged fields) stay inside the package.
 
 // Frames and headers.
 export { FrameDecoder, DEFAULT_MAX_FRAME_BYTES, type FrameDecoderOptions } from "./frames/frame-decoder.js";
-export {
-  type RequestHeader,
-  type RequestHeaderVersion,
-  readRequestHeader,
-  writeRequestHeader,
-  requestHeaderVersion,
-} from "./headers/request-header.js";
-export {
-  type ResponseHeader,
-  type ResponseHeaderVersion,
-  readResponseHeader,
-  writeResponseHeader,
-  responseHeaderVersion,
-} from "./headers/response-header.js";
-
-// Kafka-specific primitives over @nereus/core's ByteReader/ByteWriter.
-export { readInt8, readInt16, readInt64BigInt, writeInt8, writeInt16, writeInt64BigInt } from "./primitives/fixed-width.js";
-export {
-  readUnsignedVarint,
-  writeUnsignedVarint,
-  sizeOfUnsignedVarint,
-  readVarint,
-  writeVarint,
-  readVarlong,
-  readSafeVarlong,
-  writeVarlong,
-} from "./primitives/varint.js";
-export { readKafkaString, writeKafkaString, MAX_STRING_BYTES, type StringLayout } from "./primitives/kafka-string.js";
-export { readKafkaBytes, writeKafkaBytes, type BytesLayout } from "./primitives/kafka-bytes.js";
-export { RecordParts, recordBytes } from "./primitives/record-parts.js";
-export { readArrayLength, writeArrayLength, type ArrayLayout } from "./primitives/array-length.js";
-export { readUuid, writeUuid, ZERO_UUID } from "./primitives/uuid.js";
-export { readTaggedFields, writeTaggedFields, type RawTaggedField } from "./primitives/tagged-fields.js";
-
-// The schema layer every API codec is declared with.
-export { MessageSchema, message, type MessageDefinition, type MessageValue } from "./schema/message-schema.js";
-export { StructSchema, struct, type FieldShape, type StructValue, type UnknownTaggedFields } from "./schema/struct-schema.js";
-export { field, nullableField, type FieldSpec, type FieldOptions, type NullableFieldOptions, type FieldValue } from "./schema/field-spec.js";
-export { arrayOf, type ArrayType } from "./schema/array-type.js";
-export { int8, int16, uint16, int32, uint32, int64, int64BigInt, float64, bool, uuid, string, bytes, records, recordParts } from "./schema/scalar-types.js";
-export type { WireType, NullableWireType, WireValue, CodecContext } from "./schema/wire-type.js";
-export { type VersionRange, parseVersionRange, inVersionRange, formatVersionRange } from "./schema/version-range.js";
-export { describeSchema } from "./schema/describe-schema.js";
+export type { RequestHeader } from "./headers/request-header.js";
+export type { ResponseHeader } from "./headers/response-header.js";
 
 // API table, request dispatch, response encoding, errors.
 export { ApiKey } from "./api-key.js";
@@ -76,7 +37,18 @@ export {
 } from "./advertised-api-versions.js";
 export { KafkaErrorCode, KAFKA_ERRORS, kafkaError, type KafkaError } from "./error-codes.js";
 
-// APIs.
+// The schema layer every API codec is declared with (the body types are expressed in it, so declarations that
+// name a body reference it).
+export { MessageSchema, message, type MessageDefinition, type MessageValue } from "./schema/message-schema.js";
+export { StructSchema, struct, type FieldShape, type StructValue, type UnknownTaggedFields } from "./schema/struct-schema.js";
+export { field, nullableField, type FieldSpec, type FieldOptions, type NullableFieldOptions, type FieldValue } from "./schema/field-spec.js";
+export { arrayOf, type ArrayType } from "./schema/array-type.js";
+export { int8, int16, uint16, int32, uint32, int64, int64BigInt, float64, bool, uuid, string, bytes, records, recordParts } from "./schema/scalar-types.js";
+export type { WireType, NullableWireType, WireValue, CodecContext } from "./schema/wire-type.js";
+export { type VersionRange, parseVersionRange, inVersionRange, formatVersionRange } from "./schema/version-range.js";
+export { describeSchema } from "./schema/describe-schema.js";
+
+// The API codecs: one message schema per request and response, named like the body type it decodes to.
 export { ApiVersionsRequest } from "./apis/api-versions/api-versions-request.js";
 export { ApiVersionsResponse, type ApiVersionsResponseApiKey } from "./apis/api-versions/api-versions-response.js";
 export { MetadataRequest, type MetadataRequestTopic } from "./apis/metadata/metadata-request.js";
