@@ -108,7 +108,7 @@ export {
   type AcquireSessionOptions,
   type OperationDeadlineOptions,
 } from "./stream-store/stream-store.js";
-export type { StreamStoreOptions } from "./stream-store/stream-store-options.js";
+export type { StoreProviders, StreamStoreOptions } from "./stream-store/stream-store-options.js";
 export { APPEND_STEPS, type AppendStep, type AppendStepContext, type AppendStepHook, type AppendStepHooks } from "./append/append-step-hooks.js";
 export { StableHeadCoordinator } from "./completion/stable-head-coordinator.js";
 export { GenerationZeroVisibleCoordinator } from "./completion/generation-zero-visible-coordinator.js";

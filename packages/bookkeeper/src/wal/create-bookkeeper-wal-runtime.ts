@@ -7,7 +7,7 @@
 //                                  `admissionHooks`, and this runtime's `reader` to its worker as a source reader).
 //   BOOKKEEPER_WAL_SYNC_OBJECT   — needs a REQUIRED_OBJECT_GENERATION coordinator from @nereus/object-wal.
 // Does not own the client or the metadata store; `close()` seals the ledgers this process writes.
-import { ErrorCode, GenerationZeroVisibleCoordinator, NereusError, StableHeadCoordinator, type AdmissionHook, type CompletionCoordinator, type MetadataStore, type WalReader, type WalWriter } from "@nereus/core";
+import { ErrorCode, GenerationZeroVisibleCoordinator, NereusError, StableHeadCoordinator, type AdmissionHook, type MetadataStore, type StoreProviders } from "@nereus/core";
 import { StreamKeyspace } from "@nereus/core/internal";
 import type { BookKeeperClient } from "../client/bookkeeper-client.js";
 import type { DigestType } from "../digest/digest-type.js";
@@ -47,12 +47,7 @@ export interface BookKeeperWalRuntimeOptions {
 }
 
 /** What `createStreamStore` needs from this runtime. */
-export interface BookKeeperWalStoreProviders {
-  readonly walWriters: readonly WalWriter[];
-  readonly walReaders: readonly WalReader[];
-  readonly completionCoordinators: readonly CompletionCoordinator[];
-  readonly admissionHooks: readonly AdmissionHook[];
-}
+export type BookKeeperWalStoreProviders = StoreProviders;
 
 export interface BookKeeperWalRuntime extends BookKeeperWalStoreProviders, AsyncDisposable {
   readonly writer: BookKeeperWalWriter;

@@ -6,6 +6,17 @@ import type { AdmissionHook, CompletionCoordinator } from "../spi/completion.js"
 import type { MetadataStore } from "../spi/metadata-store.js";
 import type { WalReader, WalWriter } from "../spi/wal.js";
 
+/**
+ * The provider lists a WAL runtime hands to `createStreamStore` (a runtime's `storeOptions()`), so a composition
+ * root can spread several runtimes' lists into one store.
+ */
+export interface StoreProviders {
+  readonly walWriters: readonly WalWriter[];
+  readonly walReaders: readonly WalReader[];
+  readonly completionCoordinators: readonly CompletionCoordinator[];
+  readonly admissionHooks: readonly AdmissionHook[];
+}
+
 export interface StreamStoreOptions {
   /** The metadata store (not owned: `close()` leaves it open). */
   readonly metadata: MetadataStore;

@@ -21,14 +21,12 @@
 import {
   GenerationZeroVisibleCoordinator,
   StableHeadCoordinator,
-  type AdmissionHook,
-  type CompletionCoordinator,
   type MetadataStore,
   type ObjectStore,
   type ReadTarget,
   type StorageProfile,
+  type StoreProviders,
   type WalReader,
-  type WalWriter,
 } from "@nereus/core";
 import { MaterializationStateStore } from "../generations/materialization-state-store.js";
 import { MaterializationWorker, type MaterializationHooks } from "../generations/materialization-worker.js";
@@ -91,12 +89,7 @@ export interface ObjectWalRuntimeOptions {
 }
 
 /** What `createStreamStore` needs from this runtime. */
-export interface ObjectWalStoreProviders {
-  readonly walWriters: readonly WalWriter[];
-  readonly walReaders: readonly WalReader[];
-  readonly completionCoordinators: readonly CompletionCoordinator[];
-  readonly admissionHooks: readonly AdmissionHook[];
-}
+export type ObjectWalStoreProviders = StoreProviders;
 
 export interface ObjectWalRuntime extends ObjectWalStoreProviders, AsyncDisposable {
   readonly writer: ObjectWalWriter;
