@@ -3,31 +3,18 @@
 // this node leads every partition. It runs the retention sweep (retention-task.ts). It owns none of the stores it is
 // given; close() stops serving and the sweep, waits for running appends and writes producer-state checkpoints, and
 // leaves the stores open.
-import { CANONICAL_STORAGE_PROFILES, ErrorCode, type MetadataStore, NereusError, type StorageProfileName, type StreamStore } from "@nereus/core";
-import { canonicalizeProfile } from "@nereus/core/internal";
+import { ErrorCode, type MetadataStore, NereusError, type StorageProfileName, type StreamStore } from "@nereus/core";
 import { type MaxVersionCaps } from "../protocol/advertised-api-versions.js";
-import { ApiKey } from "../protocol/api-key.js";
-import { SUPPORTED_APIS, type SupportedApiKey } from "../protocol/supported-apis.js";
-import { PartitionLogs, type PartitionLogTuning } from "../log/partition-logs.js";
+import type { PartitionLogTuning } from "../log/partition-logs.js";
 import { DEFAULT_PRODUCER_ID_BLOCK_SIZE, ProducerIdAllocator } from "../producers/producer-id-allocator.js";
 import { TopicRegistry } from "../topics/topic-registry.js";
 import { type KafkaBrokerLogger, SILENT_LOGGER } from "../logging/broker-logger.js";
-import { BrokerMetrics, type KafkaBrokerMetrics } from "./broker-metrics.js";
+import type { KafkaBrokerMetrics } from "./broker-metrics.js";
+import { buildApiHandlerTable } from "./api-handler-table.js";
+import { brokerSettings, checkDefaultProfile, checkIdentity, checkLogDir, nonNegativeInteger, positiveInteger, positiveNumber } from "./check-broker-options.js";
+import { createMeteredPartitionLogs } from "./metered-partition-logs.js";
 import type { BrokerServices, LogDirectory } from "./broker-services.js";
-import { createAlterConfigsHandler, createIncrementalAlterConfigsHandler } from "./handlers/alter-configs-handler.js";
-import { createApiVersionsHandler } from "./handlers/api-versions-handler.js";
-import { createCreatePartitionsHandler } from "./handlers/create-partitions-handler.js";
-import { createCreateTopicsHandler } from "./handlers/create-topics-handler.js";
-import { createDeleteRecordsHandler } from "./handlers/delete-records-handler.js";
-import { createDeleteTopicsHandler } from "./handlers/delete-topics-handler.js";
-import { createDescribeConfigsHandler } from "./handlers/describe-configs-handler.js";
-import { createDescribeLogDirsHandler } from "./handlers/describe-log-dirs-handler.js";
-import { createFetchHandler } from "./handlers/fetch-handler.js";
-import { createInitProducerIdHandler } from "./handlers/init-producer-id-handler.js";
-import { createListOffsetsHandler } from "./handlers/list-offsets-handler.js";
-import { createMetadataHandler } from "./handlers/metadata-handler.js";
-import { createProduceHandler } from "./handlers/produce-handler.js";
-import type { ApiKeyName, BrokerIdentity, KafkaApiHandler, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
+import type { BrokerIdentity, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
 import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
 import { TokenBucket } from "./token-bucket.js";
 import { DEFAULT_RETENTION_CHECK_INTERVAL_MS, RetentionTask, type RetentionSweep } from "./retention-task.js";
@@ -114,67 +101,12 @@ export interface KafkaBroker extends AsyncDisposable {
  */
 export const ADVERTISED_VERSION_CAPS: MaxVersionCaps = {};
 
-const BUILT_IN_APIS: readonly SupportedApiKey[] = [
-  ApiKey.ApiVersions,
-  ApiKey.Metadata,
-  ApiKey.Produce,
-  ApiKey.Fetch,
-  ApiKey.ListOffsets,
-  ApiKey.InitProducerId,
-  ApiKey.CreateTopics,
-  ApiKey.DeleteTopics,
-  ApiKey.DeleteRecords,
-  ApiKey.DescribeConfigs,
-  ApiKey.AlterConfigs,
-  ApiKey.CreatePartitions,
-  ApiKey.IncrementalAlterConfigs,
-  ApiKey.DescribeLogDirs,
-];
-
-function invalid(message: string): NereusError {
-  return new NereusError(ErrorCode.INVALID_ARGUMENT, message, { retryable: false });
-}
-
-function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw invalid(`${name} must be an integer in [1, ${String(max)}], got ${String(value)}`);
-  return value;
-}
-
-function positiveNumber(name: string, value: number): number {
-  if (!Number.isFinite(value) || value <= 0) throw invalid(`${name} must be a finite number > 0, got ${String(value)}`);
-  return value;
-}
-
-function nonNegativeInteger(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw invalid(`${name} must be an integer >= 0, got ${String(value)}`);
-  return value;
-}
-
-function checkLogDir(logDir: LogDirectory): LogDirectory {
-  if (typeof logDir.path !== "string" || logDir.path.length === 0) throw invalid("logDir.path must be a non-empty string");
-  if (logDir.capacity !== undefined && typeof logDir.capacity !== "function") throw invalid("logDir.capacity must be a function");
-  return logDir;
-}
-
 /** Creates a broker. Validates the options; then starts, in the background, the topic watch and the retention timer. */
 export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
-  if (!Number.isInteger(options.nodeId) || options.nodeId < 0 || options.nodeId > 0x7fff_ffff) throw invalid(`nodeId must be an int32 >= 0, got ${String(options.nodeId)}`);
-  if (typeof options.advertisedHost !== "string" || options.advertisedHost.length === 0) throw invalid("advertisedHost must be a non-empty string");
-  positiveInteger("advertisedPort", options.advertisedPort, 65_535);
-  let defaultProfile;
-  try {
-    defaultProfile = canonicalizeProfile(options.defaultProfile ?? CANONICAL_STORAGE_PROFILES[0]);
-  } catch (error) {
-    throw invalid(`defaultProfile: ${NereusError.is(error) ? error.message : String(error)}`);
-  }
+  const identity = checkIdentity(options);
+  const defaultProfile = checkDefaultProfile(options.defaultProfile);
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? SILENT_LOGGER;
-  const identity: BrokerIdentity = {
-    nodeId: options.nodeId,
-    host: options.advertisedHost,
-    port: options.advertisedPort,
-    clusterId: options.clusterId ?? options.cluster,
-  };
   const storageClosing = new AbortController();
   const brokerClosing = new AbortController();
   const autoCreateTopicsPerSecond = positiveNumber("autoCreateTopicsPerSecond", options.autoCreateTopicsPerSecond ?? 100);
@@ -187,9 +119,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     clock,
     maxPartitions: positiveInteger("maxPartitionsPerBroker", options.maxPartitionsPerBroker ?? 100_000),
   });
-  // The gauges are read only after construction, when partitionLogs is initialized.
-  const metrics = new BrokerMetrics({ partitions: () => partitionLogs.size, fenced: () => partitionLogs.fencedCount, readAheadBytes: () => partitionLogs.readAheadBytes, tailCacheBytes: () => partitionLogs.tailCacheBytes });
-  const partitionLogs: PartitionLogs = new PartitionLogs({
+  const { metrics, partitionLogs } = createMeteredPartitionLogs({
     ...options.partitionLogs,
     store: options.store,
     metadata: options.metadata,
@@ -197,37 +127,11 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     logger,
     clock,
     closing: storageClosing.signal,
-    events: {
-      appended: (batches, records, bytes) => {
-        metrics.producedBatches += batches;
-        metrics.producedRecords += records;
-        metrics.producedBytes += bytes;
-      },
-      duplicate: () => (metrics.duplicateBatches += 1),
-      fenced: () => (metrics.partitionFences += 1),
-      loaded: (replayed) => {
-        metrics.partitionLoads += 1;
-        metrics.replayedBatches += replayed;
-      },
-      fetchRead: (source) => {
-        if (source === "tail") metrics.fetchTailHits += 1;
-        else if (source === "read-ahead") metrics.fetchReadAheadHits += 1;
-        else metrics.fetchStorageReads += 1;
-      },
-    },
   });
   registry.onDeleted((topic) => partitionLogs.invalidateTopic(topic));
   const services: BrokerServices = {
     identity,
-    settings: {
-      defaultPartitions: positiveInteger("defaultPartitions", options.defaultPartitions ?? 1, 0x7fff_ffff),
-      autoCreateTopics: options.autoCreateTopics ?? true,
-      defaultProfile,
-      maxPartitionsPerTopic: positiveInteger("maxPartitionsPerTopic", options.maxPartitionsPerTopic ?? 10_000, 0x7fff_ffff),
-      maxFetchWaitMs: Math.max(0, options.maxFetchWaitMs ?? 30_000),
-      maxTopicsPerMetadataRequest: positiveInteger("maxTopicsPerMetadataRequest", options.maxTopicsPerMetadataRequest ?? 10_000),
-      maxTopicsPerCreateTopicsRequest: positiveInteger("maxTopicsPerCreateTopicsRequest", options.maxTopicsPerCreateTopicsRequest ?? 1_000),
-    },
+    settings: brokerSettings(options, defaultProfile),
     logDir: checkLogDir(options.logDir ?? { path: `nereus://${options.cluster}` }),
     registry,
     logs: partitionLogs,
@@ -251,39 +155,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       metrics.retentionFailures += sweep.failures;
     },
   });
-
-  const handlers = new Map<number, KafkaApiHandler>();
-  for (const [name, handler] of Object.entries(options.groupHandlers ?? {}) as Array<[ApiKeyName, KafkaApiHandler | undefined]>) {
-    if (handler === undefined) continue;
-    const apiKey = ApiKey[name] as SupportedApiKey | undefined;
-    if (apiKey === undefined) throw invalid(`groupHandlers: unknown API ${name}`);
-    if (BUILT_IN_APIS.includes(apiKey)) throw invalid(`groupHandlers: ${name} is answered by the broker itself`);
-    handlers.set(apiKey, handler);
-  }
-  const caps: Record<number, number | undefined> = { ...ADVERTISED_VERSION_CAPS };
-  const maxVersions = new Map<number, number>();
-  for (const api of Object.values(SUPPORTED_APIS)) {
-    const present = BUILT_IN_APIS.includes(api.apiKey as SupportedApiKey) || handlers.has(api.apiKey);
-    if (!present) caps[api.apiKey] = -1;
-    else maxVersions.set(api.apiKey, Math.min(api.maxVersion, caps[api.apiKey] ?? api.maxVersion));
-  }
-  const built: Array<[SupportedApiKey, object]> = [
-    [ApiKey.ApiVersions, createApiVersionsHandler(caps)],
-    [ApiKey.Metadata, createMetadataHandler(services)],
-    [ApiKey.Produce, createProduceHandler(services)],
-    [ApiKey.Fetch, createFetchHandler(services)],
-    [ApiKey.ListOffsets, createListOffsetsHandler(services)],
-    [ApiKey.InitProducerId, createInitProducerIdHandler(services)],
-    [ApiKey.CreateTopics, createCreateTopicsHandler(services)],
-    [ApiKey.DeleteTopics, createDeleteTopicsHandler(services)],
-    [ApiKey.DeleteRecords, createDeleteRecordsHandler(services)],
-    [ApiKey.DescribeConfigs, createDescribeConfigsHandler(services)],
-    [ApiKey.AlterConfigs, createAlterConfigsHandler(services)],
-    [ApiKey.CreatePartitions, createCreatePartitionsHandler(services)],
-    [ApiKey.IncrementalAlterConfigs, createIncrementalAlterConfigsHandler(services)],
-    [ApiKey.DescribeLogDirs, createDescribeLogDirsHandler(services)],
-  ];
-  for (const [apiKey, handler] of built) handlers.set(apiKey, handler as unknown as KafkaApiHandler);
+  const { handlers, maxVersions, caps } = buildApiHandlerTable(services, options.groupHandlers ?? {}, ADVERTISED_VERSION_CAPS);
 
   const topics: TopicCatalog = {
     lookup: (name, signal) => registry.lookup(name, signal),
