@@ -9,106 +9,30 @@
 // With `pipelinedAppendMinBytes`, a group starts beside one in flight only once that many bytes wait for it.
 // The committed state changes only when a group's append succeeded, in group order. State is a cache of what is
 // committed: any doubt drops it and the next use reloads it from the stream (after the groups in flight settled).
-import { type AppendResult, AppendFailedError, ErrorCode, type MetadataStore, NereusError, type ReadEntry, type StreamStore, streamIdFromName } from "@nereus/core";
-import { type RecordCodec } from "@nereus/core/internal";
-import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
+// Beside it: the shared context and view (partition-log-context.ts), loading and replay (partition-state.ts), the
+// recovery behind the fence (recover-uncertain-append.ts) and the checkpoint write (write-producer-checkpoint.ts).
+import { type AppendResult, AppendFailedError, ErrorCode, NereusError, type ReadEntry, streamIdFromName } from "@nereus/core";
 import { mapStorageError } from "./map-storage-error.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
-import type { ProducerCheckpoint } from "../producers/producer-checkpoint-codec.js";
-import { type ProducerEntry, expireProducers, replayBatch } from "../producers/producer-state.js";
-import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import { type KafkaTopic, partitionStreamName } from "../topics/kafka-topic.js";
 import { AppendPipeline, type InFlightGroup } from "./append-pipeline.js";
 import { planAppendGroup } from "./plan-append-group.js";
-import { ReadAhead, type ReadAheadMemory } from "./read-ahead.js";
+import { ReadAhead } from "./read-ahead.js";
 import { appendedOutcome, failedOutcome } from "./produce-outcomes.js";
 import { ProduceQueue } from "./produce-queue.js";
 import { type ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
-import type { LogStartRecord } from "./log-start-codec.js";
 import { type LogStartBytesContext, measurePartitionSize } from "./log-start-bytes.js";
+import type { PartitionLogContext, PartitionView } from "./partition-log-context.js";
 import { type RetentionLimits, enforcePartitionRetention } from "./partition-retention.js";
-import { type BatchSummary, summarizeBatch } from "./stored-batch.js";
+import { type PartitionState, loadPartitionState, scanBatches } from "./partition-state.js";
+import { recoverUncertainAppend } from "./recover-uncertain-append.js";
+import type { BatchSummary } from "./stored-batch.js";
 import { TailCache } from "./tail-cache.js";
-import { TimeIndex } from "./time-index.js";
+import { writeProducerCheckpoint } from "./write-producer-checkpoint.js";
 
-/** Everything partition logs share (owned by PartitionLogs). */
-export interface PartitionLogContext {
-  readonly store: StreamStore;
-  readonly metadata: MetadataStore;
-  readonly keyspace: KafkaKeyspace;
-  readonly checkpointCodec: RecordCodec<ProducerCheckpoint>;
-  readonly logStartCodec: RecordCodec<LogStartRecord>;
-  readonly logger: KafkaBrokerLogger;
-  readonly clock: () => number;
-  /** Aborted when the broker closes. */
-  readonly closing: AbortSignal;
-  /** Bytes / batches merged into one append at most. */
-  readonly maxAppendBytes: number;
-  readonly maxAppendBatches: number;
-  /** Appends of one partition in flight at once (1 = each waits for the previous one). */
-  readonly maxInFlightAppends: number;
-  /**
-   * With an append of the partition in flight, the next one starts early only once at least this many bytes of
-   * batches wait for it (0 = as soon as `maxInFlightAppends` allows); below that they wait for the one in flight.
-   */
-  readonly pipelinedAppendMinBytes: number;
-  /** Committed batches between producer-state checkpoints (0 disables checkpoints). */
-  readonly checkpointIntervalBatches: number;
-  readonly producerIdExpirationMs: number;
-  readonly timeIndexIntervalBytes: number;
-  /** Bytes read per step when replaying or scanning. */
-  readonly replayReadBytes: number;
-  /** Expired bytes a retention pass scans between two trims. */
-  readonly retentionStepBytes: number;
-  /** After a (nearly) full read, read the next budgets in the background and keep them (see read-ahead.ts). */
-  readonly readAhead: boolean;
-  /** Bytes of the newest committed batches kept in memory for consumers at the log end (tail-cache.ts; 0 = none). */
-  readonly tailCacheBytes: number;
-  /** What the read-ahead buffers of all partitions may hold together. */
-  readonly readAheadMemory: ReadAheadMemory;
-  /** What the tail caches of all partitions may hold together (a pool of its own: tails never starve read-ahead). */
-  readonly tailCacheMemory: ReadAheadMemory;
-  readonly events: PartitionLogEvents;
-}
-
-/** Counters the broker's metrics observe. */
-export interface PartitionLogEvents {
-  appended(batches: number, records: number, bytes: number): void;
-  duplicate(): void;
-  fenced(): void;
-  loaded(replayedBatches: number): void;
-  /** Where a Fetch read was served from: the tail cache, the read-ahead buffer or storage. */
-  fetchRead(source: FetchReadSource): void;
-}
-
-/** Where a Fetch read is served from. */
-export type FetchReadSource = "tail" | "read-ahead" | "storage";
-
-/** The committed view of a loaded partition. */
-export interface PartitionView {
-  readonly streamId: string;
-  readonly logStartOffset: number;
-  /** High watermark = last stable offset = log end = committed end (as of the last validated append). */
-  readonly highWatermark: number;
-}
-
-interface LoadedState extends PartitionView {
-  readonly topicId: string;
-  logStartOffset: number;
-  highWatermark: number;
-  readonly producers: Map<bigint, ProducerEntry>;
-  readonly timeIndex: TimeIndex;
-  batchesSinceCheckpoint: number;
-  /** Set while uncertain appends are being recovered: produce is refused. */
-  fence: Promise<void> | undefined;
-}
-
-type Group = InFlightGroup<LoadedState>;
+type Group = InFlightGroup<PartitionState>;
 
 type AppendOutcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
-
-const RECOVERY_MIN_DELAY_MS = 10;
-const RECOVERY_MAX_DELAY_MS = 2_000;
 
 /** One partition of one topic name (the topic behind the name may be deleted and created again). */
 export class PartitionLog {
@@ -118,13 +42,13 @@ export class PartitionLog {
   readonly #onIdle: (log: PartitionLog) => void;
   readonly #queue = new ProduceQueue();
   readonly #listeners = new Set<() => void>();
-  #state: LoadedState | undefined;
-  #loading: { readonly topicId: string; readonly promise: Promise<LoadedState> } | undefined;
+  #state: PartitionState | undefined;
+  #loading: { readonly topicId: string; readonly promise: Promise<PartitionState> } | undefined;
   #draining = false;
   #drainRun: Promise<void> | undefined;
   #checkpointing: Promise<void> | undefined;
   #checkpointAgain = false;
-  readonly #pipeline = new AppendPipeline<LoadedState>();
+  readonly #pipeline = new AppendPipeline<PartitionState>();
   readonly #readAhead: ReadAhead;
   readonly #tail: TailCache;
   /** Resolves when every launched group's outcome has been handled (groups are handled in launch order). */
@@ -276,21 +200,21 @@ export class PartitionLog {
   /** The first batch at or after `logStart` whose max timestamp is >= `timestamp`. */
   async findByTimestamp(topic: KafkaTopic, timestamp: number): Promise<BatchSummary | undefined> {
     const state = await this.#ensureLoaded(topic);
-    const match = await state.timeIndex.find(timestamp, state.logStartOffset, (from, until) => this.#scan(state.streamId, from, Math.min(until, state.highWatermark)));
+    const match = await state.timeIndex.find(timestamp, state.logStartOffset, (from, until) => scanBatches(this.#context, state.streamId, from, Math.min(until, state.highWatermark)));
     return match?.batch;
   }
 
   /** Largest max timestamp of the partition's batches (-Infinity when empty). */
   async maxTimestamp(topic: KafkaTopic): Promise<number> {
     const state = await this.#ensureLoaded(topic);
-    if (state.timeIndex.coveredFrom > state.logStartOffset) await state.timeIndex.find(Number.POSITIVE_INFINITY, state.logStartOffset, (from, until) => this.#scan(state.streamId, from, until));
+    if (state.timeIndex.coveredFrom > state.logStartOffset) await state.timeIndex.find(Number.POSITIVE_INFINITY, state.logStartOffset, (from, until) => scanBatches(this.#context, state.streamId, from, until));
     return state.timeIndex.maxTimestamp;
   }
 
   /** Reads stored batches of [from, until) in order (whole entries; the first may start before `from`). */
   async *scan(topic: KafkaTopic, from: number, until: number): AsyncIterable<BatchSummary> {
     const state = await this.#ensureLoaded(topic);
-    yield* this.#scan(state.streamId, from, Math.min(until, state.highWatermark));
+    yield* scanBatches(this.#context, state.streamId, from, Math.min(until, state.highWatermark));
   }
 
   /** Drops the cached state (topic deleted); fetches waiting on this partition re-evaluate. */
@@ -333,11 +257,11 @@ export class PartitionLog {
 
   // ---- loading ------------------------------------------------------------------------------------------------
 
-  #ensureLoaded(topic: KafkaTopic): Promise<LoadedState> {
+  #ensureLoaded(topic: KafkaTopic): Promise<PartitionState> {
     const state = this.#state;
     if (state !== undefined && state.topicId === topic.topicId) return Promise.resolve(state);
     if (this.#loading !== undefined && this.#loading.topicId === topic.topicId) return this.#loading.promise;
-    const promise = this.#load(topic);
+    const promise = loadPartitionState(this.#context, topic, this.topicName, this.partition);
     const loading = { topicId: topic.topicId, promise };
     this.#loading = loading;
     promise.then(
@@ -353,72 +277,6 @@ export class PartitionLog {
       },
     );
     return promise;
-  }
-
-  async #load(topic: KafkaTopic): Promise<LoadedState> {
-    const context = this.#context;
-    const streamId = streamIdFromName(partitionStreamName(topic.topicId, this.partition));
-    const head = await context.store.getHead(streamId, { signal: context.closing });
-    if (head.state !== "ACTIVE") {
-      throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `partition ${this.topicName}-${String(this.partition)} is ${head.state}`, { retryable: false });
-    }
-    const end = head.committedEndOffset;
-    const producers = new Map<bigint, ProducerEntry>();
-    let replayFrom = head.trimOffset;
-    const checkpoint = await this.#readCheckpoint(streamId);
-    if (checkpoint !== undefined && checkpoint.endOffset >= head.trimOffset && checkpoint.endOffset <= end) {
-      for (const producer of checkpoint.producers) producers.set(producer.producerId, producer);
-      replayFrom = checkpoint.endOffset;
-    }
-    const timeIndex = new TimeIndex(replayFrom, context.timeIndexIntervalBytes);
-    let replayed = 0;
-    for await (const batch of this.#scan(streamId, replayFrom, end)) {
-      if (batch.producer !== undefined) replayBatch(producers, batch.producer, batch.baseOffset);
-      timeIndex.observe(batch);
-      replayed += 1;
-    }
-    expireProducers(producers, context.clock(), context.producerIdExpirationMs);
-    context.events.loaded(replayed);
-    context.logger.debug("partition loaded", { topic: this.topicName, partition: this.partition, streamId, end, replayFrom, replayed });
-    return {
-      topicId: topic.topicId,
-      streamId,
-      logStartOffset: head.trimOffset,
-      highWatermark: end,
-      producers,
-      timeIndex,
-      batchesSinceCheckpoint: replayed,
-      fence: undefined,
-    };
-  }
-
-  async #readCheckpoint(streamId: string): Promise<ProducerCheckpoint | undefined> {
-    const key = this.#context.keyspace.producerStateKey(streamId);
-    const stored = await this.#context.metadata.get(key, { signal: this.#context.closing });
-    if (stored === undefined) return undefined;
-    try {
-      return this.#context.checkpointCodec.decode(stored.value, stored.key);
-    } catch (error) {
-      this.#context.logger.warn("ignoring an unreadable producer-state checkpoint", { streamId, error: String(error) });
-      return undefined;
-    }
-  }
-
-  async *#scan(streamId: string, from: number, until: number): AsyncIterable<BatchSummary> {
-    let offset = from;
-    while (offset < until) {
-      const result = await this.#context.store.read(streamId, offset, {
-        maxBytes: this.#context.replayReadBytes,
-        maxRecords: 0x7fff_ffff,
-        signal: this.#context.closing,
-      });
-      if (result.entries.length === 0) return;
-      for (const entry of result.entries) {
-        if (entry.offset >= until) return;
-        yield summarizeBatch(entry.payload, entry.offset, entry.recordCount);
-      }
-      offset = result.nextOffset;
-    }
   }
 
   // ---- produce ------------------------------------------------------------------------------------------------
@@ -635,7 +493,7 @@ export class PartitionLog {
       attemptId,
       error: message,
     });
-    const verdict = this.#recover(state.streamId, attemptId).then(
+    const verdict = recoverUncertainAppend(this.#context, state.streamId, attemptId).then(
       (result) => (result === undefined ? "not-committed" : result.startOffset === group.expectedStart ? "committed" : "unknown"),
       () => "unknown",
     );
@@ -667,45 +525,19 @@ export class PartitionLog {
     }
   }
 
-  /**
-   * Resolves the uncertain attempt exactly (never a new write): the original result when it committed, undefined
-   * when it provably did not. Retries unresolved recoveries with backoff until the broker closes.
-   */
-  async #recover(streamId: string, attemptId: string): Promise<AppendResult | undefined> {
-    let delay = RECOVERY_MIN_DELAY_MS;
-    for (;;) {
-      try {
-        const result = await this.#context.store.recoverAppend(streamId, attemptId, { signal: this.#context.closing });
-        this.#context.logger.info("uncertain append recovered: committed", { streamId, attemptId });
-        return result;
-      } catch (error) {
-        if (AppendFailedError.isAppendFailure(error) && error.outcome === "KNOWN_NOT_COMMITTED") {
-          this.#context.logger.info("uncertain append recovered: not committed", { streamId, attemptId });
-          return undefined;
-        }
-        if (this.#context.closing.aborted || NereusError.hasCode(error, ErrorCode.UNKNOWN_APPEND_ATTEMPT) || NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED)) {
-          throw error;
-        }
-        this.#context.logger.debug("append recovery not resolved yet", { streamId, attemptId, error: String(error) });
-      }
-      await new Promise((resolve) => setTimeout(resolve, delay).unref?.());
-      delay = Math.min(delay * 2, RECOVERY_MAX_DELAY_MS);
-    }
-  }
-
-  #drop(state: LoadedState): void {
+  #drop(state: PartitionState): void {
     if (this.#state === state) this.#state = undefined;
     this.#notify();
   }
 
   // ---- checkpoints --------------------------------------------------------------------------------------------
 
-  #scheduleCheckpoint(state: LoadedState): void {
+  #scheduleCheckpoint(state: PartitionState): void {
     if (this.#checkpointing !== undefined) {
       this.#checkpointAgain = true;
       return;
     }
-    this.#checkpointing = this.#writeCheckpoint(state)
+    this.#checkpointing = writeProducerCheckpoint(this.#context, state)
       .catch((error: unknown) => this.#context.logger.warn("producer-state checkpoint failed", { streamId: state.streamId, error: String(error) }))
       .finally(() => {
         this.#checkpointing = undefined;
@@ -714,18 +546,6 @@ export class PartitionLog {
           if (this.#state === state && state.batchesSinceCheckpoint > 0) this.#scheduleCheckpoint(state);
         }
       });
-  }
-
-  async #writeCheckpoint(state: LoadedState): Promise<void> {
-    if (state.fence !== undefined) return;
-    const endOffset = state.highWatermark;
-    const written = state.batchesSinceCheckpoint;
-    expireProducers(state.producers, this.#context.clock(), this.#context.producerIdExpirationMs);
-    const producers = [...state.producers.values()].sort((left, right) => (left.producerId < right.producerId ? -1 : left.producerId > right.producerId ? 1 : 0));
-    const checkpoint: ProducerCheckpoint = { streamId: state.streamId, endOffset, producers };
-    const key = this.#context.keyspace.producerStateKey(state.streamId);
-    await this.#context.metadata.txn({ compares: [], writes: [{ type: "put", key, value: this.#context.checkpointCodec.encode(checkpoint) }] });
-    state.batchesSinceCheckpoint = Math.max(0, state.batchesSinceCheckpoint - written);
   }
 }
 

@@ -7,7 +7,8 @@ import { producerCheckpointCodec } from "../producers/producer-checkpoint-codec.
 import { logStartCodec } from "./log-start-codec.js";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";
 import type { KafkaTopic } from "../topics/kafka-topic.js";
-import { PartitionLog, type PartitionLogContext, type PartitionLogEvents } from "./partition-log.js";
+import { PartitionLog } from "./partition-log.js";
+import type { PartitionLogContext, PartitionLogEvents } from "./partition-log-context.js";
 import type { ProduceTicket } from "./produce-ticket.js";
 import { DEFAULT_TIME_INDEX_INTERVAL_BYTES } from "./time-index.js";
 import { ReadAheadMemory } from "./read-ahead.js";
