@@ -8,14 +8,17 @@ import { parseArgs } from "node:util";
 import { checkImports } from "./check-imports.js";
 import { countErrors, formatViolations, type Violation } from "./report.js";
 import { runEslint } from "./run-eslint.js";
+import { runKnip } from "./run-knip.js";
+import { runAttw } from "./run-attw.js";
 import { runPublint } from "./run-publint.js";
 import { WORKSPACE_FILE } from "./workspace.js";
 
 const USAGE = `usage: nereus-lint [--fix] [--workspace] [--no-eslint] [--no-imports] [--no-publint]
 
 Run in a package directory (as turbo does): ESLint over src/ test/ bench/ bin/ scripts/ and top-level files,
-the workspace import rules (docs/architecture.md §2) for the package, and publint if it is publishable and dist/
-exists. Run at the workspace root, or pass --workspace, to check the import rules of every package.`;
+the workspace import rules (docs/architecture.md §2) for the package, publint and attw (ESM-only
+profile, on the packed tarball) if it is publishable and dist/ exists. Run at the workspace root, or pass --workspace, to check the import rules of every package and run knip
+(knip.jsonc) over the workspace.`;
 
 export interface CliOutput {
   readonly out: (line: string) => void;
@@ -35,6 +38,8 @@ export async function main(argv: readonly string[], cwd: string, output: CliOutp
         "no-eslint": { type: "boolean", default: false },
         "no-imports": { type: "boolean", default: false },
         "no-publint": { type: "boolean", default: false },
+        "no-attw": { type: "boolean", default: false },
+        "no-knip": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     }));
@@ -49,9 +54,13 @@ export async function main(argv: readonly string[], cwd: string, output: CliOutp
 
   if (values.workspace || fs.existsSync(path.join(cwd, WORKSPACE_FILE))) {
     const result = checkImports({ cwd });
-    return finish(output, cwd, "workspace", result.violations, [
-      `imports ${result.packagesChecked} packages / ${result.filesChecked} files`,
-    ]);
+    const violations = [...result.violations];
+    const notes = [`imports ${result.packagesChecked} packages / ${result.filesChecked} files`];
+    if (!values["no-knip"]) {
+      violations.push(...(await runKnip(cwd)));
+      notes.push("knip checked");
+    }
+    return finish(output, cwd, "workspace", violations, notes);
   }
 
   const packageDir = findPackageDir(cwd);
@@ -76,6 +85,15 @@ export async function main(argv: readonly string[], cwd: string, output: CliOutp
     } else {
       violations.push(...outcome.violations);
       notes.push("publint checked");
+    }
+  }
+  if (!values["no-attw"]) {
+    const outcome = await runAttw(packageDir);
+    if (outcome.status === "skipped") {
+      notes.push(`attw skipped: ${outcome.reason}`);
+    } else {
+      violations.push(...outcome.violations);
+      notes.push("attw checked");
     }
   }
   return finish(output, cwd, name, violations, notes);

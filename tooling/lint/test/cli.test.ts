@@ -81,17 +81,17 @@ describe("nereus-lint in a package directory", () => {
     ]);
   });
 
-  test("skips publint for private packages", async () => {
+  test("skips publint and attw for private packages", async () => {
     const root = fixture({});
     const { lines } = await run(["--no-eslint", "--no-imports"], path.join(root, "apps/broker"));
-    expect(lines).toEqual(["nereus-lint @nereus/broker: ok (publint skipped: private package)"]);
+    expect(lines).toEqual(["nereus-lint @nereus/broker: ok (publint skipped: private package; attw skipped: private package)"]);
   });
 });
 
 describe("nereus-lint at the workspace root", () => {
   test("checks the import rules of every package", async () => {
     const root = fixture({ "packages/kafka/src/storage.ts": 'export { ObjectWal } from "@nereus/object-wal";\n' });
-    const { code, lines } = await run([], root);
+    const { code, lines } = await run(["--no-knip"], root);
     expect(code).toBe(1);
     expect(lines).toEqual([
       "packages/kafka/src/storage.ts:1 import-direction @nereus/kafka may not import @nereus/object-wal: adapters import @nereus/core and @nereus/cursor only; the broker injects concrete providers",
