@@ -36,5 +36,8 @@ export { StreamKeyspace, type VersionedHead } from "./records/stream-keyspace.js
 export { ensureGenerationZero } from "./read/ensure-generation-zero.js";
 export { repairGenerationZeroIndex, type RepairInput } from "./read/repair-generation-zero-index.js";
 
+// Metadata store implementations.
+export { PrefixWatchers } from "./spi/prefix-watchers.js";
+
 // Timing.
 export { raceAbort } from "./timing/race-abort.js";

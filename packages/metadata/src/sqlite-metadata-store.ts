@@ -34,6 +34,7 @@ import {
   type WatchEvent,
   type WatchHandle,
 } from "@nereus/core";
+import { PrefixWatchers } from "@nereus/core/internal";
 import Database from "better-sqlite3";
 import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
@@ -138,7 +139,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly #writer: SqliteWriterThread;
   readonly #clock: () => number;
   readonly #statements: ReturnType<typeof prepare>;
-  readonly #watchers = new Set<{ readonly prefix: string; readonly onEvent: (event: WatchEvent) => void }>();
+  readonly #watchers = new PrefixWatchers();
   readonly #sweepTimer: NodeJS.Timeout;
   /** With `cacheReads`: what reads read, kept until the writer thread's next round. */
   readonly #cache: SqliteReadCache | undefined;
@@ -230,7 +231,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
         gateTimeoutMs,
         ...(options.beforeWalSync === undefined ? {} : { beforeWalSync: options.beforeWalSync }),
         onEvents: (events) => {
-          if (store.current !== undefined) store.current.#flushEvents(events);
+          if (store.current !== undefined) store.current.#watchers.notify(events);
         },
       });
       store.current = new SqliteMetadataStore(db, writer, options);
@@ -353,12 +354,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   async watch(prefix: string, onEvent: (event: WatchEvent) => void): Promise<WatchHandle & AsyncDisposable> {
     this.#enter(undefined);
     checkMetadataRequest.prefix(prefix);
-    const watcher = { prefix, onEvent };
-    this.#watchers.add(watcher);
-    const close = async (): Promise<void> => {
-      this.#watchers.delete(watcher);
-    };
-    return { close, [Symbol.asyncDispose]: close };
+    return this.#watchers.add(prefix, onEvent);
   }
 
   /** Idempotent: stops the sweep, ends the watches, stops the writer thread and closes the database. */
@@ -508,24 +504,6 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   #failureCause(failure: WriterFailure): unknown {
     if (failure.kind === "error" && failure.code === "ESEAM" && this.#writer.seamError !== undefined) return this.#writer.seamError;
     return toError(failure);
-  }
-
-  #flushEvents(events: readonly WatchEvent[]): void {
-    if (events.length === 0) return;
-    for (const watcher of this.#watchers) {
-      const matching = events.filter((event) => event.key.startsWith(watcher.prefix));
-      if (matching.length === 0) continue;
-      queueMicrotask(() => {
-        for (const event of matching) {
-          if (!this.#watchers.has(watcher)) return;
-          try {
-            watcher.onEvent(event);
-          } catch {
-            // Watch events are hints; a throwing listener must not break the store.
-          }
-        }
-      });
-    }
   }
 }
 

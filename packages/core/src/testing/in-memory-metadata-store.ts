@@ -8,6 +8,7 @@ import { ErrorCode } from "../errors/error-code.js";
 import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { awaitDurabilityGate } from "../spi/durability-gate.js";
+import { PrefixWatchers } from "../spi/prefix-watchers.js";
 import {
   METADATA_STORE_SPI_VERSION,
   isValueCompare,
@@ -51,11 +52,6 @@ interface LeaseState {
   readonly keys: Set<string>;
 }
 
-interface Watcher {
-  readonly prefix: string;
-  readonly onEvent: (event: WatchEvent) => void;
-}
-
 /**
  * The reference `MetadataStore`. Invariants (the SPI's, exactly): revisions start at 0 and every txn that changes
  * something takes the next one for all its writes; compares and `readOnFailure` see the same state; deleting and
@@ -77,7 +73,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
   /** Entries sorted by UTF-8 key bytes. */
   readonly #sorted: Entry[] = [];
   readonly #leases = new Map<string, LeaseState>();
-  readonly #watchers = new Set<Watcher>();
+  readonly #watchers = new PrefixWatchers();
   /** Rejecters of calls hung by a fault; `close()` rejects them. */
   readonly #hung = new Set<(error: Error) => void>();
   #revision = 0;
@@ -159,12 +155,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
     this.#enter(undefined);
     checkPrefix(prefix);
     this.stats.roundTrips += 1;
-    const watcher: Watcher = { prefix, onEvent };
-    this.#watchers.add(watcher);
-    const close = async (): Promise<void> => {
-      this.#watchers.delete(watcher);
-    };
-    return { close, [Symbol.asyncDispose]: close };
+    return this.#watchers.add(prefix, onEvent);
   }
 
   /** Idempotent. Rejects calls hung by a fault with `STORAGE_CLOSED` and ends every watch. */
@@ -290,7 +281,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
     }
     if (events.length > 0) {
       this.#revision = revision;
-      this.#notify(events);
+      this.#watchers.notify(events);
     }
     return { succeeded: true, revision: this.#revision };
   }
@@ -338,25 +329,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
       if (this.#delete(key)) events.push({ type: "delete", key, modRevision: revision });
     }
     this.#revision = revision;
-    this.#notify(events);
-  }
-
-  /** Delivers events asynchronously (after the mutating call returned), one microtask per watcher. */
-  #notify(events: readonly WatchEvent[]): void {
-    for (const watcher of this.#watchers) {
-      const matching = events.filter((event) => event.key.startsWith(watcher.prefix));
-      if (matching.length === 0) continue;
-      queueMicrotask(() => {
-        for (const event of matching) {
-          if (!this.#watchers.has(watcher)) return;
-          try {
-            watcher.onEvent(event);
-          } catch {
-            // Watch events are hints; a throwing listener must not break the store.
-          }
-        }
-      });
-    }
+    this.#watchers.notify(events);
   }
 }
 
