@@ -1,6 +1,6 @@
 // ObjectStore on a local directory: the embedded default. A put writes a temp file, fsyncs it, publishes it with
 // link(2) (atomic and create-only: EEXIST means another writer won) and fsyncs the directory — as one job on a
-// publish worker thread (file-publish-worker.ts) — so an object is
+// publish worker thread (publish-worker/file-publish-worker.ts) — so an object is
 // either absent or complete and durable. Each file starts with an 8-byte header ("NOB1" + the body's CRC32C,
 // big-endian), so whole reads are verified and head() needs no recomputation; bodies built in `allocateBody`
 // memory carry room for it and reach the worker as shared memory, without a copy.
@@ -25,15 +25,15 @@ import {
   type ObjectStore,
   type PutOptions,
 } from "@nereus/core";
-import { assertListPrefix } from "./assert-object-key.js";
+import { assertListPrefix } from "./object-keys/assert-object-key.js";
 import { bodyCrc32c, checkKnownCrc32c } from "./body-crc32c.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
-import { FilePublishPool, type PublishError, type PublishOutcome } from "./file-publish-worker.js";
+import { FilePublishPool, type PublishError, type PublishOutcome } from "./publish-worker/file-publish-worker.js";
 import { SharedBodyPool } from "./shared-body-pool.js";
-import { mapFileSystemError } from "./map-file-system-error.js";
+import { mapFileSystemError } from "./file-system/map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
-import { type StoreWriteHealth, type StoreWriteHealthListener, StoreWriteHealthTracker } from "./store-write-health.js";
-import { fsyncDirectory, makeDirectories } from "./durable-directories.js";
+import { type StoreWriteHealth, type StoreWriteHealthListener, StoreWriteHealthTracker } from "./file-system/store-write-health.js";
+import { fsyncDirectory, makeDirectories } from "./file-system/durable-directories.js";
 import { DEFAULT_HOT_READ_SEGMENTS, type HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
 import { DEFAULT_LENT_READ_BUFFER_BYTES, type LentReadBuffersStats } from "./segments/lent-read-buffers.js";
 import { MAX_SEGMENT_BYTES, SegmentLog, type SegmentLogStats } from "./segments/segment-log.js";
@@ -306,7 +306,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     }
   }
 
-  /** One object file: temp file, fsync, link(2), directory fsync (file-publish-worker.ts). */
+  /** One object file: temp file, fsync, link(2), directory fsync (publish-worker/file-publish-worker.ts). */
   /** `crc`: the CRC32C of `body` (it goes into the file header). */
   async #putFile(key: string, target: string, body: Uint8Array, crc: number): Promise<{ readonly created: boolean }> {
     const temporary = path.join(this.#temporaryDirectory, `${randomUUID()}.tmp`);
@@ -381,7 +381,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       if (range !== undefined) checkRange(range);
       const fromSegment = await (await this.#segmentLog())?.read(key, range);
       if (fromSegment !== undefined) return fromSegment;
-      // One worker job: open, fstat, header, the bytes, close (see file-publish-worker.ts).
+      // One worker job: open, fstat, header, the bytes, close (see publish-worker/file-publish-worker.ts).
       const outcome = await this.#publishers.read({ path: target, headerBytes: HEADER_BYTES, offset: range?.offset ?? 0, length: range?.length });
       if (outcome.kind === "failed") throw mapFileSystemError(publishError(outcome.error), "get", key);
       const { crc, size } = checkHeader(outcome.header, outcome.bodySize, key);

@@ -8,10 +8,10 @@ export {
   type SegmentLayoutOptions,
 } from "./file-system-object-store.js";
 export { type SegmentLogStats } from "./segments/segment-log.js";
-export { type StoreWriteHealth, type StoreWriteHealthListener, type StoreWriter } from "./store-write-health.js";
+export { type StoreWriteHealth, type StoreWriteHealthListener, type StoreWriter } from "./file-system/store-write-health.js";
 export { type HotSegmentReadsStats, DEFAULT_HOT_READ_SEGMENTS } from "./segments/hot-segment-reads.js";
 export { type LentReadBuffersStats, DEFAULT_LENT_READ_BUFFER_BYTES } from "./segments/lent-read-buffers.js";
-export { assertObjectKey, assertListPrefix, MAX_OBJECT_KEY_BYTES } from "./assert-object-key.js";
+export { assertObjectKey, assertListPrefix, MAX_OBJECT_KEY_BYTES } from "./object-keys/assert-object-key.js";
 export { crc32cToBase64, crc32cFromBase64 } from "./crc32c-base64.js";
 
 // NRS1 WAL object format (docs/wal-object-format.md).

@@ -27,7 +27,7 @@ import {
   type ObjectListPage,
   type ObjectStore,
 } from "@nereus/core";
-import { MAX_OBJECT_KEY_BYTES, assertListPrefix, assertObjectKey } from "./assert-object-key.js";
+import { MAX_OBJECT_KEY_BYTES, assertListPrefix, assertObjectKey } from "./object-keys/assert-object-key.js";
 import { bodyCrc32c } from "./body-crc32c.js";
 import { crc32cFromBase64, crc32cToBase64 } from "./crc32c-base64.js";
 import { classifyPutFailure, mapS3Error, s3ErrorStatus, type S3Operation } from "./map-s3-error.js";

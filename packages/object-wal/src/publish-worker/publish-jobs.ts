@@ -1,5 +1,5 @@
 // The jobs the filesystem store gives its publish workers and what each comes to: publishing an object file,
-// reading one, appending records to a segment file. Shared by the pool (../file-publish-worker.ts) and the worker
+// reading one, appending records to a segment file. Shared by the pool (file-publish-worker.ts) and the worker
 // thread (publish-worker-thread.ts); types and constants only.
 
 /** What the filesystem store asks a worker to publish. Paths are absolute. */

@@ -1,4 +1,4 @@
-// The messages between the publish pool (../file-publish-worker.ts) and a publish worker thread
+// The messages between the publish pool (file-publish-worker.ts) and a publish worker thread
 // (publish-worker-thread.ts), shared by both sides: the requests, the replies (each names the request by `id`),
 // the worker's start-up data and the sizes of its read chunks. A shared buffer crosses once per worker: the first
 // job that uses it carries it, later ones name it by id (`SharedBodyReference`).

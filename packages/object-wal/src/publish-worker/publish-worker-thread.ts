@@ -1,4 +1,4 @@
-// The program of a publish worker thread, started by FilePublishPool (../file-publish-worker.ts) and built as an
+// The program of a publish worker thread, started by FilePublishPool (file-publish-worker.ts) and built as an
 // entry of its own. It runs each request of publish-worker-protocol.ts as one job of synchronous system calls —
 // publish an object file (publish-object-file.ts), a batch of reads (read-object-file.ts), a segment write
 // (segment-file-writer.ts) — and answers it in one message; read bytes go back lent (a shared chunk) or

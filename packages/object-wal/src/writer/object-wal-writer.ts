@@ -14,7 +14,7 @@
 // `allocateBody` memory when it offers one).
 import { ErrorCode, NereusError, WAL_SPI_VERSION, crc32c, crc32cCombine, type AppendEntry, type DurabilityGate, type MetadataStore, type ObjectSliceTarget, type ObjectStore, type PersistedWrite, type PreparedWrite, type TargetProtection, type WalIoOptions, type WalWriteRequest, type WalWriter } from "@nereus/core";
 import { clusterPrefix, commitIntentKey, raceAbort } from "@nereus/core/internal";
-import { assertObjectKey } from "../assert-object-key.js";
+import { assertObjectKey } from "../object-keys/assert-object-key.js";
 import { decodeWalManifest } from "../format/decode-wal-manifest.js";
 import { decodeWalObjectFooter } from "../format/decode-wal-object-footer.js";
 import { encodeWalObject } from "../format/encode-wal-object.js";

@@ -8,7 +8,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
 import { FilePublishPool, type ReadOutcome } from "./file-publish-worker.js";
-import { FileSystemObjectStore } from "./file-system-object-store.js";
+import { FileSystemObjectStore } from "../file-system-object-store.js";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;

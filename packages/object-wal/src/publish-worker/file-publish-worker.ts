@@ -1,5 +1,5 @@
 // The pool of publish worker threads that do the filesystem store's physical I/O with synchronous system calls
-// (the program: publish-worker/publish-worker-thread.ts). Publishing an object file — write the temp file (header +
+// (the program: publish-worker-thread.ts). Publishing an object file — write the temp file (header +
 // body), fsync it, link(2) it to its key's path (create-only: EEXIST means the key exists), fsync the directory,
 // unlink the temp name — is ONE job instead of ~9 asynchronous fs calls, each of which needs a thread-pool round
 // trip and an event-loop turn: under load that cut the latency of a put by half and spares the event loop the
@@ -8,20 +8,20 @@
 // (see FilePublishPool) or transferred, never copied; the reads asked for in one turn of the event loop (a reader
 // fetching the slices of several objects) are one job. Jobs are independent; the pool spreads them — except
 // segment writes (segment layout): those all go to the first worker, which keeps the active segment open between
-// jobs. The messages both ways are those of publish-worker/publish-worker-protocol.ts.
+// jobs. The messages both ways are those of publish-worker-protocol.ts.
 import type { Worker } from "node:worker_threads";
 import { SharedLatencyHistogram, startWorkerModule, type LatencySnapshot } from "@nereus/core";
-import type { PublishError, PublishJob, PublishOutcome, ReadJob, ReadOutcome, SegmentWriteJob, SegmentWriteOutcome, SegmentWriteRecord } from "./publish-worker/publish-jobs.js";
+import type { PublishError, PublishJob, PublishOutcome, ReadJob, ReadOutcome, SegmentWriteJob, SegmentWriteOutcome, SegmentWriteRecord } from "./publish-jobs.js";
 import type {
   PublishWorkerData,
   PublishWorkerReply,
   PublishWorkerRequest,
   SharedBodyReference,
   WorkerReadOutcome,
-} from "./publish-worker/publish-worker-protocol.js";
+} from "./publish-worker-protocol.js";
 
-export { FOLLOWER_REFUSED_CODE } from "./publish-worker/publish-jobs.js";
-export type { PublishError, PublishJob, PublishOutcome, ReadJob, ReadOutcome, SegmentWriteJob, SegmentWriteOutcome, SegmentWriteRecord } from "./publish-worker/publish-jobs.js";
+export { FOLLOWER_REFUSED_CODE } from "./publish-jobs.js";
+export type { PublishError, PublishJob, PublishOutcome, ReadJob, ReadOutcome, SegmentWriteJob, SegmentWriteOutcome, SegmentWriteRecord } from "./publish-jobs.js";
 
 /** Default bytes of read chunks per pool (split evenly between its workers). */
 export const DEFAULT_READ_BUFFER_BYTES = 128 * 1024 * 1024;
@@ -286,7 +286,8 @@ export class FilePublishPool {
         objectRead: this.#timings.objectRead.handle,
       },
     };
-    const worker: Worker = startWorkerModule(new URL("./publish-worker/publish-worker-thread.js", import.meta.url), { workerData });
+    // Beside this module in the sources; beside the bundle in dist (tsup.config.ts builds the thread as a top-level entry).
+    const worker: Worker = startWorkerModule(new URL("./publish-worker-thread.js", import.meta.url), { workerData });
     worker.unref();
     const entry: PoolWorker = { worker, pending: new Map(), memories: new Set() };
     const failAll = (message: string): void => {
