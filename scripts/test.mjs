@@ -45,6 +45,9 @@ try {
 } finally {
   await stopServices();
 }
+// The checks that need the whole workspace at once (import rules across packages, knip's unused files and exports).
+const workspaceLintCode = await run("node", [path.join(ROOT, "tooling/lint/bin/nereus-lint.mjs")]);
+if (workspaceLintCode !== 0) testCode = testCode === 0 ? workspaceLintCode : testCode;
 
 let passed = 0;
 let failed = 0;
