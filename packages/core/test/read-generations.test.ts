@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { AppendResult } from "../src/domain/append-types.js";
 import type { ReadTarget } from "../src/domain/read-target.js";
 import { ErrorCode } from "../src/errors/error-code.js";
-import { AppendProtocolHarness, expectNereusError, opaqueBatch, text } from "../src/testing/append-protocol-harness.js";
+import { AppendProtocolHarness, opaqueBatch, text } from "../src/testing/append-protocol-harness.js";
+import { expectNereusError } from "../src/testing/rejections.js";
 import { InMemoryMetadataStore } from "../src/testing/in-memory-metadata-store.js";
 
 const harnesses: AppendProtocolHarness[] = [];

@@ -8,8 +8,8 @@ import { randomBytes } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { crc32c, streamIdFromName } from "@nereus/core";
-import { InMemoryMetadataStore } from "@nereus/core/testing";
-import type { S3Description } from "@nereus/test-services";
+import { InMemoryMetadataStore, deleteObjectsUnder } from "@nereus/core/testing";
+import { s3ClientOptions, type S3Description } from "@nereus/test-services";
 import { crc32cToBase64 } from "../src/crc32c-base64.js";
 import { encodeWalObject } from "../src/format/encode-wal-object.js";
 import { createS3ObjectStore } from "../src/s3-object-store.js";
@@ -58,10 +58,7 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
     slices: [{ streamId: streamIdFromName("s"), firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: new Uint8Array(PAYLOAD) }] }],
   }).bytes.length;
   const client = new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    ...s3ClientOptions(s3),
     maxAttempts: 1,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
@@ -75,11 +72,7 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
   client.destroy();
 
   const objectStore = createS3ObjectStore({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: true,
+    ...s3ClientOptions(s3),
     keyPrefix: `${prefix}writer/`,
   });
   const metadata = new InMemoryMetadataStore();
@@ -112,14 +105,10 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
         `${(stats.puts / payloadMiB).toFixed(2)} PUTs/MiB, ${(stats.puts / seconds).toFixed(1)} PUTs/s`,
     );
   } finally {
-    for (;;) {
-      const page = await objectStore.list("");
-      if (page.items.length === 0) break;
-      await objectStore.deleteMany(page.items.map((item) => item.key));
-    }
+    await deleteObjectsUnder(objectStore, "");
     await objectStore.close();
     await metadata.close();
-    const cleanup = createS3ObjectStore({ endpoint: s3.endpoint, region: s3.region, bucket: s3.bucket, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey }, forcePathStyle: true });
+    const cleanup = createS3ObjectStore(s3ClientOptions(s3));
     await cleanup.deleteMany(Array.from({ length: WARMUP + ITERATIONS }, (_, index) => `${prefix}raw-append/${String(index - WARMUP)}`));
     await cleanup.close();
   }

@@ -12,7 +12,7 @@ import { performance } from "node:perf_hooks";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { crc32c, type ObjectStore } from "@nereus/core";
 import { InMemoryObjectStore } from "@nereus/core/testing";
-import { SERVICES_FILE_ENV, loadServices, startServices, type RunningServices, type S3Description } from "@nereus/test-services";
+import { SERVICES_FILE_ENV, loadServices, s3ClientOptions, startServices, type RunningServices, type S3Description } from "@nereus/test-services";
 import { crc32cToBase64 } from "../src/crc32c-base64.js";
 import { createFileSystemObjectStore } from "../src/file-system-object-store.js";
 import { createS3ObjectStore } from "../src/s3-object-store.js";
@@ -60,10 +60,7 @@ async function storePuts(name: string, store: ObjectStore, prefix: string): Prom
 
 async function rawSdkPuts(s3: S3Description, prefix: string): Promise<Result> {
   const client = new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    ...s3ClientOptions(s3),
     maxAttempts: 1,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
@@ -132,11 +129,7 @@ async function main(): Promise<void> {
       await storePuts(
         "S3ObjectStore.putIfAbsent",
         createS3ObjectStore({
-          endpoint: s3.endpoint,
-          region: s3.region,
-          bucket: s3.bucket,
-          credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-          forcePathStyle: true,
+          ...s3ClientOptions(s3),
           keyPrefix: run,
         }),
         "store/",
@@ -147,11 +140,7 @@ async function main(): Promise<void> {
     printTable(results);
     await runAppendBench(s3, run);
     const cleanup = createS3ObjectStore({
-      endpoint: s3.endpoint,
-      region: s3.region,
-      bucket: s3.bucket,
-      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-      forcePathStyle: true,
+      ...s3ClientOptions(s3),
     });
     await cleanup.deleteMany(Array.from({ length: WARMUP + ITERATIONS }, (_, index) => `${run}raw/${String(index - WARMUP)}`));
     await cleanup.close();

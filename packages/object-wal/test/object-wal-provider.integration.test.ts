@@ -2,9 +2,9 @@
 // test services): the WAL provider conformance suite, a multi-stream flush, and an upload whose response is lost
 // so that the retransmission meets the key (a real 412) and is recognised as our own write.
 import { randomUUID } from "node:crypto";
-import { streamIdFromName, type ObjectStore, type ReadTarget } from "@nereus/core";
-import { InMemoryMetadataStore, describeWalProviderConformance } from "@nereus/core/testing";
-import { loadServices } from "@nereus/test-services";
+import { streamIdFromName, type ReadTarget } from "@nereus/core";
+import { InMemoryMetadataStore, describeWalProviderConformance, deleteObjectsUnder, corruptObjectSlice } from "@nereus/core/testing";
+import { loadServices, s3ClientOptions } from "@nereus/test-services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ObjectWalReader } from "../src/reader/object-wal-reader.js";
 import { createS3ObjectStore, type S3ObjectStoreOptions } from "../src/s3-object-store.js";
@@ -18,33 +18,16 @@ const decoder = new TextDecoder();
 function storeOptions(overrides: Partial<S3ObjectStoreOptions> = {}): S3ObjectStoreOptions {
   const s3 = loadServices().s3;
   return {
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: s3.forcePathStyle,
+    ...s3ClientOptions(s3),
     keyPrefix: runPrefix,
     ...overrides,
   };
 }
 
-async function corruptSlice(store: ObjectStore, target: ReadTarget): Promise<void> {
-  if (target.type !== "OBJECT_SLICE") throw new Error("not an object slice");
-  const bytes = await store.get(target.objectKey);
-  const at = target.sliceOffset + Math.floor(target.sliceLength / 2);
-  bytes[at] = (bytes[at] ?? 0) ^ 0x01;
-  await store.deleteMany([target.objectKey]);
-  await store.putIfAbsent(target.objectKey, bytes);
-}
-
 afterAll(async () => {
   const store = createS3ObjectStore(storeOptions({ keyPrefix: "" }));
   try {
-    for (;;) {
-      const page = await store.list(runPrefix);
-      if (page.items.length === 0) break;
-      await store.deleteMany(page.items.map((item) => item.key));
-    }
+    await deleteObjectsUnder(store, runPrefix);
   } finally {
     await store.close();
   }
@@ -60,7 +43,7 @@ describeWalProviderConformance(
       writer,
       reader: new ObjectWalReader({ objectStore }),
       metadata,
-      corrupt: (target) => corruptSlice(objectStore, target),
+      corrupt: (target) => corruptObjectSlice(objectStore, target),
       cleanup: async () => {
         await writer.close();
         await objectStore.close();

@@ -3,8 +3,8 @@
 import { once } from "node:events";
 import { randomBytes, randomUUID } from "node:crypto";
 import { ErrorCode } from "@nereus/core";
-import { describeObjectStoreConformance, nereusRejectionOf } from "@nereus/core/testing";
-import { loadServices } from "@nereus/test-services";
+import { deleteObjectsUnder, describeObjectStoreConformance, nereusRejectionOf } from "@nereus/core/testing";
+import { loadServices, s3ClientOptions } from "@nereus/test-services";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createS3ObjectStore, type S3ObjectStore, type S3ObjectStoreOptions } from "../src/s3-object-store.js";
 import { S3FaultProxy } from "./support/s3-fault-proxy.js";
@@ -14,11 +14,7 @@ const runPrefix = `object-wal-it/${randomUUID()}/`;
 function storeOptions(overrides: Partial<S3ObjectStoreOptions> = {}): S3ObjectStoreOptions {
   const s3 = loadServices().s3;
   return {
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: s3.forcePathStyle,
+    ...s3ClientOptions(s3),
     keyPrefix: runPrefix,
     ...overrides,
   };
@@ -27,11 +23,7 @@ function storeOptions(overrides: Partial<S3ObjectStoreOptions> = {}): S3ObjectSt
 async function deleteEverythingUnder(prefix: string): Promise<void> {
   const store = createS3ObjectStore(storeOptions({ keyPrefix: "" }));
   try {
-    for (;;) {
-      const page = await store.list(prefix);
-      if (page.items.length === 0) return;
-      await store.deleteMany(page.items.map((item) => item.key));
-    }
+    await deleteObjectsUnder(store, prefix);
   } finally {
     await store.close();
   }

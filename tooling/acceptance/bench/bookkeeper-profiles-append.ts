@@ -12,9 +12,10 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { createBookKeeperClient, createBookKeeperWalRuntime, ENTRY_FRAME_OVERHEAD, type BookKeeperClient } from "@nereus/bookkeeper";
 import { createStreamStore, type ObjectStore, type StorageProfile } from "@nereus/core";
+import { deleteObjectsUnder } from "@nereus/core/testing";
 import { createEtcdMetadataStore } from "@nereus/metadata";
 import { createObjectWalRuntime, createS3ObjectStore } from "@nereus/object-wal";
-import { SERVICES_FILE_ENV, loadServices, startServices, type RunningServices } from "@nereus/test-services";
+import { SERVICES_FILE_ENV, loadServices, s3ClientOptions, startServices, type RunningServices } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
 
 const PAYLOAD = 1024;
@@ -67,11 +68,7 @@ async function main(): Promise<void> {
   const keyPrefix = `bench/bookkeeper-object/${runId}/`;
   const metadata = await createEtcdMetadataStore({ endpoints: [services.etcd.endpoint] });
   const s3 = createS3ObjectStore({
-    endpoint: services.s3.endpoint,
-    region: services.s3.region,
-    bucket: services.s3.bucket,
-    credentials: { accessKeyId: services.s3.accessKeyId, secretAccessKey: services.s3.secretAccessKey },
-    forcePathStyle: true,
+    ...s3ClientOptions(services.s3),
     keyPrefix,
   });
   const objects = countingPuts(s3);
@@ -128,11 +125,7 @@ async function main(): Promise<void> {
     } finally {
       admin.close();
     }
-    for (;;) {
-      const page = await s3.list("");
-      if (page.items.length === 0) break;
-      await s3.deleteMany(page.items.map((item) => item.key));
-    }
+    await deleteObjectsUnder(s3, "");
     await s3.close();
     await metadata.close();
     await owned?.stop();

@@ -15,6 +15,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { crc32c, createStreamStore, type AppendBatch, type MetadataStore, type StorageProfile, type StreamStore } from "@nereus/core";
+import { deleteObjectsUnder } from "@nereus/core/testing";
 import { StreamKeyspace } from "@nereus/core/internal";
 import { createEtcdMetadataStore } from "@nereus/metadata";
 import {
@@ -28,7 +29,7 @@ import {
   type ObjectWalRuntime,
   type S3ObjectStore,
 } from "@nereus/object-wal";
-import { SERVICES_FILE_ENV, loadServices, startServices, type RunningServices, type S3Description } from "@nereus/test-services";
+import { SERVICES_FILE_ENV, loadServices, s3ClientOptions, startServices, type RunningServices, type S3Description } from "@nereus/test-services";
 import { Etcd3, type IOptions } from "etcd3";
 
 const SECONDS = Number(process.env["NEREUS_BENCH_SECONDS"] ?? 5);
@@ -71,10 +72,7 @@ async function timed(iterations: number, warmup: number, body: (index: number) =
 
 async function rawPut(s3: S3Description, prefix: string, size: number): Promise<number[]> {
   const client = new S3Client({
-    endpoint: s3.endpoint,
-    region: s3.region,
-    forcePathStyle: true,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    ...s3ClientOptions(s3),
     maxAttempts: 1,
     requestChecksumCalculation: "WHEN_REQUIRED",
     responseChecksumValidation: "WHEN_REQUIRED",
@@ -222,11 +220,7 @@ async function main(): Promise<void> {
   const keyPrefix = `bench/object-wal/${runId}/`;
   const metadata = await createEtcdMetadataStore({ endpoints: [services.etcd.endpoint] });
   const objectStore = createS3ObjectStore({
-    endpoint: services.s3.endpoint,
-    region: services.s3.region,
-    bucket: services.s3.bucket,
-    credentials: { accessKeyId: services.s3.accessKeyId, secretAccessKey: services.s3.secretAccessKey },
-    forcePathStyle: true,
+    ...s3ClientOptions(services.s3),
     keyPrefix,
   });
   try {
@@ -352,11 +346,7 @@ async function main(): Promise<void> {
     await admin.delete().prefix(`/nereus/clusters/${cluster}`).catch(() => undefined);
     await admin.delete().prefix(`/nereus-bench/${runId}/`).catch(() => undefined);
     admin.close();
-    for (;;) {
-      const page = await objectStore.list("");
-      if (page.items.length === 0) break;
-      await objectStore.deleteMany(page.items.map((item) => item.key));
-    }
+    await deleteObjectsUnder(objectStore, "");
     await objectStore.close();
     await metadata.close();
     await owned?.stop();

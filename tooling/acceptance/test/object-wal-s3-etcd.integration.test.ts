@@ -1,10 +1,11 @@
 // Issue 4 acceptance of the Object WAL profiles against the clustered stack: s3proxy (S3 API, create-only PUTs,
 // CRC32C) for objects and a real etcd for metadata, both from the shared test services.
 import { randomUUID } from "node:crypto";
+import { deleteObjectsUnder } from "@nereus/core/testing";
 import { createEtcdMetadataStore } from "@nereus/metadata";
 import { createS3ObjectStore, type S3ObjectStoreOptions } from "@nereus/object-wal";
 import { describeObjectWalAcceptance } from "@nereus/object-wal/testing";
-import { loadServices } from "@nereus/test-services";
+import { loadServices, s3ClientOptions } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
 import { afterAll } from "vitest";
 
@@ -15,11 +16,7 @@ let stacks = 0;
 function s3Options(prefix = keyPrefix): S3ObjectStoreOptions {
   const s3 = loadServices().s3;
   return {
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: s3.forcePathStyle,
+    ...s3ClientOptions(s3),
     keyPrefix: prefix,
   };
 }
@@ -46,11 +43,7 @@ afterAll(async () => {
   }
   const store = createS3ObjectStore(s3Options(""));
   try {
-    for (;;) {
-      const page = await store.list(keyPrefix);
-      if (page.items.length === 0) break;
-      await store.deleteMany(page.items.map((item) => item.key));
-    }
+    await deleteObjectsUnder(store, keyPrefix);
   } finally {
     await store.close();
   }

@@ -15,6 +15,7 @@ export type {
 export type { EtcdOptions } from "./etcd.js";
 export type { S3Options } from "./s3proxy.js";
 export { S3_DEFAULTS } from "./s3proxy.js";
+export { s3ClientOptions, type S3ClientOptions } from "./s3-client-options.js";
 export type { ZooKeeperOptions } from "./zookeeper.js";
 export { fourLetterWord } from "./zookeeper.js";
 export type { BookKeeperOptions } from "./bookkeeper.js";

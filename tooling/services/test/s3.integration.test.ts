@@ -4,16 +4,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadServices } from "../src/index.js";
+import { loadServices, s3ClientOptions } from "../src/index.js";
 import { crc32c } from "./support/crc32c.js";
 
 const s3 = loadServices().s3;
 const client = new S3Client({
-  endpoint: s3.endpoint,
-  region: s3.region,
-  forcePathStyle: s3.forcePathStyle,
+  ...s3ClientOptions(s3),
   maxAttempts: 1,
-  credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
 });
 
 afterAll(() => client.destroy());

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/error-code.js";
-import { AppendProtocolHarness, expectNereusError, opaqueBatch } from "../testing/append-protocol-harness.js";
+import { AppendProtocolHarness, opaqueBatch } from "../testing/append-protocol-harness.js";
+import { expectNereusError } from "../testing/rejections.js";
 import { InMemoryMetadataStore } from "../testing/in-memory-metadata-store.js";
 import { findCommit } from "./find-commit.js";
 import { walkCommitChain } from "./walk-commit-chain.js";

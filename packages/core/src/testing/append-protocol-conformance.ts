@@ -18,11 +18,11 @@ import {
   AppendProtocolHarness,
   type AppendProtocolWal,
   expectAppendFailure,
-  expectNereusError,
   opaqueBatch,
   rangedBatch,
   text,
 } from "./append-protocol-harness.js";
+import { expectNereusError } from "./rejections.js";
 
 /** What `createStack` hands to the suite: a metadata store (shared across tests is fine: each test uses its own cluster). */
 export interface AppendProtocolStack {

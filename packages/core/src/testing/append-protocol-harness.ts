@@ -12,7 +12,6 @@ import type { CommitIntent, OffsetIndexEntry } from "../domain/commit-records.js
 import type { StreamHead } from "../domain/stream-head.js";
 import { AppendFailedError, type AppendOutcome } from "../errors/append-outcome.js";
 import type { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
 import { walkCommitChain } from "../commit-chain/walk-commit-chain.js";
 import type { ReadTarget } from "../domain/read-target.js";
 import type { CompletionCoordinator } from "../spi/completion.js";
@@ -190,15 +189,3 @@ export async function expectAppendFailure(promise: Promise<unknown>, expected: E
   return failure;
 }
 
-/** Awaits `promise` and expects a `NereusError` with `code`. */
-export async function expectNereusError(promise: Promise<unknown>, code: ErrorCode): Promise<NereusError> {
-  let caught: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    caught = error;
-  }
-  expect(NereusError.is(caught), `expected NereusError(${code}), got ${String(caught)}`).toBe(true);
-  expect((caught as NereusError).code).toBe(code);
-  return caught as NereusError;
-}

@@ -3,6 +3,8 @@
 export {};
 export { InMemoryMetadataStore, type InMemoryMetadataStoreOptions } from "./in-memory-metadata-store.js";
 export { FaultRules, type FaultRule } from "./fault-rules.js";
+export { deleteObjectsUnder } from "./delete-objects-under.js";
+export { corruptObjectSlice } from "./corrupt-object-slice.js";
 export { MetadataFaults, type MetadataFaultMode, type MetadataFaultOp, type MetadataFaultRule } from "./metadata-faults.js";
 export { MetadataStoreStats } from "./metadata-store-stats.js";
 export { describeMetadataStoreConformance, type MetadataStoreConformanceFixture } from "./metadata-store-conformance.js";
@@ -12,7 +14,7 @@ export { MemoryWalProvider, type MemoryWalProviderOptions } from "./memory-wal-p
 export { WalFaults, type WalFaultMode, type WalFaultOp, type WalFaultRule } from "./wal-faults.js";
 export { WalProviderStats } from "./wal-provider-stats.js";
 export { manualGate, type ManualGate } from "./manual-gate.js";
-export { nereusRejectionOf, rejectionOf } from "./rejections.js";
+export { expectNereusError, nereusRejectionOf, rejectionOf } from "./rejections.js";
 export { describeWalProviderConformance, type WalProviderConformanceFixture, type WalProviderConformanceOptions } from "./wal-provider-conformance.js";
 export {
   APPEND_PROTOCOL_WAL_CAPABILITIES,
@@ -25,7 +27,6 @@ export {
   AppendProtocolHarness,
   memoryAppendProtocolWal,
   expectAppendFailure,
-  expectNereusError,
   opaqueBatch,
   rangedBatch,
   text,

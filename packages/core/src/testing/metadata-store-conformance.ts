@@ -3,8 +3,8 @@
 // It registers vitest tests; it does not start services (the caller's `createStore` does).
 import { describe, expect, it } from "vitest";
 import { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
 import type { KeyValue, MetadataStore, TxnRequest, TxnResult, WatchEvent } from "../spi/metadata-store.js";
+import { expectNereusError } from "./rejections.js";
 
 /** What `createStore` hands to each test. */
 export interface MetadataStoreConformanceFixture {
@@ -40,18 +40,6 @@ function revisionOf(result: TxnResult): number {
 function currentOf(result: TxnResult): ReadonlyMap<string, KeyValue> {
   if (result.succeeded) throw new Error("expected the txn's compares to fail");
   return result.current;
-}
-
-async function expectCode(promise: Promise<unknown>, code: ErrorCode): Promise<NereusError> {
-  let caught: unknown;
-  try {
-    await promise;
-  } catch (error) {
-    caught = error;
-  }
-  expect(NereusError.is(caught), `expected NereusError(${code}), got ${String(caught)}`).toBe(true);
-  expect((caught as NereusError).code).toBe(code);
-  return caught as NereusError;
 }
 
 /** Polls `probe` until it returns true; bounded by `EVENTUAL_DEADLINE_MS` (lease expiry has no event to wait for). */
@@ -298,7 +286,7 @@ export function describeMetadataStoreConformance(
 
       test("a txn that writes one key twice is rejected with INVALID_ARGUMENT and applies nothing", async (store, prefix) => {
         const key = `${prefix}twice`;
-        await expectCode(store.txn({ compares: [], writes: [put(key, "1"), put(key, "2")] }), ErrorCode.INVALID_ARGUMENT);
+        await expectNereusError(store.txn({ compares: [], writes: [put(key, "1"), put(key, "2")] }), ErrorCode.INVALID_ARGUMENT);
         expect(await store.get(key)).toBeUndefined();
       });
     });
@@ -365,7 +353,7 @@ export function describeMetadataStoreConformance(
       });
 
       test("rejects a limit below 1 with INVALID_ARGUMENT", async (store, prefix) => {
-        await expectCode(store.scan(prefix, { limit: 0 }), ErrorCode.INVALID_ARGUMENT);
+        await expectNereusError(store.scan(prefix, { limit: 0 }), ErrorCode.INVALID_ARGUMENT);
       });
     });
 
@@ -390,7 +378,7 @@ export function describeMetadataStoreConformance(
         await lease.keepAlive();
         await lease.revoke();
         expect(await store.get(key)).toBeUndefined();
-        await expectCode(
+        await expectNereusError(
           store.txn({ compares: [], writes: [put(`${prefix}other`, "y"), put(key, "y", lease.id)] }),
           ErrorCode.METADATA_CONDITION_FAILED,
         );
@@ -434,27 +422,27 @@ export function describeMetadataStoreConformance(
         const key = `${prefix}closed`;
         await store.close();
         await store.close();
-        await expectCode(store.get(key), ErrorCode.STORAGE_CLOSED);
-        await expectCode(store.getMany([key]), ErrorCode.STORAGE_CLOSED);
-        await expectCode(store.scan(prefix, { limit: 1 }), ErrorCode.STORAGE_CLOSED);
-        await expectCode(store.txn({ compares: [], writes: [put(key, "x")] }), ErrorCode.STORAGE_CLOSED);
-        await expectCode(store.grantLease(1_000), ErrorCode.STORAGE_CLOSED);
-        await expectCode(store.watch(prefix, () => {}), ErrorCode.STORAGE_CLOSED);
+        await expectNereusError(store.get(key), ErrorCode.STORAGE_CLOSED);
+        await expectNereusError(store.getMany([key]), ErrorCode.STORAGE_CLOSED);
+        await expectNereusError(store.scan(prefix, { limit: 1 }), ErrorCode.STORAGE_CLOSED);
+        await expectNereusError(store.txn({ compares: [], writes: [put(key, "x")] }), ErrorCode.STORAGE_CLOSED);
+        await expectNereusError(store.grantLease(1_000), ErrorCode.STORAGE_CLOSED);
+        await expectNereusError(store.watch(prefix, () => {}), ErrorCode.STORAGE_CLOSED);
       });
 
       test("an already-aborted signal fails with CANCELLED before any I/O", async (store, prefix) => {
         const key = `${prefix}cancelled`;
         const signal = AbortSignal.abort();
-        await expectCode(store.get(key, { signal }), ErrorCode.CANCELLED);
-        await expectCode(store.getMany([key], { signal }), ErrorCode.CANCELLED);
-        await expectCode(store.scan(prefix, { limit: 1, signal }), ErrorCode.CANCELLED);
-        await expectCode(store.txn({ compares: [], writes: [put(key, "x")] }, { signal }), ErrorCode.CANCELLED);
-        await expectCode(store.grantLease(1_000, { signal }), ErrorCode.CANCELLED);
+        await expectNereusError(store.get(key, { signal }), ErrorCode.CANCELLED);
+        await expectNereusError(store.getMany([key], { signal }), ErrorCode.CANCELLED);
+        await expectNereusError(store.scan(prefix, { limit: 1, signal }), ErrorCode.CANCELLED);
+        await expectNereusError(store.txn({ compares: [], writes: [put(key, "x")] }, { signal }), ErrorCode.CANCELLED);
+        await expectNereusError(store.grantLease(1_000, { signal }), ErrorCode.CANCELLED);
         expect(await store.get(key)).toBeUndefined();
       });
 
       test("rejects an empty key with INVALID_ARGUMENT", async (store) => {
-        await expectCode(store.get(""), ErrorCode.INVALID_ARGUMENT);
+        await expectNereusError(store.get(""), ErrorCode.INVALID_ARGUMENT);
       });
     });
   });

@@ -1,5 +1,7 @@
 // Test helpers that await a promise expected to reject and return what it rejected with, so a test can assert on
-// the error's code and details. Both fail the test when the promise fulfils instead.
+// the error's code and details. All fail the test when the promise fulfils instead.
+import { expect } from "vitest";
+import type { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
 /** What `promise` rejected with; throws "expected the promise to reject" when it fulfils. */
@@ -17,4 +19,17 @@ export async function nereusRejectionOf(promise: Promise<unknown>): Promise<Nere
   const error = await rejectionOf(promise);
   if (NereusError.is(error)) return error;
   throw error;
+}
+
+/** Awaits `promise` and expects a `NereusError` with `code`; returns it. */
+export async function expectNereusError(promise: Promise<unknown>, code: ErrorCode): Promise<NereusError> {
+  let caught: unknown;
+  try {
+    await promise;
+  } catch (error) {
+    caught = error;
+  }
+  expect(NereusError.is(caught), `expected NereusError(${code}), got ${String(caught)}`).toBe(true);
+  expect((caught as NereusError).code).toBe(code);
+  return caught as NereusError;
 }

@@ -1,8 +1,8 @@
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DurabilityGateWord, ErrorCode, NereusError, streamIdFromName, type DurabilityGate, type ObjectSliceTarget, type PersistedWrite, type ObjectStore, type ReadTarget, type WalWriteRequest } from "@nereus/core";
-import { InMemoryMetadataStore, InMemoryObjectStore, describeWalProviderConformance } from "@nereus/core/testing";
+import { DurabilityGateWord, ErrorCode, NereusError, streamIdFromName, type DurabilityGate, type ObjectSliceTarget, type PersistedWrite, type ReadTarget, type WalWriteRequest } from "@nereus/core";
+import { InMemoryMetadataStore, InMemoryObjectStore, describeWalProviderConformance, corruptObjectSlice } from "@nereus/core/testing";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeWalObject } from "../format/decode-wal-object.js";
@@ -20,15 +20,6 @@ const decoder = new TextDecoder();
 const CLUSTER = "unit";
 
 /** Replaces the stored bytes of `target`'s object with a copy that has one byte of the slice flipped. */
-async function corruptSlice(store: ObjectStore, target: ReadTarget): Promise<void> {
-  if (target.type !== "OBJECT_SLICE") throw new Error("not an object slice");
-  const bytes = await store.get(target.objectKey);
-  const at = target.sliceOffset + Math.floor(target.sliceLength / 2);
-  bytes[at] = (bytes[at] ?? 0) ^ 0x01;
-  await store.deleteMany([target.objectKey]);
-  await store.putIfAbsent(target.objectKey, bytes);
-}
-
 describeWalProviderConformance(
   "ObjectWalWriter over InMemoryObjectStore",
   async () => {
@@ -39,7 +30,7 @@ describeWalProviderConformance(
       writer,
       reader: new ObjectWalReader({ objectStore }),
       metadata,
-      corrupt: (target) => corruptSlice(objectStore, target),
+      corrupt: (target) => corruptObjectSlice(objectStore, target),
       cleanup: async () => {
         await writer.close();
         await metadata.close();
@@ -60,7 +51,7 @@ describeWalProviderConformance(
       writer,
       reader: new ObjectWalReader({ objectStore }),
       metadata,
-      corrupt: (target) => corruptSlice(objectStore, target),
+      corrupt: (target) => corruptObjectSlice(objectStore, target),
       cleanup: async () => {
         await writer.close();
         await objectStore.close();
@@ -557,7 +548,7 @@ describe("ObjectWalReader", () => {
     await expectError(reader.readEntries({ ...target, sliceChecksum: (target.sliceChecksum + 1) >>> 0 }), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
     await expectError(reader.readEntries({ ...target, sliceLength: target.sliceLength - 1 }), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
     await expectError(reader.readEntries({ ...target, entryCount: 3 }), ErrorCode.DECODE_ERROR);
-    await corruptSlice(objectStore, target);
+    await corruptObjectSlice(objectStore, target);
     await expectError(reader.readEntries(target), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
   });
 });

@@ -8,10 +8,11 @@
 import { randomUUID } from "node:crypto";
 import { createBookKeeperClient, createBookKeeperWalRuntime, type BookKeeperClient, type BookKeeperWalRuntime } from "@nereus/bookkeeper";
 import { createStreamStore, type MetadataStore, type StreamStore } from "@nereus/core";
+import { deleteObjectsUnder } from "@nereus/core/testing";
 import { createEtcdMetadataStore } from "@nereus/metadata";
 import { createObjectWalRuntime, createS3ObjectStore, type ObjectWalRuntime, type ObjectWalRuntimeOptions, type S3ObjectStore } from "@nereus/object-wal";
 import { FaultInjectingObjectStore } from "@nereus/object-wal/testing";
-import { loadServices } from "@nereus/test-services";
+import { loadServices, s3ClientOptions } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
 
 export const BK_PASSWORD = "nereus-acceptance";
@@ -36,11 +37,7 @@ export interface BookKeeperObjectProcess {
 export function s3Options(prefix = s3KeyPrefix) {
   const s3 = loadServices().s3;
   return {
-    endpoint: s3.endpoint,
-    region: s3.region,
-    bucket: s3.bucket,
-    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
-    forcePathStyle: s3.forcePathStyle,
+    ...s3ClientOptions(s3),
     keyPrefix: prefix,
   };
 }
@@ -107,11 +104,7 @@ export async function cleanupRun(): Promise<void> {
   }
   const store = createS3ObjectStore(s3Options(""));
   try {
-    for (;;) {
-      const page = await store.list(s3KeyPrefix);
-      if (page.items.length === 0) break;
-      await store.deleteMany(page.items.map((item) => item.key));
-    }
+    await deleteObjectsUnder(store, s3KeyPrefix);
   } finally {
     await store.close();
   }
