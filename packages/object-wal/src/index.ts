@@ -74,15 +74,10 @@ export {
   type ObjectWalRuntimeOptions,
   type ObjectWalStoreProviders,
 } from "./runtime/create-object-wal-runtime.js";
-export {
-  MaterializationLagAdmission,
-  CoverageCache,
-  DEFAULT_LAG_BOUND,
-  measureLag,
-  type MaterializationLagBound,
-  type StreamCoverage,
-} from "./profiles/materialization-lag-admission.js";
-export { StreamRegistry } from "./profiles/stream-registry.js";
+export { MaterializationLagAdmission } from "./profiles/materialization-lag-admission.js";
+export { CoverageCache, type StreamCoverage } from "./generations/coverage-cache.js";
+export { DEFAULT_LAG_BOUND, measureLag, type MaterializationLagBound } from "./generations/materialization-lag.js";
+export { StreamRegistry } from "./generations/stream-registry.js";
 export { OBJECT_WAL_PROFILES, BOOKKEEPER_OBJECT_PROFILES, LAG_BOUNDED_PROFILES, defaultMaterializedProfiles } from "./profiles/materialized-profiles.js";
 export {
   MaterializationWorker,

@@ -29,11 +29,11 @@ import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import { ErrorCode, NereusError, type GenerationIndexEntry, type MetadataStore, type ObjectStore, type RevisionCompare, type WriteOp, type StorageProfile, type StreamHead } from "@nereus/core";
 import { StreamKeyspace } from "@nereus/core/internal";
-import { CoverageCache, measureLag, type MaterializationLagBound } from "../profiles/materialization-lag-admission.js";
-import { StreamRegistry } from "../profiles/stream-registry.js";
 import { PhysicalObjectRoots } from "../roots/physical-object-roots.js";
 import { newProcessRunId } from "../writer/wal-object-naming.js";
 import { advanceGenerationZeroIndex } from "./advance-generation-zero-index.js";
+import { CoverageCache } from "./coverage-cache.js";
+import { measureLag, type MaterializationLagBound } from "./materialization-lag.js";
 import {
   SourceReadError,
   encodeGenerationObjectYielding,
@@ -58,6 +58,7 @@ import {
   type ScannedGeneration,
   type ScannedIndexEntry,
 } from "./plan-materialization.js";
+import { StreamRegistry } from "./stream-registry.js";
 
 /** Test seams inside a task (a throw there behaves like a crash of the worker at that point). */
 export interface MaterializationHooks {

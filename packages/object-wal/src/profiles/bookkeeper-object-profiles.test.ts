@@ -8,7 +8,7 @@ import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@
 import { afterEach, describe, expect, it } from "vitest";
 import { createObjectWalRuntime, type ObjectWalRuntime, type ObjectWalRuntimeOptions } from "../runtime/create-object-wal-runtime.js";
 import { FaultInjectingObjectStore } from "../testing/fault-injecting-object-store.js";
-import { CoverageCache } from "./materialization-lag-admission.js";
+import { CoverageCache } from "../generations/coverage-cache.js";
 import { BOOKKEEPER_OBJECT_PROFILES, LAG_BOUNDED_PROFILES, OBJECT_WAL_PROFILES, defaultMaterializedProfiles } from "./materialized-profiles.js";
 
 const encoder = new TextEncoder();

@@ -2,75 +2,17 @@
 // append: (1) the stream is registered for background work before its first append through this runtime, so every
 // commit is rediscoverable; (2) for the async-object profiles (OBJECT_WAL_ASYNC_OBJECT, BOOKKEEPER_WAL_ASYNC_OBJECT),
 // the append is rejected with BACKPRESSURE_REJECTED (KNOWN_NOT_COMMITTED, retryable) when the materialization lag is
-// above the bound — core runs admission before any primary-WAL I/O, so a rejected BookKeeper append adds nothing. Lag is measured from
-// authoritative state: the head's committed end and size against the materialized coverage that generation
-// publication records in the same transaction. A cached coverage may only be stale-low (coverage never shrinks),
+// above the bound — core runs admission before any primary-WAL I/O, so a rejected BookKeeper append adds nothing.
+// Lag is measured (generations/materialization-lag.ts) from authoritative state: the head's committed end and size
+// against the materialized coverage that generation publication records in the same transaction. A cached coverage may only be stale-low (coverage never shrinks),
 // so the hook re-reads it before rejecting. It never drops committed data to reduce lag, and never throttles
 // reads, recovery or workers (they do not pass through admission).
 import { ErrorCode, NereusError, type AdmissionHook, type StorageProfile, type StreamHead } from "@nereus/core";
+import type { CoverageCache } from "../generations/coverage-cache.js";
+import { measureLag, type MaterializationLagBound } from "../generations/materialization-lag.js";
 import type { MaterializationStateStore } from "../generations/materialization-state-store.js";
+import type { StreamRegistry } from "../generations/stream-registry.js";
 import { LAG_BOUNDED_PROFILES } from "./materialized-profiles.js";
-import type { StreamRegistry } from "./stream-registry.js";
-
-/** Lag bounds; 0 disables a bound. */
-export interface MaterializationLagBound {
-  /** Committed records not yet covered by a committed higher generation (default 1,000,000). */
-  readonly maxRecords: number;
-  /** Committed logical bytes not yet covered (default 1 GiB). */
-  readonly maxBytes: number;
-}
-
-export const DEFAULT_LAG_BOUND: MaterializationLagBound = Object.freeze({ maxRecords: 1_000_000, maxBytes: 1024 * 1024 * 1024 });
-
-/** Materialized coverage of a stream as last seen by this process. */
-export interface StreamCoverage {
-  readonly materializedEnd: number;
-  readonly materializedCumulativeSize: number;
-}
-
-/** Coverage per stream, shared by the admission hook (reads) and the worker (writes after it publishes). */
-export class CoverageCache {
-  readonly #byStream = new Map<string, StreamCoverage>();
-  readonly #waiters = new Map<string, Set<() => void>>();
-
-  /** Resolves at the next `update` that raises the stream's coverage, or when `signal` aborts (never rejects). */
-  changed(streamId: string, signal?: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const waiters = this.#waiters.get(streamId) ?? new Set<() => void>();
-      this.#waiters.set(streamId, waiters);
-      const done = (): void => {
-        waiters.delete(done);
-        if (waiters.size === 0 && this.#waiters.get(streamId) === waiters) this.#waiters.delete(streamId);
-        signal?.removeEventListener("abort", done);
-        resolve();
-      };
-      waiters.add(done);
-      signal?.addEventListener("abort", done, { once: true });
-    });
-  }
-
-  get(streamId: string): StreamCoverage | undefined {
-    return this.#byStream.get(streamId);
-  }
-
-  /** Records `coverage` unless a higher one is already known (coverage never shrinks). */
-  update(streamId: string, coverage: StreamCoverage): void {
-    const known = this.#byStream.get(streamId);
-    if (known !== undefined && known.materializedEnd >= coverage.materializedEnd) return;
-    if (this.#byStream.size >= 100_000) this.#byStream.clear();
-    this.#byStream.set(streamId, coverage);
-    for (const wake of [...(this.#waiters.get(streamId) ?? [])]) wake();
-  }
-}
-
-/** The lag of `head` against `coverage`. */
-export function measureLag(head: StreamHead, coverage: StreamCoverage): { readonly records: number; readonly bytes: number } {
-  const from = Math.max(coverage.materializedEnd, head.trimOffset);
-  return {
-    records: Math.max(0, head.committedEndOffset - from),
-    bytes: Math.max(0, head.cumulativeSize - coverage.materializedCumulativeSize),
-  };
-}
 
 export interface MaterializationLagAdmissionOptions {
   readonly registry: StreamRegistry;

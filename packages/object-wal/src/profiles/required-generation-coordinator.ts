@@ -12,7 +12,7 @@ import { setTimeout as delay } from "node:timers/promises";
 import { ErrorCode, NereusError, type CompletionContext, type CompletionCoordinator, type GenerationIndexEntry, type ReadTarget, type StoredEntry, type WalReader } from "@nereus/core";
 import { StreamKeyspace, bytesEqual } from "@nereus/core/internal";
 import type { MaterializationStateStore } from "../generations/materialization-state-store.js";
-import type { CoverageCache } from "./materialization-lag-admission.js";
+import type { CoverageCache } from "../generations/coverage-cache.js";
 
 export interface RequiredGenerationCoordinatorOptions {
   readonly states: MaterializationStateStore;

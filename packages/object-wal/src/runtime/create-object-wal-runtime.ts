@@ -28,18 +28,15 @@ import {
   type StoreProviders,
   type WalReader,
 } from "@nereus/core";
+import { CoverageCache } from "../generations/coverage-cache.js";
+import { DEFAULT_LAG_BOUND, type MaterializationLagBound } from "../generations/materialization-lag.js";
 import { MaterializationStateStore } from "../generations/materialization-state-store.js";
 import { MaterializationWorker, type MaterializationHooks } from "../generations/materialization-worker.js";
 import type { MaterializationPolicy } from "../generations/plan-materialization.js";
-import {
-  CoverageCache,
-  DEFAULT_LAG_BOUND,
-  MaterializationLagAdmission,
-  type MaterializationLagBound,
-} from "../profiles/materialization-lag-admission.js";
+import { StreamRegistry } from "../generations/stream-registry.js";
+import { MaterializationLagAdmission } from "../profiles/materialization-lag-admission.js";
 import { LAG_BOUNDED_PROFILES, defaultMaterializedProfiles } from "../profiles/materialized-profiles.js";
 import { RequiredGenerationCoordinator } from "../profiles/required-generation-coordinator.js";
-import { StreamRegistry } from "../profiles/stream-registry.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
 import { ForegroundActivity } from "./foreground-activity.js";
 import type { FlushPolicy } from "../writer/flush-policy.js";

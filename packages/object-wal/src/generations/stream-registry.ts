@@ -3,9 +3,9 @@
 // append through this runtime (admission), so every committed head is rediscoverable from metadata after any crash;
 // no in-memory queue is the truth. Scans are paged and restartable.
 import { ErrorCode, NereusError, type MetadataStore, type StorageProfile } from "@nereus/core";
-import { streamRegistrationKey, streamRegistryPrefix } from "../generations/materialization-keys.js";
-import type { StreamRegistration } from "../generations/materialization-records.js";
-import { streamRegistrationCodec } from "../generations/stream-registration-codec.js";
+import { streamRegistrationKey, streamRegistryPrefix } from "./materialization-keys.js";
+import type { StreamRegistration } from "./materialization-records.js";
+import { streamRegistrationCodec } from "./stream-registration-codec.js";
 
 const SCAN_PAGE = 500;
 /** Registered streams remembered by this process (a cache: a miss costs one read). */
