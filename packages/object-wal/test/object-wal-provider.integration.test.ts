@@ -3,13 +3,14 @@
 // so that the retransmission meets the key (a real 412) and is recognised as our own write.
 import { randomUUID } from "node:crypto";
 import { streamIdFromName, type ReadTarget } from "@nereus/core";
-import { InMemoryMetadataStore, describeWalProviderConformance, deleteObjectsUnder, corruptObjectSlice } from "@nereus/core/testing";
+import { InMemoryMetadataStore, describeWalProviderConformance, deleteObjectsUnder } from "@nereus/core/testing";
 import { loadServices, s3ClientOptions } from "@nereus/test-services";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ObjectWalReader } from "../src/reader/object-wal-reader.js";
 import { createS3ObjectStore, type S3ObjectStoreOptions } from "../src/s3-object-store.js";
 import { ObjectWalWriter } from "../src/writer/object-wal-writer.js";
 import { S3FaultProxy } from "./support/s3-fault-proxy.js";
+import { objectWalConformanceFixture } from "../src/testing/object-wal-conformance-fixture.js";
 
 const runPrefix = `object-wal-provider-it/${randomUUID()}/`;
 const encoder = new TextEncoder();
@@ -37,19 +38,7 @@ describeWalProviderConformance(
   "ObjectWalWriter over S3ObjectStore (s3proxy)",
   async () => {
     const objectStore = createS3ObjectStore(storeOptions());
-    const metadata = new InMemoryMetadataStore();
-    const writer = new ObjectWalWriter({ objectStore, metadata, cluster: "it", writerId: "conformance", flush: { lingerMs: 1 } });
-    return {
-      writer,
-      reader: new ObjectWalReader({ objectStore }),
-      metadata,
-      corrupt: (target) => corruptObjectSlice(objectStore, target),
-      cleanup: async () => {
-        await writer.close();
-        await objectStore.close();
-        await metadata.close();
-      },
-    };
+    return objectWalConformanceFixture(objectStore, { cluster: "it", lingerMs: 1, release: () => objectStore.close() });
   },
   { supportsCorruption: true },
 );

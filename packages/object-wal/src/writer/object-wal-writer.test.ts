@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { DurabilityGateWord, ErrorCode, NereusError, streamIdFromName, type DurabilityGate, type ObjectSliceTarget, type PersistedWrite, type ReadTarget, type WalWriteRequest } from "@nereus/core";
-import { InMemoryMetadataStore, InMemoryObjectStore, describeWalProviderConformance, corruptObjectSlice } from "@nereus/core/testing";
+import { InMemoryMetadataStore, InMemoryObjectStore, corruptObjectSlice, describeWalProviderConformance } from "@nereus/core/testing";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeWalObject } from "../format/decode-wal-object.js";
@@ -12,6 +12,7 @@ import { objectProtectionCodec } from "../roots/object-protection-codec.js";
 import { segmentFileName } from "../segments/segment-recovery.js";
 import { parseObjectProtectionKey, physicalObjectRootKey, objectKeyHash } from "../roots/physical-object-keys.js";
 import { physicalObjectRootCodec } from "../roots/physical-object-root-codec.js";
+import { objectWalConformanceFixture } from "../testing/object-wal-conformance-fixture.js";
 import { ObjectWalWriter, type ObjectWalWriterOptions } from "./object-wal-writer.js";
 import { walObjectIdentity } from "./wal-object-naming.js";
 
@@ -19,24 +20,9 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const CLUSTER = "unit";
 
-/** Replaces the stored bytes of `target`'s object with a copy that has one byte of the slice flipped. */
 describeWalProviderConformance(
   "ObjectWalWriter over InMemoryObjectStore",
-  async () => {
-    const objectStore = new InMemoryObjectStore();
-    const metadata = new InMemoryMetadataStore();
-    const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "conformance", flush: { lingerMs: 0 } });
-    return {
-      writer,
-      reader: new ObjectWalReader({ objectStore }),
-      metadata,
-      corrupt: (target) => corruptObjectSlice(objectStore, target),
-      cleanup: async () => {
-        await writer.close();
-        await metadata.close();
-      },
-    };
-  },
+  async () => objectWalConformanceFixture(new InMemoryObjectStore(), { cluster: CLUSTER, lingerMs: 0 }),
   { supportsCorruption: true },
 );
 
@@ -45,20 +31,14 @@ describeWalProviderConformance(
   async () => {
     const root = await mkdtemp(path.join(tmpdir(), "nereus-owal-"));
     const objectStore = createFileSystemObjectStore({ root });
-    const metadata = new InMemoryMetadataStore();
-    const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "conformance", flush: { lingerMs: 1 } });
-    return {
-      writer,
-      reader: new ObjectWalReader({ objectStore }),
-      metadata,
-      corrupt: (target) => corruptObjectSlice(objectStore, target),
-      cleanup: async () => {
-        await writer.close();
+    return objectWalConformanceFixture(objectStore, {
+      cluster: CLUSTER,
+      lingerMs: 1,
+      release: async () => {
         await objectStore.close();
-        await metadata.close();
         await rm(root, { recursive: true, force: true });
       },
-    };
+    });
   },
   { supportsCorruption: true },
 );
