@@ -1,22 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";
+import { streamHeadFixture } from "../testing/stream-head-fixture.js";
 import { classifyHeadConflict } from "./classify-head-conflict.js";
 
 const ours: AppendSession = { writerId: "a", epoch: 2, fencingToken: "t", leaseVersion: 1, expiresAtMillis: 5_000 };
-const expected: StreamHead = {
-  streamId: "s-x",
-  streamName: "x",
-  state: "ACTIVE",
+const expected: StreamHead = streamHeadFixture({
   profile: "BOOKKEEPER_WAL_ONLY",
-  attributes: {},
-  createdAtMillis: 0,
   committedEndOffset: 10,
   cumulativeSize: 100,
   commitVersion: 3,
-  trimOffset: 0,
   lastCommitId: "c3",
   session: ours,
-};
+});
 const classify = (current: StreamHead | undefined, extra: { markerFound?: boolean; held?: AppendSession | undefined } = {}) =>
   classifyHeadConflict({ expected, current, commitId: "mine", markerFound: extra.markerFound ?? false, heldSession: "held" in extra ? extra.held : ours });
 

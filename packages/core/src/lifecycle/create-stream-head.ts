@@ -3,6 +3,7 @@
 // request that disagrees with them is refused with a message naming both values. A response-lost create is
 // resolved by simply asking again (the second put-if-absent reads back whichever head won).
 import type { StorageProfile } from "../domain/storage-profile.js";
+import { freshStreamHead } from "../domain/fresh-stream-head.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
@@ -31,20 +32,7 @@ const MAX_ATTEMPTS = 4;
 export async function createStreamHead(context: LifecycleContext, input: CreateStreamHeadInput): Promise<CreatedStreamHead> {
   const streamId = streamIdFromName(input.name);
   const headKey = context.keyspace.headKey(streamId);
-  const fresh: StreamHead = {
-    streamId,
-    streamName: input.name,
-    state: "ACTIVE",
-    profile: input.profile,
-    attributes: input.attributes ?? {},
-    createdAtMillis: context.clock(),
-    committedEndOffset: 0,
-    cumulativeSize: 0,
-    commitVersion: 0,
-    trimOffset: 0,
-    lastCommitId: "",
-    session: undefined,
-  };
+  const fresh = freshStreamHead({ streamId, streamName: input.name, profile: input.profile, attributes: input.attributes ?? {}, createdAtMillis: context.clock() });
   const bytes = context.keyspace.encodeHead(fresh);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let result;

@@ -5,6 +5,7 @@ import type { PayloadFormat } from "../domain/append-types.js";
 import type { CommitIntent, OffsetIndexEntry, ReplayMarker } from "../domain/commit-records.js";
 import type { BookKeeperEntryRangeTarget, ObjectSliceTarget, ReadTarget } from "../domain/read-target.js";
 import { CANONICAL_STORAGE_PROFILES } from "../domain/storage-profile.js";
+import { freshStreamHead } from "../domain/fresh-stream-head.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { fencingTokenHash } from "../identity/fencing-token.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
@@ -36,20 +37,13 @@ export const FIXTURE_BOOKKEEPER_RANGE: BookKeeperEntryRangeTarget = {
   rangeChecksum: 0x12345678,
 };
 
-export const FIXTURE_FRESH_HEAD: StreamHead = {
+export const FIXTURE_FRESH_HEAD: StreamHead = freshStreamHead({
   streamId: ORDERS_ID,
   streamName: "orders",
-  state: "ACTIVE",
   profile: "OBJECT_WAL_SYNC_OBJECT",
   attributes: {},
   createdAtMillis: 1_700_000_000_000,
-  committedEndOffset: 0,
-  cumulativeSize: 0,
-  commitVersion: 0,
-  trimOffset: 0,
-  lastCommitId: "",
-  session: undefined,
-};
+});
 
 const PARTITION_NAME = "persistent://public/default/orders-partition-0";
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
+import { streamHeadFixture } from "../testing/stream-head-fixture.js";
 import { planSession, type SessionPolicy } from "./plan-session.js";
 
 const policy: SessionPolicy = { ttlMs: 1_000, renewBeforeMs: 300, stealExpired: true };
@@ -15,20 +16,7 @@ const session = (overrides: Partial<AppendSession> = {}): AppendSession => ({
   expiresAtMillis: now + 800,
   ...overrides,
 });
-const head = (current: AppendSession | undefined): StreamHead => ({
-  streamId: "s-x",
-  streamName: "x",
-  state: "ACTIVE",
-  profile: "BOOKKEEPER_WAL_ONLY",
-  attributes: {},
-  createdAtMillis: 0,
-  committedEndOffset: 0,
-  cumulativeSize: 0,
-  commitVersion: 0,
-  trimOffset: 0,
-  lastCommitId: "",
-  session: current,
-});
+const head = (current: AppendSession | undefined): StreamHead => streamHeadFixture({ profile: "BOOKKEEPER_WAL_ONLY", session: current });
 const plan = (current: AppendSession | undefined, held: AppendSession | undefined, writerId = "a", extra: Partial<SessionPolicy> = {}, preempt = false) =>
   planSession({ head: head(current), writerId, held, nowMillis: now, policy: { ...policy, ...extra }, preempt, newToken: () => "fresh" });
 const code = (action: () => unknown): string | undefined => {

@@ -5,6 +5,7 @@ export { InMemoryMetadataStore, type InMemoryMetadataStoreOptions } from "./in-m
 export { FaultRules, type FaultRule } from "./fault-rules.js";
 export { deleteObjectsUnder } from "./delete-objects-under.js";
 export { corruptObjectSlice } from "./corrupt-object-slice.js";
+export { streamHeadFixture } from "./stream-head-fixture.js";
 export { MetadataFaults, type MetadataFaultMode, type MetadataFaultOp, type MetadataFaultRule } from "./metadata-faults.js";
 export { MetadataStoreStats } from "./metadata-store-stats.js";
 export { describeMetadataStoreConformance, type MetadataStoreConformanceFixture } from "./metadata-store-conformance.js";

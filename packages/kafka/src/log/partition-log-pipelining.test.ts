@@ -17,7 +17,7 @@ import {
   createStreamStore,
   streamIdFromName,
 } from "@nereus/core";
-import { InMemoryMetadataStore, MemoryWalProvider } from "@nereus/core/testing";
+import { InMemoryMetadataStore, MemoryWalProvider, streamHeadFixture } from "@nereus/core/testing";
 import { afterEach, describe, expect, test } from "vitest";
 import { batchOf } from "../../test/broker-harness.js";
 import { SILENT_LOGGER } from "../logging/broker-logger.js";
@@ -391,20 +391,7 @@ describe("pipelined appends (real store)", () => {
 
 /** A stream store whose appends answer when the test says so. */
 class DeferredStore {
-  readonly head: StreamHead = {
-    streamId: "",
-    streamName: "",
-    state: "ACTIVE",
-    profile: "OBJECT_WAL_SYNC_OBJECT",
-    attributes: {},
-    createdAtMillis: 0,
-    committedEndOffset: 0,
-    cumulativeSize: 0,
-    commitVersion: 0,
-    trimOffset: 0,
-    lastCommitId: "",
-    session: undefined,
-  };
+  readonly head: StreamHead = streamHeadFixture();
   heads = 0;
   readonly appends: Array<{ readonly expectedStartOffset: number | undefined; resolve: (result: AppendResult) => void; reject: (error: unknown) => void }> = [];
   readonly recoveries: Array<() => Promise<AppendResult>> = [];

@@ -12,7 +12,7 @@ import {
   type TxnRequest,
   streamIdFromName,
 } from "@nereus/core";
-import { InMemoryMetadataStore } from "@nereus/core/testing";
+import { InMemoryMetadataStore, streamHeadFixture } from "@nereus/core/testing";
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerHarness, batchOf } from "../../test/broker-harness.js";
 import { SILENT_LOGGER } from "../logging/broker-logger.js";
@@ -99,20 +99,7 @@ describe("uncertain appends (real store)", () => {
 
 /** A stream store whose append and recovery outcomes are scripted. */
 class ScriptedStore {
-  head: StreamHead = {
-    streamId: "",
-    streamName: "",
-    state: "ACTIVE",
-    profile: "OBJECT_WAL_SYNC_OBJECT",
-    attributes: {},
-    createdAtMillis: 0,
-    committedEndOffset: 0,
-    cumulativeSize: 0,
-    commitVersion: 0,
-    trimOffset: 0,
-    lastCommitId: "",
-    session: undefined,
-  };
+  head: StreamHead = streamHeadFixture();
   heads = 0;
   appends: Array<() => Promise<AppendResult>> = [];
   recoveries: Array<() => Promise<AppendResult>> = [];
