@@ -5,7 +5,7 @@ import type { GenerationIndexEntry } from "../domain/generation-records.js";
 import type { ReadTarget } from "../domain/read-target.js";
 import type { StreamHead } from "../domain/stream-head.js";
 import { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
+import { nereusRejectionOf } from "../testing/rejections.js";
 import { AppendProtocolHarness, opaqueBatch, text } from "../testing/append-protocol-harness.js";
 import { InMemoryMetadataStore } from "../testing/in-memory-metadata-store.js";
 import { ReadResolutionCache } from "./read-resolution-cache.js";
@@ -215,16 +215,6 @@ async function streamWithCommits(count: number) {
   return { metadata, harness, store, streamId };
 }
 
-async function readFailure(promise: Promise<unknown>): Promise<NereusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (NereusError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the read to fail");
-}
-
 describe("read path with the resolution cache", () => {
   it("resolves the following offsets from the cache: one head read and one generation scan per read", async () => {
     const { metadata, harness, store, streamId } = await streamWithCommits(6);
@@ -248,7 +238,7 @@ describe("read path with the resolution cache", () => {
     const { harness, store, streamId } = await streamWithCommits(4);
     await store.read(streamId, 0);
     await store.trim(streamId, 2);
-    expect((await readFailure(store.read(streamId, 1))).code).toBe(ErrorCode.OFFSET_TRIMMED);
+    expect((await nereusRejectionOf(store.read(streamId, 1))).code).toBe(ErrorCode.OFFSET_TRIMMED);
     expect((await store.read(streamId, 2)).entries.map((entry) => text(entry.payload))).toEqual(["e2", "e3"]);
     await harness.dispose();
   });
@@ -257,7 +247,7 @@ describe("read path with the resolution cache", () => {
     const { harness, store, streamId } = await streamWithCommits(2);
     await store.read(streamId, 0);
     await store.delete(streamId);
-    const error = await readFailure(store.read(streamId, 0));
+    const error = await nereusRejectionOf(store.read(streamId, 0));
     expect([ErrorCode.STREAM_NOT_ACTIVE, ErrorCode.STREAM_NOT_FOUND]).toContain(error.code);
     await harness.dispose();
   });
@@ -292,7 +282,7 @@ describe("read path with the resolution cache", () => {
     const [, second] = await harness.indexEntries(streamId);
     if (second === undefined) throw new Error("no index entry");
     harness.objectWal.corrupt(second.readTarget);
-    const error = await readFailure(store.read(streamId, 1));
+    const error = await nereusRejectionOf(store.read(streamId, 1));
     expect(error.code).toBe(ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH);
     await harness.dispose();
   });

@@ -1,5 +1,5 @@
-import { ErrorCode, NereusError, type ObjectSliceTarget, type StoredEntry } from "@nereus/core";
-import { InMemoryObjectStore } from "@nereus/core/testing";
+import { ErrorCode, type ObjectSliceTarget, type StoredEntry } from "@nereus/core";
+import { InMemoryObjectStore, nereusRejectionOf } from "@nereus/core/testing";
 import { describe, expect, it } from "vitest";
 import { encodeWalObject } from "../format/encode-wal-object.js";
 import { ObjectWalReader } from "./object-wal-reader.js";
@@ -33,16 +33,6 @@ async function twoSliceObject(store: InMemoryObjectStore, key = "wal/one.nrs"): 
 
 function texts(entries: readonly StoredEntry[]): string[] {
   return entries.map((entry) => decoder.decode(entry.payload).slice(0, 3));
-}
-
-async function failure(promise: Promise<unknown>): Promise<NereusError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (NereusError.is(error)) return error;
-    throw error;
-  }
-  throw new Error("expected the read to fail");
 }
 
 describe("ObjectWalReader", () => {
@@ -91,7 +81,7 @@ describe("ObjectWalReader", () => {
     store.faults.add({ op: "get", mode: "corrupt-read" });
     const [good, bad] = reader.readEntriesMany(targets);
     expect(texts(await (good as Promise<readonly StoredEntry[]>))).toEqual(["a", "b"]);
-    expect((await failure(bad as Promise<unknown>)).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+    expect((await nereusRejectionOf(bad as Promise<unknown>)).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
     const again = await reader.readEntries(targets[1] as ObjectSliceTarget);
     expect(texts(again)).toEqual(["xxx", "y"]);
     expect(store.stats.gets).toBe(2);
@@ -105,7 +95,7 @@ describe("ObjectWalReader", () => {
     await reader.readEntries(first);
     // Same bytes, another claimed checksum: a different cache identity, so verified from scratch, and refused.
     const wrong = { ...first, sliceChecksum: (first.sliceChecksum + 1) >>> 0 };
-    expect((await failure(reader.readEntries(wrong))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+    expect((await nereusRejectionOf(reader.readEntries(wrong))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
   });
 
   it("concurrent reads of one slice share one download", async () => {
