@@ -48,6 +48,7 @@ import { MaterializationStateStore, type VersionedMaterialization } from "./mate
 import {
   DEFAULT_MATERIALIZATION_POLICY,
   estimatedRunBytes,
+  materializationSource,
   planLevelOne,
   planMerge,
   shouldDeferLevelOne,
@@ -556,7 +557,7 @@ export class MaterializationWorker implements AsyncDisposable {
       for (const item of page.items) {
         const entry = this.#keyspace.decodeIndex(item);
         if (entry.generation !== 0 || entry.offsetEnd <= cursor || entry.offsetStart !== cursor || entry.offsetEnd > task.offsetEnd) continue;
-        sources.push({ key: item.key, value: item.value, ...sourceFacts(entry) });
+        sources.push(materializationSource(item.key, item.value, entry));
         cursor = entry.offsetEnd;
         if (cursor === task.offsetEnd) break;
       }
@@ -573,7 +574,7 @@ export class MaterializationWorker implements AsyncDisposable {
         .sort((a, b) => a.entry.offsetStart - b.entry.offsetStart || b.entry.generation - a.entry.generation);
       for (const { item, entry } of committed) {
         if (entry.offsetStart !== cursor) continue;
-        sources.push({ key: item.key, value: item.value, ...sourceFacts(entry) });
+        sources.push(materializationSource(item.key, item.value, entry));
         cursor = entry.offsetEnd;
       }
     }
@@ -852,24 +853,4 @@ function isCorruption(error: unknown): boolean {
     ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
   ];
   return codes.includes(error.code);
-}
-
-function sourceFacts(entry: {
-  readonly offsetStart: number;
-  readonly offsetEnd: number;
-  readonly readTarget: MaterializationSource["readTarget"];
-  readonly entryRecordCounts: readonly number[];
-  readonly payloadFormat: MaterializationSource["payloadFormat"];
-  readonly commitVersion: number;
-  readonly cumulativeSize: number;
-}): Omit<MaterializationSource, "key" | "value"> {
-  return {
-    offsetStart: entry.offsetStart,
-    offsetEnd: entry.offsetEnd,
-    readTarget: entry.readTarget,
-    entryRecordCounts: entry.entryRecordCounts,
-    payloadFormat: entry.payloadFormat,
-    commitVersion: entry.commitVersion,
-    cumulativeSize: entry.cumulativeSize,
-  };
 }

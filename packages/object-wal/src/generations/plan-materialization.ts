@@ -77,6 +77,21 @@ export interface MaterializationSource {
   readonly cumulativeSize: number;
 }
 
+/** The source that the index entry `entry` (stored at `key` as `value`) names: its range, target and totals. */
+export function materializationSource(key: string, value: Uint8Array, entry: Omit<MaterializationSource, "key" | "value">): MaterializationSource {
+  return {
+    key,
+    value,
+    offsetStart: entry.offsetStart,
+    offsetEnd: entry.offsetEnd,
+    readTarget: entry.readTarget,
+    entryRecordCounts: entry.entryRecordCounts,
+    payloadFormat: entry.payloadFormat,
+    commitVersion: entry.commitVersion,
+    cumulativeSize: entry.cumulativeSize,
+  };
+}
+
 export interface MaterializationPlan {
   readonly taskId: string;
   readonly level: number;
@@ -178,17 +193,7 @@ export function planLevelOne(
   for (const { key, value, entry } of scanned) {
     if (entry.generation !== 0 || entry.offsetEnd <= start || entry.offsetEnd > committedEnd) continue;
     if (taken.length === 0 && entry.offsetStart > start) return undefined;
-    const source: MaterializationSource = {
-      key,
-      value,
-      offsetStart: entry.offsetStart,
-      offsetEnd: entry.offsetEnd,
-      readTarget: entry.readTarget,
-      entryRecordCounts: entry.entryRecordCounts,
-      payloadFormat: entry.payloadFormat,
-      commitVersion: entry.commitVersion,
-      cumulativeSize: entry.cumulativeSize,
-    };
+    const source = materializationSource(key, value, entry);
     if (!fits(taken, source, policy, policy.maxSources)) break;
     taken.push(source);
   }
@@ -225,17 +230,7 @@ export function planMerge(
   const flush = (): MaterializationPlan | undefined =>
     run.length >= policy.minMergeSources ? plan(streamId, runLevel + 1, "GENERATION", run) : undefined;
   for (const { key, value, entry } of visible) {
-    const source: MaterializationSource = {
-      key,
-      value,
-      offsetStart: entry.offsetStart,
-      offsetEnd: entry.offsetEnd,
-      readTarget: entry.readTarget,
-      entryRecordCounts: entry.entryRecordCounts,
-      payloadFormat: entry.payloadFormat,
-      commitVersion: entry.commitVersion,
-      cumulativeSize: entry.cumulativeSize,
-    };
+    const source = materializationSource(key, value, entry);
     const mergeable = entry.level < policy.maxLevel;
     if (mergeable && (run.length === 0 || (entry.level === runLevel && fits(run, source, policy, policy.maxMergeSources)))) {
       if (run.length === 0) runLevel = entry.level;
