@@ -38,6 +38,8 @@ export { repairGenerationZeroIndex, type RepairInput } from "./read/repair-gener
 
 // Metadata store implementations.
 export { PrefixWatchers } from "./spi/prefix-watchers.js";
+export { MAX_TXN_OPERATIONS, checkMetadataRequest } from "./spi/check-metadata-request.js";
+export { MetadataStoreErrors } from "./spi/metadata-store-errors.js";
 
 // Timing.
 export { raceAbort } from "./timing/race-abort.js";

@@ -6,11 +6,9 @@
 // Not done here: watch resumption after compaction (watches are hints), multi-Raft-group routing.
 // Buffers: values are copied into request Buffers on write and out of response Buffers on read.
 import { ErrorCode, METADATA_STORE_SPI_VERSION, isValueCompare, MetadataAmbiguousError, NereusError, awaitDurabilityGate, type KeyValue, type Lease, type MetadataStore, type OperationOptions, type ScanOptions, type ScanPage, type TxnRequest, type TxnResult, type WatchEvent, type WatchHandle } from "@nereus/core";
-import { raceAbort } from "@nereus/core/internal";
+import { checkMetadataRequest, MAX_TXN_OPERATIONS, MetadataStoreErrors, raceAbort } from "@nereus/core/internal";
 import { Etcd3, type IKeyValue, type IOptions, type IRequestOp, type IResponseOp, type Watcher } from "etcd3";
-import { MAX_TXN_OPERATIONS, checkMetadataRequest } from "./check-metadata-request.js";
 import { mapEtcdError, type EtcdErrorContext } from "./map-etcd-error.js";
-import { MetadataStoreErrors } from "./metadata-store-errors.js";
 import { prefixRangeEnd, scanLowerBound } from "./utf8-key-range.js";
 
 export interface EtcdMetadataStoreOptions {

@@ -5,6 +5,7 @@
 // Reads never are: they change nothing. The original error is kept as `cause`. The client runs without retries
 // (see etcd-metadata-store.ts), so a "compare failed" is always the answer to our one and only attempt.
 import { MetadataAmbiguousError, NereusError } from "@nereus/core";
+import { MetadataStoreErrors } from "@nereus/core/internal";
 import {
   ClientClosedError,
   EtcdLeaseInvalidError,
@@ -16,7 +17,6 @@ import {
   GRPCUnauthenticatedError,
   GRPCUnavailableError,
 } from "etcd3";
-import { MetadataStoreErrors } from "./metadata-store-errors.js";
 
 export interface EtcdErrorContext {
   /** SPI operation name for messages ("get", "txn", "grantLease", ...). */

@@ -2,7 +2,7 @@
 // atomic: an error raised before COMMIT rolls the transaction back, so only a failing COMMIT of a mutating txn
 // (I/O error, disk full while syncing) can leave its outcome unknown. The caller says which side of COMMIT failed.
 import { MetadataAmbiguousError, NereusError } from "@nereus/core";
-import { MetadataStoreErrors } from "./metadata-store-errors.js";
+import { MetadataStoreErrors } from "@nereus/core/internal";
 
 export interface SqliteErrorContext {
   readonly operation: string;

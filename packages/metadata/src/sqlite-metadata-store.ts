@@ -34,11 +34,9 @@ import {
   type WatchEvent,
   type WatchHandle,
 } from "@nereus/core";
-import { PrefixWatchers } from "@nereus/core/internal";
+import { checkMetadataRequest, MetadataStoreErrors, PrefixWatchers } from "@nereus/core/internal";
 import Database from "better-sqlite3";
-import { checkMetadataRequest } from "./check-metadata-request.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
-import { MetadataStoreErrors } from "./metadata-store-errors.js";
 import { SqliteReadCache, type SqliteReadCacheStats } from "./sqlite-read-cache.js";
 import { ensureSpaceReserve, isNoSpaceError, releaseSpaceReserve } from "./sqlite-space-reserve.js";
 import { GATE_TIMEOUT_MS, type WriterFailure, type WriterOperation, type WriterOutcome, type WriterTxn } from "./sqlite-writer/sqlite-writer-protocol.js";

@@ -8,6 +8,8 @@ import { ErrorCode } from "../errors/error-code.js";
 import { MetadataAmbiguousError } from "../errors/metadata-ambiguous-error.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { awaitDurabilityGate } from "../spi/durability-gate.js";
+import { checkMetadataRequest } from "../spi/check-metadata-request.js";
+import { MetadataStoreErrors } from "../spi/metadata-store-errors.js";
 import { PrefixWatchers } from "../spi/prefix-watchers.js";
 import {
   METADATA_STORE_SPI_VERSION,
@@ -27,8 +29,6 @@ import { MetadataFaults, type MetadataFaultOp } from "./metadata-faults.js";
 import { MetadataStoreStats } from "./metadata-store-stats.js";
 
 /** etcd's default `--max-txn-ops`: each of compares, writes and `readOnFailure` may hold at most this many entries. */
-const MAX_TXN_OPERATIONS = 128;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 export interface InMemoryMetadataStoreOptions {
   /** Milliseconds clock used for lease expiry (default `Date.now`). Tests advance it to expire leases. */
@@ -87,7 +87,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
 
   async get(key: string, options: OperationOptions = {}): Promise<KeyValue | undefined> {
     this.#enter(options.signal);
-    checkKey(key);
+    checkMetadataRequest.key(key);
     this.stats.gets += 1;
     return this.#run("get", key, options.signal, () => {
       const entry = this.#entries.get(key);
@@ -97,26 +97,21 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
 
   async getMany(keys: readonly string[], options: OperationOptions = {}): Promise<ReadonlyMap<string, KeyValue>> {
     this.#enter(options.signal);
-    for (const key of keys) checkKey(key);
+    checkMetadataRequest.keys(keys);
     this.stats.getManys += 1;
     return this.#run("getMany", keys, options.signal, () => this.#read(keys));
   }
 
   async scan(prefix: string, options: ScanOptions): Promise<ScanPage> {
     this.#enter(options.signal);
-    checkPrefix(prefix);
-    if (!Number.isSafeInteger(options.limit) || options.limit < 1) {
-      throw invalid(`scan limit must be a positive integer, got ${String(options.limit)}`);
-    }
-    if (options.startAt !== undefined) checkKey(options.startAt);
-    if (options.startAfter !== undefined) checkKey(options.startAfter);
+    checkMetadataRequest.scan(prefix, options);
     this.stats.scans += 1;
     return this.#run("scan", prefix, options.signal, () => this.#scan(prefix, options));
   }
 
   async txn(request: TxnRequest, options: OperationOptions = {}): Promise<TxnResult> {
     this.#enter(options.signal);
-    checkTxn(request);
+    checkMetadataRequest.txn(request);
     if (request.after !== undefined) {
       await awaitDurabilityGate(request.after, "txn");
       this.#enter(options.signal);
@@ -127,7 +122,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
 
   async grantLease(ttlMs: number, options: OperationOptions = {}): Promise<Lease> {
     this.#enter(options.signal);
-    if (!Number.isFinite(ttlMs) || ttlMs <= 0) throw invalid(`lease ttlMs must be positive, got ${String(ttlMs)}`);
+    checkMetadataRequest.ttl(ttlMs);
     this.stats.roundTrips += 1;
     this.#expireLeases();
     const id = String(this.#nextLeaseId++);
@@ -139,7 +134,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
         this.stats.roundTrips += 1;
         this.#expireLeases();
         const lease = this.#leases.get(id);
-        if (lease === undefined) throw leaseNotFound(id);
+        if (lease === undefined) throw MetadataStoreErrors.leaseNotFound(id);
         lease.expiresAt = this.#clock() + lease.ttlMs;
       },
       revoke: async (revokeOptions: OperationOptions = {}) => {
@@ -153,7 +148,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
 
   async watch(prefix: string, onEvent: (event: WatchEvent) => void): Promise<WatchHandle & AsyncDisposable> {
     this.#enter(undefined);
-    checkPrefix(prefix);
+    checkMetadataRequest.prefix(prefix);
     this.stats.roundTrips += 1;
     return this.#watchers.add(prefix, onEvent);
   }
@@ -165,7 +160,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
     this.#watchers.clear();
     const hung = [...this.#hung];
     this.#hung.clear();
-    for (const reject of hung) reject(closedError());
+    for (const reject of hung) reject(MetadataStoreErrors.closed());
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -182,12 +177,8 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
   }
 
   #enter(signal: AbortSignal | undefined): void {
-    if (this.#closed) throw closedError();
-    if (signal?.aborted === true) {
-      throw new NereusError(ErrorCode.CANCELLED, "metadata operation cancelled before it was sent", {
-        cause: signal.reason,
-      });
-    }
+    if (this.#closed) throw MetadataStoreErrors.closed();
+    if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
   }
 
   /** Counts the round trip, applies the armed fault (if any) and otherwise runs `execute`. */
@@ -266,7 +257,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
     }
     for (const write of request.writes) {
       if (write.type === "put" && write.leaseId !== undefined && !this.#leases.has(write.leaseId)) {
-        throw leaseNotFound(write.leaseId);
+        throw MetadataStoreErrors.leaseNotFound(write.leaseId);
       }
     }
     const revision = this.#revision + 1;
@@ -353,60 +344,4 @@ function lowerBound(sorted: readonly Entry[], bytes: Buffer, exclusive: boolean)
     else high = middle;
   }
   return low;
-}
-
-function checkPrefix(prefix: string): void {
-  if (typeof prefix !== "string" || LONE_SURROGATE.test(prefix)) {
-    throw invalid("metadata prefix must be a well-formed string");
-  }
-}
-
-function checkKey(key: string): void {
-  if (typeof key !== "string" || key.length === 0 || LONE_SURROGATE.test(key)) {
-    throw invalid("metadata key must be a non-empty well-formed string");
-  }
-}
-
-function checkTxn(request: TxnRequest): void {
-  const readOnFailure = request.readOnFailure ?? [];
-  for (const list of [request.compares, request.writes, readOnFailure]) {
-    if (list.length > MAX_TXN_OPERATIONS) {
-      throw new NereusError(ErrorCode.METADATA_LIMIT_EXCEEDED, `txn lists hold at most ${MAX_TXN_OPERATIONS} entries`, {
-        retryable: false,
-      });
-    }
-  }
-  for (const compare of request.compares) {
-    checkKey(compare.key);
-    if (isValueCompare(compare)) {
-      if (!(compare.value instanceof Uint8Array)) throw invalid("compare value must be a Uint8Array");
-      continue;
-    }
-    if (!Number.isSafeInteger(compare.modRevision) || compare.modRevision < 0) {
-      throw invalid(`compare modRevision must be a non-negative integer, got ${String(compare.modRevision)}`);
-    }
-  }
-  const written = new Set<string>();
-  for (const write of request.writes) {
-    checkKey(write.key);
-    if (written.has(write.key)) throw invalid(`txn writes key ${write.key} twice`);
-    written.add(write.key);
-    if (write.type === "put" && !(write.value instanceof Uint8Array)) throw invalid("put value must be a Uint8Array");
-  }
-  for (const key of readOnFailure) checkKey(key);
-}
-
-function invalid(message: string): NereusError {
-  return new NereusError(ErrorCode.INVALID_ARGUMENT, message, { retryable: false });
-}
-
-function closedError(): NereusError {
-  return new NereusError(ErrorCode.STORAGE_CLOSED, "metadata store is closed", { retryable: false });
-}
-
-function leaseNotFound(leaseId: string): NereusError {
-  return new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `lease ${leaseId} not found (expired or revoked)`, {
-    retryable: false,
-    details: { reason: "lease-not-found", leaseId },
-  });
 }

@@ -1,8 +1,9 @@
-// Argument checks shared by the MetadataStore implementations, run before any I/O so every store rejects the same
+// Argument checks shared by the MetadataStore implementations (etcd, SQLite, the in-memory reference store), run before any I/O so every store rejects the same
 // requests with the same errors: keys are non-empty well-formed strings (a lone surrogate has no UTF-8 form and would
 // silently collide with U+FFFD), scans have a positive integer limit, txns respect etcd's per-list operation cap
 // and never write one key twice.
-import { DURABILITY_GATE_WORDS, type DurabilityGate, type ScanOptions, type TxnRequest, isValueCompare } from "@nereus/core";
+import { DURABILITY_GATE_WORDS, type DurabilityGate } from "./durability-gate.js";
+import { isValueCompare, type ScanOptions, type TxnRequest } from "./metadata-store.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
 
 /** etcd's default `--max-txn-ops`: compares, writes and `readOnFailure` may each hold at most this many entries. */

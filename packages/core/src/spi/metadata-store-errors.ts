@@ -1,8 +1,9 @@
-// The errors both MetadataStore implementations raise for the same situations, built in one place so the etcd and
-// SQLite stores (and the in-memory reference store in @nereus/core/testing) agree on codes and details.
-import { ErrorCode, NereusError } from "@nereus/core";
+// The errors every MetadataStore implementation raises for the same situations, built in one place so the etcd and
+// SQLite stores and the in-memory reference store (@nereus/core/testing) agree on codes and details.
+import { ErrorCode } from "../errors/error-code.js";
+import { NereusError } from "../errors/nereus-error.js";
 
-/** Errors shared by the stores of this package. */
+/** Errors shared by the metadata stores. */
 export const MetadataStoreErrors = {
   /** The store was closed; nothing was sent. */
   closed(): NereusError {
