@@ -32,7 +32,12 @@ export function fail(message, code = 1) {
 /** Runs a command with inherited output; resolves to its exit code. */
 export function run(command, args, options = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: "inherit", env: toolEnvironment(options.env), ...options.spawn });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      stdio: "inherit",
+      env: toolEnvironment(options.env),
+      ...options.spawn,
+    });
     child.on("error", (error) => {
       process.stderr.write(`[nereus] error: cannot run ${command}: ${error.message}\n`);
       resolve(127);
@@ -52,10 +57,15 @@ export async function ensureDependencies() {
   if (found !== PNPM_VERSION) {
     log(`installing pnpm ${PNPM_VERSION} (found ${found ?? "none"})`);
     const code = await run("npm", ["install", "--global", `pnpm@${PNPM_VERSION}`]);
-    if (code !== 0 || pnpmVersion() !== PNPM_VERSION) fail(`could not install pnpm ${PNPM_VERSION} with npm (exit ${code})`);
+    if (code !== 0 || pnpmVersion() !== PNPM_VERSION)
+      fail(`could not install pnpm ${PNPM_VERSION} with npm (exit ${code})`);
   }
-  if (!existsSync(path.join(ROOT, "pnpm-lock.yaml"))) fail("pnpm-lock.yaml is missing: the workspace cannot install reproducibly");
+  if (!existsSync(path.join(ROOT, "pnpm-lock.yaml")))
+    fail("pnpm-lock.yaml is missing: the workspace cannot install reproducibly");
   log("installing dependencies (pnpm install --frozen-lockfile)");
   const code = await run("pnpm", ["install", "--frozen-lockfile"]);
-  if (code !== 0) fail(`pnpm install failed (exit ${code}); if the lockfile is outdated run 'pnpm install' and commit pnpm-lock.yaml`);
+  if (code !== 0)
+    fail(
+      `pnpm install failed (exit ${code}); if the lockfile is outdated run 'pnpm install' and commit pnpm-lock.yaml`,
+    );
 }

@@ -39,9 +39,23 @@ servicesRunning = true;
 
 let testCode;
 try {
-  testCode = await run("pnpm", ["exec", "turbo", "run", "lint", "typecheck", "test", "--continue=always", "--concurrency=2", "--output-logs=errors-only"], {
-    env: { NEREUS_SERVICES_FILE: stateFile, NEREUS_TEST_REPORT_DIR: reportDir, CI: process.env.CI ?? "" },
-  });
+  testCode = await run(
+    "pnpm",
+    [
+      "exec",
+      "turbo",
+      "run",
+      "lint",
+      "typecheck",
+      "test",
+      "--continue=always",
+      "--concurrency=2",
+      "--output-logs=errors-only",
+    ],
+    {
+      env: { NEREUS_SERVICES_FILE: stateFile, NEREUS_TEST_REPORT_DIR: reportDir, CI: process.env.CI ?? "" },
+    },
+  );
 } finally {
   await stopServices();
 }

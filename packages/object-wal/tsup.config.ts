@@ -1,7 +1,11 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "testing/index": "src/testing/index.ts", "publish-worker-thread": "src/publish-worker/publish-worker-thread.ts" },
+  entry: {
+    index: "src/index.ts",
+    "testing/index": "src/testing/index.ts",
+    "publish-worker-thread": "src/publish-worker/publish-worker-thread.ts",
+  },
   format: ["esm"],
   // Declarations are built per package against dependencies' built .d.ts (not their sources).
   dts: { compilerOptions: { composite: false, customConditions: [] } },

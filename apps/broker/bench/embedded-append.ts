@@ -16,7 +16,17 @@
 // Kafka benchmark's mean), NEREUS_BENCH_DURABILITY ("fsync", the default, or "os-buffered": the embedded stores'
 // `storage.durability`). Appends hand their payloads over (`handOverPayloads`), as the Kafka adapter's do, so the
 // WAL writer does not copy them.
-import { closeSync, fdatasyncSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fdatasyncSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -94,7 +104,9 @@ async function main(): Promise<void> {
     try {
       const streams: string[] = [];
       for (let index = 0; index < STREAMS; index++) {
-        streams.push((await storage.store.createStream(`bench-${String(index)}`, { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId);
+        streams.push(
+          (await storage.store.createStream(`bench-${String(index)}`, { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId,
+        );
       }
       const payload = new Uint8Array(ENTRY_BYTES).fill(7);
       const entries = Array.from({ length: ENTRIES }, () => ({ payload, recordCount: 1 }));
@@ -103,7 +115,11 @@ async function main(): Promise<void> {
         while (issued < APPENDS) {
           issued += 1;
           const started = performance.now();
-          await storage.store.append(streamId, { payloadFormat: "OPAQUE_RECORD_BATCH", entries, handOverPayloads: true });
+          await storage.store.append(streamId, {
+            payloadFormat: "OPAQUE_RECORD_BATCH",
+            entries,
+            handOverPayloads: true,
+          });
           latencies.push(performance.now() - started);
         }
       };
@@ -119,15 +135,23 @@ async function main(): Promise<void> {
       console.log(
         `[embedded-append] ${String(APPENDS)} appends of ${String(ENTRIES)} x ${String(ENTRY_BYTES)} B, ${String(IN_FLIGHT)} in flight on each of ${String(STREAMS)} stream(s), durability ${DURABILITY}`,
       );
-      console.log(`[embedded-append] baseline (append write+fdatasync, then ${String(HEAD_TXN_BYTES)} B write+fdatasync): p50 ${baseP50.toFixed(2)} ms, p99 ${quantile(baseline, 0.99).toFixed(2)} ms`);
+      console.log(
+        `[embedded-append] baseline (append write+fdatasync, then ${String(HEAD_TXN_BYTES)} B write+fdatasync): p50 ${baseP50.toFixed(2)} ms, p99 ${quantile(baseline, 0.99).toFixed(2)} ms`,
+      );
       console.log(
         `[embedded-append] ${((APPENDS / wallMs) * 1000).toFixed(0)} appends/s, ${((APPENDS * appendBytes) / wallMs / 1000).toFixed(1)} MB/s; ` +
           `latency p50 ${quantile(sorted, 0.5).toFixed(2)} (${(quantile(sorted, 0.5) / baseP50).toFixed(2)}x baseline) / p90 ${quantile(sorted, 0.9).toFixed(2)} / p99 ${quantile(sorted, 0.99).toFixed(2)} ms; ` +
           `process CPU ${((cpu.user + cpu.system) / 1000 / APPENDS).toFixed(3)} ms per append`,
       );
-      console.log(`[embedded-append] thread CPU ms per append (process lifetime): ${threadCpuMs().map(({ thread, ms }) => `${thread} ${(ms / APPENDS).toFixed(3)}`).join(", ")}`);
+      console.log(
+        `[embedded-append] thread CPU ms per append (process lifetime): ${threadCpuMs()
+          .map(({ thread, ms }) => `${thread} ${(ms / APPENDS).toFixed(3)}`)
+          .join(", ")}`,
+      );
       const steps = Object.entries(io).filter(([, snapshot]) => snapshot.count > 0);
-      console.log(`[embedded-append] I/O steps, mean ms: ${steps.map(([step, snapshot]) => `${step} ${((snapshot.sumSeconds / snapshot.count) * 1000).toFixed(2)} x ${String(snapshot.count)}`).join(", ")}`);
+      console.log(
+        `[embedded-append] I/O steps, mean ms: ${steps.map(([step, snapshot]) => `${step} ${((snapshot.sumSeconds / snapshot.count) * 1000).toFixed(2)} x ${String(snapshot.count)}`).join(", ")}`,
+      );
     } finally {
       await storage.close();
     }

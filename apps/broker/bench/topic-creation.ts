@@ -20,7 +20,8 @@ import { JsonLogger } from "../src/logging/json-logger.js";
 import { openStorage } from "../src/storage/open-storage.js";
 
 const TOPICS = Number(process.env.NEREUS_BENCH_TOPICS ?? 10_000);
-if (!Number.isSafeInteger(TOPICS) || TOPICS < 2_000) throw new Error(`NEREUS_BENCH_TOPICS must be an integer >= 2000, got ${String(TOPICS)}`);
+if (!Number.isSafeInteger(TOPICS) || TOPICS < 2_000)
+  throw new Error(`NEREUS_BENCH_TOPICS must be an integer >= 2000, got ${String(TOPICS)}`);
 const WINDOW = 1_000;
 const DURABILITY = process.env.NEREUS_BENCH_DURABILITY ?? "fsync";
 const ZERO_UUID = "00000000-0000-0000-0000-000000000000";
@@ -49,7 +50,11 @@ async function main(): Promise<void> {
     });
     const connection = broker.openConnection("bench");
     let correlationId = 0;
-    const call = async <K extends 3 | 19>(apiKey: K, apiVersion: number, body: Parameters<typeof encodeRequest<K>>[1]) => {
+    const call = async <K extends 3 | 19>(
+      apiKey: K,
+      apiVersion: number,
+      body: Parameters<typeof encodeRequest<K>>[1],
+    ) => {
       correlationId += 1;
       const frame = encodeRequest({ apiKey, apiVersion, correlationId, clientId: "bench" }, body).subarray(4);
       const response = await connection.handleFrame(frame);
@@ -69,15 +74,21 @@ async function main(): Promise<void> {
         });
         perTopicMs.push(performance.now() - started);
         const topic = response.topics[0];
-        if (topic?.errorCode !== 0) throw new Error(`creating ${name} failed: ${String(topic?.errorCode)} ${String(topic?.errorMessage)}`);
+        if (topic?.errorCode !== 0)
+          throw new Error(`creating ${name} failed: ${String(topic?.errorCode)} ${String(topic?.errorMessage)}`);
         lastId = topic.topicId;
       }
       const first = mean(perTopicMs.slice(0, WINDOW));
       const last = mean(perTopicMs.slice(-WINDOW));
-      console.log(`[topic-creation] ${String(TOPICS)} topics of 1 partition, one CreateTopics each, embedded SQLite metadata, durability ${DURABILITY}`);
-      console.log(`[topic-creation] first ${String(WINDOW)}: ${first.toFixed(3)} ms/topic; last ${String(WINDOW)}: ${last.toFixed(3)} ms/topic; last/first ${(last / first).toFixed(2)}`);
+      console.log(
+        `[topic-creation] ${String(TOPICS)} topics of 1 partition, one CreateTopics each, embedded SQLite metadata, durability ${DURABILITY}`,
+      );
+      console.log(
+        `[topic-creation] first ${String(WINDOW)}: ${first.toFixed(3)} ms/topic; last ${String(WINDOW)}: ${last.toFixed(3)} ms/topic; last/first ${(last / first).toFixed(2)}`,
+      );
       const windows: string[] = [];
-      for (let start = 0; start + WINDOW <= TOPICS; start += WINDOW) windows.push(mean(perTopicMs.slice(start, start + WINDOW)).toFixed(3));
+      for (let start = 0; start + WINDOW <= TOPICS; start += WINDOW)
+        windows.push(mean(perTopicMs.slice(start, start + WINDOW)).toFixed(3));
       console.log(`[topic-creation] ms/topic per ${String(WINDOW)}, in order: ${windows.join(" ")}`);
 
       const lookups = 1_000;
@@ -88,12 +99,15 @@ async function main(): Promise<void> {
         includeTopicAuthorizedOperations: false,
       });
       let started = performance.now();
-      for (let index = 0; index < lookups; index += 1) await call(3, 12, metadataOf({ name: `bench-${String(index).padStart(6, "0")}`, topicId: ZERO_UUID }));
+      for (let index = 0; index < lookups; index += 1)
+        await call(3, 12, metadataOf({ name: `bench-${String(index).padStart(6, "0")}`, topicId: ZERO_UUID }));
       const byName = (performance.now() - started) / lookups;
       started = performance.now();
       for (let index = 0; index < lookups; index += 1) await call(3, 12, metadataOf({ name: null, topicId: lastId }));
       const byId = (performance.now() - started) / lookups;
-      console.log(`[topic-creation] Metadata with ${String(TOPICS)} topics: by name ${byName.toFixed(3)} ms, by id ${byId.toFixed(3)} ms; id/name ${(byId / byName).toFixed(2)}`);
+      console.log(
+        `[topic-creation] Metadata with ${String(TOPICS)} topics: by name ${byName.toFixed(3)} ms, by id ${byId.toFixed(3)} ms; id/name ${(byId / byName).toFixed(2)}`,
+      );
     } finally {
       connection.close();
       await broker.close();

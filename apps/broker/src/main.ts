@@ -15,7 +15,11 @@ function fail(message: string, exitCode: number): never {
 }
 
 function redacted(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (key, inner: unknown) => (/secret/i.test(key) && typeof inner === "string" ? "<redacted>" : inner)));
+  return JSON.parse(
+    JSON.stringify(value, (key, inner: unknown) =>
+      /secret/i.test(key) && typeof inner === "string" ? "<redacted>" : inner,
+    ),
+  );
 }
 
 async function main(): Promise<void> {
@@ -23,7 +27,9 @@ async function main(): Promise<void> {
   try {
     // Under npm/pnpm scripts (`npm start` at the repository root) the script runs in apps/broker; INIT_CWD is where
     // the user typed the command, which is where relative paths (./.nereus-data, --config) are meant from.
-    loaded = loadBrokerConfig({ cwd: process.env.INIT_CWD !== undefined && process.env.INIT_CWD !== "" ? process.env.INIT_CWD : process.cwd() });
+    loaded = loadBrokerConfig({
+      cwd: process.env.INIT_CWD !== undefined && process.env.INIT_CWD !== "" ? process.env.INIT_CWD : process.cwd(),
+    });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message, 2);
     throw error;

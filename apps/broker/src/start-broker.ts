@@ -61,7 +61,10 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
 
   let parts: StartedParts;
   let serving = false;
-  const appendSeconds = metrics.histogram("nereus_append_duration_seconds", "Stream appends from call to acknowledgement, by outcome.");
+  const appendSeconds = metrics.histogram(
+    "nereus_append_duration_seconds",
+    "Stream appends from call to acknowledgement, by outcome.",
+  );
   try {
     const { lock, storage } = await openBrokerStorage(config, usesDataDir, writerId, logger, appendSeconds, undo);
     // The listener must be bound before the broker exists (its port is advertised); connections wait for it.
@@ -80,7 +83,9 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     const { broker, coordinator } = services;
     target.openConnection = (peer) => broker.openConnection(peer);
     const runtimeMetrics = registerBrokerMetrics(metrics, config, startedAt, services, storage, undo);
-    const admin = config.admin.enabled ? await startAdmin(config, startedAt, () => serving, listener, storage, metrics, undo) : undefined;
+    const admin = config.admin.enabled
+      ? await startAdmin(config, startedAt, () => serving, listener, storage, metrics, undo)
+      : undefined;
     parts = { listener, broker, coordinator, storage, admin, runtimeMetrics, lock };
   } catch (error) {
     await undo.rollback(logger);

@@ -14,7 +14,10 @@ afterEach(async () => {
   for (const broker of processes.splice(0)) await broker.stop("SIGKILL");
 });
 
-async function failure(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string }> {
+async function failure(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stderr: string }> {
   const broker = BrokerProcess.spawn(args, env);
   processes.push(broker);
   const { code } = await broker.exited;
@@ -25,7 +28,9 @@ describe("nereus-broker start-up errors", () => {
   test("a bad configuration names the field and exits 2", async () => {
     const result = await failure(["--data-dir", tempDir("bad"), "--kafka-port", "99999"]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^nereus-broker: cannot start: bad config: kafka\.port \(from --kafka-port=99999\): Too big: expected number to be <=65535\n$/);
+    expect(result.stderr).toMatch(
+      /^nereus-broker: cannot start: bad config: kafka\.port \(from --kafka-port=99999\): Too big: expected number to be <=65535\n$/,
+    );
   });
 
   test("a Kafka port in use is one line naming the address", async () => {
@@ -35,7 +40,9 @@ describe("nereus-broker start-up errors", () => {
     try {
       const result = await failure(["--data-dir", tempDir("busy"), "--kafka-port", String(port), "--admin-port", "0"]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toBe(`nereus-broker: cannot start: Kafka listener: 127.0.0.1:${String(port)} is already in use (is another broker or Kafka running? choose another --kafka-port)\n`);
+      expect(result.stderr).toBe(
+        `nereus-broker: cannot start: Kafka listener: 127.0.0.1:${String(port)} is already in use (is another broker or Kafka running? choose another --kafka-port)\n`,
+      );
     } finally {
       blocker.close();
     }
@@ -45,9 +52,18 @@ describe("nereus-broker start-up errors", () => {
     const parent = tempDir("unusable");
     const file = path.join(parent, "not-a-directory");
     writeFileSync(file, "");
-    const notDirectory = await failure(["--data-dir", path.join(file, "data"), "--kafka-port", "0", "--admin-port", "0"]);
+    const notDirectory = await failure([
+      "--data-dir",
+      path.join(file, "data"),
+      "--kafka-port",
+      "0",
+      "--admin-port",
+      "0",
+    ]);
     expect(notDirectory.code).toBe(1);
-    expect(notDirectory.stderr).toMatch(/^nereus-broker: cannot start: data directory .*not-a-directory\/data is not usable \(ENOTDIR\)[^\n]*\n$/);
+    expect(notDirectory.stderr).toMatch(
+      /^nereus-broker: cannot start: data directory .*not-a-directory\/data is not usable \(ENOTDIR\)[^\n]*\n$/,
+    );
     if (process.getuid?.() !== 0) {
       const readOnly = path.join(parent, "read-only");
       mkdirSync(readOnly);
@@ -57,18 +73,39 @@ describe("nereus-broker start-up errors", () => {
     }
 
     const dataDir = tempDir("shared");
-    const owner = await BrokerProcess.start(testConfig("embedded", { dataDir }), path.join(tempDir("cfg"), "broker.json"));
+    const owner = await BrokerProcess.start(
+      testConfig("embedded", { dataDir }),
+      path.join(tempDir("cfg"), "broker.json"),
+    );
     processes.push(owner);
     const second = await failure(["--data-dir", dataDir, "--kafka-port", "0", "--admin-port", "0"]);
     expect(second.code).toBe(1);
-    expect(second.stderr).toBe(`nereus-broker: cannot start: data directory ${dataDir} is in use by another broker (pid ${String(owner.pid)}); stop it or choose another --data-dir\n`);
+    expect(second.stderr).toBe(
+      `nereus-broker: cannot start: data directory ${dataDir} is in use by another broker (pid ${String(owner.pid)}); stop it or choose another --data-dir\n`,
+    );
 
     const deadPort = await freePort();
-    const etcd = await failure(["--etcd-endpoints", `http://127.0.0.1:${String(deadPort)}`, "--data-dir", tempDir("etcd"), "--kafka-port", "0", "--admin-port", "0"], {
-      NEREUS_SERVICES_FILE: "",
-    });
+    const etcd = await failure(
+      [
+        "--etcd-endpoints",
+        `http://127.0.0.1:${String(deadPort)}`,
+        "--data-dir",
+        tempDir("etcd"),
+        "--kafka-port",
+        "0",
+        "--admin-port",
+        "0",
+      ],
+      {
+        NEREUS_SERVICES_FILE: "",
+      },
+    );
     expect(etcd.code).toBe(1);
-    expect(etcd.stderr).toMatch(new RegExp(`^nereus-broker: cannot start: cannot reach etcd at http://127\\.0\\.0\\.1:${String(deadPort)}: [^\\n]+\\n$`));
+    expect(etcd.stderr).toMatch(
+      new RegExp(
+        `^nereus-broker: cannot start: cannot reach etcd at http://127\\.0\\.0\\.1:${String(deadPort)}: [^\\n]+\\n$`,
+      ),
+    );
   });
 });
 
@@ -86,7 +123,12 @@ describe("a running nereus-broker", () => {
     expect(await health.json()).toMatchObject({ status: "ok", nodeId: 0 });
 
     const topic = `graceful-${randomBytes(4).toString("hex")}`;
-    const kafka = new Kafka({ clientId: "graceful", brokers: [`127.0.0.1:${String(kafkaPort)}`], logLevel: logLevel.NOTHING, retry: { retries: 0 } });
+    const kafka = new Kafka({
+      clientId: "graceful",
+      brokers: [`127.0.0.1:${String(kafkaPort)}`],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 0 },
+    });
     const producer = kafka.producer();
     await producer.connect();
     await producer.send({ topic, acks: -1, messages: [{ value: "warm-up" }] });
@@ -120,7 +162,8 @@ describe("a running nereus-broker", () => {
     // That produce was a record in a segment write job. The job counts when it is sent; its records count once the
     // worker's answer reached the event loop, which may come after the head transaction's (the produce's ack): scrape
     // again until it did (bounded: 5 s).
-    const sample = (text: string, family: string): number => Number(new RegExp(`^${family.replace(/[{}]/g, "\\$&")} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+    const sample = (text: string, family: string): number =>
+      Number(new RegExp(`^${family.replace(/[{}]/g, "\\$&")} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
     expect(sample(metrics, 'nereus_segment_write_jobs_total{kind="all"}')).toBeGreaterThan(0);
     let segmentMetrics = metrics;
     for (let attempt = 0; attempt < 50 && sample(segmentMetrics, "nereus_segment_records_total") === 0; attempt++) {
@@ -133,12 +176,20 @@ describe("a running nereus-broker", () => {
     expect(metrics).toMatch(/^nereus_storage_io_seconds_count\{step="object_read_hot"\} \d+$/m);
     // And where their bytes landed: reused buffers or buffers of their own, per pool.
     for (const pool of ["event_loop", "workers"]) {
-      for (const kind of ["lent", "own"]) expect(metrics).toMatch(new RegExp(`^nereus_storage_read_buffers_total\\{pool="${pool}",kind="${kind}"\\} \\d+$`, "m"));
+      for (const kind of ["lent", "own"])
+        expect(metrics).toMatch(
+          new RegExp(`^nereus_storage_read_buffers_total\\{pool="${pool}",kind="${kind}"\\} \\d+$`, "m"),
+        );
     }
     expect(metrics).toMatch(/^nereus_storage_read_buffer_bytes\{pool="event_loop"\} \d+$/m);
 
     // Many produces in flight, then SIGTERM: each one that was read gets its answer; the process exits 0.
-    const sends = Array.from({ length: 50 }, (_, index) => producer.send({ topic, acks: -1, messages: [{ value: `in-flight-${String(index)}` }] }).then(() => `in-flight-${String(index)}`, () => undefined));
+    const sends = Array.from({ length: 50 }, (_, index) =>
+      producer.send({ topic, acks: -1, messages: [{ value: `in-flight-${String(index)}` }] }).then(
+        () => `in-flight-${String(index)}`,
+        () => undefined,
+      ),
+    );
     await new Promise((resolve) => setTimeout(resolve, 5));
     const exit = broker.stop("SIGTERM");
     const acknowledged = (await Promise.all(sends)).filter((value) => value !== undefined);
@@ -149,8 +200,15 @@ describe("a running nereus-broker", () => {
 
     const restarted = await BrokerProcess.start(config, path.join(tempDir("cfg"), "broker.json"));
     processes.push(restarted);
-    const consumed = await runCommand("kcat", ["-b", `127.0.0.1:${String(kafkaPort)}`, "-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n"], { timeoutMs: 60_000 });
-    const values = consumed.stdout.toString("utf8").split("\n").filter((line) => line.length > 0);
+    const consumed = await runCommand(
+      "kcat",
+      ["-b", `127.0.0.1:${String(kafkaPort)}`, "-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n"],
+      { timeoutMs: 60_000 },
+    );
+    const values = consumed.stdout
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => line.length > 0);
     expect(values[0]).toBe("warm-up");
     for (const value of acknowledged) expect(values).toContain(value);
   });

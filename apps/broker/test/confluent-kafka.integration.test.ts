@@ -17,7 +17,10 @@ afterEach(async () => {
 
 async function python(args: readonly string[]): Promise<Record<string, unknown>> {
   const result = await runCommand("/usr/bin/python3", [SCRIPT, ...args], { timeoutMs: 150_000 });
-  if (result.code !== 0) throw new Error(`confluent_roundtrip.py ${args[0] ?? ""} failed (${String(result.code)}): ${result.stderr}${result.stdout.toString()}`);
+  if (result.code !== 0)
+    throw new Error(
+      `confluent_roundtrip.py ${args[0] ?? ""} failed (${String(result.code)}): ${result.stderr}${result.stdout.toString()}`,
+    );
   return JSON.parse(result.stdout.toString("utf8")) as Record<string, unknown>;
 }
 
@@ -26,13 +29,23 @@ describe.each<StorageKind>(["embedded", "cluster"])("confluent-kafka on the %s s
     const broker = await startInProcess(testConfig(kind, { overrides: { topics: { defaultPartitions: 3 } } }));
     running.push(broker);
     const topic = `py-${randomBytes(4).toString("hex")}`;
-    const produced = (await python(["produce", broker.bootstrap, topic, String(COUNT)])) as { delivered: Array<{ key: string; partition: number; offset: number }>; errors: string[]; undelivered: number };
+    const produced = (await python(["produce", broker.bootstrap, topic, String(COUNT)])) as {
+      delivered: Array<{ key: string; partition: number; offset: number }>;
+      errors: string[];
+      undelivered: number;
+    };
     expect(produced.errors).toEqual([]);
     expect(produced.undelivered).toBe(0);
     expect(produced.delivered).toHaveLength(COUNT);
     expect(new Set(produced.delivered.map((entry) => entry.partition)).size).toBeGreaterThan(1);
 
-    const consumed = (await python(["consume", broker.bootstrap, topic, `py-group-${randomBytes(3).toString("hex")}`, String(COUNT)])) as {
+    const consumed = (await python([
+      "consume",
+      broker.bootstrap,
+      topic,
+      `py-group-${randomBytes(3).toString("hex")}`,
+      String(COUNT),
+    ])) as {
       received: Array<{ key: string; value: string; headers: [string, string][]; partition: number; offset: number }>;
     };
     expect(consumed.received).toHaveLength(COUNT);
@@ -40,7 +53,11 @@ describe.each<StorageKind>(["embedded", "cluster"])("confluent-kafka on the %s s
     for (const delivery of produced.delivered) {
       const index = Number(delivery.key.slice(3));
       const message = byKey.get(delivery.key);
-      expect(message).toMatchObject({ partition: delivery.partition, offset: delivery.offset, value: `value-${String(index)}-${"x".repeat(index % 97)}` });
+      expect(message).toMatchObject({
+        partition: delivery.partition,
+        offset: delivery.offset,
+        value: `value-${String(index)}-${"x".repeat(index % 97)}`,
+      });
       expect(message?.headers).toEqual([
         ["index", String(index)],
         ["lang", "python"],
@@ -48,7 +65,9 @@ describe.each<StorageKind>(["embedded", "cluster"])("confluent-kafka on the %s s
     }
     // Offsets are dense per partition: no duplicate from the idempotent producer's retries.
     for (const partition of new Set(consumed.received.map((message) => message.partition))) {
-      const offsets = consumed.received.filter((message) => message.partition === partition).map((message) => message.offset);
+      const offsets = consumed.received
+        .filter((message) => message.partition === partition)
+        .map((message) => message.offset);
       expect(offsets).toEqual(offsets.map((_, index) => index));
     }
   });

@@ -24,7 +24,8 @@ async function describeLogDirs(port: number, topics: Array<{ topic: string; part
     const frame = await new Promise<Buffer>((resolve, reject) => {
       socket.on("data", (chunk: Buffer) => {
         buffered = Buffer.concat([buffered, chunk]);
-        if (buffered.length >= 4 && buffered.length >= 4 + buffered.readInt32BE(0)) resolve(buffered.subarray(4, 4 + buffered.readInt32BE(0)));
+        if (buffered.length >= 4 && buffered.length >= 4 + buffered.readInt32BE(0))
+          resolve(buffered.subarray(4, 4 + buffered.readInt32BE(0)));
       });
       socket.once("error", reject);
       socket.once("close", () => reject(new Error("connection closed before the response")));
@@ -48,7 +49,14 @@ describe.each<StorageKind>(["embedded", "cluster"])("DescribeLogDirs on the %s s
     await producer.connect();
     try {
       for (let batch = 0; batch < 4; batch += 1) {
-        await producer.send({ topic, acks: -1, messages: Array.from({ length: 10 }, (_, index) => ({ partition: 0, value: `v-${String(batch)}-${String(index)}`.padEnd(100, ".") })) });
+        await producer.send({
+          topic,
+          acks: -1,
+          messages: Array.from({ length: 10 }, (_, index) => ({
+            partition: 0,
+            value: `v-${String(batch)}-${String(index)}`.padEnd(100, "."),
+          })),
+        });
       }
     } finally {
       await producer.disconnect();
@@ -64,7 +72,9 @@ describe.each<StorageKind>(["embedded", "cluster"])("DescribeLogDirs on the %s s
       expect(dir.usableBytes).toBeGreaterThanOrEqual(0);
       expect(dir.usableBytes).toBeLessThanOrEqual(dir.totalBytes);
     } else {
-      expect(dir.logDir).toBe(`s3://${String((broker.config.storage?.objects as { bucket: string }).bucket)}/${String(broker.config.cluster)}/`);
+      expect(dir.logDir).toBe(
+        `s3://${String((broker.config.storage?.objects as { bucket: string }).bucket)}/${String(broker.config.cluster)}/`,
+      );
       expect([dir.totalBytes, dir.usableBytes]).toEqual([-1, -1]);
     }
     const partitions = dir.topics.find((entry) => entry.name === topic)?.partitions ?? [];

@@ -78,11 +78,20 @@ beforeAll(async () => {
     kafkaPort,
     overrides: {
       admin: { port: adminPort },
-      connections: { maxConnectionsPerIp: MAX_CONNECTIONS_PER_IP, requestFrameTimeoutMs: FRAME_TIMEOUT_MS, requestMemoryBytes: REQUEST_MEMORY_BYTES },
+      connections: {
+        maxConnectionsPerIp: MAX_CONNECTIONS_PER_IP,
+        requestFrameTimeoutMs: FRAME_TIMEOUT_MS,
+        requestMemoryBytes: REQUEST_MEMORY_BYTES,
+      },
     },
   });
   broker = await BrokerProcess.start(config, path.join(tempDir("hostile-config"), "broker.json"));
-  kafka = new Kafka({ clientId: "hostile-suite", brokers: [`127.0.0.1:${String(kafkaPort)}`], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
+  kafka = new Kafka({
+    clientId: "hostile-suite",
+    brokers: [`127.0.0.1:${String(kafkaPort)}`],
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 5, initialRetryTime: 100 },
+  });
   await expectServing();
 });
 
@@ -119,7 +128,9 @@ afterEach(async () => {
 describe("the broker under hostile clients", () => {
   test("admin HTTP: request targets that are not URLs and malformed HTTP are answered, never fatal", async () => {
     for (const target of ["//", "///", "http://[::1", "//%zz?x", "*"]) {
-      expect(await rawHttp(`GET ${target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`), target).toMatch(/^HTTP\/1\.1 404 /);
+      expect(await rawHttp(`GET ${target} HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n`), target).toMatch(
+        /^HTTP\/1\.1 404 /,
+      );
     }
     expect(await rawHttp("\x00\x01\x02 garbage\r\n\r\n")).toMatch(/^HTTP\/1\.1 400 /);
     const health = await fetch(`http://127.0.0.1:${String(adminPort)}/healthz`);
@@ -164,13 +175,19 @@ describe("the broker under hostile clients", () => {
     const growth = await peakGrowth(async () => {
       const clients: RawKafkaSocket[] = [];
       try {
-        for (let index = 0; index < MAX_CONNECTIONS_PER_IP + 100; index += 1) clients.push(await RawKafkaSocket.connect(kafkaPort));
+        for (let index = 0; index < MAX_CONNECTIONS_PER_IP + 100; index += 1)
+          clients.push(await RawKafkaSocket.connect(kafkaPort));
         const refused = await Promise.all(clients.map((client) => client.closedWithin(3_000)));
         // The suite's own earlier connections may still be closing, so at least the 100 beyond the limit are refused.
         expect(refused.filter(Boolean).length).toBeGreaterThanOrEqual(100);
         const admitted = clients.filter((client) => !client.isClosed);
         expect(admitted.length).toBeGreaterThan(0);
-        admitted[0]!.socket.write(encodeRequest({ apiKey: 18, apiVersion: 3, correlationId: 9, clientId: "admitted" }, { clientSoftwareName: "probe", clientSoftwareVersion: "1" }));
+        admitted[0]!.socket.write(
+          encodeRequest(
+            { apiKey: 18, apiVersion: 3, correlationId: 9, clientId: "admitted" },
+            { clientSoftwareName: "probe", clientSoftwareVersion: "1" },
+          ),
+        );
         expect(await admitted[0]!.next(1)).toHaveLength(1);
       } finally {
         for (const client of clients) client.destroy();
@@ -184,7 +201,9 @@ describe("the broker under hostile clients", () => {
     const started = Date.now();
     for (const [index, client] of clients.entries()) {
       // A size prefix and part of the frame; some send only part of the prefix.
-      client.socket.write(index % 5 === 0 ? Buffer.from([0, 0]) : Buffer.concat([Buffer.from([0, 0, 0x03, 0xe8]), Buffer.alloc(10)]));
+      client.socket.write(
+        index % 5 === 0 ? Buffer.from([0, 0]) : Buffer.concat([Buffer.from([0, 0, 0x03, 0xe8]), Buffer.alloc(10)]),
+      );
     }
     const closed = await Promise.all(clients.map((client) => client.closedWithin(FRAME_TIMEOUT_MS + 10_000)));
     expect(closed.every(Boolean)).toBe(true);
@@ -223,13 +242,25 @@ describe("the broker under hostile clients", () => {
         {
           topic,
           topicId: "00000000-0000-0000-0000-000000000000",
-          partitions: [{ partition: 0, currentLeaderEpoch: -1, fetchOffset: 0, lastFetchedEpoch: -1, logStartOffset: -1, partitionMaxBytes: 1_048_576, replicaDirectoryId: "00000000-0000-0000-0000-000000000000" }],
+          partitions: [
+            {
+              partition: 0,
+              currentLeaderEpoch: -1,
+              fetchOffset: 0,
+              lastFetchedEpoch: -1,
+              logStartOffset: -1,
+              partitionMaxBytes: 1_048_576,
+              replicaDirectoryId: "00000000-0000-0000-0000-000000000000",
+            },
+          ],
         },
       ],
       forgottenTopicsData: [],
       rackId: "",
     };
-    client.socket.write(encodeRequest({ apiKey: 1, apiVersion: 11, correlationId: 5, clientId: "long-poll" }, fetchBody));
+    client.socket.write(
+      encodeRequest({ apiKey: 1, apiVersion: 11, correlationId: 5, clientId: "long-poll" }, fetchBody),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     const started = Date.now();
     client.socket.end();

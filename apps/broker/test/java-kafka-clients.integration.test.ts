@@ -18,7 +18,11 @@ const running: InProcessBroker[] = [];
 beforeAll(async () => {
   await ensureArtifactSet("kafka", { env: process.env, autoInstall: false, log: () => undefined });
   const libs = path.join(artifactSetDir("kafka"), "*");
-  const compiled = await runCommand("javac", ["-cp", libs, "-d", classes, path.join(import.meta.dirname, "clients", "JavaKafkaClients.java")], { timeoutMs: 120_000 });
+  const compiled = await runCommand(
+    "javac",
+    ["-cp", libs, "-d", classes, path.join(import.meta.dirname, "clients", "JavaKafkaClients.java")],
+    { timeoutMs: 120_000 },
+  );
   if (compiled.code !== 0) throw new Error(`javac failed: ${compiled.stderr}`);
   classpath = `${classes}${path.delimiter}${libs}`;
 }, 600_000);
@@ -29,9 +33,19 @@ afterEach(async () => {
 });
 
 async function java(args: readonly string[]): Promise<string[]> {
-  const result = await runCommand("java", ["-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classpath, "JavaKafkaClients", ...args], { timeoutMs: 150_000 });
-  if (result.code !== 0) throw new Error(`JavaKafkaClients ${args[0] ?? ""} failed (${String(result.code)}): ${result.stderr.slice(-4_000)}`);
-  return result.stdout.toString("utf8").split("\n").filter((line) => line.length > 0);
+  const result = await runCommand(
+    "java",
+    ["-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classpath, "JavaKafkaClients", ...args],
+    { timeoutMs: 150_000 },
+  );
+  if (result.code !== 0)
+    throw new Error(
+      `JavaKafkaClients ${args[0] ?? ""} failed (${String(result.code)}): ${result.stderr.slice(-4_000)}`,
+    );
+  return result.stdout
+    .toString("utf8")
+    .split("\n")
+    .filter((line) => line.length > 0);
 }
 
 describe.each<StorageKind>(["embedded", "cluster"])("Java kafka-clients on the %s storage", (kind) => {
@@ -39,14 +53,24 @@ describe.each<StorageKind>(["embedded", "cluster"])("Java kafka-clients on the %
     const broker = await startInProcess(testConfig(kind, { overrides: { topics: { defaultPartitions: 3 } } }));
     running.push(broker);
     const topic = `java-${randomBytes(4).toString("hex")}`;
-    const acks = (await java(["produce", broker.bootstrap, topic, String(COUNT)])).filter((line) => line.startsWith("ACK "));
+    const acks = (await java(["produce", broker.bootstrap, topic, String(COUNT)])).filter((line) =>
+      line.startsWith("ACK "),
+    );
     expect(acks).toHaveLength(COUNT);
-    const position = new Map(acks.map((line) => {
-      const [, key, partition, offset] = line.split(" ");
-      return [key ?? "", `${partition ?? ""} ${offset ?? ""}`];
-    }));
+    const position = new Map(
+      acks.map((line) => {
+        const [, key, partition, offset] = line.split(" ");
+        return [key ?? "", `${partition ?? ""} ${offset ?? ""}`];
+      }),
+    );
 
-    const lines = await java(["group", broker.bootstrap, topic, `java-group-${randomBytes(3).toString("hex")}`, String(COUNT)]);
+    const lines = await java([
+      "group",
+      broker.bootstrap,
+      topic,
+      `java-group-${randomBytes(3).toString("hex")}`,
+      String(COUNT),
+    ]);
     const records = lines.filter((line) => line.startsWith("REC "));
     const assigned = lines.filter((line) => line.startsWith("ASSIGNED "));
     const seen = new Map<string, string>();

@@ -29,13 +29,21 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteGroups on the
       const consumer = fixture.consumer(kafka, groupId);
       await consumer.connect();
       await consumer.subscribe({ topics: [topic], fromBeginning: true });
-      await consumer.run({ autoCommitThreshold: 1, eachMessage: async ({ message }) => void received.push(message.value?.toString() ?? "") });
+      await consumer.run({
+        autoCommitThreshold: 1,
+        eachMessage: async ({ message }) => void received.push(message.value?.toString() ?? ""),
+      });
       return { consumer, received };
     };
     const first = await read();
     await waitFor("the 3 records", () => first.received.length >= 3);
-    await waitFor("the committed offset", async () => (await admin.fetchOffsets({ groupId, topics: [topic] }))[0]?.partitions[0]?.offset === "3");
-    await expect(admin.deleteGroups([groupId])).rejects.toMatchObject({ groups: [{ groupId, error: { type: "NON_EMPTY_GROUP" } }] });
+    await waitFor(
+      "the committed offset",
+      async () => (await admin.fetchOffsets({ groupId, topics: [topic] }))[0]?.partitions[0]?.offset === "3",
+    );
+    await expect(admin.deleteGroups([groupId])).rejects.toMatchObject({
+      groups: [{ groupId, error: { type: "NON_EMPTY_GROUP" } }],
+    });
     await first.consumer.disconnect();
 
     expect(await admin.deleteGroups([groupId])).toEqual([{ groupId, errorCode: 0 }]);

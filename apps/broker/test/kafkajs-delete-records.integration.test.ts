@@ -20,7 +20,11 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs deleteTopicRecords 
     await producer.connect();
     // Four batches of five: offset 7 lies inside the second batch.
     for (let batch = 0; batch < 4; batch += 1) {
-      await producer.send({ topic, acks: -1, messages: Array.from({ length: 5 }, (_, index) => ({ value: `m-${String(batch * 5 + index)}` })) });
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: Array.from({ length: 5 }, (_, index) => ({ value: `m-${String(batch * 5 + index)}` })),
+      });
     }
     // kafkajs finds the partition leaders in the metadata it holds: read the offsets first (Kafka needs that too).
     expect(await admin.fetchTopicOffsets(topic)).toEqual([{ partition: 0, offset: "20", high: "20", low: "0" }]);

@@ -4,7 +4,13 @@
 import { randomBytes } from "node:crypto";
 import { type Consumer, Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
-import { type InProcessBroker, type StorageKind, freePort, startInProcess, testConfig } from "./support/broker-fixture.js";
+import {
+  type InProcessBroker,
+  type StorageKind,
+  freePort,
+  startInProcess,
+  testConfig,
+} from "./support/broker-fixture.js";
 
 const running: InProcessBroker[] = [];
 const consumers: Consumer[] = [];
@@ -15,7 +21,12 @@ afterEach(async () => {
 });
 
 function client(bootstrap: string, clientId: string): Kafka {
-  return new Kafka({ clientId, brokers: [bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 10, initialRetryTime: 100, maxRetryTime: 1_000 } });
+  return new Kafka({
+    clientId,
+    brokers: [bootstrap],
+    logLevel: logLevel.NOTHING,
+    retry: { retries: 10, initialRetryTime: 100, maxRetryTime: 1_000 },
+  });
 }
 
 async function waitFor(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
@@ -33,7 +44,13 @@ interface Member {
 }
 
 async function member(kafka: Kafka, groupId: string, topic: string): Promise<Member> {
-  const consumer = kafka.consumer({ groupId, sessionTimeout: 10_000, heartbeatInterval: 500, rebalanceTimeout: 10_000, maxWaitTimeInMs: 200 });
+  const consumer = kafka.consumer({
+    groupId,
+    sessionTimeout: 10_000,
+    heartbeatInterval: 500,
+    rebalanceTimeout: 10_000,
+    maxWaitTimeInMs: 200,
+  });
   consumers.push(consumer);
   const state: Member = { consumer, received: [], assigned: [] };
   consumer.on(consumer.events.GROUP_JOIN, (event) => {
@@ -54,7 +71,13 @@ async function produce(kafka: Kafka, topic: string, values: readonly string[]): 
   await producer.connect();
   try {
     for (let start = 0; start < values.length; start += 50) {
-      await producer.send({ topic, acks: -1, messages: values.slice(start, start + 50).map((value) => ({ key: value, value, headers: { origin: "kafkajs" } })) });
+      await producer.send({
+        topic,
+        acks: -1,
+        messages: values
+          .slice(start, start + 50)
+          .map((value) => ({ key: value, value, headers: { origin: "kafkajs" } })),
+      });
     }
   } finally {
     await producer.disconnect();
@@ -78,7 +101,10 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs consumer group on t
     await produce(kafka, topic, first);
     const alice = await member(kafka, groupId, topic);
     const bob = await member(kafka, groupId, topic);
-    await waitFor("both members assigned", () => alice.assigned.length > 0 && bob.assigned.length > 0 && alice.assigned.length + bob.assigned.length === 4);
+    await waitFor(
+      "both members assigned",
+      () => alice.assigned.length > 0 && bob.assigned.length > 0 && alice.assigned.length + bob.assigned.length === 4,
+    );
     expect([...alice.assigned, ...bob.assigned].sort()).toEqual([0, 1, 2, 3]);
     await waitFor("the first 400 consumed", () => new Set([...alice.received, ...bob.received]).size === 400);
 

@@ -29,19 +29,42 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention on th
     const topic = `aging-${randomBytes(4).toString("hex")}`;
     const admin = await fixture.admin(kafka);
     expect(
-      await admin.createTopics({ topics: [{ topic, numPartitions: 1, configEntries: [{ name: "retention.ms", value: String(HOUR) }] }], waitForLeaders: true }),
+      await admin.createTopics({
+        topics: [{ topic, numPartitions: 1, configEntries: [{ name: "retention.ms", value: String(HOUR) }] }],
+        waitForLeaders: true,
+      }),
     ).toBe(true);
     const producer = kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
     const old = String(Date.now() - 2 * HOUR);
     // Two batches of old records, then one of recent records.
-    await producer.send({ topic, acks: -1, messages: Array.from({ length: 4 }, (_, index) => ({ value: `old-${String(index)}`, timestamp: old })) });
-    await producer.send({ topic, acks: -1, messages: Array.from({ length: 3 }, (_, index) => ({ value: `old-${String(index + 4)}`, timestamp: old })) });
-    await producer.send({ topic, acks: -1, messages: Array.from({ length: 5 }, (_, index) => ({ value: `new-${String(index)}` })) });
-    await waitFor("the retention sweep to delete the 7 old records", async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "7");
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: Array.from({ length: 4 }, (_, index) => ({ value: `old-${String(index)}`, timestamp: old })),
+    });
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: Array.from({ length: 3 }, (_, index) => ({ value: `old-${String(index + 4)}`, timestamp: old })),
+    });
+    await producer.send({
+      topic,
+      acks: -1,
+      messages: Array.from({ length: 5 }, (_, index) => ({ value: `new-${String(index)}` })),
+    });
+    await waitFor(
+      "the retention sweep to delete the 7 old records",
+      async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "7",
+    );
     expect(await admin.fetchTopicOffsets(topic)).toEqual([{ partition: 0, offset: "12", high: "12", low: "7" }]);
-    const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["retention.ms"] }] });
-    expect(described.resources[0]?.configEntries.map((entry) => [entry.configName, entry.configValue])).toEqual([["retention.ms", String(HOUR)]]);
+    const described = await admin.describeConfigs({
+      includeSynonyms: false,
+      resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["retention.ms"] }],
+    });
+    expect(described.resources[0]?.configEntries.map((entry) => [entry.configName, entry.configValue])).toEqual([
+      ["retention.ms", String(HOUR)],
+    ]);
 
     const { received } = await fixture.readFromBeginning(kafka, topic);
     await waitFor("the 5 recent records", () => received.length >= 5);
@@ -55,13 +78,22 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention on th
     const kafka = await connect(kind);
     const topic = `sized-${randomBytes(4).toString("hex")}`;
     const admin = await fixture.admin(kafka);
-    expect(await admin.createTopics({ topics: [{ topic, numPartitions: 1, configEntries: [{ name: "retention.bytes", value: "3000" }] }], waitForLeaders: true })).toBe(true);
+    expect(
+      await admin.createTopics({
+        topics: [{ topic, numPartitions: 1, configEntries: [{ name: "retention.bytes", value: "3000" }] }],
+        waitForLeaders: true,
+      }),
+    ).toBe(true);
     const producer = kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
     // Ten batches of one 1,000-byte record (a little over 1 KiB each stored): three of them exceed 3,000 bytes, two do not.
-    for (let index = 0; index < 10; index += 1) await producer.send({ topic, acks: -1, messages: [{ value: `${String(index)}`.padEnd(1000, ".") }] });
+    for (let index = 0; index < 10; index += 1)
+      await producer.send({ topic, acks: -1, messages: [{ value: `${String(index)}`.padEnd(1000, ".") }] });
     await producer.disconnect();
-    await waitFor("the retention sweep to keep the last three batches", async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "7");
+    await waitFor(
+      "the retention sweep to keep the last three batches",
+      async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "7",
+    );
     const { received } = await fixture.readFromBeginning(kafka, topic);
     await waitFor("the 3 kept records", () => received.length >= 3);
     expect(received.map((record) => record.slice(0, record.indexOf(".")))).toEqual(["7:7", "8:8", "9:9"]);
@@ -78,15 +110,37 @@ describe.each<StorageKind>(["embedded", "cluster"])("kafkajs and retention on th
     await producer.send({ topic, acks: -1, messages: [{ value: "new" }] });
     await producer.disconnect();
     const retention = async (): Promise<string | undefined> => {
-      const described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["retention.ms"] }] });
+      const described = await admin.describeConfigs({
+        includeSynonyms: false,
+        resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configNames: ["retention.ms"] }],
+      });
       return described.resources[0]?.configEntries[0]?.configValue;
     };
     expect(await retention()).toBe("604800000");
-    await expect(admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: "retention.ms", value: "soon" }] }] })).rejects.toThrow();
+    await expect(
+      admin.alterConfigs({
+        validateOnly: false,
+        resources: [
+          { type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: "retention.ms", value: "soon" }] },
+        ],
+      }),
+    ).rejects.toThrow();
     expect(await retention()).toBe("604800000");
-    await admin.alterConfigs({ validateOnly: false, resources: [{ type: ConfigResourceTypes.TOPIC, name: topic, configEntries: [{ name: "retention.ms", value: String(HOUR) }] }] });
+    await admin.alterConfigs({
+      validateOnly: false,
+      resources: [
+        {
+          type: ConfigResourceTypes.TOPIC,
+          name: topic,
+          configEntries: [{ name: "retention.ms", value: String(HOUR) }],
+        },
+      ],
+    });
     expect(await retention()).toBe(String(HOUR));
-    await waitFor("the retention sweep to delete the old record", async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "1");
+    await waitFor(
+      "the retention sweep to delete the old record",
+      async () => (await admin.fetchTopicOffsets(topic))[0]?.low === "1",
+    );
     expect(await admin.fetchTopicOffsets(topic)).toEqual([{ partition: 0, offset: "2", high: "2", low: "1" }]);
   });
 });

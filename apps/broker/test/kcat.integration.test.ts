@@ -24,10 +24,35 @@ function messages(run: string): { input: string; expected: string } {
   return { input: `${input.join("\n")}\n`, expected: `${expected.join("\n")}\n` };
 }
 
-async function produce(bootstrap: string, topic: string, run: string, input: string, extra: readonly string[] = []): Promise<void> {
+async function produce(
+  bootstrap: string,
+  topic: string,
+  run: string,
+  input: string,
+  extra: readonly string[] = [],
+): Promise<void> {
   const result = await runCommand(
     "kcat",
-    ["-b", bootstrap, "-P", "-t", topic, "-p", "0", "-K", "\t", "-H", "source=kcat", "-H", `run=${run}`, "-X", "acks=all", "-X", "linger.ms=5", ...extra],
+    [
+      "-b",
+      bootstrap,
+      "-P",
+      "-t",
+      topic,
+      "-p",
+      "0",
+      "-K",
+      "\t",
+      "-H",
+      "source=kcat",
+      "-H",
+      `run=${run}`,
+      "-X",
+      "acks=all",
+      "-X",
+      "linger.ms=5",
+      ...extra,
+    ],
     { input, timeoutMs: 120_000 },
   );
   expect(result.stderr).not.toMatch(/fail|error/i);
@@ -35,7 +60,11 @@ async function produce(bootstrap: string, topic: string, run: string, input: str
 }
 
 async function consume(bootstrap: string, topic: string): Promise<string> {
-  const result = await runCommand("kcat", ["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-e", "-c", String(COUNT), "-q", "-f", "%k\t%s\t%h\n"], { timeoutMs: 120_000 });
+  const result = await runCommand(
+    "kcat",
+    ["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-e", "-c", String(COUNT), "-q", "-f", "%k\t%s\t%h\n"],
+    { timeoutMs: 120_000 },
+  );
   expect(result.code).toBe(0);
   return result.stdout.toString("utf8");
 }

@@ -25,7 +25,12 @@ describe.each<StorageKind>(["embedded", "cluster"])("kill -9 during a produce lo
     processes.push(broker);
     const bootstrap = `127.0.0.1:${String(port)}`;
     const topic = `kill-${randomBytes(4).toString("hex")}`;
-    const kafka = new Kafka({ clientId: "kill-test", brokers: [bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 60, initialRetryTime: 100, maxRetryTime: 1_000 } });
+    const kafka = new Kafka({
+      clientId: "kill-test",
+      brokers: [bootstrap],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 60, initialRetryTime: 100, maxRetryTime: 1_000 },
+    });
     const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: true });
     await producer.connect();
 
@@ -50,9 +55,16 @@ describe.each<StorageKind>(["embedded", "cluster"])("kill -9 during a produce lo
     await producer.disconnect();
     expect(acknowledged).toHaveLength(TOTAL);
 
-    const consumed = await runCommand("kcat", ["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n"], { timeoutMs: 60_000 });
+    const consumed = await runCommand(
+      "kcat",
+      ["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n"],
+      { timeoutMs: 60_000 },
+    );
     expect(consumed.code).toBe(0);
-    const log = consumed.stdout.toString("utf8").split("\n").filter((line) => line.length > 0);
+    const log = consumed.stdout
+      .toString("utf8")
+      .split("\n")
+      .filter((line) => line.length > 0);
     const counts = new Map<string, number>();
     for (const value of log) counts.set(value, (counts.get(value) ?? 0) + 1);
     expect(acknowledged.filter((value) => counts.get(value) !== 1)).toEqual([]);

@@ -53,20 +53,49 @@ async function produce(client: RawKafkaClient, topic: string, partitions: Readon
   return response.responses[0]?.partitionResponses ?? [];
 }
 
-async function kcatProduce(bootstrap: string, topic: string, lines: readonly string[], extra: readonly string[] = []): Promise<void> {
-  const result = await runCommand("kcat", ["-b", bootstrap, "-P", "-t", topic, "-p", "0", "-X", "acks=all", ...extra], { input: `${lines.join("\n")}\n`, timeoutMs: 60_000 });
+async function kcatProduce(
+  bootstrap: string,
+  topic: string,
+  lines: readonly string[],
+  extra: readonly string[] = [],
+): Promise<void> {
+  const result = await runCommand("kcat", ["-b", bootstrap, "-P", "-t", topic, "-p", "0", "-X", "acks=all", ...extra], {
+    input: `${lines.join("\n")}\n`,
+    timeoutMs: 60_000,
+  });
   expect(result.stderr.toString()).not.toMatch(/fail|error/i);
   expect(result.code).toBe(0);
 }
 
 async function kcatConsume(bootstrap: string, topic: string, count: number): Promise<string[]> {
-  const result = await runCommand("kcat", ["-b", bootstrap, "-C", "-t", topic, "-p", "0", "-o", "beginning", "-e", "-c", String(count), "-q", "-f", "%o %s\n"], { timeoutMs: 60_000 });
+  const result = await runCommand(
+    "kcat",
+    [
+      "-b",
+      bootstrap,
+      "-C",
+      "-t",
+      topic,
+      "-p",
+      "0",
+      "-o",
+      "beginning",
+      "-e",
+      "-c",
+      String(count),
+      "-q",
+      "-f",
+      "%o %s\n",
+    ],
+    { timeoutMs: 60_000 },
+  );
   expect(result.stderr.toString()).not.toMatch(/fail|error/i);
   expect(result.code).toBe(0);
   return result.stdout.toString("utf8").trimEnd().split("\n");
 }
 
-const batchOf = (values: readonly string[]): Uint8Array => encodeRecordBatch({ baseTimestamp: Date.now(), records: values.map((value) => ({ value: utf8(value) })) });
+const batchOf = (values: readonly string[]): Uint8Array =>
+  encodeRecordBatch({ baseTimestamp: Date.now(), records: values.map((value) => ({ value: utf8(value) })) });
 
 describe("malformed Produce batches against the real broker", () => {
   test("each shape is refused with Kafka's code for its partition only, and kcat then reads offsets 0.. cleanly", async () => {
@@ -79,19 +108,50 @@ describe("malformed Produce batches against the real broker", () => {
     overrun[0] = (overrun[0] ?? 0) + 40;
     const shapes: ReadonlyArray<[string, Uint8Array, number]> = [
       ["count says 5, holds 1", forgeBatch(one, { recordCount: 5, lastOffsetDelta: 4 }), KafkaErrorCode.INVALID_RECORD],
-      ["count says 1, holds 3", forgeBatch(three, { recordCount: 1, lastOffsetDelta: 0 }), KafkaErrorCode.INVALID_RECORD],
-      ["trailing bytes", forgeBatch(one, { section: new Uint8Array([...sectionOf(one), 9, 9, 9]) }), KafkaErrorCode.INVALID_RECORD],
+      [
+        "count says 1, holds 3",
+        forgeBatch(three, { recordCount: 1, lastOffsetDelta: 0 }),
+        KafkaErrorCode.INVALID_RECORD,
+      ],
+      [
+        "trailing bytes",
+        forgeBatch(one, { section: new Uint8Array([...sectionOf(one), 9, 9, 9]) }),
+        KafkaErrorCode.INVALID_RECORD,
+      ],
       [
         "out-of-order offset deltas",
-        encodeRecordBatch({ baseTimestamp: Date.now(), records: [{ value: utf8("p") }, { value: utf8("q"), offsetDelta: 2 }, { value: utf8("r"), offsetDelta: 1 }] }),
+        encodeRecordBatch({
+          baseTimestamp: Date.now(),
+          records: [{ value: utf8("p") }, { value: utf8("q"), offsetDelta: 2 }, { value: utf8("r"), offsetDelta: 1 }],
+        }),
         KafkaErrorCode.INVALID_RECORD,
       ],
       ["record length overrun", forgeBatch(one, { section: overrun }), KafkaErrorCode.INVALID_RECORD],
-      ["garbage gzip", forgeBatch(one, { compression: CompressionCodec.gzip, section: utf8("not gzip at all, not at all") }), KafkaErrorCode.CORRUPT_MESSAGE],
-      ["garbage snappy", forgeBatch(one, { compression: CompressionCodec.snappy, section: utf8("\u0005not snappy at all") }), KafkaErrorCode.CORRUPT_MESSAGE],
-      ["garbage lz4", forgeBatch(one, { compression: CompressionCodec.lz4, section: utf8("not an lz4 frame at all") }), KafkaErrorCode.CORRUPT_MESSAGE],
-      ["garbage zstd", forgeBatch(one, { compression: CompressionCodec.zstd, section: utf8("not a zstd frame at all") }), KafkaErrorCode.CORRUPT_MESSAGE],
-      ["gzip bomb", forgeBatch(one, { compression: CompressionCodec.gzip, section: gzipSync(new Uint8Array(65 << 20)) }), KafkaErrorCode.CORRUPT_MESSAGE],
+      [
+        "garbage gzip",
+        forgeBatch(one, { compression: CompressionCodec.gzip, section: utf8("not gzip at all, not at all") }),
+        KafkaErrorCode.CORRUPT_MESSAGE,
+      ],
+      [
+        "garbage snappy",
+        forgeBatch(one, { compression: CompressionCodec.snappy, section: utf8("\u0005not snappy at all") }),
+        KafkaErrorCode.CORRUPT_MESSAGE,
+      ],
+      [
+        "garbage lz4",
+        forgeBatch(one, { compression: CompressionCodec.lz4, section: utf8("not an lz4 frame at all") }),
+        KafkaErrorCode.CORRUPT_MESSAGE,
+      ],
+      [
+        "garbage zstd",
+        forgeBatch(one, { compression: CompressionCodec.zstd, section: utf8("not a zstd frame at all") }),
+        KafkaErrorCode.CORRUPT_MESSAGE,
+      ],
+      [
+        "gzip bomb",
+        forgeBatch(one, { compression: CompressionCodec.gzip, section: gzipSync(new Uint8Array(65 << 20)) }),
+        KafkaErrorCode.CORRUPT_MESSAGE,
+      ],
     ];
     await kcatProduce(bootstrap, topic, ["before-0", "before-1"]);
     for (const [name, batch, errorCode] of shapes) {
@@ -100,22 +160,38 @@ describe("malformed Produce batches against the real broker", () => {
         [0, batch],
         [1, batchOf([`beside ${name}`])],
       ]);
-      expect({ name, errorCode: bad?.errorCode, baseOffset: bad?.baseOffset }).toEqual({ name, errorCode, baseOffset: -1 });
+      expect({ name, errorCode: bad?.errorCode, baseOffset: bad?.baseOffset }).toEqual({
+        name,
+        errorCode,
+        baseOffset: -1,
+      });
       expect(good?.errorCode).toBe(0);
     }
-    await kcatProduce(bootstrap, topic, Array.from({ length: 20 }, (_, index) => `after-${String(index)}`));
-    const expected = [...["before-0", "before-1"], ...Array.from({ length: 20 }, (_, index) => `after-${String(index)}`)].map((value, offset) => `${String(offset)} ${value}`);
+    await kcatProduce(
+      bootstrap,
+      topic,
+      Array.from({ length: 20 }, (_, index) => `after-${String(index)}`),
+    );
+    const expected = [
+      ...["before-0", "before-1"],
+      ...Array.from({ length: 20 }, (_, index) => `after-${String(index)}`),
+    ].map((value, offset) => `${String(offset)} ${value}`);
     expect(await kcatConsume(bootstrap, topic, expected.length)).toEqual(expected);
   });
 
-  test.each(["gzip", "snappy", "lz4", "zstd"])("kcat's %s batches pass the record walk and read back with their offsets", async (codec) => {
-    const { bootstrap, client } = await start();
-    const topic = `codec-${codec}-${randomBytes(4).toString("hex")}`;
-    await createTopic(client, topic, 1);
-    const lines = Array.from({ length: 3000 }, (_, index) => `${codec}-${String(index)}-${"v".repeat(index % 200)}`);
-    await kcatProduce(bootstrap, topic, lines, ["-z", codec, "-X", "linger.ms=20", "-X", "batch.num.messages=500"]);
-    expect(await kcatConsume(bootstrap, topic, lines.length)).toEqual(lines.map((line, offset) => `${String(offset)} ${line}`));
-  });
+  test.each(["gzip", "snappy", "lz4", "zstd"])(
+    "kcat's %s batches pass the record walk and read back with their offsets",
+    async (codec) => {
+      const { bootstrap, client } = await start();
+      const topic = `codec-${codec}-${randomBytes(4).toString("hex")}`;
+      await createTopic(client, topic, 1);
+      const lines = Array.from({ length: 3000 }, (_, index) => `${codec}-${String(index)}-${"v".repeat(index % 200)}`);
+      await kcatProduce(bootstrap, topic, lines, ["-z", codec, "-X", "linger.ms=20", "-X", "batch.num.messages=500"]);
+      expect(await kcatConsume(bootstrap, topic, lines.length)).toEqual(
+        lines.map((line, offset) => `${String(offset)} ${line}`),
+      );
+    },
+  );
 
   test("kafkajs gzip batches are accepted and read back", async () => {
     const { kafka } = await fixture.start("embedded");
@@ -124,7 +200,12 @@ describe("malformed Produce batches against the real broker", () => {
     expect(await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })).toBe(true);
     const producer = kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
-    const sent = await producer.send({ topic, acks: -1, compression: CompressionTypes.GZIP, messages: Array.from({ length: 50 }, (_, index) => ({ value: `g-${String(index)}` })) });
+    const sent = await producer.send({
+      topic,
+      acks: -1,
+      compression: CompressionTypes.GZIP,
+      messages: Array.from({ length: 50 }, (_, index) => ({ value: `g-${String(index)}` })),
+    });
     await producer.disconnect();
     expect(sent[0]).toMatchObject({ errorCode: 0, baseOffset: "0" });
     expect(await admin.fetchTopicOffsets(topic)).toEqual([{ partition: 0, offset: "50", high: "50", low: "0" }]);

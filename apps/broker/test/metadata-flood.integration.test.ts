@@ -60,11 +60,17 @@ function roundTrip(port: number, frame: Uint8Array): Promise<Uint8Array> {
 describe("a Metadata request naming 100,000 new topics", () => {
   test("is answered within the caps, grows the broker's RSS by less than 256 MB, and leaves the broker serving kafkajs", async () => {
     const port = await freePort();
-    const broker = await BrokerProcess.start(testConfig("embedded", { kafkaPort: port }), path.join(tempDir("flood-config"), "broker.json"));
+    const broker = await BrokerProcess.start(
+      testConfig("embedded", { kafkaPort: port }),
+      path.join(tempDir("flood-config"), "broker.json"),
+    );
     processes.push(broker);
 
     const body = {
-      topics: Array.from({ length: NAMES }, (_, index) => ({ topicId: "00000000-0000-0000-0000-000000000000", name: `flood-${String(index)}` })),
+      topics: Array.from({ length: NAMES }, (_, index) => ({
+        topicId: "00000000-0000-0000-0000-000000000000",
+        name: `flood-${String(index)}`,
+      })),
       allowAutoTopicCreation: true,
       includeClusterAuthorizedOperations: false,
       includeTopicAuthorizedOperations: false,
@@ -75,7 +81,9 @@ describe("a Metadata request naming 100,000 new topics", () => {
     const response = decodeResponse({ apiKey: 3, apiVersion: 4 }, await roundTrip(port, frame));
     const elapsedSeconds = (Date.now() - started) / 1000;
     const growth = memoryField(broker.pid, "VmHWM") - rssBefore;
-    console.log(`[metadata-flood] answered in ${elapsedSeconds.toFixed(2)} s; broker RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB before, peak growth ${(growth / 2 ** 20).toFixed(1)} MB`);
+    console.log(
+      `[metadata-flood] answered in ${elapsedSeconds.toFixed(2)} s; broker RSS ${(rssBefore / 2 ** 20).toFixed(0)} MB before, peak growth ${(growth / 2 ** 20).toFixed(1)} MB`,
+    );
 
     expect(response.header.correlationId).toBe(7);
     const topics = response.body.topics;
@@ -89,7 +97,12 @@ describe("a Metadata request naming 100,000 new topics", () => {
     expect(growth).toBeLessThan(RSS_GROWTH_BOUND_BYTES);
 
     // A normal client afterwards: it auto-creates a topic (retrying while the bucket refills), produces and reads back.
-    const kafka = new Kafka({ clientId: "after-flood", brokers: [`127.0.0.1:${String(port)}`], logLevel: logLevel.NOTHING, retry: { retries: 10, initialRetryTime: 200 } });
+    const kafka = new Kafka({
+      clientId: "after-flood",
+      brokers: [`127.0.0.1:${String(port)}`],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 10, initialRetryTime: 200 },
+    });
     const topic = `after-${randomBytes(4).toString("hex")}`;
     const producer = kafka.producer({ allowAutoTopicCreation: true });
     const admin = kafka.admin();
@@ -97,7 +110,9 @@ describe("a Metadata request naming 100,000 new topics", () => {
     await admin.connect();
     try {
       await producer.send({ topic, acks: -1, messages: [{ value: "one" }, { value: "two" }] });
-      expect(await admin.fetchTopicOffsets(topic)).toEqual([expect.objectContaining({ partition: 0, high: "2", low: "0" })]);
+      expect(await admin.fetchTopicOffsets(topic)).toEqual([
+        expect.objectContaining({ partition: 0, high: "2", low: "0" }),
+      ]);
       const listed = await admin.listTopics();
       expect(listed).toContain(topic);
       expect(listed).toContain("flood-0");

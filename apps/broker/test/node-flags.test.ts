@@ -7,7 +7,10 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const appDir = path.resolve(import.meta.dirname, "..");
-const manifest = JSON.parse(readFileSync(path.join(appDir, "package.json"), "utf8")) as { nereusNodeFlags: string[]; scripts: Record<string, string> };
+const manifest = JSON.parse(readFileSync(path.join(appDir, "package.json"), "utf8")) as {
+  nereusNodeFlags: string[];
+  scripts: Record<string, string>;
+};
 
 describe("node flags", () => {
   it("the bin's shebang and the start script pass exactly nereusNodeFlags", () => {
@@ -19,7 +22,9 @@ describe("node flags", () => {
   });
 
   it("node accepts every flag", () => {
-    const result = spawnSync(process.execPath, [...manifest.nereusNodeFlags, "-e", "process.exit(0)"], { encoding: "utf8" });
+    const result = spawnSync(process.execPath, [...manifest.nereusNodeFlags, "-e", "process.exit(0)"], {
+      encoding: "utf8",
+    });
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
   });

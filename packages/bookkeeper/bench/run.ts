@@ -11,7 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { promisify } from "node:util";
-import { SERVICES_FILE_ENV, artifactSetDir, loadServices, startServices, type RunningServices } from "@nereus/test-services";
+import {
+  SERVICES_FILE_ENV,
+  artifactSetDir,
+  loadServices,
+  startServices,
+  type RunningServices,
+} from "@nereus/test-services";
 import { createBookKeeperClient } from "../src/client/bookkeeper-client.js";
 import { runWalAppendBench } from "./wal-append.js";
 
@@ -45,7 +51,12 @@ async function benchOurs(connectString: string, ledgersRoot: string, scenario: S
   const client = createBookKeeperClient({ zooKeeperConnectString: connectString, ledgersRoot });
   try {
     const payload = new Uint8Array(randomBytes(scenario.bytes));
-    const handle = await client.createLedger({ ensembleSize: 3, writeQuorumSize: 2, ackQuorumSize: 2, digestType: "CRC32C" });
+    const handle = await client.createLedger({
+      ensembleSize: 3,
+      writeQuorumSize: 2,
+      ackQuorumSize: 2,
+      digestType: "CRC32C",
+    });
     for (let i = 0; i < scenario.warmup; i += 1) await handle.addEntry(payload);
     const samples: number[] = [];
     for (let i = 0; i < scenario.latencyCount; i += 1) {
@@ -77,11 +88,34 @@ async function benchOurs(connectString: string, ledgersRoot: string, scenario: S
   }
 }
 
-async function benchJava(classes: string, libs: string, metadataServiceUri: string, scenario: Scenario): Promise<Result> {
-  const args = [String(scenario.bytes), String(scenario.warmup), String(scenario.latencyCount), String(scenario.throughputCount), String(scenario.window)];
+async function benchJava(
+  classes: string,
+  libs: string,
+  metadataServiceUri: string,
+  scenario: Scenario,
+): Promise<Result> {
+  const args = [
+    String(scenario.bytes),
+    String(scenario.warmup),
+    String(scenario.latencyCount),
+    String(scenario.throughputCount),
+    String(scenario.window),
+  ];
   const { stdout } = await run(
     "java",
-    ["-Xms256m", "-Xmx512m", "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED", "-Dio.netty.tryReflectionSetAccessible=true", `-Djava.io.tmpdir=${classes}`, "-cp", `${classes}${path.delimiter}${libs}`, "BookKeeperBench", metadataServiceUri, ...args],
+    [
+      "-Xms256m",
+      "-Xmx512m",
+      "--add-opens=java.base/java.nio=ALL-UNNAMED",
+      "--add-opens=java.base/jdk.internal.misc=ALL-UNNAMED",
+      "-Dio.netty.tryReflectionSetAccessible=true",
+      `-Djava.io.tmpdir=${classes}`,
+      "-cp",
+      `${classes}${path.delimiter}${libs}`,
+      "BookKeeperBench",
+      metadataServiceUri,
+      ...args,
+    ],
     { maxBuffer: 16 * 1024 * 1024, timeout: 600_000 },
   );
   const match = /result bytes=\d+ p50=([\d.]+) p99=([\d.]+) mean=([\d.]+) throughput=([\d.]+)/.exec(stdout);
@@ -90,9 +124,24 @@ async function benchJava(classes: string, libs: string, metadataServiceUri: stri
 }
 
 function printTable(rows: ReadonlyArray<readonly string[]>): void {
-  const header = ["client (E=3 Qw=2 Qa=2, CRC32C)", "entry", "p50 ms", "p99 ms", "mean ms", "adds/s (window)", "MiB/s", "p50 ours/Java", "adds/s ours/Java"];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(" | ");
+  const header = [
+    "client (E=3 Qw=2 Qa=2, CRC32C)",
+    "entry",
+    "p50 ms",
+    "p99 ms",
+    "mean ms",
+    "adds/s (window)",
+    "MiB/s",
+    "p50 ours/Java",
+    "adds/s ours/Java",
+  ];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join(" | ");
   console.log(line(header));
   console.log(widths.map((width) => "-".repeat(width)).join("-|-"));
   for (const row of rows) console.log(line(row));
@@ -101,13 +150,24 @@ function printTable(rows: ReadonlyArray<readonly string[]>): void {
 async function main(): Promise<void> {
   let owned: RunningServices | undefined;
   const shared = process.env[SERVICES_FILE_ENV];
-  const services = shared !== undefined && shared !== "" ? loadServices() : (owned = await startServices({ bookkeeper: true, jvm: "throughput" }));
+  const services =
+    shared !== undefined && shared !== ""
+      ? loadServices()
+      : (owned = await startServices({ bookkeeper: true, jvm: "throughput" }));
   const classes = fs.mkdtempSync(path.join(os.tmpdir(), "nereus-bk-bench-"));
   try {
     const libs = path.join(artifactSetDir("bookkeeper"), "*");
-    await run("javac", ["-cp", libs, "-d", classes, path.join(import.meta.dirname, "java", "BookKeeperBench.java")], { timeout: 180_000 });
+    await run("javac", ["-cp", libs, "-d", classes, path.join(import.meta.dirname, "java", "BookKeeperBench.java")], {
+      timeout: 180_000,
+    });
     // Warm the bookies' JIT first, so neither client pays for it inside its measurement.
-    await benchOurs(services.zookeeper.connectString, services.bookkeeper.zkLedgersRoot, { bytes: 4096, warmup: 2000, latencyCount: 10, throughputCount: 10_000, window: 64 });
+    await benchOurs(services.zookeeper.connectString, services.bookkeeper.zkLedgersRoot, {
+      bytes: 4096,
+      warmup: 2000,
+      latencyCount: 10,
+      throughputCount: 10_000,
+      window: 64,
+    });
     const rows: string[][] = [];
     for (const scenario of SCENARIOS) {
       const ours = await benchOurs(services.zookeeper.connectString, services.bookkeeper.zkLedgersRoot, scenario);
@@ -126,7 +186,9 @@ async function main(): Promise<void> {
       ];
       rows.push(row("@nereus/bookkeeper", ours, true), row("BookKeeper Java client 4.17", java, false));
     }
-    console.log(`bookies ${services.bookkeeper.bookies.map((bookie) => bookie.id).join(" ")}${owned === undefined ? " (shared services)" : " (started for this run)"}; ${String(os.cpus().length)} CPU(s)`);
+    console.log(
+      `bookies ${services.bookkeeper.bookies.map((bookie) => bookie.id).join(" ")}${owned === undefined ? " (shared services)" : " (started for this run)"}; ${String(os.cpus().length)} CPU(s)`,
+    );
     printTable(rows);
     await runWalAppendBench(services);
   } finally {

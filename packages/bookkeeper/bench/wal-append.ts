@@ -52,14 +52,28 @@ interface Scenario {
 
 const SCENARIOS: readonly Scenario[] = [
   { name: "BOOKKEEPER_WAL_ONLY, 1 x 1 KiB", profile: "BOOKKEEPER_WAL_ONLY", entries: 1, warmup: 300, count: 2_000 },
-  { name: "BOOKKEEPER_WAL_ONLY + gen-0 index in commit, 1 x 1 KiB", profile: "BOOKKEEPER_WAL_ONLY", entries: 1, options: { durability: "WAL_DURABLE_AND_INDEX_COMMITTED" }, warmup: 300, count: 2_000 },
-  { name: "BOOKKEEPER_WAL_ASYNC_OBJECT (BK side, no lag hook), 1 x 1 KiB", profile: "BOOKKEEPER_WAL_ASYNC_OBJECT", entries: 1, warmup: 300, count: 2_000 },
+  {
+    name: "BOOKKEEPER_WAL_ONLY + gen-0 index in commit, 1 x 1 KiB",
+    profile: "BOOKKEEPER_WAL_ONLY",
+    entries: 1,
+    options: { durability: "WAL_DURABLE_AND_INDEX_COMMITTED" },
+    warmup: 300,
+    count: 2_000,
+  },
+  {
+    name: "BOOKKEEPER_WAL_ASYNC_OBJECT (BK side, no lag hook), 1 x 1 KiB",
+    profile: "BOOKKEEPER_WAL_ASYNC_OBJECT",
+    entries: 1,
+    warmup: 300,
+    count: 2_000,
+  },
   { name: "BOOKKEEPER_WAL_ONLY, 16 x 1 KiB", profile: "BOOKKEEPER_WAL_ONLY", entries: 16, warmup: 100, count: 1_000 },
 ];
 
 function summarize(samples: number[]): Latency {
   samples.sort((a, b) => a - b);
-  const at = (fraction: number) => samples[Math.min(samples.length - 1, Math.ceil(fraction * samples.length) - 1)] ?? Number.NaN;
+  const at = (fraction: number) =>
+    samples[Math.min(samples.length - 1, Math.ceil(fraction * samples.length) - 1)] ?? Number.NaN;
   return { p50: at(0.5), p99: at(0.99), mean: samples.reduce((sum, sample) => sum + sample, 0) / samples.length };
 }
 
@@ -80,7 +94,10 @@ async function rawAdds(client: BookKeeperClient, entries: number, warmup: number
   return summarize(samples);
 }
 
-async function pipelineAppends(client: BookKeeperClient, scenario: Scenario): Promise<{ latency: Latency; addsPerAppend: number; metadataRoundTripsPerAppend: number }> {
+async function pipelineAppends(
+  client: BookKeeperClient,
+  scenario: Scenario,
+): Promise<{ latency: Latency; addsPerAppend: number; metadataRoundTripsPerAppend: number }> {
   const metadata = new InMemoryMetadataStore();
   const cluster = `bench-${randomBytes(4).toString("hex")}`;
   const wal = createBookKeeperWalRuntime({ client, metadata, cluster, clusterAlias: "bench", ...QUORUMS });
@@ -88,7 +105,10 @@ async function pipelineAppends(client: BookKeeperClient, scenario: Scenario): Pr
   try {
     const { streamId } = await store.createStream(`bench-${scenario.profile}`, { profile: scenario.profile });
     const payload = new Uint8Array(randomBytes(ENTRY_BYTES));
-    const batch = { payloadFormat: "OPAQUE_RECORD_BATCH" as const, entries: Array.from({ length: scenario.entries }, () => ({ payload, recordCount: 1 })) };
+    const batch = {
+      payloadFormat: "OPAQUE_RECORD_BATCH" as const,
+      entries: Array.from({ length: scenario.entries }, () => ({ payload, recordCount: 1 })),
+    };
     for (let index = 0; index < scenario.warmup; index++) await store.append(streamId, batch, scenario.options);
     const adds = wal.stats.entriesAdded;
     metadata.stats.reset();
@@ -136,14 +156,22 @@ async function throughput(client: BookKeeperClient, window: number, count: numbe
   const store = createStreamStore({ metadata, cluster, writerId: "bench", ...wal.storeOptions() });
   try {
     const { streamId } = await store.createStream("bench-group", { profile: "BOOKKEEPER_WAL_ONLY" });
-    const batch = { payloadFormat: "OPAQUE_RECORD_BATCH" as const, entries: [{ payload: new Uint8Array(randomBytes(ENTRY_BYTES)), recordCount: 1 }] };
+    const batch = {
+      payloadFormat: "OPAQUE_RECORD_BATCH" as const,
+      entries: [{ payload: new Uint8Array(randomBytes(ENTRY_BYTES)), recordCount: 1 }],
+    };
     await windowed(2_000, () => store.append(streamId, batch));
     const before = (await store.getHead(streamId)).commitVersion;
     const started = performance.now();
     const appendsPerSecond = await windowed(count, () => store.append(streamId, batch));
     const seconds = (performance.now() - started) / 1000;
     const commits = (await store.getHead(streamId)).commitVersion - before;
-    return { name: `${String(window)} concurrent callers, 1 x 1 KiB (group commit)`, rawPerSecond, appendsPerSecond, commitsPerSecond: commits / seconds };
+    return {
+      name: `${String(window)} concurrent callers, 1 x 1 KiB (group commit)`,
+      rawPerSecond,
+      appendsPerSecond,
+      commitsPerSecond: commits / seconds,
+    };
   } finally {
     await store.close();
     await wal.close();
@@ -152,8 +180,13 @@ async function throughput(client: BookKeeperClient, window: number, count: numbe
 }
 
 function printTable(header: readonly string[], rows: ReadonlyArray<readonly string[]>): void {
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
-  const line = (cells: readonly string[]) => cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(" | ");
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join(" | ");
   console.log(line(header));
   console.log(widths.map((width) => "-".repeat(width)).join("-|-"));
   for (const row of rows) console.log(line(row));
@@ -161,7 +194,10 @@ function printTable(header: readonly string[], rows: ReadonlyArray<readonly stri
 
 /** Runs the WAL append benchmark on `services`' bookies and prints its tables. */
 export async function runWalAppendBench(services: RunningServices): Promise<void> {
-  const client = createBookKeeperClient({ zooKeeperConnectString: services.zookeeper.connectString, ledgersRoot: services.bookkeeper.zkLedgersRoot });
+  const client = createBookKeeperClient({
+    zooKeeperConnectString: services.zookeeper.connectString,
+    ledgersRoot: services.bookkeeper.zkLedgersRoot,
+  });
   try {
     // Warm the bookies' JIT before anything is measured.
     await rawAdds(client, 1, 2_000, 10);
@@ -169,11 +205,29 @@ export async function runWalAppendBench(services: RunningServices): Promise<void
     for (const scenario of SCENARIOS) {
       const raw = await rawAdds(client, scenario.entries, scenario.warmup, scenario.count);
       const measured = await pipelineAppends(client, scenario);
-      rows.push({ name: scenario.name, raw, append: measured.latency, addsPerAppend: measured.addsPerAppend, metadataRoundTripsPerAppend: measured.metadataRoundTripsPerAppend });
+      rows.push({
+        name: scenario.name,
+        raw,
+        append: measured.latency,
+        addsPerAppend: measured.addsPerAppend,
+        metadataRoundTripsPerAppend: measured.metadataRoundTripsPerAppend,
+      });
     }
-    console.log(`\nBookKeeper WAL append through the StreamStore pipeline vs raw ledger add (E=3 Qw=2 Qa=2; in-memory metadata; ${String(os.cpus().length)} CPU(s))`);
+    console.log(
+      `\nBookKeeper WAL append through the StreamStore pipeline vs raw ledger add (E=3 Qw=2 Qa=2; in-memory metadata; ${String(os.cpus().length)} CPU(s))`,
+    );
     printTable(
-      ["scenario (sequential, warm lane)", "raw add p50 ms", "append p50 ms", "p50 append/raw", "raw p99 ms", "append p99 ms", "p99 append/raw", "adds/append", "metadata RT/append"],
+      [
+        "scenario (sequential, warm lane)",
+        "raw add p50 ms",
+        "append p50 ms",
+        "p50 append/raw",
+        "raw p99 ms",
+        "append p99 ms",
+        "p99 append/raw",
+        "adds/append",
+        "metadata RT/append",
+      ],
       rows.map((row) => [
         row.name,
         row.raw.p50.toFixed(3),
@@ -189,7 +243,15 @@ export async function runWalAppendBench(services: RunningServices): Promise<void
     const group = await throughput(client, 64, 20_000);
     printTable(
       ["throughput", "raw adds/s (window 64)", "appends/s", "appends/raw", "head commits/s"],
-      [[group.name, group.rawPerSecond.toFixed(0), group.appendsPerSecond.toFixed(0), `${(group.appendsPerSecond / group.rawPerSecond).toFixed(2)}x`, group.commitsPerSecond.toFixed(0)]],
+      [
+        [
+          group.name,
+          group.rawPerSecond.toFixed(0),
+          group.appendsPerSecond.toFixed(0),
+          `${(group.appendsPerSecond / group.rawPerSecond).toFixed(2)}x`,
+          group.commitsPerSecond.toFixed(0),
+        ],
+      ],
     );
   } finally {
     await client.close();
@@ -199,7 +261,10 @@ export async function runWalAppendBench(services: RunningServices): Promise<void
 async function main(): Promise<void> {
   let owned: RunningServices | undefined;
   const shared = process.env[SERVICES_FILE_ENV];
-  const services = shared !== undefined && shared !== "" ? loadServices() : (owned = await startServices({ bookkeeper: true, jvm: "throughput" }));
+  const services =
+    shared !== undefined && shared !== ""
+      ? loadServices()
+      : (owned = await startServices({ bookkeeper: true, jvm: "throughput" }));
   try {
     await runWalAppendBench(services);
   } finally {

@@ -43,9 +43,25 @@ export {
 } from "./digest/entry-codec.js";
 
 // Ledger metadata in ZooKeeper (BookKeeper's own layout and format 3), id generation, bookie discovery.
-export { ZooKeeperSession, type ZooKeeperSessionOptions, type ZooKeeperCallOptions, type ZNodeData } from "./zookeeper/zookeeper-session.js";
-export { type LedgerMetadata, type LedgerSegment, type LedgerState, segmentFor, lastSegment } from "./metadata/ledger-metadata.js";
-export { encodeLedgerMetadata, decodeLedgerMetadata, validateLedgerMetadata, METADATA_FORMAT_VERSION } from "./metadata/ledger-metadata-serde.js";
+export {
+  ZooKeeperSession,
+  type ZooKeeperSessionOptions,
+  type ZooKeeperCallOptions,
+  type ZNodeData,
+} from "./zookeeper/zookeeper-session.js";
+export {
+  type LedgerMetadata,
+  type LedgerSegment,
+  type LedgerState,
+  segmentFor,
+  lastSegment,
+} from "./metadata/ledger-metadata.js";
+export {
+  encodeLedgerMetadata,
+  decodeLedgerMetadata,
+  validateLedgerMetadata,
+  METADATA_FORMAT_VERSION,
+} from "./metadata/ledger-metadata-serde.js";
 export { type LedgerLayout, parseLedgerLayout } from "./metadata/ledger-layout.js";
 export { ledgerPath } from "./metadata/ledger-path.js";
 export { ZooKeeperLedgerIdGenerator } from "./metadata/ledger-id-generator.js";
@@ -55,17 +71,48 @@ export {
   type CreateLedgerMetadataResult,
   type WriteLedgerMetadataResult,
 } from "./metadata/ledger-metadata-store.js";
-export { BookieRegistry, type BookieAddress, parseBookieId, parseBookieServiceInfo } from "./metadata/bookie-registry.js";
-export { mapBookieStatus, mapBookieTransportError, mapZooKeeperError, type BookieOperationKind, type BookieErrorContext } from "./errors/map-bookie-error.js";
+export {
+  BookieRegistry,
+  type BookieAddress,
+  parseBookieId,
+  parseBookieServiceInfo,
+} from "./metadata/bookie-registry.js";
+export {
+  mapBookieStatus,
+  mapBookieTransportError,
+  mapZooKeeperError,
+  type BookieOperationKind,
+  type BookieErrorContext,
+} from "./errors/map-bookie-error.js";
 
 // Client: bookie connections, ledger handles, recovery.
 export { BookieConnection, type BookieConnectionOptions, type BookieSendOptions } from "./client/bookie-connection.js";
-export { BookieClient, type BookieCallOptions, type BookieReadResult, type BookieReadLacResult } from "./client/bookie-client.js";
+export {
+  BookieClient,
+  type BookieCallOptions,
+  type BookieReadResult,
+  type BookieReadLacResult,
+} from "./client/bookie-client.js";
 export { writeSetOf, isQuorumCovered } from "./client/distribution-schedule.js";
 export { chooseBookies } from "./client/placement.js";
-export { LedgerEntryReader, type LedgerEntry, type ReadCallOptions, type LastEntryProbe, type RecoveryReadResult } from "./client/ledger-entry-reader.js";
-export { LedgerHandle, type LedgerHandleContext, type LedgerHandleInit, type AddOptions } from "./client/ledger-handle.js";
-export { ReadOnlyLedgerHandle, type ReadOnlyLedgerContext, type ReadOnlyLedgerInit } from "./client/read-only-ledger-handle.js";
+export {
+  LedgerEntryReader,
+  type LedgerEntry,
+  type ReadCallOptions,
+  type LastEntryProbe,
+  type RecoveryReadResult,
+} from "./client/ledger-entry-reader.js";
+export {
+  LedgerHandle,
+  type LedgerHandleContext,
+  type LedgerHandleInit,
+  type AddOptions,
+} from "./client/ledger-handle.js";
+export {
+  ReadOnlyLedgerHandle,
+  type ReadOnlyLedgerContext,
+  type ReadOnlyLedgerInit,
+} from "./client/read-only-ledger-handle.js";
 export { recoverLedger, type RecoveryOutcome } from "./client/ledger-recovery.js";
 export {
   BookKeeperClient,
@@ -86,9 +133,21 @@ export {
 export { BookKeeperWalWriter, maxEntryPayload } from "./wal/bookkeeper-wal-writer.js";
 export { BookKeeperWalReader, type BookKeeperWalReaderOptions } from "./wal/bookkeeper-wal-reader.js";
 export { BookKeeperWalStats } from "./wal/bookkeeper-wal-stats.js";
-export { DEFAULT_ROLLOVER_POLICY, type LedgerRolloverPolicy, type LedgerQuorums, type BookKeeperWalContext } from "./wal/bookkeeper-wal-context.js";
+export {
+  DEFAULT_ROLLOVER_POLICY,
+  type LedgerRolloverPolicy,
+  type LedgerQuorums,
+  type BookKeeperWalContext,
+} from "./wal/bookkeeper-wal-context.js";
 export { StreamLedgers, type ActiveLedger, type StreamSlot } from "./wal/stream-ledgers.js";
-export { encodeEntryFrame, decodeEntryFrame, ENTRY_FRAME_MAGIC, ENTRY_FRAME_OVERHEAD, ENTRY_FRAME_MAX_PAYLOAD, type EntryFrame } from "./wal/entry-frame.js";
+export {
+  encodeEntryFrame,
+  decodeEntryFrame,
+  ENTRY_FRAME_MAGIC,
+  ENTRY_FRAME_OVERHEAD,
+  ENTRY_FRAME_MAX_PAYLOAD,
+  type EntryFrame,
+} from "./wal/entry-frame.js";
 export {
   type BookKeeperWriterState,
   type WriterStateLifecycle,

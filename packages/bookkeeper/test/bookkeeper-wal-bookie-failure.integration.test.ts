@@ -55,7 +55,10 @@ class Producers {
   async until(condition: () => boolean, timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!condition()) {
-      if (Date.now() > deadline) throw new Error(`condition not reached in ${String(timeoutMs)} ms (${String(this.acknowledged.size)} acknowledged, ${String(this.failures.length)} failed)`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `condition not reached in ${String(timeoutMs)} ms (${String(this.acknowledged.size)} acknowledged, ${String(this.failures.length)} failed)`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
@@ -68,12 +71,18 @@ class Producers {
 
 type Store = ReturnType<AppendProtocolHarness["open"]>;
 
-async function expectExactlyAcknowledged(store: Store, streamId: string, producers: Producers, committedEnd: number): Promise<void> {
+async function expectExactlyAcknowledged(
+  store: Store,
+  streamId: string,
+  producers: Producers,
+  committedEnd: number,
+): Promise<void> {
   const read = { entries: await readAll(store, streamId, 0) };
   expect(read.entries).toHaveLength(committedEnd);
   expect(committedEnd).toBe(producers.acknowledged.size * 2);
   const visible = read.entries.map((entry) => text(entry.payload));
-  for (const [payload, result] of producers.acknowledged) expect(visible.slice(result.startOffset, result.endOffset)).toEqual([payload, `${payload}+`]);
+  for (const [payload, result] of producers.acknowledged)
+    expect(visible.slice(result.startOffset, result.endOffset)).toEqual([payload, `${payload}+`]);
   for (const { payload } of producers.failures) expect(visible).not.toContain(payload);
 }
 
@@ -85,7 +94,11 @@ describe("bookie failure under a stream of appends (private bookies, E=3 Qw=2 Qa
     let victimIndex: number | undefined;
     try {
       const runtime = kit.runtime(metadata, harness.cluster);
-      const store = harness.open({ walWriters: runtime.walWriters, walReaders: runtime.walReaders, completionCoordinators: runtime.completionCoordinators });
+      const store = harness.open({
+        walWriters: runtime.walWriters,
+        walReaders: runtime.walReaders,
+        completionCoordinators: runtime.completionCoordinators,
+      });
       const { streamId } = await store.createStream("bookie-kill", { profile: "BOOKKEEPER_WAL_ONLY" });
       producers.start((payload) => store.append(streamId, opaqueBatch(payload, `${payload}+`)), 4);
       await producers.until(() => producers.acknowledged.size >= 100);
@@ -108,11 +121,17 @@ describe("bookie failure under a stream of appends (private bookies, E=3 Qw=2 Qa
       expect(runtime.stats.ledgersCreated).toBe(1);
       await running().restartBookie(victim.index);
       victimIndex = undefined;
-      const reader = harness.open({ writerId: "reader", walWriters: [], walReaders: kit.runtime(metadata, harness.cluster).walReaders, completionCoordinators: runtime.completionCoordinators });
+      const reader = harness.open({
+        writerId: "reader",
+        walWriters: [],
+        walReaders: kit.runtime(metadata, harness.cluster).walReaders,
+        completionCoordinators: runtime.completionCoordinators,
+      });
       await expectExactlyAcknowledged(reader, streamId, producers, (await harness.head(streamId)).committedEndOffset);
     } finally {
       await producers.stop();
-      if (victimIndex !== undefined && !running().isBookieRunning(victimIndex)) await running().restartBookie(victimIndex);
+      if (victimIndex !== undefined && !running().isBookieRunning(victimIndex))
+        await running().restartBookie(victimIndex);
       await harness.dispose();
       await metadata.close();
     }
@@ -131,7 +150,11 @@ describe("bookie failure under a stream of appends (private bookies, E=3 Qw=2 Qa
       await running().killBookie(first.index);
       down.push(first.index);
       const runtime = kit.runtime(metadata, harness.cluster, { client: kit.client(2_000) });
-      const store = harness.open({ walWriters: runtime.walWriters, walReaders: runtime.walReaders, completionCoordinators: runtime.completionCoordinators });
+      const store = harness.open({
+        walWriters: runtime.walWriters,
+        walReaders: runtime.walReaders,
+        completionCoordinators: runtime.completionCoordinators,
+      });
       const { streamId } = await store.createStream("bookie-kill-no-spare", { profile: "BOOKKEEPER_WAL_ONLY" });
       // The dead bookie stays registered for its ZooKeeper session timeout; wait until a ledger avoids it.
       let firstLedger: bigint | undefined;
@@ -165,15 +188,26 @@ describe("bookie failure under a stream of appends (private bookies, E=3 Qw=2 Qa
       const resumedOn = runtime.writer.activeLedgerId(streamId);
       expect(resumedOn).not.toBe(firstLedger);
       const codes = new Set(producers.failures.map(({ error }) => (error as AppendFailedError).code));
-      for (const code of codes) expect([ErrorCode.PRIMARY_WAL_WRITE_FAILED, ErrorCode.PRIMARY_WAL_READ_FAILED, ErrorCode.TIMEOUT]).toContain(code);
+      for (const code of codes)
+        expect([ErrorCode.PRIMARY_WAL_WRITE_FAILED, ErrorCode.PRIMARY_WAL_READ_FAILED, ErrorCode.TIMEOUT]).toContain(
+          code,
+        );
       const head = await harness.head(streamId);
       const read = { entries: await readAll(store, streamId, warmEnd) };
       expect(read.entries).toHaveLength(head.committedEndOffset - warmEnd);
       const visible = read.entries.map((entry) => text(entry.payload));
-      for (const [payload, result] of producers.acknowledged) expect(visible.slice(result.startOffset - warmEnd, result.endOffset - warmEnd)).toEqual([payload, `${payload}+`]);
+      for (const [payload, result] of producers.acknowledged)
+        expect(visible.slice(result.startOffset - warmEnd, result.endOffset - warmEnd)).toEqual([
+          payload,
+          `${payload}+`,
+        ]);
       for (const { payload } of producers.failures) expect(visible).not.toContain(payload);
       expect(read.entries).toHaveLength(producers.acknowledged.size * 2);
-      const ledgers = new Set((await harness.reachableCommits(streamId)).map((intent) => (intent.readTarget as BookKeeperEntryRangeTarget).ledgerId));
+      const ledgers = new Set(
+        (await harness.reachableCommits(streamId)).map(
+          (intent) => (intent.readTarget as BookKeeperEntryRangeTarget).ledgerId,
+        ),
+      );
       expect(ledgers.size).toBeGreaterThanOrEqual(2);
     } finally {
       await producers.stop();

@@ -63,7 +63,12 @@ describe("ensemble change on a killed bookie", () => {
         const payload = payloadOf(index);
         const into = confirmed;
         index += 1;
-        inFlight.push(writer.addEntry(payload).then((entryId) => void into.set(entryId, payload), (error: unknown) => void failures.push(error)));
+        inFlight.push(
+          writer.addEntry(payload).then(
+            (entryId) => void into.set(entryId, payload),
+            (error: unknown) => void failures.push(error),
+          ),
+        );
         if (inFlight.length >= 32) await inFlight.shift();
       }
     };
@@ -72,8 +77,13 @@ describe("ensemble change on a killed bookie", () => {
       await Promise.all(inFlight.splice(0));
       expect(failures).toEqual([]);
       if (writer.ensembleChanges === 0) break;
-      if (attempt === 3) throw new Error(`every attempt changed its ensemble before the kill (last: ${JSON.stringify(writer.metadata.segments)})`);
-      console.warn(`ensemble changed before the kill (${JSON.stringify(writer.metadata.segments)}); starting over on a new ledger`);
+      if (attempt === 3)
+        throw new Error(
+          `every attempt changed its ensemble before the kill (last: ${JSON.stringify(writer.metadata.segments)})`,
+        );
+      console.warn(
+        `ensemble changed before the kill (${JSON.stringify(writer.metadata.segments)}); starting over on a new ledger`,
+      );
       await writer.close();
       writer = await client.createLedger({ ensembleSize: 2, writeQuorumSize: 2, ackQuorumSize: 2 });
       confirmed = new Map();
@@ -127,7 +137,9 @@ describe("ensemble change on a killed bookie", () => {
     if (victim === undefined) throw new Error("no bookie 1");
     try {
       await services.killBookie(victim.index);
-      const results = await Promise.allSettled(Array.from({ length: 6 }, (_, offset) => writer.addEntry(payloadOf(10 + offset))));
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, (_, offset) => writer.addEntry(payloadOf(10 + offset))),
+      );
       const rejected = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
       expect(rejected.length).toBeGreaterThan(0);
       expect(rejected[0]?.reason).toMatchObject({ code: ErrorCode.PRIMARY_WAL_WRITE_FAILED, retryable: true });
@@ -136,7 +148,9 @@ describe("ensemble change on a killed bookie", () => {
       await services.restartBookie(victim.index);
       const recovered = await client.openLedger(writer.ledgerId, { recovery: true });
       expect(recovered.lastAddConfirmed).toBeGreaterThanOrEqual(9);
-      expect((await recovered.readEntries(0, 9)).map((entry) => entry.payload)).toEqual(Array.from({ length: 10 }, (_, entryId) => payloadOf(entryId)));
+      expect((await recovered.readEntries(0, 9)).map((entry) => entry.payload)).toEqual(
+        Array.from({ length: 10 }, (_, entryId) => payloadOf(entryId)),
+      );
     } finally {
       await restartIfDown(victim.index);
     }
@@ -148,10 +162,15 @@ describe("ensemble change on a killed bookie", () => {
     const [first, second] = writer.metadata.segments[0]?.ensemble ?? [];
     const victim = services.bookkeeper.bookies.find((bookie) => bookie.id === first);
     const spare = services.bookkeeper.bookies.find((bookie) => bookie.id !== first && bookie.id !== second);
-    if (victim === undefined || spare === undefined || second === undefined) throw new Error("harness bookies do not match the ensemble");
+    if (victim === undefined || spare === undefined || second === undefined)
+      throw new Error("harness bookies do not match the ensemble");
     // The writer crashed while adding entry 5: only the second bookie got it.
     const length = [0, 1, 2, 3, 4, 5].map((entryId) => payloadOf(entryId).length).reduce((a, b) => a + b, 0);
-    const body = packageEntry({ ledgerId: writer.ledgerId, entryId: 5, lastAddConfirmed: 4, length }, payloadOf(5), createDigestManager("CRC32C", ""));
+    const body = packageEntry(
+      { ledgerId: writer.ledgerId, entryId: 5, lastAddConfirmed: 4, length },
+      payloadOf(5),
+      createDigestManager("CRC32C", ""),
+    );
     await rawBookies.addEntry(second, { ledgerId: writer.ledgerId, entryId: 5, masterKey: deriveMasterKey(""), body });
     try {
       await services.killBookie(victim.index);

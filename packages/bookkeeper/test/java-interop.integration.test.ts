@@ -14,7 +14,10 @@ import type { DigestType } from "../src/digest/digest-type.js";
 
 const run = promisify(execFile);
 const services = loadServices();
-const client = createBookKeeperClient({ zooKeeperConnectString: services.zookeeper.connectString, ledgersRoot: services.bookkeeper.zkLedgersRoot });
+const client = createBookKeeperClient({
+  zooKeeperConnectString: services.zookeeper.connectString,
+  ledgersRoot: services.bookkeeper.zkLedgersRoot,
+});
 const PASSWORD = "interop";
 const libs = path.join(artifactSetDir("bookkeeper"), "*");
 const classes = fs.mkdtempSync(path.join(os.tmpdir(), "nereus-bk-interop-"));
@@ -38,7 +41,11 @@ interface JavaLedger {
 
 /** Runs the Java driver and parses its "ledger …" / "entry …" lines by ledger id. */
 async function java(args: readonly string[]): Promise<Map<bigint, JavaLedger>> {
-  const { stdout } = await run("java", [...JVM_FLAGS, "-cp", `${classes}${path.delimiter}${libs}`, "BookKeeperInterop", ...args], { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 });
+  const { stdout } = await run(
+    "java",
+    [...JVM_FLAGS, "-cp", `${classes}${path.delimiter}${libs}`, "BookKeeperInterop", ...args],
+    { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 },
+  );
   const ledgers = new Map<bigint, JavaLedger>();
   const ledgerOf = (id: bigint) => {
     let ledger = ledgers.get(id);
@@ -50,7 +57,12 @@ async function java(args: readonly string[]): Promise<Map<bigint, JavaLedger>> {
   };
   for (const line of stdout.split("\n")) {
     const described = /^ledger (\d+) lac=(-?\d+) closed=(true|false) length=(\d+)$/.exec(line);
-    if (described !== null) Object.assign(ledgerOf(BigInt(described[1] ?? "")), { lac: Number(described[2]), closed: described[3] === "true", length: Number(described[4]) });
+    if (described !== null)
+      Object.assign(ledgerOf(BigInt(described[1] ?? "")), {
+        lac: Number(described[2]),
+        closed: described[3] === "true",
+        length: Number(described[4]),
+      });
     const entry = /^entry (\d+) (\d+) ([0-9a-f]*)$/.exec(line);
     if (entry !== null) ledgerOf(BigInt(entry[1] ?? "")).entries.set(Number(entry[2]), entry[3] ?? "");
   }
@@ -66,7 +78,11 @@ function payloadOf(entryId: number): Uint8Array {
 }
 
 beforeAll(async () => {
-  await run("javac", ["-cp", libs, "-d", classes, path.join(import.meta.dirname, "interop", "BookKeeperInterop.java")], { timeout: 120_000 });
+  await run(
+    "javac",
+    ["-cp", libs, "-d", classes, path.join(import.meta.dirname, "interop", "BookKeeperInterop.java")],
+    { timeout: 120_000 },
+  );
 }, 180_000);
 
 afterAll(async () => {
@@ -76,7 +92,13 @@ afterAll(async () => {
 
 describe("interop with BookKeeper's Java client", () => {
   it("Java reads ledgers written here, byte for byte, for every digest type and quorum shape", async () => {
-    const shapes: ReadonlyArray<{ digestType: DigestType; ensembleSize: number; writeQuorumSize: number; ackQuorumSize: number; entries: number }> = [
+    const shapes: ReadonlyArray<{
+      digestType: DigestType;
+      ensembleSize: number;
+      writeQuorumSize: number;
+      ackQuorumSize: number;
+      entries: number;
+    }> = [
       { digestType: "CRC32C", ensembleSize: 3, writeQuorumSize: 2, ackQuorumSize: 2, entries: 40 },
       { digestType: "CRC32C", ensembleSize: 3, writeQuorumSize: 3, ackQuorumSize: 3, entries: 12 },
       { digestType: "HMAC", ensembleSize: 3, writeQuorumSize: 2, ackQuorumSize: 2, entries: 12 },
@@ -91,10 +113,20 @@ describe("interop with BookKeeper's Java client", () => {
       await handle.close();
       written.push({ ledgerId: handle.ledgerId, payloads });
     }
-    const seen = await java(["read", services.bookkeeper.metadataServiceUri, PASSWORD, "false", ...written.map((ledger) => String(ledger.ledgerId))]);
+    const seen = await java([
+      "read",
+      services.bookkeeper.metadataServiceUri,
+      PASSWORD,
+      "false",
+      ...written.map((ledger) => String(ledger.ledgerId)),
+    ]);
     for (const { ledgerId, payloads } of written) {
       const ledger = seen.get(ledgerId);
-      expect(ledger).toMatchObject({ lac: payloads.length - 1, closed: true, length: payloads.reduce((sum, payload) => sum + payload.length, 0) });
+      expect(ledger).toMatchObject({
+        lac: payloads.length - 1,
+        closed: true,
+        length: payloads.reduce((sum, payload) => sum + payload.length, 0),
+      });
       expect([...(ledger?.entries.keys() ?? [])]).toEqual(payloads.map((_, entryId) => entryId));
       payloads.forEach((payload, entryId) => expect(ledger?.entries.get(entryId)).toBe(toHex(payload)));
     }
@@ -104,18 +136,27 @@ describe("interop with BookKeeper's Java client", () => {
     const writer = await client.createLedger({ password: PASSWORD });
     const payloads = Array.from({ length: 10 }, (_, entryId) => payloadOf(entryId + 3));
     for (const payload of payloads) await writer.addEntry(payload);
-    const seen = (await java(["read", services.bookkeeper.metadataServiceUri, PASSWORD, "true", String(writer.ledgerId)])).get(writer.ledgerId);
+    const seen = (
+      await java(["read", services.bookkeeper.metadataServiceUri, PASSWORD, "true", String(writer.ledgerId)])
+    ).get(writer.ledgerId);
     expect(seen).toMatchObject({ lac: 9, closed: true });
     payloads.forEach((payload, entryId) => expect(seen?.entries.get(entryId)).toBe(toHex(payload)));
     await expect(writer.addEntry(payloadOf(0))).rejects.toMatchObject({ code: ErrorCode.FENCED_APPEND });
-    expect((await client.getLedgerMetadata(writer.ledgerId))?.metadata).toMatchObject({ state: "CLOSED", lastEntryId: 9 });
+    expect((await client.getLedgerMetadata(writer.ledgerId))?.metadata).toMatchObject({
+      state: "CLOSED",
+      lastEntryId: 9,
+    });
   });
 
   it.each([
     { digest: "CRC32C", quorums: ["3", "2", "2"] },
     { digest: "MAC", quorums: ["3", "3", "3"] },
   ])("this client reads a ledger Java wrote with $digest and quorums $quorums", async ({ digest, quorums }) => {
-    const written = [...(await java(["write", services.bookkeeper.metadataServiceUri, PASSWORD, digest, ...quorums, "25", "true"])).entries()];
+    const written = [
+      ...(
+        await java(["write", services.bookkeeper.metadataServiceUri, PASSWORD, digest, ...quorums, "25", "true"])
+      ).entries(),
+    ];
     const [ledgerId, ledger] = written[0] ?? [];
     if (ledgerId === undefined || ledger === undefined) throw new Error("Java wrote no ledger");
     expect(ledger.closed).toBe(true);
@@ -129,7 +170,11 @@ describe("interop with BookKeeper's Java client", () => {
   });
 
   it("this client recovers a ledger a crashed Java writer left open", async () => {
-    const written = [...(await java(["write", services.bookkeeper.metadataServiceUri, PASSWORD, "CRC32C", "3", "2", "2", "15", "false"])).entries()];
+    const written = [
+      ...(
+        await java(["write", services.bookkeeper.metadataServiceUri, PASSWORD, "CRC32C", "3", "2", "2", "15", "false"])
+      ).entries(),
+    ];
     const [ledgerId, ledger] = written[0] ?? [];
     if (ledgerId === undefined || ledger === undefined) throw new Error("Java wrote no ledger");
     expect((await client.getLedgerMetadata(ledgerId))?.metadata.state).toBe("OPEN");

@@ -5,7 +5,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createBookKeeperClient } from "../src/client/bookkeeper-client.js";
 
 const services = loadServices();
-const client = createBookKeeperClient({ zooKeeperConnectString: services.zookeeper.connectString, ledgersRoot: services.bookkeeper.zkLedgersRoot });
+const client = createBookKeeperClient({
+  zooKeeperConnectString: services.zookeeper.connectString,
+  ledgersRoot: services.bookkeeper.zkLedgersRoot,
+});
 afterAll(() => client.close());
 
 function payloadOf(entryId: number, size: number): Uint8Array {
@@ -23,8 +26,15 @@ describe.each([
   it("writes metadata before adding, confirms entries in order and reads back exact bytes", async () => {
     const handle = await client.createLedger({ ...quorums, password: "pw" });
     const created = await client.getLedgerMetadata(handle.ledgerId);
-    expect(created?.metadata).toMatchObject({ state: "OPEN", ...quorums, digestType: "CRC32C", segments: [{ firstEntryId: 0 }] });
-    expect(new Set(created?.metadata.segments[0]?.ensemble)).toEqual(new Set(services.bookkeeper.bookies.map((bookie) => bookie.id)));
+    expect(created?.metadata).toMatchObject({
+      state: "OPEN",
+      ...quorums,
+      digestType: "CRC32C",
+      segments: [{ firstEntryId: 0 }],
+    });
+    expect(new Set(created?.metadata.segments[0]?.ensemble)).toEqual(
+      new Set(services.bookkeeper.bookies.map((bookie) => bookie.id)),
+    );
 
     const payloads: Uint8Array[] = [];
     for (let entryId = 0; entryId < 12; entryId += 1) {
@@ -36,7 +46,9 @@ describe.each([
     // Pipelined adds complete in order.
     const more = Array.from({ length: 50 }, (_, index) => payloadOf(12 + index, 300));
     const order: number[] = [];
-    const ids = await Promise.all(more.map((payload) => handle.addEntry(payload).then((entryId) => (order.push(entryId), entryId))));
+    const ids = await Promise.all(
+      more.map((payload) => handle.addEntry(payload).then((entryId) => (order.push(entryId), entryId))),
+    );
     payloads.push(...more);
     expect(ids).toEqual(Array.from({ length: 50 }, (_, index) => 12 + index));
     expect(order).toEqual(ids);
@@ -44,13 +56,19 @@ describe.each([
 
     const read = await handle.readEntries(0, 61);
     expect(read.map((entry) => entry.entryId)).toEqual(Array.from({ length: 62 }, (_, index) => index));
-    read.forEach((entry, index) => expect(Buffer.from(entry.payload).equals(Buffer.from(payloads[index] ?? new Uint8Array()))).toBe(true));
+    read.forEach((entry, index) =>
+      expect(Buffer.from(entry.payload).equals(Buffer.from(payloads[index] ?? new Uint8Array()))).toBe(true),
+    );
     await expect(handle.readEntries(60, 62)).rejects.toMatchObject({ code: ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND });
 
     await handle.close();
     await handle.close(); // idempotent
     const totalBytes = payloads.reduce((sum, payload) => sum + payload.length, 0);
-    expect((await client.getLedgerMetadata(handle.ledgerId))?.metadata).toMatchObject({ state: "CLOSED", lastEntryId: 61, length: totalBytes });
+    expect((await client.getLedgerMetadata(handle.ledgerId))?.metadata).toMatchObject({
+      state: "CLOSED",
+      lastEntryId: 61,
+      length: totalBytes,
+    });
     await expect(handle.addEntry(new Uint8Array(1))).rejects.toMatchObject({ code: ErrorCode.STORAGE_CLOSED });
 
     const reader = await client.openLedger(handle.ledgerId, { recovery: false, password: "pw" });
@@ -58,8 +76,13 @@ describe.each([
     expect(reader.lastAddConfirmed).toBe(61);
     expect(reader.length).toBe(totalBytes);
     const reread = await reader.readEntries(0, 61);
-    reread.forEach((entry, index) => expect(Buffer.from(entry.payload).equals(Buffer.from(payloads[index] ?? new Uint8Array()))).toBe(true));
-    await expect(reader.readEntries(0, 62)).rejects.toMatchObject({ code: ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, retryable: false });
+    reread.forEach((entry, index) =>
+      expect(Buffer.from(entry.payload).equals(Buffer.from(payloads[index] ?? new Uint8Array()))).toBe(true),
+    );
+    await expect(reader.readEntries(0, 62)).rejects.toMatchObject({
+      code: ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+      retryable: false,
+    });
   });
 
   it("lets a tailing reader follow the LAC piggybacked on entries", async () => {
@@ -81,7 +104,9 @@ describe.each([
 describe("ledger lifecycle on real bookies", () => {
   it("refuses an entry larger than a bookie frame without consuming an entry id", async () => {
     const handle = await client.createLedger({});
-    await expect(handle.addEntry(new Uint8Array(5 * 1024 * 1024))).rejects.toMatchObject({ code: ErrorCode.INVALID_ARGUMENT });
+    await expect(handle.addEntry(new Uint8Array(5 * 1024 * 1024))).rejects.toMatchObject({
+      code: ErrorCode.INVALID_ARGUMENT,
+    });
     expect(await handle.addEntry(new Uint8Array(4 * 1024 * 1024))).toBe(0);
     await handle.close();
     expect((await client.openLedger(handle.ledgerId, { recovery: false })).length).toBe(4 * 1024 * 1024);
@@ -91,11 +116,16 @@ describe("ledger lifecycle on real bookies", () => {
     const handle = await client.createLedger({ password: "right" });
     await handle.addEntry(new TextEncoder().encode("x"));
     await handle.close();
-    await expect(client.openLedger(handle.ledgerId, { recovery: false, password: "wrong" })).rejects.toMatchObject({ code: ErrorCode.PRIMARY_WAL_READ_FAILED, retryable: false });
+    await expect(client.openLedger(handle.ledgerId, { recovery: false, password: "wrong" })).rejects.toMatchObject({
+      code: ErrorCode.PRIMARY_WAL_READ_FAILED,
+      retryable: false,
+    });
     expect(await client.deleteLedger(handle.ledgerId)).toBe(true);
     expect(await client.getLedgerMetadata(handle.ledgerId)).toBeUndefined();
     expect(await client.deleteLedger(handle.ledgerId)).toBe(false);
-    await expect(client.openLedger(handle.ledgerId, { recovery: false, password: "right" })).rejects.toMatchObject({ code: ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND });
+    await expect(client.openLedger(handle.ledgerId, { recovery: false, password: "right" })).rejects.toMatchObject({
+      code: ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+    });
   });
 
   it("creates a ledger with an explicit id once, stores custom metadata, and supports every digest type", async () => {
@@ -112,7 +142,9 @@ describe("ledger lifecycle on real bookies", () => {
       expect(new TextDecoder().decode((await reader.readEntries(0, 0))[0]?.payload)).toBe(digestType);
       await client.deleteLedger(ledgerId);
     }
-    await expect(client.createLedger({ ledgerId: first.ledgerId })).rejects.toMatchObject({ code: ErrorCode.METADATA_CONDITION_FAILED });
+    await expect(client.createLedger({ ledgerId: first.ledgerId })).rejects.toMatchObject({
+      code: ErrorCode.METADATA_CONDITION_FAILED,
+    });
     const stored = await client.getLedgerMetadata(first.ledgerId);
     expect(new TextDecoder().decode(stored?.metadata.customMetadata.application)).toBe("nereus");
   });

@@ -13,7 +13,10 @@ import { BookieRegistry } from "../src/metadata/bookie-registry.js";
 import { ZooKeeperSession } from "../src/zookeeper/zookeeper-session.js";
 
 const services = loadServices();
-const options = { zooKeeperConnectString: services.zookeeper.connectString, ledgersRoot: services.bookkeeper.zkLedgersRoot };
+const options = {
+  zooKeeperConnectString: services.zookeeper.connectString,
+  ledgersRoot: services.bookkeeper.zkLedgersRoot,
+};
 const writerClient = createBookKeeperClient(options);
 const recoverer = createBookKeeperClient(options);
 const session = new ZooKeeperSession(services.zookeeper.connectString);
@@ -41,7 +44,11 @@ describe.each([
     expect(recovered.isClosed).toBe(true);
     expect(recovered.lastAddConfirmed).toBe(9);
     expect(recovered.length).toBe(length);
-    expect((await recoverer.getLedgerMetadata(writer.ledgerId))?.metadata).toMatchObject({ state: "CLOSED", lastEntryId: 9, length });
+    expect((await recoverer.getLedgerMetadata(writer.ledgerId))?.metadata).toMatchObject({
+      state: "CLOSED",
+      lastEntryId: 9,
+      length,
+    });
 
     const fenced = await writer.addEntry(payloadOf(10)).then(
       () => undefined,
@@ -93,7 +100,12 @@ describe.each([
 
 describe("recovery edge cases", () => {
   it("recovers a tail entry that reached only one replica and stops at the first absent entry", async () => {
-    const writer = await writerClient.createLedger({ ensembleSize: 3, writeQuorumSize: 2, ackQuorumSize: 2, password: "k" });
+    const writer = await writerClient.createLedger({
+      ensembleSize: 3,
+      writeQuorumSize: 2,
+      ackQuorumSize: 2,
+      password: "k",
+    });
     for (let entryId = 0; entryId < 4; entryId += 1) await writer.addEntry(payloadOf(entryId));
     // A writer that crashed mid-add: entry 4 reached only the first bookie of its write set.
     const metadata = writer.metadata;
@@ -101,7 +113,11 @@ describe("recovery edge cases", () => {
     const target = ensemble[writeSetOf(4, 3, 2)[0] ?? 0] as string;
     const partial = payloadOf(4);
     const totalLength = [0, 1, 2, 3, 4].map((entryId) => payloadOf(entryId).length).reduce((a, b) => a + b, 0);
-    const body = packageEntry({ ledgerId: writer.ledgerId, entryId: 4, lastAddConfirmed: 3, length: totalLength }, partial, createDigestManager("CRC32C", "k"));
+    const body = packageEntry(
+      { ledgerId: writer.ledgerId, entryId: 4, lastAddConfirmed: 3, length: totalLength },
+      partial,
+      createDigestManager("CRC32C", "k"),
+    );
     await rawBookies.addEntry(target, { ledgerId: writer.ledgerId, entryId: 4, masterKey: deriveMasterKey("k"), body });
 
     const recovered = await recoverer.openLedger(writer.ledgerId, { recovery: true, password: "k" });

@@ -29,11 +29,46 @@ interface Measurement {
 }
 
 const SCENARIOS: readonly Scenario[] = [
-  { name: "sequential, 1 x 1 KiB, OBJECT_WAL_SYNC_OBJECT", profile: "OBJECT_WAL_SYNC_OBJECT", appends: 5_000, concurrency: 1, entriesPerAppend: 1, entryBytes: 1024 },
-  { name: "sequential, 1 x 1 KiB, BOOKKEEPER_WAL_ONLY", profile: "BOOKKEEPER_WAL_ONLY", appends: 5_000, concurrency: 1, entriesPerAppend: 1, entryBytes: 1024 },
-  { name: "sequential, 16 x 4 KiB, BOOKKEEPER_WAL_ONLY", profile: "BOOKKEEPER_WAL_ONLY", appends: 2_000, concurrency: 1, entriesPerAppend: 16, entryBytes: 4096 },
-  { name: "64 concurrent callers (group commit), 1 x 1 KiB", profile: "OBJECT_WAL_SYNC_OBJECT", appends: 20_000, concurrency: 64, entriesPerAppend: 1, entryBytes: 1024 },
-  { name: "64 concurrent callers, group commit off, 1 x 1 KiB", profile: "OBJECT_WAL_SYNC_OBJECT", appends: 5_000, concurrency: 64, entriesPerAppend: 1, entryBytes: 1024 },
+  {
+    name: "sequential, 1 x 1 KiB, OBJECT_WAL_SYNC_OBJECT",
+    profile: "OBJECT_WAL_SYNC_OBJECT",
+    appends: 5_000,
+    concurrency: 1,
+    entriesPerAppend: 1,
+    entryBytes: 1024,
+  },
+  {
+    name: "sequential, 1 x 1 KiB, BOOKKEEPER_WAL_ONLY",
+    profile: "BOOKKEEPER_WAL_ONLY",
+    appends: 5_000,
+    concurrency: 1,
+    entriesPerAppend: 1,
+    entryBytes: 1024,
+  },
+  {
+    name: "sequential, 16 x 4 KiB, BOOKKEEPER_WAL_ONLY",
+    profile: "BOOKKEEPER_WAL_ONLY",
+    appends: 2_000,
+    concurrency: 1,
+    entriesPerAppend: 16,
+    entryBytes: 4096,
+  },
+  {
+    name: "64 concurrent callers (group commit), 1 x 1 KiB",
+    profile: "OBJECT_WAL_SYNC_OBJECT",
+    appends: 20_000,
+    concurrency: 64,
+    entriesPerAppend: 1,
+    entryBytes: 1024,
+  },
+  {
+    name: "64 concurrent callers, group commit off, 1 x 1 KiB",
+    profile: "OBJECT_WAL_SYNC_OBJECT",
+    appends: 5_000,
+    concurrency: 64,
+    entriesPerAppend: 1,
+    entryBytes: 1024,
+  },
 ];
 
 async function measure(scenario: Scenario, groupCommit: boolean): Promise<Measurement> {

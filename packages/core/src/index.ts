@@ -18,7 +18,12 @@ export {
   type StorageProfileTraits,
 } from "./domain/storage-profile.js";
 export type { StreamHead, StreamState, AppendSession } from "./domain/stream-head.js";
-export type { ReadTarget, ReadTargetType, ObjectSliceTarget, BookKeeperEntryRangeTarget } from "./domain/read-target.js";
+export type {
+  ReadTarget,
+  ReadTargetType,
+  ObjectSliceTarget,
+  BookKeeperEntryRangeTarget,
+} from "./domain/read-target.js";
 export type {
   PayloadFormat,
   AppendEntry,
@@ -109,6 +114,12 @@ export {
   type OperationDeadlineOptions,
 } from "./stream-store/stream-store.js";
 export type { StoreProviders, StreamStoreOptions } from "./stream-store/stream-store-options.js";
-export { APPEND_STEPS, type AppendStep, type AppendStepContext, type AppendStepHook, type AppendStepHooks } from "./append/append-step-hooks.js";
+export {
+  APPEND_STEPS,
+  type AppendStep,
+  type AppendStepContext,
+  type AppendStepHook,
+  type AppendStepHooks,
+} from "./append/append-step-hooks.js";
 export { StableHeadCoordinator } from "./completion/stable-head-coordinator.js";
 export { GenerationZeroVisibleCoordinator } from "./completion/generation-zero-visible-coordinator.js";

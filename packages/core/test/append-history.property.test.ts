@@ -2,4 +2,6 @@
 import { describeAppendHistoryProperty } from "../src/testing/append-history-property.js";
 import { InMemoryMetadataStore } from "../src/testing/in-memory-metadata-store.js";
 
-describeAppendHistoryProperty("in-memory metadata", async () => ({ metadata: new InMemoryMetadataStore() }), { numRuns: 120 });
+describeAppendHistoryProperty("in-memory metadata", async () => ({ metadata: new InMemoryMetadataStore() }), {
+  numRuns: 120,
+});

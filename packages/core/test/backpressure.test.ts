@@ -20,11 +20,19 @@ describe("pending-append bounds", () => {
     const store = harness.open({ autoRecovery: false, maxPendingAppends: 2 });
     const { streamId } = await store.createStream("bounded", { profile: "BOOKKEEPER_WAL_ONLY" });
     const headKey = harness.keyspace.headKey(streamId);
-    metadata.faults.add({ op: "txn", mode: "hang-until-aborted", when: (request) => (request as TxnRequest).writes.some((write) => write.key === headKey) });
+    metadata.faults.add({
+      op: "txn",
+      mode: "hang-until-aborted",
+      when: (request) => (request as TxnRequest).writes.some((write) => write.key === headKey),
+    });
     const first = store.append(streamId, opaqueBatch("a"), { timeoutMs: 100 });
     const second = store.append(streamId, opaqueBatch("b"), { timeoutMs: 100 });
     const io = harness.walIo();
-    await expectAppendFailure(store.append(streamId, opaqueBatch("c")), { code: ErrorCode.BACKPRESSURE_REJECTED, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
+    await expectAppendFailure(store.append(streamId, opaqueBatch("c")), {
+      code: ErrorCode.BACKPRESSURE_REJECTED,
+      outcome: "KNOWN_NOT_COMMITTED",
+      retryable: true,
+    });
     expect(harness.walIo()).toBe(io);
     await expectAppendFailure(first, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
     await expectAppendFailure(second, { code: ErrorCode.TIMEOUT, outcome: "KNOWN_NOT_COMMITTED" });
@@ -39,7 +47,10 @@ describe("pending-append bounds", () => {
     const { streamId } = await store.createStream("bytes", { profile: "BOOKKEEPER_WAL_ONLY" });
     expect((await store.append(streamId, opaqueBatch("a-very-long-payload"))).startOffset).toBe(0);
     const small = store.append(streamId, opaqueBatch("12345"));
-    await expectAppendFailure(store.append(streamId, opaqueBatch("678901")), { code: ErrorCode.BACKPRESSURE_REJECTED, outcome: "KNOWN_NOT_COMMITTED" });
+    await expectAppendFailure(store.append(streamId, opaqueBatch("678901")), {
+      code: ErrorCode.BACKPRESSURE_REJECTED,
+      outcome: "KNOWN_NOT_COMMITTED",
+    });
     expect((await small).startOffset).toBe(1);
     expect((await store.append(streamId, opaqueBatch("678901"))).startOffset).toBe(2);
   });

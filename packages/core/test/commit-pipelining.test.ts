@@ -15,7 +15,10 @@ afterEach(async () => {
 });
 
 /** Opens a store on `harness` without automatic recovery or group commit: every append is a group of its own. */
-function openUngrouped(harness: AppendProtocolHarness, options: Partial<StreamStoreOptions>): ReturnType<AppendProtocolHarness["open"]> {
+function openUngrouped(
+  harness: AppendProtocolHarness,
+  options: Partial<StreamStoreOptions>,
+): ReturnType<AppendProtocolHarness["open"]> {
   return harness.open({ autoRecovery: false, groupCommit: false, ...options });
 }
 
@@ -45,7 +48,8 @@ async function gatedStream(overrides: Partial<StreamStoreOptions> = {}, orderedT
   events.length = 0;
   const headKey = harness.keyspace.headKey(streamId);
   const isHeadCas = (request: unknown): boolean =>
-    (request as TxnRequest).writes.some((write) => write.key === headKey) && (request as TxnRequest).readOnFailure !== undefined;
+    (request as TxnRequest).writes.some((write) => write.key === headKey) &&
+    (request as TxnRequest).readOnFailure !== undefined;
   const waitForHeld = async (count: number): Promise<void> => {
     for (let spin = 0; held.length < count; spin++) {
       if (spin > 10_000) throw new Error(`only ${String(held.length)} of ${String(count)} WAL writes reached the gate`);
@@ -89,7 +93,10 @@ describe("commit pipelining", () => {
   });
 
   it("never runs more than pipelineDepth groups at once; the rest wait and merge", async () => {
-    const { store, streamId, gate, waitForHeld, releaseAll, events } = await gatedStream({ pipelineDepth: 2, groupCommit: { maxBytes: 1 << 20, maxEntries: 100 } });
+    const { store, streamId, gate, waitForHeld, releaseAll, events } = await gatedStream({
+      pipelineDepth: 2,
+      groupCommit: { maxBytes: 1 << 20, maxEntries: 100 },
+    });
     gate();
     const appends = [store.append(streamId, opaqueBatch("b"))];
     await waitForHeld(1);
@@ -118,7 +125,10 @@ describe("commit pipelining", () => {
 
   for (const orderedTxns of [false, true]) {
     it(`a predecessor that fails before its CAS: the groups behind it (their CASes applying nothing) are handed back and commit right after, with no gap (orderedTxns ${String(orderedTxns)})`, async () => {
-      const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll, harness } = await gatedStream({ pipelineDepth: 4 }, orderedTxns);
+      const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll, harness } = await gatedStream(
+        { pipelineDepth: 4 },
+        orderedTxns,
+      );
       metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
       gate();
       const failing = store.append(streamId, opaqueBatch("b"));
@@ -138,7 +148,9 @@ describe("commit pipelining", () => {
   }
 
   it("an explicit expectedStartOffset planned on a projection that did not happen fails KNOWN_NOT_COMMITTED (OFFSET_CONFLICT)", async () => {
-    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream({ pipelineDepth: 4 });
+    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream({
+      pipelineDepth: 4,
+    });
     metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
     gate();
     const failing = store.append(streamId, opaqueBatch("b"), { expectedStartOffset: 1 });
@@ -151,14 +163,19 @@ describe("commit pipelining", () => {
   });
 
   it("a predecessor whose CAS response is lost suspends the lane; the groups behind it never send a CAS until recovery, then commit exactly once after it", async () => {
-    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll, events } = await gatedStream({ pipelineDepth: 4 });
+    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll, events } = await gatedStream({
+      pipelineDepth: 4,
+    });
     metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
     gate();
     const lost = store.append(streamId, opaqueBatch("b"));
     const behind = ["c", "d"].map((name) => store.append(streamId, opaqueBatch(name)));
     await waitForHeld(3);
     releaseAll();
-    const failure = await expectAppendFailure(lost, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+    const failure = await expectAppendFailure(lost, {
+      code: ErrorCode.METADATA_UNAVAILABLE,
+      outcome: "MAY_HAVE_COMMITTED",
+    });
     for (let turn = 0; turn < 50; turn++) await new Promise<void>((resolve) => setImmediate(resolve));
     expect(events.filter((event) => event.startsWith("cas"))).toEqual(["cas 1"]);
     const recovered = await store.recoverAppend(streamId, failure.attemptId ?? "");
@@ -170,14 +187,19 @@ describe("commit pipelining", () => {
   });
 
   it("a handed-back append whose deadline passes while it waits fails KNOWN_NOT_COMMITTED and is not written later", async () => {
-    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream({ pipelineDepth: 4 });
+    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream({
+      pipelineDepth: 4,
+    });
     metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
     gate();
     const lost = store.append(streamId, opaqueBatch("b"));
     const impatient = store.append(streamId, opaqueBatch("c"), { timeoutMs: 200 });
     await waitForHeld(2);
     releaseAll();
-    const failure = await expectAppendFailure(lost, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+    const failure = await expectAppendFailure(lost, {
+      code: ErrorCode.METADATA_UNAVAILABLE,
+      outcome: "MAY_HAVE_COMMITTED",
+    });
     await expectAppendFailure(impatient, { code: ErrorCode.TIMEOUT, outcome: "KNOWN_NOT_COMMITTED" });
     await store.recoverAppend(streamId, failure.attemptId ?? "");
     expect((await store.append(streamId, opaqueBatch("later"))).startOffset).toBe(2);
@@ -302,14 +324,20 @@ describe("commit pipelining on a store that applies txns in order (speculative h
   });
 
   it("a predecessor whose CAS answer is lost after it applied: the groups behind it commit on its head; recovery finds it committed", async () => {
-    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream({ pipelineDepth: 4 }, true);
+    const { metadata, store, streamId, isHeadCas, gate, waitForHeld, releaseAll } = await gatedStream(
+      { pipelineDepth: 4 },
+      true,
+    );
     metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
     gate();
     const lost = store.append(streamId, opaqueBatch("b"));
     const behind = ["c", "d"].map((name) => store.append(streamId, opaqueBatch(name)));
     await waitForHeld(3);
     releaseAll();
-    const failure = await expectAppendFailure(lost, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+    const failure = await expectAppendFailure(lost, {
+      code: ErrorCode.METADATA_UNAVAILABLE,
+      outcome: "MAY_HAVE_COMMITTED",
+    });
     const results = await Promise.all(behind);
     expect(results.map((result) => result.startOffset)).toEqual([2, 3]);
     const recovered = await store.recoverAppend(streamId, failure.attemptId ?? "");

@@ -33,19 +33,33 @@ describe("completion boundary", () => {
     const harness = new AppendProtocolHarness(new InMemoryMetadataStore());
     harnesses.push(harness);
     const coordinator = new FlakyObjectGenerationCoordinator();
-    const store = harness.open({ autoRecovery: false, completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator(), coordinator] });
+    const store = harness.open({
+      autoRecovery: false,
+      completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator(), coordinator],
+    });
     const { streamId } = await store.createStream("sync-object", { profile: "BOOKKEEPER_WAL_SYNC_OBJECT" });
-    const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("a", "b")), { code: ErrorCode.TIMEOUT, outcome: "KNOWN_COMMITTED", retryable: false });
+    const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("a", "b")), {
+      code: ErrorCode.TIMEOUT,
+      outcome: "KNOWN_COMMITTED",
+      retryable: false,
+    });
     expect(await harness.head(streamId)).toMatchObject({ committedEndOffset: 2, commitVersion: 1 });
     expect(coordinator.calls[0]?.generationZeroCommitted).toBe(true);
     expect((await harness.indexEntries(streamId)).map((entry) => entry.offsetEnd)).toEqual([2]);
-    await expectAppendFailure(store.append(streamId, opaqueBatch("c")), { code: ErrorCode.TIMEOUT, outcome: "KNOWN_COMMITTED" });
+    await expectAppendFailure(store.append(streamId, opaqueBatch("c")), {
+      code: ErrorCode.TIMEOUT,
+      outcome: "KNOWN_COMMITTED",
+    });
     expect((await harness.head(streamId)).committedEndOffset).toBe(3);
     coordinator.failing = false;
     const persists = harness.bookkeeperWal.stats.persists;
     const recovered = await store.recoverAppend(streamId, failure.attemptId ?? "");
     expect(recovered).toMatchObject({ startOffset: 0, endOffset: 2, commitVersion: 1, generation: 0 });
-    expect(coordinator.calls.at(-1)?.result).toMatchObject({ startOffset: 0, endOffset: 2, commitId: recovered.commitId });
+    expect(coordinator.calls.at(-1)?.result).toMatchObject({
+      startOffset: 0,
+      endOffset: 2,
+      commitId: recovered.commitId,
+    });
     expect(harness.bookkeeperWal.stats.persists).toBe(persists);
     expect((await store.append(streamId, opaqueBatch("d"))).startOffset).toBe(3);
   });
@@ -54,7 +68,10 @@ describe("completion boundary", () => {
     const coordinator = new GenerationZeroVisibleCoordinator();
     let ensured = 0;
     const context = (generationZeroCommitted: boolean): CompletionContext =>
-      ({ generationZeroCommitted, ensureGenerationZero: async () => void (ensured += 1) }) as unknown as CompletionContext;
+      ({
+        generationZeroCommitted,
+        ensureGenerationZero: async () => void (ensured += 1),
+      }) as unknown as CompletionContext;
     await coordinator.complete(context(true));
     expect(ensured).toBe(0);
     await coordinator.complete(context(false));

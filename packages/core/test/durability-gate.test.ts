@@ -8,9 +8,21 @@ import { NereusError } from "../src/errors/nereus-error.js";
 import { definitelyNotApplied } from "../src/append/definitely-not-applied.js";
 import { DurabilityGateWord, SharedDurabilityGates, awaitDurabilityGate } from "../src/spi/durability-gate.js";
 import type { MetadataStore, TxnRequest } from "../src/spi/metadata-store.js";
-import type { PersistedWrite, PreparedWrite, TargetProtection, WalIoOptions, WalWriteRequest, WalWriter } from "../src/spi/wal.js";
+import type {
+  PersistedWrite,
+  PreparedWrite,
+  TargetProtection,
+  WalIoOptions,
+  WalWriteRequest,
+  WalWriter,
+} from "../src/spi/wal.js";
 import { WAL_SPI_VERSION } from "../src/spi/wal.js";
-import { AppendProtocolHarness, expectAppendFailure, opaqueBatch, text } from "../src/testing/append-protocol-harness.js";
+import {
+  AppendProtocolHarness,
+  expectAppendFailure,
+  opaqueBatch,
+  text,
+} from "../src/testing/append-protocol-harness.js";
 import { InMemoryMetadataStore } from "../src/testing/in-memory-metadata-store.js";
 import { manualGate, type ManualGate } from "../src/testing/manual-gate.js";
 import type { MemoryWalProvider } from "../src/testing/memory-wal-provider.js";
@@ -37,7 +49,12 @@ class GatedWriter implements WalWriter {
     return { ...persisted, gate: gate.gate };
   }
 
-  protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options?: WalIoOptions): Promise<TargetProtection> {
+  protect(
+    persisted: PersistedWrite,
+    commitId: string,
+    metadata: MetadataStore,
+    options?: WalIoOptions,
+  ): Promise<TargetProtection> {
     return this.#inner.protect(persisted, commitId, metadata, options);
   }
 }
@@ -104,7 +121,9 @@ describe("a persisted write with a durability gate", () => {
 describe("awaitDurabilityGate", () => {
   it("resolves when the gate opens and turns a failure into a definitely-not-applied PRIMARY_WAL_WRITE_FAILED", async () => {
     await expect(awaitDurabilityGate({ durable: Promise.resolve() }, "txn")).resolves.toBeUndefined();
-    const failed = await awaitDurabilityGate({ durable: Promise.reject(new Error("disk gone")) }, "txn").catch((error: unknown) => error);
+    const failed = await awaitDurabilityGate({ durable: Promise.reject(new Error("disk gone")) }, "txn").catch(
+      (error: unknown) => error,
+    );
     expect(NereusError.hasCode(failed, ErrorCode.PRIMARY_WAL_WRITE_FAILED)).toBe(true);
     expect((failed as NereusError).message).toContain("disk gone");
     expect(definitelyNotApplied(failed)).toBe(true);
@@ -142,7 +161,16 @@ describe("SharedDurabilityGates", () => {
     const gates = new SharedDurabilityGates();
     const sequence = gates.nextSequence();
     // Atomics.waitAsync (ES2024) is in Node 20; the compiler's lib stops at ES2023.
-    const waitAsync = (Atomics as unknown as { waitAsync: (array: BigInt64Array, index: number, value: bigint, timeoutMs: number) => { async: boolean; value: Promise<string> | string } }).waitAsync;
+    const waitAsync = (
+      Atomics as unknown as {
+        waitAsync: (
+          array: BigInt64Array,
+          index: number,
+          value: bigint,
+          timeoutMs: number,
+        ) => { async: boolean; value: Promise<string> | string };
+      }
+    ).waitAsync;
     const waiting = waitAsync(view(gates), DurabilityGateWord.changes, 0n, 5_000);
     expect(waiting.async).toBe(true);
     gates.open(sequence);

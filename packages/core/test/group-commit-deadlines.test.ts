@@ -32,8 +32,12 @@ describe("group commit deadlines", () => {
     const { streamId } = await store.createStream("group-deadlines", { profile: "BOOKKEEPER_WAL_ONLY" });
     let releaseBlocker: () => void = () => undefined;
     let releaseGroup: () => void = () => undefined;
-    const blockerReached = new Promise<void>((resolve) => gates.push({ reached: resolve, release: new Promise((done) => (releaseBlocker = done)) }));
-    const groupReached = new Promise<void>((resolve) => gates.push({ reached: resolve, release: new Promise((done) => (releaseGroup = done)) }));
+    const blockerReached = new Promise<void>((resolve) =>
+      gates.push({ reached: resolve, release: new Promise((done) => (releaseBlocker = done)) }),
+    );
+    const groupReached = new Promise<void>((resolve) =>
+      gates.push({ reached: resolve, release: new Promise((done) => (releaseGroup = done)) }),
+    );
     const blocker = store.append(streamId, opaqueBatch("blocker"));
     await blockerReached;
     const impatient = store.append(streamId, opaqueBatch("impatient"), { timeoutMs: 50 });
@@ -41,7 +45,10 @@ describe("group commit deadlines", () => {
     releaseBlocker();
     await blocker;
     await groupReached;
-    const leaver = expectAppendFailure(store.append(streamId, opaqueBatch("leaver"), { timeoutMs: 30 }), { code: ErrorCode.TIMEOUT, outcome: "KNOWN_NOT_COMMITTED" });
+    const leaver = expectAppendFailure(store.append(streamId, opaqueBatch("leaver"), { timeoutMs: 30 }), {
+      code: ErrorCode.TIMEOUT,
+      outcome: "KNOWN_NOT_COMMITTED",
+    });
     const failure = await expectAppendFailure(impatient, { code: ErrorCode.TIMEOUT, outcome: "MAY_HAVE_COMMITTED" });
     await leaver;
     releaseGroup();
@@ -49,6 +56,10 @@ describe("group commit deadlines", () => {
     const recovered = await store.recoverAppend(streamId, failure.attemptId ?? "");
     expect(recovered).toMatchObject({ startOffset: 1, endOffset: 2, commitId: patientResult.commitId });
     expect(patientResult).toMatchObject({ startOffset: 2, endOffset: 3 });
-    expect((await store.read(streamId, 0)).entries.map((entry) => new TextDecoder().decode(entry.payload))).toEqual(["blocker", "impatient", "patient"]);
+    expect((await store.read(streamId, 0)).entries.map((entry) => new TextDecoder().decode(entry.payload))).toEqual([
+      "blocker",
+      "impatient",
+      "patient",
+    ]);
   });
 });

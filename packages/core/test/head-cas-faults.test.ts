@@ -6,7 +6,12 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { AppendResult } from "../src/domain/append-types.js";
 import { ErrorCode } from "../src/errors/error-code.js";
-import { AppendProtocolHarness, expectAppendFailure, opaqueBatch, text } from "../src/testing/append-protocol-harness.js";
+import {
+  AppendProtocolHarness,
+  expectAppendFailure,
+  opaqueBatch,
+  text,
+} from "../src/testing/append-protocol-harness.js";
 import { InMemoryMetadataStore } from "../src/testing/in-memory-metadata-store.js";
 import type { TxnRequest } from "../src/spi/metadata-store.js";
 
@@ -25,7 +30,8 @@ async function setup(overrides: Parameters<AppendProtocolHarness["open"]>[0] = {
   const first = await store.append(streamId, opaqueBatch("a"));
   const headKey = harness.keyspace.headKey(streamId);
   const isHeadCas = (request: unknown): boolean =>
-    (request as TxnRequest).writes.some((write) => write.key === headKey) && (request as TxnRequest).readOnFailure !== undefined;
+    (request as TxnRequest).writes.some((write) => write.key === headKey) &&
+    (request as TxnRequest).readOnFailure !== undefined;
   return { metadata, harness, store, streamId, first, isHeadCas };
 }
 
@@ -33,7 +39,11 @@ describe("head CAS fault matrix", () => {
   it("fail-before-apply: KNOWN_NOT_COMMITTED, retriable, nothing visible; a retry commits at the same offset", async () => {
     const { metadata, harness, store, streamId, first, isHeadCas } = await setup();
     metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
-    await expectAppendFailure(store.append(streamId, opaqueBatch("b")), { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
+    await expectAppendFailure(store.append(streamId, opaqueBatch("b")), {
+      code: ErrorCode.METADATA_UNAVAILABLE,
+      outcome: "KNOWN_NOT_COMMITTED",
+      retryable: true,
+    });
     expect(await harness.head(streamId)).toMatchObject({ committedEndOffset: 1, lastCommitId: first.commitId });
     expect(await harness.reachableCommits(streamId)).toHaveLength(1);
     expect(await harness.indexEntries(streamId)).toHaveLength(1);
@@ -57,14 +67,24 @@ describe("head CAS fault matrix", () => {
     // The lane is suspended: B and C never guess an offset; they fail at their deadline with no WAL I/O.
     const walBefore = harness.walIo();
     const txnsBefore = metadata.stats.txns;
-    const waiting = [store.append(streamId, opaqueBatch("c"), { timeoutMs: 30 }), store.append(streamId, opaqueBatch("d"), { timeoutMs: 40 })];
-    for (const pending of waiting) await expectAppendFailure(pending, { code: ErrorCode.TIMEOUT, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
+    const waiting = [
+      store.append(streamId, opaqueBatch("c"), { timeoutMs: 30 }),
+      store.append(streamId, opaqueBatch("d"), { timeoutMs: 40 }),
+    ];
+    for (const pending of waiting)
+      await expectAppendFailure(pending, { code: ErrorCode.TIMEOUT, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
     expect(harness.walIo()).toBe(walBefore);
     expect(metadata.stats.txns).toBe(txnsBefore);
     // Recovery finds the commit through its replay marker and returns exactly the original result (no WAL I/O).
     const recovered = await store.recoverAppend(streamId, failure.attemptId ?? "");
     expect(harness.walIo()).toBe(walBefore);
-    expect(recovered).toMatchObject({ startOffset: 1, endOffset: 3, commitVersion: 2, commitId: head.lastCommitId, generation: 0 });
+    expect(recovered).toMatchObject({
+      startOffset: 1,
+      endOffset: 3,
+      commitVersion: 2,
+      commitId: head.lastCommitId,
+      generation: 0,
+    });
     expect(await store.recoverAppend(streamId, failure.attemptId ?? "")).toEqual(recovered);
     // The lane is released.
     expect((await store.append(streamId, opaqueBatch("e"))).startOffset).toBe(3);
@@ -79,7 +99,10 @@ describe("head CAS fault matrix", () => {
       outcome: "MAY_HAVE_COMMITTED",
     });
     const before = await metadata.get(harness.keyspace.headKey(streamId));
-    expect(harness.keyspace.decodeHead(before ?? never()).head).toMatchObject({ committedEndOffset: 1, lastCommitId: first.commitId });
+    expect(harness.keyspace.decodeHead(before ?? never()).head).toMatchObject({
+      committedEndOffset: 1,
+      lastCommitId: first.commitId,
+    });
     const proof = await expectAppendFailure(store.recoverAppend(streamId, failure.attemptId ?? ""), {
       code: ErrorCode.METADATA_UNAVAILABLE,
       outcome: "KNOWN_NOT_COMMITTED",
@@ -97,12 +120,24 @@ describe("head CAS fault matrix", () => {
   it("recovery while metadata is still failing stays MAY_HAVE_COMMITTED (same attempt id) and keeps the lane suspended", async () => {
     const { metadata, store, streamId, isHeadCas } = await setup();
     metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
-    const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("b")), { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+    const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("b")), {
+      code: ErrorCode.METADATA_UNAVAILABLE,
+      outcome: "MAY_HAVE_COMMITTED",
+    });
     metadata.faults.add({ op: "getMany", mode: "fail-before-apply", times: 2 });
-    const again = await expectAppendFailure(store.recoverAppend(streamId, failure.attemptId ?? ""), { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+    const again = await expectAppendFailure(store.recoverAppend(streamId, failure.attemptId ?? ""), {
+      code: ErrorCode.METADATA_UNAVAILABLE,
+      outcome: "MAY_HAVE_COMMITTED",
+    });
     expect(again.attemptId).toBe(failure.attemptId);
-    await expectAppendFailure(store.append(streamId, opaqueBatch("c"), { timeoutMs: 20 }), { code: ErrorCode.TIMEOUT, outcome: "KNOWN_NOT_COMMITTED" });
-    await expectAppendFailure(store.recoverAppend(streamId, failure.attemptId ?? ""), { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+    await expectAppendFailure(store.append(streamId, opaqueBatch("c"), { timeoutMs: 20 }), {
+      code: ErrorCode.TIMEOUT,
+      outcome: "KNOWN_NOT_COMMITTED",
+    });
+    await expectAppendFailure(store.recoverAppend(streamId, failure.attemptId ?? ""), {
+      code: ErrorCode.METADATA_UNAVAILABLE,
+      outcome: "MAY_HAVE_COMMITTED",
+    });
     expect((await store.recoverAppend(streamId, failure.attemptId ?? "")).startOffset).toBe(1);
   });
 
@@ -110,9 +145,14 @@ describe("head CAS fault matrix", () => {
     const recoveryCost = async (callers: number): Promise<number> => {
       const { metadata, store, streamId, isHeadCas } = await setup();
       metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
-      const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("b")), { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+      const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("b")), {
+        code: ErrorCode.METADATA_UNAVAILABLE,
+        outcome: "MAY_HAVE_COMMITTED",
+      });
       metadata.stats.reset();
-      const results = await Promise.all(Array.from({ length: callers }, () => store.recoverAppend(streamId, failure.attemptId ?? "")));
+      const results = await Promise.all(
+        Array.from({ length: callers }, () => store.recoverAppend(streamId, failure.attemptId ?? "")),
+      );
       expect(new Set(results.map((result) => result.commitId)).size).toBe(1);
       return metadata.stats.roundTrips;
     };
@@ -123,11 +163,17 @@ describe("head CAS fault matrix", () => {
 
   it("automatic recovery releases a suspended lane without anyone calling recoverAppend", async () => {
     // Without merging, "c" is its own group: pipelined behind "b", handed back when "b" is suspended, run again.
-    const { metadata, store, streamId, isHeadCas } = await setup({ autoRecovery: { minDelayMs: 1, maxDelayMs: 20 }, groupCommit: false });
+    const { metadata, store, streamId, isHeadCas } = await setup({
+      autoRecovery: { minDelayMs: 1, maxDelayMs: 20 },
+      groupCommit: false,
+    });
     metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
     const lost = store.append(streamId, opaqueBatch("b"));
     const queued = store.append(streamId, opaqueBatch("c"));
-    const failure = await expectAppendFailure(lost, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" });
+    const failure = await expectAppendFailure(lost, {
+      code: ErrorCode.METADATA_UNAVAILABLE,
+      outcome: "MAY_HAVE_COMMITTED",
+    });
     expect((await queued).startOffset).toBe(2);
     expect((await store.recoverAppend(streamId, failure.attemptId ?? "")).startOffset).toBe(1);
   });
@@ -148,7 +194,11 @@ describe("head CAS fault matrix", () => {
       },
     });
     let headCases = 0;
-    metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: (request) => isHeadCas(request) && ++headCases === 2 });
+    metadata.faults.add({
+      op: "txn",
+      mode: "apply-then-lose-response",
+      when: (request) => isHeadCas(request) && ++headCases === 2,
+    });
     let release: () => void = () => undefined;
     const reached = new Promise<void>((resolve) => {
       holdBlocker = { reached: resolve, release: new Promise<void>((done) => (release = done)) };
@@ -159,7 +209,10 @@ describe("head CAS fault matrix", () => {
     release();
     expect((await blocker).startOffset).toBe(1);
     const failures = [];
-    for (const member of members) failures.push(await expectAppendFailure(member, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" }));
+    for (const member of members)
+      failures.push(
+        await expectAppendFailure(member, { code: ErrorCode.METADATA_UNAVAILABLE, outcome: "MAY_HAVE_COMMITTED" }),
+      );
     expect(new Set(failures.map((failure) => failure.attemptId)).size).toBe(failures.length);
     const recovered: AppendResult[] = [];
     for (const failure of failures) recovered.push(await store.recoverAppend(streamId, failure.attemptId ?? ""));
@@ -179,13 +232,20 @@ describe("head CAS fault matrix", () => {
           armed = false;
           const forged = { ...context.commitIntent, writerId: "someone-else" };
           const key = ref.harness.keyspace.intentKey(context.streamId, context.commitIntent.commitId);
-          await ref.harness.metadata.txn({ compares: [], writes: [{ type: "put", key, value: ref.harness.keyspace.encodeIntent(forged) }] });
+          await ref.harness.metadata.txn({
+            compares: [],
+            writes: [{ type: "put", key, value: ref.harness.keyspace.encodeIntent(forged) }],
+          });
         },
       },
     });
     ref.harness = harness;
     armed = true;
-    const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("b")), { code: ErrorCode.METADATA_INVARIANT_VIOLATION, outcome: "KNOWN_NOT_COMMITTED", retryable: false });
+    const failure = await expectAppendFailure(store.append(streamId, opaqueBatch("b")), {
+      code: ErrorCode.METADATA_INVARIANT_VIOLATION,
+      outcome: "KNOWN_NOT_COMMITTED",
+      retryable: false,
+    });
     expect(failure.message).toContain("different content");
     expect((await harness.head(streamId)).lastCommitId).toBe(first.commitId);
   });
@@ -200,7 +260,10 @@ describe("head CAS fault matrix", () => {
           if (!reuse || context.commitIntent === undefined || ref.harness === undefined) return;
           reuse = false;
           const key = ref.harness.keyspace.intentKey(context.streamId, context.commitIntent.commitId);
-          await ref.harness.metadata.txn({ compares: [], writes: [{ type: "put", key, value: ref.harness.keyspace.encodeIntent(context.commitIntent) }] });
+          await ref.harness.metadata.txn({
+            compares: [],
+            writes: [{ type: "put", key, value: ref.harness.keyspace.encodeIntent(context.commitIntent) }],
+          });
         },
         beforeHeadCommit: async () => {
           const trim = trimmer;
@@ -216,7 +279,11 @@ describe("head CAS fault matrix", () => {
     metadata.stats.reset();
     const result = await store.append(streamId, opaqueBatch("b"));
     expect(result.startOffset).toBe(1);
-    expect(await harness.head(streamId)).toMatchObject({ trimOffset: 1, committedEndOffset: 2, lastCommitId: result.commitId });
+    expect(await harness.head(streamId)).toMatchObject({
+      trimOffset: 1,
+      committedEndOffset: 2,
+      lastCommitId: result.commitId,
+    });
     expect((await harness.reachableCommits(streamId)).map((intent) => intent.commitId)[0]).toBe(result.commitId);
   });
 });

@@ -18,7 +18,11 @@ afterEach(async () => {
 });
 
 describe("metadata round trips per append", () => {
-  for (const profile of ["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT", "BOOKKEEPER_WAL_ONLY"] satisfies StorageProfile[]) {
+  for (const profile of [
+    "OBJECT_WAL_SYNC_OBJECT",
+    "OBJECT_WAL_ASYNC_OBJECT",
+    "BOOKKEEPER_WAL_ONLY",
+  ] satisfies StorageProfile[]) {
     it(`${profile}: a warm append costs exactly one round trip (the head transaction)`, async () => {
       const { harness: stack, metadata } = harness();
       const store = stack.open();
@@ -27,7 +31,10 @@ describe("metadata round trips per append", () => {
       for (let index = 0; index < 20; index++) {
         metadata.stats.reset();
         await store.append(streamId, opaqueBatch(`m${String(index)}`));
-        expect({ roundTrips: metadata.stats.roundTrips, txns: metadata.stats.txns }).toEqual({ roundTrips: 1, txns: 1 });
+        expect({ roundTrips: metadata.stats.roundTrips, txns: metadata.stats.txns }).toEqual({
+          roundTrips: 1,
+          txns: 1,
+        });
       }
     });
   }
@@ -38,7 +45,11 @@ describe("metadata round trips per append", () => {
     const fresh = stack.open({ writerId: "writer-b" });
     metadata.stats.reset();
     await fresh.append(streamId, opaqueBatch("first"));
-    expect({ roundTrips: metadata.stats.roundTrips, gets: metadata.stats.gets, txns: metadata.stats.txns }).toEqual({ roundTrips: 2, gets: 1, txns: 1 });
+    expect({ roundTrips: metadata.stats.roundTrips, gets: metadata.stats.gets, txns: metadata.stats.txns }).toEqual({
+      roundTrips: 2,
+      gets: 1,
+      txns: 1,
+    });
   });
 
   it("lease renewal rides in the append transaction (still one round trip)", async () => {
@@ -60,11 +71,15 @@ describe("metadata round trips per append", () => {
     const { streamId } = await store.createStream("grouped-cost", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     await store.append(streamId, opaqueBatch("warm-up"));
     metadata.stats.reset();
-    const results = await Promise.all(Array.from({ length: 64 }, (_value, index) => store.append(streamId, opaqueBatch(`g${String(index)}`))));
+    const results = await Promise.all(
+      Array.from({ length: 64 }, (_value, index) => store.append(streamId, opaqueBatch(`g${String(index)}`))),
+    );
     expect(metadata.stats.txns).toBeLessThan(64);
     expect(metadata.stats.txns).toBeGreaterThanOrEqual(4);
     expect(metadata.stats.roundTrips).toBe(metadata.stats.txns);
     expect(new Set(results.map((result) => result.commitId)).size).toBe(metadata.stats.txns);
-    expect(results.map((result) => result.startOffset)).toEqual(Array.from({ length: 64 }, (_value, index) => index + 1));
+    expect(results.map((result) => result.startOffset)).toEqual(
+      Array.from({ length: 64 }, (_value, index) => index + 1),
+    );
   });
 });

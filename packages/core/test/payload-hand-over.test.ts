@@ -49,7 +49,11 @@ describe("handing payloads over", () => {
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const owned = new TextEncoder().encode("owned");
-    const merged = [store.append(streamId, handedOver("a")), store.append(streamId, { payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: owned, recordCount: 1 }] }), store.append(streamId, handedOver("b"))];
+    const merged = [
+      store.append(streamId, handedOver("a")),
+      store.append(streamId, { payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: owned, recordCount: 1 }] }),
+      store.append(streamId, handedOver("b")),
+    ];
     gate.gating = false;
     for (const release of gate.held.splice(0)) release();
     await first;

@@ -5,9 +5,22 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrorCode } from "../src/errors/error-code.js";
 import type { KeyValue, MetadataStore, TxnRequest } from "../src/spi/metadata-store.js";
-import type { PersistedWrite, PreparedWrite, ProtectionConflictVerdict, TargetProtection, WalIoOptions, WalWriteRequest, WalWriter } from "../src/spi/wal.js";
+import type {
+  PersistedWrite,
+  PreparedWrite,
+  ProtectionConflictVerdict,
+  TargetProtection,
+  WalIoOptions,
+  WalWriteRequest,
+  WalWriter,
+} from "../src/spi/wal.js";
 import { WAL_SPI_VERSION } from "../src/spi/wal.js";
-import { AppendProtocolHarness, expectAppendFailure, opaqueBatch, text } from "../src/testing/append-protocol-harness.js";
+import {
+  AppendProtocolHarness,
+  expectAppendFailure,
+  opaqueBatch,
+  text,
+} from "../src/testing/append-protocol-harness.js";
 import { InMemoryMetadataStore } from "../src/testing/in-memory-metadata-store.js";
 import type { MemoryWalProvider } from "../src/testing/memory-wal-provider.js";
 
@@ -42,7 +55,12 @@ class RootedWriter implements WalWriter {
     return this.#inner.persist(prepared, options);
   }
 
-  async protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options: WalIoOptions = {}): Promise<TargetProtection> {
+  async protect(
+    persisted: PersistedWrite,
+    commitId: string,
+    metadata: MetadataStore,
+    options: WalIoOptions = {},
+  ): Promise<TargetProtection> {
     const inner = await this.#inner.protect(persisted, commitId, metadata, options);
     const key = rootKey(persisted.prepared.request.streamId);
     const root = await metadata.get(key, options.signal === undefined ? {} : { signal: options.signal });
@@ -56,7 +74,10 @@ function rootKey(streamId: string): string {
 }
 
 async function putRoot(metadata: MetadataStore, streamId: string, value: string): Promise<void> {
-  const result = await metadata.txn({ compares: [], writes: [{ type: "put", key: rootKey(streamId), value: encoder.encode(value) }] });
+  const result = await metadata.txn({
+    compares: [],
+    writes: [{ type: "put", key: rootKey(streamId), value: encoder.encode(value) }],
+  });
   expect(result.succeeded).toBe(true);
 }
 
@@ -94,7 +115,11 @@ describe("a lost protection compare under an unchanged head", () => {
   it("the provider reports FENCED: FENCED_APPEND, KNOWN_NOT_COMMITTED, not retryable; nothing visible", async () => {
     const { harness, writer, store, streamId, first, moveRootTo } = await setup(true);
     moveRootTo("SEALED");
-    await expectAppendFailure(store.append(streamId, opaqueBatch("b")), { code: ErrorCode.FENCED_APPEND, outcome: "KNOWN_NOT_COMMITTED", retryable: false });
+    await expectAppendFailure(store.append(streamId, opaqueBatch("b")), {
+      code: ErrorCode.FENCED_APPEND,
+      outcome: "KNOWN_NOT_COMMITTED",
+      retryable: false,
+    });
     expect(writer.classified).toEqual(["FENCED"]);
     expect(await harness.head(streamId)).toMatchObject({ committedEndOffset: 1, lastCommitId: first.commitId });
     expect(await harness.reachableCommits(streamId)).toHaveLength(1);
@@ -104,7 +129,11 @@ describe("a lost protection compare under an unchanged head", () => {
   it("the provider reports RETRY: METADATA_CONDITION_FAILED, KNOWN_NOT_COMMITTED, retryable; a retry commits", async () => {
     const { writer, store, streamId, moveRootTo } = await setup(true);
     moveRootTo("ACTIVE");
-    await expectAppendFailure(store.append(streamId, opaqueBatch("b")), { code: ErrorCode.METADATA_CONDITION_FAILED, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
+    await expectAppendFailure(store.append(streamId, opaqueBatch("b")), {
+      code: ErrorCode.METADATA_CONDITION_FAILED,
+      outcome: "KNOWN_NOT_COMMITTED",
+      retryable: true,
+    });
     expect(writer.classified).toEqual(["RETRY"]);
     expect((await store.append(streamId, opaqueBatch("b"))).startOffset).toBe(1);
   });
@@ -112,7 +141,11 @@ describe("a lost protection compare under an unchanged head", () => {
   it("a writer without the hook keeps the default: METADATA_CONDITION_FAILED, retryable", async () => {
     const { store, streamId, moveRootTo } = await setup(false);
     moveRootTo("SEALED");
-    await expectAppendFailure(store.append(streamId, opaqueBatch("b")), { code: ErrorCode.METADATA_CONDITION_FAILED, outcome: "KNOWN_NOT_COMMITTED", retryable: true });
+    await expectAppendFailure(store.append(streamId, opaqueBatch("b")), {
+      code: ErrorCode.METADATA_CONDITION_FAILED,
+      outcome: "KNOWN_NOT_COMMITTED",
+      retryable: true,
+    });
   });
 
   it("the success path is unchanged: one head transaction per warm append, the protection keys read only on failure", async () => {

@@ -16,7 +16,12 @@ afterEach(async () => {
 });
 
 /** Two gen-0 commits ([0,1) "a", [1,3) "b","c") and one generation-1 copy covering [0,3). */
-async function setup(): Promise<{ harness: AppendProtocolHarness; read: () => Promise<string[]>; gen0: AppendResult[]; gen1: ReadTarget }> {
+async function setup(): Promise<{
+  harness: AppendProtocolHarness;
+  read: () => Promise<string[]>;
+  gen0: AppendResult[];
+  gen1: ReadTarget;
+}> {
   const harness = new AppendProtocolHarness(new InMemoryMetadataStore());
   harnesses.push(harness);
   const store = harness.open();
@@ -45,9 +50,19 @@ async function setup(): Promise<{ harness: AppendProtocolHarness; read: () => Pr
     payloadFormat: "OPAQUE_RECORD_BATCH" as const,
     entryRecordCounts: [1, 1, 1],
   };
-  await harness.metadata.txn({ compares: [], writes: [{ type: "put", key: harness.keyspace.indexKey(streamId, 3, 1), value: harness.keyspace.encodeIndex(entry) }] });
+  await harness.metadata.txn({
+    compares: [],
+    writes: [
+      { type: "put", key: harness.keyspace.indexKey(streamId, 3, 1), value: harness.keyspace.encodeIndex(entry) },
+    ],
+  });
   harness.objectWal.stats.reset();
-  return { harness, gen0, gen1, read: async () => (await store.read(streamId, 0)).entries.map((item) => text(item.payload)) };
+  return {
+    harness,
+    gen0,
+    gen1,
+    read: async () => (await store.read(streamId, 0)).entries.map((item) => text(item.payload)),
+  };
 }
 
 describe("generation selection", () => {

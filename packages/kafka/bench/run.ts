@@ -21,17 +21,27 @@ function measure(name: string, iterations: number, run: () => unknown): number {
 }
 
 const value = new Uint8Array(1024).fill(7);
-const batch = encodeRecordBatch({ baseTimestamp: Date.now(), records: Array.from({ length: 16 }, () => ({ key: null, value })) });
+const batch = encodeRecordBatch({
+  baseTimestamp: Date.now(),
+  records: Array.from({ length: 16 }, () => ({ key: null, value })),
+});
 const frame = encodeRequest(
   { apiKey: 0, apiVersion: 9, correlationId: 1, clientId: "bench" },
-  { transactionalId: null, acks: -1, timeoutMs: 30_000, topicData: [{ name: "bench", partitionData: [{ index: 0, records: batch }] }] },
+  {
+    transactionalId: null,
+    acks: -1,
+    timeoutMs: 30_000,
+    topicData: [{ name: "bench", partitionData: [{ index: 0, records: batch }] }],
+  },
 ).subarray(4);
 
 console.log(`Produce v9 frame of ${String(frame.length)} bytes (one batch of 16 × 1 KiB records)`);
 const copy = measure("baseline: copy the frame", 20_000, () => frame.slice());
 const decode = measure("decodeRequest (header + body, records as a view)", 20_000, () => decodeRequest(frame));
 const bareCrc = measure("baseline: CRC-32C over the batch", 20_000, () => crc32c(batch.subarray(21)));
-const validate = measure("validateRecordBatch (header checks + CRC-32C)", 20_000, () => validateRecordBatch(batch, { producer: true }));
+const validate = measure("validateRecordBatch (header checks + CRC-32C)", 20_000, () =>
+  validateRecordBatch(batch, { producer: true }),
+);
 console.log(`ratios: decode/copy ${(decode / copy).toFixed(2)}, validate/crc ${(validate / bareCrc).toFixed(2)}`);
 
 const served = Array.from({ length: 8 }, (_, index) => assignBaseOffset(batch, index * 16));
@@ -73,5 +83,7 @@ const concat = measure("baseline: concatenate the served batches", 5_000, () => 
   }
   return out;
 });
-const encode = measure("encodeResponse (Fetch v12, records copied into the frame)", 5_000, () => encodeResponse({ apiKey: 1, apiVersion: 12, correlationId: 1 }, fetchBody));
+const encode = measure("encodeResponse (Fetch v12, records copied into the frame)", 5_000, () =>
+  encodeResponse({ apiKey: 1, apiVersion: 12, correlationId: 1 }, fetchBody),
+);
 console.log(`ratio: encode/concat ${(encode / concat).toFixed(2)}`);

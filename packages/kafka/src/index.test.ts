@@ -6,9 +6,11 @@ describe("@nereus/kafka", () => {
   it("exposes the codec as the protocol namespace, the same module as @nereus/kafka/protocol", () => {
     expect(Object.keys(kafka)).toContain("protocol");
     expect(kafka.protocol.decodeRequest).toBe(protocol.decodeRequest);
-    expect(Object.keys(protocol.SUPPORTED_APIS).map(Number).sort((left, right) => left - right)).toEqual([
-      0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 35, 37, 42, 44, 47,
-    ]);
+    expect(
+      Object.keys(protocol.SUPPORTED_APIS)
+        .map(Number)
+        .sort((left, right) => left - right),
+    ).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 35, 37, 42, 44, 47]);
   });
 
   it("exports the consumer-group coordinator", () => {

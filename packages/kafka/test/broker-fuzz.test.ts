@@ -69,7 +69,11 @@ function mutate(frame: Uint8Array, next: () => number): Uint8Array {
         bytes = new Uint8Array([...bytes.subarray(0, at), ...bytes.subarray(at + 1 + pick(6))]);
         break;
       default:
-        if (at + 4 <= bytes.length) new DataView(bytes.buffer).setUint32(at, [0x7fffffff, 0xffffffff, 0x80000000, 0xfffffffe, 0x0000ffff][pick(5)] ?? 0);
+        if (at + 4 <= bytes.length)
+          new DataView(bytes.buffer).setUint32(
+            at,
+            [0x7fffffff, 0xffffffff, 0x80000000, 0xfffffffe, 0x0000ffff][pick(5)] ?? 0,
+          );
     }
   }
   return bytes;
@@ -86,20 +90,63 @@ function corpus(): Uint8Array[] {
   }
   for (let version = 3; version <= 11; version += 1) {
     add(0, version, produceBody("fuzz", version % 2, batchOf(["a", "b"])));
-    add(0, version, produceBody("fuzz", 0, batchOf(["idem"], { producerId: 1n, producerEpoch: 0, baseSequence: version })));
+    add(
+      0,
+      version,
+      produceBody("fuzz", 0, batchOf(["idem"], { producerId: 1n, producerEpoch: 0, baseSequence: version })),
+    );
   }
-  for (let version = 4; version <= 12; version += 1) add(1, version, fetchBody([{ topic: "fuzz", partition: 0, offset: 0 }, { topic: "fuzz", partition: 1, offset: 1 }], { maxWaitMs: 2 }));
+  for (let version = 4; version <= 12; version += 1)
+    add(
+      1,
+      version,
+      fetchBody(
+        [
+          { topic: "fuzz", partition: 0, offset: 0 },
+          { topic: "fuzz", partition: 1, offset: 1 },
+        ],
+        { maxWaitMs: 2 },
+      ),
+    );
   for (let version = 1; version <= 10; version += 1) {
-    add(2, version, { replicaId: -1, isolationLevel: 0, topics: [{ name: "fuzz", partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -2, maxNumOffsets: 1 }] }], timeoutMs: 0 });
+    add(2, version, {
+      replicaId: -1,
+      isolationLevel: 0,
+      topics: [
+        { name: "fuzz", partitions: [{ partitionIndex: 0, currentLeaderEpoch: -1, timestamp: -2, maxNumOffsets: 1 }] },
+      ],
+      timeoutMs: 0,
+    });
   }
   for (let version = 0; version <= 12; version += 1) {
-    add(3, version, { topics: [{ topicId: "00000000-0000-0000-0000-000000000000", name: "fuzz" }], allowAutoTopicCreation: true, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+    add(3, version, {
+      topics: [{ topicId: "00000000-0000-0000-0000-000000000000", name: "fuzz" }],
+      allowAutoTopicCreation: true,
+      includeClusterAuthorizedOperations: false,
+      includeTopicAuthorizedOperations: false,
+    });
   }
-  for (let version = 2; version <= 7; version += 1) add(19, version, createTopicsBody([{ name: `fuzz-created-${String(version)}`, partitions: 2, configs: { "retention.ms": "1000" } }]));
-  for (let version = 1; version <= 4; version += 1) add(32, version, { resources: [{ resourceType: 2, resourceName: "fuzz", configurationKeys: null }], includeSynonyms: true, includeDocumentation: false });
+  for (let version = 2; version <= 7; version += 1)
+    add(
+      19,
+      version,
+      createTopicsBody([
+        { name: `fuzz-created-${String(version)}`, partitions: 2, configs: { "retention.ms": "1000" } },
+      ]),
+    );
+  for (let version = 1; version <= 4; version += 1)
+    add(32, version, {
+      resources: [{ resourceType: 2, resourceName: "fuzz", configurationKeys: null }],
+      includeSynonyms: true,
+      includeDocumentation: false,
+    });
   for (const api of Object.values(SUPPORTED_APIS)) {
     for (let version = api.minVersion; version <= api.maxVersion; version += 1) {
-      for (const body of fc.sample(messageArbitrary(api.request, version), { numRuns: 2, seed: api.apiKey * 100 + version })) add(api.apiKey as SupportedApiKey, version, body);
+      for (const body of fc.sample(messageArbitrary(api.request, version), {
+        numRuns: 2,
+        seed: api.apiKey * 100 + version,
+      }))
+        add(api.apiKey as SupportedApiKey, version, body);
     }
   }
   return frames;
@@ -113,14 +160,24 @@ function expectedResponseVersion(frame: Uint8Array): { apiKey: SupportedApiKey; 
   const api = Object.values(SUPPORTED_APIS).find((candidate) => candidate.apiKey === apiKey);
   if (api === undefined) return undefined;
   // An ApiVersions request of a version the broker does not know is answered in v0.
-  return { apiKey: apiKey as SupportedApiKey, apiVersion: apiKey === 18 && (apiVersion < 0 || apiVersion > 4) ? 0 : apiVersion };
+  return {
+    apiKey: apiKey as SupportedApiKey,
+    apiVersion: apiKey === 18 && (apiVersion < 0 || apiVersion > 4) ? 0 : apiVersion,
+  };
 }
 
 let harness: BrokerHarness;
 
 beforeAll(async () => {
   const metadata = new InMemoryMetadataStore();
-  const coordinator = createGroupCoordinator({ metadata, cluster: "kafka-test", nodeId: 1, host: "127.0.0.1", port: 9092, initialRebalanceDelayMs: 0 });
+  const coordinator = createGroupCoordinator({
+    metadata,
+    cluster: "kafka-test",
+    nodeId: 1,
+    host: "127.0.0.1",
+    port: 9092,
+    initialRebalanceDelayMs: 0,
+  });
   harness = new BrokerHarness(
     { groupHandlers: coordinator.handlers, maxFetchWaitMs: 2, maxPartitionsPerTopic: 4 },
     {},
@@ -160,7 +217,8 @@ describe("broker fuzz", () => {
           outcomes.responses += 1;
           const size = new DataView(response.buffer, response.byteOffset).getInt32(0);
           const target = expectedResponseVersion(frame);
-          if (size !== response.length - 4 || target === undefined) throw new Error(`bad response frame for ${String(target?.apiKey)}`);
+          if (size !== response.length - 4 || target === undefined)
+            throw new Error(`bad response frame for ${String(target?.apiKey)}`);
           decodeResponse(target, response.subarray(4));
         } catch (error) {
           if (NereusError.hasCode(error, ErrorCode.DECODE_ERROR)) {
@@ -185,7 +243,11 @@ describe("broker fuzz", () => {
         expect(produced).toMatchObject({ errorCode: 0, baseOffset: expectedOffset });
         const fetched = await client.fetch("healthy", 0, expectedOffset);
         expect(fetched?.highWatermark).toBe(expectedOffset + 1);
-        expect(splitRecordBatches(fetched?.records ?? new Uint8Array()).batches.map((batch) => readRecordBatchHeader(batch).baseOffset)).toEqual([expectedOffset]);
+        expect(
+          splitRecordBatches(fetched?.records ?? new Uint8Array()).batches.map(
+            (batch) => readRecordBatchHeader(batch).baseOffset,
+          ),
+        ).toEqual([expectedOffset]);
         expectedOffset += 1;
         // Like a client on a socket: wait for the event loop between requests, so a chain of microtasks never
         // starves the timers a fuzzed long poll waits on.
@@ -203,11 +265,18 @@ describe("broker fuzz", () => {
     expect(outcomes.responses).toBeGreaterThan(MUTATED_FRAMES / 10);
     expect(outcomes.closures).toBeGreaterThan(MUTATED_FRAMES / 10);
     expect(healthyRounds).toBeGreaterThan(10);
-    expect(harness.errors().map((event) => `${event.message} ${JSON.stringify(event.fields)}`.slice(0, 500))).toEqual([]);
+    expect(harness.errors().map((event) => `${event.message} ${JSON.stringify(event.fields)}`.slice(0, 500))).toEqual(
+      [],
+    );
 
     // The broker is still up for a new client.
     const client = harness.connect();
-    expect((await client.request(18, 3, { clientSoftwareName: "after", clientSoftwareVersion: "1" })).errorCode).toBe(0);
-    expect(await client.produce("healthy", 0, batchOf(["after"]))).toMatchObject({ errorCode: 0, baseOffset: healthyRounds });
+    expect((await client.request(18, 3, { clientSoftwareName: "after", clientSoftwareVersion: "1" })).errorCode).toBe(
+      0,
+    );
+    expect(await client.produce("healthy", 0, batchOf(["after"]))).toMatchObject({
+      errorCode: 0,
+      baseOffset: healthyRounds,
+    });
   }, 300_000);
 });

@@ -2,7 +2,13 @@
 // "restarted" brokers, so a restart keeps the data), a broker over it, and a client that speaks through
 // KafkaConnection.handleFrame with this package's request encoder and response decoder. Also builders of the
 // request bodies tests send. Test-only.
-import { type StreamStore, createStreamStore, StableHeadCoordinator, GenerationZeroVisibleCoordinator, type StreamStoreOptions } from "@nereus/core";
+import {
+  type StreamStore,
+  createStreamStore,
+  StableHeadCoordinator,
+  GenerationZeroVisibleCoordinator,
+  type StreamStoreOptions,
+} from "@nereus/core";
 import { InMemoryMetadataStore, MemoryWalProvider } from "@nereus/core/testing";
 import { createKafkaBroker, type KafkaBroker, type KafkaBrokerOptions } from "../src/broker/create-kafka-broker.js";
 import type { KafkaBrokerLogger } from "../src/logging/broker-logger.js";
@@ -43,7 +49,11 @@ export class BrokerHarness {
   readonly #brokerOptions: Partial<KafkaBrokerOptions>;
   readonly #storeOptions: Partial<StreamStoreOptions>;
 
-  constructor(brokerOptions: Partial<KafkaBrokerOptions> = {}, storeOptions: Partial<StreamStoreOptions> = {}, shared?: { metadata: InMemoryMetadataStore; objectWal: MemoryWalProvider }) {
+  constructor(
+    brokerOptions: Partial<KafkaBrokerOptions> = {},
+    storeOptions: Partial<StreamStoreOptions> = {},
+    shared?: { metadata: InMemoryMetadataStore; objectWal: MemoryWalProvider },
+  ) {
     this.metadata = shared?.metadata ?? new InMemoryMetadataStore();
     this.objectWal = shared?.objectWal ?? new MemoryWalProvider({ walKind: "OBJECT" });
     this.#brokerOptions = brokerOptions;
@@ -106,19 +116,28 @@ export class TestClient {
   }
 
   /** Sends one request; resolves with the decoded response body (undefined when none came). */
-  send<K extends SupportedApiKey>(apiKey: K, apiVersion: number, body: RequestBody<K>): Promise<ResponseBody<K> | undefined> {
+  send<K extends SupportedApiKey>(
+    apiKey: K,
+    apiVersion: number,
+    body: RequestBody<K>,
+  ): Promise<ResponseBody<K> | undefined> {
     const correlationId = ++this.#correlationId;
     const frame = encodeRequest({ apiKey, apiVersion, correlationId, clientId: "test-client" }, body).subarray(4);
     return this.connection.handleFrame(frame).then((response) => {
       if (response === undefined) return undefined;
       const decoded = decodeResponse({ apiKey, apiVersion }, response.subarray(4));
-      if (decoded.header.correlationId !== correlationId) throw new Error(`correlation id ${String(decoded.header.correlationId)} != ${String(correlationId)}`);
+      if (decoded.header.correlationId !== correlationId)
+        throw new Error(`correlation id ${String(decoded.header.correlationId)} != ${String(correlationId)}`);
       return decoded.body;
     });
   }
 
   /** Like send, but a missing response is an error. */
-  async request<K extends SupportedApiKey>(apiKey: K, apiVersion: number, body: RequestBody<K>): Promise<ResponseBody<K>> {
+  async request<K extends SupportedApiKey>(
+    apiKey: K,
+    apiVersion: number,
+    body: RequestBody<K>,
+  ): Promise<ResponseBody<K>> {
     const response = await this.send(apiKey, apiVersion, body);
     if (response === undefined) throw new Error("no response");
     return response;
@@ -129,30 +148,54 @@ export class TestClient {
   }
 
   /** Produces one batch; resolves with the partition result. */
-  async produce(topic: string, partition: number, batch: Uint8Array, options: { acks?: number; version?: number } = {}) {
+  async produce(
+    topic: string,
+    partition: number,
+    batch: Uint8Array,
+    options: { acks?: number; version?: number } = {},
+  ) {
     const response = await this.send(0, options.version ?? 9, produceBody(topic, partition, batch, options.acks ?? -1));
     return response?.responses[0]?.partitionResponses[0];
   }
 
   /** Fetches one partition; resolves with the partition data (records decoded, so always one array or null). */
   async fetch(topic: string, partition: number, offset: number, options: Partial<FetchOptions> = {}) {
-    const response = await this.request(1, options.version ?? 12, fetchBody([{ topic, partition, offset, partitionMaxBytes: options.partitionMaxBytes }], options));
+    const response = await this.request(
+      1,
+      options.version ?? 12,
+      fetchBody([{ topic, partition, offset, partitionMaxBytes: options.partitionMaxBytes }], options),
+    );
     const data = response.responses[0]?.partitions[0];
-    return data === undefined ? undefined : { ...data, records: data.records === null ? null : recordBytes(data.records) };
+    return data === undefined
+      ? undefined
+      : { ...data, records: data.records === null ? null : recordBytes(data.records) };
   }
 
   async listOffset(topic: string, partition: number, timestamp: number, version = 7) {
     const response = await this.request(2, version, {
       replicaId: -1,
       isolationLevel: 0,
-      topics: [{ name: topic, partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp, maxNumOffsets: 1 }] }],
+      topics: [
+        {
+          name: topic,
+          partitions: [{ partitionIndex: partition, currentLeaderEpoch: -1, timestamp, maxNumOffsets: 1 }],
+        },
+      ],
       timeoutMs: 1000,
     });
     return response.topics[0]?.partitions[0];
   }
 }
 
-export function createTopicsBody(topics: ReadonlyArray<{ name: string; partitions?: number; replicationFactor?: number; configs?: Record<string, string> }>, validateOnly = false): RequestBody<19> {
+export function createTopicsBody(
+  topics: ReadonlyArray<{
+    name: string;
+    partitions?: number;
+    replicationFactor?: number;
+    configs?: Record<string, string>;
+  }>,
+  validateOnly = false,
+): RequestBody<19> {
   return {
     topics: topics.map((topic) => ({
       name: topic.name,
@@ -167,7 +210,12 @@ export function createTopicsBody(topics: ReadonlyArray<{ name: string; partition
 }
 
 export function produceBody(topic: string, partition: number, batch: Uint8Array | null, acks = -1): RequestBody<0> {
-  return { transactionalId: null, acks, timeoutMs: 5000, topicData: [{ name: topic, partitionData: [{ index: partition, records: batch }] }] };
+  return {
+    transactionalId: null,
+    acks,
+    timeoutMs: 5000,
+    topicData: [{ name: topic, partitionData: [{ index: partition, records: batch }] }],
+  };
 }
 
 export interface FetchOptions {
@@ -180,10 +228,18 @@ export interface FetchOptions {
 }
 
 export function fetchBody(
-  partitions: ReadonlyArray<{ topic: string; partition: number; offset: number; partitionMaxBytes?: number | undefined }>,
+  partitions: ReadonlyArray<{
+    topic: string;
+    partition: number;
+    offset: number;
+    partitionMaxBytes?: number | undefined;
+  }>,
   options: Partial<FetchOptions> = {},
 ): RequestBody<1> {
-  const topics = new Map<string, Array<{ partition: number; offset: number; partitionMaxBytes?: number | undefined }>>();
+  const topics = new Map<
+    string,
+    Array<{ partition: number; offset: number; partitionMaxBytes?: number | undefined }>
+  >();
   for (const entry of partitions) topics.set(entry.topic, [...(topics.get(entry.topic) ?? []), entry]);
   return {
     clusterId: null,
@@ -214,8 +270,21 @@ export function fetchBody(
 }
 
 /** A producer-style batch (base offset 0, leader epoch -1) of `values`. */
-export function batchOf(values: readonly string[], options: { producerId?: bigint; producerEpoch?: number; baseSequence?: number; baseTimestamp?: number; timestampStep?: number } = {}): Uint8Array {
-  const records: RecordInput[] = values.map((value, index) => ({ key: utf8(`k${String(index)}`), value: utf8(value), timestampDelta: index * (options.timestampStep ?? 0) }));
+export function batchOf(
+  values: readonly string[],
+  options: {
+    producerId?: bigint;
+    producerEpoch?: number;
+    baseSequence?: number;
+    baseTimestamp?: number;
+    timestampStep?: number;
+  } = {},
+): Uint8Array {
+  const records: RecordInput[] = values.map((value, index) => ({
+    key: utf8(`k${String(index)}`),
+    value: utf8(value),
+    timestampDelta: index * (options.timestampStep ?? 0),
+  }));
   return encodeRecordBatch({
     baseTimestamp: options.baseTimestamp ?? Date.now(),
     records,

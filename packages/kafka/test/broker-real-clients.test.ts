@@ -33,7 +33,14 @@ afterEach(async () => {
 async function start(): Promise<Running> {
   const listener = await startTestListener();
   const metadata = new InMemoryMetadataStore();
-  const coordinator = createGroupCoordinator({ metadata, cluster: "kafka-test", nodeId: 1, host: "127.0.0.1", port: listener.port, initialRebalanceDelayMs: 0 });
+  const coordinator = createGroupCoordinator({
+    metadata,
+    cluster: "kafka-test",
+    nodeId: 1,
+    host: "127.0.0.1",
+    port: listener.port,
+    initialRebalanceDelayMs: 0,
+  });
   const harness = new BrokerHarness(
     { advertisedPort: listener.port, groupHandlers: coordinator.handlers, maxFetchWaitMs: 500 },
     {},
@@ -45,7 +52,11 @@ async function start(): Promise<Running> {
 }
 
 /** Runs kcat to completion (killed after `timeoutMs`); stdout is kept as raw bytes. */
-function runKcat(args: readonly string[], input?: string, timeoutMs = 60_000): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
+function runKcat(
+  args: readonly string[],
+  input?: string,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stdout: Buffer; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(KCAT, args, { stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
     const stdout: Buffer[] = [];
@@ -77,26 +88,65 @@ function messages(count: number): Array<{ key: string; value: string }> {
 describe("kcat (librdkafka 2.0.2)", () => {
   for (const variant of [
     { name: "plain", args: [] as string[], idempotent: false, compression: 0 },
-    { name: "idempotent, gzip", args: ["-X", "enable.idempotence=true", "-z", "gzip"], idempotent: true, compression: 1 },
+    {
+      name: "idempotent, gzip",
+      args: ["-X", "enable.idempotence=true", "-z", "gzip"],
+      idempotent: true,
+      compression: 1,
+    },
   ]) {
     test(`produces 10,000 messages with keys and headers and consumes them back byte-identical (${variant.name})`, async () => {
       const { bootstrap, harness } = await start();
       const topic = `kcat-${variant.name.replaceAll(/[^a-z]/g, "")}`;
       const sent = messages(10_000);
       const input = sent.map((message) => `${message.key}:${message.value}\n`).join("");
-      const produced = await runKcat(["-b", bootstrap, "-P", "-t", topic, "-K", ":", "-H", "source=kcat", "-H", "trace=ab\u00e7", "-X", "linger.ms=20", ...variant.args], input);
+      const produced = await runKcat(
+        [
+          "-b",
+          bootstrap,
+          "-P",
+          "-t",
+          topic,
+          "-K",
+          ":",
+          "-H",
+          "source=kcat",
+          "-H",
+          "trace=ab\u00e7",
+          "-X",
+          "linger.ms=20",
+          ...variant.args,
+        ],
+        input,
+      );
       expect(produced.code, produced.stderr).toBe(0);
-      const consumed = await runKcat(["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-e", "-f", "%o|%k|%s|%h\n"]);
+      const consumed = await runKcat([
+        "-b",
+        bootstrap,
+        "-C",
+        "-t",
+        topic,
+        "-o",
+        "beginning",
+        "-e",
+        "-f",
+        "%o|%k|%s|%h\n",
+      ]);
       expect(consumed.code, consumed.stderr).toBe(0);
       // Byte-identical: the consumed bytes are exactly the produced keys, values and headers, at offsets 0..9999.
-      const expected = sent.map((message, offset) => `${String(offset)}|${message.key}|${message.value}|source=kcat,trace=ab\u00e7\n`).join("");
+      const expected = sent
+        .map((message, offset) => `${String(offset)}|${message.key}|${message.value}|source=kcat,trace=ab\u00e7\n`)
+        .join("");
       expect(consumed.stdout.equals(Buffer.from(expected, "utf8"))).toBe(true);
       // The batches were stored as produced: compressed by the client, with a producer id when idempotent.
       const stored = await harness.connect().fetch(topic, 0, 0, { partitionMaxBytes: 64 * 1024 });
       const header = readRecordBatchHeader(stored?.records ?? new Uint8Array());
       expect(header.compression).toBe(variant.compression);
       expect(header.producerId >= 0n).toBe(variant.idempotent);
-      const initProducerIds = harness.broker.metrics.collect().find((family) => family.name === "nereus_kafka_requests_total")?.samples.find((sample) => sample.labels["api"] === "InitProducerId");
+      const initProducerIds = harness.broker.metrics
+        .collect()
+        .find((family) => family.name === "nereus_kafka_requests_total")
+        ?.samples.find((sample) => sample.labels["api"] === "InitProducerId");
       expect((initProducerIds?.value ?? 0) > 0).toBe(variant.idempotent);
     }, 120_000);
   }
@@ -153,6 +203,8 @@ describe("kafkajs 2.2.4", () => {
       const order = ofPartition.map((message) => sent.indexOf(message.value));
       expect([...order].sort((left, right) => left - right)).toEqual(order);
     }
-    expect(received.every((message) => message.batch === String(Math.floor(Number(message.value.slice(2)) / 50)))).toBe(true);
+    expect(received.every((message) => message.batch === String(Math.floor(Number(message.value.slice(2)) / 50)))).toBe(
+      true,
+    );
   }, 120_000);
 });

@@ -57,7 +57,9 @@ export function runProcess(
   options: { input?: string; timeoutMs?: number } = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child: ChildProcess = spawn(command, args, { stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
+    const child: ChildProcess = spawn(command, args, {
+      stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -88,7 +90,17 @@ export function metadataAnswer(topics: readonly string[], port: number): Respons
       name,
       topicId: ZERO_UUID,
       isInternal: false,
-      partitions: [{ errorCode: 0, partitionIndex: 0, leaderId: 1, leaderEpoch: 0, replicaNodes: [1], isrNodes: [1], offlineReplicas: [] }],
+      partitions: [
+        {
+          errorCode: 0,
+          partitionIndex: 0,
+          leaderId: 1,
+          leaderEpoch: 0,
+          replicaNodes: [1],
+          isrNodes: [1],
+          offlineReplicas: [],
+        },
+      ],
       topicAuthorizedOperations: -2147483648,
     })),
     clusterAuthorizedOperations: -2147483648,
@@ -170,7 +182,8 @@ export function listOffsetsAnswer(request: RequestBody<2>): ResponseBody<2> {
 
 const baseScript: ResponseScript = {
   18: () => apiVersionsResponseBody(),
-  3: (request, { port }) => metadataAnswer(request.body.topics?.map((topic) => topic.name ?? "") ?? [CAPTURE_TOPIC], port),
+  3: (request, { port }) =>
+    metadataAnswer(request.body.topics?.map((topic) => topic.name ?? "") ?? [CAPTURE_TOPIC], port),
   0: (request) => produceAnswer(request.body),
   1: (request) => fetchAnswer(request.body),
   2: (request) => listOffsetsAnswer(request.body),
@@ -201,7 +214,14 @@ export function groupScript(): ResponseScript {
       nodeId: 1,
       host: "127.0.0.1",
       port,
-      coordinators: request.body.coordinatorKeys.map((key) => ({ key, nodeId: 1, host: "127.0.0.1", port, errorCode: 0, errorMessage: null })),
+      coordinators: request.body.coordinatorKeys.map((key) => ({
+        key,
+        nodeId: 1,
+        host: "127.0.0.1",
+        port,
+        errorCode: 0,
+        errorMessage: null,
+      })),
     }),
     11: (request) => {
       const protocol = request.body.protocols[0];
@@ -216,24 +236,50 @@ export function groupScript(): ResponseScript {
         leader: known ? CAPTURE_MEMBER : "",
         skipAssignment: false,
         memberId: CAPTURE_MEMBER,
-        members: known ? [{ memberId: CAPTURE_MEMBER, groupInstanceId: request.body.groupInstanceId, metadata: protocol?.metadata ?? new Uint8Array(0) }] : [],
+        members: known
+          ? [
+              {
+                memberId: CAPTURE_MEMBER,
+                groupInstanceId: request.body.groupInstanceId,
+                metadata: protocol?.metadata ?? new Uint8Array(0),
+              },
+            ]
+          : [],
       };
     },
     14: (request) => {
       const own = request.body.assignments.find((entry) => entry.memberId === request.body.memberId);
       if (own !== undefined) assignment = own.assignment.slice();
-      return { throttleTimeMs: 0, errorCode: 0, protocolType: request.body.protocolType, protocolName: request.body.protocolName, assignment };
+      return {
+        throttleTimeMs: 0,
+        errorCode: 0,
+        protocolType: request.body.protocolType,
+        protocolName: request.body.protocolName,
+        assignment,
+      };
     },
     9: (request) => {
       const partitions = (indexes: readonly number[]) =>
-        indexes.map((partitionIndex) => ({ partitionIndex, committedOffset: -1, committedLeaderEpoch: -1, metadata: "", errorCode: 0 }));
+        indexes.map((partitionIndex) => ({
+          partitionIndex,
+          committedOffset: -1,
+          committedLeaderEpoch: -1,
+          metadata: "",
+          errorCode: 0,
+        }));
       return {
         throttleTimeMs: 0,
-        topics: (request.body.topics ?? []).map((topic) => ({ name: topic.name, partitions: partitions(topic.partitionIndexes) })),
+        topics: (request.body.topics ?? []).map((topic) => ({
+          name: topic.name,
+          partitions: partitions(topic.partitionIndexes),
+        })),
         errorCode: 0,
         groups: request.body.groups.map((group) => ({
           groupId: group.groupId,
-          topics: (group.topics ?? []).map((topic) => ({ name: topic.name, partitions: partitions(topic.partitionIndexes) })),
+          topics: (group.topics ?? []).map((topic) => ({
+            name: topic.name,
+            partitions: partitions(topic.partitionIndexes),
+          })),
           errorCode: 0,
         })),
       };
@@ -249,7 +295,11 @@ export function groupScript(): ResponseScript {
     13: (request) => ({
       throttleTimeMs: 0,
       errorCode: 0,
-      members: request.body.members.map((member) => ({ memberId: member.memberId, groupInstanceId: member.groupInstanceId, errorCode: 0 })),
+      members: request.body.members.map((member) => ({
+        memberId: member.memberId,
+        groupInstanceId: member.groupInstanceId,
+        errorCode: 0,
+      })),
     }),
   };
 }
@@ -304,7 +354,11 @@ export function adminScript(): ResponseScript {
         })),
       })),
     }),
-    16: () => ({ throttleTimeMs: 0, errorCode: 0, groups: [{ groupId: CAPTURE_GROUP, protocolType: "consumer", groupState: "Empty", groupType: "classic" }] }),
+    16: () => ({
+      throttleTimeMs: 0,
+      errorCode: 0,
+      groups: [{ groupId: CAPTURE_GROUP, protocolType: "consumer", groupState: "Empty", groupType: "classic" }],
+    }),
     15: (request) => ({
       throttleTimeMs: 0,
       groups: request.body.groups.map((groupId) => ({
@@ -394,7 +448,18 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     reproducibleFrames: 1,
     script: baseScript,
     async run(broker) {
-      const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-P", "-t", CAPTURE_TOPIC, "-p", "0", "-K:", "-z", "gzip"];
+      const args = [
+        "-b",
+        `127.0.0.1:${String(broker.port)}`,
+        "-P",
+        "-t",
+        CAPTURE_TOPIC,
+        "-p",
+        "0",
+        "-K:",
+        "-z",
+        "gzip",
+      ];
       // librdkafka sends a batch uncompressed when compression would not shrink it: use compressible values.
       return runProcess(KCAT, args, { input: `k1:${GZIP_VALUE}\nk2:${GZIP_VALUE}\n` });
     },
@@ -405,7 +470,21 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     reproducibleFrames: 1,
     script: baseScript,
     async run(broker) {
-      const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-C", "-t", CAPTURE_TOPIC, "-p", "0", "-o", "beginning", "-c", "1", "-f", "%k=%s @%o headers:%h\n"];
+      const args = [
+        "-b",
+        `127.0.0.1:${String(broker.port)}`,
+        "-C",
+        "-t",
+        CAPTURE_TOPIC,
+        "-p",
+        "0",
+        "-o",
+        "beginning",
+        "-c",
+        "1",
+        "-f",
+        "%k=%s @%o headers:%h\n",
+      ];
       return runProcess(KCAT, args);
     },
   },
@@ -452,7 +531,11 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     // Heartbeats, fetch polls and commits depend on timing; the join/sync/offset-fetch sequence does not.
     reproducibleFrames: 7,
     async run(broker) {
-      const consumer = (await kafkajsClient(broker)).consumer({ groupId: CAPTURE_GROUP, maxWaitTimeInMs: 100, allowAutoTopicCreation: false });
+      const consumer = (await kafkajsClient(broker)).consumer({
+        groupId: CAPTURE_GROUP,
+        maxWaitTimeInMs: 100,
+        allowAutoTopicCreation: false,
+      });
       await consumer.connect();
       try {
         await consumer.subscribe({ topic: CAPTURE_TOPIC, fromBeginning: true });
@@ -474,7 +557,18 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     reproducibleFrames: 1,
     script: adminScript(),
     async run(broker) {
-      const args = ["-b", `127.0.0.1:${String(broker.port)}`, "-P", "-t", CAPTURE_TOPIC, "-p", "0", "-K:", "-X", "enable.idempotence=true"];
+      const args = [
+        "-b",
+        `127.0.0.1:${String(broker.port)}`,
+        "-P",
+        "-t",
+        CAPTURE_TOPIC,
+        "-p",
+        "0",
+        "-K:",
+        "-X",
+        "enable.idempotence=true",
+      ];
       return runProcess(KCAT, args, { input: "k1:v1\n" });
     },
   },
@@ -483,10 +577,19 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
     client: "kafkajs",
     script: adminScript(),
     async run(broker) {
-      const producer = (await kafkajsClient(broker)).producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: { retries: 1 } });
+      const producer = (await kafkajsClient(broker)).producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        retry: { retries: 1 },
+      });
       await producer.connect();
       try {
-        return await producer.send({ topic: CAPTURE_TOPIC, acks: -1, messages: [{ ...KAFKAJS_MESSAGE, partition: 0 }] });
+        return await producer.send({
+          topic: CAPTURE_TOPIC,
+          acks: -1,
+          messages: [{ ...KAFKAJS_MESSAGE, partition: 0 }],
+        });
       } finally {
         await producer.disconnect();
       }
@@ -501,9 +604,19 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
       await admin.connect();
       try {
         const created = await admin.createTopics({
-          topics: [{ topic: "orders", numPartitions: 3, replicationFactor: 1, configEntries: [{ name: "cleanup.policy", value: "compact" }] }],
+          topics: [
+            {
+              topic: "orders",
+              numPartitions: 3,
+              replicationFactor: 1,
+              configEntries: [{ name: "cleanup.policy", value: "compact" }],
+            },
+          ],
         });
-        const configs = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: 2, name: "orders", configNames: ["cleanup.policy"] }] });
+        const configs = await admin.describeConfigs({
+          includeSynonyms: false,
+          resources: [{ type: 2, name: "orders", configNames: ["cleanup.policy"] }],
+        });
         const groups = await admin.listGroups();
         const described = await admin.describeGroups([CAPTURE_GROUP]);
         await admin.deleteTopics({ topics: ["orders"] });
@@ -521,7 +634,11 @@ export const CLIENT_SCENARIOS: readonly ClientScenario[] = [
       const producer = (await kafkajsClient(broker)).producer({ allowAutoTopicCreation: false });
       await producer.connect();
       try {
-        return await producer.send({ topic: CAPTURE_TOPIC, acks: -1, messages: [{ ...KAFKAJS_MESSAGE, partition: 0 }] });
+        return await producer.send({
+          topic: CAPTURE_TOPIC,
+          acks: -1,
+          messages: [{ ...KAFKAJS_MESSAGE, partition: 0 }],
+        });
       } finally {
         await producer.disconnect();
       }

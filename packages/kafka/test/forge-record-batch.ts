@@ -2,7 +2,12 @@
 // section, a different record count or lastOffsetDelta, other attributes — and fixes batchLength and the CRC-32C
 // so that only the records themselves are wrong. For tests; the input is not modified.
 import { crc32c } from "@nereus/core";
-import { CRC_COVERAGE_START, LOG_OVERHEAD_BYTES, RECORD_BATCH_HEADER_BYTES, RecordBatchOffset } from "../src/protocol/records/record-batch-header.js";
+import {
+  CRC_COVERAGE_START,
+  LOG_OVERHEAD_BYTES,
+  RECORD_BATCH_HEADER_BYTES,
+  RecordBatchOffset,
+} from "../src/protocol/records/record-batch-header.js";
 
 /** What {@link forgeRecordBatch} changes. */
 export interface BatchForgery {
@@ -23,7 +28,10 @@ export function forgeRecordBatch(batch: Uint8Array, changes: BatchForgery): Uint
   if (changes.recordCount !== undefined) view.setInt32(RecordBatchOffset.recordCount, changes.recordCount);
   if (changes.lastOffsetDelta !== undefined) view.setInt32(RecordBatchOffset.lastOffsetDelta, changes.lastOffsetDelta);
   if (changes.compression !== undefined) {
-    view.setInt16(RecordBatchOffset.attributes, (view.getInt16(RecordBatchOffset.attributes) & ~0x07) | changes.compression);
+    view.setInt16(
+      RecordBatchOffset.attributes,
+      (view.getInt16(RecordBatchOffset.attributes) & ~0x07) | changes.compression,
+    );
   }
   view.setUint32(RecordBatchOffset.crc, crc32c(forged.subarray(CRC_COVERAGE_START)));
   return forged;

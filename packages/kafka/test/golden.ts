@@ -59,7 +59,8 @@ export function describeGolden(fixture: string, messages: readonly GoldenMessage
   it(`golden bytes match the frozen fixture test/fixtures/golden/${fixture}.hex`, async () => {
     const lines: string[] = [];
     for (const message of messages) {
-      for (const version of message.versions) lines.push(`${message.schema.name} v${String(version)} ${message.wire(version)}`);
+      for (const version of message.versions)
+        lines.push(`${message.schema.name} v${String(version)} ${message.wire(version)}`);
     }
     await expect(`${lines.join("\n")}\n`).toMatchFileSnapshot(path.join(FIXTURE_DIR, `${fixture}.hex`));
   });

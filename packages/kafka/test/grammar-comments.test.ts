@@ -14,19 +14,26 @@ const root = path.resolve(import.meta.dirname, "..");
 
 describe("grammar comments", () => {
   const files = listApiSourceFiles(root);
-  it.each(files.map((file) => [path.relative(root, file), file]))("%s documents its codecs with the current grammar", async (_name, file) => {
-    const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-    const source = fs.readFileSync(file, "utf8");
-    const schemas = Object.entries(module).filter((entry): entry is [string, MessageSchema<never>] => entry[1] instanceof MessageSchema);
-    expect(schemas.length).toBeGreaterThan(0);
-    for (const [name, schema] of schemas) {
-      expect(source).toContain(`${grammarComment(describeSchema(schema))}\nexport const ${name} = `);
-    }
-  });
+  it.each(files.map((file) => [path.relative(root, file), file]))(
+    "%s documents its codecs with the current grammar",
+    async (_name, file) => {
+      const module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+      const source = fs.readFileSync(file, "utf8");
+      const schemas = Object.entries(module).filter(
+        (entry): entry is [string, MessageSchema<never>] => entry[1] instanceof MessageSchema,
+      );
+      expect(schemas.length).toBeGreaterThan(0);
+      for (const [name, schema] of schemas) {
+        expect(source).toContain(`${grammarComment(describeSchema(schema))}\nexport const ${name} = `);
+      }
+    },
+  );
 
   it("every supported API's codecs live in a documented file", () => {
     const documented = new Set<unknown>();
-    return Promise.all(files.map(async (file) => Object.values((await import(pathToFileURL(file).href)) as Record<string, unknown>))).then((exports) => {
+    return Promise.all(
+      files.map(async (file) => Object.values((await import(pathToFileURL(file).href)) as Record<string, unknown>)),
+    ).then((exports) => {
       for (const values of exports) for (const value of values) documented.add(value);
       for (const api of Object.values(SUPPORTED_APIS)) {
         expect(documented.has(api.request), api.name).toBe(true);

@@ -5,7 +5,12 @@ import { expect } from "vitest";
 
 /** Bytes from annotated hex: `hex("0003 616263  # "abc"")`. */
 export function hex(listing: string): Uint8Array {
-  return fromHex(listing.replace(/#[^\n]*/g, "").replace(/\s+/g, "").toLowerCase());
+  return fromHex(
+    listing
+      .replace(/#[^\n]*/g, "")
+      .replace(/\s+/g, "")
+      .toLowerCase(),
+  );
 }
 
 /** Asserts that `run` throws a NereusError with code DECODE_ERROR and returns it. */
@@ -16,7 +21,9 @@ export function expectDecodeError(run: () => unknown): NereusError {
   } catch (error) {
     caught = error;
   }
-  expect(NereusError.hasCode(caught, ErrorCode.DECODE_ERROR), `expected DECODE_ERROR, got ${String(caught)}`).toBe(true);
+  expect(NereusError.hasCode(caught, ErrorCode.DECODE_ERROR), `expected DECODE_ERROR, got ${String(caught)}`).toBe(
+    true,
+  );
   return caught as NereusError;
 }
 
@@ -28,6 +35,9 @@ export function expectInvalidArgument(run: () => unknown): NereusError {
   } catch (error) {
     caught = error;
   }
-  expect(NereusError.hasCode(caught, ErrorCode.INVALID_ARGUMENT), `expected INVALID_ARGUMENT, got ${String(caught)}`).toBe(true);
+  expect(
+    NereusError.hasCode(caught, ErrorCode.INVALID_ARGUMENT),
+    `expected INVALID_ARGUMENT, got ${String(caught)}`,
+  ).toBe(true);
   return caught as NereusError;
 }

@@ -5,7 +5,14 @@
 import { toHex } from "@nereus/core";
 import { describe, expect, it } from "vitest";
 import { loadClientFixture } from "./client-fixtures.js";
-import { CLIENT_SCENARIOS, CAPTURE_GROUP, CAPTURE_TOPIC, type ClientScenario, clientIdentity, runScenario } from "./client-scenarios.js";
+import {
+  CLIENT_SCENARIOS,
+  CAPTURE_GROUP,
+  CAPTURE_TOPIC,
+  type ClientScenario,
+  clientIdentity,
+  runScenario,
+} from "./client-scenarios.js";
 
 /**
  * Frames as hex with the correlation id zeroed and immediate repeats collapsed: clients refresh metadata a
@@ -24,12 +31,21 @@ const EXPECTATIONS: Record<string, (output: unknown) => void> = {
   "kcat-metadata": (output) => {
     expect(output).toMatchObject({
       brokers: [{ id: 1 }],
-      topics: [{ topic: CAPTURE_TOPIC, partitions: [{ partition: 0, leader: 1, replicas: [{ id: 1 }], isrs: [{ id: 1 }] }] }],
+      topics: [
+        { topic: CAPTURE_TOPIC, partitions: [{ partition: 0, leader: 1, replicas: [{ id: 1 }], isrs: [{ id: 1 }] }] },
+      ],
     });
   },
   "kafkajs-metadata": (output) => {
     expect(output).toEqual({
-      topics: [{ name: CAPTURE_TOPIC, partitions: [{ partitionErrorCode: 0, partitionId: 0, leader: 1, replicas: [1], isr: [1], offlineReplicas: [] }] }],
+      topics: [
+        {
+          name: CAPTURE_TOPIC,
+          partitions: [
+            { partitionErrorCode: 0, partitionId: 0, leader: 1, replicas: [1], isr: [1], offlineReplicas: [] },
+          ],
+        },
+      ],
     });
   },
   "kcat-produce-without-fetch": (output) => {
@@ -54,12 +70,28 @@ const EXPECTATIONS: Record<string, (output: unknown) => void> = {
     expect(output).toMatchObject({ code: 0 });
   },
   "kafkajs-idempotent-produce": (output) => {
-    expect(output).toEqual([{ topicName: CAPTURE_TOPIC, partition: 0, errorCode: 0, baseOffset: "0", logAppendTime: "-1", logStartOffset: "0" }]);
+    expect(output).toEqual([
+      {
+        topicName: CAPTURE_TOPIC,
+        partition: 0,
+        errorCode: 0,
+        baseOffset: "0",
+        logAppendTime: "-1",
+        logStartOffset: "0",
+      },
+    ]);
   },
   "kafkajs-admin": (output) => {
     expect(output).toMatchObject({
       created: true,
-      configs: { resources: [{ resourceName: "orders", configEntries: [{ configName: "cleanup.policy", configValue: "delete", isDefault: true }] }] },
+      configs: {
+        resources: [
+          {
+            resourceName: "orders",
+            configEntries: [{ configName: "cleanup.policy", configValue: "delete", isDefault: true }],
+          },
+        ],
+      },
       groups: { groups: [{ groupId: CAPTURE_GROUP, protocolType: "consumer" }] },
       described: { groups: [{ groupId: CAPTURE_GROUP, state: "Empty", protocolType: "consumer", members: [] }] },
     });
@@ -68,11 +100,22 @@ const EXPECTATIONS: Record<string, (output: unknown) => void> = {
     expect(output).toEqual([{ partition: 0, offset: "1", high: "1", low: "0" }]);
   },
   "kafkajs-produce": (output) => {
-    expect(output).toEqual([{ topicName: CAPTURE_TOPIC, partition: 0, errorCode: 0, baseOffset: "0", logAppendTime: "-1", logStartOffset: "0" }]);
+    expect(output).toEqual([
+      {
+        topicName: CAPTURE_TOPIC,
+        partition: 0,
+        errorCode: 0,
+        baseOffset: "0",
+        logAppendTime: "-1",
+        logStartOffset: "0",
+      },
+    ]);
   },
 };
 
-describe.each(CLIENT_SCENARIOS.map((scenario): [string, ClientScenario] => [`${scenario.client}-${scenario.name}`, scenario]))("%s", (name, scenario) => {
+describe.each(
+  CLIENT_SCENARIOS.map((scenario): [string, ClientScenario] => [`${scenario.client}-${scenario.name}`, scenario]),
+)("%s", (name, scenario) => {
   it("decodes every request the real client sends, and the client accepts the encoded answers", async () => {
     const { broker, output } = await runScenario(scenario);
     expect(broker.errors).toEqual([]);

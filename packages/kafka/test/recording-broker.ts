@@ -18,7 +18,10 @@ export interface RecordedFrame {
 
 /** Builds the response to a request of API `K`, or returns undefined to leave it unanswered. */
 export type ResponseScript = {
-  [K in SupportedApiKey]?: (request: Extract<KafkaRequest, { apiKey: K }>, broker: { port: number }) => ResponseBody<K> | undefined;
+  [K in SupportedApiKey]?: (
+    request: Extract<KafkaRequest, { apiKey: K }>,
+    broker: { port: number },
+  ) => ResponseBody<K> | undefined;
 };
 
 /** A running recording broker. */
@@ -86,7 +89,8 @@ export async function startRecordingBroker(script: ResponseScript): Promise<Reco
 
 function respond(decoded: DecodedRequest | Error, script: ResponseScript, port: number): Uint8Array | undefined {
   if (decoded instanceof Error) return undefined;
-  if (decoded.kind === "unsupported-version") return decoded.apiKey === 18 ? encodeApiVersionsFallback(decoded.correlationId) : undefined;
+  if (decoded.kind === "unsupported-version")
+    return decoded.apiKey === 18 ? encodeApiVersionsFallback(decoded.correlationId) : undefined;
   if (decoded.kind !== "request") return undefined;
   const build = script[decoded.apiKey] as ((request: KafkaRequest, broker: { port: number }) => unknown) | undefined;
   const body = build?.(decoded, { port });

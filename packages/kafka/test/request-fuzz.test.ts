@@ -53,10 +53,21 @@ const mutation = fc.oneof(
   fc.record({ kind: fc.constant("flip" as const), at: fc.nat(), bit: fc.nat({ max: 7 }) }),
   fc.record({ kind: fc.constant("set" as const), at: fc.nat(), value: fc.nat({ max: 255 }) }),
   fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant("insert" as const), at: fc.nat(), data: fc.uint8Array({ minLength: 1, maxLength: 6 }) }),
+  fc.record({
+    kind: fc.constant("insert" as const),
+    at: fc.nat(),
+    data: fc.uint8Array({ minLength: 1, maxLength: 6 }),
+  }),
   fc.record({ kind: fc.constant("delete" as const), at: fc.nat(), count: fc.integer({ min: 1, max: 6 }) }),
   fc.record({ kind: fc.constant("int32" as const), at: fc.nat(), value: fc.constantFrom(...HOSTILE_INT32) }),
-  fc.record({ kind: fc.constant("varint" as const), at: fc.nat(), data: fc.constantFrom(new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f]), new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x80, 0x01])) }),
+  fc.record({
+    kind: fc.constant("varint" as const),
+    at: fc.nat(),
+    data: fc.constantFrom(
+      new Uint8Array([0xff, 0xff, 0xff, 0xff, 0x0f]),
+      new Uint8Array([0x80, 0x80, 0x80, 0x80, 0x80, 0x01]),
+    ),
+  }),
 );
 type Mutation = typeof mutation extends fc.Arbitrary<infer M> ? M : never;
 
@@ -116,10 +127,14 @@ describe("mutated frames", () => {
   it("12,000 mutated request frames either decode or raise DECODE_ERROR", () => {
     const outcomes = { ok: 0, rejected: 0 };
     fc.assert(
-      fc.property(fc.nat({ max: requests.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), (index, mutations) => {
-        const sample = requests[index] as Sample;
-        outcomes[expectOnlyDecodeErrors(() => decodeRequest(mutate(sample.frame, mutations)))] += 1;
-      }),
+      fc.property(
+        fc.nat({ max: requests.length - 1 }),
+        fc.array(mutation, { minLength: 1, maxLength: 4 }),
+        (index, mutations) => {
+          const sample = requests[index] as Sample;
+          outcomes[expectOnlyDecodeErrors(() => decodeRequest(mutate(sample.frame, mutations)))] += 1;
+        },
+      ),
       { numRuns: 12_000, seed: 20_261_130 },
     );
     expect(outcomes.ok + outcomes.rejected).toBeGreaterThanOrEqual(12_000);
@@ -128,10 +143,14 @@ describe("mutated frames", () => {
 
   it("4,000 mutated response frames either decode or raise DECODE_ERROR", () => {
     fc.assert(
-      fc.property(fc.nat({ max: responses.length - 1 }), fc.array(mutation, { minLength: 1, maxLength: 4 }), (index, mutations) => {
-        const sample = responses[index] as Sample;
-        expectOnlyDecodeErrors(() => decodeResponse(sample, mutate(sample.frame, mutations)));
-      }),
+      fc.property(
+        fc.nat({ max: responses.length - 1 }),
+        fc.array(mutation, { minLength: 1, maxLength: 4 }),
+        (index, mutations) => {
+          const sample = responses[index] as Sample;
+          expectOnlyDecodeErrors(() => decodeResponse(sample, mutate(sample.frame, mutations)));
+        },
+      ),
       { numRuns: 4_000, seed: 11_302_026 },
     );
   });

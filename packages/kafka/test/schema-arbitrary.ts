@@ -41,7 +41,10 @@ function present(spec: FieldSpec<unknown>, context: CodecContext): boolean {
   return inVersionRange(spec.versions, context.version);
 }
 
-function structArbitrary(schema: StructSchema<FieldShape>, context: CodecContext): fc.Arbitrary<Record<string, unknown>> {
+function structArbitrary(
+  schema: StructSchema<FieldShape>,
+  context: CodecContext,
+): fc.Arbitrary<Record<string, unknown>> {
   const fields: Record<string, fc.Arbitrary<unknown>> = {};
   const usedTags = new Set<number>();
   for (const [name, spec] of Object.entries(schema.fields)) {
@@ -55,28 +58,45 @@ function structArbitrary(schema: StructSchema<FieldShape>, context: CodecContext
   }
   const base = fc.record(fields);
   if (!context.flexible) return base;
-  const unknown = fc.uniqueArray(fc.integer({ min: 0, max: 300 }).filter((tag) => !usedTags.has(tag)), { maxLength: 2 }).chain((tagList) =>
-    fc.tuple(...tagList.sort((left, right) => left - right).map((tag) => fc.uint8Array({ maxLength: 4 }).map((data) => ({ tag, data })))),
-  );
-  return fc.tuple(base, fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: unknown })).map(([value, extra]) =>
-    extra.length > 0 ? { ...value, unknownTaggedFields: extra } : value,
-  );
+  const unknown = fc
+    .uniqueArray(
+      fc.integer({ min: 0, max: 300 }).filter((tag) => !usedTags.has(tag)),
+      { maxLength: 2 },
+    )
+    .chain((tagList) =>
+      fc.tuple(
+        ...tagList
+          .sort((left, right) => left - right)
+          .map((tag) => fc.uint8Array({ maxLength: 4 }).map((data) => ({ tag, data }))),
+      ),
+    );
+  return fc
+    .tuple(base, fc.oneof({ weight: 4, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: unknown }))
+    .map(([value, extra]) => (extra.length > 0 ? { ...value, unknownTaggedFields: extra } : value));
 }
 
 /** Values of `schema` valid in `version`. */
-export function messageArbitrary(schema: MessageSchema<FieldShape>, version: number): fc.Arbitrary<Record<string, unknown>> {
+export function messageArbitrary(
+  schema: MessageSchema<FieldShape>,
+  version: number,
+): fc.Arbitrary<Record<string, unknown>> {
   return structArbitrary(schema.body, { version, flexible: schema.isFlexible(version) });
 }
 
 function projectType(type: WireType<unknown>, value: unknown, context: CodecContext): unknown {
   if (value === null) return null;
-  if (type instanceof StructSchema) return projectStruct(type as StructSchema<FieldShape>, value as Record<string, unknown>, context);
+  if (type instanceof StructSchema)
+    return projectStruct(type as StructSchema<FieldShape>, value as Record<string, unknown>, context);
   const element = (type as Partial<ArrayType<unknown>>).element;
   if (element !== undefined) return (value as unknown[]).map((item) => projectType(element, item, context));
   return value;
 }
 
-function projectStruct(schema: StructSchema<FieldShape>, value: Record<string, unknown>, context: CodecContext): Record<string, unknown> {
+function projectStruct(
+  schema: StructSchema<FieldShape>,
+  value: Record<string, unknown>,
+  context: CodecContext,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(schema.fields)) {
     out[name] = present(spec, context) ? projectType(spec.type, value[name], context) : spec.defaultValue();
@@ -86,5 +106,8 @@ function projectStruct(schema: StructSchema<FieldShape>, value: Record<string, u
 
 /** `value` as a decoder returns it after encoding in `version` (absent fields at their defaults). */
 export function projectToVersion<T>(schema: MessageSchema<FieldShape>, value: T, version: number): T {
-  return projectStruct(schema.body, value as Record<string, unknown>, { version, flexible: schema.isFlexible(version) }) as T;
+  return projectStruct(schema.body, value as Record<string, unknown>, {
+    version,
+    flexible: schema.isFlexible(version),
+  }) as T;
 }

@@ -43,11 +43,18 @@ function percentile(sorted: readonly number[], fraction: number): number {
 
 function summarize(samples: readonly number[]): { p50: number; p99: number; mean: number } {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), mean: sorted.reduce((sum, value) => sum + value, 0) / sorted.length };
+  return {
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    mean: sorted.reduce((sum, value) => sum + value, 0) / sorted.length,
+  };
 }
 
 async function rawTxnSamples(endpoint: string, key: string): Promise<number[]> {
-  const once = { execute: async (call: (context: { signal: AbortSignal }) => unknown) => call({ signal: new AbortController().signal }) };
+  const once = {
+    execute: async (call: (context: { signal: AbortSignal }) => unknown) =>
+      call({ signal: new AbortController().signal }),
+  };
   const policy = once as unknown as NonNullable<NonNullable<IOptions["faultHandling"]>["global"]>;
   const client = new Etcd3({ hosts: endpoint, faultHandling: { host: () => policy, global: policy } });
   try {
@@ -119,13 +126,20 @@ async function appendRun(endpoint: string, cluster: string, profile: StorageProf
 async function main(): Promise<void> {
   let owned: RunningServices | undefined;
   const shared = process.env[SERVICES_FILE_ENV];
-  const services = shared !== undefined && shared !== "" ? loadServices() : (owned = await startServices({ etcd: true }));
+  const services =
+    shared !== undefined && shared !== "" ? loadServices() : (owned = await startServices({ etcd: true }));
   const endpoint = services.etcd.endpoint;
   const cluster = `bench-${Date.now().toString(36)}`;
   try {
     const raw = summarize(await rawTxnSamples(endpoint, `nereus-bench/append/${cluster}/raw`));
-    const rows: string[][] = [["raw etcd3 Txn (baseline)", raw.p50.toFixed(3), raw.p99.toFixed(3), (1000 / raw.mean).toFixed(0), "-", "1.00x"]];
-    for (const [profile, concurrency] of [["OBJECT_WAL_SYNC_OBJECT", 1], ["BOOKKEEPER_WAL_ONLY", 1], ["OBJECT_WAL_SYNC_OBJECT", 64]] as const) {
+    const rows: string[][] = [
+      ["raw etcd3 Txn (baseline)", raw.p50.toFixed(3), raw.p99.toFixed(3), (1000 / raw.mean).toFixed(0), "-", "1.00x"],
+    ];
+    for (const [profile, concurrency] of [
+      ["OBJECT_WAL_SYNC_OBJECT", 1],
+      ["BOOKKEEPER_WAL_ONLY", 1],
+      ["OBJECT_WAL_SYNC_OBJECT", 64],
+    ] as const) {
       const run = await appendRun(endpoint, cluster, profile, concurrency);
       const stats = summarize(run.samples);
       rows.push([
@@ -137,10 +151,21 @@ async function main(): Promise<void> {
         `${(stats.p50 / raw.p50).toFixed(2)}x`,
       ]);
     }
-    const header = ["operation (1 KiB payload, in-memory WAL)", "p50 ms", "p99 ms", "ops/s", "metadata RT/append", "p50 vs raw Txn"];
-    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
+    const header = [
+      "operation (1 KiB payload, in-memory WAL)",
+      "p50 ms",
+      "p99 ms",
+      "ops/s",
+      "metadata RT/append",
+      "p50 vs raw Txn",
+    ];
+    const widths = header.map((title, column) =>
+      Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+    );
     const line = (cells: readonly string[]): string =>
-      cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(" | ");
+      cells
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+        .join(" | ");
     console.log(`etcd ${endpoint}${owned === undefined ? " (shared services)" : " (started for this run)"}`);
     console.log(line(header));
     console.log(widths.map((width) => "-".repeat(width)).join("-|-"));

@@ -24,7 +24,11 @@ interface Result {
 }
 
 /** One CAS round: `cas(revision)` performs the txn and returns the new revision. */
-async function measure(name: string, initialRevision: number, cas: (revision: number) => Promise<number>): Promise<Result> {
+async function measure(
+  name: string,
+  initialRevision: number,
+  cas: (revision: number) => Promise<number>,
+): Promise<Result> {
   let revision = initialRevision;
   for (let index = 0; index < WARMUP; index++) revision = await cas(revision);
   const samplesMs: number[] = [];
@@ -37,17 +41,26 @@ async function measure(name: string, initialRevision: number, cas: (revision: nu
 }
 
 async function storeCas(name: string, store: MetadataStore, key: string): Promise<Result> {
-  const created = await store.txn({ compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value: VALUE }] });
+  const created = await store.txn({
+    compares: [{ key, modRevision: 0 }],
+    writes: [{ type: "put", key, value: VALUE }],
+  });
   if (!created.succeeded) throw new Error(`${name}: benchmark key ${key} already exists`);
   return measure(name, created.revision, async (revision) => {
-    const result = await store.txn({ compares: [{ key, modRevision: revision }], writes: [{ type: "put", key, value: VALUE }] });
+    const result = await store.txn({
+      compares: [{ key, modRevision: revision }],
+      writes: [{ type: "put", key, value: VALUE }],
+    });
     if (!result.succeeded) throw new Error(`${name}: CAS lost at revision ${revision}`);
     return result.revision;
   });
 }
 
 async function rawEtcdCas(endpoint: string, key: string): Promise<Result> {
-  const once = { execute: async (call: (context: { signal: AbortSignal }) => unknown) => call({ signal: new AbortController().signal }) };
+  const once = {
+    execute: async (call: (context: { signal: AbortSignal }) => unknown) =>
+      call({ signal: new AbortController().signal }),
+  };
   const policy = once as unknown as NonNullable<NonNullable<IOptions["faultHandling"]>["global"]>;
   const client = new Etcd3({ hosts: endpoint, faultHandling: { host: () => policy, global: policy } });
   try {
@@ -73,7 +86,10 @@ function percentile(sorted: readonly number[], fraction: number): number {
 }
 
 function printTable(results: readonly Result[]): void {
-  const baseline = percentile([...(results[0]?.samplesMs ?? [])].sort((a, b) => a - b), 0.5);
+  const baseline = percentile(
+    [...(results[0]?.samplesMs ?? [])].sort((a, b) => a - b),
+    0.5,
+  );
   const rows = results.map((result) => {
     const sorted = [...result.samplesMs].sort((a, b) => a - b);
     const mean = sorted.reduce((sum, sample) => sum + sample, 0) / sorted.length;
@@ -87,10 +103,21 @@ function printTable(results: readonly Result[]): void {
       `${(p50 / baseline).toFixed(2)}x`,
     ];
   });
-  const header = ["store (1,000 sequential single-key CAS txns)", "p50 ms", "p99 ms", "mean ms", "txn/s", "p50 vs raw etcd"];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const header = [
+    "store (1,000 sequential single-key CAS txns)",
+    "p50 ms",
+    "p99 ms",
+    "mean ms",
+    "txn/s",
+    "p50 vs raw etcd",
+  ];
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join(" | ");
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join(" | ");
   console.log(line(header));
   console.log(widths.map((width) => "-".repeat(width)).join("-|-"));
   for (const row of rows) console.log(line(row));
@@ -99,7 +126,8 @@ function printTable(results: readonly Result[]): void {
 async function main(): Promise<void> {
   let owned: RunningServices | undefined;
   const shared = process.env[SERVICES_FILE_ENV];
-  const services = shared !== undefined && shared !== "" ? loadServices() : (owned = await startServices({ etcd: true }));
+  const services =
+    shared !== undefined && shared !== "" ? loadServices() : (owned = await startServices({ etcd: true }));
   const directory = await mkdtemp(path.join(tmpdir(), "nereus-metadata-bench-"));
   try {
     const endpoint = services.etcd.endpoint;
@@ -109,7 +137,13 @@ async function main(): Promise<void> {
     const etcd = await createEtcdMetadataStore({ endpoints: [endpoint] });
     try {
       results.push(await storeCas("EtcdMetadataStore.txn", etcd, `${runKey}/store`));
-      await etcd.txn({ compares: [], writes: [{ type: "delete", key: `${runKey}/raw` }, { type: "delete", key: `${runKey}/store` }] });
+      await etcd.txn({
+        compares: [],
+        writes: [
+          { type: "delete", key: `${runKey}/raw` },
+          { type: "delete", key: `${runKey}/store` },
+        ],
+      });
     } finally {
       await etcd.close();
     }
@@ -122,7 +156,9 @@ async function main(): Promise<void> {
     const memory = new InMemoryMetadataStore();
     results.push(await storeCas("InMemoryMetadataStore.txn (floor)", memory, "bench/key"));
     await memory.close();
-    console.log(`etcd ${endpoint}${owned === undefined ? " (shared services)" : " (started for this run)"}; SQLite file in ${tmpdir()}`);
+    console.log(
+      `etcd ${endpoint}${owned === undefined ? " (shared services)" : " (started for this run)"}; SQLite file in ${tmpdir()}`,
+    );
     printTable(results);
   } finally {
     await rm(directory, { recursive: true, force: true });

@@ -5,7 +5,24 @@
 // call is sent at most once and a lost response surfaces as MetadataAmbiguousError (map-etcd-error.ts).
 // Not done here: watch resumption after compaction (watches are hints), multi-Raft-group routing.
 // Buffers: values are copied into request Buffers on write and out of response Buffers on read.
-import { ErrorCode, METADATA_STORE_SPI_VERSION, isValueCompare, MetadataAmbiguousError, NereusError, awaitDurabilityGate, type KeyValue, type Lease, type MetadataStore, type OperationOptions, type ScanOptions, type ScanPage, type TxnRequest, type TxnResult, type WatchEvent, type WatchHandle } from "@nereus/core";
+import {
+  ErrorCode,
+  METADATA_STORE_SPI_VERSION,
+  isValueCompare,
+  MetadataAmbiguousError,
+  NereusError,
+  awaitDurabilityGate,
+  type KeyValue,
+  type Lease,
+  type MetadataStore,
+  type OperationOptions,
+  type ScanOptions,
+  type ScanPage,
+  type TxnRequest,
+  type TxnResult,
+  type WatchEvent,
+  type WatchHandle,
+} from "@nereus/core";
 import { checkMetadataRequest, MAX_TXN_OPERATIONS, MetadataStoreErrors, raceAbort } from "@nereus/core/internal";
 import { Etcd3, type IKeyValue, type IOptions, type IRequestOp, type IResponseOp, type Watcher } from "etcd3";
 import { mapEtcdError, type EtcdErrorContext } from "./map-etcd-error.js";
@@ -24,7 +41,8 @@ type FaultPolicy = NonNullable<NonNullable<IOptions["faultHandling"]>["global"]>
 
 /** A cockatiel-compatible policy that runs the call once: no retry, no circuit breaker. */
 const RUN_ONCE = {
-  execute: async (call: (context: { signal: AbortSignal }) => unknown) => call({ signal: new AbortController().signal }),
+  execute: async (call: (context: { signal: AbortSignal }) => unknown) =>
+    call({ signal: new AbortController().signal }),
 } as unknown as FaultPolicy;
 
 const ZERO_BYTE = Buffer.from([0]);
@@ -61,12 +79,18 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
   }
 
   /** Same as {@link createEtcdMetadataStore}. */
-  static async connect(options: EtcdMetadataStoreOptions, operationOptions: OperationOptions = {}): Promise<EtcdMetadataStore> {
+  static async connect(
+    options: EtcdMetadataStoreOptions,
+    operationOptions: OperationOptions = {},
+  ): Promise<EtcdMetadataStore> {
     if (options.endpoints.length === 0) throw MetadataStoreErrors.invalid("etcd endpoints must not be empty");
     const signal = operationOptions.signal;
     if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
     const dialTimeoutMs = options.dialTimeoutMs ?? 5_000;
-    const client = new Etcd3({ hosts: [...options.endpoints], faultHandling: { host: () => RUN_ONCE, global: RUN_ONCE } });
+    const client = new Etcd3({
+      hosts: [...options.endpoints],
+      faultHandling: { host: () => RUN_ONCE, global: RUN_ONCE },
+    });
     const store = new EtcdMetadataStore(client, options.requestTimeoutMs ?? 10_000);
     try {
       await store.#call({ operation: "connect", mutating: false }, signal, () =>
@@ -101,7 +125,8 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
     let revision: string | undefined;
     for (let start = 0; start < unique.length; start += MAX_TXN_OPERATIONS) {
       const success: IRequestOp[] = unique.slice(start, start + MAX_TXN_OPERATIONS).map((key) => ({
-        request_range: revision === undefined ? { key: Buffer.from(key, "utf8") } : { key: Buffer.from(key, "utf8"), revision },
+        request_range:
+          revision === undefined ? { key: Buffer.from(key, "utf8") } : { key: Buffer.from(key, "utf8"), revision },
       }));
       const response = await this.#call({ operation: "getMany", mutating: false }, options.signal, (callOptions) =>
         this.#client.kv.txn({ compare: [], success, failure: [] }, callOptions),
@@ -159,8 +184,18 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
         {
           compare: request.compares.map((compare) =>
             isValueCompare(compare)
-              ? { key: Buffer.from(compare.key, "utf8"), target: "Value", result: "Equal", value: Buffer.from(compare.value) }
-              : { key: Buffer.from(compare.key, "utf8"), target: "Mod", result: "Equal", mod_revision: compare.modRevision },
+              ? {
+                  key: Buffer.from(compare.key, "utf8"),
+                  target: "Value",
+                  result: "Equal",
+                  value: Buffer.from(compare.value),
+                }
+              : {
+                  key: Buffer.from(compare.key, "utf8"),
+                  target: "Mod",
+                  result: "Equal",
+                  mod_revision: compare.modRevision,
+                },
           ),
           success,
           failure: (request.readOnFailure ?? []).map((key) => ({ request_range: { key: Buffer.from(key, "utf8") } })),
@@ -168,7 +203,8 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
         callOptions,
       ),
     );
-    if (response.succeeded) return { succeeded: true, revision: parseInt64(response.header.revision, "header.revision") };
+    if (response.succeeded)
+      return { succeeded: true, revision: parseInt64(response.header.revision, "header.revision") };
     const current = new Map<string, KeyValue>();
     for (const kv of rangedKeyValues(response.responses)) current.set(kv.key, kv);
     return { succeeded: false, current };
@@ -193,7 +229,10 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
     this.#enter(undefined);
     checkMetadataRequest.prefix(prefix);
     const start = prefix === "" ? ZERO_BYTE : Buffer.from(prefix, "utf8");
-    const watcher = this.#client.watch().inRange({ start, end: prefixRangeEnd(Buffer.from(prefix, "utf8")) }).watcher();
+    const watcher = this.#client
+      .watch()
+      .inRange({ start, end: prefixRangeEnd(Buffer.from(prefix, "utf8")) })
+      .watcher();
     watcher.on("error", () => {
       // Watches are hints; the etcd3 watch manager reconnects by itself.
     });
@@ -261,25 +300,31 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
     });
     return raceAbort(mapped, signal, () => {
       const cancelled = MetadataStoreErrors.cancelledInFlight(context.operation, signal as AbortSignal);
-      return context.mutating ? new MetadataAmbiguousError(`etcd ${context.operation} cancelled while in flight`, cancelled) : cancelled;
+      return context.mutating
+        ? new MetadataAmbiguousError(`etcd ${context.operation} cancelled while in flight`, cancelled)
+        : cancelled;
     });
   }
 
   async #keepAlive(id: string, signal: AbortSignal | undefined): Promise<void> {
     this.#enter(signal);
-    const ttl = await this.#call({ operation: "keepAlive", mutating: false, leaseId: id }, signal, async (callOptions) => {
-      const stream = await this.#client.leaseClient.leaseKeepAlive(callOptions);
-      return new Promise<string>((resolve, reject) => {
-        stream.on("data", (response) => {
-          resolve(response.TTL);
-          // Half-close: etcd ends the stream cleanly (a cancel would make the client reset its channels).
-          stream.end();
+    const ttl = await this.#call(
+      { operation: "keepAlive", mutating: false, leaseId: id },
+      signal,
+      async (callOptions) => {
+        const stream = await this.#client.leaseClient.leaseKeepAlive(callOptions);
+        return new Promise<string>((resolve, reject) => {
+          stream.on("data", (response) => {
+            resolve(response.TTL);
+            // Half-close: etcd ends the stream cleanly (a cancel would make the client reset its channels).
+            stream.end();
+          });
+          stream.on("error", reject);
+          stream.on("end", () => reject(new Error("keep-alive stream ended without a response")));
+          stream.write({ ID: id });
         });
-        stream.on("error", reject);
-        stream.on("end", () => reject(new Error("keep-alive stream ended without a response")));
-        stream.write({ ID: id });
-      });
-    });
+      },
+    );
     if (ttl === "0") throw MetadataStoreErrors.leaseNotFound(id);
   }
 
@@ -327,7 +372,9 @@ function toKeyValue(kv: IKeyValue): KeyValue {
   try {
     key = UTF8.decode(kv.key);
   } catch (error) {
-    throw MetadataStoreErrors.invariant(`etcd returned a key that is not UTF-8: ${kv.key.toString("hex")} (${String(error)})`);
+    throw MetadataStoreErrors.invariant(
+      `etcd returned a key that is not UTF-8: ${kv.key.toString("hex")} (${String(error)})`,
+    );
   }
   const modRevision = parseInt64(kv.mod_revision, "mod_revision");
   const createRevision = parseInt64(kv.create_revision, "create_revision");

@@ -1,9 +1,5 @@
 // Public API of @nereus/metadata: MetadataStore implementations over etcd (clusters) and SQLite (embedded).
-export {
-  EtcdMetadataStore,
-  createEtcdMetadataStore,
-  type EtcdMetadataStoreOptions,
-} from "./etcd-metadata-store.js";
+export { EtcdMetadataStore, createEtcdMetadataStore, type EtcdMetadataStoreOptions } from "./etcd-metadata-store.js";
 export {
   SqliteMetadataStore,
   createSqliteMetadataStore,

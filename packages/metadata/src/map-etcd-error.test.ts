@@ -39,7 +39,12 @@ describe("mapEtcdError", () => {
   });
 
   it.each([
-    ["no connection", new GRPCUnavailableError("14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 127.0.0.1:1")],
+    [
+      "no connection",
+      new GRPCUnavailableError(
+        "14 UNAVAILABLE: No connection established. Last error: connect ECONNREFUSED 127.0.0.1:1",
+      ),
+    ],
     ["rate limited", new GRPCResourceExhastedError("8 RESOURCE_EXHAUSTED: etcdserver: too many requests")],
     ["compacted", new GRPCOutOfRangeError("11 OUT_OF_RANGE: etcdserver: mvcc: required revision has been compacted")],
   ])("a txn that provably never applied (%s) is non-ambiguous METADATA_UNAVAILABLE", (_name, error) => {
@@ -50,13 +55,22 @@ describe("mapEtcdError", () => {
   });
 
   it("maps validation, size, lease, auth and closed errors to their codes", () => {
-    expect(mapEtcdError(new GRPCInvalidArgumentError("3 INVALID_ARGUMENT: etcdserver: duplicate key given in txn request"), write).code).toBe(
-      ErrorCode.INVALID_ARGUMENT,
-    );
-    expect(mapEtcdError(new GRPCInvalidArgumentError("3 INVALID_ARGUMENT: etcdserver: too many operations in txn request"), write).code).toBe(
-      ErrorCode.METADATA_LIMIT_EXCEEDED,
-    );
-    const lease = mapEtcdError(new EtcdLeaseInvalidError("5 NOT_FOUND: etcdserver: requested lease not found"), { ...write, leaseId: "7" });
+    expect(
+      mapEtcdError(
+        new GRPCInvalidArgumentError("3 INVALID_ARGUMENT: etcdserver: duplicate key given in txn request"),
+        write,
+      ).code,
+    ).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect(
+      mapEtcdError(
+        new GRPCInvalidArgumentError("3 INVALID_ARGUMENT: etcdserver: too many operations in txn request"),
+        write,
+      ).code,
+    ).toBe(ErrorCode.METADATA_LIMIT_EXCEEDED);
+    const lease = mapEtcdError(new EtcdLeaseInvalidError("5 NOT_FOUND: etcdserver: requested lease not found"), {
+      ...write,
+      leaseId: "7",
+    });
     expect(lease.code).toBe(ErrorCode.METADATA_CONDITION_FAILED);
     expect(lease.details).toMatchObject({ reason: "lease-not-found", leaseId: "7" });
     const denied = mapEtcdError(new EtcdPermissionDeniedError("etcdserver: permission denied"), write);

@@ -28,7 +28,8 @@ export interface EtcdErrorContext {
 }
 
 /** gRPC UNAVAILABLE messages grpc-js produces when no connection existed, i.e. the request was never sent. */
-const NOT_SENT = /No connection established|ECONNREFUSED|Name resolution failed|no address available|EHOSTUNREACH|ENETUNREACH/i;
+const NOT_SENT =
+  /No connection established|ECONNREFUSED|Name resolution failed|no address available|EHOSTUNREACH|ENETUNREACH/i;
 const TOO_LARGE = /too many operations|request is too large|message larger than max|exceeds the maximum/i;
 
 /**

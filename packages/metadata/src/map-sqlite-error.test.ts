@@ -26,7 +26,10 @@ describe("mapSqliteError", () => {
   });
 
   it("maps a closed connection to STORAGE_CLOSED and passes NereusErrors through", () => {
-    const closed = mapSqliteError(new TypeError("The database connection is not open"), { operation: "get", failedAtCommit: false });
+    const closed = mapSqliteError(new TypeError("The database connection is not open"), {
+      operation: "get",
+      failedAtCommit: false,
+    });
     expect(closed.code).toBe(ErrorCode.STORAGE_CLOSED);
     const original = new NereusError(ErrorCode.METADATA_CONDITION_FAILED, "lease not found");
     expect(mapSqliteError(original, { operation: "txn", failedAtCommit: true })).toBe(original);

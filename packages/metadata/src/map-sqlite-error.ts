@@ -22,9 +22,11 @@ export function mapSqliteError(error: unknown, context: SqliteErrorContext): Ner
   const message = error instanceof Error ? error.message : String(error);
   const code = typeof (error as { code?: unknown })?.code === "string" ? (error as { code: string }).code : "";
   const what = `sqlite ${context.operation}`;
-  if (error instanceof TypeError && /database connection is not open/i.test(message)) return MetadataStoreErrors.closed();
+  if (error instanceof TypeError && /database connection is not open/i.test(message))
+    return MetadataStoreErrors.closed();
   if (context.failedAtCommit) return new MetadataAmbiguousError(`${what} commit outcome unknown: ${message}`, error);
-  if (LOCK_CONTENTION.test(code)) return MetadataStoreErrors.unavailable(`${what} could not lock the database: ${message}`, error);
+  if (LOCK_CONTENTION.test(code))
+    return MetadataStoreErrors.unavailable(`${what} could not lock the database: ${message}`, error);
   if (PERMANENT.test(code)) return MetadataStoreErrors.unavailable(`${what} failed: ${message}`, error, false);
   return MetadataStoreErrors.unavailable(`${what} failed: ${message}`, error);
 }

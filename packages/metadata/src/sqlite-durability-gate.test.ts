@@ -27,7 +27,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMetadataStore } from "./sqlite-metadata-store.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-const text = (value: Uint8Array | undefined): string | undefined => (value === undefined ? undefined : new TextDecoder().decode(value));
+const text = (value: Uint8Array | undefined): string | undefined =>
+  value === undefined ? undefined : new TextDecoder().decode(value);
 
 /** Long enough for a writer thread that ignored a closed gate to have committed, even on a slow machine. */
 const HOLD_MS = 150;
@@ -106,7 +107,11 @@ describe("SqliteMetadataStore durability gates", () => {
    * A gated put of `<prefix>head` and, submitted right behind it, a txn that puts `<prefix>after` only if the head
    * holds the gated value (the shape of a speculative head CAS riding behind the group ahead).
    */
-  function gatedWithRider(store: MetadataStore, prefix: string, gate: DurabilityGate): { gated: Promise<TxnResult>; speculative: Promise<TxnResult> } {
+  function gatedWithRider(
+    store: MetadataStore,
+    prefix: string,
+    gate: DurabilityGate,
+  ): { gated: Promise<TxnResult>; speculative: Promise<TxnResult> } {
     const gated = store.txn(put(`${prefix}head`, "next", gate));
     const speculative = store.txn({
       compares: [{ key: `${prefix}head`, value: bytes("next") }],
@@ -188,7 +193,10 @@ describe("SqliteMetadataStore durability gates", () => {
       const directory = await mkdtemp(path.join(tmpdir(), "nereus-sqlite-gate-"));
       cleanups.push(() => rm(directory, { recursive: true, force: true }));
       for (const gateTimeoutMs of [0, -1, 1.5, 2 ** 31, Number.NaN]) {
-        const error = await createSqliteMetadataStore({ path: path.join(directory, "metadata.db"), gateTimeoutMs }).catch((caught: unknown) => caught);
+        const error = await createSqliteMetadataStore({
+          path: path.join(directory, "metadata.db"),
+          gateTimeoutMs,
+        }).catch((caught: unknown) => caught);
         expect(NereusError.hasCode(error, ErrorCode.INVALID_ARGUMENT)).toBe(true);
         expect((error as NereusError).message).toContain("gateTimeoutMs");
       }
@@ -378,7 +386,9 @@ describe("SqliteMetadataStore durability gates", () => {
       const { store } = await open();
       const durable = manualGate();
       const controller = new AbortController();
-      const pending = store.txn(put("p/c", "c", { durable: durable.promise }), { signal: controller.signal }).catch((caught: unknown) => caught);
+      const pending = store
+        .txn(put("p/c", "c", { durable: durable.promise }), { signal: controller.signal })
+        .catch((caught: unknown) => caught);
       controller.abort();
       durable.resolve();
       expect(NereusError.hasCode(await pending, ErrorCode.CANCELLED)).toBe(true);
@@ -395,22 +405,45 @@ describe("SqliteMetadataStore durability gates", () => {
       ["durable not a promise", { durable: 42, shared: validShared }],
       ["durable a plain object", { durable: {} }],
       ["shared null", { durable: Promise.resolve(), shared: null }],
-      ["words an ArrayBuffer", { durable: Promise.resolve(), shared: { words: new ArrayBuffer(DURABILITY_GATE_WORDS * 8), sequence: 1 } }],
-      ["words a typed array", { durable: Promise.resolve(), shared: { words: new BigInt64Array(valid.words), sequence: 1 } }],
-      ["words too small", { durable: Promise.resolve(), shared: { words: new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8 - 8), sequence: 1 } }],
-      ["words not whole 64-bit words", { durable: Promise.resolve(), shared: { words: new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8 + 1), sequence: 1 } }],
+      [
+        "words an ArrayBuffer",
+        { durable: Promise.resolve(), shared: { words: new ArrayBuffer(DURABILITY_GATE_WORDS * 8), sequence: 1 } },
+      ],
+      [
+        "words a typed array",
+        { durable: Promise.resolve(), shared: { words: new BigInt64Array(valid.words), sequence: 1 } },
+      ],
+      [
+        "words too small",
+        {
+          durable: Promise.resolve(),
+          shared: { words: new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8 - 8), sequence: 1 },
+        },
+      ],
+      [
+        "words not whole 64-bit words",
+        {
+          durable: Promise.resolve(),
+          shared: { words: new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8 + 1), sequence: 1 },
+        },
+      ],
       ["sequence 0", { durable: Promise.resolve(), shared: { words: valid.words, sequence: 0 } }],
       ["sequence negative", { durable: Promise.resolve(), shared: { words: valid.words, sequence: -1 } }],
       ["sequence not an integer", { durable: Promise.resolve(), shared: { words: valid.words, sequence: 1.5 } }],
       ["sequence NaN", { durable: Promise.resolve(), shared: { words: valid.words, sequence: Number.NaN } }],
-      ["sequence beyond safe integers", { durable: Promise.resolve(), shared: { words: valid.words, sequence: 2 ** 53 } }],
+      [
+        "sequence beyond safe integers",
+        { durable: Promise.resolve(), shared: { words: valid.words, sequence: 2 ** 53 } },
+      ],
       ["sequence a string", { durable: Promise.resolve(), shared: { words: valid.words, sequence: "1" } }],
     ];
 
     it.each(cases)("rejects a gate with %s as INVALID_ARGUMENT and applies nothing", async (_name, after) => {
       const { store, committed } = await open();
       const txnsBefore = store.stats.txns;
-      const error = await store.txn({ ...put("v/k", "v"), after: after as DurabilityGate }).catch((caught: unknown) => caught);
+      const error = await store
+        .txn({ ...put("v/k", "v"), after: after as DurabilityGate })
+        .catch((caught: unknown) => caught);
       expect(NereusError.hasCode(error, ErrorCode.INVALID_ARGUMENT)).toBe(true);
       expect(store.stats.txns).toBe(txnsBefore);
       expect(committed("v/k")).toBeUndefined();
@@ -424,7 +457,9 @@ describe("SqliteMetadataStore durability gates", () => {
       const sequence = gates.nextSequence();
       expect(gates.words.byteLength).toBe(DURABILITY_GATE_WORDS * 8);
       gates.open(sequence);
-      const result = await store.txn(put("v/min", "m", { durable: Promise.resolve(), shared: { words: gates.words, sequence } }));
+      const result = await store.txn(
+        put("v/min", "m", { durable: Promise.resolve(), shared: { words: gates.words, sequence } }),
+      );
       expect(revisionOf(result)).toBeGreaterThan(0);
     });
   });

@@ -24,12 +24,20 @@ async function temporaryDatabase(): Promise<{ path: string; remove: () => Promis
 
 describeMetadataStoreConformance("SqliteMetadataStore conformance", async () => {
   const database = await temporaryDatabase();
-  return { store: await createSqliteMetadataStore({ path: database.path }), prefix: "conformance/", cleanup: database.remove };
+  return {
+    store: await createSqliteMetadataStore({ path: database.path }),
+    prefix: "conformance/",
+    cleanup: database.remove,
+  };
 });
 
 describeMetadataStoreConformance("SqliteMetadataStore conformance, with cacheReads", async () => {
   const database = await temporaryDatabase();
-  return { store: await createSqliteMetadataStore({ path: database.path, cacheReads: true }), prefix: "conformance/", cleanup: database.remove };
+  return {
+    store: await createSqliteMetadataStore({ path: database.path, cacheReads: true }),
+    prefix: "conformance/",
+    cleanup: database.remove,
+  };
 });
 
 describe("SqliteMetadataStore", () => {
@@ -64,7 +72,10 @@ describe("SqliteMetadataStore", () => {
     expect(text(b?.value)).toBe("b");
     expect(b?.modRevision).toBe(revisionOf(kept));
     expect((await reopened.scan("k/", { limit: 10 })).items.map((item) => item.key)).toEqual(["k/a", "k/b"]);
-    const next = await reopened.txn({ compares: [{ key: "k/gone", modRevision: 0 }], writes: [{ type: "put", key: "k/gone", value: bytes("y") }] });
+    const next = await reopened.txn({
+      compares: [{ key: "k/gone", modRevision: 0 }],
+      writes: [{ type: "put", key: "k/gone", value: bytes("y") }],
+    });
     expect(revisionOf(next)).toBe(revisionOf(deleted) + 1);
   });
 
@@ -74,7 +85,9 @@ describe("SqliteMetadataStore", () => {
     const inspector = new Database(file, { readonly: true });
     try {
       expect(inspector.pragma("journal_mode", { simple: true })).toBe("wal");
-      const columns = (inspector.prepare("PRAGMA table_info(kv)").all() as { name: string }[]).map((column) => column.name);
+      const columns = (inspector.prepare("PRAGMA table_info(kv)").all() as { name: string }[]).map(
+        (column) => column.name,
+      );
       expect(columns).toEqual(["key", "value", "mod_revision", "create_revision", "lease_id"]);
       expect(inspector.prepare("SELECT value FROM meta WHERE name = 'revision'").get()).toEqual({ value: 1 });
     } finally {
@@ -85,7 +98,10 @@ describe("SqliteMetadataStore", () => {
   it("two stores on one file share the revision counter and see each other's writes", async () => {
     const first = await open();
     const second = await open({}, first.path);
-    const created = await first.store.txn({ compares: [{ key: "k", modRevision: 0 }], writes: [{ type: "put", key: "k", value: bytes("1") }] });
+    const created = await first.store.txn({
+      compares: [{ key: "k", modRevision: 0 }],
+      writes: [{ type: "put", key: "k", value: bytes("1") }],
+    });
     const lost = await second.store.txn({
       compares: [{ key: "k", modRevision: 0 }],
       writes: [{ type: "put", key: "k", value: bytes("2") }],
@@ -117,7 +133,9 @@ describe("SqliteMetadataStore", () => {
     await deleted;
     expect(events.map((event) => event.type)).toEqual(["put", "delete"]);
     expect(await store.get("lease/k")).toBeUndefined();
-    await expect(lease.keepAlive()).rejects.toSatisfy((error) => NereusError.hasCode(error, ErrorCode.METADATA_CONDITION_FAILED));
+    await expect(lease.keepAlive()).rejects.toSatisfy((error) =>
+      NereusError.hasCode(error, ErrorCode.METADATA_CONDITION_FAILED),
+    );
   });
 
   it("runs the sweep's writer round only when a lease is due: an idle store does not datasync its -wal", async () => {
@@ -170,7 +188,10 @@ describe("SqliteMetadataStore", () => {
     const second = await open({ clock: () => now, leaseSweepIntervalMs: 3_600_000 }, first.path);
     expect(await first.store.get("other/k")).toBeUndefined();
     const lease = await second.store.grantLease(10);
-    await second.store.txn({ compares: [], writes: [{ type: "put", key: "other/k", value: bytes("v"), leaseId: lease.id }] });
+    await second.store.txn({
+      compares: [],
+      writes: [{ type: "put", key: "other/k", value: bytes("v"), leaseId: lease.id }],
+    });
     now += 10;
     // Due, and the first store has not checked since before the grant: at most LEASE_CHECK_INTERVAL_MS (100) late.
     now += 100;
@@ -193,7 +214,9 @@ describe("SqliteMetadataStore", () => {
   });
 
   it("fails closed with a non-retryable METADATA_UNAVAILABLE when the file cannot be opened", async () => {
-    const error = await createSqliteMetadataStore({ path: "/nonexistent-directory/for/nereus/metadata.db" }).catch((caught: unknown) => caught);
+    const error = await createSqliteMetadataStore({ path: "/nonexistent-directory/for/nereus/metadata.db" }).catch(
+      (caught: unknown) => caught,
+    );
     expect(NereusError.hasCode(error, ErrorCode.METADATA_UNAVAILABLE)).toBe(true);
     expect((error as NereusError).retryable).toBe(false);
     expect(MetadataAmbiguousError.isAmbiguous(error)).toBe(false);
@@ -217,19 +240,33 @@ describe("SqliteMetadataStore group commit", () => {
     const store = await openStore();
     const before = { ...store.stats };
     const results = await Promise.all(
-      ["a", "b", "c", "d"].map((key) => store.txn({ compares: [], writes: [{ type: "put", key: `g/${key}`, value: bytes(key) }] })),
+      ["a", "b", "c", "d"].map((key) =>
+        store.txn({ compares: [], writes: [{ type: "put", key: `g/${key}`, value: bytes(key) }] }),
+      ),
     );
     expect(store.stats.groupCommits - before.groupCommits).toBe(1);
     expect(store.stats.txns - before.txns).toBe(4);
     const revisions = results.map(revisionOf);
-    expect(revisions).toEqual([revisions[0] ?? 0, (revisions[0] ?? 0) + 1, (revisions[0] ?? 0) + 2, (revisions[0] ?? 0) + 3]);
+    expect(revisions).toEqual([
+      revisions[0] ?? 0,
+      (revisions[0] ?? 0) + 1,
+      (revisions[0] ?? 0) + 2,
+      (revisions[0] ?? 0) + 3,
+    ]);
     expect((await store.get("g/c"))?.modRevision).toBe(revisions[2]);
   });
 
   it("a txn sees the writes of the txns before it in the same batch (serial equivalence)", async () => {
     const store = await openStore();
-    const first = store.txn({ compares: [{ key: "s/k", modRevision: 0 }], writes: [{ type: "put", key: "s/k", value: bytes("one") }] });
-    const second = store.txn({ compares: [{ key: "s/k", modRevision: 0 }], writes: [{ type: "put", key: "s/k", value: bytes("two") }], readOnFailure: ["s/k"] });
+    const first = store.txn({
+      compares: [{ key: "s/k", modRevision: 0 }],
+      writes: [{ type: "put", key: "s/k", value: bytes("one") }],
+    });
+    const second = store.txn({
+      compares: [{ key: "s/k", modRevision: 0 }],
+      writes: [{ type: "put", key: "s/k", value: bytes("two") }],
+      readOnFailure: ["s/k"],
+    });
     const won = revisionOf(await first);
     const lost = await second;
     expect(lost.succeeded).toBe(false);
@@ -240,7 +277,10 @@ describe("SqliteMetadataStore group commit", () => {
   it("a txn that fails inside the batch (unknown lease) fails alone; the others commit", async () => {
     const store = await openStore();
     const ok1 = store.txn({ compares: [], writes: [{ type: "put", key: "f/1", value: bytes("1") }] });
-    const bad = store.txn({ compares: [], writes: [{ type: "put", key: "f/2", value: bytes("2"), leaseId: "999999" }] });
+    const bad = store.txn({
+      compares: [],
+      writes: [{ type: "put", key: "f/2", value: bytes("2"), leaseId: "999999" }],
+    });
     const ok3 = store.txn({ compares: [], writes: [{ type: "put", key: "f/3", value: bytes("3") }] });
     const failure = await bad.then(
       () => undefined,
@@ -255,7 +295,10 @@ describe("SqliteMetadataStore group commit", () => {
   it("a txn whose caller aborts before the group commit is CANCELLED and applies nothing", async () => {
     const store = await openStore();
     const controller = new AbortController();
-    const cancelled = store.txn({ compares: [], writes: [{ type: "put", key: "c/x", value: bytes("x") }] }, { signal: controller.signal });
+    const cancelled = store.txn(
+      { compares: [], writes: [{ type: "put", key: "c/x", value: bytes("x") }] },
+      { signal: controller.signal },
+    );
     const kept = store.txn({ compares: [], writes: [{ type: "put", key: "c/y", value: bytes("y") }] });
     controller.abort();
     const failure = await cancelled.then(
@@ -372,7 +415,12 @@ describe("SqliteMetadataStore durability (WAL datasync off the event loop)", () 
     await waitForSyncStarted();
     const later: Array<Promise<TxnResult>> = [];
     for (let index = 1; index <= 3; index++) {
-      later.push(store.txn({ compares: [{ key: "s/1", modRevision: 0 }], writes: [{ type: "put", key: `s/${String(index)}`, value: bytes("x") }] }));
+      later.push(
+        store.txn({
+          compares: [{ key: "s/1", modRevision: 0 }],
+          writes: [{ type: "put", key: `s/${String(index)}`, value: bytes("x") }],
+        }),
+      );
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     // Held: not applied while the sync runs (a read does not see them and waits for nothing of theirs).
@@ -405,8 +453,16 @@ describe("SqliteMetadataStore durability (WAL datasync off the event loop)", () 
     }
     const held = store.txn({ compares: [], writes: [{ type: "put", key: "h/1", value: bytes("1") }] });
     failRunning(new Error("EIO: injected"));
-    expect(await first.then(() => undefined, (error: unknown) => error)).toBeInstanceOf(MetadataAmbiguousError);
-    const refused = await held.then(() => undefined, (error: unknown) => error);
+    expect(
+      await first.then(
+        () => undefined,
+        (error: unknown) => error,
+      ),
+    ).toBeInstanceOf(MetadataAmbiguousError);
+    const refused = await held.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(NereusError.hasCode(refused, ErrorCode.METADATA_UNAVAILABLE)).toBe(true);
     expect(MetadataAmbiguousError.isAmbiguous(refused)).toBe(false);
   });
@@ -444,7 +500,11 @@ describe("SqliteMetadataStore os-buffered durability", () => {
           throw new Error("os-buffered must not sync");
         },
       });
-      const results = await Promise.all(["a", "b"].map((key) => store.txn({ compares: [], writes: [{ type: "put", key: `o/${key}`, value: bytes(key) }] })));
+      const results = await Promise.all(
+        ["a", "b"].map((key) =>
+          store.txn({ compares: [], writes: [{ type: "put", key: `o/${key}`, value: bytes(key) }] }),
+        ),
+      );
       expect(results.every((result) => result.succeeded)).toBe(true);
       expect(text((await store.get("o/b"))?.value)).toBe("b");
       expect(store.walSyncs).toBe(0);

@@ -39,8 +39,19 @@ import Database from "better-sqlite3";
 import { mapSqliteError } from "./map-sqlite-error.js";
 import { SqliteReadCache, type SqliteReadCacheStats } from "./sqlite-read-cache.js";
 import { ensureSpaceReserve, isNoSpaceError, releaseSpaceReserve } from "./sqlite-space-reserve.js";
-import { GATE_TIMEOUT_MS, type WriterFailure, type WriterOperation, type WriterOutcome, type WriterTxn } from "./sqlite-writer/sqlite-writer-protocol.js";
-import { type BeforeWalSync, type RoundSettlement, SqliteWriterThread, type SqliteWriterTimings } from "./sqlite-writer-thread.js";
+import {
+  GATE_TIMEOUT_MS,
+  type WriterFailure,
+  type WriterOperation,
+  type WriterOutcome,
+  type WriterTxn,
+} from "./sqlite-writer/sqlite-writer-protocol.js";
+import {
+  type BeforeWalSync,
+  type RoundSettlement,
+  SqliteWriterThread,
+  type SqliteWriterTimings,
+} from "./sqlite-writer-thread.js";
 import { prefixUpperBound, scanLowerBound } from "./utf8-key-range.js";
 
 export type { BeforeWalSync } from "./sqlite-writer-thread.js";
@@ -113,7 +124,9 @@ interface KvRow {
 }
 
 /** A txn's result as the writer thread sends it (a failed compare's read-back as rows). */
-type RawTxnResult = { readonly succeeded: true; readonly revision: number } | { readonly succeeded: false; readonly current: readonly KvRow[] };
+type RawTxnResult =
+  | { readonly succeeded: true; readonly revision: number }
+  | { readonly succeeded: false; readonly current: readonly KvRow[] };
 
 /** Opens (or creates) the database file. Throws non-ambiguous `METADATA_UNAVAILABLE` when it cannot. */
 export async function createSqliteMetadataStore(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
@@ -195,7 +208,12 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     try {
       return await SqliteMetadataStore.#openOnce(options);
     } catch (error) {
-      if (options.path === ":memory:" || !isNoSpaceError(rootCause(error)) || !(await releaseSpaceReserve(options.path))) throw error;
+      if (
+        options.path === ":memory:" ||
+        !isNoSpaceError(rootCause(error)) ||
+        !(await releaseSpaceReserve(options.path))
+      )
+        throw error;
     }
     return SqliteMetadataStore.#openOnce(options);
   }
@@ -209,7 +227,9 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     }
     const gateTimeoutMs = options.gateTimeoutMs ?? GATE_TIMEOUT_MS;
     if (!Number.isSafeInteger(gateTimeoutMs) || gateTimeoutMs < 1 || gateTimeoutMs > 0x7fff_ffff) {
-      throw MetadataStoreErrors.invalid(`gateTimeoutMs must be a positive integer of at most 2147483647, got ${String(options.gateTimeoutMs)}`);
+      throw MetadataStoreErrors.invalid(
+        `gateTimeoutMs must be a positive integer of at most 2147483647, got ${String(options.gateTimeoutMs)}`,
+      );
     }
     try {
       db = new Database(options.path);
@@ -220,7 +240,8 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
       const encoding = db.pragma("encoding", { simple: true });
       if (encoding !== "UTF-8") throw new Error(`database encoding is ${String(encoding)}, keys need UTF-8 byte order`);
       db.exec(SCHEMA);
-      const version = (db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as { value: number }).value;
+      const version = (db.prepare("SELECT value FROM meta WHERE name = 'schema_version'").get() as { value: number })
+        .value;
       if (version !== SCHEMA_VERSION) throw new Error(`unsupported metadata schema version ${version}`);
       const store: { current?: SqliteMetadataStore } = {};
       writer = await SqliteWriterThread.start({
@@ -266,14 +287,16 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     this.#enter(options.signal);
     checkMetadataRequest.keys(keys);
     return this.#read("getMany", () =>
-      this.#db.transaction(() => {
-        const found = new Map<string, KeyValue>();
-        for (const key of keys) {
-          const row = this.#statements.selectKey.get(key) as KvRow | undefined;
-          if (row !== undefined) found.set(key, toKeyValue(row));
-        }
-        return found;
-      }).deferred(),
+      this.#db
+        .transaction(() => {
+          const found = new Map<string, KeyValue>();
+          for (const key of keys) {
+            const row = this.#statements.selectKey.get(key) as KvRow | undefined;
+            if (row !== undefined) found.set(key, toKeyValue(row));
+          }
+          return found;
+        })
+        .deferred(),
     );
   }
 
@@ -450,28 +473,36 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
 
   #submitTxns(queued: readonly QueuedTxn[]): void {
     if (queued.length === 0) return;
-    void this.#writer.submit({ kind: "txns", txns: queued.map((item) => writerTxn(item.request)) }, this.#clock()).then((settlement) => {
-      const failure = settlementFailure(settlement);
-      const outcomes = (settlement.outcome?.value ?? []) as readonly WriterOutcome[];
-      queued.forEach((item, index) => {
-        const outcome = outcomes[index];
-        const raw = outcome?.value as RawTxnResult | undefined;
-        if (failure !== undefined) {
-          // A lost thread may have committed the round before it died: any txn with writes is then unknown.
-          const wrote =
-            item.request.writes.length > 0 && (settlement.lost !== undefined || (settlement.bodyDone && raw !== undefined && raw.succeeded));
-          item.reject(this.#roundError("txn", settlement, failure, wrote));
-        } else if (outcome === undefined || outcome.error !== undefined || raw === undefined) {
-          item.reject(this.#outcomeError("txn", outcome?.error ?? { kind: "error", message: "the writer thread answered too few txns" }));
-        } else {
-          try {
-            item.resolve(toTxnResult(raw));
-          } catch (error) {
-            item.reject(error);
+    void this.#writer
+      .submit({ kind: "txns", txns: queued.map((item) => writerTxn(item.request)) }, this.#clock())
+      .then((settlement) => {
+        const failure = settlementFailure(settlement);
+        const outcomes = (settlement.outcome?.value ?? []) as readonly WriterOutcome[];
+        queued.forEach((item, index) => {
+          const outcome = outcomes[index];
+          const raw = outcome?.value as RawTxnResult | undefined;
+          if (failure !== undefined) {
+            // A lost thread may have committed the round before it died: any txn with writes is then unknown.
+            const wrote =
+              item.request.writes.length > 0 &&
+              (settlement.lost !== undefined || (settlement.bodyDone && raw !== undefined && raw.succeeded));
+            item.reject(this.#roundError("txn", settlement, failure, wrote));
+          } else if (outcome === undefined || outcome.error !== undefined || raw === undefined) {
+            item.reject(
+              this.#outcomeError(
+                "txn",
+                outcome?.error ?? { kind: "error", message: "the writer thread answered too few txns" },
+              ),
+            );
+          } else {
+            try {
+              item.resolve(toTxnResult(raw));
+            } catch (error) {
+              item.reject(error);
+            }
           }
-        }
+        });
       });
-    });
   }
 
   /** The error of an operation whose round failed as a whole; `wrote`: it would have changed something. */
@@ -479,9 +510,12 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     if (settlement.refused !== undefined) return this.#poisoned(this.#writer.failure ?? failure);
     if (settlement.lost !== undefined) {
       const error = new Error(failure.kind === "lost" ? failure.message : "the SQLite writer thread was lost");
-      return wrote || operation !== "txn" ? new MetadataAmbiguousError(`sqlite ${operation}: ${error.message}, the outcome is unknown`, error) : MetadataStoreErrors.unavailable(`sqlite ${operation}: ${error.message}`, error, false);
+      return wrote || operation !== "txn"
+        ? new MetadataAmbiguousError(`sqlite ${operation}: ${error.message}, the outcome is unknown`, error)
+        : MetadataStoreErrors.unavailable(`sqlite ${operation}: ${error.message}`, error, false);
     }
-    if (settlement.syncError !== undefined) return syncFailure(operation, this.#failureCause(failure), operation === "txn" ? wrote : true);
+    if (settlement.syncError !== undefined)
+      return syncFailure(operation, this.#failureCause(failure), operation === "txn" ? wrote : true);
     return mapSqliteError(toError(failure), { operation, failedAtCommit: operation === "txn" && wrote });
   }
 
@@ -495,12 +529,17 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   /** Refusal of any work after the writer thread failed (a failed datasync, or the thread died). */
   #poisoned(failure: WriterFailure): NereusError {
     const what = failure.kind === "lost" ? "the writer thread was lost" : "syncing the WAL failed earlier";
-    return MetadataStoreErrors.unavailable(`sqlite metadata store: ${what}; reopen the store`, this.#failureCause(failure), false);
+    return MetadataStoreErrors.unavailable(
+      `sqlite metadata store: ${what}; reopen the store`,
+      this.#failureCause(failure),
+      false,
+    );
   }
 
   /** The error to name as the cause of a failed sync (the test seam's own error when the seam failed it). */
   #failureCause(failure: WriterFailure): unknown {
-    if (failure.kind === "error" && failure.code === "ESEAM" && this.#writer.seamError !== undefined) return this.#writer.seamError;
+    if (failure.kind === "error" && failure.code === "ESEAM" && this.#writer.seamError !== undefined)
+      return this.#writer.seamError;
     return toError(failure);
   }
 }
@@ -508,7 +547,8 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
 /** The error at the end of `error`'s cause chain. */
 function rootCause(error: unknown): unknown {
   let current = error;
-  for (let depth = 0; depth < 8 && current instanceof Error && current.cause !== undefined; depth++) current = current.cause;
+  for (let depth = 0; depth < 8 && current instanceof Error && current.cause !== undefined; depth++)
+    current = current.cause;
   return current;
 }
 
@@ -542,7 +582,11 @@ function toTxnResult(raw: RawTxnResult): TxnResult {
 
 /** A failed WAL sync: writes it covered may or may not have survived (ambiguous); a read simply failed. */
 function syncFailure(operation: string, error: unknown, wrote: boolean): NereusError {
-  if (wrote) return new MetadataAmbiguousError(`sqlite ${operation}: syncing the WAL failed, the outcome is unknown: ${String(error)}`, error);
+  if (wrote)
+    return new MetadataAmbiguousError(
+      `sqlite ${operation}: syncing the WAL failed, the outcome is unknown: ${String(error)}`,
+      error,
+    );
   return MetadataStoreErrors.unavailable(`sqlite ${operation}: syncing the WAL failed: ${String(error)}`, error, false);
 }
 
@@ -563,5 +607,10 @@ function toKeyValue(row: KvRow): KeyValue {
   if (!Number.isSafeInteger(row.mod_revision) || !Number.isSafeInteger(row.create_revision) || row.mod_revision <= 0) {
     throw MetadataStoreErrors.invariant(`stored key ${row.key} has invalid revisions`);
   }
-  return { key: row.key, value: new Uint8Array(row.value), modRevision: row.mod_revision, createRevision: row.create_revision };
+  return {
+    key: row.key,
+    value: new Uint8Array(row.value),
+    modRevision: row.mod_revision,
+    createRevision: row.create_revision,
+  };
 }

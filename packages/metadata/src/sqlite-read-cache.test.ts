@@ -9,8 +9,14 @@ import { createSqliteMetadataStore } from "./sqlite-metadata-store.js";
 import { compareUtf8 } from "./utf8-key-range.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-const row = (key: string, revision = 1): KeyValue => ({ key, value: bytes(key), modRevision: revision, createRevision: revision });
-const keysOf = (page: { readonly items: readonly KeyValue[] } | undefined): string[] | undefined => page?.items.map((item) => item.key);
+const row = (key: string, revision = 1): KeyValue => ({
+  key,
+  value: bytes(key),
+  modRevision: revision,
+  createRevision: revision,
+});
+const keysOf = (page: { readonly items: readonly KeyValue[] } | undefined): string[] | undefined =>
+  page?.items.map((item) => item.key);
 
 describe("SqliteReadCache", () => {
   it("answers a get it read, as a copy, until the writer's round counter moves", () => {
@@ -33,7 +39,10 @@ describe("SqliteReadCache", () => {
     // Read with limit 3 (4 rows fetched): keys of p/ from p/a up to p/e are known, what follows is not.
     cache.putScan(1, "p/", { key: "p/a", exclusive: false }, rows, false);
     expect(keysOf(cache.scan(1, "p/", { key: "p/a", exclusive: false }, 3))).toEqual(["p/b", "p/c", "p/d"]);
-    expect(cache.scan(1, "p/", { key: "p/c", exclusive: false }, 2)).toEqual({ items: [row("p/c"), row("p/d")], more: true });
+    expect(cache.scan(1, "p/", { key: "p/c", exclusive: false }, 2)).toEqual({
+      items: [row("p/c"), row("p/d")],
+      more: true,
+    });
     expect(keysOf(cache.scan(1, "p/", { key: "p/b", exclusive: true }, 1))).toEqual(["p/c"]);
     // Not enough known rows past the bound to say whether more follow, or a bound before the range: unknown.
     expect(cache.scan(1, "p/", { key: "p/c", exclusive: false }, 3)).toBeUndefined();
@@ -63,8 +72,15 @@ describe("SqliteMetadataStore with cacheReads", () => {
 
   async function open(clock?: () => number) {
     const directory = await mkdtemp(path.join(tmpdir(), "nereus-sqlite-cache-"));
-    const store = await createSqliteMetadataStore({ path: path.join(directory, "metadata.db"), cacheReads: true, ...(clock !== undefined && { clock, leaseSweepIntervalMs: 3_600_000 }) });
-    cleanups.push(() => rm(directory, { recursive: true, force: true }), () => store.close());
+    const store = await createSqliteMetadataStore({
+      path: path.join(directory, "metadata.db"),
+      cacheReads: true,
+      ...(clock !== undefined && { clock, leaseSweepIntervalMs: 3_600_000 }),
+    });
+    cleanups.push(
+      () => rm(directory, { recursive: true, force: true }),
+      () => store.close(),
+    );
     return store;
   }
 
@@ -77,9 +93,17 @@ describe("SqliteMetadataStore with cacheReads", () => {
     expect((await store.scan("s/gen/", { startAt: "s/gen/0009", limit: 64 })).items).toEqual([]);
     const before = store.readCacheStats;
     expect(before?.hits).toBe(2);
-    await store.txn({ compares: [], writes: [{ type: "put", key: "s/gen/0010", value: bytes("g") }, { type: "put", key: "s/head", value: bytes("2") }] });
+    await store.txn({
+      compares: [],
+      writes: [
+        { type: "put", key: "s/gen/0010", value: bytes("g") },
+        { type: "put", key: "s/head", value: bytes("2") },
+      ],
+    });
     expect((await store.get("s/head"))?.value).toEqual(bytes("2"));
-    expect((await store.scan("s/gen/", { startAt: "s/gen/0009", limit: 64 })).items.map((item) => item.key)).toEqual(["s/gen/0010"]);
+    expect((await store.scan("s/gen/", { startAt: "s/gen/0009", limit: 64 })).items.map((item) => item.key)).toEqual([
+      "s/gen/0010",
+    ]);
     expect(store.readCacheStats?.invalidations).toBeGreaterThan(before?.invalidations ?? 0);
   });
 
@@ -119,7 +143,11 @@ describe("SqliteMetadataStore with cacheReads", () => {
           if (op.kind === "put" || op.kind === "delete") {
             const result = await store.txn({
               compares: [],
-              writes: [op.kind === "put" ? { type: "put", key: op.key, value: bytes(op.value) } : { type: "delete", key: op.key }],
+              writes: [
+                op.kind === "put"
+                  ? { type: "put", key: op.key, value: bytes(op.value) }
+                  : { type: "delete", key: op.key },
+              ],
             });
             if (!result.succeeded) throw new Error("unconditional txn failed");
             if (op.kind === "put") model.set(op.key, { value: op.value, modRevision: result.revision });
@@ -127,16 +155,26 @@ describe("SqliteMetadataStore with cacheReads", () => {
           } else if (op.kind === "get") {
             const found = await store.get(op.key);
             const expected = model.get(op.key);
-            expect(found === undefined ? undefined : { value: new TextDecoder().decode(found.value), modRevision: found.modRevision }).toEqual(expected);
+            expect(
+              found === undefined
+                ? undefined
+                : { value: new TextDecoder().decode(found.value), modRevision: found.modRevision },
+            ).toEqual(expected);
           } else {
-            const page = await store.scan(op.prefix, { startAt: op.startAt, startAfter: op.startAfter, limit: op.limit });
+            const page = await store.scan(op.prefix, {
+              startAt: op.startAt,
+              startAfter: op.startAfter,
+              limit: op.limit,
+            });
             const admitted = [...model.keys()]
               .filter((key) => key.startsWith(op.prefix))
               .filter((key) => op.startAt === undefined || compareUtf8(key, op.startAt) >= 0)
               .filter((key) => op.startAfter === undefined || compareUtf8(key, op.startAfter) > 0)
               .sort(compareUtf8);
             expect(page.items.map((item) => item.key)).toEqual(admitted.slice(0, op.limit));
-            expect(page.items.map((item) => item.modRevision)).toEqual(admitted.slice(0, op.limit).map((key) => model.get(key)?.modRevision));
+            expect(page.items.map((item) => item.modRevision)).toEqual(
+              admitted.slice(0, op.limit).map((key) => model.get(key)?.modRevision),
+            );
             expect(page.more).toBe(admitted.length > op.limit);
           }
         }

@@ -39,7 +39,12 @@ export interface SqliteReadCacheStats {
 }
 
 function copy(item: KeyValue): KeyValue {
-  return { key: item.key, value: item.value.slice(), modRevision: item.modRevision, createRevision: item.createRevision };
+  return {
+    key: item.key,
+    value: item.value.slice(),
+    modRevision: item.modRevision,
+    createRevision: item.createRevision,
+  };
 }
 
 /** Whether every key admitted by `query` is admitted by `known` (both lower bounds of the same prefix). */

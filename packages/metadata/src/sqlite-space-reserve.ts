@@ -48,7 +48,8 @@ export async function ensureSpaceReserve(database: string): Promise<boolean> {
     // A short write (the disk filled up part-way) counts as a failure: a partial reserve would hold the last free
     // blocks without being enough for an open.
     const { bytesWritten } = await handle.write(new Uint8Array(SPACE_RESERVE_BYTES), 0, SPACE_RESERVE_BYTES, 0);
-    if (bytesWritten !== SPACE_RESERVE_BYTES) throw new Error(`wrote ${String(bytesWritten)} of ${String(SPACE_RESERVE_BYTES)} bytes`);
+    if (bytesWritten !== SPACE_RESERVE_BYTES)
+      throw new Error(`wrote ${String(bytesWritten)} of ${String(SPACE_RESERVE_BYTES)} bytes`);
     await handle.sync();
     await handle.close();
     return true;

@@ -27,11 +27,20 @@ describe("SqliteWriterThread", () => {
   it("applies operations in submission order, one round for what queued together, and counts txns and syncs", async () => {
     const file = await database();
     const events: string[] = [];
-    const thread = await SqliteWriterThread.start({ path: file, sync: true, onEvents: (batch) => events.push(...batch.map((event) => event.key)) });
+    const thread = await SqliteWriterThread.start({
+      path: file,
+      sync: true,
+      onEvents: (batch) => events.push(...batch.map((event) => event.key)),
+    });
     cleanups.push(() => thread.close());
-    const put = (key: string): WriterOperation => ({ kind: "txns", txns: [{ compares: [], writes: [{ type: "put", key, value: bytes(key) }] }] });
+    const put = (key: string): WriterOperation => ({
+      kind: "txns",
+      txns: [{ compares: [], writes: [{ type: "put", key, value: bytes(key) }] }],
+    });
     const settled = await Promise.all([thread.submit(put("w/a"), Date.now()), thread.submit(put("w/b"), Date.now())]);
-    const revisions = settled.map((settlement) => ((settlement.outcome?.value as Array<{ value: { revision: number } }>)[0]?.value.revision));
+    const revisions = settled.map(
+      (settlement) => (settlement.outcome?.value as Array<{ value: { revision: number } }>)[0]?.value.revision,
+    );
     expect(revisions[1]).toBe((revisions[0] ?? 0) + 1);
     expect(events).toEqual(["w/a", "w/b"]);
     expect(thread.txns).toBe(2);

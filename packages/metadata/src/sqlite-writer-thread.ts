@@ -88,7 +88,12 @@ export class SqliteWriterThread {
   #onClosed: (() => void) | undefined;
   readonly #timings: WriterTimings;
 
-  private constructor(worker: Worker, counters: Int32Array, options: SqliteWriterThreadOptions, timings: WriterTimings) {
+  private constructor(
+    worker: Worker,
+    counters: Int32Array,
+    options: SqliteWriterThreadOptions,
+    timings: WriterTimings,
+  ) {
     this.#worker = worker;
     this.#counters = counters;
     this.#options = options;
@@ -98,7 +103,11 @@ export class SqliteWriterThread {
   /** Starts the thread and waits until its connection is open. Throws the thread's start-up error. */
   static async start(options: SqliteWriterThreadOptions): Promise<SqliteWriterThread> {
     const counters = new Int32Array(new SharedArrayBuffer(WRITER_COUNTER_WORDS * Int32Array.BYTES_PER_ELEMENT));
-    const timings: WriterTimings = { round: SharedLatencyHistogram.create(), gateWait: SharedLatencyHistogram.create(), walSync: SharedLatencyHistogram.create() };
+    const timings: WriterTimings = {
+      round: SharedLatencyHistogram.create(),
+      gateWait: SharedLatencyHistogram.create(),
+      walSync: SharedLatencyHistogram.create(),
+    };
     const workerData: WriterThreadData = {
       path: options.path,
       sync: options.sync,
@@ -107,7 +116,9 @@ export class SqliteWriterThread {
       counters: counters.buffer as SharedArrayBuffer,
       timings: { round: timings.round.handle, gateWait: timings.gateWait.handle, walSync: timings.walSync.handle },
     };
-    const worker = startWorkerModule(new URL("./sqlite-writer/sqlite-writer-worker.js", import.meta.url), { workerData });
+    const worker = startWorkerModule(new URL("./sqlite-writer/sqlite-writer-worker.js", import.meta.url), {
+      workerData,
+    });
     await new Promise<void>((resolve, reject) => {
       const onError = (error: Error): void => {
         worker.off("message", onReady);
@@ -159,7 +170,11 @@ export class SqliteWriterThread {
 
   /** How long the thread's steps took so far: see {@link SqliteWriterTimings}. */
   timings(): SqliteWriterTimings {
-    return { round: this.#timings.round.snapshot(), gateWait: this.#timings.gateWait.snapshot(), walSync: this.#timings.walSync.snapshot() };
+    return {
+      round: this.#timings.round.snapshot(),
+      gateWait: this.#timings.gateWait.snapshot(),
+      walSync: this.#timings.walSync.snapshot(),
+    };
   }
 
   /** Sends one operation (`now`: the store's clock, for lease expiry) and resolves with its round's settlement. */
@@ -246,7 +261,8 @@ export class SqliteWriterThread {
     resolve(settlement);
     // Rounds answer in order, so settling `id` settles everything before it.
     if (id > this.#settledThrough) this.#settledThrough = id;
-    while (this.#barriers.length > 0 && (this.#barriers[0]?.through ?? Infinity) <= this.#settledThrough) this.#barriers.shift()?.resolve();
+    while (this.#barriers.length > 0 && (this.#barriers[0]?.through ?? Infinity) <= this.#settledThrough)
+      this.#barriers.shift()?.resolve();
     if (this.#pending.size === 0) this.#worker.unref();
   }
 

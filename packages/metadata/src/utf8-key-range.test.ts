@@ -2,7 +2,19 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compareUtf8, prefixRangeEnd, prefixUpperBound, scanLowerBound } from "./utf8-key-range.js";
 
-const keyCharacters = fc.constantFrom("a", "b", "/", "\u0000", "\u007F", "é", "\uD7FF", "\uE000", "\uFFFF", "\u{10000}", "\u{10FFFF}");
+const keyCharacters = fc.constantFrom(
+  "a",
+  "b",
+  "/",
+  "\u0000",
+  "\u007F",
+  "é",
+  "\uD7FF",
+  "\uE000",
+  "\uFFFF",
+  "\u{10000}",
+  "\u{10FFFF}",
+);
 const keyString = fc.array(keyCharacters, { maxLength: 5 }).map((characters) => characters.join(""));
 
 describe("utf8-key-range", () => {
@@ -11,7 +23,9 @@ describe("utf8-key-range", () => {
     expect(compareUtf8("\uFF21", "\u{1F600}")).toBeLessThan(0);
     fc.assert(
       fc.property(keyString, keyString, (left, right) => {
-        expect(Math.sign(compareUtf8(left, right))).toBe(Math.sign(Buffer.compare(Buffer.from(left), Buffer.from(right))));
+        expect(Math.sign(compareUtf8(left, right))).toBe(
+          Math.sign(Buffer.compare(Buffer.from(left), Buffer.from(right))),
+        );
       }),
       { numRuns: 2_000 },
     );
@@ -21,7 +35,8 @@ describe("utf8-key-range", () => {
     fc.assert(
       fc.property(keyString, keyString, (prefix, candidate) => {
         const upper = prefixUpperBound(prefix);
-        const inRange = compareUtf8(candidate, prefix) >= 0 && (upper === undefined || compareUtf8(candidate, upper) < 0);
+        const inRange =
+          compareUtf8(candidate, prefix) >= 0 && (upper === undefined || compareUtf8(candidate, upper) < 0);
         expect(inRange).toBe(candidate.startsWith(prefix));
       }),
     );

@@ -45,14 +45,22 @@ describeAppendProtocolConformance("SqliteMetadataStore", async () => {
 // in-memory property in core because every step is a real etcd round trip.
 const historyStore = createEtcdMetadataStore({ endpoints: [endpoint] });
 afterAll(async () => (await historyStore).close());
-describeAppendHistoryProperty("EtcdMetadataStore (real etcd)", async () => ({ metadata: await historyStore }), { numRuns: 25, timeoutMs: 240_000 });
+describeAppendHistoryProperty("EtcdMetadataStore (real etcd)", async () => ({ metadata: await historyStore }), {
+  numRuns: 25,
+  timeoutMs: 240_000,
+});
 
 // SQLite declares orderedTxns, so these histories send pipelined head CASes behind ones still in flight while faults
 // fail, hang or drop their answers. One file for all histories (each uses its own cluster prefix).
 const sqliteHistoryDirectory = mkdtemp(path.join(tmpdir(), "nereus-append-history-"));
-const sqliteHistoryStore = sqliteHistoryDirectory.then((directory) => createSqliteMetadataStore({ path: path.join(directory, "metadata.db") }));
+const sqliteHistoryStore = sqliteHistoryDirectory.then((directory) =>
+  createSqliteMetadataStore({ path: path.join(directory, "metadata.db") }),
+);
 afterAll(async () => {
   await (await sqliteHistoryStore).close();
   await rm(await sqliteHistoryDirectory, { recursive: true, force: true });
 });
-describeAppendHistoryProperty("SqliteMetadataStore", async () => ({ metadata: await sqliteHistoryStore }), { numRuns: 40, timeoutMs: 240_000 });
+describeAppendHistoryProperty("SqliteMetadataStore", async () => ({ metadata: await sqliteHistoryStore }), {
+  numRuns: 40,
+  timeoutMs: 240_000,
+});

@@ -44,9 +44,10 @@ describe("EtcdMetadataStore against real etcd", () => {
     const port = (server.address() as { port: number }).port;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const started = Date.now();
-    const error = await createEtcdMetadataStore({ endpoints: [`http://127.0.0.1:${port}`], dialTimeoutMs: 2_000 }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await createEtcdMetadataStore({
+      endpoints: [`http://127.0.0.1:${port}`],
+      dialTimeoutMs: 2_000,
+    }).catch((caught: unknown) => caught);
     expect(NereusError.hasCode(error, ErrorCode.METADATA_UNAVAILABLE)).toBe(true);
     expect(MetadataAmbiguousError.isAmbiguous(error)).toBe(false);
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -84,7 +85,10 @@ describe("EtcdMetadataStore against real etcd", () => {
     await withStore(async (store, prefix) => {
       const keys = Array.from({ length: 300 }, (_, index) => `${prefix}many/${String(index).padStart(3, "0")}`);
       for (let start = 0; start < keys.length; start += 100) {
-        await store.txn({ compares: [], writes: keys.slice(start, start + 100).map((key) => ({ type: "put", key, value: bytes(key) })) });
+        await store.txn({
+          compares: [],
+          writes: keys.slice(start, start + 100).map((key) => ({ type: "put", key, value: bytes(key) })),
+        });
       }
       const found = await store.getMany([...keys, `${prefix}many/absent`]);
       expect(found.size).toBe(300);
@@ -97,7 +101,11 @@ describe("EtcdMetadataStore against real etcd", () => {
       const key = `${prefix}gated`;
       const durable = manualGate();
       let settled = false;
-      const pending = store.txn({ compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value: bytes("v") }], after: { durable: durable.promise } });
+      const pending = store.txn({
+        compares: [{ key, modRevision: 0 }],
+        writes: [{ type: "put", key, value: bytes("v") }],
+        after: { durable: durable.promise },
+      });
       const observed = pending.finally(() => (settled = true));
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(settled).toBe(false);
@@ -113,7 +121,11 @@ describe("EtcdMetadataStore against real etcd", () => {
       const refusedKey = `${prefix}refused`;
       const failing = manualGate();
       const refused = store
-        .txn({ compares: [], writes: [{ type: "put", key: refusedKey, value: bytes("x") }], after: { durable: failing.promise } })
+        .txn({
+          compares: [],
+          writes: [{ type: "put", key: refusedKey, value: bytes("x") }],
+          after: { durable: failing.promise },
+        })
         .catch((caught: unknown) => caught);
       failing.reject(new Error("segment write failed"));
       const error = await refused;
@@ -123,7 +135,11 @@ describe("EtcdMetadataStore against real etcd", () => {
       expect((await admin.get(refusedKey).exec()).kvs).toEqual([]);
       // Same argument checks as the SQLite store, before anything is sent.
       const invalid = await store
-        .txn({ compares: [], writes: [{ type: "put", key: refusedKey, value: bytes("y") }], after: { durable: Promise.resolve(), shared: { words: new SharedArrayBuffer(24), sequence: 0 } } })
+        .txn({
+          compares: [],
+          writes: [{ type: "put", key: refusedKey, value: bytes("y") }],
+          after: { durable: Promise.resolve(), shared: { words: new SharedArrayBuffer(24), sequence: 0 } },
+        })
         .catch((caught: unknown) => caught);
       expect(NereusError.hasCode(invalid, ErrorCode.INVALID_ARGUMENT)).toBe(true);
       expect((await admin.get(refusedKey).exec()).kvs).toEqual([]);
@@ -132,7 +148,11 @@ describe("EtcdMetadataStore against real etcd", () => {
 
   it("rejects more writes than etcd's txn operation limit before sending", async () => {
     await withStore(async (store, prefix) => {
-      const writes = Array.from({ length: 129 }, (_, index) => ({ type: "put" as const, key: `${prefix}${index}`, value: bytes("") }));
+      const writes = Array.from({ length: 129 }, (_, index) => ({
+        type: "put" as const,
+        key: `${prefix}${index}`,
+        value: bytes(""),
+      }));
       const error = await store.txn({ compares: [], writes }).catch((caught: unknown) => caught);
       expect(NereusError.hasCode(error, ErrorCode.METADATA_LIMIT_EXCEEDED)).toBe(true);
     });

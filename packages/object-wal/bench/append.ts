@@ -55,7 +55,13 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
     writerId: "bench",
     attemptKey: "wo-bench-0000000000000000001",
     createdAtMillis: Date.now(),
-    slices: [{ streamId: streamIdFromName("s"), firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: new Uint8Array(PAYLOAD) }] }],
+    slices: [
+      {
+        streamId: streamIdFromName("s"),
+        firstExpectedOffset: 0,
+        entries: [{ recordCount: 1, payload: new Uint8Array(PAYLOAD) }],
+      },
+    ],
   }).bytes.length;
   const client = new S3Client({
     ...s3ClientOptions(s3),
@@ -66,7 +72,14 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
   const raw = await timed(async (index) => {
     const body = randomBytes(objectSize);
     await client.send(
-      new PutObjectCommand({ Bucket: s3.bucket, Key: `${prefix}raw-append/${String(index)}`, Body: body, ContentLength: body.length, IfNoneMatch: "*", ChecksumCRC32C: crc32cToBase64(crc32c(body)) }),
+      new PutObjectCommand({
+        Bucket: s3.bucket,
+        Key: `${prefix}raw-append/${String(index)}`,
+        Body: body,
+        ContentLength: body.length,
+        IfNoneMatch: "*",
+        ChecksumCRC32C: crc32cToBase64(crc32c(body)),
+      }),
     );
   });
   client.destroy();
@@ -77,7 +90,13 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
   });
   const metadata = new InMemoryMetadataStore();
   try {
-    const sequentialWriter = new ObjectWalWriter({ objectStore, metadata, cluster: "bench", writerId: "bench", flush: { lingerMs: 0 } });
+    const sequentialWriter = new ObjectWalWriter({
+      objectStore,
+      metadata,
+      cluster: "bench",
+      writerId: "bench",
+      flush: { lingerMs: 0 },
+    });
     let attempt = 0;
     const sequential = await timed(async () => {
       await sequentialWriter.persist(sequentialWriter.prepare(request("sequential", attempt++)));
@@ -87,14 +106,20 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
     const writer = new ObjectWalWriter({ objectStore, metadata, cluster: "bench", writerId: "bench" });
     const started = performance.now();
     for (let round = 0; round < ROUNDS; round++) {
-      await Promise.all(Array.from({ length: STREAMS }, (_, index) => writer.persist(writer.prepare(request(`stream-${String(index)}`, attempt++)))));
+      await Promise.all(
+        Array.from({ length: STREAMS }, (_, index) =>
+          writer.persist(writer.prepare(request(`stream-${String(index)}`, attempt++))),
+        ),
+      );
     }
     const seconds = (performance.now() - started) / 1000;
     await writer.close();
     const stats = writer.stats;
     const payloadMiB = (STREAMS * ROUNDS * PAYLOAD) / (1024 * 1024);
     console.log(`\nObject WAL writer (persist = encode + root + one create-only PUT), ${String(PAYLOAD)} B appends`);
-    console.log(`  raw PUT of ${String(objectSize)} B: p50 ${p(raw, 0.5).toFixed(2)} ms, p99 ${p(raw, 0.99).toFixed(2)} ms`);
+    console.log(
+      `  raw PUT of ${String(objectSize)} B: p50 ${p(raw, 0.5).toFixed(2)} ms, p99 ${p(raw, 0.99).toFixed(2)} ms`,
+    );
     console.log(
       `  sequential persist (linger 0): p50 ${p(sequential, 0.5).toFixed(2)} ms (${(p(sequential, 0.5) / p(raw, 0.5)).toFixed(2)}x raw), ` +
         `p99 ${p(sequential, 0.99).toFixed(2)} ms (${(p(sequential, 0.99) / p(raw, 0.99)).toFixed(2)}x raw)`,
@@ -109,7 +134,9 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
     await objectStore.close();
     await metadata.close();
     const cleanup = createS3ObjectStore(s3ClientOptions(s3));
-    await cleanup.deleteMany(Array.from({ length: WARMUP + ITERATIONS }, (_, index) => `${prefix}raw-append/${String(index - WARMUP)}`));
+    await cleanup.deleteMany(
+      Array.from({ length: WARMUP + ITERATIONS }, (_, index) => `${prefix}raw-append/${String(index - WARMUP)}`),
+    );
     await cleanup.close();
   }
 }

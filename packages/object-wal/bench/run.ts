@@ -12,7 +12,14 @@ import { performance } from "node:perf_hooks";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { crc32c, type ObjectStore } from "@nereus/core";
 import { InMemoryObjectStore } from "@nereus/core/testing";
-import { SERVICES_FILE_ENV, loadServices, s3ClientOptions, startServices, type RunningServices, type S3Description } from "@nereus/test-services";
+import {
+  SERVICES_FILE_ENV,
+  loadServices,
+  s3ClientOptions,
+  startServices,
+  type RunningServices,
+  type S3Description,
+} from "@nereus/test-services";
 import { crc32cToBase64 } from "../src/crc32c-base64.js";
 import { createFileSystemObjectStore } from "../src/file-system-object-store.js";
 import { createS3ObjectStore } from "../src/s3-object-store.js";
@@ -90,7 +97,10 @@ function percentile(sorted: readonly number[], fraction: number): number {
 }
 
 function printTable(results: readonly Result[]): void {
-  const baseline = percentile([...(results[0]?.samplesMs ?? [])].sort((left, right) => left - right), 0.5);
+  const baseline = percentile(
+    [...(results[0]?.samplesMs ?? [])].sort((left, right) => left - right),
+    0.5,
+  );
   const rows = results.map((result) => {
     const sorted = [...result.samplesMs].sort((left, right) => left - right);
     const mean = sorted.reduce((sum, sample) => sum + sample, 0) / sorted.length;
@@ -106,10 +116,16 @@ function printTable(results: readonly Result[]): void {
     ];
   });
   const header = ["store", "p50 ms", "p99 ms", "mean ms", "MB/s", "p50 vs baseline"];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),
+  );
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
-  console.log(`\n${String(ITERATIONS)} sequential ${String(BODY_BYTES / 1024)} KiB create-only PUTs to fresh keys (after ${String(WARMUP)} warm-up)`);
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join("  ");
+  console.log(
+    `\n${String(ITERATIONS)} sequential ${String(BODY_BYTES / 1024)} KiB create-only PUTs to fresh keys (after ${String(WARMUP)} warm-up)`,
+  );
   console.log(line(header));
   for (const row of rows) console.log(line(row));
 }
@@ -135,14 +151,18 @@ async function main(): Promise<void> {
         "store/",
       ),
     );
-    results.push(await storePuts("FileSystemObjectStore (fsync, temp dir)", createFileSystemObjectStore({ root }), "fs/"));
+    results.push(
+      await storePuts("FileSystemObjectStore (fsync, temp dir)", createFileSystemObjectStore({ root }), "fs/"),
+    );
     results.push(await storePuts("InMemoryObjectStore", new InMemoryObjectStore(), "mem/"));
     printTable(results);
     await runAppendBench(s3, run);
     const cleanup = createS3ObjectStore({
       ...s3ClientOptions(s3),
     });
-    await cleanup.deleteMany(Array.from({ length: WARMUP + ITERATIONS }, (_, index) => `${run}raw/${String(index - WARMUP)}`));
+    await cleanup.deleteMany(
+      Array.from({ length: WARMUP + ITERATIONS }, (_, index) => `${run}raw/${String(index - WARMUP)}`),
+    );
     await cleanup.close();
   } finally {
     await rm(root, { recursive: true, force: true });

@@ -8,7 +8,11 @@ import { ErrorCode, NereusError, crc32c } from "@nereus/core";
  */
 export function checkKnownCrc32c(known: number | undefined): void {
   if (known === undefined || (Number.isInteger(known) && known >= 0 && known <= 0xffff_ffff)) return;
-  throw new NereusError(ErrorCode.INVALID_ARGUMENT, `put crc32c must be an unsigned 32-bit integer, got ${String(known)}`, { retryable: false });
+  throw new NereusError(
+    ErrorCode.INVALID_ARGUMENT,
+    `put crc32c must be an unsigned 32-bit integer, got ${String(known)}`,
+    { retryable: false },
+  );
 }
 
 /**

@@ -11,7 +11,12 @@ describe("crc32cToBase64 / crc32cFromBase64", () => {
   });
 
   it("round-trips every u32", () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 0xffff_ffff }), (value) => crc32cFromBase64(crc32cToBase64(value)) === value));
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 0xffff_ffff }),
+        (value) => crc32cFromBase64(crc32cToBase64(value)) === value,
+      ),
+    );
   });
 
   it("rejects anything but canonical base64 of 4 bytes", () => {

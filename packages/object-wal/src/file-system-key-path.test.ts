@@ -9,7 +9,8 @@ const segment = fc
   .string({ unit: "grapheme", minLength: 1, maxLength: 20 })
   .filter((value) => !value.includes("/") && value !== "." && value !== ".." && !hasControlCharacter(value));
 
-const encodeSegment = (value: string): string => fileSystemKeyPath.objectPath(value).slice(0, -OBJECT_FILE_SUFFIX.length);
+const encodeSegment = (value: string): string =>
+  fileSystemKeyPath.objectPath(value).slice(0, -OBJECT_FILE_SUFFIX.length);
 
 describe("fileSystemKeyPath", () => {
   it("round-trips every segment and only ever produces safe, suffix-free path components", () => {
@@ -24,22 +25,45 @@ describe("fileSystemKeyPath", () => {
 
   it("maps different keys to different paths with one component per segment", () => {
     fc.assert(
-      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.array(segment, { minLength: 1, maxLength: 4 }), (left, right) => {
-        const leftPath = fileSystemKeyPath.objectPath(left.join("/"));
-        expect(leftPath.split(path.sep)).toHaveLength(left.length);
-        expect(path.normalize(leftPath)).toBe(leftPath);
-        if (left.join("/") !== right.join("/")) expect(leftPath).not.toBe(fileSystemKeyPath.objectPath(right.join("/")));
-      }),
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        fc.array(segment, { minLength: 1, maxLength: 4 }),
+        (left, right) => {
+          const leftPath = fileSystemKeyPath.objectPath(left.join("/"));
+          expect(leftPath.split(path.sep)).toHaveLength(left.length);
+          expect(path.normalize(leftPath)).toBe(leftPath);
+          if (left.join("/") !== right.join("/"))
+            expect(leftPath).not.toBe(fileSystemKeyPath.objectPath(right.join("/")));
+        },
+      ),
     );
   });
 
   it("encodes the characters that could change a path's meaning", () => {
-    expect(fileSystemKeyPath.objectPath(".a/b.c/%/~")).toBe(path.join("%2Ea", "b.c", "%25", `%7E${OBJECT_FILE_SUFFIX}`));
+    expect(fileSystemKeyPath.objectPath(".a/b.c/%/~")).toBe(
+      path.join("%2Ea", "b.c", "%25", `%7E${OBJECT_FILE_SUFFIX}`),
+    );
     expect(fileSystemKeyPath.objectPath("\u00e9 \\")).toBe(`%C3%A9%20%5C${OBJECT_FILE_SUFFIX}`);
   });
 
   it("accepts only canonical names when decoding", () => {
-    for (const name of ["%41", "%2e", "%2E", "%2E.", ".a", "a~", "%", "%4", "%ZZ", "%C3", "a/b", "", "\u00e9", "%00", "a%7F"]) {
+    for (const name of [
+      "%41",
+      "%2e",
+      "%2E",
+      "%2E.",
+      ".a",
+      "a~",
+      "%",
+      "%4",
+      "%ZZ",
+      "%C3",
+      "a/b",
+      "",
+      "\u00e9",
+      "%00",
+      "a%7F",
+    ]) {
       expect(fileSystemKeyPath.decodeSegment(name)).toBeUndefined();
     }
     expect(fileSystemKeyPath.decodeSegment("%2Ea")).toBe(".a");

@@ -62,9 +62,13 @@ export const fileSystemKeyPath = {
     const segments = key.split("/").map((segment) => {
       const encoded = encodeSegment(segment);
       if (encoded === undefined) {
-        throw new NereusError(ErrorCode.INVALID_ARGUMENT, `object key segment is too long for a file name: ${JSON.stringify(segment.slice(0, 64))}…`, {
-          retryable: false,
-        });
+        throw new NereusError(
+          ErrorCode.INVALID_ARGUMENT,
+          `object key segment is too long for a file name: ${JSON.stringify(segment.slice(0, 64))}…`,
+          {
+            retryable: false,
+          },
+        );
       }
       return encoded;
     });
@@ -89,7 +93,7 @@ export const fileSystemKeyPath = {
   decodeSegment(name: string): string | undefined {
     if (name.length === 0 || name.length > MAX_ENCODED_SEGMENT_BYTES) return undefined;
     const bytes: number[] = [];
-    for (let index = 0; index < name.length; ) {
+    for (let index = 0; index < name.length;) {
       const code = name.charCodeAt(index);
       if (code === 0x25) {
         const high = hexDigit(name.charCodeAt(index + 1));

@@ -10,7 +10,6 @@ import { fileSystemKeyPath } from "./file-system-key-path.js";
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (value: Uint8Array): string => new TextDecoder().decode(value);
 
-
 async function allFiles(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
   return entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
@@ -38,7 +37,17 @@ describe("FileSystemObjectStore", () => {
 
   it("keeps every file inside root, whatever the key", async () => {
     const { store, root } = await open();
-    const keys = ["a/b", "%2E%2E/x", "-/_/.hidden", "a..b/c.d", "~obj", "x~obj/y", "sp ace/\u00e9/\u{1f600}", "a%", "CON/aux"];
+    const keys = [
+      "a/b",
+      "%2E%2E/x",
+      "-/_/.hidden",
+      "a..b/c.d",
+      "~obj",
+      "x~obj/y",
+      "sp ace/\u00e9/\u{1f600}",
+      "a%",
+      "CON/aux",
+    ];
     for (const key of keys) await store.putIfAbsent(key, bytes(key));
     for (const key of keys) expect(text(await store.get(key))).toBe(key);
     const files = await allFiles(root);
@@ -50,11 +59,25 @@ describe("FileSystemObjectStore", () => {
 
   it("rejects keys that could name a path outside root, before any I/O", async () => {
     const { store, root } = await open();
-    for (const key of ["..", "../escape", "a/../../b", "/absolute", "a//b", "a/", "./a", "a/.", "", "nul\u0000", "\ud800"]) {
+    for (const key of [
+      "..",
+      "../escape",
+      "a/../../b",
+      "/absolute",
+      "a//b",
+      "a/",
+      "./a",
+      "a/.",
+      "",
+      "nul\u0000",
+      "\ud800",
+    ]) {
       expect((await nereusRejectionOf(store.putIfAbsent(key, bytes("x")))).code).toBe(ErrorCode.INVALID_ARGUMENT);
       expect((await nereusRejectionOf(store.get(key))).code).toBe(ErrorCode.INVALID_ARGUMENT);
     }
-    expect((await nereusRejectionOf(store.putIfAbsent("a".repeat(252), bytes("x")))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect((await nereusRejectionOf(store.putIfAbsent("a".repeat(252), bytes("x")))).code).toBe(
+      ErrorCode.INVALID_ARGUMENT,
+    );
     await expect(readdir(root)).resolves.toEqual([]);
   });
 
@@ -77,7 +100,9 @@ describe("FileSystemObjectStore", () => {
         { key: "p/c", size: 1 },
       ],
     });
-    await expect(store.list("p/", { continuationToken: "p/a" })).resolves.toMatchObject({ items: [{ key: "p/a/1" }, {}, {}, {}, {}] });
+    await expect(store.list("p/", { continuationToken: "p/a" })).resolves.toMatchObject({
+      items: [{ key: "p/a/1" }, {}, {}, {}, {}],
+    });
   });
 
   it("detects a corrupted file on a whole read and reports the stored CRC32C on head", async () => {
@@ -107,8 +132,12 @@ describe("FileSystemObjectStore", () => {
       await store.putIfAbsent("wrong", bytes("123456789"), { crc32c: 1 });
       expect((await nereusRejectionOf(store.get("wrong"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
       for (const crc32c of [-1, 2 ** 32, 1.5, Number.NaN]) {
-        expect((await nereusRejectionOf(store.putIfAbsent("refused", bytes("x"), { crc32c }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
-        expect((await nereusRejectionOf(store.putIfAbsentGated("refused", bytes("x"), { crc32c }))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+        expect((await nereusRejectionOf(store.putIfAbsent("refused", bytes("x"), { crc32c }))).code).toBe(
+          ErrorCode.INVALID_ARGUMENT,
+        );
+        expect((await nereusRejectionOf(store.putIfAbsentGated("refused", bytes("x"), { crc32c }))).code).toBe(
+          ErrorCode.INVALID_ARGUMENT,
+        );
       }
       await expect(store.head("refused")).resolves.toBeUndefined();
     });
@@ -150,7 +179,9 @@ describe("FileSystemObjectStore", () => {
   it("lets one of several stores on the same root win a race, across instances", async () => {
     const { root } = await open();
     const stores = Array.from({ length: 4 }, () => createFileSystemObjectStore({ root }));
-    const results = await Promise.all(stores.map((store, index) => store.putIfAbsent("shared/key", bytes(`writer ${String(index)}`))));
+    const results = await Promise.all(
+      stores.map((store, index) => store.putIfAbsent("shared/key", bytes(`writer ${String(index)}`))),
+    );
     expect(results.filter((result) => result.created)).toHaveLength(1);
     const winner = results.findIndex((result) => result.created);
     for (const store of stores) expect(text(await store.get("shared/key"))).toBe(`writer ${String(winner)}`);

@@ -32,7 +32,11 @@ import { FilePublishPool, type PublishError, type PublishOutcome } from "./publi
 import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./file-system/map-file-system-error.js";
 import { StoreLifecycle } from "./store-lifecycle.js";
-import { type StoreWriteHealth, type StoreWriteHealthListener, StoreWriteHealthTracker } from "./file-system/store-write-health.js";
+import {
+  type StoreWriteHealth,
+  type StoreWriteHealthListener,
+  StoreWriteHealthTracker,
+} from "./file-system/store-write-health.js";
 import { fsyncDirectory, makeDirectories } from "./file-system/durable-directories.js";
 import { DEFAULT_HOT_READ_SEGMENTS, type HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
 import { DEFAULT_LENT_READ_BUFFER_BYTES, type LentReadBuffersStats } from "./segments/lent-read-buffers.js";
@@ -141,15 +145,28 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     this.root = path.resolve(options.root);
     this.#objectsDirectory = path.join(this.root, "objects");
     this.#temporaryDirectory = path.join(this.root, "tmp");
-    if (options.readBufferBytes !== undefined && !(Number.isSafeInteger(options.readBufferBytes) && options.readBufferBytes >= 0)) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `readBufferBytes must be a non-negative integer, got ${String(options.readBufferBytes)}`, { retryable: false });
+    if (
+      options.readBufferBytes !== undefined &&
+      !(Number.isSafeInteger(options.readBufferBytes) && options.readBufferBytes >= 0)
+    ) {
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `readBufferBytes must be a non-negative integer, got ${String(options.readBufferBytes)}`,
+        { retryable: false },
+      );
     }
-    const publishers = new FilePublishPool(options.publishWorkers ?? DEFAULT_PUBLISH_WORKERS, { readBufferBytes: options.readBufferBytes });
+    const publishers = new FilePublishPool(options.publishWorkers ?? DEFAULT_PUBLISH_WORKERS, {
+      readBufferBytes: options.readBufferBytes,
+    });
     this.#publishers = publishers;
     this.#bodies = new SharedBodyPool({ headerBytes: HEADER_BYTES, onDrop: (id) => publishers.forget(id) });
     const durability = options.durability ?? "fsync";
     if (durability !== "fsync" && durability !== "os-buffered") {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `durability must be "fsync" or "os-buffered", got ${String(durability)}`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `durability must be "fsync" or "os-buffered", got ${String(durability)}`,
+        { retryable: false },
+      );
     }
     this.#fsync = durability === "fsync";
     this.#segmentOptions = segmentLayout(options.segments);
@@ -186,7 +203,10 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     readonly workers: { readonly lent: number; readonly own: number; readonly returned: number };
   } {
     const pool = this.#publishers;
-    return { eventLoop: this.#openedSegments?.hotReadBuffers, workers: { lent: pool.lentReads, own: pool.ownBufferReads, returned: pool.releasedChunks } };
+    return {
+      eventLoop: this.#openedSegments?.hotReadBuffers,
+      workers: { lent: pool.lentReads, own: pool.ownBufferReads, returned: pool.releasedChunks },
+    };
   }
 
   /**
@@ -243,7 +263,13 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       checkKnownCrc32c(options.crc32c);
       await this.#ensureReady();
       const log = await this.#segmentLog();
-      if (log === undefined || this.#claims.has(key) || log.info(key) !== undefined || log.whenWritten(key) !== undefined) return undefined;
+      if (
+        log === undefined ||
+        this.#claims.has(key) ||
+        log.info(key) !== undefined ||
+        log.whenWritten(key) !== undefined
+      )
+        return undefined;
       if (body.length > (this.#segmentOptions as Required<SegmentLayoutOptions>).maxObjectBytes) return undefined;
       // A key written as an object file before the layout was turned on stays with the ungated path, which checks it
       // in order with the write. Nothing else creates files while this store holds the key's claim (taken below,
@@ -257,7 +283,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       } else {
         this.#bodies.beginUse(pooled.memory);
         try {
-          started = log.putGated(key, { id: pooled.id, buffer: pooled.memory, start: HEADER_BYTES, length: body.length }, crc);
+          started = log.putGated(
+            key,
+            { id: pooled.id, buffer: pooled.memory, start: HEADER_BYTES, length: body.length },
+            crc,
+          );
         } catch (error) {
           // Refused (the layout failed earlier): nothing reads the memory.
           this.#bodies.endUse(pooled.memory);
@@ -280,15 +310,29 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   }
 
   /** Segment layout on: small bodies go to a segment, large ones to a file; either way the key must be new in both. */
-  async #putWithSegments(log: SegmentLog, key: string, target: string, body: Uint8Array, crc: number): Promise<{ readonly created: boolean }> {
+  async #putWithSegments(
+    log: SegmentLog,
+    key: string,
+    target: string,
+    body: Uint8Array,
+    crc: number,
+  ): Promise<{ readonly created: boolean }> {
     if (log.info(key) !== undefined) return { created: false };
-    if (body.length > (this.#segmentOptions as Required<SegmentLayoutOptions>).maxObjectBytes) return this.#putFile(key, target, body, crc);
+    if (body.length > (this.#segmentOptions as Required<SegmentLayoutOptions>).maxObjectBytes)
+      return this.#putFile(key, target, body, crc);
     const pooled = this.#bodies.lookup(body);
     // The worker skips the record if the key exists as an object file (written before the layout was turned on).
     if (pooled === undefined) return { created: await log.put(key, body, crc, target) };
     this.#bodies.beginUse(pooled.memory);
     try {
-      return { created: await log.put(key, { id: pooled.id, buffer: pooled.memory, start: HEADER_BYTES, length: body.length }, crc, target) };
+      return {
+        created: await log.put(
+          key,
+          { id: pooled.id, buffer: pooled.memory, start: HEADER_BYTES, length: body.length },
+          crc,
+          target,
+        ),
+      };
     } finally {
       this.#bodies.endUse(pooled.memory);
     }
@@ -296,7 +340,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
 
   /** Runs `put` with no other put of `key` in flight in this store. */
   async #claim<T>(key: string, put: () => Promise<T>): Promise<T> {
-    for (let held = this.#claims.get(key); held !== undefined; held = this.#claims.get(key)) await held.catch(() => undefined);
+    for (let held = this.#claims.get(key); held !== undefined; held = this.#claims.get(key))
+      await held.catch(() => undefined);
     const running = put();
     this.#claims.set(key, running);
     try {
@@ -320,7 +365,14 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       this.#bodies.beginUse(pooled.memory);
       try {
         const memory = { id: pooled.id, buffer: pooled.memory, length: HEADER_BYTES + body.length };
-        outcome = await this.#publishers.publish({ temporary, target, header: EMPTY, body: EMPTY, memory, fsync: this.#fsync });
+        outcome = await this.#publishers.publish({
+          temporary,
+          target,
+          header: EMPTY,
+          body: EMPTY,
+          memory,
+          fsync: this.#fsync,
+        });
       } finally {
         this.#bodies.endUse(pooled.memory);
       }
@@ -337,11 +389,15 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   /** The error of a publish that did not succeed. */
   #publishFailure(key: string, outcome: Exclude<PublishOutcome, { kind: "published" }>): NereusError {
     if (outcome.kind === "linked-unsynced") {
-      return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `object ${key} was linked but its directory could not be synced`, {
-        retryable: true,
-        cause: publishError(outcome.error),
-        details: { key, mayHaveApplied: true },
-      });
+      return new NereusError(
+        ErrorCode.OBJECT_UPLOAD_FAILED,
+        `object ${key} was linked but its directory could not be synced`,
+        {
+          retryable: true,
+          cause: publishError(outcome.error),
+          details: { key, mayHaveApplied: true },
+        },
+      );
     }
     if (outcome.error.code === "EWORKER") {
       // The worker died mid-job: the link may or may not have happened.
@@ -361,7 +417,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
    */
   allocateBody(length: number): Uint8Array {
     if (!Number.isSafeInteger(length) || length < 0) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `body length must be a non-negative integer, got ${String(length)}`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `body length must be a non-negative integer, got ${String(length)}`,
+        { retryable: false },
+      );
     }
     return this.#bodies.allocate(length);
   }
@@ -382,11 +442,17 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       const fromSegment = await (await this.#segmentLog())?.read(key, range);
       if (fromSegment !== undefined) return fromSegment;
       // One worker job: open, fstat, header, the bytes, close (see publish-worker/file-publish-worker.ts).
-      const outcome = await this.#publishers.read({ path: target, headerBytes: HEADER_BYTES, offset: range?.offset ?? 0, length: range?.length });
+      const outcome = await this.#publishers.read({
+        path: target,
+        headerBytes: HEADER_BYTES,
+        offset: range?.offset ?? 0,
+        length: range?.length,
+      });
       if (outcome.kind === "failed") throw mapFileSystemError(publishError(outcome.error), "get", key);
       const { crc, size } = checkHeader(outcome.header, outcome.bodySize, key);
       if (range === undefined) {
-        if (outcome.bytes.length !== size) throw corrupt(key, `file ends after ${String(HEADER_BYTES + outcome.bytes.length)} byte(s)`);
+        if (outcome.bytes.length !== size)
+          throw corrupt(key, `file ends after ${String(HEADER_BYTES + outcome.bytes.length)} byte(s)`);
         const actual = crc32c(outcome.bytes);
         if (actual !== crc) {
           throw new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} does not match its stored CRC32C`, {
@@ -403,11 +469,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
           { retryable: false, details: { key, offset: range.offset, length: range.length, size } },
         );
       }
-      if (outcome.bytes.length !== range.length) throw corrupt(key, `file ends after ${String(HEADER_BYTES + range.offset + outcome.bytes.length)} byte(s)`);
+      if (outcome.bytes.length !== range.length)
+        throw corrupt(key, `file ends after ${String(HEADER_BYTES + range.offset + outcome.bytes.length)} byte(s)`);
       return outcome.bytes;
     });
   }
-
 
   async head(key: string, options: ObjectIoOptions = {}): Promise<ObjectInfo | undefined> {
     return this.#lifecycle.run("head", options.signal, async () => {
@@ -452,7 +518,8 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
       const folder = lastSlash < 0 ? [] : prefix.slice(0, lastSlash).split("/");
       const relative = fileSystemKeyPath.directoryPath(folder);
       if (relative === undefined) return { items: [] };
-      const after = options.continuationToken === undefined ? undefined : Buffer.from(options.continuationToken, "utf8");
+      const after =
+        options.continuationToken === undefined ? undefined : Buffer.from(options.continuationToken, "utf8");
       const found: ListedObject[] = [];
       const inSegments = (await this.#segmentLog())?.list(prefix, options.continuationToken, limit + 1) ?? [];
       try {
@@ -477,7 +544,9 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   async deleteMany(keys: readonly string[], options: ObjectIoOptions = {}): Promise<void> {
     return this.#lifecycle.run("delete", options.signal, async () => {
       // Every key is validated (objectPath) before anything is deleted.
-      const paths = new Map(keys.map((key) => [key, path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key))]));
+      const paths = new Map(
+        keys.map((key) => [key, path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key))]),
+      );
       const log = await this.#segmentLog();
       const inFiles = log === undefined ? keys : await log.delete(keys);
       const targets = inFiles.map((key) => ({ key, target: paths.get(key) as string }));
@@ -552,7 +621,11 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
 
   /** Removes now-empty directories from `directory` up to (excluding) the objects directory. */
   async #pruneEmptyDirectories(directory: string): Promise<void> {
-    for (let current = directory; current.startsWith(this.#objectsDirectory + path.sep); current = path.dirname(current)) {
+    for (
+      let current = directory;
+      current.startsWith(this.#objectsDirectory + path.sep);
+      current = path.dirname(current)
+    ) {
       try {
         await rmdir(current);
       } catch {
@@ -584,7 +657,9 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
     for (const entry of entries) {
       const file = entry.isFile() && entry.name.endsWith(OBJECT_FILE_SUFFIX);
       if (!file && !entry.isDirectory()) continue;
-      const segment = fileSystemKeyPath.decodeSegment(file ? entry.name.slice(0, -OBJECT_FILE_SUFFIX.length) : entry.name);
+      const segment = fileSystemKeyPath.decodeSegment(
+        file ? entry.name.slice(0, -OBJECT_FILE_SUFFIX.length) : entry.name,
+      );
       if (segment === undefined || !segment.startsWith(namePrefix)) continue;
       const key = keyBase + segment;
       children.push({ sortKey: Buffer.from(file ? key : `${key}/`, "utf8"), key, file, name: entry.name });
@@ -625,20 +700,48 @@ function segmentLayout(option: boolean | SegmentLayoutOptions | undefined): Requ
     hotReadSegments: given.hotReadSegments ?? DEFAULT_HOT_READ_SEGMENTS,
     hotReadBufferBytes: given.hotReadBufferBytes ?? DEFAULT_LENT_READ_BUFFER_BYTES,
   };
-  if (!Number.isSafeInteger(layout.maxObjectBytes) || layout.maxObjectBytes < 0 || layout.maxObjectBytes > MAX_SEGMENT_BYTES) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.maxObjectBytes must be an integer in [0, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.maxObjectBytes)}`, { retryable: false });
+  if (
+    !Number.isSafeInteger(layout.maxObjectBytes) ||
+    layout.maxObjectBytes < 0 ||
+    layout.maxObjectBytes > MAX_SEGMENT_BYTES
+  ) {
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `segments.maxObjectBytes must be an integer in [0, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.maxObjectBytes)}`,
+      { retryable: false },
+    );
   }
-  if (!Number.isSafeInteger(layout.segmentBytes) || layout.segmentBytes < 1 || layout.segmentBytes > MAX_SEGMENT_BYTES) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.segmentBytes)}`, { retryable: false });
+  if (
+    !Number.isSafeInteger(layout.segmentBytes) ||
+    layout.segmentBytes < 1 ||
+    layout.segmentBytes > MAX_SEGMENT_BYTES
+  ) {
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `segments.segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(layout.segmentBytes)}`,
+      { retryable: false },
+    );
   }
   if (!Number.isSafeInteger(layout.hotReadSegments) || layout.hotReadSegments < 0) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.hotReadSegments must be a non-negative integer, got ${String(layout.hotReadSegments)}`, { retryable: false });
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `segments.hotReadSegments must be a non-negative integer, got ${String(layout.hotReadSegments)}`,
+      { retryable: false },
+    );
   }
   if (!Number.isSafeInteger(layout.hotReadBufferBytes) || layout.hotReadBufferBytes < 0) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.hotReadBufferBytes must be a non-negative integer, got ${String(layout.hotReadBufferBytes)}`, { retryable: false });
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `segments.hotReadBufferBytes must be a non-negative integer, got ${String(layout.hotReadBufferBytes)}`,
+      { retryable: false },
+    );
   }
   if (typeof layout.compactBelow !== "number" || !(layout.compactBelow >= 0 && layout.compactBelow < 1)) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segments.compactBelow must be in [0, 1), got ${String(layout.compactBelow)}`, { retryable: false });
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `segments.compactBelow must be in [0, 1), got ${String(layout.compactBelow)}`,
+      { retryable: false },
+    );
   }
   return layout;
 }
@@ -651,7 +754,12 @@ function mergeByKey(left: readonly ListedObject[], right: readonly ListedObject[
   while (i < left.length || j < right.length) {
     const a = left[i];
     const b = right[j];
-    const order = a === undefined ? 1 : b === undefined ? -1 : Buffer.compare(Buffer.from(a.key, "utf8"), Buffer.from(b.key, "utf8"));
+    const order =
+      a === undefined
+        ? 1
+        : b === undefined
+          ? -1
+          : Buffer.compare(Buffer.from(a.key, "utf8"), Buffer.from(b.key, "utf8"));
     if (order <= 0 && a !== undefined) {
       merged.push(a);
       i += 1;
@@ -670,7 +778,12 @@ function publishError(error: PublishError): Error {
 }
 
 function checkRange(range: { readonly offset: number; readonly length: number }): void {
-  if (!Number.isSafeInteger(range.offset) || range.offset < 0 || !Number.isSafeInteger(range.length) || range.length < 0) {
+  if (
+    !Number.isSafeInteger(range.offset) ||
+    range.offset < 0 ||
+    !Number.isSafeInteger(range.length) ||
+    range.length < 0
+  ) {
     throw new NereusError(
       ErrorCode.INVALID_ARGUMENT,
       `range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`,
@@ -681,7 +794,7 @@ function checkRange(range: { readonly offset: number; readonly length: number })
 
 async function readExactly(handle: FileHandle, length: number, position: number, key: string): Promise<Uint8Array> {
   const bytes = new Uint8Array(length);
-  for (let filled = 0; filled < length; ) {
+  for (let filled = 0; filled < length;) {
     const { bytesRead } = await handle.read(bytes, filled, length - filled, position + filled);
     if (bytesRead === 0) throw corrupt(key, `file ends after ${String(position + filled)} byte(s)`);
     filled += bytesRead;
@@ -703,7 +816,8 @@ function writeFileHeader(header: Uint8Array, crc: number): Uint8Array {
 }
 
 function checkHeader(header: Uint8Array, bodySize: number, key: string): { size: number; crc: number } {
-  if (header.length < HEADER_BYTES) throw corrupt(key, `file has ${String(header.length)} byte(s), fewer than its header`);
+  if (header.length < HEADER_BYTES)
+    throw corrupt(key, `file has ${String(header.length)} byte(s), fewer than its header`);
   const bytes = Buffer.from(header.buffer, header.byteOffset, header.byteLength);
   if (!bytes.subarray(0, 4).equals(FILE_MAGIC)) throw corrupt(key, "file does not start with the NOB1 header");
   return { size: bodySize, crc: bytes.readUInt32BE(4) };

@@ -8,7 +8,11 @@ export {
   type SegmentLayoutOptions,
 } from "./file-system-object-store.js";
 export { type SegmentLogStats } from "./segments/segment-log.js";
-export { type StoreWriteHealth, type StoreWriteHealthListener, type StoreWriter } from "./file-system/store-write-health.js";
+export {
+  type StoreWriteHealth,
+  type StoreWriteHealthListener,
+  type StoreWriter,
+} from "./file-system/store-write-health.js";
 export { type HotSegmentReadsStats, DEFAULT_HOT_READ_SEGMENTS } from "./segments/hot-segment-reads.js";
 export { type LentReadBuffersStats, DEFAULT_LENT_READ_BUFFER_BYTES } from "./segments/lent-read-buffers.js";
 export { assertObjectKey, assertListPrefix, MAX_OBJECT_KEY_BYTES } from "./object-keys/assert-object-key.js";
@@ -65,7 +69,12 @@ export {
   parsePhysicalObjectRootKey,
   parseObjectProtectionKey,
 } from "./roots/physical-object-keys.js";
-export { PhysicalObjectRoots, protectionReferenceId, type VersionedRoot, type RootProtection } from "./roots/physical-object-roots.js";
+export {
+  PhysicalObjectRoots,
+  protectionReferenceId,
+  type VersionedRoot,
+  type RootProtection,
+} from "./roots/physical-object-roots.js";
 
 // Profiles runtime: registration + lag admission, background gen-0 repair and higher generations.
 export {
@@ -78,7 +87,12 @@ export { MaterializationLagAdmission } from "./profiles/materialization-lag-admi
 export { CoverageCache, type StreamCoverage } from "./generations/coverage-cache.js";
 export { DEFAULT_LAG_BOUND, measureLag, type MaterializationLagBound } from "./generations/materialization-lag.js";
 export { StreamRegistry } from "./generations/stream-registry.js";
-export { OBJECT_WAL_PROFILES, BOOKKEEPER_OBJECT_PROFILES, LAG_BOUNDED_PROFILES, defaultMaterializedProfiles } from "./profiles/materialized-profiles.js";
+export {
+  OBJECT_WAL_PROFILES,
+  BOOKKEEPER_OBJECT_PROFILES,
+  LAG_BOUNDED_PROFILES,
+  defaultMaterializedProfiles,
+} from "./profiles/materialized-profiles.js";
 export {
   MaterializationWorker,
   MaterializationWorkerStats,
@@ -99,5 +113,12 @@ export {
 } from "./generations/materialization-records.js";
 export { streamRegistrationCodec } from "./generations/stream-registration-codec.js";
 export { streamMaterializationCodec } from "./generations/stream-materialization-codec.js";
-export { streamRegistrationKey, streamRegistryPrefix, streamMaterializationKey } from "./generations/materialization-keys.js";
-export { RequiredGenerationCoordinator, type RequiredGenerationCoordinatorOptions } from "./profiles/required-generation-coordinator.js";
+export {
+  streamRegistrationKey,
+  streamRegistryPrefix,
+  streamMaterializationKey,
+} from "./generations/materialization-keys.js";
+export {
+  RequiredGenerationCoordinator,
+  type RequiredGenerationCoordinatorOptions,
+} from "./profiles/required-generation-coordinator.js";

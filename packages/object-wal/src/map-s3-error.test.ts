@@ -18,7 +18,9 @@ describe("classifyPutFailure", () => {
     expect(classifyPutFailure(serviceError("PreconditionFailed", 412), undefined)).toBe("exists");
     expect(classifyPutFailure(serviceError("ConditionalRequestConflict", 409), undefined)).toBe("conflict");
     expect(classifyPutFailure(networkError("ECONNRESET"), undefined)).toBe("ambiguous");
-    expect(classifyPutFailure(Object.assign(new Error("aborted"), { name: "TimeoutError" }), undefined)).toBe("ambiguous");
+    expect(classifyPutFailure(Object.assign(new Error("aborted"), { name: "TimeoutError" }), undefined)).toBe(
+      "ambiguous",
+    );
     expect(classifyPutFailure(serviceError("InternalError", 500), undefined)).toBe("ambiguous");
     expect(classifyPutFailure(serviceError("SlowDown", 503), undefined)).toBe("ambiguous");
     expect(classifyPutFailure(serviceError("NotImplemented", 501), undefined)).toBe("failed");
@@ -47,7 +49,14 @@ describe("mapS3Error", () => {
     [serviceError("InternalError", 500), "get", ErrorCode.OBJECT_READ_FAILED, true],
     [serviceError("RequestTimeout", 400), "put", ErrorCode.OBJECT_UPLOAD_FAILED, true],
     [networkError("ECONNREFUSED"), "head", ErrorCode.OBJECT_READ_FAILED, true],
-    [new Error('Checksum mismatch: expected "AAAAAA==" but received "AAAAAQ==" in response header "x-amz-checksum-crc32c".'), "get", ErrorCode.OBJECT_CHECKSUM_MISMATCH, false],
+    [
+      new Error(
+        'Checksum mismatch: expected "AAAAAA==" but received "AAAAAQ==" in response header "x-amz-checksum-crc32c".',
+      ),
+      "get",
+      ErrorCode.OBJECT_CHECKSUM_MISMATCH,
+      false,
+    ],
   ] as const)("maps %s during %s to %s (retryable %s)", (error, operation, code, retryable) => {
     const mapped = mapS3Error(error, { ...context, operation });
     expect(mapped.code).toBe(code);
@@ -59,8 +68,13 @@ describe("mapS3Error", () => {
   it("maps anything to CANCELLED once the caller's signal aborted, and to TIMEOUT when the store's deadline fired", () => {
     const controller = new AbortController();
     controller.abort();
-    expect(mapS3Error(serviceError("InternalError", 500), { ...context, signal: controller.signal }).code).toBe(ErrorCode.CANCELLED);
-    const timedOut = mapS3Error(Object.assign(new Error("aborted"), { name: "AbortError" }), { ...context, timedOut: true });
+    expect(mapS3Error(serviceError("InternalError", 500), { ...context, signal: controller.signal }).code).toBe(
+      ErrorCode.CANCELLED,
+    );
+    const timedOut = mapS3Error(Object.assign(new Error("aborted"), { name: "AbortError" }), {
+      ...context,
+      timedOut: true,
+    });
     expect(timedOut.code).toBe(ErrorCode.TIMEOUT);
     expect(timedOut.retryable).toBe(true);
   });

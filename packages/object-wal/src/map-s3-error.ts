@@ -70,7 +70,13 @@ export function mapS3Error(error: unknown, context: S3ErrorContext): NereusError
   const name = errorName(error);
   const status = s3ErrorStatus(error);
   const where = context.key === undefined ? `bucket ${context.bucket}` : `${context.key} in bucket ${context.bucket}`;
-  const details = { operation: context.operation, bucket: context.bucket, key: context.key, s3Error: name, httpStatus: status };
+  const details = {
+    operation: context.operation,
+    bucket: context.bucket,
+    key: context.key,
+    s3Error: name,
+    httpStatus: status,
+  };
   const make = (code: ErrorCode, message: string, retryable: boolean): NereusError =>
     new NereusError(code, message, { retryable, cause: error, details });
 
@@ -80,9 +86,10 @@ export function mapS3Error(error: unknown, context: S3ErrorContext): NereusError
   if (context.timedOut === true) {
     return make(Codes.TIMEOUT, `S3 ${context.operation} of ${where} timed out`, true);
   }
-  const failure = context.operation === "put" || context.operation === "delete" || context.operation === "probe"
-    ? Codes.OBJECT_UPLOAD_FAILED
-    : Codes.OBJECT_READ_FAILED;
+  const failure =
+    context.operation === "put" || context.operation === "delete" || context.operation === "probe"
+      ? Codes.OBJECT_UPLOAD_FAILED
+      : Codes.OBJECT_READ_FAILED;
   if (name === "NoSuchBucket") {
     return make(failure, `S3 ${context.operation} failed: bucket ${context.bucket} does not exist`, false);
   }
@@ -95,7 +102,11 @@ export function mapS3Error(error: unknown, context: S3ErrorContext): NereusError
   }
   if (status === undefined && error instanceof Error && SDK_CHECKSUM_MISMATCH.test(error.message)) {
     // The SDK validated a response body against the x-amz-checksum-* header the server sent with it.
-    return make(Codes.OBJECT_CHECKSUM_MISMATCH, `${where} does not match its stored checksum (${error.message})`, false);
+    return make(
+      Codes.OBJECT_CHECKSUM_MISMATCH,
+      `${where} does not match its stored checksum (${error.message})`,
+      false,
+    );
   }
   if (status === 416 || name === "InvalidRange") {
     return make(Codes.INVALID_ARGUMENT, `the requested range lies outside object ${where}`, false);
@@ -103,6 +114,7 @@ export function mapS3Error(error: unknown, context: S3ErrorContext): NereusError
   if (status === undefined) {
     return make(failure, `S3 ${context.operation} of ${where} failed before a response arrived (${name})`, true);
   }
-  const retryable = status >= 500 || status === 409 || status === 429 || name === "SlowDown" || name === "RequestTimeout";
+  const retryable =
+    status >= 500 || status === 409 || status === 429 || name === "SlowDown" || name === "RequestTimeout";
   return make(failure, `S3 ${context.operation} of ${where} failed with HTTP ${String(status)} ${name}`, retryable);
 }

@@ -48,7 +48,11 @@ export interface S3ObjectStoreOptions {
   readonly region: string;
   readonly bucket: string;
   /** Static credentials; omit to use the SDK's default provider chain. */
-  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string; readonly sessionToken?: string };
+  readonly credentials?: {
+    readonly accessKeyId: string;
+    readonly secretAccessKey: string;
+    readonly sessionToken?: string;
+  };
   /** Path-style addressing (`endpoint/bucket/key`), required by most S3-compatible servers. */
   readonly forcePathStyle?: boolean;
   /** Prepended verbatim to every key (e.g. `"cluster-a/"`); listings return keys without it. */
@@ -62,8 +66,7 @@ export interface S3ObjectStoreOptions {
 }
 
 type PutOutcome =
-  | { readonly kind: "created" }
-  | { readonly kind: "exists" | "conflict" | "ambiguous"; readonly error: unknown };
+  { readonly kind: "created" } | { readonly kind: "exists" | "conflict" | "ambiguous"; readonly error: unknown };
 
 /**
  * An `ObjectStore` over one S3 bucket. Invariants (beyond the SPI's):
@@ -88,8 +91,10 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   readonly #endpointLabel: string;
 
   constructor(options: S3ObjectStoreOptions) {
-    if (typeof options.bucket !== "string" || options.bucket.length === 0) throw invalid("bucket must be a non-empty string");
-    if (typeof options.region !== "string" || options.region.length === 0) throw invalid("region must be a non-empty string");
+    if (typeof options.bucket !== "string" || options.bucket.length === 0)
+      throw invalid("bucket must be a non-empty string");
+    if (typeof options.region !== "string" || options.region.length === 0)
+      throw invalid("region must be a non-empty string");
     const keyPrefix = options.keyPrefix ?? "";
     if (keyPrefix !== "") assertListPrefix(keyPrefix);
     const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
@@ -144,7 +149,11 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
       throw new NereusError(
         ErrorCode.OBJECT_UPLOAD_FAILED,
         `S3 put of ${fullKey} in bucket ${this.bucket} did not complete after ${String(MAX_PUT_TRANSMISSIONS)} transmissions`,
-        { retryable: true, cause: lastError, details: { key: fullKey, bucket: this.bucket, mayHaveApplied: possiblySent } },
+        {
+          retryable: true,
+          cause: lastError,
+          details: { key: fullKey, bucket: this.bucket, mayHaveApplied: possiblySent },
+        },
       );
     });
   }
@@ -200,10 +209,14 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
       const items: ObjectInfo[] = [];
       for (const entry of output.Contents ?? []) {
         if (entry.Key === undefined || !entry.Key.startsWith(fullPrefix)) {
-          throw new NereusError(ErrorCode.OBJECT_READ_FAILED, `S3 listing of ${fullPrefix} returned a key outside the prefix`, {
-            retryable: false,
-            details: { bucket: this.bucket, prefix: fullPrefix, key: entry.Key },
-          });
+          throw new NereusError(
+            ErrorCode.OBJECT_READ_FAILED,
+            `S3 listing of ${fullPrefix} returned a key outside the prefix`,
+            {
+              retryable: false,
+              details: { bucket: this.bucket, prefix: fullPrefix, key: entry.Key },
+            },
+          );
         }
         items.push({ key: entry.Key.slice(this.keyPrefix.length), size: entry.Size ?? 0 });
       }
@@ -258,14 +271,25 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
           ErrorCode.UNSUPPORTED_STORAGE_PROFILE,
           `S3 endpoint ${this.#endpointLabel}, bucket ${this.bucket}, does not enforce create-only PUTs (If-None-Match: *): ${reason}. ` +
             "The object WAL needs a store that refuses to overwrite; use one that supports conditional writes.",
-          { retryable: false, cause, details: { bucket: this.bucket, endpoint: this.#endpointLabel, probeKey: fullKey } },
+          {
+            retryable: false,
+            cause,
+            details: { bucket: this.bucket, endpoint: this.#endpointLabel, probeKey: fullKey },
+          },
         );
       try {
         for (const attempt of ["first", "second"] as const) {
           const body = new TextEncoder().encode(`nereus create-only probe ${attempt} ${randomUUID()}`);
           let outcome: PutOutcome;
           try {
-            outcome = await this.#sendPut(this.#putClient, fullKey, body, crc32cToBase64(crc32c(body)), options.signal, false);
+            outcome = await this.#sendPut(
+              this.#putClient,
+              fullKey,
+              body,
+              crc32cToBase64(crc32c(body)),
+              options.signal,
+              false,
+            );
           } catch (error) {
             const status = NereusError.is(error) ? error.details["httpStatus"] : undefined;
             const name = NereusError.is(error) ? error.details["s3Error"] : undefined;
@@ -275,18 +299,28 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
             throw error;
           }
           if (outcome.kind === "created") {
-            if (attempt === "second") throw unsupported("a second conditional PUT of the probe key succeeded and overwrote it");
+            if (attempt === "second")
+              throw unsupported("a second conditional PUT of the probe key succeeded and overwrote it");
             continue;
           }
           if (outcome.kind === "exists" && attempt === "second") return;
-          if (outcome.kind === "exists") throw unsupported("the first PUT of a fresh probe key was refused with 412", outcome.error);
-          throw mapS3Error(outcome.error, { operation: "probe", bucket: this.bucket, key: fullKey, signal: options.signal });
+          if (outcome.kind === "exists")
+            throw unsupported("the first PUT of a fresh probe key was refused with 412", outcome.error);
+          throw mapS3Error(outcome.error, {
+            operation: "probe",
+            bucket: this.bucket,
+            key: fullKey,
+            signal: options.signal,
+          });
         }
       } finally {
         await this.#client
-          .send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: [{ Key: fullKey }], Quiet: true } }), {
-            abortSignal: AbortSignal.timeout(this.#requestTimeoutMs),
-          })
+          .send(
+            new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: [{ Key: fullKey }], Quiet: true } }),
+            {
+              abortSignal: AbortSignal.timeout(this.#requestTimeoutMs),
+            },
+          )
           .catch(() => undefined);
       }
     });
@@ -363,7 +397,11 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   }
 
   /** After an ambiguous PUT: the stored bytes, or undefined when the key is absent. Failures say `mayHaveApplied`. */
-  async #readBackAfterAmbiguousPut(fullKey: string, signal: AbortSignal | undefined, putError: unknown): Promise<Uint8Array | undefined> {
+  async #readBackAfterAmbiguousPut(
+    fullKey: string,
+    signal: AbortSignal | undefined,
+    putError: unknown,
+  ): Promise<Uint8Array | undefined> {
     try {
       return await this.#getWhole(fullKey, signal);
     } catch (error) {
@@ -373,7 +411,12 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   }
 
   /** After a 412 that followed an ambiguous transmission of this call: does the stored object hold exactly `body`? */
-  async #storedBytesEqual(fullKey: string, body: Uint8Array, signal: AbortSignal | undefined, putError: unknown): Promise<boolean> {
+  async #storedBytesEqual(
+    fullKey: string,
+    body: Uint8Array,
+    signal: AbortSignal | undefined,
+    putError: unknown,
+  ): Promise<boolean> {
     let stored: Uint8Array | undefined;
     try {
       stored = await this.#getWhole(fullKey, signal);
@@ -505,7 +548,11 @@ function notFound(fullKey: string, bucket: string): NereusError {
   });
 }
 
-function rangeOutside(fullKey: string, range: { readonly offset: number; readonly length: number }, size: number): NereusError {
+function rangeOutside(
+  fullKey: string,
+  range: { readonly offset: number; readonly length: number },
+  size: number,
+): NereusError {
   return new NereusError(
     ErrorCode.INVALID_ARGUMENT,
     `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${fullKey} of ${String(size)} byte(s)`,
@@ -517,13 +564,24 @@ function ambiguousUpload(fullKey: string, bucket: string, readError: unknown, pu
   return new NereusError(
     ErrorCode.OBJECT_UPLOAD_FAILED,
     `S3 put of ${fullKey} in bucket ${bucket} may have applied, and reading it back failed`,
-    { retryable: true, cause: readError, details: { key: fullKey, bucket, mayHaveApplied: true, putError: String(putError) } },
+    {
+      retryable: true,
+      cause: readError,
+      details: { key: fullKey, bucket, mayHaveApplied: true, putError: String(putError) },
+    },
   );
 }
 
 function checkRange(range: { readonly offset: number; readonly length: number }): void {
-  if (!Number.isSafeInteger(range.offset) || range.offset < 0 || !Number.isSafeInteger(range.length) || range.length < 0) {
-    throw invalid(`range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`);
+  if (
+    !Number.isSafeInteger(range.offset) ||
+    range.offset < 0 ||
+    !Number.isSafeInteger(range.length) ||
+    range.length < 0
+  ) {
+    throw invalid(
+      `range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`,
+    );
   }
 }
 

@@ -4,7 +4,12 @@ import { SharedBodyPool } from "./shared-body-pool.js";
 describe("SharedBodyPool", () => {
   it("hands out bodies behind the header in size classes and reuses a buffer once released and unused", () => {
     const dropped: number[] = [];
-    const pool = new SharedBodyPool({ headerBytes: 8, minClassBytes: 1024, maxClassBytes: 8192, onDrop: (id) => dropped.push(id) });
+    const pool = new SharedBodyPool({
+      headerBytes: 8,
+      minClassBytes: 1024,
+      maxClassBytes: 8192,
+      onDrop: (id) => dropped.push(id),
+    });
     const body = pool.allocate(1500);
     expect(body.byteOffset).toBe(8);
     expect(body.length).toBe(1500);
@@ -35,7 +40,13 @@ describe("SharedBodyPool", () => {
 
   it("drops bodies above the biggest class and free buffers beyond the cap", () => {
     const dropped: number[] = [];
-    const pool = new SharedBodyPool({ headerBytes: 8, minClassBytes: 1024, maxClassBytes: 4096, maxFreeBytes: 4096, onDrop: (id) => dropped.push(id) });
+    const pool = new SharedBodyPool({
+      headerBytes: 8,
+      minClassBytes: 1024,
+      maxClassBytes: 4096,
+      maxFreeBytes: 4096,
+      onDrop: (id) => dropped.push(id),
+    });
     const huge = pool.allocate(10_000);
     expect(huge.buffer.byteLength).toBe(10_008);
     const hugeId = pool.lookup(huge)?.id;

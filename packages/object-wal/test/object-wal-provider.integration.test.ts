@@ -56,7 +56,13 @@ describe("ObjectWalWriter on s3proxy", () => {
   it("uploads one object for a flush of 200 streams and every slice reads back", async () => {
     await using objectStore = createS3ObjectStore(storeOptions());
     const metadata = new InMemoryMetadataStore();
-    await using writer = new ObjectWalWriter({ objectStore, metadata, cluster: "it", writerId: "broker-1", flush: { lingerMs: 20 } });
+    await using writer = new ObjectWalWriter({
+      objectStore,
+      metadata,
+      cluster: "it",
+      writerId: "broker-1",
+      flush: { lingerMs: 20 },
+    });
     const reader = new ObjectWalReader({ objectStore });
     const persisted = await Promise.all(
       Array.from({ length: 200 }, (_, index) =>
@@ -87,7 +93,13 @@ describe("ObjectWalWriter on s3proxy", () => {
     // writer retransmits the same bytes to the same key, s3proxy answers 412, and the read-back proves them ours.
     await using objectStore = createS3ObjectStore(storeOptions({ endpoint: proxy.endpoint, maxAttempts: 1 }));
     const metadata = new InMemoryMetadataStore();
-    await using writer = new ObjectWalWriter({ objectStore, metadata, cluster: "it", writerId: "broker-1", flush: { lingerMs: 0 } });
+    await using writer = new ObjectWalWriter({
+      objectStore,
+      metadata,
+      cluster: "it",
+      writerId: "broker-1",
+      flush: { lingerMs: 0 },
+    });
     const start = proxy.requests.length;
     proxy.inject({ method: "PUT", action: "drop-response" });
     proxy.inject({ method: "GET", action: "replace-with-503" });
@@ -103,8 +115,15 @@ describe("ObjectWalWriter on s3proxy", () => {
       }),
     );
     expect(writer.stats).toMatchObject({ objects: 1, recognisedOwnWrites: 1 });
-    expect(proxy.requests.slice(start).filter((request) => request.method === "PUT").map((request) => request.action ?? "ok")).toEqual(["drop-response", "ok"]);
-    const entries = await new ObjectWalReader({ objectStore: createS3ObjectStore(storeOptions()) }).readEntries(persisted.readTarget);
+    expect(
+      proxy.requests
+        .slice(start)
+        .filter((request) => request.method === "PUT")
+        .map((request) => request.action ?? "ok"),
+    ).toEqual(["drop-response", "ok"]);
+    const entries = await new ObjectWalReader({ objectStore: createS3ObjectStore(storeOptions()) }).readEntries(
+      persisted.readTarget,
+    );
     expect(decoder.decode(entries[0]?.payload)).toBe("ours");
     await metadata.close();
   });

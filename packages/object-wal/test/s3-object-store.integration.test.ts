@@ -29,7 +29,6 @@ async function deleteEverythingUnder(prefix: string): Promise<void> {
   }
 }
 
-
 const equal = (left: Uint8Array, right: Uint8Array): boolean => Buffer.from(left).equals(Buffer.from(right));
 
 afterAll(async () => {
@@ -52,7 +51,11 @@ describe("S3ObjectStore on s3proxy", () => {
   it("sends the CRC32C with every put: head reports the server's stored checksum", async () => {
     await using store = createS3ObjectStore(storeOptions());
     await store.putIfAbsent("checksum/check-value", new TextEncoder().encode("123456789"));
-    await expect(store.head("checksum/check-value")).resolves.toEqual({ key: "checksum/check-value", size: 9, crc32c: 0xe3069283 });
+    await expect(store.head("checksum/check-value")).resolves.toEqual({
+      key: "checksum/check-value",
+      size: 9,
+      crc32c: 0xe3069283,
+    });
   });
 
   it("stores keys under keyPrefix and lists them without it", async () => {
@@ -95,7 +98,9 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   }
 
   function requestsSince(start: number): string[] {
-    return proxy.requests.slice(start).map((request) => `${request.method}${request.action === undefined ? "" : ` (${request.action})`}`);
+    return proxy.requests
+      .slice(start)
+      .map((request) => `${request.method}${request.action === undefined ? "" : ` (${request.action})`}`);
   }
 
   it("resolves a PUT whose response was lost after the server applied it as created, by reading it back", async () => {

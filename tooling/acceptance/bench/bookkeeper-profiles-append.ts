@@ -10,12 +10,23 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import { createBookKeeperClient, createBookKeeperWalRuntime, ENTRY_FRAME_OVERHEAD, type BookKeeperClient } from "@nereus/bookkeeper";
+import {
+  createBookKeeperClient,
+  createBookKeeperWalRuntime,
+  ENTRY_FRAME_OVERHEAD,
+  type BookKeeperClient,
+} from "@nereus/bookkeeper";
 import { createStreamStore, type ObjectStore, type StorageProfile } from "@nereus/core";
 import { deleteObjectsUnder } from "@nereus/core/testing";
 import { createEtcdMetadataStore } from "@nereus/metadata";
 import { createObjectWalRuntime, createS3ObjectStore } from "@nereus/object-wal";
-import { SERVICES_FILE_ENV, loadServices, s3ClientOptions, startServices, type RunningServices } from "@nereus/test-services";
+import {
+  SERVICES_FILE_ENV,
+  loadServices,
+  s3ClientOptions,
+  startServices,
+  type RunningServices,
+} from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
 
 const PAYLOAD = 1024;
@@ -59,10 +70,17 @@ async function rawAdds(client: BookKeeperClient, count: number): Promise<Latency
 async function main(): Promise<void> {
   let owned: RunningServices | undefined;
   if (process.env[SERVICES_FILE_ENV] === undefined || process.env[SERVICES_FILE_ENV] === "") {
-    owned = await startServices({ etcd: true, s3: true, zookeeper: true, bookkeeper: true, log: (line) => process.stderr.write(`[nereus-services] ${line}\n`) });
+    owned = await startServices({
+      etcd: true,
+      s3: true,
+      zookeeper: true,
+      bookkeeper: true,
+      log: (line) => process.stderr.write(`[nereus-services] ${line}\n`),
+    });
   }
   const services = owned ?? loadServices();
-  if (services.bookkeeper === undefined || services.zookeeper === undefined) throw new Error("BookKeeper/ZooKeeper are not running");
+  if (services.bookkeeper === undefined || services.zookeeper === undefined)
+    throw new Error("BookKeeper/ZooKeeper are not running");
   const runId = randomUUID().slice(0, 8);
   const cluster = `bkobj-bench-${runId}`;
   const keyPrefix = `bench/bookkeeper-object/${runId}/`;
@@ -72,9 +90,25 @@ async function main(): Promise<void> {
     keyPrefix,
   });
   const objects = countingPuts(s3);
-  const client = createBookKeeperClient({ zooKeeperConnectString: services.zookeeper.connectString, ledgersRoot: services.bookkeeper.zkLedgersRoot });
-  const bk = createBookKeeperWalRuntime({ client, metadata, cluster, clusterAlias: "bk-bench", ...QUORUMS, password: PASSWORD });
-  const owal = createObjectWalRuntime({ objectStore: objects, metadata, cluster, writerId: "bench", sourceReaders: [bk.reader] });
+  const client = createBookKeeperClient({
+    zooKeeperConnectString: services.zookeeper.connectString,
+    ledgersRoot: services.bookkeeper.zkLedgersRoot,
+  });
+  const bk = createBookKeeperWalRuntime({
+    client,
+    metadata,
+    cluster,
+    clusterAlias: "bk-bench",
+    ...QUORUMS,
+    password: PASSWORD,
+  });
+  const owal = createObjectWalRuntime({
+    objectStore: objects,
+    metadata,
+    cluster,
+    writerId: "bench",
+    sourceReaders: [bk.reader],
+  });
   const objectSide = owal.storeOptions({ builtInCoordinators: false });
   const store = createStreamStore({
     metadata,
@@ -95,7 +129,10 @@ async function main(): Promise<void> {
       const adds = bk.stats.entriesAdded;
       const puts = objects.stats.puts;
       for (let index = 0; index < WARMUP + count; index++) {
-        const batch = { payloadFormat: "OPAQUE_RECORD_BATCH" as const, entries: [{ payload: randomBytes(PAYLOAD), recordCount: 1 }] };
+        const batch = {
+          payloadFormat: "OPAQUE_RECORD_BATCH" as const,
+          entries: [{ payload: randomBytes(PAYLOAD), recordCount: 1 }],
+        };
         const started = performance.now();
         await store.append(streamId, batch);
         if (index >= WARMUP) samples.push(performance.now() - started);
@@ -130,7 +167,9 @@ async function main(): Promise<void> {
     await metadata.close();
     await owned?.stop();
   }
-  process.stdout.write(`BookKeeper profile append latency vs raw add (1 KiB, E=3 Qw=2 Qa=2, etcd metadata, s3proxy; ${String(os.cpus().length)} CPUs)\n`);
+  process.stdout.write(
+    `BookKeeper profile append latency vs raw add (1 KiB, E=3 Qw=2 Qa=2, etcd metadata, s3proxy; ${String(os.cpus().length)} CPUs)\n`,
+  );
   console.table(rows);
   process.stdout.write(`${JSON.stringify({ bench: "bookkeeper-profiles-append", rows })}\n`);
 }

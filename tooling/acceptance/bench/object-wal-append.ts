@@ -14,7 +14,14 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
-import { crc32c, createStreamStore, type AppendBatch, type MetadataStore, type StorageProfile, type StreamStore } from "@nereus/core";
+import {
+  crc32c,
+  createStreamStore,
+  type AppendBatch,
+  type MetadataStore,
+  type StorageProfile,
+  type StreamStore,
+} from "@nereus/core";
 import { deleteObjectsUnder } from "@nereus/core/testing";
 import { StreamKeyspace } from "@nereus/core/internal";
 import { createEtcdMetadataStore } from "@nereus/metadata";
@@ -29,7 +36,14 @@ import {
   type ObjectWalRuntime,
   type S3ObjectStore,
 } from "@nereus/object-wal";
-import { SERVICES_FILE_ENV, loadServices, s3ClientOptions, startServices, type RunningServices, type S3Description } from "@nereus/test-services";
+import {
+  SERVICES_FILE_ENV,
+  loadServices,
+  s3ClientOptions,
+  startServices,
+  type RunningServices,
+  type S3Description,
+} from "@nereus/test-services";
 import { Etcd3, type IOptions } from "etcd3";
 
 const SECONDS = Number(process.env["NEREUS_BENCH_SECONDS"] ?? 5);
@@ -46,14 +60,17 @@ interface Percentiles {
 
 function percentiles(samples: readonly number[]): Percentiles {
   const sorted = [...samples].sort((left, right) => left - right);
-  const at = (fraction: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN;
+  const at = (fraction: number): number =>
+    sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? Number.NaN;
   return { p50: at(0.5), p99: at(0.99) };
 }
 
 function table(title: string, header: readonly string[], rows: readonly (readonly string[])[]): void {
   const widths = header.map((name, column) => Math.max(name.length, ...rows.map((row) => (row[column] ?? "").length)));
   const line = (cells: readonly string[]): string =>
-    cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))).join("  ");
+    cells
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join("  ");
   console.log(`\n${title}`);
   console.log(line(header));
   for (const row of rows) console.log(line(row));
@@ -97,7 +114,10 @@ async function rawPut(s3: S3Description, prefix: string, size: number): Promise<
 }
 
 async function rawTxn(endpoint: string, key: string, size: number): Promise<number[]> {
-  const once = { execute: async (call: (context: { signal: AbortSignal }) => unknown) => call({ signal: new AbortController().signal }) };
+  const once = {
+    execute: async (call: (context: { signal: AbortSignal }) => unknown) =>
+      call({ signal: new AbortController().signal }),
+  };
   const policy = once as unknown as NonNullable<NonNullable<IOptions["faultHandling"]>["global"]>;
   const client = new Etcd3({ hosts: endpoint, faultHandling: { host: () => policy, global: policy } });
   try {
@@ -142,7 +162,10 @@ async function close(process: Process): Promise<void> {
   await process.runtime.close();
 }
 
-const batch = (): AppendBatch => ({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: randomBytes(PAYLOAD), recordCount: 1 }] });
+const batch = (): AppendBatch => ({
+  payloadFormat: "OPAQUE_RECORD_BATCH",
+  entries: [{ payload: randomBytes(PAYLOAD), recordCount: 1 }],
+});
 
 interface LoadResult {
   readonly appends: number;
@@ -155,7 +178,12 @@ interface LoadResult {
 }
 
 /** `STREAMS` appenders, each appending sequentially to its own stream, for `seconds`. */
-async function load(process: Process, streamIds: readonly string[], seconds: number, during?: () => Promise<void>): Promise<LoadResult> {
+async function load(
+  process: Process,
+  streamIds: readonly string[],
+  seconds: number,
+  during?: () => Promise<void>,
+): Promise<LoadResult> {
   const putsBefore = process.runtime.writer.stats.puts;
   const bytesBefore = process.runtime.writer.stats.objectBytes;
   const slicesBefore = process.runtime.writer.stats.slices;
@@ -184,14 +212,28 @@ async function load(process: Process, streamIds: readonly string[], seconds: num
   };
 }
 
-async function createStreams(store: StreamStore, profile: StorageProfile, prefix: string, count: number): Promise<string[]> {
-  const created = await Promise.all(Array.from({ length: count }, (_, index) => store.createStream(`${prefix}-${String(index)}`, { profile })));
+async function createStreams(
+  store: StreamStore,
+  profile: StorageProfile,
+  prefix: string,
+  count: number,
+): Promise<string[]> {
+  const created = await Promise.all(
+    Array.from({ length: count }, (_, index) => store.createStream(`${prefix}-${String(index)}`, { profile })),
+  );
   return created.map((item) => item.streamId);
 }
 
-async function totalLag(metadata: MetadataStore, cluster: string, streamIds: readonly string[]): Promise<{ records: number; max: number }> {
+async function totalLag(
+  metadata: MetadataStore,
+  cluster: string,
+  streamIds: readonly string[],
+): Promise<{ records: number; max: number }> {
   const keyspace = new StreamKeyspace(cluster);
-  const keys = streamIds.flatMap((streamId) => [keyspace.headKey(streamId), streamMaterializationKey(cluster, streamId)]);
+  const keys = streamIds.flatMap((streamId) => [
+    keyspace.headKey(streamId),
+    streamMaterializationKey(cluster, streamId),
+  ]);
   const found = await metadata.getMany(keys);
   let records = 0;
   let max = 0;
@@ -201,7 +243,10 @@ async function totalLag(metadata: MetadataStore, cluster: string, streamIds: rea
     const head = keyspace.decodeHead(headKv).head;
     const stateKey = streamMaterializationKey(cluster, streamId);
     const stateKv = found.get(stateKey);
-    const state = stateKv === undefined ? { materializedEnd: 0, materializedCumulativeSize: 0 } : streamMaterializationCodec.decode(stateKv.value, stateKey);
+    const state =
+      stateKv === undefined
+        ? { materializedEnd: 0, materializedCumulativeSize: 0 }
+        : streamMaterializationCodec.decode(stateKv.value, stateKey);
     const lag = measureLag(head, state).records;
     records += lag;
     max = Math.max(max, lag);
@@ -212,7 +257,11 @@ async function totalLag(metadata: MetadataStore, cluster: string, streamIds: rea
 async function main(): Promise<void> {
   let owned: RunningServices | undefined;
   if (process.env[SERVICES_FILE_ENV] === undefined || process.env[SERVICES_FILE_ENV] === "") {
-    owned = await startServices({ etcd: true, s3: true, log: (line) => process.stderr.write(`[nereus-services] ${line}\n`) });
+    owned = await startServices({
+      etcd: true,
+      s3: true,
+      log: (line) => process.stderr.write(`[nereus-services] ${line}\n`),
+    });
   }
   const services = owned ?? loadServices();
   const runId = randomUUID().slice(0, 8);
@@ -228,7 +277,13 @@ async function main(): Promise<void> {
       writerId: "bench",
       attemptKey: "wo-bench-0000000000000000001",
       createdAtMillis: Date.now(),
-      slices: [{ streamId: "s-bench", firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: new Uint8Array(PAYLOAD) }] }],
+      slices: [
+        {
+          streamId: "s-bench",
+          firstExpectedOffset: 0,
+          entries: [{ recordCount: 1, payload: new Uint8Array(PAYLOAD) }],
+        },
+      ],
     }).bytes.length;
     const put = percentiles(await rawPut(services.s3, keyPrefix, objectSize));
     const txn = percentiles(await rawTxn(services.etcd.endpoint, `/nereus-bench/${runId}/raw`, 512));
@@ -291,7 +346,18 @@ async function main(): Promise<void> {
     );
     table(
       `Throughput, ${String(STREAMS)} streams appending concurrently for ${String(SECONDS)} s (${String(PAYLOAD)} B per append; linger 5 ms)`,
-      ["profile", "appends/s", "MiB/s", "PUTs/s", "PUTs/MiB", "slices/PUT", "PUTs/flush", "p50 ms", "p99 ms", "p50/raw"],
+      [
+        "profile",
+        "appends/s",
+        "MiB/s",
+        "PUTs/s",
+        "PUTs/MiB",
+        "slices/PUT",
+        "PUTs/flush",
+        "p50 ms",
+        "p99 ms",
+        "p50/raw",
+      ],
       throughputRows,
     );
 
@@ -335,16 +401,28 @@ async function main(): Promise<void> {
         ["lag records, mean over streams (sum)", meanLag.toFixed(0)],
         ["lag records, max over samples (sum)", String(Math.max(0, ...lagRecords))],
         ["lag records, max of one stream", String(perStreamMax)],
-        ["lag seconds at the offered rate (mean sum / appends/s)", (meanLag / (result.appends / result.seconds)).toFixed(2)],
+        [
+          "lag seconds at the offered rate (mean sum / appends/s)",
+          (meanLag / (result.appends / result.seconds)).toFixed(2),
+        ],
         ["catch-up after load stops, ms", Number.isNaN(caughtUpMs) ? "> 60000" : caughtUpMs.toFixed(0)],
-        ["generations published (level 1 / level 2)", `${String(worker.publishedByLevel.get(1) ?? 0)} / ${String(worker.publishedByLevel.get(2) ?? 0)}`],
+        [
+          "generations published (level 1 / level 2)",
+          `${String(worker.publishedByLevel.get(1) ?? 0)} / ${String(worker.publishedByLevel.get(2) ?? 0)}`,
+        ],
         ["gen-0 index gaps repaired by the worker", String(worker.generationZeroGapsRepaired)],
       ],
     );
   } finally {
     const admin = new Etcd3({ hosts: services.etcd.endpoint });
-    await admin.delete().prefix(`/nereus/clusters/${cluster}`).catch(() => undefined);
-    await admin.delete().prefix(`/nereus-bench/${runId}/`).catch(() => undefined);
+    await admin
+      .delete()
+      .prefix(`/nereus/clusters/${cluster}`)
+      .catch(() => undefined);
+    await admin
+      .delete()
+      .prefix(`/nereus-bench/${runId}/`)
+      .catch(() => undefined);
     admin.close();
     await deleteObjectsUnder(objectStore, "");
     await objectStore.close();

@@ -10,7 +10,13 @@
 import { randomBytes } from "node:crypto";
 import { AppendFailedError, ErrorCode, type AppendResult, type ReadEntry, type StreamStore } from "@nereus/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { BK_PASSWORD, bookKeeperClient, cleanupRun, openProcess, type BookKeeperObjectProcess } from "./support/bookkeeper-object-stack.js";
+import {
+  BK_PASSWORD,
+  bookKeeperClient,
+  cleanupRun,
+  openProcess,
+  type BookKeeperObjectProcess,
+} from "./support/bookkeeper-object-stack.js";
 
 const inspector = bookKeeperClient();
 afterAll(async () => {
@@ -18,11 +24,14 @@ afterAll(async () => {
   await cleanupRun();
 });
 
-const opaque = (payload: Uint8Array) => ({ payloadFormat: "OPAQUE_RECORD_BATCH" as const, entries: [{ payload, recordCount: 1 }] });
+const opaque = (payload: Uint8Array) => ({
+  payloadFormat: "OPAQUE_RECORD_BATCH" as const,
+  entries: [{ payload, recordCount: 1 }],
+});
 
 async function readAll(store: StreamStore, streamId: string, from = 0): Promise<ReadEntry[]> {
   const entries: ReadEntry[] = [];
-  for (let offset = from; ; ) {
+  for (let offset = from; ;) {
     const page = await store.read(streamId, offset, { maxRecords: 10_000 });
     entries.push(...page.entries);
     if (page.endOfStream) return entries;
@@ -30,7 +39,8 @@ async function readAll(store: StreamStore, streamId: string, from = 0): Promise<
   }
 }
 
-const hex = (entries: readonly { readonly payload: Uint8Array }[]): string[] => entries.map((entry) => Buffer.from(entry.payload).toString("hex"));
+const hex = (entries: readonly { readonly payload: Uint8Array }[]): string[] =>
+  entries.map((entry) => Buffer.from(entry.payload).toString("hex"));
 
 /** Every BookKeeper write-side I/O of a runtime: ledger creates, entry adds, recovery-opens, persists. */
 function writeIo(process: BookKeeperObjectProcess): number {
@@ -39,11 +49,15 @@ function writeIo(process: BookKeeperObjectProcess): number {
 }
 
 function ledgerOf(result: AppendResult): string {
-  if (result.readTarget.type !== "BOOKKEEPER_ENTRY_RANGE") throw new Error(`expected a BookKeeper target, got ${result.readTarget.type}`);
+  if (result.readTarget.type !== "BOOKKEEPER_ENTRY_RANGE")
+    throw new Error(`expected a BookKeeper target, got ${result.readTarget.type}`);
   return result.readTarget.ledgerId;
 }
 
-async function withProcess(open: () => Promise<BookKeeperObjectProcess>, test: (process: BookKeeperObjectProcess) => Promise<void>): Promise<void> {
+async function withProcess(
+  open: () => Promise<BookKeeperObjectProcess>,
+  test: (process: BookKeeperObjectProcess) => Promise<void>,
+): Promise<void> {
   const process = await open();
   try {
     await test(process);
@@ -174,7 +188,9 @@ describe("BOOKKEEPER_WAL_SYNC_OBJECT (3 bookies, ZooKeeper, etcd, s3proxy)", () 
 
       objects.outage = true;
       const addsBefore = bk.stats.entriesAdded;
-      const failed = await store.append(streamId, opaque(payloads[1] as Uint8Array), { timeoutMs: 2_000 }).catch((error: unknown) => error);
+      const failed = await store
+        .append(streamId, opaque(payloads[1] as Uint8Array), { timeoutMs: 2_000 })
+        .catch((error: unknown) => error);
       expect(failed).toBeInstanceOf(AppendFailedError);
       const failure = failed as AppendFailedError;
       expect(failure.outcome).toBe("KNOWN_COMMITTED");

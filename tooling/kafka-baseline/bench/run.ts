@@ -139,7 +139,8 @@ function parseArgs(argv: readonly string[]): Settings {
         settings.nereusNodeFlags.push(value);
         break;
       case "--nereus-broker-flag":
-        if (!/^--[a-z0-9-]+=/.test(value)) throw new Error(`--nereus-broker-flag takes one broker flag with its value, as --name=value, not ${value}`);
+        if (!/^--[a-z0-9-]+=/.test(value))
+          throw new Error(`--nereus-broker-flag takes one broker flag with its value, as --name=value, not ${value}`);
         settings.nereusBrokerFlags.push(value);
         break;
       case "--kafka-heap-mb":
@@ -153,17 +154,33 @@ function parseArgs(argv: readonly string[]): Settings {
         settings.profiles.push(value);
         break;
       case "--durability":
-        if (value !== "fsync" && value !== "os-buffered") throw new Error(`--durability is fsync or os-buffered, not ${value}`);
+        if (value !== "fsync" && value !== "os-buffered")
+          throw new Error(`--durability is fsync or os-buffered, not ${value}`);
         settings.durabilities.push(value);
         break;
       case "--kafka-durability":
-        if (value !== "fsync") throw new Error(`--kafka-durability is fsync (the default Kafka baseline is always measured), not ${value}`);
+        if (value !== "fsync")
+          throw new Error(`--kafka-durability is fsync (the default Kafka baseline is always measured), not ${value}`);
         settings.kafkaFsync = true;
         break;
       default:
-        throw new Error(`unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --consumes --only --skip-latency --nereus-node-flag --nereus-broker-flag --kafka-heap-mb --entry --profile --durability --kafka-durability)`);
+        throw new Error(
+          `unknown option ${String(name)} (known: --records --size --warmup --rate --latency-records --partitions --rounds --consumes --only --skip-latency --nereus-node-flag --nereus-broker-flag --kafka-heap-mb --entry --profile --durability --kafka-durability)`,
+        );
     }
-    if (!["--entry", "--profile", "--durability", "--kafka-durability", "--only", "--nereus-node-flag", "--nereus-broker-flag"].includes(name ?? "") && !(Number.isFinite(numeric) && numeric > 0)) throw new Error(`${name} must be a positive number`);
+    if (
+      ![
+        "--entry",
+        "--profile",
+        "--durability",
+        "--kafka-durability",
+        "--only",
+        "--nereus-node-flag",
+        "--nereus-broker-flag",
+      ].includes(name ?? "") &&
+      !(Number.isFinite(numeric) && numeric > 0)
+    )
+      throw new Error(`${name} must be a positive number`);
   }
   return settings;
 }
@@ -217,7 +234,10 @@ function medianBound(text: string, metric: string, labelFilter: string): number 
     if (!line.startsWith(`${metric}_bucket{`) || !line.includes(labelFilter)) continue;
     const le = /le="([^"]+)"/.exec(line)?.[1];
     if (le === undefined) continue;
-    buckets.push({ le: le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le), count: Number(line.slice(line.lastIndexOf(" ") + 1)) });
+    buckets.push({
+      le: le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le),
+      count: Number(line.slice(line.lastIndexOf(" ") + 1)),
+    });
   }
   buckets.sort((a, b) => a.le - b.le);
   const total = buckets.at(-1)?.count ?? 0;
@@ -231,8 +251,12 @@ function medianBound(text: string, metric: string, labelFilter: string): number 
  * `eventLoopShare` is undefined (a JVM broker has none).
  */
 function describeUtilization(machineBusy: number, eventLoopShare: number | undefined): string {
-  const percent = (fraction: number): string => (Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a");
-  return `machine busy ${percent(machineBusy)} of ${String(os.cpus().length)} CPUs` + (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`);
+  const percent = (fraction: number): string =>
+    Number.isFinite(fraction) ? `${(fraction * 100).toFixed(0)} %` : "n/a";
+  return (
+    `machine busy ${percent(machineBusy)} of ${String(os.cpus().length)} CPUs` +
+    (eventLoopShare === undefined ? "" : `, broker event loop ${percent(eventLoopShare)}`)
+  );
 }
 
 /** One line from the Nereus broker's /metrics: where a produce spends its time and how appends batch into objects. */
@@ -252,17 +276,29 @@ function nereusDiagnostics(metrics: string): string {
   };
   // The embedded stores' I/O threads (nereus_storage_io_seconds): mean per step, in the order an append meets them,
   // then the reads (Fetch misses of the broker's caches).
-  const steps = ["segment_write", "segment_sync", "sqlite_gate_wait", "sqlite_round", "sqlite_wal_sync", "object_read", "object_read_hot"]
+  const steps = [
+    "segment_write",
+    "segment_sync",
+    "sqlite_gate_wait",
+    "sqlite_round",
+    "sqlite_wal_sync",
+    "object_read",
+    "object_read_hot",
+  ]
     .map((step) => {
       const count = sample(metrics, "nereus_storage_io_seconds_count", `step="${step}"`);
-      return count > 0 ? `${step} ${(((sample(metrics, "nereus_storage_io_seconds_sum", `step="${step}"`) / count) * 1000).toFixed(2))} ms x ${String(count)}` : undefined;
+      return count > 0
+        ? `${step} ${((sample(metrics, "nereus_storage_io_seconds_sum", `step="${step}"`) / count) * 1000).toFixed(2)} ms x ${String(count)}`
+        : undefined;
     })
     .filter((step) => step !== undefined);
   // The main thread's collections over the broker's life (nereus_gc_pause_seconds): count and total pause per kind.
   const collections = ["minor", "major", "incremental"]
     .map((kind) => {
       const count = sample(metrics, "nereus_gc_pause_seconds_count", `kind="${kind}"`);
-      return count > 0 ? `${kind} ${String(count)} (${(sample(metrics, "nereus_gc_pause_seconds_sum", `kind="${kind}"`) * 1000).toFixed(0)} ms)` : undefined;
+      return count > 0
+        ? `${kind} ${String(count)} (${(sample(metrics, "nereus_gc_pause_seconds_sum", `kind="${kind}"`) * 1000).toFixed(0)} ms)`
+        : undefined;
     })
     .filter((kind) => kind !== undefined);
   return (
@@ -279,15 +315,30 @@ const log = (line: string): void => {
 };
 
 function assertClean(what: string, result: ProducePerfResult): void {
-  if (result.errors > 0) throw new Error(`${what}: ${String(result.errors)} send errors, first: ${result.firstError ?? "?"}`);
+  if (result.errors > 0)
+    throw new Error(`${what}: ${String(result.errors)} send errors, first: ${result.firstError ?? "?"}`);
 }
 
 /** Phase 3: `--latency-records` records at `--rate` records/s. */
-function fixedRateProduce(driver: JavaDriver, bootstrap: string, topic: string, warmupTopic: string, settings: Settings): Promise<ProducePerfResult> {
+function fixedRateProduce(
+  driver: JavaDriver,
+  bootstrap: string,
+  topic: string,
+  warmupTopic: string,
+  settings: Settings,
+): Promise<ProducePerfResult> {
   return runDriver<ProducePerfResult>(
     driver,
     "produce-perf",
-    { bootstrap, topic, records: settings.latencyRecords, size: settings.size, rate: settings.rate, warmup: 2_000, "warmup-topic": warmupTopic },
+    {
+      bootstrap,
+      topic,
+      records: settings.latencyRecords,
+      size: settings.size,
+      rate: settings.rate,
+      warmup: 2_000,
+      "warmup-topic": warmupTopic,
+    },
     { timeoutMs: 900_000 },
   );
 }
@@ -298,16 +349,25 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const topic = `perf-${String(round)}`;
     const latencyTopic = `latency-${String(round)}`;
     const bootstrap = broker.bootstrap;
-    for (const t of [topic, latencyTopic, `${topic}-warmup`]) await runDriver(driver, "create-topic", { bootstrap, topic: t, partitions: settings.partitions });
+    for (const t of [topic, latencyTopic, `${topic}-warmup`])
+      await runDriver(driver, "create-topic", { bootstrap, topic: t, partitions: settings.partitions });
     const megabytes = (records: number): number => (records * settings.size) / 1e6;
     const cpuBeforeProduce = processCpuSeconds(broker.pid);
     const mainBeforeProduce = mainThreadCpuSeconds(broker.pid);
     const machineBeforeProduce = machineCpuTicks();
     const produceStarted = performance.now();
-    const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup }, { timeoutMs: 900_000 });
+    const produced = await runDriver<ProducePerfResult>(
+      driver,
+      "produce-perf",
+      { bootstrap, topic, records: settings.records, size: settings.size, warmup: settings.warmup },
+      { timeoutMs: 900_000 },
+    );
     const produceSeconds = (performance.now() - produceStarted) / 1000;
-    const produceCpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
-    const mainThreadShare = target.mainThreadIsEventLoop ? (mainThreadCpuSeconds(broker.pid) - mainBeforeProduce) / produceSeconds : undefined;
+    const produceCpuMsPerMB =
+      ((processCpuSeconds(broker.pid) - cpuBeforeProduce) * 1000) / megabytes(settings.records + settings.warmup);
+    const mainThreadShare = target.mainThreadIsEventLoop
+      ? (mainThreadCpuSeconds(broker.pid) - mainBeforeProduce) / produceSeconds
+      : undefined;
     const utilization = describeUtilization(busyFraction(machineBeforeProduce, machineCpuTicks()), mainThreadShare);
     assertClean(`${target.name} produce`, produced);
     const clientProduceCpuMsPerMB = clientCpuMsPerMB(produced.clientCpuMs, megabytes(settings.records));
@@ -323,11 +383,22 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
       const consumed = await runDriver<ConsumePerfResult>(
         driver,
         "consume-perf",
-        { bootstrap, topic, records: settings.records, "timeout-ms": 600_000, warmup: settings.warmup, "warmup-topic": `${topic}-warmup` },
+        {
+          bootstrap,
+          topic,
+          records: settings.records,
+          "timeout-ms": 600_000,
+          warmup: settings.warmup,
+          "warmup-topic": `${topic}-warmup`,
+        },
         { timeoutMs: 900_000 },
       );
-      if (consumed.timedOut) throw new Error(`${target.name} consume: only ${String(consumed.records)} of ${String(settings.records)} records`);
-      const cpuMsPerMB = ((processCpuSeconds(broker.pid) - cpuBeforeConsume) * 1000) / megabytes(settings.records + settings.warmup);
+      if (consumed.timedOut)
+        throw new Error(
+          `${target.name} consume: only ${String(consumed.records)} of ${String(settings.records)} records`,
+        );
+      const cpuMsPerMB =
+        ((processCpuSeconds(broker.pid) - cpuBeforeConsume) * 1000) / megabytes(settings.records + settings.warmup);
       const clientMsPerMB = clientCpuMsPerMB(consumed.clientCpuMs, megabytes(settings.records));
       consumeRates.push(consumed.mbPerSec);
       consumeCpu.push(cpuMsPerMB);
@@ -341,12 +412,19 @@ async function measure(driver: JavaDriver, target: Target, settings: Settings, r
     const consumeMBs = median(consumeRates);
     const consumeCpuMsPerMB = median(consumeCpu);
     const clientConsumeCpuMsPerMB = median(consumeClientCpu);
-    const paced = settings.skipLatency ? undefined : await fixedRateProduce(driver, bootstrap, latencyTopic, `${topic}-warmup`, settings);
+    const paced = settings.skipLatency
+      ? undefined
+      : await fixedRateProduce(driver, bootstrap, latencyTopic, `${topic}-warmup`, settings);
     if (paced !== undefined) {
       assertClean(`${target.name} fixed-rate produce`, paced);
-      log(`${target.name}: ${String(settings.rate)} records/s: p50 ${paced.p50Ms.toFixed(2)} ms, p99 ${paced.p99Ms.toFixed(2)} ms, p99.9 ${paced.p999Ms.toFixed(2)} ms`);
+      log(
+        `${target.name}: ${String(settings.rate)} records/s: p50 ${paced.p50Ms.toFixed(2)} ms, p99 ${paced.p99Ms.toFixed(2)} ms, p99.9 ${paced.p999Ms.toFixed(2)} ms`,
+      );
     }
-    if (broker.diagnostics !== undefined) log(`${target.name}: ${await broker.diagnostics().catch((error: unknown) => `no diagnostics: ${String(error)}`)}`);
+    if (broker.diagnostics !== undefined)
+      log(
+        `${target.name}: ${await broker.diagnostics().catch((error: unknown) => `no diagnostics: ${String(error)}`)}`,
+      );
     return {
       produceMBs: produced.mbPerSec,
       produceP50Ms: produced.p50Ms,
@@ -382,7 +460,8 @@ function describeProducerRequests(produced: ProducePerfResult): string {
   const inFlight = requestsInFlight(produced);
   if (inFlight === undefined) return "producer request metrics n/a";
   const requestsPerSec = produced.recordsPerSec / produced.recordsPerRequestAvg;
-  const roundTripMs = produced.requestsInFlightMean >= 0 ? (inFlight / requestsPerSec) * 1000 : produced.requestLatencyAvgMs;
+  const roundTripMs =
+    produced.requestsInFlightMean >= 0 ? (inFlight / requestsPerSec) * 1000 : produced.requestLatencyAvgMs;
   const batchKiB = produced.batchSizeAvg < 0 ? "n/a" : (produced.batchSizeAvg / 1024).toFixed(1);
   const held =
     inFlight < WINDOW_BOUND_IN_FLIGHT
@@ -411,7 +490,9 @@ function requestsInFlight(produced: ProducePerfResult): number | undefined {
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[mid] ?? Number.NaN) : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] ?? Number.NaN)
+    : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
 }
 
 function medianFigures(rounds: readonly Figures[]): Figures {
@@ -439,8 +520,13 @@ function formatNumber(value: number): string {
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]): string => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ")} |`;
-  return [line(header), `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`, ...rows.map(line)].join("\n");
+  const line = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join(" | ")} |`;
+  return [
+    line(header),
+    `|${widths.map((w, i) => (i === 0 ? `${"-".repeat(w + 1)}-` : `${"-".repeat(w + 1)}:`)).join("|")}|`,
+    ...rows.map(line),
+  ].join("\n");
 }
 
 async function main(): Promise<void> {
@@ -463,25 +549,38 @@ async function main(): Promise<void> {
   const variants: Array<{ name: string; args: string[] }> = [
     { name: "Nereus (embedded default)", args: [] },
     ...settings.profiles.map((profile) => ({ name: `Nereus ${profile}`, args: ["--default-profile", profile] })),
-    ...settings.durabilities.map((durability) => ({ name: `Nereus (${durability})`, args: ["--durability", durability] })),
+    ...settings.durabilities.map((durability) => ({
+      name: `Nereus (${durability})`,
+      args: ["--durability", durability],
+    })),
   ];
-  const nereusTargets = variants.map(
-    ({ name, args }): Target => ({
-      name,
-      mainThreadIsEventLoop: true,
-      start: async () => {
-        const broker: NereusBroker = await startNereusBroker({ log, entry: settings.entry, args: [...args, ...settings.nereusBrokerFlags], nodeFlags: settings.nereusNodeFlags });
-        return { bootstrap: broker.bootstrap, pid: broker.pid, stop: () => broker.stop(), diagnostics: async () => nereusDiagnostics(await broker.metrics()) };
-      },
-    }),
-  );
+  const nereusTargets = variants.map(({ name, args }): Target => ({
+    name,
+    mainThreadIsEventLoop: true,
+    start: async () => {
+      const broker: NereusBroker = await startNereusBroker({
+        log,
+        entry: settings.entry,
+        args: [...args, ...settings.nereusBrokerFlags],
+        nodeFlags: settings.nereusNodeFlags,
+      });
+      return {
+        bootstrap: broker.bootstrap,
+        pid: broker.pid,
+        stop: () => broker.stop(),
+        diagnostics: async () => nereusDiagnostics(await broker.metrics()),
+      };
+    },
+  }));
   if (settings.only !== "kafka") targets.push(...nereusTargets);
 
   log(
     `machine: ${String(os.cpus().length)} CPUs (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load ${os
       .loadavg()
       .map((l) => l.toFixed(2))
-      .join(" ")}; node ${process.version}; kafka-clients ${kafkaVersion}; ${describePageReporting(pageReportingParameters())}; ${describeWakeRoundTrip(await threadWakeRoundTrip())}`,
+      .join(
+        " ",
+      )}; node ${process.version}; kafka-clients ${kafkaVersion}; ${describePageReporting(pageReportingParameters())}; ${describeWakeRoundTrip(await threadWakeRoundTrip())}`,
   );
   log(
     `settings: ${String(settings.records)} records x ${String(settings.size)} B, ${String(settings.partitions)} partition(s), warmup ${String(settings.warmup)}, fixed rate ${String(settings.rate)}/s x ${String(settings.latencyRecords)}, ${String(settings.rounds)} round(s), Nereus from ${settings.entry}${settings.kafkaFsync ? ", Kafka also with log.flush.interval.messages=1" : ""}` +
@@ -492,14 +591,18 @@ async function main(): Promise<void> {
     for (const target of targets) {
       // The guest's free page reporting settings and how warm its free memory is change while the benchmark runs
       // (host-memory.ts, machine-probes.ts): each round says, before its broker starts.
-      log(`round ${String(round)}: ${target.name}; ${describePageReporting(pageReportingParameters())}; ${describeFreshMemory(freshMemoryTouchRate())}`);
+      log(
+        `round ${String(round)}: ${target.name}; ${describePageReporting(pageReportingParameters())}; ${describeFreshMemory(freshMemoryTouchRate())}`,
+      );
       const figures = await measure(driver, target, settings, round);
       results.set(target.name, [...(results.get(target.name) ?? []), figures]);
     }
   }
 
   const measuredNereus = nereusTargets.filter((target) => results.has(target.name));
-  const baselines = kafkaTargets.filter((target) => results.has(target.name)).map((target) => ({ name: target.name, figures: medianFigures(results.get(target.name) ?? []) }));
+  const baselines = kafkaTargets
+    .filter((target) => results.has(target.name))
+    .map((target) => ({ name: target.name, figures: medianFigures(results.get(target.name) ?? []) }));
   const header = ["metric", ...baselines.map((baseline) => baseline.name)];
   for (const target of measuredNereus) {
     header.push(target.name);
@@ -539,7 +642,11 @@ async function main(): Promise<void> {
       `${settings.kafkaFsync ? "; Kafka fsync flushes its log after every append before it answers (log.flush.interval.messages=1)" : ""}.\n`,
   );
   const unbound = [...results].flatMap(([name, rounds]) =>
-    rounds.flatMap((figures, index) => (figures.producerInFlight < WINDOW_BOUND_IN_FLIGHT ? [`${name} round ${String(index + 1)} (${figures.producerInFlight.toFixed(2)})`] : [])),
+    rounds.flatMap((figures, index) =>
+      figures.producerInFlight < WINDOW_BOUND_IN_FLIGHT
+        ? [`${name} round ${String(index + 1)} (${figures.producerInFlight.toFixed(2)})`]
+        : [],
+    ),
   );
   if (unbound.length > 0) {
     process.stdout.write(

@@ -79,7 +79,16 @@ export class ApacheKafka {
   private readonly keep: boolean;
   private readonly startTimeoutMs: number;
 
-  private constructor(init: { runDir: string; port: number; controllerPort: number; jars: KafkaJars; heapMb: number; proc: LoggedProcess; keep: boolean; startTimeoutMs: number }) {
+  private constructor(init: {
+    runDir: string;
+    port: number;
+    controllerPort: number;
+    jars: KafkaJars;
+    heapMb: number;
+    proc: LoggedProcess;
+    keep: boolean;
+    startTimeoutMs: number;
+  }) {
     this.runDir = init.runDir;
     this.port = init.port;
     this.controllerPort = init.controllerPort;
@@ -157,12 +166,25 @@ export class ApacheKafka {
     log(`formatting a KRaft node in ${runDir} (Kafka ${jars.version})`);
     const format = await runLogged(
       java,
-      [...jvmFlags(256, runDir), "-cp", jars.classpath, "kafka.tools.StorageTool", "format", "-t", randomClusterId(), "-c", path.join(runDir, "server.properties")],
+      [
+        ...jvmFlags(256, runDir),
+        "-cp",
+        jars.classpath,
+        "kafka.tools.StorageTool",
+        "format",
+        "-t",
+        randomClusterId(),
+        "-c",
+        path.join(runDir, "server.properties"),
+      ],
       { cwd: runDir, logFile: formatLog, timeoutMs: 120_000 },
     );
     if (format.code !== 0) {
       const why = format.timedOut ? "timed out" : `exit ${String(format.code ?? format.signal)}`;
-      throw new BaselineError("apache-kafka", `kafka.tools.StorageTool format failed (${why}): ${lastMeaningfulLine(logTail(formatLog, 60)) ?? "no output"} (log: ${formatLog})`);
+      throw new BaselineError(
+        "apache-kafka",
+        `kafka.tools.StorageTool format failed (${why}): ${lastMeaningfulLine(logTail(formatLog, 60)) ?? "no output"} (log: ${formatLog})`,
+      );
     }
     const proc = await ApacheKafka.launch(java, jars, heapMb, runDir, 1);
     const kafka = new ApacheKafka({ runDir, port, controllerPort, jars, heapMb, proc, keep, startTimeoutMs });
@@ -171,10 +193,20 @@ export class ApacheKafka {
     return kafka;
   }
 
-  private static async launch(java: string, jars: KafkaJars, heapMb: number, runDir: string, start: number): Promise<LoggedProcess> {
+  private static async launch(
+    java: string,
+    jars: KafkaJars,
+    heapMb: number,
+    runDir: string,
+    start: number,
+  ): Promise<LoggedProcess> {
     const logFile = path.join(runDir, "logs", start === 1 ? "server.log" : `server.${String(start)}.log`);
     try {
-      return await LoggedProcess.spawn(java, [...jvmFlags(heapMb, runDir), "-cp", jars.classpath, "kafka.Kafka", path.join(runDir, "server.properties")], { cwd: runDir, logFile });
+      return await LoggedProcess.spawn(
+        java,
+        [...jvmFlags(heapMb, runDir), "-cp", jars.classpath, "kafka.Kafka", path.join(runDir, "server.properties")],
+        { cwd: runDir, logFile },
+      );
     } catch (error) {
       throw new BaselineError("apache-kafka", `cannot run ${java}: ${reasonOf(error)}`, { cause: error });
     }
@@ -186,13 +218,19 @@ export class ApacheKafka {
         timeoutMs: this.startTimeoutMs,
         isDead: () => {
           const status = this.proc.exitStatus;
-          return status === undefined ? undefined : `the JVM exited (${String(status.code ?? status.signal)}) before serving`;
+          return status === undefined
+            ? undefined
+            : `the JVM exited (${String(status.code ?? status.signal)}) before serving`;
         },
       });
     } catch (error) {
       await this.proc.stop("SIGKILL");
       const last = lastMeaningfulLine(logTail(this.logFile, 80)) ?? "no output";
-      throw new BaselineError("apache-kafka", `Apache Kafka did not start: ${reasonOf(error)}; last log line: ${last} (log: ${this.logFile})`, { cause: error });
+      throw new BaselineError(
+        "apache-kafka",
+        `Apache Kafka did not start: ${reasonOf(error)}; last log line: ${last} (log: ${this.logFile})`,
+        { cause: error },
+      );
     }
   }
 

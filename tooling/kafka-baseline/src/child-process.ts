@@ -67,9 +67,17 @@ export class LoggedProcess {
    * Spawns `command` with output appended to `logFile`.
    * @throws Error when the command cannot be started (ENOENT and the like, reported by the caller).
    */
-  static async spawn(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; logFile: string }): Promise<LoggedProcess> {
+  static async spawn(
+    command: string,
+    args: readonly string[],
+    options: { cwd: string; env?: NodeJS.ProcessEnv; logFile: string },
+  ): Promise<LoggedProcess> {
     installExitHook();
-    const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(command, [...args], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     await new Promise<void>((resolve, reject) => {
       child.once("spawn", () => resolve());
       child.once("error", reject);
@@ -114,7 +122,11 @@ export class LoggedProcess {
 /** The last `lines` lines of a log file ("" when it cannot be read). */
 export function logTail(file: string, lines = 30): string {
   try {
-    return fs.readFileSync(file, "utf8").split("\n").slice(-lines - 1).join("\n");
+    return fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .slice(-lines - 1)
+      .join("\n");
   } catch {
     return "";
   }
@@ -122,7 +134,10 @@ export function logTail(file: string, lines = 30): string {
 
 /** The last line of `text` matching `pattern`, else its last non-empty line. */
 export function lastMeaningfulLine(text: string, pattern = /\b(ERROR|FATAL|Exception|Error)\b/): string | undefined {
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const lines = text
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   for (let i = lines.length - 1; i >= 0; i--) if (pattern.test(lines[i] ?? "")) return lines[i];
   return lines.at(-1);
 }

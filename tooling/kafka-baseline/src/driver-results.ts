@@ -15,7 +15,9 @@ export interface ProduceResult {
   readonly errors: number;
   readonly firstError?: string;
   /** Offsets acknowledged per partition. */
-  readonly partitions: Readonly<Record<string, { readonly first: number; readonly last: number; readonly count: number }>>;
+  readonly partitions: Readonly<
+    Record<string, { readonly first: number; readonly last: number; readonly count: number }>
+  >;
   readonly seconds: number;
 }
 
@@ -39,11 +41,22 @@ export interface ConsumeGroupResult {
   readonly shared: boolean;
   readonly timedOut: boolean;
   readonly seconds: number;
-  readonly members: Readonly<Record<string, { readonly consumed: number; readonly rebalances: number; readonly error?: string }>>;
+  readonly members: Readonly<
+    Record<string, { readonly consumed: number; readonly rebalances: number; readonly error?: string }>
+  >;
   readonly assignments: string;
   /** Offsets read per partition: range, count, repeated offsets and holes. */
   readonly partitions: Readonly<
-    Record<string, { readonly first: number; readonly last: number; readonly records: number; readonly duplicateOffsets: number; readonly offsetHoles: number }>
+    Record<
+      string,
+      {
+        readonly first: number;
+        readonly last: number;
+        readonly records: number;
+        readonly duplicateOffsets: number;
+        readonly offsetHoles: number;
+      }
+    >
   >;
   readonly committed: CommittedOffsets;
   readonly error?: string;

@@ -2,7 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { PAGE_REPORTING_PARAMETERS, describePageReporting, pageReportingParameters, parameterValue } from "./host-memory.js";
+import {
+  PAGE_REPORTING_PARAMETERS,
+  describePageReporting,
+  pageReportingParameters,
+  parameterValue,
+} from "./host-memory.js";
 
 describe("parameterValue", () => {
   it("reads one token, with or without the trailing newline", () => {
@@ -27,7 +32,9 @@ describe("pageReportingParameters", () => {
         ["max_waiting_mib", "1024"],
         ["page_reporting_order", "9"],
       ]);
-      expect(describePageReporting(parameters)).toBe("free page reporting: page_reporting_order=9 max_waiting_mib=1024");
+      expect(describePageReporting(parameters)).toBe(
+        "free page reporting: page_reporting_order=9 max_waiting_mib=1024",
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

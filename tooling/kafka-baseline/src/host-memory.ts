@@ -22,7 +22,9 @@ export function parameterValue(text: string): string | undefined {
  * The module's parameters by name, sorted by name (`reported_kib` and the other running counters included), or
  * undefined when the directory cannot be read. A parameter whose text is not one token is left out.
  */
-export function pageReportingParameters(directory: string = PAGE_REPORTING_PARAMETERS): ReadonlyMap<string, string> | undefined {
+export function pageReportingParameters(
+  directory: string = PAGE_REPORTING_PARAMETERS,
+): ReadonlyMap<string, string> | undefined {
   let names: string[];
   try {
     names = fs.readdirSync(directory).sort();

@@ -1,8 +1,23 @@
 // Public API of @nereus/kafka-baseline: Apache Kafka as a KRaft single node, the Nereus broker as a child process,
 // the Java kafka-clients interop/perf driver, and a protocol-level readiness probe.
 export { ApacheKafka, startApacheKafka, randomClusterId, type ApacheKafkaOptions } from "./apache-kafka.js";
-export { NereusBroker, startNereusBroker, BROKER_APP_DIR, type BrokerEntry, type NereusBrokerOptions } from "./nereus-broker.js";
-export { javaDriver, runDriver, DriverError, DRIVER_HEAP_MB, PACKAGE_DIR, REPO_ROOT, type JavaDriver, type DriverRunOptions } from "./java-driver.js";
+export {
+  NereusBroker,
+  startNereusBroker,
+  BROKER_APP_DIR,
+  type BrokerEntry,
+  type NereusBrokerOptions,
+} from "./nereus-broker.js";
+export {
+  javaDriver,
+  runDriver,
+  DriverError,
+  DRIVER_HEAP_MB,
+  PACKAGE_DIR,
+  REPO_ROOT,
+  type JavaDriver,
+  type DriverRunOptions,
+} from "./java-driver.js";
 export type * from "./driver-results.js";
 export { kafkaJars, javaExecutable, javacExecutable, JDK_PACKAGE, type KafkaJars } from "./kafka-jars.js";
 export { probeKafka, waitForKafka, type ProbeResult } from "./kafka-probe.js";
@@ -10,5 +25,18 @@ export { LoggedProcess, freePorts, logTail, type ExitStatus } from "./child-proc
 export { BaselineError } from "./errors.js";
 export { processCpuSeconds, mainThreadCpuSeconds } from "./process-cpu.js";
 export { machineCpuTicks, busyFraction, type MachineCpuTicks } from "./machine-cpu.js";
-export { PAGE_REPORTING_PARAMETERS, describePageReporting, pageReportingParameters, parameterValue } from "./host-memory.js";
-export { FRESH_MEMORY_PROBE_BYTES, WAKE_PROBE_ROUNDS, describeFreshMemory, describeWakeRoundTrip, freshMemoryTouchRate, threadWakeRoundTrip, type WakeRoundTrip } from "./machine-probes.js";
+export {
+  PAGE_REPORTING_PARAMETERS,
+  describePageReporting,
+  pageReportingParameters,
+  parameterValue,
+} from "./host-memory.js";
+export {
+  FRESH_MEMORY_PROBE_BYTES,
+  WAKE_PROBE_ROUNDS,
+  describeFreshMemory,
+  describeWakeRoundTrip,
+  freshMemoryTouchRate,
+  threadWakeRoundTrip,
+  type WakeRoundTrip,
+} from "./machine-probes.js";

@@ -81,7 +81,12 @@ export function javaDriver(log: (line: string) => void = () => {}): Promise<Java
 async function compileDriver(log: (line: string) => void): Promise<JavaDriver> {
   const jars = await kafkaJars(log);
   const source = fs.readFileSync(DRIVER_SOURCE);
-  const hash = crypto.createHash("sha256").update(source).update(path.basename(jars.clientsJar)).digest("hex").slice(0, 16);
+  const hash = crypto
+    .createHash("sha256")
+    .update(source)
+    .update(path.basename(jars.clientsJar))
+    .digest("hex")
+    .slice(0, 16);
   const root = path.join(REPO_ROOT, ".cache", "kafka-baseline");
   const classesDir = path.join(root, `driver-${hash}`);
   const logDir = newLogDir();
@@ -90,19 +95,30 @@ async function compileDriver(log: (line: string) => void): Promise<JavaDriver> {
   fs.mkdirSync(root, { recursive: true });
   const tmp = fs.mkdtempSync(path.join(root, `driver-${hash}.tmp-`));
   const logFile = path.join(logDir, "javac.log");
-  const result = await runLogged(javac, ["--release", "17", "-encoding", "UTF-8", "-cp", jars.clientsJar, "-d", tmp, DRIVER_SOURCE], {
-    cwd: PACKAGE_DIR,
-    logFile,
-    timeoutMs: 180_000,
-  });
+  const result = await runLogged(
+    javac,
+    ["--release", "17", "-encoding", "UTF-8", "-cp", jars.clientsJar, "-d", tmp, DRIVER_SOURCE],
+    {
+      cwd: PACKAGE_DIR,
+      logFile,
+      timeoutMs: 180_000,
+    },
+  );
   if (result.code !== 0) {
     fs.rmSync(tmp, { recursive: true, force: true });
     const output = logTail(logFile, 40);
-    const first = output.split("\n").find((line) => line.includes("error:")) ?? lastMeaningfulLine(output) ?? "no output";
-    throw new BaselineError("javac", `compiling ${path.relative(REPO_ROOT, DRIVER_SOURCE)} failed${result.timedOut ? " (timed out)" : ""}: ${first}`);
+    const first =
+      output.split("\n").find((line) => line.includes("error:")) ?? lastMeaningfulLine(output) ?? "no output";
+    throw new BaselineError(
+      "javac",
+      `compiling ${path.relative(REPO_ROOT, DRIVER_SOURCE)} failed${result.timedOut ? " (timed out)" : ""}: ${first}`,
+    );
   }
   fs.writeFileSync(path.join(tmp, "log4j2.properties"), LOG4J2_CLIENT);
-  fs.writeFileSync(path.join(tmp, ".complete"), `${JSON.stringify({ kafkaClients: jars.version, compiledAt: new Date().toISOString() })}\n`);
+  fs.writeFileSync(
+    path.join(tmp, ".complete"),
+    `${JSON.stringify({ kafkaClients: jars.version, compiledAt: new Date().toISOString() })}\n`,
+  );
   try {
     fs.renameSync(tmp, classesDir);
   } catch {
@@ -186,11 +202,25 @@ export async function runDriver<T = Record<string, unknown>>(
   const output = logTail(logFile, 200);
   if (timedOut || status.code !== 0 || stdout === "") anyRunFailed = true;
   const driverLine = output.split("\n").find((line) => line.startsWith("kafka-driver: "));
-  if (timedOut) throw new DriverError(mode, `no result within ${String(timeoutMs / 1000)} s; ${lastMeaningfulLine(output) ?? "no output"}`, logFile, driverLine);
+  if (timedOut)
+    throw new DriverError(
+      mode,
+      `no result within ${String(timeoutMs / 1000)} s; ${lastMeaningfulLine(output) ?? "no output"}`,
+      logFile,
+      driverLine,
+    );
   if (status.code !== 0) {
-    const reason = driverLine?.replace(/^kafka-driver: /, "") ?? `exited ${String(status.code ?? status.signal)}: ${lastMeaningfulLine(output) ?? "no output"}`;
+    const reason =
+      driverLine?.replace(/^kafka-driver: /, "") ??
+      `exited ${String(status.code ?? status.signal)}: ${lastMeaningfulLine(output) ?? "no output"}`;
     throw new DriverError(mode, reason, logFile, driverLine);
   }
-  if (stdout === "") throw new DriverError(mode, `printed no JSON summary; ${lastMeaningfulLine(output) ?? "no output"}`, logFile, driverLine);
+  if (stdout === "")
+    throw new DriverError(
+      mode,
+      `printed no JSON summary; ${lastMeaningfulLine(output) ?? "no output"}`,
+      logFile,
+      driverLine,
+    );
   return JSON.parse(stdout) as T;
 }

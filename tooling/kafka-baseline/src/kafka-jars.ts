@@ -36,11 +36,19 @@ export function kafkaJars(log: (line: string) => void = () => {}): Promise<Kafka
 async function resolveKafkaJars(log: (line: string) => void): Promise<KafkaJars> {
   let dir: string;
   try {
-    dir = await ensureArtifactSet("kafka", { env: process.env, autoInstall: process.env.NEREUS_SERVICES_NO_INSTALL !== "1", log });
+    dir = await ensureArtifactSet("kafka", {
+      env: process.env,
+      autoInstall: process.env.NEREUS_SERVICES_NO_INSTALL !== "1",
+      log,
+    });
   } catch (error) {
-    throw new BaselineError("maven", `cannot fetch the Apache Kafka jars (artifact set "kafka"): ${reasonOf(error)}`, { cause: error });
+    throw new BaselineError("maven", `cannot fetch the Apache Kafka jars (artifact set "kafka"): ${reasonOf(error)}`, {
+      cause: error,
+    });
   }
-  const clients = fs.readdirSync(dir).find((name) => /^kafka-clients-[0-9][^/]*\.jar$/.test(name) && !name.includes("-test"));
+  const clients = fs
+    .readdirSync(dir)
+    .find((name) => /^kafka-clients-[0-9][^/]*\.jar$/.test(name) && !name.includes("-test"));
   if (clients === undefined) throw new BaselineError("maven", `no kafka-clients jar in ${dir}`);
   const version = /^kafka-clients-(.+)\.jar$/.exec(clients)?.[1] ?? "unknown";
   return { dir, version, clientsJar: path.join(dir, clients), classpath: path.join(dir, "*") };
@@ -61,7 +69,12 @@ function onPath(name: string): string | undefined {
 }
 
 function inJavaHome(name: string): string | undefined {
-  const homes = [process.env.JAVA_HOME, "/usr/lib/jvm/java-17-openjdk-amd64", "/usr/lib/jvm/java-17-openjdk-arm64", "/usr/lib/jvm/default-java"];
+  const homes = [
+    process.env.JAVA_HOME,
+    "/usr/lib/jvm/java-17-openjdk-amd64",
+    "/usr/lib/jvm/java-17-openjdk-arm64",
+    "/usr/lib/jvm/default-java",
+  ];
   for (const home of homes) {
     if (home === undefined || home === "") continue;
     const candidate = path.join(home, "bin", name);
@@ -76,7 +89,8 @@ export const JDK_PACKAGE = "openjdk-17-jdk-headless";
 /** The `java` launcher (the artifact fetch has already made sure Java 17 exists). */
 export function javaExecutable(): string {
   const java = inJavaHome("java") ?? onPath("java");
-  if (java === undefined) throw new BaselineError("java", `java not found; install it with: apt-get install -y ${JDK_PACKAGE}`);
+  if (java === undefined)
+    throw new BaselineError("java", `java not found; install it with: apt-get install -y ${JDK_PACKAGE}`);
   return java;
 }
 
@@ -93,7 +107,10 @@ export function javacExecutable(log: (line: string) => void = () => {}): string 
   }
   log(`installing ${JDK_PACKAGE} (javac is missing)`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  let result = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", JDK_PACKAGE], { env, encoding: "utf8" });
+  let result = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", JDK_PACKAGE], {
+    env,
+    encoding: "utf8",
+  });
   if (result.status !== 0) {
     spawnSync("apt-get", ["update"], { env, encoding: "utf8" });
     result = spawnSync("apt-get", ["install", "-y", "--no-install-recommends", JDK_PACKAGE], { env, encoding: "utf8" });

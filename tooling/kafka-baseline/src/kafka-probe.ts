@@ -109,7 +109,8 @@ export async function probeKafka(host: string, port: number, timeoutMs = 5_000):
     apis.set(key, { min: av.int16(), max: av.int16() });
   }
   const metadata = apis.get(METADATA);
-  if (metadata === undefined || metadata.min > 4 || metadata.max < 4) throw new Error("the broker does not serve Metadata v4");
+  if (metadata === undefined || metadata.min > 4 || metadata.max < 4)
+    throw new Error("the broker does not serve Metadata v4");
   // Metadata v4 request: topics = null (all), allow_auto_topic_creation = false.
   const body = Buffer.alloc(5);
   body.writeInt32BE(-1, 0);
@@ -137,7 +138,11 @@ export async function probeKafka(host: string, port: number, timeoutMs = 5_000):
  * @returns the first successful probe.
  * @throws Error naming the last probe failure.
  */
-export async function waitForKafka(host: string, port: number, options: { timeoutMs: number; isDead?: () => string | undefined }): Promise<ProbeResult> {
+export async function waitForKafka(
+  host: string,
+  port: number,
+  options: { timeoutMs: number; isDead?: () => string | undefined },
+): Promise<ProbeResult> {
   const deadline = Date.now() + options.timeoutMs;
   let last: string;
   for (;;) {
@@ -148,7 +153,8 @@ export async function waitForKafka(host: string, port: number, options: { timeou
     } catch (error) {
       last = error instanceof Error ? error.message : String(error);
     }
-    if (Date.now() > deadline) throw new Error(`not ready within ${String(options.timeoutMs / 1000)} s (last probe: ${last})`);
+    if (Date.now() > deadline)
+      throw new Error(`not ready within ${String(options.timeoutMs / 1000)} s (last probe: ${last})`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

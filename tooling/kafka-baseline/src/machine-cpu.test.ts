@@ -31,7 +31,8 @@ describe("busyFraction", () => {
     // Spin until the kernel has counted at least one more tick (bounded: at most 5 s of wall time).
     const deadline = Date.now() + 5_000;
     let second = machineCpuTicks();
-    while (second !== undefined && first !== undefined && second.total <= first.total && Date.now() < deadline) second = machineCpuTicks();
+    while (second !== undefined && first !== undefined && second.total <= first.total && Date.now() < deadline)
+      second = machineCpuTicks();
     expect(second!.total).toBeGreaterThan(first!.total);
     expect(second!.busy).toBeGreaterThanOrEqual(first!.busy);
   });

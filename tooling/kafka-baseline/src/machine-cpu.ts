@@ -20,7 +20,16 @@ export function machineCpuTicksFromStat(text: string): MachineCpuTicks | undefin
   if (line === undefined) return undefined;
   const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
   if (fields.length < 8 || fields.some((value) => !Number.isSafeInteger(value) || value < 0)) return undefined;
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as [number, number, number, number, number, number, number, number];
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const busy = user + nice + system + irq + softirq + steal;
   return { busy, total: busy + idle + iowait };
 }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { describeFreshMemory, describeWakeRoundTrip, freshMemoryTouchRate, threadWakeRoundTrip } from "./machine-probes.js";
+import {
+  describeFreshMemory,
+  describeWakeRoundTrip,
+  freshMemoryTouchRate,
+  threadWakeRoundTrip,
+} from "./machine-probes.js";
 
 describe("freshMemoryTouchRate", () => {
   it("measures a finite, positive rate over the pages it touches", () => {
@@ -9,7 +14,8 @@ describe("freshMemoryTouchRate", () => {
   });
 
   it("refuses sizes that are not positive multiples of a page", () => {
-    for (const bytes of [0, -4096, 4095, 4097, 1.5 * 4096, Number.NaN]) expect(() => freshMemoryTouchRate(bytes)).toThrow(RangeError);
+    for (const bytes of [0, -4096, 4095, 4097, 1.5 * 4096, Number.NaN])
+      expect(() => freshMemoryTouchRate(bytes)).toThrow(RangeError);
   });
 });
 
@@ -24,7 +30,8 @@ describe("threadWakeRoundTrip", () => {
   });
 
   it("refuses round counts outside 1..1000000", async () => {
-    for (const rounds of [0, -1, 1.5, 1_000_001, Number.NaN]) await expect(threadWakeRoundTrip(rounds)).rejects.toThrow(RangeError);
+    for (const rounds of [0, -1, 1.5, 1_000_001, Number.NaN])
+      await expect(threadWakeRoundTrip(rounds)).rejects.toThrow(RangeError);
   });
 });
 
@@ -32,6 +39,8 @@ describe("log lines", () => {
   it("print the readings rounded, and a question mark for a reading that is not a number", () => {
     expect(describeFreshMemory(1437.6)).toBe("fresh memory first touch 1438 MiB/s");
     expect(describeFreshMemory(Number.NaN)).toBe("fresh memory first touch ? MiB/s");
-    expect(describeWakeRoundTrip({ p50Us: 131.4, p90Us: 169.9, rounds: 2000 })).toBe("thread wake round trip p50 131 us, p90 170 us (2000 futex round trips)");
+    expect(describeWakeRoundTrip({ p50Us: 131.4, p90Us: 169.9, rounds: 2000 })).toBe(
+      "thread wake round trip p50 131 us, p90 170 us (2000 futex round trips)",
+    );
   });
 });

@@ -26,7 +26,9 @@ const PAGE_BYTES = 4096;
  */
 export function freshMemoryTouchRate(bytes: number = FRESH_MEMORY_PROBE_BYTES): number {
   if (!Number.isSafeInteger(bytes) || bytes < PAGE_BYTES || bytes % PAGE_BYTES !== 0) {
-    throw new RangeError(`fresh memory probe bytes must be a positive multiple of ${String(PAGE_BYTES)}, got ${String(bytes)}`);
+    throw new RangeError(
+      `fresh memory probe bytes must be a positive multiple of ${String(PAGE_BYTES)}, got ${String(bytes)}`,
+    );
   }
   const started = process.hrtime.bigint();
   const memory = Buffer.allocUnsafeSlow(bytes);
@@ -48,7 +50,8 @@ export interface WakeRoundTrip {
  * 1..1,000,000, and an Error when the worker leaves a round trip unanswered for 5 s. Blocks this thread for the probe (about 0.3 s with the default rounds here).
  */
 export async function threadWakeRoundTrip(rounds: number = WAKE_PROBE_ROUNDS): Promise<WakeRoundTrip> {
-  if (!Number.isSafeInteger(rounds) || rounds < 1 || rounds > 1_000_000) throw new RangeError(`wake probe rounds must be an integer in 1..1000000, got ${String(rounds)}`);
+  if (!Number.isSafeInteger(rounds) || rounds < 1 || rounds > 1_000_000)
+    throw new RangeError(`wake probe rounds must be an integer in 1..1000000, got ${String(rounds)}`);
   const words = new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT));
   const worker = startWorkerModule(new URL("./wake-probe-thread.js", import.meta.url), { workerData: words.buffer });
   try {
@@ -66,7 +69,8 @@ export async function threadWakeRoundTrip(rounds: number = WAKE_PROBE_ROUNDS): P
       Atomics.notify(words, 0);
       const deadline = Date.now() + WAKE_ANSWER_TIMEOUT_MS;
       while (Atomics.load(words, 0) === ping) {
-        if (Date.now() > deadline) throw new Error(`the wake probe's worker thread did not answer within ${String(WAKE_ANSWER_TIMEOUT_MS)} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`the wake probe's worker thread did not answer within ${String(WAKE_ANSWER_TIMEOUT_MS)} ms`);
         Atomics.wait(words, 0, ping, 100);
       }
       samples[round] = Number(process.hrtime.bigint() - started) / 1000;

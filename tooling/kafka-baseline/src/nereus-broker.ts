@@ -35,7 +35,9 @@ export interface NereusBrokerOptions {
 
 /** The node flags the broker is started with (`nereusNodeFlags` of apps/broker/package.json, as `nereus-broker` and `npm start` use them). */
 export function brokerNodeFlags(): string[] {
-  const manifest = JSON.parse(fs.readFileSync(path.join(BROKER_APP_DIR, "package.json"), "utf8")) as { nereusNodeFlags?: unknown };
+  const manifest = JSON.parse(fs.readFileSync(path.join(BROKER_APP_DIR, "package.json"), "utf8")) as {
+    nereusNodeFlags?: unknown;
+  };
   const flags = manifest.nereusNodeFlags ?? [];
   if (!Array.isArray(flags) || !flags.every((flag): flag is string => typeof flag === "string")) {
     throw new BaselineError("nereus-broker", "apps/broker/package.json: nereusNodeFlags must be an array of strings");
@@ -46,11 +48,13 @@ export function brokerNodeFlags(): string[] {
 function entryCommand(entry: BrokerEntry, nodeFlags: readonly string[]): string[] {
   if (entry === "dist") {
     const main = path.join(BROKER_APP_DIR, "dist", "main.js");
-    if (!fs.existsSync(main)) throw new BaselineError("nereus-broker", `${main} is missing; build it with: pnpm --filter @nereus/broker build`);
+    if (!fs.existsSync(main))
+      throw new BaselineError("nereus-broker", `${main} is missing; build it with: pnpm --filter @nereus/broker build`);
     return [...brokerNodeFlags(), ...nodeFlags, main];
   }
   const main = path.join(BROKER_APP_DIR, "src", "main.ts");
-  if (!fs.existsSync(main)) throw new BaselineError("nereus-broker", `${main} is missing (apps/broker is not in this tree)`);
+  if (!fs.existsSync(main))
+    throw new BaselineError("nereus-broker", `${main} is missing (apps/broker is not in this tree)`);
   return [...brokerNodeFlags(), ...nodeFlags, "--conditions=@nereus/source", "--import", "tsx", main];
 }
 
@@ -164,14 +168,20 @@ export class NereusBroker {
       ownsDataDir: options.dataDir === undefined,
     });
     await broker.waitReady();
-    options.log?.(`Nereus broker serving on ${broker.bootstrap} (pid ${String(broker.pid)}, ${entry}, data ${dataDir})`);
+    options.log?.(
+      `Nereus broker serving on ${broker.bootstrap} (pid ${String(broker.pid)}, ${entry}, data ${dataDir})`,
+    );
     return broker;
   }
 
   private static async launch(argv: readonly string[], runDir: string, start: number): Promise<LoggedProcess> {
     const logFile = path.join(runDir, start === 1 ? "broker.log" : `broker.${String(start)}.log`);
     try {
-      return await LoggedProcess.spawn(process.execPath, argv, { cwd: BROKER_APP_DIR, env: brokerEnvironment(), logFile });
+      return await LoggedProcess.spawn(process.execPath, argv, {
+        cwd: BROKER_APP_DIR,
+        env: brokerEnvironment(),
+        logFile,
+      });
     } catch (error) {
       throw new BaselineError("nereus-broker", `cannot run ${process.execPath}: ${reasonOf(error)}`, { cause: error });
     }
@@ -187,7 +197,8 @@ export class NereusBroker {
       while (!started) {
         const status = this.proc.exitStatus;
         if (status !== undefined) throw new Error(`it exited (${String(status.code ?? status.signal)}) before serving`);
-        if (Date.now() > deadline) throw new Error(`no "broker started" line within ${String(this.startTimeoutMs / 1000)} s`);
+        if (Date.now() > deadline)
+          throw new Error(`no "broker started" line within ${String(this.startTimeoutMs / 1000)} s`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       await waitForKafka("127.0.0.1", this.port, {
@@ -198,8 +209,15 @@ export class NereusBroker {
       await this.proc.stop("SIGKILL");
       await new Promise((resolve) => setTimeout(resolve, 50));
       const output = logTail(this.logFile, 40);
-      const line = output.split("\n").find((l) => l.startsWith("nereus-broker: ")) ?? lastMeaningfulLine(output, /"level":"error"|error/i) ?? "no output";
-      throw new BaselineError("nereus-broker", `the Nereus broker did not start: ${reasonOf(error)}; ${line} (log: ${this.logFile})`, { cause: error });
+      const line =
+        output.split("\n").find((l) => l.startsWith("nereus-broker: ")) ??
+        lastMeaningfulLine(output, /"level":"error"|error/i) ??
+        "no output";
+      throw new BaselineError(
+        "nereus-broker",
+        `the Nereus broker did not start: ${reasonOf(error)}; ${line} (log: ${this.logFile})`,
+        { cause: error },
+      );
     }
   }
 

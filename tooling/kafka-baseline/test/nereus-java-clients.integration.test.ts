@@ -1,7 +1,15 @@
 // The Java kafka-clients interop scenario against the Nereus broker on the embedded default (filesystem objects +
 // SQLite), started as a child process on free ports with a temp data directory, restarted in the middle.
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import { type JavaDriver, type NereusBroker, type InteropResult, javaDriver, probeKafka, runDriver, startNereusBroker } from "../src/index.js";
+import {
+  type JavaDriver,
+  type NereusBroker,
+  type InteropResult,
+  javaDriver,
+  probeKafka,
+  runDriver,
+  startNereusBroker,
+} from "../src/index.js";
 import { runAlterConfigsScenario } from "./support/alter-configs-scenario.js";
 import { runDeleteRecordsScenario } from "./support/delete-records-scenario.js";
 import { runLogDirsScenario } from "./support/log-dirs-scenario.js";
@@ -46,9 +54,20 @@ describe("Java kafka-clients against the Nereus broker (embedded default)", () =
     onTestFailed(() => {
       failed = true;
     });
-    const result = await runDriver<InteropResult>(driver, "interop", { bootstrap: broker.bootstrap, topic: "interop-one", partitions: 1, count: 500, group: "g-one", members: 1 });
+    const result = await runDriver<InteropResult>(driver, "interop", {
+      bootstrap: broker.bootstrap,
+      topic: "interop-one",
+      partitions: 1,
+      count: 500,
+      group: "g-one",
+      members: 1,
+    });
     expect(result.produce.acked).toBe(500);
-    expect({ distinct: result.consume.distinct, duplicates: result.consume.duplicates, bad: result.consume.bad }).toEqual({ distinct: 500, duplicates: 0, bad: 0 });
+    expect({
+      distinct: result.consume.distinct,
+      duplicates: result.consume.duplicates,
+      bad: result.consume.bad,
+    }).toEqual({ distinct: 500, duplicates: 0, bad: 0 });
     expect(result.consume.committed["0"]).toEqual({ committed: 500, end: 500 });
   });
 

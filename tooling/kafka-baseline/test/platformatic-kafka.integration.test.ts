@@ -10,7 +10,16 @@
 // "fetch failed 4 times". Every Apache Kafka the client supports (3.5+) serves Fetch v13+, so it never shows there.
 // With Fetch v13+ advertised the consumer test runs the full group read-back; below v13 it asserts exactly that
 // failure (anything else fails the test).
-import { Admin, Consumer, type Message, MessagesStreamFallbackModes, MessagesStreamModes, Producer, stringDeserializers, stringSerializers } from "@platformatic/kafka";
+import {
+  Admin,
+  Consumer,
+  type Message,
+  MessagesStreamFallbackModes,
+  MessagesStreamModes,
+  Producer,
+  stringDeserializers,
+  stringSerializers,
+} from "@platformatic/kafka";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { type NereusBroker, probeKafka, startNereusBroker } from "../src/index.js";
 
@@ -68,19 +77,28 @@ describe("@platformatic/kafka 1.35.0 against the Nereus broker (embedded default
     } finally {
       await admin.close();
     }
-    const producer = new Producer({ clientId: "nereus-platformatic-producer", bootstrapBrokers: [broker.bootstrap], serializers: stringSerializers, idempotent: true, acks: -1 });
+    const producer = new Producer({
+      clientId: "nereus-platformatic-producer",
+      bootstrapBrokers: [broker.bootstrap],
+      serializers: stringSerializers,
+      idempotent: true,
+      acks: -1,
+    });
     const next = new Map<number, bigint>();
     try {
       for (let start = 0; start < COUNT; start += 100) {
         const messages = [];
-        for (let i = start; i < start + 100; i++) messages.push({ topic: TOPIC, key: `key-${String(i)}`, value: `value-${String(i)}`, headers: headersOf(i) });
+        for (let i = start; i < start + 100; i++)
+          messages.push({ topic: TOPIC, key: `key-${String(i)}`, value: `value-${String(i)}`, headers: headersOf(i) });
         const result = await producer.send({ messages });
         for (const { partition, offset } of result.offsets ?? []) next.set(partition, offset);
       }
     } finally {
       await producer.close();
     }
-    log(`produced ${String(COUNT)} records; last base offsets ${JSON.stringify([...next].map(([p, o]) => [p, String(o)]))}`);
+    log(
+      `produced ${String(COUNT)} records; last base offsets ${JSON.stringify([...next].map(([p, o]) => [p, String(o)]))}`,
+    );
     expect([...next.keys()].sort()).toEqual([0, 1]);
   });
 
@@ -103,7 +121,10 @@ describe("@platformatic/kafka 1.35.0 against the Nereus broker (embedded default
     );
     try {
       await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${String(seen.size)} of ${String(COUNT)} records within 60 s`)), 60_000);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${String(seen.size)} of ${String(COUNT)} records within 60 s`)),
+          60_000,
+        );
         const fail = (error: unknown): void => {
           clearTimeout(timer);
           reject(error instanceof Error ? error : new Error(String(error)));
@@ -111,7 +132,11 @@ describe("@platformatic/kafka 1.35.0 against the Nereus broker (embedded default
         const onMessage = (member: number, message: Message<string, string, string, string>): void => {
           perMember[member] = (perMember[member] ?? 0) + 1;
           const i = Number(message.key.slice("key-".length));
-          if (message.value !== `value-${String(i)}` || message.headers.get("idx") !== String(i) || message.headers.get("source") !== "platformatic") {
+          if (
+            message.value !== `value-${String(i)}` ||
+            message.headers.get("idx") !== String(i) ||
+            message.headers.get("source") !== "platformatic"
+          ) {
             bad.push(`${message.key}@${String(message.partition)}/${String(message.offset)}`);
           }
           seen.set(message.key, (seen.get(message.key) ?? 0) + 1);
@@ -122,10 +147,16 @@ describe("@platformatic/kafka 1.35.0 against the Nereus broker (embedded default
           }
         };
         for (const [member, consumer] of consumers.entries()) {
-          consumer.consume({ topics: [TOPIC], mode: MessagesStreamModes.COMMITTED, fallbackMode: MessagesStreamFallbackModes.EARLIEST }).then((stream) => {
-            stream.on("data", (message: Message<string, string, string, string>) => onMessage(member, message));
-            stream.on("error", fail);
-          }, fail);
+          consumer
+            .consume({
+              topics: [TOPIC],
+              mode: MessagesStreamModes.COMMITTED,
+              fallbackMode: MessagesStreamFallbackModes.EARLIEST,
+            })
+            .then((stream) => {
+              stream.on("data", (message: Message<string, string, string, string>) => onMessage(member, message));
+              stream.on("error", fail);
+            }, fail);
         }
       });
       // Let the last commits land before leaving.
@@ -146,9 +177,14 @@ describe("@platformatic/kafka 1.35.0 against the Nereus broker (embedded default
         () => undefined,
         (reason: unknown) => reason,
       );
-      if (error === undefined) throw new Error(`the group read succeeded with Fetch capped at v${String(fetchMax)}: drop the known-gap branch`);
+      if (error === undefined)
+        throw new Error(
+          `the group read succeeded with Fetch capped at v${String(fetchMax)}: drop the known-gap branch`,
+        );
       const leaves = leafErrors(error);
-      log(`known gap (Nereus serves Fetch <= v${String(fetchMax)}): ${messagesOf(error).slice(0, 2).join(" / ")}; ${String(leaves.length)} partition errors, first: ${leaves[0] ?? "none"}`);
+      log(
+        `known gap (Nereus serves Fetch <= v${String(fetchMax)}): ${messagesOf(error).slice(0, 2).join(" / ")}; ${String(leaves.length)} partition errors, first: ${leaves[0] ?? "none"}`,
+      );
       expect(messagesOf(error).some((m) => m.includes("Fetch(v12)"))).toBe(true);
       expect(leaves.length).toBeGreaterThan(0);
       for (const leaf of leaves) expect(leaf).toMatch(/^UNKNOWN_TOPIC_OR_PARTITION: /);
@@ -156,15 +192,27 @@ describe("@platformatic/kafka 1.35.0 against the Nereus broker (embedded default
     }
     const { seen, bad, perMember } = await readWithGroup();
     const duplicates = [...seen.values()].filter((n) => n > 1).length;
-    log(`group read ${String(seen.size)} distinct records (members ${perMember.join("/")}, ${String(duplicates)} duplicated, ${String(bad.length)} bad)`);
+    log(
+      `group read ${String(seen.size)} distinct records (members ${perMember.join("/")}, ${String(duplicates)} duplicated, ${String(bad.length)} bad)`,
+    );
     expect(bad).toEqual([]);
     expect(seen.size).toBe(COUNT);
     expect(duplicates).toBe(0);
 
     // A new member of the same group starts at the committed offsets: nothing is left to read.
-    const late = new Consumer({ clientId: "nereus-platformatic-late", groupId: GROUP, bootstrapBrokers: [broker.bootstrap], deserializers: stringDeserializers, autocommit: false });
+    const late = new Consumer({
+      clientId: "nereus-platformatic-late",
+      groupId: GROUP,
+      bootstrapBrokers: [broker.bootstrap],
+      deserializers: stringDeserializers,
+      autocommit: false,
+    });
     try {
-      const stream = await late.consume({ topics: [TOPIC], mode: MessagesStreamModes.COMMITTED, fallbackMode: MessagesStreamFallbackModes.EARLIEST });
+      const stream = await late.consume({
+        topics: [TOPIC],
+        mode: MessagesStreamModes.COMMITTED,
+        fallbackMode: MessagesStreamFallbackModes.EARLIEST,
+      });
       let extra = 0;
       stream.on("data", () => {
         extra += 1;

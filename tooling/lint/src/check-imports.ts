@@ -89,7 +89,12 @@ export function checkImports(options: CheckImportsOptions): CheckImportsResult {
   for (const { violation, packages } of checkPackageCycles(workspace)) {
     if (packages.some((name) => scopeNames.has(name))) violations.push(violation);
   }
-  return { violations: sortViolations(violations), packagesChecked: scope.length, filesChecked, unusedFolderCycleAllowances };
+  return {
+    violations: sortViolations(violations),
+    packagesChecked: scope.length,
+    filesChecked,
+    unusedFolderCycleAllowances,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------- package level
@@ -111,7 +116,12 @@ function checkManifest(workspace: Workspace, workspacePackage: WorkspacePackage)
     for (const dependency of Object.keys(workspacePackage.manifest[section] ?? {})) {
       const target = workspace.byName.get(dependency);
       if (!target || target === workspacePackage) continue;
-      const verdict = workspaceImportVerdict(workspacePackage, rule, target, section === "devDependencies" ? "dev" : "production");
+      const verdict = workspaceImportVerdict(
+        workspacePackage,
+        rule,
+        target,
+        section === "devDependencies" ? "dev" : "production",
+      );
       if (verdict) {
         violations.push({
           file: manifestFile,
@@ -216,7 +226,11 @@ function checkPackageFiles(
       if (isPathSpecifier(specifier)) {
         const target = path.resolve(path.dirname(file), specifier);
         if (!isInside(workspacePackage.dir, target)) {
-          report(record, "no-relative-escape", `'${specifier}' leaves ${workspacePackage.name}; import other packages by name`);
+          report(
+            record,
+            "no-relative-escape",
+            `'${specifier}' leaves ${workspacePackage.name}; import other packages by name`,
+          );
           continue;
         }
         if (inProtocol && !isInside(protocolDir, target)) {
@@ -241,7 +255,11 @@ function checkPackageFiles(
       if (target === undefined) {
         const library = rule.forbiddenLibraries.find((entry) => matchesLibrary(specifier, entry));
         if (library !== undefined) {
-          report(record, "no-protocol-library", `${workspacePackage.name} is protocol-neutral and may not import '${specifier}'`);
+          report(
+            record,
+            "no-protocol-library",
+            `${workspacePackage.name} is protocol-neutral and may not import '${specifier}'`,
+          );
         } else if (inProtocol) {
           report(record, "protocol-purity", `'${specifier}' is an external library; ${protocolRuleText()}`);
         }
@@ -259,7 +277,8 @@ function checkPackageFiles(
           `'${specifier}' is not exported by ${name} (exports: ${exported.length > 0 ? exported.join(", ") : "none"})`,
         );
       }
-      const verdict = target === workspacePackage ? undefined : workspaceImportVerdict(workspacePackage, rule, target, kind);
+      const verdict =
+        target === workspacePackage ? undefined : workspaceImportVerdict(workspacePackage, rule, target, kind);
       if (verdict) {
         report(record, verdict.rule, verdict.message);
         continue;
@@ -288,7 +307,13 @@ function checkPackageFiles(
     const from = cycle[0]!;
     const line = edges.get(from)?.find((edge) => !edge.typeOnly && edge.target === cycle[1])?.line ?? 1;
     const readable = cycle.map((file) => toPosix(path.relative(workspacePackage.dir, file))).join(" -> ");
-    violations.push({ file: from, line, rule: "no-file-cycle", message: `import cycle: ${readable}`, severity: "error" });
+    violations.push({
+      file: from,
+      line,
+      rule: "no-file-cycle",
+      message: `import cycle: ${readable}`,
+      severity: "error",
+    });
   }
   const folderCycles = checkFolderCycles({
     packageDir: workspacePackage.dir,
@@ -359,7 +384,11 @@ function isExportedSubpath(subpath: string, exported: readonly string[]): boolea
 }
 
 /** The source file a self-reference (`@nereus/x/testing` inside @nereus/x) loads, through the source condition. */
-function resolveSelfImport(workspacePackage: WorkspacePackage, subpath: string, files: ReadonlySet<string>): string | undefined {
+function resolveSelfImport(
+  workspacePackage: WorkspacePackage,
+  subpath: string,
+  files: ReadonlySet<string>,
+): string | undefined {
   const exportsField = workspacePackage.manifest.exports;
   let entry: unknown = exportsField;
   if (exportsField !== null && typeof exportsField === "object" && !Array.isArray(exportsField)) {

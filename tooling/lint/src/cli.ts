@@ -10,6 +10,7 @@ import { countErrors, formatViolations, type Violation } from "./report.js";
 import { runEslint } from "./run-eslint.js";
 import { runKnip } from "./run-knip.js";
 import { runAttw } from "./run-attw.js";
+import { runPrettier } from "./run-prettier.js";
 import { runPublint } from "./run-publint.js";
 import { WORKSPACE_FILE } from "./workspace.js";
 
@@ -17,8 +18,9 @@ const USAGE = `usage: nereus-lint [--fix] [--workspace] [--no-eslint] [--no-impo
 
 Run in a package directory (as turbo does): ESLint over src/ test/ bench/ bin/ scripts/ and top-level files,
 the workspace import rules (docs/architecture.md §2) for the package, publint and attw (ESM-only
-profile, on the packed tarball) if it is publishable and dist/ exists. Run at the workspace root, or pass --workspace, to check the import rules of every package and run knip
-(knip.jsonc) over the workspace.`;
+profile, on the packed tarball) if it is publishable and dist/ exists. Run at the workspace root, or pass --workspace, to check the import rules of every package, run knip
+(knip.jsonc) over the workspace and check that the sources are formatted by Prettier (.prettierrc.json; --no-format
+skips it).`;
 
 export interface CliOutput {
   readonly out: (line: string) => void;
@@ -40,6 +42,7 @@ export async function main(argv: readonly string[], cwd: string, output: CliOutp
         "no-publint": { type: "boolean", default: false },
         "no-attw": { type: "boolean", default: false },
         "no-knip": { type: "boolean", default: false },
+        "no-format": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     }));
@@ -59,6 +62,10 @@ export async function main(argv: readonly string[], cwd: string, output: CliOutp
     if (!values["no-knip"]) {
       violations.push(...(await runKnip(cwd)));
       notes.push("knip checked");
+    }
+    if (!values["no-format"]) {
+      violations.push(...(await runPrettier(cwd)));
+      notes.push("formatting checked");
     }
     return finish(output, cwd, "workspace", violations, notes);
   }
@@ -103,7 +110,10 @@ function finish(output: CliOutput, cwd: string, subject: string, violations: Vio
   if (violations.length > 0) output.out(formatViolations(violations, cwd));
   const errors = countErrors(violations);
   const warnings = violations.length - errors;
-  const verdict = violations.length === 0 ? "ok" : `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
+  const verdict =
+    violations.length === 0
+      ? "ok"
+      : `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
   output.out(`nereus-lint ${subject}: ${verdict} (${notes.join("; ")})`);
   return errors > 0 ? 1 : 0;
 }

@@ -16,9 +16,25 @@ const DEFAULT_EXPORT_ALLOWED = ["**/*.config.{ts,mts,cts,js,mjs,cjs}", "**/*.d.{
 /** Globals of Node.js 20 that plain JavaScript files (bin scripts) may use; TypeScript files get them from types. */
 const NODE_GLOBALS = Object.fromEntries(
   [
-    "AbortController", "AbortSignal", "Buffer", "TextDecoder", "TextEncoder", "URL", "URLSearchParams", "clearImmediate",
-    "clearInterval", "clearTimeout", "console", "fetch", "performance", "process", "queueMicrotask", "setImmediate",
-    "setInterval", "setTimeout", "structuredClone",
+    "AbortController",
+    "AbortSignal",
+    "Buffer",
+    "TextDecoder",
+    "TextEncoder",
+    "URL",
+    "URLSearchParams",
+    "clearImmediate",
+    "clearInterval",
+    "clearTimeout",
+    "console",
+    "fetch",
+    "performance",
+    "process",
+    "queueMicrotask",
+    "setImmediate",
+    "setInterval",
+    "setTimeout",
+    "structuredClone",
   ].map((name) => [name, "readonly" as const]),
 );
 
@@ -44,7 +60,10 @@ export function createEslintConfig(): Config[] {
             ignoreRestSiblings: true,
           },
         ],
-        "@typescript-eslint/consistent-type-imports": ["error", { prefer: "type-imports", fixStyle: "separate-type-imports" }],
+        "@typescript-eslint/consistent-type-imports": [
+          "error",
+          { prefer: "type-imports", fixStyle: "separate-type-imports" },
+        ],
         "no-restricted-syntax": [
           "error",
           { selector: "ExportDefaultDeclaration", message: NO_DEFAULT_EXPORT },

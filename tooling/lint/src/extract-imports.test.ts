@@ -17,7 +17,7 @@ test("finds every static, re-export, dynamic, require and type-level reference w
     '  return [g, h, computed, require("./i.cjs")];',
     "}",
     'export type J = typeof import("./j.js");',
-    'declare const name: string; declare function require(id: string): unknown; void a; void f;',
+    "declare const name: string; declare function require(id: string): unknown; void a; void f;",
   ].join("\n");
   expect(extractImports("file.ts", source)).toEqual([
     { specifier: "./a.js", line: 1, kind: "import", typeOnly: false },

@@ -13,7 +13,14 @@ export { createEslintConfig } from "./eslint-config.js";
 export { extractImports, type ImportKind, type ImportRecord } from "./extract-imports.js";
 export { findElementaryCycles, type ElementaryCycles } from "./elementary-cycles.js";
 export { findCycles } from "./find-cycles.js";
-export { countErrors, formatViolation, formatViolations, sortViolations, type Severity, type Violation } from "./report.js";
+export {
+  countErrors,
+  formatViolation,
+  formatViolations,
+  sortViolations,
+  type Severity,
+  type Violation,
+} from "./report.js";
 export {
   ALLOWED_FOLDER_CYCLES,
   LIBRARY_ROLES,

@@ -50,9 +50,24 @@ export const PACKAGE_RULES: Readonly<Record<string, PackageRule>> = {
     reason: "core imports no other workspace package",
     forbiddenLibraries: PROTOCOL_LIBRARIES,
   },
-  "@nereus/metadata": { role: "provider", mayImport: ["@nereus/core"], reason: PROVIDER_REASON, forbiddenLibraries: PROTOCOL_LIBRARIES },
-  "@nereus/object-wal": { role: "provider", mayImport: ["@nereus/core"], reason: PROVIDER_REASON, forbiddenLibraries: PROTOCOL_LIBRARIES },
-  "@nereus/bookkeeper": { role: "provider", mayImport: ["@nereus/core"], reason: PROVIDER_REASON, forbiddenLibraries: PROTOCOL_LIBRARIES },
+  "@nereus/metadata": {
+    role: "provider",
+    mayImport: ["@nereus/core"],
+    reason: PROVIDER_REASON,
+    forbiddenLibraries: PROTOCOL_LIBRARIES,
+  },
+  "@nereus/object-wal": {
+    role: "provider",
+    mayImport: ["@nereus/core"],
+    reason: PROVIDER_REASON,
+    forbiddenLibraries: PROTOCOL_LIBRARIES,
+  },
+  "@nereus/bookkeeper": {
+    role: "provider",
+    mayImport: ["@nereus/core"],
+    reason: PROVIDER_REASON,
+    forbiddenLibraries: PROTOCOL_LIBRARIES,
+  },
   "@nereus/cursor": {
     role: "cursor",
     mayImport: ["@nereus/core"],

@@ -33,24 +33,23 @@ export async function runAttw(packageDir: string): Promise<AttwOutcome> {
   const bin = path.join(path.dirname(cliManifest), "dist", "index.js");
   const args = [bin, "--pack", ".", "--profile", "esm-only", "--format", "json"];
   // attw exits 1 when it found problems; its JSON report is on stdout either way.
-  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: packageDir, maxBuffer: 64 * 1024 * 1024 }).catch(
-    (error: { stdout?: string; message: string }) => {
-      if (typeof error.stdout === "string" && error.stdout.trim().startsWith("{")) return { stdout: error.stdout };
-      throw new Error(`attw failed: ${error.message}`);
-    },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, args, {
+    cwd: packageDir,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string; message: string }) => {
+    if (typeof error.stdout === "string" && error.stdout.trim().startsWith("{")) return { stdout: error.stdout };
+    throw new Error(`attw failed: ${error.message}`);
+  });
   const report = JSON.parse(stdout) as { problems?: Record<string, AttwProblem[]> };
   const violations = Object.values(report.problems ?? {})
     .flat()
     .filter((problem) => problem.resolutionKind === undefined || !IGNORED_RESOLUTIONS.has(problem.resolutionKind))
-    .map(
-      (problem): Violation => ({
-        file: manifestFile,
-        line: 1,
-        rule: `attw/${problem.kind}`,
-        message: `${problem.kind} at ${problem.entrypoint ?? "(package)"}${problem.resolutionKind ? ` (${problem.resolutionKind})` : ""}: see https://github.com/arethetypeswrong/arethetypeswrong.github.io/blob/main/docs/problems/${problem.kind}.md`,
-        severity: "error",
-      }),
-    );
+    .map((problem): Violation => ({
+      file: manifestFile,
+      line: 1,
+      rule: `attw/${problem.kind}`,
+      message: `${problem.kind} at ${problem.entrypoint ?? "(package)"}${problem.resolutionKind ? ` (${problem.resolutionKind})` : ""}: see https://github.com/arethetypeswrong/arethetypeswrong.github.io/blob/main/docs/problems/${problem.kind}.md`,
+      severity: "error",
+    }));
   return { status: "checked", violations };
 }

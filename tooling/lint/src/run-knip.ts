@@ -18,12 +18,13 @@ export async function runKnip(workspaceDir: string): Promise<Violation[]> {
   const bin = path.join(main.slice(0, main.lastIndexOf(`${path.sep}knip${path.sep}`) + 6), "bin", "knip.js");
   const args = [bin, "--no-progress", "--no-config-hints", "--reporter", "json"];
   // knip exits 1 when it has findings; its JSON report is on stdout either way.
-  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: workspaceDir, maxBuffer: 64 * 1024 * 1024 }).catch(
-    (error: { stdout?: string; message: string }) => {
-      if (typeof error.stdout === "string" && error.stdout.trim().startsWith("{")) return { stdout: error.stdout };
-      throw new Error(`knip failed: ${error.message}`);
-    },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, args, {
+    cwd: workspaceDir,
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((error: { stdout?: string; message: string }) => {
+    if (typeof error.stdout === "string" && error.stdout.trim().startsWith("{")) return { stdout: error.stdout };
+    throw new Error(`knip failed: ${error.message}`);
+  });
   const report = JSON.parse(stdout) as { issues: Array<Record<string, unknown> & { file: string }> };
   const violations: Violation[] = [];
   for (const issue of report.issues) {

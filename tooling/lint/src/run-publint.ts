@@ -21,14 +21,12 @@ export async function runPublint(packageDir: string): Promise<PublintOutcome> {
   const { publint } = await import("publint");
   const { formatMessage } = await import("publint/utils");
   const { messages, pkg } = await publint({ pkgDir: packageDir, level: "warning", pack: "auto" });
-  const violations = messages.map(
-    (message): Violation => ({
-      file: manifestFile,
-      line: lineOfJsonPath(manifestText, message.path),
-      rule: `publint/${message.code}`,
-      message: formatMessage(message, pkg, { color: false }) ?? message.code,
-      severity: message.type === "error" ? "error" : "warning",
-    }),
-  );
+  const violations = messages.map((message): Violation => ({
+    file: manifestFile,
+    line: lineOfJsonPath(manifestText, message.path),
+    rule: `publint/${message.code}`,
+    message: formatMessage(message, pkg, { color: false }) ?? message.code,
+    severity: message.type === "error" ? "error" : "warning",
+  }));
   return { status: "checked", violations };
 }

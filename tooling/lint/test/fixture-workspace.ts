@@ -62,31 +62,41 @@ export const BASE_WORKSPACE: FixtureFiles = {
   "pnpm-workspace.yaml": "packages:\n  - packages/*\n  - apps/*\n  - tooling/*\n",
 
   "packages/core/package.json": manifest("@nereus/core", { testing: true, devDependencies: DEV }),
-  "packages/core/src/index.ts": 'export { ByteReader } from "./bytes/byte-reader.js";\nexport * from "./spi/index.js";\n',
+  "packages/core/src/index.ts":
+    'export { ByteReader } from "./bytes/byte-reader.js";\nexport * from "./spi/index.js";\n',
   "packages/core/src/bytes/byte-reader.ts": "export class ByteReader {}\n",
   // A type-only back edge: not a runtime cycle.
-  "packages/core/src/spi/index.ts": 'import type { Lane } from "./lane.js";\nexport type Spi = { lane?: Lane };\nexport { Lane } from "./lane.js";\n',
+  "packages/core/src/spi/index.ts":
+    'import type { Lane } from "./lane.js";\nexport type Spi = { lane?: Lane };\nexport { Lane } from "./lane.js";\n',
   "packages/core/src/spi/lane.ts": 'import type { Spi } from "./index.js";\nexport class Lane { spi?: Spi; }\n',
-  "packages/core/src/testing/index.ts": 'import { ByteReader } from "@nereus/core";\nexport const fake = new ByteReader();\n',
+  "packages/core/src/testing/index.ts":
+    'import { ByteReader } from "@nereus/core";\nexport const fake = new ByteReader();\n',
   "packages/core/src/index.test.ts":
     'import { fake } from "@nereus/core/testing";\nimport { startServices } from "@nereus/test-services";\nexport const used = [fake, startServices];\n',
-  "packages/core/vitest.config.ts": 'import { defineNereusVitestConfig } from "@nereus/tooling-config/vitest";\nexport default defineNereusVitestConfig();\n',
+  "packages/core/vitest.config.ts":
+    'import { defineNereusVitestConfig } from "@nereus/tooling-config/vitest";\nexport default defineNereusVitestConfig();\n',
 
-  "packages/metadata/package.json": manifest("@nereus/metadata", { dependencies: ["@nereus/core"], devDependencies: DEV }),
-  "packages/metadata/src/index.ts": 'import { ByteReader } from "@nereus/core";\nimport type { Spi } from "@nereus/core";\nexport const store: Spi = { lane: undefined };\nexport const reader = new ByteReader();\n',
+  "packages/metadata/package.json": manifest("@nereus/metadata", {
+    dependencies: ["@nereus/core"],
+    devDependencies: DEV,
+  }),
+  "packages/metadata/src/index.ts":
+    'import { ByteReader } from "@nereus/core";\nimport type { Spi } from "@nereus/core";\nexport const store: Spi = { lane: undefined };\nexport const reader = new ByteReader();\n',
   "packages/metadata/test/etcd.integration.test.ts":
     'import { fake } from "@nereus/core/testing";\nimport { startServices } from "@nereus/test-services";\nimport { store } from "../src/index.js";\nexport const used = [fake, startServices, store];\n',
 
   "packages/object-wal/package.json": manifest("@nereus/object-wal", { dependencies: ["@nereus/core"], testing: true }),
   "packages/object-wal/src/index.ts": 'export { ObjectWal } from "./object-wal.js";\n',
-  "packages/object-wal/src/object-wal.ts": 'import { ByteReader } from "@nereus/core";\nexport class ObjectWal { reader = new ByteReader(); }\n',
+  "packages/object-wal/src/object-wal.ts":
+    'import { ByteReader } from "@nereus/core";\nexport class ObjectWal { reader = new ByteReader(); }\n',
   "packages/object-wal/src/testing/index.ts": 'export { fake } from "@nereus/core/testing";\n',
 
   "packages/bookkeeper/package.json": manifest("@nereus/bookkeeper", { dependencies: ["@nereus/core"] }),
   "packages/bookkeeper/src/index.ts": 'export const ledger = async () => (await import("@nereus/core")).ByteReader;\n',
 
   "packages/cursor/package.json": manifest("@nereus/cursor", { dependencies: ["@nereus/core"] }),
-  "packages/cursor/src/index.ts": 'import { ByteReader } from "@nereus/core";\nexport class Cursor { reader = new ByteReader(); }\n',
+  "packages/cursor/src/index.ts":
+    'import { ByteReader } from "@nereus/core";\nexport class Cursor { reader = new ByteReader(); }\n',
 
   "packages/kafka/package.json": manifest("@nereus/kafka", {
     dependencies: ["@nereus/core", "@nereus/cursor"],
@@ -97,7 +107,8 @@ export const BASE_WORKSPACE: FixtureFiles = {
   "packages/kafka/src/protocol/index.ts": 'export { decodeProduce } from "./produce/v9.js";\n',
   "packages/kafka/src/protocol/produce/v9.ts":
     'import { ByteReader } from "@nereus/core";\nimport { readString } from "../primitives.js";\nexport const decodeProduce = () => readString(new ByteReader());\n',
-  "packages/kafka/src/protocol/primitives.ts": 'import type { ByteReader } from "@nereus/core";\nexport const readString = (_reader: ByteReader) => "";\n',
+  "packages/kafka/src/protocol/primitives.ts":
+    'import type { ByteReader } from "@nereus/core";\nexport const readString = (_reader: ByteReader) => "";\n',
   // Tests beside codecs may use the test runner; only shipped codec files are held to the codec rule.
   "packages/kafka/src/protocol/produce/v9.test.ts":
     'import { test } from "vitest";\nimport { fake } from "@nereus/core/testing";\nimport { decodeProduce } from "./v9.js";\ntest("decodes", () => { decodeProduce(); void fake; });\n',
@@ -105,9 +116,14 @@ export const BASE_WORKSPACE: FixtureFiles = {
 
   "packages/pulsar/package.json": manifest("@nereus/pulsar", { dependencies: ["@nereus/core", "@nereus/cursor"] }),
   "packages/pulsar/src/index.ts": 'export * from "./protocol/commands.js";\nexport { Cursor } from "@nereus/cursor";\n',
-  "packages/pulsar/src/protocol/commands.ts": 'import { ByteReader } from "@nereus/core";\nexport const readCommand = () => new ByteReader();\n',
+  "packages/pulsar/src/protocol/commands.ts":
+    'import { ByteReader } from "@nereus/core";\nexport const readCommand = () => new ByteReader();\n',
 
-  "apps/broker/package.json": manifest("@nereus/broker", { private: true, dependencies: LIBRARIES, devDependencies: DEV }),
+  "apps/broker/package.json": manifest("@nereus/broker", {
+    private: true,
+    dependencies: LIBRARIES,
+    devDependencies: DEV,
+  }),
   "apps/broker/src/main.ts": `${LIBRARIES.map((name, index) => `import * as library${index} from "${name}";`).join("\n")}\nexport const all = [${LIBRARIES.map((_, index) => `library${index}`).join(", ")}];\nexport const lazy = () => import("@nereus/kafka");\n`,
 
   "tooling/services/package.json": manifest("@nereus/test-services", { private: true }),
@@ -117,7 +133,8 @@ export const BASE_WORKSPACE: FixtureFiles = {
     dependencies: ["@nereus/test-services"],
     subpaths: ["./vitest"],
   }),
-  "tooling/config/src/index.ts": 'import { startServices } from "@nereus/test-services";\nexport const config = startServices;\n',
+  "tooling/config/src/index.ts":
+    'import { startServices } from "@nereus/test-services";\nexport const config = startServices;\n',
   "tooling/config/src/vitest.ts": "export const defineNereusVitestConfig = () => ({});\n",
 };
 

@@ -11,12 +11,16 @@ afterEach(() => {
   for (const root of roots.splice(0)) removeFixtureWorkspace(root);
 });
 
-function check(overrides: FixtureFiles, allowedFolderCycles: Record<string, readonly string[]> = {}): CheckImportsResult & { lines: string[] } {
+function check(
+  overrides: FixtureFiles,
+  allowedFolderCycles: Record<string, readonly string[]> = {},
+): CheckImportsResult & { lines: string[] } {
   const root = createFixtureWorkspace(overrides);
   roots.push(root);
   const result = checkImports({ cwd: root, allowedFolderCycles });
   const lines = result.violations.map(
-    (violation) => `${path.relative(root, violation.file).split(path.sep).join("/")}:${violation.line} ${violation.rule} ${violation.message}`,
+    (violation) =>
+      `${path.relative(root, violation.file).split(path.sep).join("/")}:${violation.line} ${violation.rule} ${violation.message}`,
   );
   return { ...result, lines };
 }
@@ -26,7 +30,8 @@ const APPEND_LANE_CYCLE: FixtureFiles = {
   "packages/core/src/append/run.ts": 'import { Lane } from "../lane/lane.js";\nexport const run = () => new Lane();\n',
   "packages/core/src/append/attempt.ts": "export class Attempt {}\n",
   "packages/core/src/lane/lane.ts": "export class Lane {}\n",
-  "packages/core/src/lane/queue.ts": 'import { Attempt } from "../append/attempt.js";\nexport const queue: Attempt[] = [];\n',
+  "packages/core/src/lane/queue.ts":
+    'import { Attempt } from "../append/attempt.js";\nexport const queue: Attempt[] = [];\n',
 };
 
 describe("folder cycles", () => {
@@ -45,15 +50,19 @@ describe("folder cycles", () => {
     const lines = check({
       ...APPEND_LANE_CYCLE,
       "packages/core/src/lane/queue.ts": 'import { Head } from "../read/head.js";\nexport const queue: Head[] = [];\n',
-      "packages/core/src/read/head.ts": 'import type { Attempt } from "../append/attempt.js";\nexport type Head = { attempt?: Attempt };\n',
+      "packages/core/src/read/head.ts":
+        'import type { Attempt } from "../append/attempt.js";\nexport type Head = { attempt?: Attempt };\n',
     }).lines;
-    expect(lines).toEqual([expect.stringContaining("folder cycle: src/append -> src/lane -> src/read -> src/append (")]);
+    expect(lines).toEqual([
+      expect.stringContaining("folder cycle: src/append -> src/lane -> src/read -> src/append ("),
+    ]);
   });
 
   test("type-only imports count: a folder's types are part of what it offers", () => {
     const lines = check({
       ...APPEND_LANE_CYCLE,
-      "packages/core/src/lane/queue.ts": 'import type { Attempt } from "../append/attempt.js";\nexport const queue: Attempt[] = [];\n',
+      "packages/core/src/lane/queue.ts":
+        'import type { Attempt } from "../append/attempt.js";\nexport const queue: Attempt[] = [];\n',
     }).lines;
     expect(lines).toEqual([expect.stringContaining("folder cycle: src/append -> src/lane -> src/append")]);
   });
@@ -63,7 +72,8 @@ describe("folder cycles", () => {
     const lines = check({
       "packages/core/src/helpers.ts": "export const helper = 1;\n",
       "packages/core/src/spi/uses-helper.ts": 'import { helper } from "../helpers.js";\nexport const used = helper;\n',
-      "packages/core/src/spi/index.ts": 'export { used } from "./uses-helper.js";\nexport type Spi = { lane?: unknown };\n',
+      "packages/core/src/spi/index.ts":
+        'export { used } from "./uses-helper.js";\nexport type Spi = { lane?: unknown };\n',
     }).lines;
     expect(lines).toEqual([
       "packages/core/src/index.ts:2 no-folder-cycle folder cycle: src -> src/spi -> src " +
@@ -76,7 +86,8 @@ describe("folder cycles", () => {
       check({
         ...APPEND_LANE_CYCLE,
         "packages/core/src/lane/queue.ts": undefined,
-        "packages/core/src/lane/lane.test.ts": 'import { Attempt } from "../append/attempt.js";\nexport const used = Attempt;\n',
+        "packages/core/src/lane/lane.test.ts":
+          'import { Attempt } from "../append/attempt.js";\nexport const used = Attempt;\n',
       }).lines,
     ).toEqual([]);
   });
@@ -91,14 +102,23 @@ describe("allowed folder cycles", () => {
     const files: FixtureFiles = {
       ...APPEND_LANE_CYCLE,
       "packages/core/src/read/head.ts": 'import { run } from "../append/run.js";\nexport const head = run;\n',
-      "packages/core/src/append/attempt.ts": 'import type { Head } from "../read/head.js";\nexport class Attempt { head?: typeof Head; }\n',
+      "packages/core/src/append/attempt.ts":
+        'import type { Head } from "../read/head.js";\nexport class Attempt { head?: typeof Head; }\n',
       "packages/kafka/src/log/log.ts": 'import { Topic } from "../topics/topic.js";\nexport const log = Topic;\n',
-      "packages/kafka/src/topics/topic.ts": 'import type { log } from "../log/log.js";\nexport class Topic { log?: typeof log; }\n',
+      "packages/kafka/src/topics/topic.ts":
+        'import type { log } from "../log/log.js";\nexport class Topic { log?: typeof log; }\n',
     };
-    const allowed = { "@nereus/core": ["src/append -> src/lane -> src/append"], "@nereus/cursor": ["src/log -> src/topics -> src/log"] };
+    const allowed = {
+      "@nereus/core": ["src/append -> src/lane -> src/append"],
+      "@nereus/cursor": ["src/log -> src/topics -> src/log"],
+    };
     expect(check(files, allowed).lines).toEqual([
-      expect.stringMatching(/^packages\/core\/src\/append\/attempt\.ts:1 no-folder-cycle folder cycle: src\/append -> src\/read -> src\/append /),
-      expect.stringMatching(/^packages\/kafka\/src\/log\/log\.ts:1 no-folder-cycle folder cycle: src\/log -> src\/topics -> src\/log /),
+      expect.stringMatching(
+        /^packages\/core\/src\/append\/attempt\.ts:1 no-folder-cycle folder cycle: src\/append -> src\/read -> src\/append /,
+      ),
+      expect.stringMatching(
+        /^packages\/kafka\/src\/log\/log\.ts:1 no-folder-cycle folder cycle: src\/log -> src\/topics -> src\/log /,
+      ),
     ]);
   });
 

@@ -73,13 +73,16 @@ describe("direction between packages", () => {
   });
 
   test("core may not import protocol client libraries", () => {
-    const findings = check({ "packages/core/src/leak.ts": 'import { Kafka } from "kafkajs";\nexport const k = Kafka;\n' });
+    const findings = check({
+      "packages/core/src/leak.ts": 'import { Kafka } from "kafkajs";\nexport const k = Kafka;\n',
+    });
     expect(brief(findings)).toEqual(["packages/core/src/leak.ts:1 no-protocol-library"]);
   });
 
   test("a provider may import neither another provider nor an adapter", () => {
     const findings = check({
-      "packages/object-wal/src/materialize.ts": 'import { ledger } from "@nereus/bookkeeper";\nexport const read = ledger;\n',
+      "packages/object-wal/src/materialize.ts":
+        'import { ledger } from "@nereus/bookkeeper";\nexport const read = ledger;\n',
       "packages/bookkeeper/src/kafka.ts": 'import { handler } from "@nereus/kafka";\nexport const h = handler;\n',
     });
     expect(brief(findings)).toEqual([
@@ -91,14 +94,17 @@ describe("direction between packages", () => {
 
   test("an adapter may not import a concrete provider", () => {
     const findings = check({
-      "packages/kafka/src/storage.ts": 'import { ObjectWal } from "@nereus/object-wal";\nexport const wal = ObjectWal;\n',
+      "packages/kafka/src/storage.ts":
+        'import { ObjectWal } from "@nereus/object-wal";\nexport const wal = ObjectWal;\n',
     });
     expect(brief(findings)).toEqual(["packages/kafka/src/storage.ts:1 import-direction"]);
     expect(findings[0]!.message).toContain("the broker injects concrete providers");
   });
 
   test("cursor imports core only", () => {
-    const findings = check({ "packages/cursor/src/bad.ts": 'import { store } from "@nereus/metadata";\nexport const s = store;\n' });
+    const findings = check({
+      "packages/cursor/src/bad.ts": 'import { store } from "@nereus/metadata";\nexport const s = store;\n',
+    });
     expect(brief(findings)).toEqual(["packages/cursor/src/bad.ts:1 import-direction"]);
   });
 
@@ -185,7 +191,8 @@ describe("apps, deep imports, escapes, tooling", () => {
 
   test("relative imports may not leave the package", () => {
     const findings = check({
-      "packages/metadata/src/escape.ts": 'import { ByteReader } from "../../core/src/index.js";\nexport const b = ByteReader;\n',
+      "packages/metadata/src/escape.ts":
+        'import { ByteReader } from "../../core/src/index.js";\nexport const b = ByteReader;\n',
     });
     expect(brief(findings)).toEqual(["packages/metadata/src/escape.ts:1 no-relative-escape"]);
   });
@@ -222,7 +229,8 @@ describe("cycles", () => {
   test("a runtime cycle between two files is reported with its path", () => {
     const findings = check({
       "packages/core/src/lane.ts": 'import { session } from "./session.js";\nexport const lane = () => session;\n',
-      "packages/core/src/session.ts": 'import { helper } from "./util/helper.js";\nimport { lane } from "./lane.js";\nexport const session = () => [lane, helper];\n',
+      "packages/core/src/session.ts":
+        'import { helper } from "./util/helper.js";\nimport { lane } from "./lane.js";\nexport const session = () => [lane, helper];\n',
       "packages/core/src/util/helper.ts": "export const helper = 1;\n",
     });
     expect(findings).toEqual([
@@ -237,19 +245,25 @@ describe("cycles", () => {
 
   test("a cycle through a self-import by package name is a cycle too", () => {
     const findings = check({
-      "packages/core/src/bytes/byte-reader.ts": 'import { Lane } from "@nereus/core";\nexport class ByteReader { lane = Lane; }\n',
+      "packages/core/src/bytes/byte-reader.ts":
+        'import { Lane } from "@nereus/core";\nexport class ByteReader { lane = Lane; }\n',
     });
     expect(brief(findings)).toEqual([
       "packages/core/src/bytes/byte-reader.ts:1 no-file-cycle",
       // Between folders too: the root files (index.ts) and src/bytes.
       "packages/core/src/index.ts:1 no-folder-cycle",
     ]);
-    expect(findings[0]!.message).toBe("import cycle: src/bytes/byte-reader.ts -> src/index.ts -> src/bytes/byte-reader.ts");
+    expect(findings[0]!.message).toBe(
+      "import cycle: src/bytes/byte-reader.ts -> src/index.ts -> src/bytes/byte-reader.ts",
+    );
   });
 
   test("a cycle between two packages is reported with its path", () => {
     const findings = check({
-      "tooling/services/package.json": manifest("@nereus/test-services", { private: true, dependencies: ["@nereus/core"] }),
+      "tooling/services/package.json": manifest("@nereus/test-services", {
+        private: true,
+        dependencies: ["@nereus/core"],
+      }),
     });
     expect(findings).toEqual([
       {
@@ -266,7 +280,8 @@ describe("scope", () => {
   test("checking one package reports only that package's findings", () => {
     const overrides = {
       "packages/core/src/leak.ts": 'import { store } from "@nereus/metadata";\nexport const s = store;\n',
-      "packages/kafka/src/storage.ts": 'import { ObjectWal } from "@nereus/object-wal";\nexport const wal = ObjectWal;\n',
+      "packages/kafka/src/storage.ts":
+        'import { ObjectWal } from "@nereus/object-wal";\nexport const wal = ObjectWal;\n',
     };
     expect(brief(check(overrides, "packages/kafka"))).toEqual(["packages/kafka/src/storage.ts:1 import-direction"]);
   });

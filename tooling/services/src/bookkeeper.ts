@@ -104,20 +104,40 @@ function writeLog4jConfig(file: string): void {
   );
 }
 
-async function metaformat(ctx: RunContext, prereq: { java: string; classpath: string }, args: string[], conf: string, cwd: string): Promise<void> {
+async function metaformat(
+  ctx: RunContext,
+  prereq: { java: string; classpath: string },
+  args: string[],
+  conf: string,
+  cwd: string,
+): Promise<void> {
   const proc = spawnInRun(ctx, {
     name: "bookkeeper-metaformat",
     command: prereq.java,
-    args: [...args, "org.apache.bookkeeper.bookie.BookieShell", "-conf", conf, "metaformat", "-nonInteractive", "-force"],
+    args: [
+      ...args,
+      "org.apache.bookkeeper.bookie.BookieShell",
+      "-conf",
+      conf,
+      "metaformat",
+      "-nonInteractive",
+      "-force",
+    ],
     cwd,
     logFile: logFile(ctx, "bookkeeper-metaformat"),
     ports: [],
   });
   const log = proc.record.logFile;
   try {
-    await waitUntil("BookieShell metaformat to finish", async () => proc.exitReason() !== undefined, { timeoutMs: 90_000, intervalMs: 50 });
+    await waitUntil("BookieShell metaformat to finish", async () => proc.exitReason() !== undefined, {
+      timeoutMs: 90_000,
+      intervalMs: 50,
+    });
   } catch (error) {
-    throw new ServiceStartError("bookkeeper", `${(error as Error).message} (log: ${log})`, { logFile: log, logTail: readLogTail(log) });
+    throw new ServiceStartError("bookkeeper", `${(error as Error).message} (log: ${log})`, {
+      logFile: log,
+      logTail: readLogTail(log),
+    });
   }
   if (proc.exitReason() !== "exited with code 0") {
     throw new ServiceStartError("bookkeeper", `BookieShell metaformat ${String(proc.exitReason())} (log: ${log})`, {
@@ -196,7 +216,11 @@ export async function startBookKeeper(
     return { proc, port, dataDir, conf: confs[i] ?? firstConf };
   });
   const timeoutMs = options.readyTimeoutMs ?? 90_000;
-  await Promise.all(started.map(({ proc, port }) => waitRegistered(zk, { id: `${LOOPBACK}:${port}`, port }, undefined, proc, timeoutMs)));
+  await Promise.all(
+    started.map(({ proc, port }) =>
+      waitRegistered(zk, { id: `${LOOPBACK}:${port}`, port }, undefined, proc, timeoutMs),
+    ),
+  );
 
   const bookies: BookieDescription[] = started.map(({ proc, port, dataDir, conf }, index) => ({
     index,
@@ -233,6 +257,12 @@ export async function respawnBookie(
   const { pid: _oldPid, ...spec } = record;
   const proc = spawnProcess(spec, { guard: options.guard });
   recordRunPid(record.marker, proc.record.pid);
-  await waitRegistered(zk, { id: bookie.id, port: bookie.port }, previousOwner === "" ? undefined : previousOwner, proc, options.readyTimeoutMs ?? 90_000);
+  await waitRegistered(
+    zk,
+    { id: bookie.id, port: bookie.port },
+    previousOwner === "" ? undefined : previousOwner,
+    proc,
+    options.readyTimeoutMs ?? 90_000,
+  );
   return proc.record;
 }

@@ -73,16 +73,27 @@ function progress(line: string): void {
 async function start(args: ParsedArgs): Promise<void> {
   const stateFile = requireState(args);
   const only = stringFlag(args, "only");
-  const names: ServiceName[] = only === undefined ? [...ALL_SERVICES] : only.split(",").filter((s) => s !== "").map(parseServiceName);
+  const names: ServiceName[] =
+    only === undefined
+      ? [...ALL_SERVICES]
+      : only
+          .split(",")
+          .filter((s) => s !== "")
+          .map(parseServiceName);
   if (fs.existsSync(stateFile)) {
     let alive: number[] = [];
     try {
-      alive = readStateFile(stateFile).processes.filter((p) => isProcessAlive(p.pid)).map((p) => p.pid);
+      alive = readStateFile(stateFile)
+        .processes.filter((p) => isProcessAlive(p.pid))
+        .map((p) => p.pid);
     } catch {
       // Unreadable: overwritten below.
     }
     if (alive.length > 0) {
-      throw new ServiceStartError("harness", `state file ${stateFile} describes running services (pids ${alive.join(", ")}); stop them first`);
+      throw new ServiceStartError(
+        "harness",
+        `state file ${stateFile} describes running services (pids ${alive.join(", ")}); stop them first`,
+      );
     }
   }
   const onSignal = (): void => process.exit(130);
@@ -107,7 +118,9 @@ async function start(args: ParsedArgs): Promise<void> {
     d.zookeeper && `zookeeper ${d.zookeeper.connectString}`,
     d.bookkeeper && `bookies ${d.bookkeeper.bookies.map((b) => b.id).join(" ")}`,
   ].filter((l): l is string => typeof l === "string");
-  process.stdout.write(`started ${lines.join("; ")}\nready in ${String(d.timings.total)} ms (${formatTimings(d.timings)}); state: ${stateFile}\n`);
+  process.stdout.write(
+    `started ${lines.join("; ")}\nready in ${String(d.timings.total)} ms (${formatTimings(d.timings)}); state: ${stateFile}\n`,
+  );
 }
 
 async function stop(args: ParsedArgs): Promise<void> {
@@ -124,7 +137,9 @@ async function stop(args: ParsedArgs): Promise<void> {
 
 function status(args: ParsedArgs): void {
   const description = readStateFile(requireState(args));
-  const alive = Object.fromEntries(description.processes.map((p) => [`${p.name} (pid ${p.pid})`, isProcessAlive(p.pid)]));
+  const alive = Object.fromEntries(
+    description.processes.map((p) => [`${p.name} (pid ${p.pid})`, isProcessAlive(p.pid)]),
+  );
   process.stdout.write(`${JSON.stringify({ ...description, alive }, null, 2)}\n`);
 }
 
@@ -136,13 +151,29 @@ function bookieIndex(args: ParsedArgs): number {
 
 async function fetchArtifacts(args: ParsedArgs): Promise<void> {
   const only = stringFlag(args, "only");
-  const aliases: Record<string, ArtifactSetName> = { s3: "s3proxy", s3proxy: "s3proxy", bookkeeper: "bookkeeper", kafka: "kafka" };
-  const sets = only === undefined ? [...ARTIFACT_SETS] : only.split(",").filter((s) => s !== "").map((s) => {
-    const set = aliases[s];
-    if (set === undefined) throw new UsageError(`unknown artifact set "${s}" (known: ${ARTIFACT_SETS.join(", ")})`);
-    return set;
-  });
-  const ctx = { env: process.env, autoInstall: installAllowed(args.flags.has("no-install") ? false : undefined, process.env), log: progress };
+  const aliases: Record<string, ArtifactSetName> = {
+    s3: "s3proxy",
+    s3proxy: "s3proxy",
+    bookkeeper: "bookkeeper",
+    kafka: "kafka",
+  };
+  const sets =
+    only === undefined
+      ? [...ARTIFACT_SETS]
+      : only
+          .split(",")
+          .filter((s) => s !== "")
+          .map((s) => {
+            const set = aliases[s];
+            if (set === undefined)
+              throw new UsageError(`unknown artifact set "${s}" (known: ${ARTIFACT_SETS.join(", ")})`);
+            return set;
+          });
+  const ctx = {
+    env: process.env,
+    autoInstall: installAllowed(args.flags.has("no-install") ? false : undefined, process.env),
+    log: progress,
+  };
   for (const set of sets) {
     const dir = await ensureArtifactSet(set, ctx);
     process.stdout.write(`${set}: ${dir}\n`);

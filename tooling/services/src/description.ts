@@ -55,7 +55,9 @@ export interface BookKeeperDescription {
 }
 
 /** Time each service took to become ready, in ms (bookkeeper counts from ZooKeeper ready). */
-export type StartTimings = Partial<Record<"prerequisites" | "etcd" | "s3" | "zookeeper" | "bookkeeper" | "total", number>>;
+export type StartTimings = Partial<
+  Record<"prerequisites" | "etcd" | "s3" | "zookeeper" | "bookkeeper" | "total", number>
+>;
 
 /** Everything a state file holds. JSON-serializable. */
 export interface ServicesDescription {

@@ -37,7 +37,10 @@ export class ServiceStartError extends Error {
   detail(): string {
     if (this.logTail === undefined && this.logFile === undefined) return this.line();
     const head = this.logFile === undefined ? "last log lines:" : `last lines of ${this.logFile}:`;
-    const tail = (this.logTail ?? "").split("\n").map((l) => `  | ${l}`).join("\n");
+    const tail = (this.logTail ?? "")
+      .split("\n")
+      .map((l) => `  | ${l}`)
+      .join("\n");
     return `${this.line()}\n${head}\n${tail}`;
   }
 }

@@ -59,6 +59,13 @@ export async function startEtcd(
     logFile: logFile(ctx, "etcd"),
     ports: [ports.client, ports.peer],
   });
-  await waitForReady("etcd", proc, `etcd health on ${client}`, () => healthy(client), options.readyTimeoutMs ?? 30_000, 50);
+  await waitForReady(
+    "etcd",
+    proc,
+    `etcd health on ${client}`,
+    () => healthy(client),
+    options.readyTimeoutMs ?? 30_000,
+    50,
+  );
   return { description: { endpoint: client }, process: proc.record };
 }

@@ -1,5 +1,12 @@
 // Public API of @nereus/test-services: start, share, fault and stop the real services tests use.
-export { startServices, selectServices, formatTimings, ALL_SERVICES, type ServiceName, type StartServicesOptions } from "./services.js";
+export {
+  startServices,
+  selectServices,
+  formatTimings,
+  ALL_SERVICES,
+  type ServiceName,
+  type StartServicesOptions,
+} from "./services.js";
 export { RunningServices, type StopServicesOptions, type StopReport } from "./running-services.js";
 export { loadServices, SERVICES_FILE_ENV } from "./load-services.js";
 export { ServiceStartError } from "./errors.js";
@@ -22,5 +29,11 @@ export type { BookKeeperOptions } from "./bookkeeper.js";
 export { LEDGERS_ROOT } from "./bookkeeper.js";
 export type { ProcessRecord } from "./managed-process.js";
 export type { JvmProfile } from "./run-context.js";
-export { ensureArtifactSet, isArtifactSetCached, artifactSetDir, ARTIFACT_SETS, type ArtifactSetName } from "./maven-cache.js";
+export {
+  ensureArtifactSet,
+  isArtifactSetCached,
+  artifactSetDir,
+  ARTIFACT_SETS,
+  type ArtifactSetName,
+} from "./maven-cache.js";
 export { readStateFile, writeStateFile } from "./state-file.js";

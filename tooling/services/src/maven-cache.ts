@@ -34,13 +34,18 @@ export function artifactSetDir(set: ArtifactSetName, env: NodeJS.ProcessEnv = pr
 }
 
 function pomHash(set: ArtifactSetName): string {
-  return crypto.createHash("sha256").update(fs.readFileSync(pomFile(set))).digest("hex");
+  return crypto
+    .createHash("sha256")
+    .update(fs.readFileSync(pomFile(set)))
+    .digest("hex");
 }
 
 /** True when the set's cache directory is complete for the current pom. */
 export function isArtifactSetCached(set: ArtifactSetName, env: NodeJS.ProcessEnv = process.env): boolean {
   try {
-    const marker = JSON.parse(fs.readFileSync(path.join(artifactSetDir(set, env), MARKER), "utf8")) as { pomSha256?: string };
+    const marker = JSON.parse(fs.readFileSync(path.join(artifactSetDir(set, env), MARKER), "utf8")) as {
+      pomSha256?: string;
+    };
     return marker.pomSha256 === pomHash(set);
   } catch {
     return false;
@@ -66,8 +71,14 @@ const ANSI_ESCAPE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 const UNREACHABLE = /Could not transfer|transfer failed|No plugin found for prefix/i;
 
 function describeMavenFailure(set: ArtifactSetName, output: string): string {
-  const lines = output.split("\n").map((l) => l.replace(ANSI_ESCAPE, "").trim()).filter((l) => l !== "");
-  const errorLine = (lines.find((l) => l.startsWith("[ERROR]")) ?? lines.at(-1) ?? "no output").replace(/^\[ERROR\]\s*/, "");
+  const lines = output
+    .split("\n")
+    .map((l) => l.replace(ANSI_ESCAPE, "").trim())
+    .filter((l) => l !== "");
+  const errorLine = (lines.find((l) => l.startsWith("[ERROR]")) ?? lines.at(-1) ?? "no output").replace(
+    /^\[ERROR\]\s*/,
+    "",
+  );
   const short = errorLine.length > 220 ? `${errorLine.slice(0, 220)}...` : errorLine;
   const network = NETWORK_REASON.exec(output);
   if (network !== null || UNREACHABLE.test(output)) {
@@ -77,7 +88,12 @@ function describeMavenFailure(set: ArtifactSetName, output: string): string {
   return `mvn dependency:copy-dependencies failed for artifact set "${set}": ${short}`;
 }
 
-function runMaven(mvn: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+function runMaven(
+  mvn: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(mvn, [...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";

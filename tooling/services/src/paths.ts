@@ -18,7 +18,9 @@ export const MAVEN_POM_DIR = path.join(PACKAGE_DIR, "maven");
 /** Root of the ignored Maven artifact cache: `$NEREUS_MAVEN_CACHE` or `<repo>/.cache/maven-libs`. */
 export function mavenCacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   const override = env.NEREUS_MAVEN_CACHE;
-  return override !== undefined && override !== "" ? path.resolve(override) : path.join(REPO_ROOT, ".cache", "maven-libs");
+  return override !== undefined && override !== ""
+    ? path.resolve(override)
+    : path.join(REPO_ROOT, ".cache", "maven-libs");
 }
 
 /** A fresh, unique run id: time, pid and randomness (safe for concurrent harnesses). */

@@ -43,7 +43,12 @@ export async function assertPortFree(service: string, port: number, what = "port
     server = await listenOn(port);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    const reason = code === "EADDRINUSE" ? "is already in use" : code === "EACCES" ? "needs privileges" : `cannot be bound (${code})`;
+    const reason =
+      code === "EADDRINUSE"
+        ? "is already in use"
+        : code === "EACCES"
+          ? "needs privileges"
+          : `cannot be bound (${code})`;
     throw new ServiceStartError(service, `${what} ${LOOPBACK}:${port} ${reason}`);
   }
   await close(server);

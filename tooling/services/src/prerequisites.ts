@@ -90,12 +90,19 @@ function runApt(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ ok: 
 }
 
 function lastMeaningfulLine(output: string): string {
-  const lines = output.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const lines = output
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
   return lines.find((l) => /^E:/.test(l)) ?? lines.at(-1) ?? "no output";
 }
 
 /** Installs Debian packages with apt-get (running `apt-get update` and retrying once if the first try fails). */
-export async function aptInstall(service: string, packages: readonly string[], ctx: PrerequisiteContext): Promise<void> {
+export async function aptInstall(
+  service: string,
+  packages: readonly string[],
+  ctx: PrerequisiteContext,
+): Promise<void> {
   ctx.log(`installing Debian packages: ${packages.join(" ")}`);
   const install = ["install", "-y", "--no-install-recommends", ...packages];
   let result = await runApt(install, ctx.env);
@@ -104,7 +111,10 @@ export async function aptInstall(service: string, packages: readonly string[], c
     result = await runApt(install, ctx.env);
   }
   if (!result.ok) {
-    throw new ServiceStartError(service, `apt-get install ${packages.join(" ")} failed: ${lastMeaningfulLine(result.output)}`);
+    throw new ServiceStartError(
+      service,
+      `apt-get install ${packages.join(" ")} failed: ${lastMeaningfulLine(result.output)}`,
+    );
   }
 }
 
@@ -126,14 +136,20 @@ export async function ensureRequirements(
       throw new ServiceStartError(service, `${names} not found and auto-install is disabled; install it with: ${hint}`);
     }
     if (!isRoot()) {
-      throw new ServiceStartError(service, `${names} not found and not running as root to install it; run as root: ${hint}`);
+      throw new ServiceStartError(
+        service,
+        `${names} not found and not running as root to install it; run as root: ${hint}`,
+      );
     }
     await aptInstall(service, packages, ctx);
   }
   return requirements.map((r) => {
     const found = r.locate(ctx.env);
     if (found === undefined) {
-      throw new ServiceStartError(service, `${r.what} still not found after installing Debian package ${r.debianPackage}`);
+      throw new ServiceStartError(
+        service,
+        `${r.what} still not found after installing Debian package ${r.debianPackage}`,
+      );
     }
     return found;
   });

@@ -64,7 +64,9 @@ export async function waitForReady(
       intervalMs,
       abortReason: () => {
         const reason = proc.exitReason();
-        return reason === undefined ? undefined : `${proc.record.name} (pid ${proc.record.pid}) ${reason} before it was ready`;
+        return reason === undefined
+          ? undefined
+          : `${proc.record.name} (pid ${proc.record.pid}) ${reason} before it was ready`;
       },
     });
   } catch (error) {
@@ -84,7 +86,12 @@ export async function waitForReady(
  * the run directory instead of piling up in the OS temp dir.
  */
 export function jvmFlags(ctx: RunContext, heapMb: number): string[] {
-  const flags = [`-Xmx${heapMb}m`, "-XX:-UsePerfData", "-Djava.net.preferIPv4Stack=true", `-Djava.io.tmpdir=${runSubdir(ctx, "tmp")}`];
+  const flags = [
+    `-Xmx${heapMb}m`,
+    "-XX:-UsePerfData",
+    "-Djava.net.preferIPv4Stack=true",
+    `-Djava.io.tmpdir=${runSubdir(ctx, "tmp")}`,
+  ];
   if (ctx.jvm === "fast-start") flags.push("-Xms32m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k");
   return flags;
 }

@@ -9,7 +9,13 @@ import type {
   ZooKeeperDescription,
 } from "./description.js";
 import { ServiceStartError } from "./errors.js";
-import { commandLineContains, isProcessAlive, liveGroupMembers, stopProcess, type ProcessRecord } from "./managed-process.js";
+import {
+  commandLineContains,
+  isProcessAlive,
+  liveGroupMembers,
+  stopProcess,
+  type ProcessRecord,
+} from "./managed-process.js";
 import { respawnBookie } from "./bookkeeper.js";
 import { isPortOpen } from "./ports.js";
 import { readStateFile, updateStateFile } from "./state-file.js";
@@ -58,7 +64,8 @@ export class RunningServices {
 
   /** The current description (re-read from the state file when bound to one). */
   get description(): ServicesDescription {
-    if (this.#stateFile !== undefined && fs.existsSync(this.#stateFile)) this.#description = readStateFile(this.#stateFile);
+    if (this.#stateFile !== undefined && fs.existsSync(this.#stateFile))
+      this.#description = readStateFile(this.#stateFile);
     return this.#description;
   }
 
@@ -133,23 +140,33 @@ export class RunningServices {
   async restartBookie(index: number, options: { readyTimeoutMs?: number } = {}): Promise<number> {
     const { record, description } = this.#bookieRecord(index);
     if (!(await stopProcess(record))) {
-      throw new ServiceStartError("bookkeeper", `bookie ${index} (pid ${record.pid}) could not be stopped before restart`);
+      throw new ServiceStartError(
+        "bookkeeper",
+        `bookie ${index} (pid ${record.pid}) could not be stopped before restart`,
+      );
     }
     const bookkeeper = this.#require("bookkeeper", description.bookkeeper);
     const bookie = bookkeeper.bookies[index];
     const zookeeper = this.#require("zookeeper", description.zookeeper);
     if (bookie === undefined) throw new ServiceStartError("bookkeeper", `no bookie ${index}`);
-    const fresh = await respawnBookie(zookeeper, bookie, record, { guard: this.#guard, readyTimeoutMs: options.readyTimeoutMs });
+    const fresh = await respawnBookie(zookeeper, bookie, record, {
+      guard: this.#guard,
+      readyTimeoutMs: options.readyTimeoutMs,
+    });
     const apply = (current: ServicesDescription): ServicesDescription => {
       const currentBk = current.bookkeeper;
       if (currentBk === undefined) return current;
       return {
         ...current,
         processes: current.processes.map((p) => (p.name === fresh.name ? fresh : p)),
-        bookkeeper: { ...currentBk, bookies: currentBk.bookies.map((b) => (b.index === index ? { ...b, pid: fresh.pid } : b)) },
+        bookkeeper: {
+          ...currentBk,
+          bookies: currentBk.bookies.map((b) => (b.index === index ? { ...b, pid: fresh.pid } : b)),
+        },
       };
     };
-    this.#description = this.#stateFile === undefined ? apply(description) : await updateStateFile(this.#stateFile, apply);
+    this.#description =
+      this.#stateFile === undefined ? apply(description) : await updateStateFile(this.#stateFile, apply);
     return fresh.pid;
   }
 
@@ -190,7 +207,9 @@ export class RunningServices {
 export async function verifyGone(records: readonly ProcessRecord[]): Promise<StopReport> {
   const deadline = Date.now() + 5_000;
   for (;;) {
-    const alivePids = records.flatMap((r) => liveGroupMembers(r.pid).filter((pid) => commandLineContains(pid, r.marker)));
+    const alivePids = records.flatMap((r) =>
+      liveGroupMembers(r.pid).filter((pid) => commandLineContains(pid, r.marker)),
+    );
     const ports = records.flatMap((r) => r.ports);
     const open = await Promise.all(ports.map(async (port) => ((await isPortOpen(port, 500)) ? port : undefined)));
     const openPorts = open.filter((p): p is number => p !== undefined);

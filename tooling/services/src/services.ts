@@ -9,7 +9,14 @@ import { etcdPrerequisites, startEtcd, type EtcdOptions } from "./etcd.js";
 import { commandLineContains, releaseGuard, stopProcess, type ProcessRecord } from "./managed-process.js";
 import { newRunId, runDirFor } from "./paths.js";
 import { allocatePorts, assertPortFree } from "./ports.js";
-import { debianFile, ensureRequirements, executable, installAllowed, isRoot, type PrerequisiteContext } from "./prerequisites.js";
+import {
+  debianFile,
+  ensureRequirements,
+  executable,
+  installAllowed,
+  isRoot,
+  type PrerequisiteContext,
+} from "./prerequisites.js";
 import { RunningServices } from "./running-services.js";
 import type { JvmProfile, RunContext } from "./run-context.js";
 import { s3Prerequisites, startS3, type S3Options } from "./s3proxy.js";
@@ -60,7 +67,11 @@ export function selectServices(options: StartServicesOptions): {
   zookeeper: Enabled<ZooKeeperOptions>;
   bookkeeper: Enabled<BookKeeperOptions>;
 } {
-  const none = options.etcd === undefined && options.s3 === undefined && options.zookeeper === undefined && options.bookkeeper === undefined;
+  const none =
+    options.etcd === undefined &&
+    options.s3 === undefined &&
+    options.zookeeper === undefined &&
+    options.bookkeeper === undefined;
   const etcd = none ? {} : optionsOf(options.etcd);
   const s3 = none ? {} : optionsOf(options.s3);
   const bookkeeper = none ? {} : optionsOf(options.bookkeeper);
@@ -133,13 +144,19 @@ export async function startServices(options: StartServicesOptions = {}): Promise
     ["etcd", "peer port", selected.etcd?.peerPort],
     ["s3", "port", selected.s3?.port],
     ["zookeeper", "port", selected.zookeeper?.port],
-    ...(selected.bookkeeper?.ports ?? []).map((p, i): [string, string, number] => ["bookkeeper", `bookie ${i} port`, p]),
+    ...(selected.bookkeeper?.ports ?? []).map((p, i): [string, string, number] => [
+      "bookkeeper",
+      `bookie ${i} port`,
+      p,
+    ]),
   ];
   for (const [service, what, port] of fixed) if (port !== undefined) await assertPortFree(service, port, what);
-  const bookieCount = selected.bookkeeper === undefined ? 0 : (selected.bookkeeper.ports?.length ?? selected.bookkeeper.bookies ?? 3);
+  const bookieCount =
+    selected.bookkeeper === undefined ? 0 : (selected.bookkeeper.ports?.length ?? selected.bookkeeper.bookies ?? 3);
   const free = await allocatePorts(5 + bookieCount);
   const next = (given: number | undefined): number => given ?? free.shift() ?? 0;
-  const etcdPorts = selected.etcd === undefined ? undefined : { client: next(selected.etcd.port), peer: next(selected.etcd.peerPort) };
+  const etcdPorts =
+    selected.etcd === undefined ? undefined : { client: next(selected.etcd.port), peer: next(selected.etcd.peerPort) };
   const s3Port = selected.s3 === undefined ? undefined : next(selected.s3.port);
   const zkPort = selected.zookeeper === undefined ? undefined : next(selected.zookeeper.port);
   const bookiePorts = Array.from({ length: bookieCount }, (_, i) => next(selected.bookkeeper?.ports?.[i]));
@@ -167,7 +184,12 @@ export async function startServices(options: StartServicesOptions = {}): Promise
       ? undefined
       : zkP.then((zk) => {
           const t2 = Date.now();
-          return timed(timings, "bookkeeper", t2, startBookKeeper(ctx, bkPrereq, zk.description, bookiePorts, selected.bookkeeper ?? {}));
+          return timed(
+            timings,
+            "bookkeeper",
+            t2,
+            startBookKeeper(ctx, bkPrereq, zk.description, bookiePorts, selected.bookkeeper ?? {}),
+          );
         });
   const settled = await Promise.allSettled([etcdP, s3P, zkP, bkP]);
   const failure = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
@@ -179,7 +201,8 @@ export async function startServices(options: StartServicesOptions = {}): Promise
     throw error;
   }
   const [etcd, s3, zk, bk] = await Promise.all([etcdP, s3P, zkP, bkP]);
-  for (const r of [etcd?.process, s3?.process, zk?.process, ...(bk?.processes ?? [])]) if (r !== undefined) records.push(r);
+  for (const r of [etcd?.process, s3?.process, zk?.process, ...(bk?.processes ?? [])])
+    if (r !== undefined) records.push(r);
   timings.total = Date.now() - t0;
 
   const description: ServicesDescription = {

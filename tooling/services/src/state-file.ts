@@ -51,7 +51,8 @@ export async function updateStateFile(
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const owner = Number(fs.existsSync(lock) ? fs.readFileSync(lock, "utf8") : "NaN");
       if (Number.isInteger(owner) && owner > 0 && !isProcessAlive(owner)) fs.rmSync(lock, { force: true });
-      else if (Date.now() > deadline) throw new ServiceStartError("harness", `state file lock ${lock} is held by pid ${owner}`);
+      else if (Date.now() > deadline)
+        throw new ServiceStartError("harness", `state file lock ${lock} is held by pid ${owner}`);
       else await sleep(50);
     }
   }

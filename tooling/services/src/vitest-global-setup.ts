@@ -22,7 +22,8 @@ export async function setup(): Promise<void> {
     log: (line) => process.stderr.write(`[nereus-services] ${line}\n`),
   }).catch((error: unknown) => {
     // Vitest prints the message; make it carry the log tail too.
-    if (error instanceof Error && "detail" in error && typeof error.detail === "function") error.message = String(error.detail());
+    if (error instanceof Error && "detail" in error && typeof error.detail === "function")
+      error.message = String(error.detail());
     throw error;
   });
   owned = { services, stateFile };

@@ -6,11 +6,18 @@ import zookeeper from "node-zookeeper-client";
 import type { Client, Stat } from "node-zookeeper-client";
 
 /** Connects to `connectString`, runs `body`, closes the session. The connect is bounded by `timeoutMs`. */
-export async function withZooKeeper<T>(connectString: string, body: (client: Client) => Promise<T>, timeoutMs = 5000): Promise<T> {
+export async function withZooKeeper<T>(
+  connectString: string,
+  body: (client: Client) => Promise<T>,
+  timeoutMs = 5000,
+): Promise<T> {
   const client = zookeeper.createClient(connectString, { sessionTimeout: 10_000, spinDelay: 100, retries: 0 });
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no ZooKeeper session with ${connectString} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no ZooKeeper session with ${connectString} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       client.once("connected", () => {
         clearTimeout(timer);
         resolve();
@@ -28,7 +35,8 @@ export function childrenOf(client: Client, path: string): Promise<string[] | und
   return new Promise((resolve, reject) => {
     client.getChildren(path, (error, children) => {
       if (error === null) resolve(children);
-      else if (error instanceof zookeeper.Exception && error.getCode() === zookeeper.Exception.NO_NODE) resolve(undefined);
+      else if (error instanceof zookeeper.Exception && error.getCode() === zookeeper.Exception.NO_NODE)
+        resolve(undefined);
       else reject(error);
     });
   });

@@ -28,11 +28,17 @@ describe("etcd", () => {
     const revision = first.kvs[0]?.mod_revision;
     expect(revision).toBeDefined();
 
-    const ok = await etcd.if(key, "Mod", "==", revision ?? "").then(etcd.put(key).value("v2")).commit();
+    const ok = await etcd
+      .if(key, "Mod", "==", revision ?? "")
+      .then(etcd.put(key).value("v2"))
+      .commit();
     expect(ok.succeeded).toBe(true);
     expect(await etcd.get(key).string()).toBe("v2");
 
-    const stale = await etcd.if(key, "Mod", "==", revision ?? "").then(etcd.put(key).value("v3")).commit();
+    const stale = await etcd
+      .if(key, "Mod", "==", revision ?? "")
+      .then(etcd.put(key).value("v3"))
+      .commit();
     expect(stale.succeeded).toBe(false);
     expect(await etcd.get(key).string()).toBe("v2");
   });
@@ -59,7 +65,10 @@ describe("etcd", () => {
     await lease.put(key).value("ephemeral");
     expect(await etcd.get(key).string()).toBe("ephemeral");
     const start = Date.now();
-    await waitUntil("the leased key to disappear", async () => (await etcd.get(key).string()) === null, { timeoutMs: 10_000, intervalMs: 100 });
+    await waitUntil("the leased key to disappear", async () => (await etcd.get(key).string()) === null, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
     expect(Date.now() - start).toBeLessThan(10_000);
     lease.release();
   });

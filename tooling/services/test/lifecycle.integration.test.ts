@@ -70,9 +70,13 @@ describe("stopping the harness", () => {
 
   it("the watchdog stops a run whose owner process was killed with SIGKILL", async () => {
     const stateFile = path.join(os.tmpdir(), `nereus-orphan-${process.pid}.json`);
-    const owner = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "support/orphan-owner.ts"), stateFile], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const owner = spawn(
+      process.execPath,
+      ["--import", "tsx", path.join(import.meta.dirname, "support/orphan-owner.ts"), stateFile],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error("owner did not get ready in 60 s")), 60_000);
@@ -91,13 +95,21 @@ describe("stopping the harness", () => {
       expect(isProcessAlive(etcdPid)).toBe(true);
 
       owner.kill("SIGKILL");
-      await waitUntil("etcd of the dead owner to be stopped", async () => !isProcessAlive(etcdPid), { timeoutMs: 20_000, intervalMs: 200 });
+      await waitUntil("etcd of the dead owner to be stopped", async () => !isProcessAlive(etcdPid), {
+        timeoutMs: 20_000,
+        intervalMs: 200,
+      });
       expect(await openPorts(ports)).toEqual([]);
-      await waitUntil("the watchdog to exit", async () => !isProcessAlive(state.watchdogPid ?? 0), { timeoutMs: 10_000, intervalMs: 200 });
+      await waitUntil("the watchdog to exit", async () => !isProcessAlive(state.watchdogPid ?? 0), {
+        timeoutMs: 10_000,
+        intervalMs: 200,
+      });
     } finally {
       owner.kill("SIGKILL");
       if (fs.existsSync(stateFile)) {
-        await RunningServices.fromStateFile(stateFile).stop().catch(() => undefined);
+        await RunningServices.fromStateFile(stateFile)
+          .stop()
+          .catch(() => undefined);
         fs.rmSync(stateFile, { force: true });
       }
     }

@@ -34,7 +34,10 @@ describe("missing prerequisites", () => {
   });
 
   it("library: etcd missing from PATH with auto-install off is a ServiceStartError for etcd", async () => {
-    const error = await startServices({ etcd: true, env: NO_TOOLS }).then(() => undefined, (e: unknown) => e);
+    const error = await startServices({ etcd: true, env: NO_TOOLS }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ServiceStartError);
     const failure = error as ServiceStartError;
     expect(failure.service).toBe("etcd");
@@ -43,23 +46,35 @@ describe("missing prerequisites", () => {
   });
 
   it("CLI: etcd missing prints one error line and exits 1", async () => {
-    const result = await runCli(["start", "--only", "etcd", "--state", path.join(os.tmpdir(), `never-${process.pid}.json`), "--no-install"], NO_TOOLS);
+    const result = await runCli(
+      ["start", "--only", "etcd", "--state", path.join(os.tmpdir(), `never-${process.pid}.json`), "--no-install"],
+      NO_TOOLS,
+    );
     expect(result.code).toBe(1);
     expectOneErrorLine(result.stderr, /\[etcd\] etcd .*not found/);
   });
 
   it("CLI: java missing prints one error line naming java", async () => {
-    const result = await runCli(["start", "--only", "zookeeper", "--state", path.join(os.tmpdir(), `never-${process.pid}.json`)], NO_TOOLS);
+    const result = await runCli(
+      ["start", "--only", "zookeeper", "--state", path.join(os.tmpdir(), `never-${process.pid}.json`)],
+      NO_TOOLS,
+    );
     expect(result.code).toBe(1);
     expectOneErrorLine(result.stderr, /\[zookeeper\] java .*not found/);
   });
 
   it("a taken port is a clear error before anything is spawned", async () => {
-    const error = await startServices({ etcd: { port: takenPort } }).then(() => undefined, (e: unknown) => e);
+    const error = await startServices({ etcd: { port: takenPort } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ServiceStartError);
     expect((error as ServiceStartError).service).toBe("etcd");
     expect((error as ServiceStartError).message).toBe(`client port 127.0.0.1:${takenPort} is already in use`);
-    const zk = await startServices({ zookeeper: { port: takenPort } }).then(() => undefined, (e: unknown) => e);
+    const zk = await startServices({ zookeeper: { port: takenPort } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     expect((zk as ServiceStartError).line()).toBe(`[zookeeper] port 127.0.0.1:${takenPort} is already in use`);
   });
 

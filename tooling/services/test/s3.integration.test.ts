@@ -25,7 +25,9 @@ describe("s3proxy", () => {
     const outcomes = await Promise.all(
       Array.from({ length: 8 }, async (_, i) => {
         try {
-          const out = await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: Buffer.from(`writer-${i}`), IfNoneMatch: "*" }));
+          const out = await client.send(
+            new PutObjectCommand({ Bucket: s3.bucket, Key: key, Body: Buffer.from(`writer-${i}`), IfNoneMatch: "*" }),
+          );
           return { i, status: out.$metadata.httpStatusCode, name: "ok" };
         } catch (error) {
           return { i, status: statusOf(error), name: (error as Error).name };
@@ -54,7 +56,9 @@ describe("s3proxy", () => {
     const bytes = Buffer.from((await ranged.Body?.transformToByteArray()) ?? []);
     expect(bytes.equals(data.subarray(1000, 5096))).toBe(true);
     const suffix = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: key, Range: "bytes=-100" }));
-    expect(Buffer.from((await suffix.Body?.transformToByteArray()) ?? []).equals(data.subarray(data.length - 100))).toBe(true);
+    expect(
+      Buffer.from((await suffix.Body?.transformToByteArray()) ?? []).equals(data.subarray(data.length - 100)),
+    ).toBe(true);
   });
 
   it("rejects a wrong x-amz-checksum-crc32c and stores a right one", async () => {
@@ -66,15 +70,24 @@ describe("s3proxy", () => {
 
     const badKey = `checksum/bad-${randomUUID()}`;
     const rejected = await client
-      .send(new PutObjectCommand({ Bucket: s3.bucket, Key: badKey, Body: body, ChecksumCRC32C: wrong.toString("base64") }))
-      .then(() => undefined, (error: unknown) => error);
+      .send(
+        new PutObjectCommand({ Bucket: s3.bucket, Key: badKey, Body: body, ChecksumCRC32C: wrong.toString("base64") }),
+      )
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     expect(rejected).toBeDefined();
     expect(statusOf(rejected)).toBe(400);
-    const missing = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: badKey })).then(() => 200, statusOf);
+    const missing = await client
+      .send(new GetObjectCommand({ Bucket: s3.bucket, Key: badKey }))
+      .then(() => 200, statusOf);
     expect(missing).toBe(404);
 
     const goodKey = `checksum/good-${randomUUID()}`;
-    await client.send(new PutObjectCommand({ Bucket: s3.bucket, Key: goodKey, Body: body, ChecksumCRC32C: right.toString("base64") }));
+    await client.send(
+      new PutObjectCommand({ Bucket: s3.bucket, Key: goodKey, Body: body, ChecksumCRC32C: right.toString("base64") }),
+    );
     const got = await client.send(new GetObjectCommand({ Bucket: s3.bucket, Key: goodKey, ChecksumMode: "ENABLED" }));
     expect(got.ChecksumCRC32C).toBe(right.toString("base64"));
     expect(Buffer.from((await got.Body?.transformToByteArray()) ?? []).equals(body)).toBe(true);

@@ -7,7 +7,9 @@ afterEach(async () => {
   for (const server of servers.splice(0)) await server.close();
 });
 
-async function start(health: () => { ok: boolean; [key: string]: unknown } = () => ({ ok: true })): Promise<AdminServer> {
+async function start(
+  health: () => { ok: boolean; [key: string]: unknown } = () => ({ ok: true }),
+): Promise<AdminServer> {
   const server = await startAdminServer({ host: "127.0.0.1", port: 0, health, metrics: () => "# no metrics\n" });
   servers.push(server);
   return server;
@@ -58,7 +60,9 @@ describe("the admin server under hostile requests", () => {
   test("malformed HTTP is a 400 on that socket only", async () => {
     const server = await start();
     expect(await raw(server.port, "NOT HTTP AT ALL\r\n\r\n")).toMatch(/^HTTP\/1\.1 400 /);
-    expect(await raw(server.port, `GET /healthz HTTP/1.1\r\n${"x-long: y\r\n".repeat(2_000)}\r\n`)).toMatch(/^HTTP\/1\.1 (400|431) /);
+    expect(await raw(server.port, `GET /healthz HTTP/1.1\r\n${"x-long: y\r\n".repeat(2_000)}\r\n`)).toMatch(
+      /^HTTP\/1\.1 (400|431) /,
+    );
     expect((await fetch(`http://127.0.0.1:${String(server.port)}/metrics`)).status).toBe(200);
   });
 

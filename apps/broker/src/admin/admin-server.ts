@@ -89,7 +89,10 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       const where = `${options.host}:${String(options.port)}`;
-      const reason = error.code === "EADDRINUSE" ? `${where} is already in use (choose another --admin-port, or --no-admin)` : `${where}: ${error.message}`;
+      const reason =
+        error.code === "EADDRINUSE"
+          ? `${where} is already in use (choose another --admin-port, or --no-admin)`
+          : `${where}: ${error.message}`;
       reject(new ListenError(`admin HTTP listener: ${reason}`, error.code, error));
     });
     server.listen({ host: options.host, port: options.port }, () => resolve());

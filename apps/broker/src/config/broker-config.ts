@@ -16,7 +16,9 @@ const sqliteMetadata = z.strictObject({
 
 const etcdMetadata = z.strictObject({
   kind: z.literal("etcd"),
-  endpoints: z.array(z.url({ protocol: /^https?$/ })).min(1, "needs at least one etcd endpoint (e.g. http://127.0.0.1:2379)"),
+  endpoints: z
+    .array(z.url({ protocol: /^https?$/ }))
+    .min(1, "needs at least one etcd endpoint (e.g. http://127.0.0.1:2379)"),
   dialTimeoutMs: positive.default(5_000),
   requestTimeoutMs: positive.default(10_000),
 });
@@ -42,7 +44,11 @@ const filesystemObjects = z.strictObject({
    * references the bytes read into it, which saves page faults and full garbage collections while consumers catch
    * up. Allocated as reads need them and let go after 30 s without reads. 0: a new buffer per read.
    */
-  readBufferBytes: z.int().min(0).max(2 ** 40).default(256 * 1024 * 1024),
+  readBufferBytes: z
+    .int()
+    .min(0)
+    .max(2 ** 40)
+    .default(256 * 1024 * 1024),
 });
 
 const s3Objects = z
@@ -59,7 +65,8 @@ const s3Objects = z
     keyPrefix: z.string().default(""),
   })
   .refine((value) => (value.accessKeyId === undefined) === (value.secretAccessKey === undefined), {
-    message: "accessKeyId and secretAccessKey go together (give both, or neither to use the AWS default credential chain)",
+    message:
+      "accessKeyId and secretAccessKey go together (give both, or neither to use the AWS default credential chain)",
     path: ["accessKeyId"],
   });
 
@@ -113,16 +120,32 @@ export const BrokerConfigSchema = z.strictObject({
        * txns): ungated, 2 or 4 in flight made appends smaller and lost to 1 in the kafka-baseline bench; gated at
        * 128 KiB, 2 in flight beat 1 by 5-7 % (96 KiB and 160 KiB did worse than 128 KiB).
        */
-      pipelinedAppendMinBytes: z.int().min(0).max(2 ** 31).default(128 * 1024),
+      pipelinedAppendMinBytes: z
+        .int()
+        .min(0)
+        .max(2 ** 31)
+        .default(128 * 1024),
       /**
        * Bytes the Fetch read-ahead buffers of all partitions hold at most together (0 turns read-ahead off). A
        * consumer reading a partition in order is served from its buffer, two Fetch budgets ahead.
        */
-      readAheadMaxBytes: z.int().min(0).max(2 ** 40).default(64 * 1024 * 1024),
+      readAheadMaxBytes: z
+        .int()
+        .min(0)
+        .max(2 ** 40)
+        .default(64 * 1024 * 1024),
       /** Bytes of each partition's newest batches kept in memory for consumers at the log end (0 = none). */
-      tailCacheBytes: z.int().min(0).max(2 ** 30).default(256 * 1024),
+      tailCacheBytes: z
+        .int()
+        .min(0)
+        .max(2 ** 30)
+        .default(256 * 1024),
       /** Bytes the tail caches of all partitions hold at most together. */
-      tailCacheMaxBytes: z.int().min(0).max(2 ** 40).default(32 * 1024 * 1024),
+      tailCacheMaxBytes: z
+        .int()
+        .min(0)
+        .max(2 ** 40)
+        .default(32 * 1024 * 1024),
     })
     .prefault({}),
   /**
@@ -140,13 +163,21 @@ export const BrokerConfigSchema = z.strictObject({
       /** A request frame must arrive whole within this long of its first byte (slow or stalled senders are cut off). */
       requestFrameTimeoutMs: z.int().min(100).max(3_600_000).default(30_000),
       /** Bytes of requests read ahead of their responses on one connection before its reading pauses. */
-      maxInFlightBytesPerConnection: z.int().min(1_024).max(2 ** 40).default(64 * 1024 * 1024),
+      maxInFlightBytesPerConnection: z
+        .int()
+        .min(1_024)
+        .max(2 ** 40)
+        .default(64 * 1024 * 1024),
       /**
        * Bytes of requests the broker holds at once, received and not yet answered (Kafka's queued.max.request.bytes):
        * beyond it, connections stop being read until requests are answered. A single request larger than this is
        * still served, alone.
        */
-      requestMemoryBytes: z.int().min(1_024).max(2 ** 40).default(512 * 1024 * 1024),
+      requestMemoryBytes: z
+        .int()
+        .min(1_024)
+        .max(2 ** 40)
+        .default(512 * 1024 * 1024),
     })
     .prefault({}),
   admin: z
@@ -158,7 +189,11 @@ export const BrokerConfigSchema = z.strictObject({
     .prefault({}),
   storage: z
     .strictObject({
-      defaultProfile: z.enum(BROKER_PROFILES, { error: `must be one of ${BROKER_PROFILES.join(", ")} (BookKeeper profiles are not configurable yet)` }).default("OBJECT_WAL_SYNC_OBJECT"),
+      defaultProfile: z
+        .enum(BROKER_PROFILES, {
+          error: `must be one of ${BROKER_PROFILES.join(", ")} (BookKeeper profiles are not configurable yet)`,
+        })
+        .default("OBJECT_WAL_SYNC_OBJECT"),
       metadata: z.discriminatedUnion("kind", [sqliteMetadata, etcdMetadata]).prefault({ kind: "sqlite" }),
       objects: z.discriminatedUnion("kind", [filesystemObjects, s3Objects]).prefault({ kind: "filesystem" }),
       /**
@@ -179,7 +214,9 @@ export const BrokerConfigSchema = z.strictObject({
        * "off". Default: "async" on the filesystem store, "all" on S3.
        */
       materialization: z
-        .union([z.boolean(), z.enum(MATERIALIZATION_MODES)], { error: `must be ${MATERIALIZATION_MODES.map((mode) => `"${mode}"`).join(", ")}, true or false` })
+        .union([z.boolean(), z.enum(MATERIALIZATION_MODES)], {
+          error: `must be ${MATERIALIZATION_MODES.map((mode) => `"${mode}"`).join(", ")}, true or false`,
+        })
         .transform((value): MaterializationMode => (value === true ? "all" : value === false ? "off" : value))
         .optional(),
     })
@@ -210,7 +247,10 @@ export const BrokerConfigSchema = z.strictObject({
       minSessionTimeoutMs: positive.default(6_000),
       maxSessionTimeoutMs: positive.default(1_800_000),
     })
-    .refine((value) => value.minSessionTimeoutMs <= value.maxSessionTimeoutMs, { message: "minSessionTimeoutMs exceeds maxSessionTimeoutMs", path: ["minSessionTimeoutMs"] })
+    .refine((value) => value.minSessionTimeoutMs <= value.maxSessionTimeoutMs, {
+      message: "minSessionTimeoutMs exceeds maxSessionTimeoutMs",
+      path: ["minSessionTimeoutMs"],
+    })
     .prefault({}),
   log: z.strictObject({ level: z.enum(["debug", "info", "warn", "error"]).default("info") }).prefault({}),
   /** How long a graceful shutdown waits for in-flight requests before closing connections. */

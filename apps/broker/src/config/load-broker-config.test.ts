@@ -5,7 +5,11 @@ import { tempDir } from "../../test/support/temp-dirs.js";
 import { defaultWalLingerMs, materializationMode } from "./broker-config.js";
 import { ConfigError, brokerUsage, loadBrokerConfig, BROKER_SETTINGS } from "./load-broker-config.js";
 
-function load(argv: string[] = [], env: Record<string, string> = {}, cwd = "/srv/nereus"): ReturnType<typeof loadBrokerConfig> {
+function load(
+  argv: string[] = [],
+  env: Record<string, string> = {},
+  cwd = "/srv/nereus",
+): ReturnType<typeof loadBrokerConfig> {
   return loadBrokerConfig({ argv, env, cwd });
 }
 
@@ -26,9 +30,22 @@ describe("loadBrokerConfig", () => {
       dataDir: "/srv/nereus/.nereus-data",
       cluster: "nereus",
       nodeId: 0,
-      kafka: { host: "127.0.0.1", port: 9092, maxFrameBytes: 104_857_600, maxInFlightAppends: 2, pipelinedAppendMinBytes: 131_072, readAheadMaxBytes: 64 * 1024 * 1024, tailCacheBytes: 256 * 1024, tailCacheMaxBytes: 32 * 1024 * 1024 },
+      kafka: {
+        host: "127.0.0.1",
+        port: 9092,
+        maxFrameBytes: 104_857_600,
+        maxInFlightAppends: 2,
+        pipelinedAppendMinBytes: 131_072,
+        readAheadMaxBytes: 64 * 1024 * 1024,
+        tailCacheBytes: 256 * 1024,
+        tailCacheMaxBytes: 32 * 1024 * 1024,
+      },
       admin: { enabled: true, host: "127.0.0.1", port: 9644 },
-      storage: { defaultProfile: "OBJECT_WAL_SYNC_OBJECT", metadata: { kind: "sqlite" }, objects: { kind: "filesystem" } },
+      storage: {
+        defaultProfile: "OBJECT_WAL_SYNC_OBJECT",
+        metadata: { kind: "sqlite" },
+        objects: { kind: "filesystem" },
+      },
       topics: { defaultPartitions: 1, autoCreate: true, retentionCheckIntervalMs: 300_000 },
       groups: { initialRebalanceDelayMs: 3_000 },
       log: { level: "info" },
@@ -48,7 +65,9 @@ describe("loadBrokerConfig", () => {
     expect(load().config.storage.materialization).toBeUndefined();
     expect(materializationMode(load().config)).toBe("async");
     expect(materializationMode(load(["--s3-bucket", "nereus-data"]).config)).toBe("all");
-    expect(materializationMode(load(["--s3-bucket", "nereus-data", "--materialization", "async"]).config)).toBe("async");
+    expect(materializationMode(load(["--s3-bucket", "nereus-data", "--materialization", "async"]).config)).toBe(
+      "async",
+    );
     expect(materializationMode(load(["--materialization"]).config)).toBe("all");
     expect(materializationMode(load(["--materialization", "--log-level", "warn"]).config)).toBe("all");
     expect(materializationMode(load(["--no-materialization"]).config)).toBe("off");
@@ -71,8 +90,18 @@ describe("loadBrokerConfig", () => {
   test("flags beat the environment, which beats the config file", () => {
     const dir = tempDir("config");
     const file = path.join(dir, "broker.json");
-    writeFileSync(file, JSON.stringify({ kafka: { port: 1111, host: "0.0.0.0" }, topics: { defaultPartitions: 4 }, cluster: "from-file" }));
-    const { config } = load(["--config", file, "--kafka-port=3333", "--no-auto-create-topics"], { NEREUS_KAFKA_PORT: "2222", NEREUS_CLUSTER: "from-env" });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        kafka: { port: 1111, host: "0.0.0.0" },
+        topics: { defaultPartitions: 4 },
+        cluster: "from-file",
+      }),
+    );
+    const { config } = load(["--config", file, "--kafka-port=3333", "--no-auto-create-topics"], {
+      NEREUS_KAFKA_PORT: "2222",
+      NEREUS_CLUSTER: "from-env",
+    });
     expect(config.kafka).toMatchObject({ port: 3333, host: "0.0.0.0" });
     expect(config.cluster).toBe("from-env");
     expect(config.topics).toMatchObject({ defaultPartitions: 4, autoCreate: false, retentionCheckIntervalMs: 300_000 });
@@ -81,25 +110,55 @@ describe("loadBrokerConfig", () => {
     expect(load(["--kafka-max-inflight-appends", "2"]).config.kafka.maxInFlightAppends).toBe(2);
     expect(load([], { NEREUS_KAFKA_MAX_INFLIGHT_APPENDS: "8" }).config.kafka.maxInFlightAppends).toBe(8);
     expect(load(["--kafka-pipelined-append-min-bytes", "0"]).config.kafka.pipelinedAppendMinBytes).toBe(0);
-    expect(load([], { NEREUS_KAFKA_PIPELINED_APPEND_MIN_BYTES: "65536" }).config.kafka.pipelinedAppendMinBytes).toBe(65_536);
+    expect(load([], { NEREUS_KAFKA_PIPELINED_APPEND_MIN_BYTES: "65536" }).config.kafka.pipelinedAppendMinBytes).toBe(
+      65_536,
+    );
     expect(load(["--kafka-read-ahead-max-bytes", "0"]).config.kafka.readAheadMaxBytes).toBe(0);
     expect(load([], { NEREUS_KAFKA_READ_AHEAD_MAX_BYTES: "1048576" }).config.kafka.readAheadMaxBytes).toBe(1_048_576);
   });
 
   test("etcd endpoints and S3 settings select the cluster stores", () => {
     const { config } = load(
-      ["--etcd-endpoints", "http://10.0.0.1:2379, http://10.0.0.2:2379", "--s3-bucket", "nereus-data", "--s3-endpoint", "http://s3.local:9000", "--s3-force-path-style"],
+      [
+        "--etcd-endpoints",
+        "http://10.0.0.1:2379, http://10.0.0.2:2379",
+        "--s3-bucket",
+        "nereus-data",
+        "--s3-endpoint",
+        "http://s3.local:9000",
+        "--s3-force-path-style",
+      ],
       { NEREUS_S3_ACCESS_KEY_ID: "id", NEREUS_S3_SECRET_ACCESS_KEY: "secret" },
     );
-    expect(config.storage.metadata).toEqual({ kind: "etcd", endpoints: ["http://10.0.0.1:2379", "http://10.0.0.2:2379"], dialTimeoutMs: 5_000, requestTimeoutMs: 10_000 });
-    expect(config.storage.objects).toMatchObject({ kind: "s3", bucket: "nereus-data", endpoint: "http://s3.local:9000", forcePathStyle: true, accessKeyId: "id", region: "us-east-1" });
+    expect(config.storage.metadata).toEqual({
+      kind: "etcd",
+      endpoints: ["http://10.0.0.1:2379", "http://10.0.0.2:2379"],
+      dialTimeoutMs: 5_000,
+      requestTimeoutMs: 10_000,
+    });
+    expect(config.storage.objects).toMatchObject({
+      kind: "s3",
+      bucket: "nereus-data",
+      endpoint: "http://s3.local:9000",
+      forcePathStyle: true,
+      accessKeyId: "id",
+      region: "us-east-1",
+    });
   });
 
   test("errors name the field and where the bad value came from, on one line", () => {
-    expect(errorOf(() => load(["--kafka-port", "abc"]))).toBe("bad config: kafka.port (from --kafka-port=abc): Invalid input: expected number, received string");
-    expect(errorOf(() => load([], { NEREUS_KAFKA_PORT: "70000" }))).toMatch(/^bad config: kafka\.port \(from NEREUS_KAFKA_PORT=70000\): Too big/);
-    expect(errorOf(() => load(["--default-profile", "BOOKKEEPER_WAL_ONLY"]))).toContain("storage.defaultProfile (from --default-profile=BOOKKEEPER_WAL_ONLY): must be one of");
-    expect(errorOf(() => load(["--etcd-endpoints", "not a url"]))).toContain("storage.metadata.endpoints.0 (from --etcd-endpoints=not a url)");
+    expect(errorOf(() => load(["--kafka-port", "abc"]))).toBe(
+      "bad config: kafka.port (from --kafka-port=abc): Invalid input: expected number, received string",
+    );
+    expect(errorOf(() => load([], { NEREUS_KAFKA_PORT: "70000" }))).toMatch(
+      /^bad config: kafka\.port \(from NEREUS_KAFKA_PORT=70000\): Too big/,
+    );
+    expect(errorOf(() => load(["--default-profile", "BOOKKEEPER_WAL_ONLY"]))).toContain(
+      "storage.defaultProfile (from --default-profile=BOOKKEEPER_WAL_ONLY): must be one of",
+    );
+    expect(errorOf(() => load(["--etcd-endpoints", "not a url"]))).toContain(
+      "storage.metadata.endpoints.0 (from --etcd-endpoints=not a url)",
+    );
     const secret = errorOf(() => load(["--s3-bucket", "b", "--s3-secret-access-key", "hunter2"]));
     expect(secret).toContain("storage.objects.accessKeyId");
     expect(secret).not.toContain("hunter2");
@@ -112,7 +171,9 @@ describe("loadBrokerConfig", () => {
     const dir = tempDir("config");
     const typo = path.join(dir, "typo.json");
     writeFileSync(typo, JSON.stringify({ kafka: { prot: 9093 } }));
-    expect(errorOf(() => load(["--config", typo]))).toBe(`bad config: kafka.prot (from config file ${typo}): unknown field`);
+    expect(errorOf(() => load(["--config", typo]))).toBe(
+      `bad config: kafka.prot (from config file ${typo}): unknown field`,
+    );
     const broken = path.join(dir, "broken.json");
     writeFileSync(broken, "{ kafka: ");
     expect(errorOf(() => load(["--config", broken]))).toContain(`config file ${broken} is not valid JSON`);

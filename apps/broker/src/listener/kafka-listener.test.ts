@@ -13,7 +13,10 @@ afterEach(async () => {
 });
 
 /** Echoes each request frame back as a response frame after `delay(frame)` ms; frames starting with 0xff are refused. */
-function echoConnection(log: string[], delay: (frame: Uint8Array) => number = () => 0): (peer: string) => FrameConnection {
+function echoConnection(
+  log: string[],
+  delay: (frame: Uint8Array) => number = () => 0,
+): (peer: string) => FrameConnection {
   return (peer) => {
     let tail: Promise<unknown> = Promise.resolve();
     return {
@@ -48,11 +51,20 @@ function withSize(body: Uint8Array): Uint8Array {
 type LimitOptions = Partial<
   Pick<
     KafkaListenerOptions,
-    "maxFrameBytes" | "maxInFlightRequests" | "maxInFlightBytesPerConnection" | "requestMemory" | "admission" | "idleTimeoutMs" | "requestFrameTimeoutMs"
+    | "maxFrameBytes"
+    | "maxInFlightRequests"
+    | "maxInFlightBytesPerConnection"
+    | "requestMemory"
+    | "admission"
+    | "idleTimeoutMs"
+    | "requestFrameTimeoutMs"
   >
 >;
 
-async function start(openConnection: (peer: string) => FrameConnection, options: LimitOptions = {}): Promise<{ listener: KafkaListener; metrics: MetricsRegistry }> {
+async function start(
+  openConnection: (peer: string) => FrameConnection,
+  options: LimitOptions = {},
+): Promise<{ listener: KafkaListener; metrics: MetricsRegistry }> {
   const metrics = new MetricsRegistry();
   const listener = await startKafkaListener({
     host: "127.0.0.1",
@@ -84,7 +96,12 @@ async function start(openConnection: (peer: string) => FrameConnection, options:
 }
 
 /** A raw client: writes bytes, collects response bodies (size prefixes removed), reports when the server closes. */
-async function connect(port: number): Promise<{ socket: net.Socket; responses: Uint8Array[]; closed: Promise<void>; next(count: number): Promise<Uint8Array[]> }> {
+async function connect(port: number): Promise<{
+  socket: net.Socket;
+  responses: Uint8Array[];
+  closed: Promise<void>;
+  next(count: number): Promise<Uint8Array[]>;
+}> {
   const socket = net.connect({ host: "127.0.0.1", port });
   await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
   const responses: Uint8Array[] = [];
@@ -117,7 +134,13 @@ describe("Kafka listener", () => {
     const log: string[] = [];
     const { listener, metrics } = await start(echoConnection(log, (frame) => (frame[1] === 1 ? 50 : 0)));
     const client = await connect(listener.port);
-    client.socket.write(Buffer.concat([withSize(new Uint8Array([0, 1, 0xaa])), withSize(new Uint8Array([0, 2, 0xbb])), withSize(new Uint8Array([0xfe, 3]))]));
+    client.socket.write(
+      Buffer.concat([
+        withSize(new Uint8Array([0, 1, 0xaa])),
+        withSize(new Uint8Array([0, 2, 0xbb])),
+        withSize(new Uint8Array([0xfe, 3])),
+      ]),
+    );
     client.socket.write(withSize(new Uint8Array([0, 4, 0xcc])));
     const responses = await client.next(3);
     expect(responses.map((response) => [...response])).toEqual([
@@ -137,7 +160,13 @@ describe("Kafka listener", () => {
     const refused = await connect(listener.port);
     const negative = await connect(listener.port);
     oversized.socket.write(withSize(new Uint8Array(2_000)));
-    refused.socket.write(Buffer.concat([withSize(new Uint8Array([0, 1])), withSize(new Uint8Array([0xff])), withSize(new Uint8Array([0, 2]))]));
+    refused.socket.write(
+      Buffer.concat([
+        withSize(new Uint8Array([0, 1])),
+        withSize(new Uint8Array([0xff])),
+        withSize(new Uint8Array([0, 2])),
+      ]),
+    );
     negative.socket.write(new Uint8Array([0xff, 0xff, 0xff, 0xf0]));
     await Promise.all([oversized.closed, refused.closed, negative.closed]);
     // The refused connection still got the answer to the request before the refused one.
@@ -150,7 +179,10 @@ describe("Kafka listener", () => {
   });
 
   test("reading pauses at the in-flight limit and every request is still answered", async () => {
-    const { listener } = await start(echoConnection([], () => 5), { maxInFlightRequests: 2 });
+    const { listener } = await start(
+      echoConnection([], () => 5),
+      { maxInFlightRequests: 2 },
+    );
     const client = await connect(listener.port);
     const frames = Array.from({ length: 50 }, (_, index) => withSize(new Uint8Array([0, index])));
     client.socket.write(Buffer.concat(frames));
@@ -197,11 +229,15 @@ describe("Kafka listener", () => {
       apiName: String,
     }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(ListenError);
-    expect((error as Error).message).toBe(`Kafka listener: 127.0.0.1:${String(listener.port)} is already in use (is another broker or Kafka running? choose another --kafka-port)`);
+    expect((error as Error).message).toBe(
+      `Kafka listener: 127.0.0.1:${String(listener.port)} is already in use (is another broker or Kafka running? choose another --kafka-port)`,
+    );
   });
 
   test("connections above the per-IP and per-broker limits are closed on accept; closing one admits another", async () => {
-    const { listener, metrics } = await start(echoConnection([]), { admission: new ConnectionAdmission({ maxConnections: 1_000, maxConnectionsPerIp: 2 }) });
+    const { listener, metrics } = await start(echoConnection([]), {
+      admission: new ConnectionAdmission({ maxConnections: 1_000, maxConnectionsPerIp: 2 }),
+    });
     const first = await connect(listener.port);
     const second = await connect(listener.port);
     const third = await connect(listener.port);
@@ -216,7 +252,9 @@ describe("Kafka listener", () => {
     second.socket.destroy();
     fourth.socket.destroy();
 
-    const small = await start(echoConnection([]), { admission: new ConnectionAdmission({ maxConnections: 1, maxConnectionsPerIp: 1_000 }) });
+    const small = await start(echoConnection([]), {
+      admission: new ConnectionAdmission({ maxConnections: 1, maxConnectionsPerIp: 1_000 }),
+    });
     const only = await connect(small.listener.port);
     const over = await connect(small.listener.port);
     await over.closed;
@@ -225,7 +263,10 @@ describe("Kafka listener", () => {
   });
 
   test("an idle connection is closed; one with a request in flight is not", async () => {
-    const { listener, metrics } = await start(echoConnection([], (frame) => (frame[1] === 1 ? 400 : 0)), { idleTimeoutMs: 150 });
+    const { listener, metrics } = await start(
+      echoConnection([], (frame) => (frame[1] === 1 ? 400 : 0)),
+      { idleTimeoutMs: 150 },
+    );
     const idle = await connect(listener.port);
     const busy = await connect(listener.port);
     busy.socket.write(withSize(new Uint8Array([0, 1])));
@@ -240,7 +281,9 @@ describe("Kafka listener", () => {
     const stalled = await connect(listener.port);
     stalled.socket.write(withSize(new Uint8Array(100)).subarray(0, 50));
     const steady = await connect(listener.port);
-    const frames = Buffer.concat(Array.from({ length: 6 }, (_, index) => withSize(new Uint8Array([0, index, 1, 2, 3]))));
+    const frames = Buffer.concat(
+      Array.from({ length: 6 }, (_, index) => withSize(new Uint8Array([0, index, 1, 2, 3]))),
+    );
     // Every frame completes within the timeout, but the connection is never at a frame boundary for long.
     for (let at = 0; at < frames.length; at += 7) {
       steady.socket.write(frames.subarray(at, at + 7));
@@ -255,7 +298,10 @@ describe("Kafka listener", () => {
   test("the request memory budget pauses reading until frames in flight are answered, and frees everything on close", async () => {
     const frameBytes = 100_000;
     const budget = new RequestMemoryBudget(150_000);
-    const { listener } = await start(echoConnection([], () => 30), { requestMemory: budget, maxFrameBytes: 200_000 });
+    const { listener } = await start(
+      echoConnection([], () => 30),
+      { requestMemory: budget, maxFrameBytes: 200_000 },
+    );
     const clients = await Promise.all([connect(listener.port), connect(listener.port), connect(listener.port)]);
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, budget.usedBytes)), 1);

@@ -58,7 +58,12 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
   let closing: Promise<void> | undefined;
 
   // allowHalfOpen: a client that shuts down its sending side still gets the answers to what it sent.
-  const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 30_000, allowHalfOpen: true });
+  const server = net.createServer({
+    noDelay: true,
+    keepAlive: true,
+    keepAliveInitialDelay: 30_000,
+    allowHalfOpen: true,
+  });
   server.on("connection", (socket) => {
     if (!accepting) {
       socket.destroy();
@@ -98,7 +103,8 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
       });
       const outcome = await Promise.race([all.then(() => "drained" as const), timeout]);
       clearTimeout(timer);
-      if (outcome === "timeout") logger.warn("Kafka listener drain timed out", { timeoutMs, connections: clients.size });
+      if (outcome === "timeout")
+        logger.warn("Kafka listener drain timed out", { timeoutMs, connections: clients.size });
     },
     close() {
       closing ??= (async () => {

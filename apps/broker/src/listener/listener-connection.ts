@@ -277,7 +277,10 @@ export class ListenerConnection {
     this.inFlight += 1;
     let response: Promise<Uint8Array | readonly Uint8Array[] | undefined>;
     try {
-      response = this.connection.handleFrameParts === undefined ? this.connection.handleFrame(frame) : this.connection.handleFrameParts(frame);
+      response =
+        this.connection.handleFrameParts === undefined
+          ? this.connection.handleFrame(frame)
+          : this.connection.handleFrameParts(frame);
     } catch (error) {
       response = Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }

@@ -13,7 +13,8 @@ export class RequestMemoryBudget {
   readonly #waiting = new Map<object, { readonly bytes: number; readonly grant: () => void }>();
 
   constructor(limitBytes: number) {
-    if (!Number.isSafeInteger(limitBytes) || limitBytes < 1) throw new RangeError(`limitBytes must be a positive integer, got ${String(limitBytes)}`);
+    if (!Number.isSafeInteger(limitBytes) || limitBytes < 1)
+      throw new RangeError(`limitBytes must be a positive integer, got ${String(limitBytes)}`);
     this.limitBytes = limitBytes;
   }
 

@@ -28,7 +28,9 @@ function serializeError(error: Error, depth: number): Record<string, unknown> {
     message: error.message,
     ...(code === undefined ? {} : { code }),
     ...(error.stack === undefined ? {} : { stack: error.stack }),
-    ...(cause === undefined || depth >= 3 ? {} : { cause: cause instanceof Error ? serializeError(cause, depth + 1) : String(cause) }),
+    ...(cause === undefined || depth >= 3
+      ? {}
+      : { cause: cause instanceof Error ? serializeError(cause, depth + 1) : String(cause) }),
   };
 }
 
@@ -45,7 +47,9 @@ export class JsonLogger implements BrokerLogger {
   readonly #base: Readonly<Record<string, unknown>>;
   readonly #clock: () => number;
 
-  constructor(options: { level?: LogLevel; sink?: LogSink; base?: Readonly<Record<string, unknown>>; clock?: () => number } = {}) {
+  constructor(
+    options: { level?: LogLevel; sink?: LogSink; base?: Readonly<Record<string, unknown>>; clock?: () => number } = {},
+  ) {
     this.#level = RANK[options.level ?? "info"];
     this.#sink = options.sink ?? process.stdout;
     this.#base = options.base ?? {};
@@ -54,7 +58,12 @@ export class JsonLogger implements BrokerLogger {
 
   /** A logger writing to the same sink with extra fields on every line. */
   child(fields: Readonly<Record<string, unknown>>): JsonLogger {
-    return new JsonLogger({ level: levelOf(this.#level), sink: this.#sink, base: { ...this.#base, ...fields }, clock: this.#clock });
+    return new JsonLogger({
+      level: levelOf(this.#level),
+      sink: this.#sink,
+      base: { ...this.#base, ...fields },
+      clock: this.#clock,
+    });
   }
 
   debug(message: string, fields?: Readonly<Record<string, unknown>>): void {
@@ -75,7 +84,12 @@ export class JsonLogger implements BrokerLogger {
 
   #write(level: LogLevel, message: string, fields: Readonly<Record<string, unknown>> | undefined): void {
     if (RANK[level] < this.#level) return;
-    const entry: Record<string, unknown> = { ts: new Date(this.#clock()).toISOString(), level, msg: message, ...this.#base };
+    const entry: Record<string, unknown> = {
+      ts: new Date(this.#clock()).toISOString(),
+      level,
+      msg: message,
+      ...this.#base,
+    };
     if (fields !== undefined) for (const [key, value] of Object.entries(fields)) entry[key] = serialize(value);
     let line: string;
     try {

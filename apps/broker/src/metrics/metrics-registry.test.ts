@@ -13,7 +13,9 @@ describe("MetricsRegistry", () => {
     latency.observe(0.05);
     latency.observe(0.5);
     latency.observe(5);
-    registry.addCollector(() => [{ name: "external_total", help: "From elsewhere.", type: "counter", samples: [{ labels: { a: "b" }, value: 7 }] }]);
+    registry.addCollector(() => [
+      { name: "external_total", help: "From elsewhere.", type: "counter", samples: [{ labels: { a: "b" }, value: 7 }] },
+    ]);
     registry.addCollector(() => {
       throw new Error("broken collector");
     });
@@ -49,8 +51,24 @@ describe("MetricsRegistry", () => {
         help: "I/O.",
         type: "histogram",
         series: [
-          { labels: { step: "sync" }, buckets: [{ le: 0.001, count: 2 }, { le: Number.POSITIVE_INFINITY, count: 3 }], sum: 0.0125, count: 3 },
-          { labels: { step: "write" }, buckets: [{ le: 0.001, count: 0 }, { le: Number.POSITIVE_INFINITY, count: 0 }], sum: 0, count: 0 },
+          {
+            labels: { step: "sync" },
+            buckets: [
+              { le: 0.001, count: 2 },
+              { le: Number.POSITIVE_INFINITY, count: 3 },
+            ],
+            sum: 0.0125,
+            count: 3,
+          },
+          {
+            labels: { step: "write" },
+            buckets: [
+              { le: 0.001, count: 0 },
+              { le: Number.POSITIVE_INFINITY, count: 0 },
+            ],
+            sum: 0,
+            count: 0,
+          },
         ],
       },
     ]);

@@ -69,7 +69,8 @@ function renderHistogramSeries(
   sum: number,
   count: number,
 ): void {
-  for (const bucket of buckets) lines.push(`${name}_bucket${formatLabels(labels, ["le", formatNumber(bucket.le)])} ${String(bucket.count)}`);
+  for (const bucket of buckets)
+    lines.push(`${name}_bucket${formatLabels(labels, ["le", formatNumber(bucket.le)])} ${String(bucket.count)}`);
   lines.push(`${name}_sum${formatLabels(labels)} ${formatNumber(sum)}`);
   lines.push(`${name}_count${formatLabels(labels)} ${String(count)}`);
 }
@@ -104,7 +105,8 @@ export class Counter implements Family {
 
   render(lines: string[]): void {
     lines.push(`# HELP ${this.name} ${escapeHelp(this.help)}`, `# TYPE ${this.name} counter`);
-    for (const { labels, value } of this.#values.values()) lines.push(`${this.name}${formatLabels(labels)} ${formatNumber(value)}`);
+    for (const { labels, value } of this.#values.values())
+      lines.push(`${this.name}${formatLabels(labels)} ${formatNumber(value)}`);
   }
 }
 
@@ -140,7 +142,8 @@ export class Gauge implements Family {
   render(lines: string[]): void {
     lines.push(`# HELP ${this.name} ${escapeHelp(this.help)}`, `# TYPE ${this.name} gauge`);
     if (this.#read !== undefined) lines.push(`${this.name} ${formatNumber(this.#read())}`);
-    for (const { labels, value } of this.#values.values()) lines.push(`${this.name}${formatLabels(labels)} ${formatNumber(value)}`);
+    for (const { labels, value } of this.#values.values())
+      lines.push(`${this.name}${formatLabels(labels)} ${formatNumber(value)}`);
   }
 }
 
@@ -189,7 +192,9 @@ export class Histogram implements Family {
 }
 
 /** Latency buckets in seconds, 0.5 ms to 10 s. */
-export const LATENCY_BUCKETS_SECONDS: readonly number[] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+export const LATENCY_BUCKETS_SECONDS: readonly number[] = [
+  0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+];
 
 /** The registry of one broker process. */
 export class MetricsRegistry {
@@ -235,10 +240,12 @@ export class MetricsRegistry {
         if (this.#families.has(family.name) || !NAME.test(family.name)) continue;
         lines.push(`# HELP ${family.name} ${escapeHelp(family.help)}`, `# TYPE ${family.name} ${family.type}`);
         if (family.type === "histogram") {
-          for (const series of family.series) renderHistogramSeries(lines, family.name, series.labels, series.buckets, series.sum, series.count);
+          for (const series of family.series)
+            renderHistogramSeries(lines, family.name, series.labels, series.buckets, series.sum, series.count);
           continue;
         }
-        for (const sample of family.samples) lines.push(`${family.name}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`);
+        for (const sample of family.samples)
+          lines.push(`${family.name}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`);
       }
     }
     return `${lines.join("\n")}\n`;

@@ -27,7 +27,8 @@ describe("runtime metrics", () => {
     const metrics = new MetricsRegistry();
     const runtime = registerRuntimeMetrics(metrics);
     try {
-      const read = (text: string): number => Number(/nereus_process_cpu_seconds_total\{mode="user"\} ([0-9.e-]+)/.exec(text)?.[1]);
+      const read = (text: string): number =>
+        Number(/nereus_process_cpu_seconds_total\{mode="user"\} ([0-9.e-]+)/.exec(text)?.[1]);
       const before = read(metrics.render());
       let spin = 0;
       const until = process.cpuUsage().user + 20_000;
@@ -46,7 +47,8 @@ describe("runtime metrics", () => {
     const metrics = new MetricsRegistry();
     const runtime = registerRuntimeMetrics(metrics);
     try {
-      const read = (): number => Number(/^nereus_event_loop_busy_seconds_total ([0-9.e-]+)$/m.exec(metrics.render())?.[1]);
+      const read = (): number =>
+        Number(/^nereus_event_loop_busy_seconds_total ([0-9.e-]+)$/m.exec(metrics.render())?.[1]);
       expect(metrics.render()).toContain("# TYPE nereus_event_loop_busy_seconds_total counter");
       const before = read();
       const spinUntil = performance.now() + 50;

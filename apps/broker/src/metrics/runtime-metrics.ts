@@ -9,7 +9,9 @@ import { type PerformanceEntry, PerformanceObserver, performance, constants as p
 import type { Histogram, MetricsRegistry } from "./metrics-registry.js";
 
 /** Pause buckets in seconds, 0.1 ms to 1 s (scavenges are sub-millisecond, full collections up to tens of ms). */
-export const GC_PAUSE_BUCKETS_SECONDS: readonly number[] = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+export const GC_PAUSE_BUCKETS_SECONDS: readonly number[] = [
+  0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
+];
 
 /** The `kind` label of a GC entry's `detail.kind` (perf_hooks constants). */
 export function gcKindLabel(kind: number | undefined): string {
@@ -60,7 +62,11 @@ export function registerRuntimeMetrics(metrics: MetricsRegistry): RuntimeMetrics
       },
     ];
   });
-  const gcPauseSeconds = metrics.histogram("nereus_gc_pause_seconds", "Garbage-collection pauses of the broker's main thread, by kind (minor: scavenge, major: mark-compact).", GC_PAUSE_BUCKETS_SECONDS);
+  const gcPauseSeconds = metrics.histogram(
+    "nereus_gc_pause_seconds",
+    "Garbage-collection pauses of the broker's main thread, by kind (minor: scavenge, major: mark-compact).",
+    GC_PAUSE_BUCKETS_SECONDS,
+  );
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const detail = (entry as PerformanceEntry & { readonly detail?: { readonly kind?: number } }).detail;

@@ -1,13 +1,20 @@
 // The storage stack's series for /metrics: the embedded stores' physical steps timed on their I/O threads, where
 // the filesystem store's reads landed, its segment writer's jobs, the Object WAL writer's uploads and the background
 // materialization. Every value is read at scrape time from counters the stores keep anyway: nothing per request.
-import { storageIoTimings, storageReadBuffers, storageSegmentStats, type BrokerStorage } from "../storage/open-storage.js";
+import {
+  storageIoTimings,
+  storageReadBuffers,
+  storageSegmentStats,
+  type BrokerStorage,
+} from "../storage/open-storage.js";
 import type { MetricsRegistry } from "./metrics-registry.js";
 
 /** Adds the storage stack's collectors to `metrics` (families without a source, e.g. segments on S3, stay absent). */
 export function registerStorageMetrics(metrics: MetricsRegistry, storage: BrokerStorage): void {
-  metrics.gauge("nereus_storage_writable", "1 while the object store's last writes succeeded, 0 from a failed write (a full disk, say) until a write succeeds again.", () =>
-    storage.writeHealth().writable ? 1 : 0,
+  metrics.gauge(
+    "nereus_storage_writable",
+    "1 while the object store's last writes succeeded, 0 from a failed write (a full disk, say) until a write succeeds again.",
+    () => (storage.writeHealth().writable ? 1 : 0),
   );
   metrics.addCollector(() => {
     const timings = Object.entries(storageIoTimings(storage));
@@ -17,7 +24,12 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
         name: "nereus_storage_io_seconds",
         help: "Physical steps of the embedded stores, timed on their I/O threads: segment_write, segment_sync (fdatasync), object_publish, object_read, sqlite_round (BEGIN to COMMIT without gate waits), sqlite_gate_wait (a round waiting for the segment write its txns stand behind), sqlite_wal_sync (-wal datasync).",
         type: "histogram",
-        series: timings.map(([step, snapshot]) => ({ labels: { step }, buckets: snapshot.buckets, sum: snapshot.sumSeconds, count: snapshot.count })),
+        series: timings.map(([step, snapshot]) => ({
+          labels: { step },
+          buckets: snapshot.buckets,
+          sum: snapshot.sumSeconds,
+          count: snapshot.count,
+        })),
       },
     ];
   });
@@ -38,7 +50,9 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
         name: "nereus_storage_read_buffer_bytes",
         help: "Bytes of reused read buffers the event loop's pool holds now (let go after 30 s without reads).",
         type: "gauge",
-        samples: pools.flatMap(({ pool, chunkBytes }) => (chunkBytes === undefined ? [] : [{ labels: { pool }, value: chunkBytes }])),
+        samples: pools.flatMap(({ pool, chunkBytes }) =>
+          chunkBytes === undefined ? [] : [{ labels: { pool }, value: chunkBytes }],
+        ),
       },
     ];
   });
@@ -55,22 +69,67 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
           { labels: { kind: "following" }, value: segments.followingJobs },
         ],
       },
-      { name: "nereus_segment_records_total", help: "Records (object puts and deletes) written to segments.", type: "counter", samples: [{ labels: {}, value: segments.records }] },
-      { name: "nereus_segments_removed_total", help: "Segment files removed once nothing in them was needed.", type: "counter", samples: [{ labels: {}, value: segments.segmentsRemoved }] },
-      { name: "nereus_segment_objects_compacted_total", help: "Objects moved out of sparse segments by compaction.", type: "counter", samples: [{ labels: {}, value: segments.objectsCompacted }] },
+      {
+        name: "nereus_segment_records_total",
+        help: "Records (object puts and deletes) written to segments.",
+        type: "counter",
+        samples: [{ labels: {}, value: segments.records }],
+      },
+      {
+        name: "nereus_segments_removed_total",
+        help: "Segment files removed once nothing in them was needed.",
+        type: "counter",
+        samples: [{ labels: {}, value: segments.segmentsRemoved }],
+      },
+      {
+        name: "nereus_segment_objects_compacted_total",
+        help: "Objects moved out of sparse segments by compaction.",
+        type: "counter",
+        samples: [{ labels: {}, value: segments.objectsCompacted }],
+      },
     ];
   });
   const walStats = storage.runtime.writer.stats;
   metrics.addCollector(() => [
-    { name: "nereus_wal_objects_total", help: "Object WAL objects uploaded.", type: "counter", samples: [{ labels: {}, value: walStats.objects }] },
-    { name: "nereus_wal_object_bytes_total", help: "Bytes of uploaded Object WAL objects.", type: "counter", samples: [{ labels: {}, value: walStats.objectBytes }] },
-    { name: "nereus_wal_slices_total", help: "Stream slices in uploaded Object WAL objects.", type: "counter", samples: [{ labels: {}, value: walStats.slices }] },
-    { name: "nereus_wal_failed_flushes_total", help: "Object WAL uploads that failed.", type: "counter", samples: [{ labels: {}, value: walStats.failedFlushes }] },
+    {
+      name: "nereus_wal_objects_total",
+      help: "Object WAL objects uploaded.",
+      type: "counter",
+      samples: [{ labels: {}, value: walStats.objects }],
+    },
+    {
+      name: "nereus_wal_object_bytes_total",
+      help: "Bytes of uploaded Object WAL objects.",
+      type: "counter",
+      samples: [{ labels: {}, value: walStats.objectBytes }],
+    },
+    {
+      name: "nereus_wal_slices_total",
+      help: "Stream slices in uploaded Object WAL objects.",
+      type: "counter",
+      samples: [{ labels: {}, value: walStats.slices }],
+    },
+    {
+      name: "nereus_wal_failed_flushes_total",
+      help: "Object WAL uploads that failed.",
+      type: "counter",
+      samples: [{ labels: {}, value: walStats.failedFlushes }],
+    },
   ]);
   const materialization = storage.runtime.worker.stats;
   metrics.addCollector(() => [
-    { name: "nereus_materialization_tasks_published_total", help: "Higher generations published by the background worker.", type: "counter", samples: [{ labels: {}, value: materialization.tasksPublished }] },
-    { name: "nereus_materialization_bytes_total", help: "Source payload bytes of the materialization tasks run.", type: "counter", samples: [{ labels: {}, value: materialization.bytesMaterialized }] },
+    {
+      name: "nereus_materialization_tasks_published_total",
+      help: "Higher generations published by the background worker.",
+      type: "counter",
+      samples: [{ labels: {}, value: materialization.tasksPublished }],
+    },
+    {
+      name: "nereus_materialization_bytes_total",
+      help: "Source payload bytes of the materialization tasks run.",
+      type: "counter",
+      samples: [{ labels: {}, value: materialization.bytesMaterialized }],
+    },
     {
       name: "nereus_materialization_deferrals_total",
       help: "Background visits that left work for later: a small or busy-time level-1 increment (kind=level1), a merge while busy (kind=merge).",
@@ -86,7 +145,12 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
       type: "counter",
       samples: [{ labels: {}, value: materialization.foregroundWaitMs / 1000 }],
     },
-    { name: "nereus_materialization_errors_total", help: "Background materialization passes or tasks that failed.", type: "counter", samples: [{ labels: {}, value: materialization.errors }] },
+    {
+      name: "nereus_materialization_errors_total",
+      help: "Background materialization passes or tasks that failed.",
+      type: "counter",
+      samples: [{ labels: {}, value: materialization.errors }],
+    },
     {
       name: "nereus_materialization_pending_bytes",
       help: "Payload bytes committed above the materialized end of the streams (as of each stream's last visit): the backlog a busy broker left for later.",

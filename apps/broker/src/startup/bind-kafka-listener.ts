@@ -26,8 +26,16 @@ export async function bindKafkaListener(
 ): Promise<KafkaListener> {
   const requestMemory = new RequestMemoryBudget(config.connections.requestMemoryBytes);
   const admission = new ConnectionAdmission(config.connections);
-  metrics.gauge("nereus_request_memory_bytes", "Bytes of client requests held (received, not yet answered, and reserved for frames being received).", () => requestMemory.usedBytes);
-  metrics.gauge("nereus_request_memory_waiting_connections", "Connections whose reading waits for room in the request memory budget.", () => requestMemory.waitingCount);
+  metrics.gauge(
+    "nereus_request_memory_bytes",
+    "Bytes of client requests held (received, not yet answered, and reserved for frames being received).",
+    () => requestMemory.usedBytes,
+  );
+  metrics.gauge(
+    "nereus_request_memory_waiting_connections",
+    "Connections whose reading waits for room in the request memory budget.",
+    () => requestMemory.waitingCount,
+  );
   const listener = await startKafkaListener({
     host: config.kafka.host,
     port: config.kafka.port,
@@ -41,14 +49,32 @@ export async function bindKafkaListener(
     openConnection,
     logger,
     metrics: {
-      accepted: metrics.counter("nereus_listener_connections_accepted_total", "TCP connections accepted by the Kafka listener."),
+      accepted: metrics.counter(
+        "nereus_listener_connections_accepted_total",
+        "TCP connections accepted by the Kafka listener.",
+      ),
       active: metrics.gauge("nereus_listener_connections_active", "TCP connections open on the Kafka listener."),
-      closedOnError: metrics.counter("nereus_listener_connections_closed_on_error_total", "Connections closed because of a bad frame, a refused request or a socket error."),
-      refused: metrics.counter("nereus_listener_connections_refused_total", "Connections closed on accept because of a connection limit, by reason."),
-      timedOut: metrics.counter("nereus_listener_connections_timed_out_total", "Connections closed by a timeout (idle, or an incomplete request frame), by reason."),
+      closedOnError: metrics.counter(
+        "nereus_listener_connections_closed_on_error_total",
+        "Connections closed because of a bad frame, a refused request or a socket error.",
+      ),
+      refused: metrics.counter(
+        "nereus_listener_connections_refused_total",
+        "Connections closed on accept because of a connection limit, by reason.",
+      ),
+      timedOut: metrics.counter(
+        "nereus_listener_connections_timed_out_total",
+        "Connections closed by a timeout (idle, or an incomplete request frame), by reason.",
+      ),
       bytesReceived: metrics.counter("nereus_listener_received_bytes_total", "Bytes received on the Kafka listener."),
-      bytesSent: metrics.counter("nereus_listener_sent_bytes_total", "Bytes of responses written by the Kafka listener."),
-      requestSeconds: metrics.histogram("nereus_kafka_request_duration_seconds", "Kafka requests from complete frame to response written, by API."),
+      bytesSent: metrics.counter(
+        "nereus_listener_sent_bytes_total",
+        "Bytes of responses written by the Kafka listener.",
+      ),
+      requestSeconds: metrics.histogram(
+        "nereus_kafka_request_duration_seconds",
+        "Kafka requests from complete frame to response written, by API.",
+      ),
     },
     apiName: (apiKey) => API_NAMES.get(apiKey) ?? "unknown",
   });

@@ -24,7 +24,13 @@ export function advertisedHostOf(config: BrokerConfig): string {
 }
 
 /** Creates the group coordinator and the Kafka broker of `config`, advertised at the host and `advertisedPort`. */
-export function buildKafkaServices(config: BrokerConfig, storage: BrokerStorage, advertisedPort: number, logger: BrokerLogger, undo: StartupUndo): KafkaServices {
+export function buildKafkaServices(
+  config: BrokerConfig,
+  storage: BrokerStorage,
+  advertisedPort: number,
+  logger: BrokerLogger,
+  undo: StartupUndo,
+): KafkaServices {
   const advertisedHost = advertisedHostOf(config);
   const coordinator = createGroupCoordinator({
     metadata: storage.metadata,

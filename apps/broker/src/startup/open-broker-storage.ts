@@ -31,7 +31,12 @@ export async function openBrokerStorage(
     const held = lock;
     undo.push(() => held.release());
   }
-  const storage = await openStorage({ config, writerId, logger, instrument: (store: StreamStore) => instrumentStreamStore(store, appendSeconds) });
+  const storage = await openStorage({
+    config,
+    writerId,
+    logger,
+    instrument: (store: StreamStore) => instrumentStreamStore(store, appendSeconds),
+  });
   undo.push(() => storage.close());
   return { lock, storage };
 }

@@ -22,8 +22,14 @@ export function registerBrokerMetrics(
   metrics.addCollector(() => broker.metrics.collect());
   metrics.addCollector(() => groupFamilies(coordinator));
   registerStorageMetrics(metrics, storage);
-  metrics.gauge("nereus_broker_uptime_seconds", "Seconds since the broker started.", () => (Date.now() - startedAt) / 1000);
-  metrics.gauge("nereus_process_resident_memory_bytes", "Resident set size of the broker process.", () => process.memoryUsage.rss());
+  metrics.gauge(
+    "nereus_broker_uptime_seconds",
+    "Seconds since the broker started.",
+    () => (Date.now() - startedAt) / 1000,
+  );
+  metrics.gauge("nereus_process_resident_memory_bytes", "Resident set size of the broker process.", () =>
+    process.memoryUsage.rss(),
+  );
   metrics.gauge("nereus_process_heap_used_bytes", "V8 heap in use.", () => process.memoryUsage().heapUsed);
   const runtimeMetrics = registerRuntimeMetrics(metrics);
   undo.push(() => runtimeMetrics.stop());
@@ -41,10 +47,35 @@ export function registerBrokerMetrics(
 function groupFamilies(coordinator: GroupCoordinator): ReturnType<KafkaBroker["metrics"]["collect"]> {
   const snapshot = coordinator.metrics;
   return [
-    { name: "nereus_kafka_groups", help: "Consumer groups with members or rebalances in memory.", type: "gauge", samples: [{ labels: {}, value: snapshot.groups }] },
-    { name: "nereus_kafka_group_members", help: "Members of those groups.", type: "gauge", samples: [{ labels: {}, value: snapshot.members }] },
-    { name: "nereus_kafka_group_rebalances_total", help: "Rebalances started.", type: "counter", samples: [{ labels: {}, value: snapshot.rebalances }] },
-    { name: "nereus_kafka_group_members_removed_total", help: "Members removed (left, expired, dropped from a rebalance).", type: "counter", samples: [{ labels: {}, value: snapshot.membersRemoved }] },
-    { name: "nereus_kafka_offset_commits_total", help: "OffsetCommit requests that stored offsets.", type: "counter", samples: [{ labels: {}, value: snapshot.offsetCommits }] },
+    {
+      name: "nereus_kafka_groups",
+      help: "Consumer groups with members or rebalances in memory.",
+      type: "gauge",
+      samples: [{ labels: {}, value: snapshot.groups }],
+    },
+    {
+      name: "nereus_kafka_group_members",
+      help: "Members of those groups.",
+      type: "gauge",
+      samples: [{ labels: {}, value: snapshot.members }],
+    },
+    {
+      name: "nereus_kafka_group_rebalances_total",
+      help: "Rebalances started.",
+      type: "counter",
+      samples: [{ labels: {}, value: snapshot.rebalances }],
+    },
+    {
+      name: "nereus_kafka_group_members_removed_total",
+      help: "Members removed (left, expired, dropped from a rebalance).",
+      type: "counter",
+      samples: [{ labels: {}, value: snapshot.membersRemoved }],
+    },
+    {
+      name: "nereus_kafka_offset_commits_total",
+      help: "OffsetCommit requests that stored offsets.",
+      type: "counter",
+      samples: [{ labels: {}, value: snapshot.offsetCommits }],
+    },
   ];
 }

@@ -22,7 +22,13 @@ export async function startAdmin(
     host: config.admin.host,
     port: config.admin.port,
     // 200 "degraded" while the store cannot write (storage-health.ts): reads are still served.
-    health: () => ({ ok: serving(), nodeId: config.nodeId, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000), connections: listener.connectionCount, ...storageHealthReport(storage.writeHealth()) }),
+    health: () => ({
+      ok: serving(),
+      nodeId: config.nodeId,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      connections: listener.connectionCount,
+      ...storageHealthReport(storage.writeHealth()),
+    }),
     metrics: () => metrics.render(),
   });
   undo.push(() => admin.close());

@@ -10,7 +10,9 @@ describe("data directory lock", () => {
     const dir = path.join(tempDir("lock"), "data");
     const first = lockDataDir(dir);
     expect(() => lockDataDir(dir)).toThrow(StartupError);
-    expect(() => lockDataDir(dir)).toThrow(`data directory ${dir} is in use by another broker (pid ${String(process.pid)})`);
+    expect(() => lockDataDir(dir)).toThrow(
+      `data directory ${dir} is in use by another broker (pid ${String(process.pid)})`,
+    );
     first.release();
     const second = lockDataDir(dir);
     second.release();

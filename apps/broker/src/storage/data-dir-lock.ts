@@ -29,7 +29,10 @@ export function lockDataDir(dataDir: string): DataDirLock {
     accessSync(dataDir, constants.R_OK | constants.W_OK | constants.X_OK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? "error";
-    throw new StartupError(`data directory ${dataDir} is not usable (${code}): choose another --data-dir or fix its permissions`, { cause: error });
+    throw new StartupError(
+      `data directory ${dataDir} is not usable (${code}): choose another --data-dir or fix its permissions`,
+      { cause: error },
+    );
   }
   const file = path.join(dataDir, "broker.lock");
   for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -50,7 +53,10 @@ export function lockDataDir(dataDir: string): DataDirLock {
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-        throw new StartupError(`cannot create the lock file ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`, { cause: error });
+        throw new StartupError(
+          `cannot create the lock file ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+          { cause: error },
+        );
       }
       let owner = Number.NaN;
       try {
@@ -59,7 +65,9 @@ export function lockDataDir(dataDir: string): DataDirLock {
         // Unreadable: treat as stale.
       }
       if (Number.isSafeInteger(owner) && owner > 0 && (owner === process.pid || alive(owner))) {
-        throw new StartupError(`data directory ${dataDir} is in use by another broker (pid ${String(owner)}); stop it or choose another --data-dir`);
+        throw new StartupError(
+          `data directory ${dataDir} is in use by another broker (pid ${String(owner)}); stop it or choose another --data-dir`,
+        );
       }
       rmSync(file, { force: true });
     }

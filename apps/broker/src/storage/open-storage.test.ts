@@ -27,7 +27,10 @@ async function open(storage: BrokerConfigInput["storage"] = {}): Promise<BrokerS
 async function streamWithData(storage: BrokerStorage, name: string, profile: StorageProfile): Promise<string> {
   const { streamId } = await storage.store.createStream(name, { profile });
   for (let index = 0; index < 2; index++) {
-    await storage.store.append(streamId, { payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: new Uint8Array(64 * 1024).fill(index + 1), recordCount: 1 }] });
+    await storage.store.append(streamId, {
+      payloadFormat: "OPAQUE_RECORD_BATCH",
+      entries: [{ payload: new Uint8Array(64 * 1024).fill(index + 1), recordCount: 1 }],
+    });
   }
   return streamId;
 }
@@ -85,7 +88,10 @@ describe("openStorage on the embedded stores", () => {
   test('"all" materializes both Object WAL profiles', async () => {
     const storage = await open({ materialization: "all" });
     expect(storage.summary).toMatchObject({ materialization: "all" });
-    const streams = [await streamWithData(storage, "sync", "OBJECT_WAL_SYNC_OBJECT"), await streamWithData(storage, "async", "OBJECT_WAL_ASYNC_OBJECT")];
+    const streams = [
+      await streamWithData(storage, "sync", "OBJECT_WAL_SYNC_OBJECT"),
+      await streamWithData(storage, "async", "OBJECT_WAL_ASYNC_OBJECT"),
+    ];
     expect(await registeredStreams(storage)).toEqual([...streams].sort());
     expect(await publishedTasks(storage, 2)).toBe(2);
     expect(await storage.runtime.worker.runOnce()).toEqual({ streams: 2, published: 0 });

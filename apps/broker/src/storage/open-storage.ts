@@ -5,7 +5,14 @@
 // `close()` closes in reverse order (stream store, runtime — which uploads pending WAL objects — then the stores).
 import fs from "node:fs";
 import path from "node:path";
-import { type LatencySnapshot, type MetadataStore, type ObjectStore, type StorageProfile, type StreamStore, createStreamStore } from "@nereus/core";
+import {
+  type LatencySnapshot,
+  type MetadataStore,
+  type ObjectStore,
+  type StorageProfile,
+  type StreamStore,
+  createStreamStore,
+} from "@nereus/core";
 import type { LogDirectory } from "@nereus/kafka";
 import { SqliteMetadataStore, createEtcdMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
 import {
@@ -84,7 +91,8 @@ export function storageReadBuffers(storage: Pick<BrokerStorage, "objectStore">):
   if (!(storage.objectStore instanceof FileSystemObjectStore)) return [];
   const { eventLoop, workers } = storage.objectStore.readBufferStats;
   const pools: StorageReadBufferPool[] = [{ pool: "workers", lent: workers.lent, own: workers.own }];
-  if (eventLoop !== undefined) pools.unshift({ pool: "event_loop", lent: eventLoop.lent, own: eventLoop.own, chunkBytes: eventLoop.chunkBytes });
+  if (eventLoop !== undefined)
+    pools.unshift({ pool: "event_loop", lent: eventLoop.lent, own: eventLoop.own, chunkBytes: eventLoop.chunkBytes });
   return pools;
 }
 
@@ -121,7 +129,9 @@ async function closeQuietly(what: string, logger: BrokerLogger, close: () => Pro
   }
 }
 
-async function openMetadata(config: BrokerConfig): Promise<{ metadata: MetadataStore; summary: Record<string, unknown> }> {
+async function openMetadata(
+  config: BrokerConfig,
+): Promise<{ metadata: MetadataStore; summary: Record<string, unknown> }> {
   const spec = config.storage.metadata;
   if (spec.kind === "sqlite") {
     const file = path.resolve(config.dataDir, spec.path ?? "metadata.sqlite");
@@ -130,7 +140,11 @@ async function openMetadata(config: BrokerConfig): Promise<{ metadata: MetadataS
         // The default file lies in the data directory, which this broker holds locked (data-dir-lock.ts): no other
         // broker writes it, so its reads may be cached until this store's next write. A file named in the
         // configuration may be shared.
-        metadata: await createSqliteMetadataStore({ path: file, durability: config.storage.durability, cacheReads: spec.path === undefined }),
+        metadata: await createSqliteMetadataStore({
+          path: file,
+          durability: config.storage.durability,
+          cacheReads: spec.path === undefined,
+        }),
         summary: {
           metadata: "sqlite",
           metadataPath: file,
@@ -143,7 +157,11 @@ async function openMetadata(config: BrokerConfig): Promise<{ metadata: MetadataS
     }
   }
   try {
-    const metadata = await createEtcdMetadataStore({ endpoints: spec.endpoints, dialTimeoutMs: spec.dialTimeoutMs, requestTimeoutMs: spec.requestTimeoutMs });
+    const metadata = await createEtcdMetadataStore({
+      endpoints: spec.endpoints,
+      dialTimeoutMs: spec.dialTimeoutMs,
+      requestTimeoutMs: spec.requestTimeoutMs,
+    });
     return { metadata, summary: { metadata: "etcd", etcdEndpoints: spec.endpoints } };
   } catch (error) {
     throw new StartupError(`cannot reach etcd at ${spec.endpoints.join(",")}: ${reasonOf(error)}`, { cause: error });
@@ -156,14 +174,20 @@ async function volumeCapacity(directory: string): Promise<{ totalBytes: number; 
   return { totalBytes: stats.blocks * stats.bsize, usableBytes: stats.bavail * stats.bsize };
 }
 
-async function openObjects(config: BrokerConfig, logger: BrokerLogger): Promise<{ objectStore: ObjectStore; logDir: LogDirectory; summary: Record<string, unknown> }> {
+async function openObjects(
+  config: BrokerConfig,
+  logger: BrokerLogger,
+): Promise<{ objectStore: ObjectStore; logDir: LogDirectory; summary: Record<string, unknown> }> {
   const spec = config.storage.objects;
   if (spec.kind === "filesystem") {
     const root = path.resolve(config.dataDir, spec.root ?? "objects");
     const objectStore = createFileSystemObjectStore({
       root,
       durability: config.storage.durability,
-      segments: spec.layout === "segments" && { hotReadSegments: spec.hotReadSegments, hotReadBufferBytes: spec.readBufferBytes },
+      segments: spec.layout === "segments" && {
+        hotReadSegments: spec.hotReadSegments,
+        hotReadBufferBytes: spec.readBufferBytes,
+      },
       // A full disk: one line at the first failed write, then at most one per 30 s, and one when writes succeed again.
       writeHealth: new StorageWriteLog(logger),
     });
@@ -183,8 +207,12 @@ async function openObjects(config: BrokerConfig, logger: BrokerLogger): Promise<
         objectsRoot: root,
         objectsLayout: spec.layout,
         durability: config.storage.durability,
-        ...(recovery === undefined ? {} : { objectsTornTailCut: `${String(recovery.bytes)} byte(s): ${recovery.reason}` }),
-        ...(objectStore.segmentRebuiltIndex === undefined ? {} : { objectsIndexRebuilt: objectStore.segmentRebuiltIndex }),
+        ...(recovery === undefined
+          ? {}
+          : { objectsTornTailCut: `${String(recovery.bytes)} byte(s): ${recovery.reason}` }),
+        ...(objectStore.segmentRebuiltIndex === undefined
+          ? {}
+          : { objectsIndexRebuilt: objectStore.segmentRebuiltIndex }),
       },
     };
   }
@@ -194,7 +222,9 @@ async function openObjects(config: BrokerConfig, logger: BrokerLogger): Promise<
     forcePathStyle: spec.forcePathStyle,
     keyPrefix: spec.keyPrefix,
     ...(spec.endpoint === undefined ? {} : { endpoint: spec.endpoint }),
-    ...(spec.accessKeyId === undefined || spec.secretAccessKey === undefined ? {} : { credentials: { accessKeyId: spec.accessKeyId, secretAccessKey: spec.secretAccessKey } }),
+    ...(spec.accessKeyId === undefined || spec.secretAccessKey === undefined
+      ? {}
+      : { credentials: { accessKeyId: spec.accessKeyId, secretAccessKey: spec.secretAccessKey } }),
   });
   const where = `s3://${spec.bucket}/${spec.keyPrefix}${spec.endpoint === undefined ? "" : ` at ${spec.endpoint}`}`;
   try {
@@ -204,7 +234,11 @@ async function openObjects(config: BrokerConfig, logger: BrokerLogger): Promise<
     await objectStore.close().catch(() => undefined);
     throw new StartupError(`cannot use the object store ${where}: ${reasonOf(error)}`, { cause: error });
   }
-  return { objectStore, logDir: { path: `s3://${spec.bucket}/${spec.keyPrefix}` }, summary: { objects: "s3", bucket: spec.bucket, s3Endpoint: spec.endpoint ?? "aws", keyPrefix: spec.keyPrefix } };
+  return {
+    objectStore,
+    logDir: { path: `s3://${spec.bucket}/${spec.keyPrefix}` },
+    summary: { objects: "s3", bucket: spec.bucket, s3Endpoint: spec.endpoint ?? "aws", keyPrefix: spec.keyPrefix },
+  };
 }
 
 /** Opens the stack; throws StartupError (having closed what it opened) when a part cannot be used. */
@@ -237,7 +271,10 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
         ? {
             concurrency: 1,
             busyBytesPerSecond: EMBEDDED_BUSY_BYTES_PER_SECOND,
-            policy: { busyLevelOneBytes: EMBEDDED_BUSY_LEVEL_ONE_BYTES, busyLevelOneDelayMs: EMBEDDED_BUSY_LEVEL_ONE_DELAY_MS },
+            policy: {
+              busyLevelOneBytes: EMBEDDED_BUSY_LEVEL_ONE_BYTES,
+              busyLevelOneDelayMs: EMBEDDED_BUSY_LEVEL_ONE_DELAY_MS,
+            },
           }
         : {}),
       onError: (error, streamId) => logger.warn("materialization failed", { streamId, error }),

@@ -7,11 +7,21 @@ import type { StoreWriteHealth } from "@nereus/object-wal";
 /** The storage part of the health answer: `status` "degraded" while the store cannot write, and the details. */
 export interface StorageHealthReport {
   readonly status?: "degraded";
-  readonly storage: { readonly writable: true } | { readonly writable: false; readonly reason: string; readonly since: string; readonly failedWrites: number };
+  readonly storage:
+    | { readonly writable: true }
+    | { readonly writable: false; readonly reason: string; readonly since: string; readonly failedWrites: number };
 }
 
 /** The report for `health` (the object store's write health). */
 export function storageHealthReport(health: StoreWriteHealth): StorageHealthReport {
   if (health.writable) return { storage: { writable: true } };
-  return { status: "degraded", storage: { writable: false, reason: health.reason, since: new Date(health.since).toISOString(), failedWrites: health.failures } };
+  return {
+    status: "degraded",
+    storage: {
+      writable: false,
+      reason: health.reason,
+      since: new Date(health.since).toISOString(),
+      failedWrites: health.failures,
+    },
+  };
 }

@@ -45,6 +45,10 @@ export class StorageWriteLog implements StoreWriteHealthListener {
   readonly onWritable = (after: Extract<StoreWriteHealth, { writable: false }>): void => {
     this.#loggedAt = undefined;
     this.#suppressed = 0;
-    this.#logger.info("storage writable again", { failures: after.failures, unwritableMs: Math.max(0, this.#clock() - after.since), reason: after.reason });
+    this.#logger.info("storage writable again", {
+      failures: after.failures,
+      unwritableMs: Math.max(0, this.#clock() - after.since),
+      reason: after.reason,
+    });
   };
 }

@@ -9,7 +9,14 @@ import net from "node:net";
 import path from "node:path";
 import { loadServices } from "@nereus/test-services";
 import { tempDir } from "./temp-dirs.js";
-import { BROKER_SETTINGS, BrokerConfigSchema, type BrokerConfigInput, JsonLogger, type RunningBroker, startBroker } from "../../src/index.js";
+import {
+  BROKER_SETTINGS,
+  BrokerConfigSchema,
+  type BrokerConfigInput,
+  JsonLogger,
+  type RunningBroker,
+  startBroker,
+} from "../../src/index.js";
 
 /** The test process's environment without broker settings, so a stray NEREUS_KAFKA_PORT cannot change a test. */
 function cleanEnvironment(): NodeJS.ProcessEnv {
@@ -37,7 +44,10 @@ export { tempDir };
 export type StorageKind = "embedded" | "cluster";
 
 /** Configuration of a test broker (ports 0 unless given; group rebalances without the 3 s initial delay). */
-export function testConfig(kind: StorageKind, options: { dataDir?: string; cluster?: string; kafkaPort?: number; overrides?: BrokerConfigInput } = {}): BrokerConfigInput {
+export function testConfig(
+  kind: StorageKind,
+  options: { dataDir?: string; cluster?: string; kafkaPort?: number; overrides?: BrokerConfigInput } = {},
+): BrokerConfigInput {
   const cluster = options.cluster ?? `t${randomBytes(5).toString("hex")}`;
   const base: BrokerConfigInput = {
     dataDir: options.dataDir ?? tempDir("broker"),
@@ -71,7 +81,13 @@ function merge<T extends object>(base: T, overrides: object): T {
   for (const [key, value] of Object.entries(overrides)) {
     const current = result[key];
     result[key] =
-      typeof value === "object" && value !== null && !Array.isArray(value) && typeof current === "object" && current !== null ? merge(current as object, value as object) : value;
+      typeof value === "object" &&
+      value !== null &&
+      !Array.isArray(value) &&
+      typeof current === "object" &&
+      current !== null
+        ? merge(current as object, value as object)
+        : value;
   }
   return result as T;
 }
@@ -87,7 +103,9 @@ export interface InProcessBroker {
 export async function startInProcess(config: BrokerConfigInput): Promise<InProcessBroker> {
   const logs: string[] = [];
   const parsed = BrokerConfigSchema.parse(config);
-  const broker = await startBroker(parsed, { logger: new JsonLogger({ level: parsed.log.level, sink: { write: (line) => logs.push(line) } }) });
+  const broker = await startBroker(parsed, {
+    logger: new JsonLogger({ level: parsed.log.level, sink: { write: (line) => logs.push(line) } }),
+  });
   return { broker, bootstrap: `127.0.0.1:${String(broker.kafkaPort)}`, logs, config };
 }
 
@@ -144,9 +162,12 @@ export class BrokerProcess {
         return JSON.parse(line) as Record<string, unknown>;
       }
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
-        throw new Error(`broker exited (${String(this.child.exitCode ?? this.child.signalCode)}) before serving: ${this.stderr.join("").trim()}`);
+        throw new Error(
+          `broker exited (${String(this.child.exitCode ?? this.child.signalCode)}) before serving: ${this.stderr.join("").trim()}`,
+        );
       }
-      if (Date.now() > deadline) throw new Error(`broker did not start within ${String(timeoutMs)} ms: ${this.stderr.join("")}`);
+      if (Date.now() > deadline)
+        throw new Error(`broker did not start within ${String(timeoutMs)} ms: ${this.stderr.join("")}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

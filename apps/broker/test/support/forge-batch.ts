@@ -6,7 +6,10 @@ import { protocol } from "@nereus/kafka";
 const { RecordBatchOffset, RECORD_BATCH_HEADER_BYTES, LOG_OVERHEAD_BYTES, CRC_COVERAGE_START } = protocol;
 
 /** A copy of `batch` with the given parts replaced and a valid batchLength and CRC. */
-export function forgeBatch(batch: Uint8Array, changes: { section?: Uint8Array; recordCount?: number; lastOffsetDelta?: number; compression?: number }): Uint8Array {
+export function forgeBatch(
+  batch: Uint8Array,
+  changes: { section?: Uint8Array; recordCount?: number; lastOffsetDelta?: number; compression?: number },
+): Uint8Array {
   const section = changes.section ?? batch.subarray(RECORD_BATCH_HEADER_BYTES);
   const forged = new Uint8Array(RECORD_BATCH_HEADER_BYTES + section.length);
   forged.set(batch.subarray(0, RECORD_BATCH_HEADER_BYTES));
@@ -15,7 +18,11 @@ export function forgeBatch(batch: Uint8Array, changes: { section?: Uint8Array; r
   view.setInt32(RecordBatchOffset.batchLength, forged.length - LOG_OVERHEAD_BYTES);
   if (changes.recordCount !== undefined) view.setInt32(RecordBatchOffset.recordCount, changes.recordCount);
   if (changes.lastOffsetDelta !== undefined) view.setInt32(RecordBatchOffset.lastOffsetDelta, changes.lastOffsetDelta);
-  if (changes.compression !== undefined) view.setInt16(RecordBatchOffset.attributes, (view.getInt16(RecordBatchOffset.attributes) & ~0x07) | changes.compression);
+  if (changes.compression !== undefined)
+    view.setInt16(
+      RecordBatchOffset.attributes,
+      (view.getInt16(RecordBatchOffset.attributes) & ~0x07) | changes.compression,
+    );
   view.setUint32(RecordBatchOffset.crc, crc32c(forged.subarray(CRC_COVERAGE_START)));
   return forged;
 }

@@ -16,11 +16,21 @@ export class KafkajsFixture {
    * Starts a broker on `kind` storage (config overrides on top of the test config; `cluster` names a cluster another
    * broker of the test shares) and a kafkajs client of it.
    */
-  async start(kind: StorageKind, options: BrokerConfigInput & { readonly cluster?: string } = {}): Promise<{ readonly broker: InProcessBroker; readonly kafka: Kafka }> {
+  async start(
+    kind: StorageKind,
+    options: BrokerConfigInput & { readonly cluster?: string } = {},
+  ): Promise<{ readonly broker: InProcessBroker; readonly kafka: Kafka }> {
     const { cluster, ...overrides } = options;
-    const broker = await startInProcess(testConfig(kind, { kafkaPort: await freePort(), overrides, ...(cluster === undefined ? {} : { cluster }) }));
+    const broker = await startInProcess(
+      testConfig(kind, { kafkaPort: await freePort(), overrides, ...(cluster === undefined ? {} : { cluster }) }),
+    );
     this.#brokers.push(broker);
-    const kafka = new Kafka({ clientId: "nereus-test", brokers: [broker.bootstrap], logLevel: logLevel.NOTHING, retry: { retries: 5, initialRetryTime: 100 } });
+    const kafka = new Kafka({
+      clientId: "nereus-test",
+      brokers: [broker.bootstrap],
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 5, initialRetryTime: 100 },
+    });
     return { broker, kafka };
   }
 
@@ -40,7 +50,10 @@ export class KafkajsFixture {
   }
 
   /** A new group's consumer of `topic` from the beginning, and the records it has received so far. */
-  async readFromBeginning(kafka: Kafka, topic: string): Promise<{ readonly consumer: Consumer; readonly received: string[] }> {
+  async readFromBeginning(
+    kafka: Kafka,
+    topic: string,
+  ): Promise<{ readonly consumer: Consumer; readonly received: string[] }> {
     const received: string[] = [];
     const consumer = this.consumer(kafka);
     await consumer.connect();
@@ -62,7 +75,11 @@ export class KafkajsFixture {
 }
 
 /** Polls `condition` every 50 ms; throws naming `what` after `timeoutMs`. */
-export async function waitFor(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function waitFor(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

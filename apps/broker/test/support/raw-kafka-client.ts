@@ -38,7 +38,11 @@ export class RawKafkaClient {
   }
 
   /** Sends one request and resolves with the decoded response body. */
-  async request<K extends ApiKey>(apiKey: K, apiVersion: number, body: Parameters<typeof protocol.encodeRequest<K>>[1]): Promise<ReturnType<typeof protocol.decodeResponse<K>>["body"]> {
+  async request<K extends ApiKey>(
+    apiKey: K,
+    apiVersion: number,
+    body: Parameters<typeof protocol.encodeRequest<K>>[1],
+  ): Promise<ReturnType<typeof protocol.decodeResponse<K>>["body"]> {
     const correlationId = ++this.#correlationId;
     const response = new Promise<Buffer>((resolve) => this.#waiting.push(resolve));
     this.#socket.write(protocol.encodeRequest({ apiKey, apiVersion, correlationId, clientId: "raw-test" }, body));

@@ -54,9 +54,13 @@ export class RawKafkaSocket {
   async next(count: number, timeoutMs = 10_000): Promise<Buffer[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.responses.length < count) {
-      if (this.#isClosed) throw new Error(`connection closed after ${String(this.responses.length)} of ${String(count)} responses`);
+      if (this.#isClosed)
+        throw new Error(`connection closed after ${String(this.responses.length)} of ${String(count)} responses`);
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`${String(this.responses.length)} of ${String(count)} responses within ${String(timeoutMs)} ms`);
+      if (left <= 0)
+        throw new Error(
+          `${String(this.responses.length)} of ${String(count)} responses within ${String(timeoutMs)} ms`,
+        );
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         this.#waiters.push(() => {
@@ -71,7 +75,10 @@ export class RawKafkaSocket {
   /** Waits (bounded) until the broker closed the connection; resolves with whether it did. */
   async closedWithin(timeoutMs: number): Promise<boolean> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const outcome = await Promise.race([this.closed.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+    const outcome = await Promise.race([
+      this.closed.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+    ]);
     clearTimeout(timer);
     return outcome;
   }
@@ -89,7 +96,12 @@ export class RawKafkaSocket {
 export async function apiVersionsErrorCode(port: number): Promise<number> {
   const client = await RawKafkaSocket.connect(port);
   try {
-    client.socket.write(encodeRequest({ apiKey: 18, apiVersion: 3, correlationId: 1, clientId: "probe" }, { clientSoftwareName: "probe", clientSoftwareVersion: "1.0" }));
+    client.socket.write(
+      encodeRequest(
+        { apiKey: 18, apiVersion: 3, correlationId: 1, clientId: "probe" },
+        { clientSoftwareName: "probe", clientSoftwareVersion: "1.0" },
+      ),
+    );
     const [frame] = await client.next(1);
     return decodeResponse({ apiKey: 18, apiVersion: 3 }, frame!).body.errorCode;
   } finally {

@@ -16,7 +16,9 @@ export interface BookieCallOptions {
 }
 
 /** A read answer: the stored entry body, or a definite "not here". */
-export type BookieReadResult = { readonly found: true; readonly body: Uint8Array; readonly maxLac?: number } | { readonly found: false; readonly status: "ENOENTRY" | "ENOLEDGER" };
+export type BookieReadResult =
+  | { readonly found: true; readonly body: Uint8Array; readonly maxLac?: number }
+  | { readonly found: false; readonly status: "ENOENTRY" | "ENOLEDGER" };
 
 /** A READ_LAC answer: the explicit LAC record and/or the last stored entry, or a definite "nothing". */
 export type BookieReadLacResult =
@@ -56,7 +58,11 @@ export class BookieClient {
     return resolving;
   }
 
-  async #send(bookieId: string, body: BookieRequestBody, options: BookieCallOptions & { priority?: number }): Promise<BookieResponse> {
+  async #send(
+    bookieId: string,
+    body: BookieRequestBody,
+    options: BookieCallOptions & { priority?: number },
+  ): Promise<BookieResponse> {
     const connection = await this.#connection(bookieId, options);
     return connection.send(body, options);
   }
@@ -64,36 +70,64 @@ export class BookieClient {
   /** Stores one packaged entry; resolves when the bookie acknowledged it (journaled). */
   async addEntry(
     bookieId: string,
-    request: { ledgerId: bigint; entryId: number; masterKey: Uint8Array; body: readonly Uint8Array[]; recovery?: boolean },
+    request: {
+      ledgerId: bigint;
+      entryId: number;
+      masterKey: Uint8Array;
+      body: readonly Uint8Array[];
+      recovery?: boolean;
+    },
     options: BookieCallOptions = {},
   ): Promise<void> {
     const response = await this.#send(
       bookieId,
-      { type: "add", ledgerId: request.ledgerId, entryId: request.entryId, masterKey: request.masterKey, body: request.body, ...(request.recovery === true ? { flag: AddFlag.RECOVERY_ADD } : {}) },
+      {
+        type: "add",
+        ledgerId: request.ledgerId,
+        entryId: request.entryId,
+        masterKey: request.masterKey,
+        body: request.body,
+        ...(request.recovery === true ? { flag: AddFlag.RECOVERY_ADD } : {}),
+      },
       { ...options, ...(request.recovery === true ? { priority: HIGH_PRIORITY } : {}) },
     );
     const status = response.addResponse?.status ?? response.status;
-    if (status !== StatusCode.EOK) throw mapBookieStatus(status, "write", { bookieId, ledgerId: request.ledgerId, entryId: request.entryId });
+    if (status !== StatusCode.EOK)
+      throw mapBookieStatus(status, "write", { bookieId, ledgerId: request.ledgerId, entryId: request.entryId });
   }
 
   /**
    * Reads one entry (`entryId = -1`: the bookie's last entry of the ledger). With `fenceKey` the read fences the
    * ledger on this bookie (recovery), sent with high priority.
    */
-  async readEntry(bookieId: string, request: { ledgerId: bigint; entryId: number; fenceKey?: Uint8Array }, options: BookieCallOptions = {}): Promise<BookieReadResult> {
+  async readEntry(
+    bookieId: string,
+    request: { ledgerId: bigint; entryId: number; fenceKey?: Uint8Array },
+    options: BookieCallOptions = {},
+  ): Promise<BookieReadResult> {
     const fence = request.fenceKey !== undefined;
     const response = await this.#send(
       bookieId,
-      { type: "read", ledgerId: request.ledgerId, entryId: request.entryId, ...(fence ? { flag: ReadFlag.FENCE_LEDGER, masterKey: request.fenceKey } : {}) },
+      {
+        type: "read",
+        ledgerId: request.ledgerId,
+        entryId: request.entryId,
+        ...(fence ? { flag: ReadFlag.FENCE_LEDGER, masterKey: request.fenceKey } : {}),
+      },
       { ...options, ...(fence ? { priority: HIGH_PRIORITY } : {}) },
     );
     const read = response.readResponse;
     const status = read?.status ?? response.status;
     if (status === StatusCode.ENOENTRY) return { found: false, status: "ENOENTRY" };
     if (status === StatusCode.ENOLEDGER) return { found: false, status: "ENOLEDGER" };
-    if (status !== StatusCode.EOK) throw mapBookieStatus(status, "read", { bookieId, ledgerId: request.ledgerId, entryId: request.entryId });
+    if (status !== StatusCode.EOK)
+      throw mapBookieStatus(status, "read", { bookieId, ledgerId: request.ledgerId, entryId: request.entryId });
     if (read?.body === undefined) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, `bookie ${bookieId} answered a read of entry ${String(request.entryId)} without a body`, { retryable: true });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_READ_FAILED,
+        `bookie ${bookieId} answered a read of entry ${String(request.entryId)} without a body`,
+        { retryable: true },
+      );
     }
     return { found: true, body: read.body, ...(read.maxLac === undefined ? {} : { maxLac: read.maxLac }) };
   }
@@ -114,7 +148,11 @@ export class BookieClient {
   }
 
   /** Stores an explicit LAC record on a bookie (v3 WRITE_LAC). */
-  async writeLac(bookieId: string, request: { ledgerId: bigint; lac: number; masterKey: Uint8Array; body: Uint8Array }, options: BookieCallOptions = {}): Promise<void> {
+  async writeLac(
+    bookieId: string,
+    request: { ledgerId: bigint; lac: number; masterKey: Uint8Array; body: Uint8Array },
+    options: BookieCallOptions = {},
+  ): Promise<void> {
     const response = await this.#send(bookieId, { type: "writeLac", ...request }, options);
     const status = response.writeLacResponse?.status ?? response.status;
     if (status !== StatusCode.EOK) throw mapBookieStatus(status, "write", { bookieId, ledgerId: request.ledgerId });
@@ -125,7 +163,9 @@ export class BookieClient {
     this.#closed = true;
     const connections = [...this.#connections.values()];
     this.#connections.clear();
-    await Promise.all(connections.map(async (connection) => (await Promise.resolve(connection).catch(() => undefined))?.close()));
+    await Promise.all(
+      connections.map(async (connection) => (await Promise.resolve(connection).catch(() => undefined))?.close()),
+    );
   }
 
   [Symbol.asyncDispose](): Promise<void> {

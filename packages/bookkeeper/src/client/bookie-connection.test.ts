@@ -53,7 +53,12 @@ async function startPeer(onRequest: (peer: Peer, request: BookieRequest) => void
     answer(request) {
       const body = request.body;
       if (body.type !== "add") throw new Error("peer answers adds only");
-      const payload = encodeResponse({ operation: OperationType.ADD_ENTRY, txnId: request.txnId, status: 0, addResponse: { status: 0, ledgerId: body.ledgerId, entryId: body.entryId } });
+      const payload = encodeResponse({
+        operation: OperationType.ADD_ENTRY,
+        txnId: request.txnId,
+        status: 0,
+        addResponse: { status: 0, ledgerId: body.ledgerId, entryId: body.entryId },
+      });
       const frame = Buffer.alloc(4 + payload.length);
       frame.writeUInt32BE(payload.length, 0);
       frame.set(payload, 4);
@@ -62,16 +67,23 @@ async function startPeer(onRequest: (peer: Peer, request: BookieRequest) => void
     dropConnections() {
       for (const socket of sockets) socket.destroy();
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
   peers.push(peer);
   return peer;
 }
 
-const add = (entryId: number) => ({ type: "add" as const, ledgerId: 1n, entryId, masterKey: new Uint8Array(20), body: [new Uint8Array(100)] });
+const add = (entryId: number) => ({
+  type: "add" as const,
+  ledgerId: 1n,
+  entryId,
+  masterKey: new Uint8Array(20),
+  body: [new Uint8Array(100)],
+});
 
 describe("BookieConnection", () => {
   it("matches out-of-order answers to their requests by txnId and coalesces same-tick writes", async () => {
@@ -82,7 +94,9 @@ describe("BookieConnection", () => {
     });
     const connection = new BookieConnection("peer", { host: "127.0.0.1", port: peer.port });
     const answers = await Promise.all(Array.from({ length: 10 }, (_, entryId) => connection.send(add(entryId))));
-    expect(answers.map((answer) => answer.addResponse?.entryId)).toEqual(Array.from({ length: 10 }, (_, entryId) => entryId));
+    expect(answers.map((answer) => answer.addResponse?.entryId)).toEqual(
+      Array.from({ length: 10 }, (_, entryId) => entryId),
+    );
     expect(new Set(peer.requests.map((request) => request.txnId)).size).toBe(10);
     expect(peer.reads.length).toBeLessThan(10); // one vectored write for the whole batch, not one per request
     await connection.close();
@@ -107,7 +121,10 @@ describe("BookieConnection", () => {
       else self.answer(request);
     });
     const connection = new BookieConnection("peer", { host: "127.0.0.1", port: peer.port });
-    await expect(connection.send(add(0))).rejects.toMatchObject({ code: ErrorCode.PRIMARY_WAL_WRITE_FAILED, retryable: true });
+    await expect(connection.send(add(0))).rejects.toMatchObject({
+      code: ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+      retryable: true,
+    });
     expect((await connection.send(add(1))).addResponse?.entryId).toBe(1);
     await connection.close();
     await expect(connection.send(add(2))).rejects.toMatchObject({ code: ErrorCode.STORAGE_CLOSED });
@@ -118,14 +135,23 @@ describe("BookieConnection", () => {
     const port = peer.port;
     await peer.close();
     const connection = new BookieConnection("gone", { host: "127.0.0.1", port });
-    await expect(connection.send(add(0))).rejects.toMatchObject({ code: ErrorCode.PRIMARY_WAL_WRITE_FAILED, retryable: true, details: { errno: "ECONNREFUSED" } });
-    await expect(connection.send({ type: "readLac", ledgerId: 1n })).rejects.toMatchObject({ code: ErrorCode.PRIMARY_WAL_READ_FAILED, retryable: true });
+    await expect(connection.send(add(0))).rejects.toMatchObject({
+      code: ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+      retryable: true,
+      details: { errno: "ECONNREFUSED" },
+    });
+    await expect(connection.send({ type: "readLac", ledgerId: 1n })).rejects.toMatchObject({
+      code: ErrorCode.PRIMARY_WAL_READ_FAILED,
+      retryable: true,
+    });
   });
 
   it("rejects at once when the caller's signal is already aborted", async () => {
     const peer = await startPeer(() => undefined);
     const connection = new BookieConnection("peer", { host: "127.0.0.1", port: peer.port });
-    await expect(connection.send(add(0), { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: ErrorCode.CANCELLED });
+    await expect(connection.send(add(0), { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      code: ErrorCode.CANCELLED,
+    });
     await connection.close();
   });
 });

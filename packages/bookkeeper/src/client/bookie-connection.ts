@@ -90,7 +90,15 @@ export class BookieConnection {
     if (this.#connecting !== undefined) return this.#connecting;
     const connecting = new Promise<Live>((resolve, reject) => {
       const socket = net.connect({ host: this.#address.host, port: this.#address.port, noDelay: true });
-      const timer = setTimeout(() => socket.destroy(Object.assign(new Error(`connect timed out after ${String(this.#connectTimeoutMs)} ms`), { code: "ETIMEDOUT" })), this.#connectTimeoutMs);
+      const timer = setTimeout(
+        () =>
+          socket.destroy(
+            Object.assign(new Error(`connect timed out after ${String(this.#connectTimeoutMs)} ms`), {
+              code: "ETIMEDOUT",
+            }),
+          ),
+        this.#connectTimeoutMs,
+      );
       const onConnectError = (error: Error) => {
         clearTimeout(timer);
         reject(error);
@@ -103,7 +111,9 @@ export class BookieConnection {
         const live: Live = { socket, decoder: new FrameDecoder(this.#maxFrameSize) };
         socket.on("data", (chunk: Buffer) => this.#onData(live, chunk));
         socket.on("error", (error) => this.#onBroken(live, error));
-        socket.on("close", () => this.#onBroken(live, Object.assign(new Error("connection closed by the bookie"), { code: "ECONNRESET" })));
+        socket.on("close", () =>
+          this.#onBroken(live, Object.assign(new Error("connection closed by the bookie"), { code: "ECONNRESET" })),
+        );
         if (this.#closed) {
           socket.destroy();
           reject(new NereusError(ErrorCode.STORAGE_CLOSED, `connection to bookie ${this.bookieId} is closed`));
@@ -141,7 +151,12 @@ export class BookieConnection {
       if (pending === undefined) continue; // Answer to a request that already timed out or was aborted.
       this.#pending.delete(response.txnId);
       if (response.operation !== pending.operation) {
-        pending.reject(new NereusError(ErrorCode.DECODE_ERROR, `bookie ${this.bookieId} answered txn ${String(response.txnId)} with operation ${String(response.operation)}`));
+        pending.reject(
+          new NereusError(
+            ErrorCode.DECODE_ERROR,
+            `bookie ${this.bookieId} answered txn ${String(response.txnId)} with operation ${String(response.operation)}`,
+          ),
+        );
       } else {
         pending.resolve(response);
       }
@@ -156,13 +171,21 @@ export class BookieConnection {
     this.#pending.clear();
     this.#stopDeadlineTimer();
     for (const entry of pending) {
-      entry.reject(mapBookieTransportError(cause, entry.operation === 2 || entry.operation === 6 ? "write" : "read", { bookieId: this.bookieId }, "connection lost"));
+      entry.reject(
+        mapBookieTransportError(
+          cause,
+          entry.operation === 2 || entry.operation === 6 ? "write" : "read",
+          { bookieId: this.bookieId },
+          "connection lost",
+        ),
+      );
     }
   }
 
   /** Sends one request and waits for its response. */
   async send(body: BookieRequestBody, options: BookieSendOptions = {}): Promise<BookieResponse> {
-    if (this.#closed) throw new NereusError(ErrorCode.STORAGE_CLOSED, `connection to bookie ${this.bookieId} is closed`);
+    if (this.#closed)
+      throw new NereusError(ErrorCode.STORAGE_CLOSED, `connection to bookie ${this.bookieId} is closed`);
     const signal = options.signal;
     const what = `${body.type} request to bookie ${this.bookieId}`;
     if (signal?.aborted === true) throw abortError(signal, what);
@@ -177,11 +200,20 @@ export class BookieConnection {
     this.#nextTxnId += 1n;
     const operation = operationOf(body);
     return new Promise<BookieResponse>((resolve, reject) => {
-      const onAbort = signal === undefined
-        ? undefined
-        : () => {
-            if (this.#pending.delete(txnId)) reject(mapBookieTransportError(abortError(signal, what), kindOf(body), { bookieId: this.bookieId }, "request aborted"));
-          };
+      const onAbort =
+        signal === undefined
+          ? undefined
+          : () => {
+              if (this.#pending.delete(txnId))
+                reject(
+                  mapBookieTransportError(
+                    abortError(signal, what),
+                    kindOf(body),
+                    { bookieId: this.bookieId },
+                    "request aborted",
+                  ),
+                );
+            };
       if (signal !== undefined && onAbort !== undefined) signal.addEventListener("abort", onAbort, { once: true });
       this.#pending.set(txnId, {
         operation,
@@ -197,7 +229,10 @@ export class BookieConnection {
         },
       });
       this.#deadlineTimer ??= setTimeout(() => this.#sweepDeadlines(), this.#requestTimeoutMs + 1);
-      this.#write(live.socket, encodeRequestFrame({ txnId, ...(options.priority === undefined ? {} : { priority: options.priority }), body }));
+      this.#write(
+        live.socket,
+        encodeRequestFrame({ txnId, ...(options.priority === undefined ? {} : { priority: options.priority }), body }),
+      );
     });
   }
 
@@ -229,7 +264,12 @@ export class BookieConnection {
       this.#pending.delete(txnId);
       const kind: BookieOperationKind = pending.operation === 2 || pending.operation === 6 ? "write" : "read";
       pending.reject(
-        mapBookieTransportError(new NereusError(ErrorCode.TIMEOUT, pending.timeoutMessage, { retryable: true }), kind, { bookieId: this.bookieId }, "request timed out"),
+        mapBookieTransportError(
+          new NereusError(ErrorCode.TIMEOUT, pending.timeoutMessage, { retryable: true }),
+          kind,
+          { bookieId: this.bookieId },
+          "request timed out",
+        ),
       );
     }
   }
@@ -243,7 +283,8 @@ export class BookieConnection {
   close(): Promise<void> {
     this.#closed = true;
     const live = this.#live;
-    if (live !== undefined) this.#onBroken(live, Object.assign(new Error("connection closed by the client"), { code: "ECONNABORTED" }));
+    if (live !== undefined)
+      this.#onBroken(live, Object.assign(new Error("connection closed by the client"), { code: "ECONNABORTED" }));
     return Promise.resolve();
   }
 

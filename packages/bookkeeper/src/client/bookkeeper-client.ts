@@ -88,7 +88,9 @@ export class BookKeeperClient {
   constructor(options: BookKeeperClientOptions) {
     const root = options.ledgersRoot ?? "/ledgers";
     this.#session = new ZooKeeperSession(options.zooKeeperConnectString, {
-      ...(options.zooKeeperSessionTimeoutMs === undefined ? {} : { sessionTimeoutMs: options.zooKeeperSessionTimeoutMs }),
+      ...(options.zooKeeperSessionTimeoutMs === undefined
+        ? {}
+        : { sessionTimeoutMs: options.zooKeeperSessionTimeoutMs }),
     });
     const registry = new BookieRegistry(this.#session, root);
     this.#context = {
@@ -118,8 +120,14 @@ export class BookKeeperClient {
     const ensembleSize = options.ensembleSize ?? 3;
     const writeQuorumSize = options.writeQuorumSize ?? 2;
     const ackQuorumSize = options.ackQuorumSize ?? 2;
-    if (![ensembleSize, writeQuorumSize, ackQuorumSize].every(Number.isInteger) || !(ensembleSize >= writeQuorumSize && writeQuorumSize >= ackQuorumSize && ackQuorumSize >= 1)) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `quorums must satisfy ensemble ≥ write quorum ≥ ack quorum ≥ 1 (got ${String(ensembleSize)}/${String(writeQuorumSize)}/${String(ackQuorumSize)})`);
+    if (
+      ![ensembleSize, writeQuorumSize, ackQuorumSize].every(Number.isInteger) ||
+      !(ensembleSize >= writeQuorumSize && writeQuorumSize >= ackQuorumSize && ackQuorumSize >= 1)
+    ) {
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `quorums must satisfy ensemble ≥ write quorum ≥ ack quorum ≥ 1 (got ${String(ensembleSize)}/${String(writeQuorumSize)}/${String(ackQuorumSize)})`,
+      );
     }
     const call = options.signal === undefined ? {} : { signal: options.signal };
     const password = passwordBytes(options.password ?? "");
@@ -157,7 +165,10 @@ export class BookKeeperClient {
         });
       }
     }
-    throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, "generated ledger ids kept colliding with existing ledgers");
+    throw new NereusError(
+      ErrorCode.METADATA_INVARIANT_VIOLATION,
+      "generated ledger ids kept colliding with existing ledgers",
+    );
   }
 
   /**
@@ -171,11 +182,17 @@ export class BookKeeperClient {
     const call = options.signal === undefined ? {} : { signal: options.signal };
     const current = await this.#context.store.read(ledgerId, call);
     if (current === undefined) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `ledger ${String(ledgerId)} does not exist`, { retryable: false, details: { ledgerId: String(ledgerId) } });
+      throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `ledger ${String(ledgerId)} does not exist`, {
+        retryable: false,
+        details: { ledgerId: String(ledgerId) },
+      });
     }
     const password = passwordBytes(options.password ?? "");
     if (!equalBytes(password, current.metadata.password)) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, `wrong password for ledger ${String(ledgerId)}`, { retryable: false, details: { ledgerId: String(ledgerId) } });
+      throw new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, `wrong password for ledger ${String(ledgerId)}`, {
+        retryable: false,
+        details: { ledgerId: String(ledgerId) },
+      });
     }
     const digest = createDigestManager(current.metadata.digestType, password);
     let opened: VersionedLedgerMetadata = current;
@@ -186,9 +203,17 @@ export class BookKeeperClient {
     } else if (current.metadata.state === "CLOSED") {
       lastAddConfirmed = current.metadata.lastEntryId;
     } else {
-      lastAddConfirmed = (await new LedgerEntryReader(this.#context.bookies, ledgerId, digest).probeLastEntries(current.metadata, call)).lastAddConfirmed;
+      lastAddConfirmed = (
+        await new LedgerEntryReader(this.#context.bookies, ledgerId, digest).probeLastEntries(current.metadata, call)
+      ).lastAddConfirmed;
     }
-    return new ReadOnlyLedgerHandle(this.#context, { ledgerId, metadata: opened.metadata, version: opened.version, digest, lastAddConfirmed });
+    return new ReadOnlyLedgerHandle(this.#context, {
+      ledgerId,
+      metadata: opened.metadata,
+      version: opened.version,
+      digest,
+      lastAddConfirmed,
+    });
   }
 
   /** The metadata of a ledger, or `undefined` when it does not exist. */

@@ -3,7 +3,13 @@ import { isQuorumCovered, writeSetOf } from "./distribution-schedule.js";
 
 describe("distribution schedule", () => {
   it("rotates write sets round-robin over the ensemble", () => {
-    expect([0, 1, 2, 3, 4].map((entryId) => writeSetOf(entryId, 3, 2))).toEqual([[0, 1], [1, 2], [2, 0], [0, 1], [1, 2]]);
+    expect([0, 1, 2, 3, 4].map((entryId) => writeSetOf(entryId, 3, 2))).toEqual([
+      [0, 1],
+      [1, 2],
+      [2, 0],
+      [0, 1],
+      [1, 2],
+    ]);
     expect(writeSetOf(7, 3, 3)).toEqual([1, 2, 0]);
   });
 

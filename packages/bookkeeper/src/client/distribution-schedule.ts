@@ -14,7 +14,12 @@ export function writeSetOf(entryId: number, ensembleSize: number, writeQuorumSiz
  * sets, fewer than `ackQuorumSize` members are unanswered. Then no entry can have been acknowledged without
  * at least one answering bookie holding it (RRQuorumCoverageSet in the Java client).
  */
-export function isQuorumCovered(answered: ReadonlySet<number>, ensembleSize: number, writeQuorumSize: number, ackQuorumSize: number): boolean {
+export function isQuorumCovered(
+  answered: ReadonlySet<number>,
+  ensembleSize: number,
+  writeQuorumSize: number,
+  ackQuorumSize: number,
+): boolean {
   for (let start = 0; start < ensembleSize; start += 1) {
     let unanswered = 0;
     for (let i = 0; i < writeQuorumSize; i += 1) if (!answered.has((start + i) % ensembleSize)) unanswered += 1;

@@ -68,29 +68,55 @@ export class LedgerEntryReader {
         return unpackEntry(result.body, this.#digest, { ledgerId: this.#ledgerId, entryId });
       } catch (error) {
         if (options.signal?.aborted === true) throw error;
-        failures.push(NereusError.is(error) ? error : new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, String(error), { cause: error }));
+        failures.push(
+          NereusError.is(error)
+            ? error
+            : new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, String(error), { cause: error }),
+        );
       }
     }
-    const details = { ledgerId: String(this.#ledgerId), entryId, notFound, failures: failures.map((failure) => failure.message) };
+    const details = {
+      ledgerId: String(this.#ledgerId),
+      entryId,
+      notFound,
+      failures: failures.map((failure) => failure.message),
+    };
     if (failures.length === 0) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `entry ${String(entryId)} of ledger ${String(this.#ledgerId)} is on none of its ${String(notFound)} replicas`, { retryable: false, details });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+        `entry ${String(entryId)} of ledger ${String(this.#ledgerId)} is on none of its ${String(notFound)} replicas`,
+        { retryable: false, details },
+      );
     }
     if (failures.every((failure) => failure.code === ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH) && notFound === 0) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, `every replica of entry ${String(entryId)} of ledger ${String(this.#ledgerId)} failed verification`, {
-        retryable: false,
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
+        `every replica of entry ${String(entryId)} of ledger ${String(this.#ledgerId)} failed verification`,
+        {
+          retryable: false,
+          cause: failures[0],
+          details,
+        },
+      );
+    }
+    throw new NereusError(
+      ErrorCode.PRIMARY_WAL_READ_FAILED,
+      `entry ${String(entryId)} of ledger ${String(this.#ledgerId)} could not be read: ${failures.map((failure) => failure.message).join("; ")}`,
+      {
+        retryable: true,
         cause: failures[0],
         details,
-      });
-    }
-    throw new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, `entry ${String(entryId)} of ledger ${String(this.#ledgerId)} could not be read: ${failures.map((failure) => failure.message).join("; ")}`, {
-      retryable: true,
-      cause: failures[0],
-      details,
-    });
+      },
+    );
   }
 
   /** Reads `first..last` (inclusive) with bounded parallelism; entries come back in id order. */
-  async readRange(metadata: LedgerMetadata, first: number, last: number, options: ReadCallOptions & { concurrency?: number } = {}): Promise<LedgerEntry[]> {
+  async readRange(
+    metadata: LedgerMetadata,
+    first: number,
+    last: number,
+    options: ReadCallOptions & { concurrency?: number } = {},
+  ): Promise<LedgerEntry[]> {
     const count = last - first + 1;
     const out = new Array<LedgerEntry>(Math.max(0, count));
     let next = first;
@@ -112,7 +138,10 @@ export class LedgerEntryReader {
    * and returns the highest LAC they carry once the answers cover the ensemble.
    * @throws FENCED-style/authorization failures at once; PRIMARY_WAL_READ_FAILED (retryable) without coverage.
    */
-  async probeLastEntries(metadata: LedgerMetadata, options: ReadCallOptions & { fenceKey?: Uint8Array } = {}): Promise<LastEntryProbe> {
+  async probeLastEntries(
+    metadata: LedgerMetadata,
+    options: ReadCallOptions & { fenceKey?: Uint8Array } = {},
+  ): Promise<LastEntryProbe> {
     const ensemble = lastSegment(metadata).ensemble;
     const answered = new Set<number>();
     const failures: NereusError[] = [];
@@ -120,25 +149,47 @@ export class LedgerEntryReader {
     await Promise.all(
       ensemble.map(async (bookieId, index) => {
         try {
-          const result = await this.#bookies.readEntry(bookieId, { ledgerId: this.#ledgerId, entryId: -1, ...(options.fenceKey === undefined ? {} : { fenceKey: options.fenceKey }) }, options);
+          const result = await this.#bookies.readEntry(
+            bookieId,
+            {
+              ledgerId: this.#ledgerId,
+              entryId: -1,
+              ...(options.fenceKey === undefined ? {} : { fenceKey: options.fenceKey }),
+            },
+            options,
+          );
           if (result.found) {
             const entry = unpackEntry(result.body, this.#digest, { ledgerId: this.#ledgerId });
             lastAddConfirmed = Math.max(lastAddConfirmed, entry.lastAddConfirmed);
           }
           answered.add(index);
         } catch (error) {
-          failures.push(NereusError.is(error) ? error : new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, String(error), { cause: error }));
+          failures.push(
+            NereusError.is(error)
+              ? error
+              : new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, String(error), { cause: error }),
+          );
         }
       }),
     );
-    const fatal = failures.find((failure) => !failure.retryable && failure.code !== ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH);
+    const fatal = failures.find(
+      (failure) => !failure.retryable && failure.code !== ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
+    );
     if (fatal !== undefined) throw fatal;
     if (!isQuorumCovered(answered, metadata.ensembleSize, metadata.writeQuorumSize, metadata.ackQuorumSize)) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, `only ${String(answered.size)} of ${String(ensemble.length)} bookies of ledger ${String(this.#ledgerId)} answered; not enough to know its last confirmed entry`, {
-        retryable: true,
-        cause: failures[0],
-        details: { ledgerId: String(this.#ledgerId), answered: answered.size, failures: failures.map((failure) => failure.message) },
-      });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_READ_FAILED,
+        `only ${String(answered.size)} of ${String(ensemble.length)} bookies of ledger ${String(this.#ledgerId)} answered; not enough to know its last confirmed entry`,
+        {
+          retryable: true,
+          cause: failures[0],
+          details: {
+            ledgerId: String(this.#ledgerId),
+            answered: answered.size,
+            failures: failures.map((failure) => failure.message),
+          },
+        },
+      );
     }
     return { lastAddConfirmed, answered: answered.size };
   }
@@ -148,7 +199,12 @@ export class LedgerEntryReader {
    * reports it missing only when at least Qw−Qa+1 replicas said "no such entry/ledger" (so it cannot have been
    * acknowledged). Anything in between is a retryable PRIMARY_WAL_READ_FAILED.
    */
-  async recoveryRead(metadata: LedgerMetadata, entryId: number, fenceKey: Uint8Array, options: ReadCallOptions = {}): Promise<RecoveryReadResult> {
+  async recoveryRead(
+    metadata: LedgerMetadata,
+    entryId: number,
+    fenceKey: Uint8Array,
+    options: ReadCallOptions = {},
+  ): Promise<RecoveryReadResult> {
     const ensemble = segmentFor(metadata, entryId).ensemble;
     const writeSet = writeSetOf(entryId, metadata.ensembleSize, metadata.writeQuorumSize);
     let missing = 0;
@@ -157,14 +213,22 @@ export class LedgerEntryReader {
       writeSet.map(async (index) => {
         const bookieId = ensemble[index] as string;
         try {
-          const result = await this.#bookies.readEntry(bookieId, { ledgerId: this.#ledgerId, entryId, fenceKey }, options);
+          const result = await this.#bookies.readEntry(
+            bookieId,
+            { ledgerId: this.#ledgerId, entryId, fenceKey },
+            options,
+          );
           if (!result.found) {
             missing += 1;
             return undefined;
           }
           return unpackEntry(result.body, this.#digest, { ledgerId: this.#ledgerId, entryId });
         } catch (error) {
-          failures.push(NereusError.is(error) ? error : new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, String(error), { cause: error }));
+          failures.push(
+            NereusError.is(error)
+              ? error
+              : new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, String(error), { cause: error }),
+          );
           return undefined;
         }
       }),
@@ -172,10 +236,19 @@ export class LedgerEntryReader {
     const entry = results.find((result) => result !== undefined);
     if (entry !== undefined) return { found: true, entry };
     if (missing >= metadata.writeQuorumSize - metadata.ackQuorumSize + 1) return { found: false };
-    throw new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, `recovery read of entry ${String(entryId)} of ledger ${String(this.#ledgerId)} is inconclusive`, {
-      retryable: true,
-      cause: failures[0],
-      details: { ledgerId: String(this.#ledgerId), entryId, missing, failures: failures.map((failure) => failure.message) },
-    });
+    throw new NereusError(
+      ErrorCode.PRIMARY_WAL_READ_FAILED,
+      `recovery read of entry ${String(entryId)} of ledger ${String(this.#ledgerId)} is inconclusive`,
+      {
+        retryable: true,
+        cause: failures[0],
+        details: {
+          ledgerId: String(this.#ledgerId),
+          entryId,
+          missing,
+          failures: failures.map((failure) => failure.message),
+        },
+      },
+    );
   }
 }

@@ -67,10 +67,17 @@ const MAX_METADATA_ATTEMPTS = 8;
 const REQUEST_OVERHEAD = 128;
 
 function sameSegments(a: readonly LedgerSegment[], b: readonly LedgerSegment[]): boolean {
-  return a.length === b.length && a.every((segment, index) => {
-    const other = b[index];
-    return other !== undefined && other.firstEntryId === segment.firstEntryId && other.ensemble.join(",") === segment.ensemble.join(",");
-  });
+  return (
+    a.length === b.length &&
+    a.every((segment, index) => {
+      const other = b[index];
+      return (
+        other !== undefined &&
+        other.firstEntryId === segment.firstEntryId &&
+        other.ensemble.join(",") === segment.ensemble.join(",")
+      );
+    })
+  );
 }
 
 /**
@@ -174,10 +181,21 @@ export class LedgerHandle {
    * Recovery mode only: re-adds entry `entryId` (which must be `lastAddPushed + 1`) with its original ledger
    * length, through the fence.
    */
-  recoveryAddEntry(entryId: number, payload: Uint8Array, lengthAfter: number, options: AddOptions = {}): Promise<number> {
-    if (!this.#recovery) return Promise.reject(new NereusError(ErrorCode.INVALID_ARGUMENT, "recoveryAddEntry needs a recovery handle"));
+  recoveryAddEntry(
+    entryId: number,
+    payload: Uint8Array,
+    lengthAfter: number,
+    options: AddOptions = {},
+  ): Promise<number> {
+    if (!this.#recovery)
+      return Promise.reject(new NereusError(ErrorCode.INVALID_ARGUMENT, "recoveryAddEntry needs a recovery handle"));
     if (entryId !== this.#lastAddPushed + 1) {
-      return Promise.reject(new NereusError(ErrorCode.INVALID_ARGUMENT, `recovered entry ${String(entryId)} does not follow ${String(this.#lastAddPushed)}`));
+      return Promise.reject(
+        new NereusError(
+          ErrorCode.INVALID_ARGUMENT,
+          `recovered entry ${String(entryId)} does not follow ${String(this.#lastAddPushed)}`,
+        ),
+      );
     }
     return this.#add(payload, options, lengthAfter);
   }
@@ -185,23 +203,35 @@ export class LedgerHandle {
   #add(payload: Uint8Array, options: AddOptions, lengthAfter: number | undefined): Promise<number> {
     if (this.#state !== "open") {
       return Promise.reject(
-        this.#failure ?? new NereusError(ErrorCode.STORAGE_CLOSED, `ledger ${String(this.ledgerId)} is ${this.#state === "closing" ? "closing" : "closed"}`),
+        this.#failure ??
+          new NereusError(
+            ErrorCode.STORAGE_CLOSED,
+            `ledger ${String(this.ledgerId)} is ${this.#state === "closing" ? "closing" : "closed"}`,
+          ),
       );
     }
     const frameSize = payload.length + ENTRY_HEADER_LENGTH + this.#digest.length + REQUEST_OVERHEAD;
     if (frameSize > DEFAULT_MAX_FRAME_SIZE) {
       // A bookie drops a connection that sends a larger frame: fail before the entry gets an id.
       return Promise.reject(
-        new NereusError(ErrorCode.INVALID_ARGUMENT, `entry of ${String(payload.length)} bytes exceeds the bookie frame limit of ${String(DEFAULT_MAX_FRAME_SIZE)} bytes`, {
-          retryable: false,
-          details: { payloadLength: payload.length, maxFrameSize: DEFAULT_MAX_FRAME_SIZE },
-        }),
+        new NereusError(
+          ErrorCode.INVALID_ARGUMENT,
+          `entry of ${String(payload.length)} bytes exceeds the bookie frame limit of ${String(DEFAULT_MAX_FRAME_SIZE)} bytes`,
+          {
+            retryable: false,
+            details: { payloadLength: payload.length, maxFrameSize: DEFAULT_MAX_FRAME_SIZE },
+          },
+        ),
       );
     }
     const entryId = this.#lastAddPushed + 1;
     this.#lastAddPushed = entryId;
     this.#pushedLength = lengthAfter ?? this.#pushedLength + payload.length;
-    const body = packageEntry({ ledgerId: this.ledgerId, entryId, lastAddConfirmed: this.#lastAddConfirmed, length: this.#pushedLength }, payload, this.#digest);
+    const body = packageEntry(
+      { ledgerId: this.ledgerId, entryId, lastAddConfirmed: this.#lastAddConfirmed, length: this.#pushedLength },
+      payload,
+      this.#digest,
+    );
     let resolve!: (entryId: number) => void;
     let reject!: (error: NereusError) => void;
     const promise = new Promise<number>((onResolve, onReject) => {
@@ -209,7 +239,16 @@ export class LedgerHandle {
       reject = onReject;
     });
     promise.catch(() => undefined); // Observed through the returned promise; never an unhandled rejection here.
-    const op: PendingAdd = { entryId, body, lengthAfter: this.#pushedLength, sentTo: new Map(), acked: new Set(), resolve, reject, settled: false };
+    const op: PendingAdd = {
+      entryId,
+      body,
+      lengthAfter: this.#pushedLength,
+      sentTo: new Map(),
+      acked: new Set(),
+      resolve,
+      reject,
+      settled: false,
+    };
     this.#pending.push(op);
     if (this.#ensembleChange === undefined) this.#sendMissing(op);
     const signal = options.signal;
@@ -225,7 +264,13 @@ export class LedgerHandle {
       op.sentTo.set(index, bookieId);
       op.acked.delete(index);
       this.#context.bookies
-        .addEntry(bookieId, { ledgerId: this.ledgerId, entryId: op.entryId, masterKey: this.#masterKey, body: op.body, recovery: this.#recovery })
+        .addEntry(bookieId, {
+          ledgerId: this.ledgerId,
+          entryId: op.entryId,
+          masterKey: this.#masterKey,
+          body: op.body,
+          recovery: this.#recovery,
+        })
         .then(
           () => this.#onAck(op, index, bookieId),
           (error: unknown) => this.#onAddError(op, index, bookieId, error),
@@ -245,10 +290,20 @@ export class LedgerHandle {
 
   #onAddError(op: PendingAdd, index: number, bookieId: string, error: unknown): void {
     if (this.#state === "failed" || this.#state === "closed") return;
-    const failure = NereusError.is(error) ? error : new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, String(error), { cause: error });
+    const failure = NereusError.is(error)
+      ? error
+      : new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, String(error), { cause: error });
     if (failure.code === ErrorCode.FENCED_APPEND || !failure.retryable) {
       // Fenced, or the bookie refuses our master key: no other bookie would accept this ledger either.
-      this.#fail(failure.code === ErrorCode.FENCED_APPEND ? failure : new NereusError(failure.code, failure.message, { retryable: false, cause: failure, details: failure.details }));
+      this.#fail(
+        failure.code === ErrorCode.FENCED_APPEND
+          ? failure
+          : new NereusError(failure.code, failure.message, {
+              retryable: false,
+              cause: failure,
+              details: failure.details,
+            }),
+      );
       return;
     }
     if (!this.#isCurrent(op, index, bookieId) && lastSegment(this.#metadata).ensemble[index] !== bookieId) return;
@@ -270,7 +325,11 @@ export class LedgerHandle {
         },
         (error: unknown) => {
           this.#ensembleChange = undefined;
-          this.#fail(NereusError.is(error) ? error : new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, String(error), { cause: error }));
+          this.#fail(
+            NereusError.is(error)
+              ? error
+              : new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, String(error), { cause: error }),
+          );
         },
       );
     }
@@ -289,9 +348,10 @@ export class LedgerHandle {
       let next = 0;
       for (const index of failed.keys()) ensemble[index] = replacements[next++] as string;
       const firstEntryId = this.#lastAddConfirmed + 1;
-      const segments = current.firstEntryId === firstEntryId
-        ? [...this.#metadata.segments.slice(0, -1), { firstEntryId, ensemble }]
-        : [...this.#metadata.segments, { firstEntryId, ensemble }];
+      const segments =
+        current.firstEntryId === firstEntryId
+          ? [...this.#metadata.segments.slice(0, -1), { firstEntryId, ensemble }]
+          : [...this.#metadata.segments, { firstEntryId, ensemble }];
       if (this.#recovery) this.#metadata = { ...this.#metadata, segments };
       else await this.#writeSegments(segments);
       this.#ensembleChanges += 1;
@@ -310,13 +370,21 @@ export class LedgerHandle {
       }
       const current = written.current;
       if (current === undefined) {
-        throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `ledger ${String(this.ledgerId)} was deleted while open`, { retryable: false });
+        throw new NereusError(
+          ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+          `ledger ${String(this.ledgerId)} was deleted while open`,
+          { retryable: false },
+        );
       }
       if (current.metadata.state !== "OPEN") {
-        throw new NereusError(ErrorCode.FENCED_APPEND, `ledger ${String(this.ledgerId)} is ${current.metadata.state} (recovered by another client)`, {
-          retryable: false,
-          details: { ledgerId: String(this.ledgerId), state: current.metadata.state },
-        });
+        throw new NereusError(
+          ErrorCode.FENCED_APPEND,
+          `ledger ${String(this.ledgerId)} is ${current.metadata.state} (recovered by another client)`,
+          {
+            retryable: false,
+            details: { ledgerId: String(this.ledgerId), state: current.metadata.state },
+          },
+        );
       }
       if (sameSegments(current.metadata.segments, segments)) {
         // Our previous write landed but its answer was lost.
@@ -326,7 +394,10 @@ export class LedgerHandle {
       }
       this.#version = current.version;
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `ledger ${String(this.ledgerId)} metadata kept changing during an ensemble change`);
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      `ledger ${String(this.ledgerId)} metadata kept changing during an ensemble change`,
+    );
   }
 
   /** Completes confirmed adds in order (never while the ensemble is changing). */
@@ -361,10 +432,14 @@ export class LedgerHandle {
       throw new NereusError(ErrorCode.INVALID_ARGUMENT, `invalid entry range ${String(first)}..${String(last)}`);
     }
     if (last > this.#lastAddConfirmed) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `entry ${String(last)} is beyond the last confirmed entry ${String(this.#lastAddConfirmed)}`, {
-        retryable: true,
-        details: { ledgerId: String(this.ledgerId), lastAddConfirmed: this.#lastAddConfirmed },
-      });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+        `entry ${String(last)} is beyond the last confirmed entry ${String(this.#lastAddConfirmed)}`,
+        {
+          retryable: true,
+          details: { ledgerId: String(this.ledgerId), lastAddConfirmed: this.#lastAddConfirmed },
+        },
+      );
     }
     return this.#reader.readRange(this.#metadata, first, last, options);
   }
@@ -379,7 +454,8 @@ export class LedgerHandle {
       this.#closing = closing;
       closing.catch(() => {
         // A close abandoned by its caller's signal may be retried; any other outcome is final.
-        if (options.signal?.aborted === true && this.#state !== "closed" && this.#closing === closing) this.#closing = undefined;
+        if (options.signal?.aborted === true && this.#state !== "closed" && this.#closing === closing)
+          this.#closing = undefined;
       });
     }
     return this.#closing;
@@ -391,7 +467,11 @@ export class LedgerHandle {
       await new Promise<void>((resolve, reject) => {
         this.#drained = resolve;
         const signal = options.signal;
-        signal?.addEventListener("abort", () => reject(abortError(signal, `close of ledger ${String(this.ledgerId)}`)), { once: true });
+        signal?.addEventListener(
+          "abort",
+          () => reject(abortError(signal, `close of ledger ${String(this.ledgerId)}`)),
+          { once: true },
+        );
       });
     }
     // A late bookie failure can start an ensemble change after the last add completed: let it finish first, so
@@ -401,7 +481,12 @@ export class LedgerHandle {
     const lastEntryId = this.#lastAddConfirmed;
     for (let attempt = 0; attempt < MAX_METADATA_ATTEMPTS; attempt += 1) {
       if (!failed) {
-        const closed: LedgerMetadata = { ...this.#metadata, state: "CLOSED", lastEntryId, length: this.#confirmedLength };
+        const closed: LedgerMetadata = {
+          ...this.#metadata,
+          state: "CLOSED",
+          lastEntryId,
+          length: this.#confirmedLength,
+        };
         const written = await this.#context.store.write(this.ledgerId, closed, this.#version, options);
         if (written.ok) {
           this.#metadata = closed;
@@ -409,7 +494,10 @@ export class LedgerHandle {
           this.#state = "closed";
           return;
         }
-        if (written.current === undefined) throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `ledger ${String(this.ledgerId)} was deleted`, { retryable: false });
+        if (written.current === undefined)
+          throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `ledger ${String(this.ledgerId)} was deleted`, {
+            retryable: false,
+          });
         const current = written.current.metadata;
         const expectedState = this.#recovery ? "IN_RECOVERY" : "OPEN";
         if (current.state === expectedState) {
@@ -425,10 +513,19 @@ export class LedgerHandle {
           return;
         }
         this.#state = "failed";
-        throw new NereusError(ErrorCode.FENCED_APPEND, `ledger ${String(this.ledgerId)} was ${current.state === "CLOSED" ? `closed at entry ${String(current.lastEntryId)}` : "put in recovery"} by another client`, {
-          retryable: false,
-          details: { ledgerId: String(this.ledgerId), state: current.state, lastEntryId: current.lastEntryId, ourLastAddConfirmed: lastEntryId },
-        });
+        throw new NereusError(
+          ErrorCode.FENCED_APPEND,
+          `ledger ${String(this.ledgerId)} was ${current.state === "CLOSED" ? `closed at entry ${String(current.lastEntryId)}` : "put in recovery"} by another client`,
+          {
+            retryable: false,
+            details: {
+              ledgerId: String(this.ledgerId),
+              state: current.state,
+              lastEntryId: current.lastEntryId,
+              ourLastAddConfirmed: lastEntryId,
+            },
+          },
+        );
       }
       // Failed handle: report whether the ledger ended where we confirmed.
       const current = await this.#context.store.read(this.ledgerId, options);
@@ -436,9 +533,14 @@ export class LedgerHandle {
         this.#state = "closed";
         return;
       }
-      throw this.#failure ?? new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `ledger ${String(this.ledgerId)} failed`);
+      throw (
+        this.#failure ?? new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `ledger ${String(this.ledgerId)} failed`)
+      );
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `ledger ${String(this.ledgerId)} metadata kept changing during close`);
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      `ledger ${String(this.ledgerId)} metadata kept changing during close`,
+    );
   }
 
   [Symbol.asyncDispose](): Promise<void> {

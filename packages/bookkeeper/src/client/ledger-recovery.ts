@@ -20,17 +20,30 @@ export interface RecoveryOutcome {
   readonly recoveredEntries: number;
 }
 
-async function markInRecovery(context: LedgerHandleContext, ledgerId: bigint, start: VersionedLedgerMetadata, options: ReadCallOptions): Promise<VersionedLedgerMetadata> {
+async function markInRecovery(
+  context: LedgerHandleContext,
+  ledgerId: bigint,
+  start: VersionedLedgerMetadata,
+  options: ReadCallOptions,
+): Promise<VersionedLedgerMetadata> {
   let current = start;
   for (let attempt = 0; attempt < MAX_STATE_ATTEMPTS; attempt += 1) {
     if (current.metadata.state !== "OPEN") return current;
     const next: LedgerMetadata = { ...current.metadata, state: "IN_RECOVERY" };
     const written = await context.store.write(ledgerId, next, current.version, options);
     if (written.ok) return { metadata: next, version: written.version, ctimeMs: current.ctimeMs };
-    if (written.current === undefined) throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `ledger ${String(ledgerId)} was deleted during recovery`, { retryable: false });
+    if (written.current === undefined)
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+        `ledger ${String(ledgerId)} was deleted during recovery`,
+        { retryable: false },
+      );
     current = written.current;
   }
-  throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `ledger ${String(ledgerId)} metadata kept changing while entering recovery`);
+  throw new NereusError(
+    ErrorCode.METADATA_CONDITION_FAILED,
+    `ledger ${String(ledgerId)} metadata kept changing while entering recovery`,
+  );
 }
 
 /**
@@ -56,7 +69,16 @@ export async function recoverLedger(
   const probe = await reader.probeLastEntries(original, { ...options, fenceKey: masterKey });
   const lastAddConfirmed = Math.max(probe.lastAddConfirmed, lastSegment(original).firstEntryId - 1);
   const length = lastAddConfirmed < 0 ? 0 : (await reader.readEntry(original, lastAddConfirmed, options)).length;
-  const handle = new LedgerHandle(context, { ledgerId, metadata: original, version: inRecovery.version, digest, masterKey, recovery: true, lastAddConfirmed, length });
+  const handle = new LedgerHandle(context, {
+    ledgerId,
+    metadata: original,
+    version: inRecovery.version,
+    digest,
+    masterKey,
+    recovery: true,
+    lastAddConfirmed,
+    length,
+  });
   const adds: Promise<number>[] = [];
   for (let entryId = lastAddConfirmed + 1; ; entryId += 1) {
     const found = await reader.recoveryRead(original, entryId, masterKey, options);
@@ -67,5 +89,8 @@ export async function recoverLedger(
   }
   await Promise.all(adds);
   await handle.close(options);
-  return { closed: { metadata: handle.metadata, version: handle.metadataVersion, ctimeMs: inRecovery.ctimeMs }, recoveredEntries: adds.length };
+  return {
+    closed: { metadata: handle.metadata, version: handle.metadataVersion, ctimeMs: inRecovery.ctimeMs },
+    recoveredEntries: adds.length,
+  };
 }

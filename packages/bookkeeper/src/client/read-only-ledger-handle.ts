@@ -85,7 +85,11 @@ export class ReadOnlyLedgerHandle {
     if (this.isClosed) return this.#lastAddConfirmed;
     const current = await this.#context.store.read(this.ledgerId, options);
     if (current === undefined) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `ledger ${String(this.ledgerId)} no longer exists`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+        `ledger ${String(this.ledgerId)} no longer exists`,
+        { retryable: false },
+      );
     }
     this.#metadata = current.metadata;
     this.#version = current.version;
@@ -102,10 +106,14 @@ export class ReadOnlyLedgerHandle {
   async readEntries(first: number, last: number, options: ReadCallOptions = {}): Promise<LedgerEntry[]> {
     validRange(first, last);
     if (last > this.#lastAddConfirmed) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `entry ${String(last)} of ledger ${String(this.ledgerId)} is beyond the last confirmed entry ${String(this.#lastAddConfirmed)}`, {
-        retryable: !this.isClosed,
-        details: { ledgerId: String(this.ledgerId), lastAddConfirmed: this.#lastAddConfirmed, closed: this.isClosed },
-      });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+        `entry ${String(last)} of ledger ${String(this.ledgerId)} is beyond the last confirmed entry ${String(this.#lastAddConfirmed)}`,
+        {
+          retryable: !this.isClosed,
+          details: { ledgerId: String(this.ledgerId), lastAddConfirmed: this.#lastAddConfirmed, closed: this.isClosed },
+        },
+      );
     }
     return this.#reader.readRange(this.#metadata, first, last, options);
   }

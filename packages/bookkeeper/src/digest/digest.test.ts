@@ -32,10 +32,18 @@ describe("entry packaging", () => {
   for (const [type, helloDigest, wideDigest] of GOLDEN) {
     it(`${type}: golden bytes`, () => {
       const digest = createDigestManager(type, "secret");
-      const [head, payload] = packageEntry({ ledgerId: 1n, entryId: 0, lastAddConfirmed: -1, length: 5 }, HELLO, digest);
+      const [head, payload] = packageEntry(
+        { ledgerId: 1n, entryId: 0, lastAddConfirmed: -1, length: 5 },
+        HELLO,
+        digest,
+      );
       expect(toHex(head)).toBe(HELLO_HEADER + helloDigest);
       expect(payload).toBe(HELLO);
-      const [wideHead] = packageEntry({ ledgerId: 0x0102030405060708n, entryId: 42, lastAddConfirmed: 41, length: 1000 }, WIDE, digest);
+      const [wideHead] = packageEntry(
+        { ledgerId: 0x0102030405060708n, entryId: 42, lastAddConfirmed: 41, length: 1000 },
+        WIDE,
+        digest,
+      );
       expect(toHex(wideHead)).toBe(WIDE_HEADER + wideDigest);
     });
   }
@@ -66,9 +74,16 @@ describe("entry packaging", () => {
     expectMismatch(() => unpackEntry(good, crc, { ledgerId: 2n, entryId: 0 }), /ledger 1/);
     expectMismatch(() => unpackEntry(good, crc, { ledgerId: 1n, entryId: 3 }), /carries id 0/);
     expectMismatch(() => unpackEntry(good.subarray(0, 35), crc, { ledgerId: 1n }), /shorter/);
-    const [head, payload] = packageEntry({ ledgerId: 1n, entryId: 0, lastAddConfirmed: -1, length: 5 }, HELLO, createDigestManager("HMAC", "a"));
+    const [head, payload] = packageEntry(
+      { ledgerId: 1n, entryId: 0, lastAddConfirmed: -1, length: 5 },
+      HELLO,
+      createDigestManager("HMAC", "a"),
+    );
     const macBody = Uint8Array.from([...head, ...payload]);
-    expectMismatch(() => unpackEntry(macBody, createDigestManager("HMAC", "b"), { ledgerId: 1n }), /HMAC digest mismatch/);
+    expectMismatch(
+      () => unpackEntry(macBody, createDigestManager("HMAC", "b"), { ledgerId: 1n }),
+      /HMAC digest mismatch/,
+    );
   });
 
   it("round-trips any entry under every digest type", () => {

@@ -34,7 +34,11 @@ function writeHeader(view: DataView, header: EntryHeader): void {
 }
 
 /** Packages an entry for an AddRequest body: `[header ‖ digest, payload]` (the payload is not copied). */
-export function packageEntry(header: EntryHeader, payload: Uint8Array, digest: DigestManager): [Uint8Array, Uint8Array] {
+export function packageEntry(
+  header: EntryHeader,
+  payload: Uint8Array,
+  digest: DigestManager,
+): [Uint8Array, Uint8Array] {
   const head = new Uint8Array(ENTRY_HEADER_LENGTH + digest.length);
   writeHeader(new DataView(head.buffer), header);
   head.set(digest.compute([head.subarray(0, ENTRY_HEADER_LENGTH), payload]), ENTRY_HEADER_LENGTH);
@@ -63,21 +67,31 @@ function safeNumber(value: bigint, field: string, details: Record<string, unknow
  * equal to `expected.ledgerId`, and embedded entry id equal to `expected.entryId` unless that is omitted (the
  * "last entry" read of -1). Any failure is PRIMARY_WAL_CHECKSUM_MISMATCH (not retryable on this replica).
  */
-export function unpackEntry(body: Uint8Array, digest: DigestManager, expected: { readonly ledgerId: bigint; readonly entryId?: number }): UnpackedEntry {
+export function unpackEntry(
+  body: Uint8Array,
+  digest: DigestManager,
+  expected: { readonly ledgerId: bigint; readonly entryId?: number },
+): UnpackedEntry {
   const details = { ledgerId: String(expected.ledgerId), entryId: expected.entryId, digestType: digest.type };
   if (body.length < ENTRY_HEADER_LENGTH + digest.length) {
     throw mismatch(`entry body of ${String(body.length)} bytes is shorter than its header and digest`, details);
   }
   const header = body.subarray(0, ENTRY_HEADER_LENGTH);
   const payload = body.subarray(ENTRY_HEADER_LENGTH + digest.length);
-  if (!equalBytes(digest.compute([header, payload]), body.subarray(ENTRY_HEADER_LENGTH, ENTRY_HEADER_LENGTH + digest.length))) {
+  if (
+    !equalBytes(
+      digest.compute([header, payload]),
+      body.subarray(ENTRY_HEADER_LENGTH, ENTRY_HEADER_LENGTH + digest.length),
+    )
+  ) {
     throw mismatch(`${digest.type} digest mismatch`, details);
   }
   const view = new DataView(body.buffer, body.byteOffset, ENTRY_HEADER_LENGTH);
   const ledgerId = view.getBigInt64(0);
   if (ledgerId !== expected.ledgerId) throw mismatch(`entry belongs to ledger ${String(ledgerId)}`, details);
   const entryId = safeNumber(view.getBigInt64(8), "entryId", details);
-  if (expected.entryId !== undefined && entryId !== expected.entryId) throw mismatch(`entry carries id ${String(entryId)}`, details);
+  if (expected.entryId !== undefined && entryId !== expected.entryId)
+    throw mismatch(`entry carries id ${String(entryId)}`, details);
   return {
     ledgerId,
     entryId,
@@ -100,12 +114,14 @@ export function packageLac(ledgerId: bigint, lac: number, digest: DigestManager)
 /** Verifies an explicit-LAC record and returns its LAC. Failures are PRIMARY_WAL_CHECKSUM_MISMATCH. */
 export function unpackLac(body: Uint8Array, digest: DigestManager, ledgerId: bigint): number {
   const details = { ledgerId: String(ledgerId), digestType: digest.type };
-  if (body.length < LAC_HEADER_LENGTH + digest.length) throw mismatch(`LAC record of ${String(body.length)} bytes is too short`, details);
+  if (body.length < LAC_HEADER_LENGTH + digest.length)
+    throw mismatch(`LAC record of ${String(body.length)} bytes is too short`, details);
   const header = body.subarray(0, LAC_HEADER_LENGTH);
   if (!equalBytes(digest.compute([header]), body.subarray(LAC_HEADER_LENGTH, LAC_HEADER_LENGTH + digest.length))) {
     throw mismatch(`${digest.type} LAC digest mismatch`, details);
   }
   const view = new DataView(body.buffer, body.byteOffset, LAC_HEADER_LENGTH);
-  if (view.getBigInt64(0) !== ledgerId) throw mismatch(`LAC record belongs to ledger ${String(view.getBigInt64(0))}`, details);
+  if (view.getBigInt64(0) !== ledgerId)
+    throw mismatch(`LAC record belongs to ledger ${String(view.getBigInt64(0))}`, details);
   return safeNumber(view.getBigInt64(8), "lac", details);
 }

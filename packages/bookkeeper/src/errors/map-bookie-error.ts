@@ -38,12 +38,21 @@ export function mapBookieStatus(status: number, kind: BookieOperationKind, conte
   const failure = kind === "write" ? ErrorCode.PRIMARY_WAL_WRITE_FAILED : ErrorCode.PRIMARY_WAL_READ_FAILED;
   switch (status) {
     case StatusCode.EFENCED:
-      return new NereusError(ErrorCode.FENCED_APPEND, `${where}: ledger is fenced (recovered by another client)`, { retryable: false, details });
+      return new NereusError(ErrorCode.FENCED_APPEND, `${where}: ledger is fenced (recovered by another client)`, {
+        retryable: false,
+        details,
+      });
     case StatusCode.ENOLEDGER:
     case StatusCode.ENOENTRY:
-      return new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `${where}: ${name}`, { retryable: false, details });
+      return new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, `${where}: ${name}`, {
+        retryable: false,
+        details,
+      });
     case StatusCode.EUA:
-      return new NereusError(failure, `${where}: unauthorized (master key differs from the ledger's)`, { retryable: false, details });
+      return new NereusError(failure, `${where}: unauthorized (master key differs from the ledger's)`, {
+        retryable: false,
+        details,
+      });
     case StatusCode.EBADREQ:
     case StatusCode.EBADVERSION:
       return new NereusError(failure, `${where}: bookie rejected the request (${name})`, { retryable: false, details });
@@ -53,15 +62,24 @@ export function mapBookieStatus(status: number, kind: BookieOperationKind, conte
 }
 
 /** Maps a transport failure (connect error, connection loss, response timeout) of one bookie request. */
-export function mapBookieTransportError(cause: unknown, kind: BookieOperationKind, context: BookieErrorContext, what: string): NereusError {
+export function mapBookieTransportError(
+  cause: unknown,
+  kind: BookieOperationKind,
+  context: BookieErrorContext,
+  what: string,
+): NereusError {
   if (NereusError.is(cause)) return cause;
   const failure = kind === "write" ? ErrorCode.PRIMARY_WAL_WRITE_FAILED : ErrorCode.PRIMARY_WAL_READ_FAILED;
   const code = (cause as { code?: unknown } | undefined)?.code;
-  return new NereusError(failure, `bookie ${context.bookieId}: ${what}${typeof code === "string" ? ` (${code})` : ""}`, {
-    retryable: true,
-    cause,
-    details: contextDetails(context, typeof code === "string" ? { errno: code } : {}),
-  });
+  return new NereusError(
+    failure,
+    `bookie ${context.bookieId}: ${what}${typeof code === "string" ? ` (${code})` : ""}`,
+    {
+      retryable: true,
+      cause,
+      details: contextDetails(context, typeof code === "string" ? { errno: code } : {}),
+    },
+  );
 }
 
 /** Maps an unexpected ZooKeeper error (anything but the codes callers treat as values) to METADATA_UNAVAILABLE. */
@@ -69,11 +87,15 @@ export function mapZooKeeperError(cause: unknown, operation: string, path: strin
   if (NereusError.is(cause)) return cause;
   const zkCode = (cause as { code?: unknown } | undefined)?.code;
   const name = (cause as { name?: unknown } | undefined)?.name;
-  return new NereusError(ErrorCode.METADATA_UNAVAILABLE, `ZooKeeper ${operation} ${path} failed${typeof name === "string" ? `: ${name}` : ""}`, {
-    retryable: true,
-    cause,
-    details: { operation, path, ...(typeof zkCode === "number" ? { zooKeeperCode: zkCode } : {}) },
-  });
+  return new NereusError(
+    ErrorCode.METADATA_UNAVAILABLE,
+    `ZooKeeper ${operation} ${path} failed${typeof name === "string" ? `: ${name}` : ""}`,
+    {
+      retryable: true,
+      cause,
+      details: { operation, path, ...(typeof zkCode === "number" ? { zooKeeperCode: zkCode } : {}) },
+    },
+  );
 }
 
 /** The error an aborted operation rejects with: TIMEOUT for a timeout signal, CANCELLED otherwise. */
@@ -81,8 +103,12 @@ export function abortError(signal: AbortSignal, what: string): NereusError {
   const reason: unknown = signal.reason;
   if (NereusError.is(reason)) return reason;
   const isTimeout = reason instanceof Error && reason.name === "TimeoutError";
-  return new NereusError(isTimeout ? ErrorCode.TIMEOUT : ErrorCode.CANCELLED, `${what} ${isTimeout ? "timed out" : "was cancelled"}`, {
-    retryable: isTimeout,
-    cause: reason,
-  });
+  return new NereusError(
+    isTimeout ? ErrorCode.TIMEOUT : ErrorCode.CANCELLED,
+    `${what} ${isTimeout ? "timed out" : "was cancelled"}`,
+    {
+      retryable: isTimeout,
+      cause: reason,
+    },
+  );
 }

@@ -11,7 +11,8 @@ describe("bookie addresses", () => {
   });
 
   it("takes the bookie-rpc endpoint of a BookieServiceInfoFormat payload", () => {
-    const endpoint = (protocol: string, port: number) => new ProtoWriter().string(1, protocol).int32(2, port).string(3, "10.1.2.3").string(4, protocol);
+    const endpoint = (protocol: string, port: number) =>
+      new ProtoWriter().string(1, protocol).int32(2, port).string(3, "10.1.2.3").string(4, protocol);
     const payload = new ProtoWriter()
       .message(6, endpoint("http", 8080))
       .message(6, endpoint("bookie-rpc", 3181))

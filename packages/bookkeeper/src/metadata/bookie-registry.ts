@@ -42,7 +42,8 @@ export function parseBookieServiceInfo(bytes: Uint8Array): BookieAddress | undef
       else if (inner.field === 4) protocol = endpoint.string();
       else endpoint.skip();
     }
-    if (protocol === "bookie-rpc" && host !== undefined && host !== "" && port !== undefined && port > 0) return { host, port };
+    if (protocol === "bookie-rpc" && host !== undefined && host !== "" && port !== undefined && port > 0)
+      return { host, port };
   }
   return undefined;
 }
@@ -67,7 +68,11 @@ export class BookieRegistry {
   async writableBookies(options: ZooKeeperCallOptions = {}): Promise<string[]> {
     const children = await this.#session.getChildren(this.#available, options);
     if (children === undefined) {
-      throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, `${this.#available} does not exist: no BookKeeper cluster at this ledgers root`, { retryable: true });
+      throw new NereusError(
+        ErrorCode.METADATA_UNAVAILABLE,
+        `${this.#available} does not exist: no BookKeeper cluster at this ledgers root`,
+        { retryable: true },
+      );
     }
     return children.filter((child) => child !== READONLY).sort();
   }
@@ -95,10 +100,14 @@ export class BookieRegistry {
     }
     resolved ??= parseBookieId(bookieId);
     if (resolved === undefined) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_READ_FAILED, `bookie ${bookieId} has no registered endpoint and is not host:port`, {
-        retryable: true,
-        details: { bookieId },
-      });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_READ_FAILED,
+        `bookie ${bookieId} has no registered endpoint and is not host:port`,
+        {
+          retryable: true,
+          details: { bookieId },
+        },
+      );
     }
     this.#addresses.set(bookieId, resolved);
     return resolved;

@@ -15,7 +15,10 @@ const HOB_PREFIX = "HOB-";
 function parseSequence(createdPath: string, prefix: string): number {
   const suffix = createdPath.slice(prefix.length);
   if (!createdPath.startsWith(prefix) || !/^\d+$/.test(suffix)) {
-    throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `id generation node ${createdPath} does not extend ${prefix}`);
+    throw new NereusError(
+      ErrorCode.METADATA_INVARIANT_VIOLATION,
+      `id generation node ${createdPath} does not extend ${prefix}`,
+    );
   }
   return Number(suffix);
 }
@@ -47,8 +50,15 @@ export class ZooKeeperLedgerIdGenerator {
   }
 
   async #sequence(prefix: string, options: ZooKeeperCallOptions): Promise<number> {
-    const created = await this.#session.create(prefix, new Uint8Array(0), { ...options, mode: "ephemeralSequential", createParents: true });
-    if (!created.ok) throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, `cannot create id generation node under ${prefix}`, { retryable: true });
+    const created = await this.#session.create(prefix, new Uint8Array(0), {
+      ...options,
+      mode: "ephemeralSequential",
+      createParents: true,
+    });
+    if (!created.ok)
+      throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, `cannot create id generation node under ${prefix}`, {
+        retryable: true,
+      });
     const id = parseSequence(created.path, prefix);
     void this.#session.remove(created.path, -1).catch(() => undefined);
     return id;
@@ -64,14 +74,23 @@ export class ZooKeeperLedgerIdGenerator {
         if (Number.isInteger(value) && value > high) high = value;
       }
       if (high === 0) {
-        await this.#session.create(`${longRoot}/${HOB_PREFIX}${"1".padStart(10, "0")}`, new Uint8Array(0), { ...options, createParents: true });
+        await this.#session.create(`${longRoot}/${HOB_PREFIX}${"1".padStart(10, "0")}`, new Uint8Array(0), {
+          ...options,
+          createParents: true,
+        });
         continue;
       }
       const hobPath = `${longRoot}/${HOB_PREFIX}${String(high).padStart(10, "0")}`;
       const low = await this.#sequence(`${hobPath}/ID-`, options);
       if (low < INT32_MAX) return (BigInt(high) << 32n) | BigInt(low);
-      await this.#session.create(`${longRoot}/${HOB_PREFIX}${String(high + 1).padStart(10, "0")}`, new Uint8Array(0), options);
+      await this.#session.create(
+        `${longRoot}/${HOB_PREFIX}${String(high + 1).padStart(10, "0")}`,
+        new Uint8Array(0),
+        options,
+      );
     }
-    throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, "long ledger id generation did not converge", { retryable: true });
+    throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, "long ledger id generation did not converge", {
+      retryable: true,
+    });
   }
 }

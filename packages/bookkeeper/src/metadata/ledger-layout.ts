@@ -23,9 +23,13 @@ export function parseLedgerLayout(text: string): LedgerLayout {
   const factory = (lines[1] ?? "").split(":")[0] ?? "";
   const layout = FACTORIES.get(factory);
   if (layout === undefined) {
-    throw new NereusError(ErrorCode.UNSUPPORTED_FORMAT, `ledger manager ${JSON.stringify(factory)} is not supported (hierarchical and longhierarchical are)`, {
-      details: { factory },
-    });
+    throw new NereusError(
+      ErrorCode.UNSUPPORTED_FORMAT,
+      `ledger manager ${JSON.stringify(factory)} is not supported (hierarchical and longhierarchical are)`,
+      {
+        details: { factory },
+      },
+    );
   }
   return layout;
 }

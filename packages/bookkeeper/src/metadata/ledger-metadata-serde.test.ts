@@ -30,7 +30,11 @@ const NEW_LEDGER_HEX =
   "1800" + // length = 0
   "20ffffffffffffffffff01" + // lastEntryId = -1
   "2801" + // state = OPEN
-  "3232" + `0a0e${bookie(3181)}` + `0a0e${bookie(3182)}` + `0a0e${bookie(3183)}` + "1000" + // segment { members, firstEntryId 0 }
+  "3232" +
+  `0a0e${bookie(3181)}` +
+  `0a0e${bookie(3182)}` +
+  `0a0e${bookie(3183)}` +
+  "1000" + // segment { members, firstEntryId 0 }
   "3803" + // digestType = CRC32C
   "4200" + // password = ""
   "4802" + // ackQuorumSize = 2
@@ -58,10 +62,17 @@ const CLOSED_LEDGER: LedgerMetadata = {
 const CLOSED_LEDGER_HEX =
   HEADER_HEX +
   "61" +
-  "0803" + "1003" + "18ac02" + "2009" + "2803" +
+  "0803" +
+  "1003" +
+  "18ac02" +
+  "2009" +
+  "2803" +
   "32110a03613a310a03623a320a03633a331000" +
   "32110a03613a310a03643a340a03633a331005" +
-  "3802" + "42027077" + "4802" + "5080d095ffbc31" +
+  "3802" +
+  "42027077" +
+  "4802" +
+  "5080d095ffbc31" +
   "5a150a0b6170706c69636174696f6e12066e6572657573" +
   "60ffffffffffffffff7f";
 
@@ -83,7 +94,13 @@ describe("ledger metadata serde (format 3)", () => {
     // quorumSize 2, ensembleSize 2, length 99, lastEntryId 4, state IN_RECOVERY, one segment, no ack quorum.
     const body = "0802" + "1002" + "1863" + "2004" + "2802" + "320c0a03613a310a03623a321000";
     const bytes = fromHex(HEADER_HEX + toHex(Uint8Array.of(body.length / 2)) + body);
-    expect(decodeLedgerMetadata(bytes)).toMatchObject({ ackQuorumSize: 2, state: "IN_RECOVERY", lastEntryId: -1, length: 0, digestType: "CRC32" });
+    expect(decodeLedgerMetadata(bytes)).toMatchObject({
+      ackQuorumSize: 2,
+      state: "IN_RECOVERY",
+      lastEntryId: -1,
+      length: 0,
+      digestType: "CRC32",
+    });
   });
 
   it("rejects text formats, bad headers, trailing bytes and broken invariants", () => {
@@ -92,19 +109,28 @@ describe("ledger metadata serde (format 3)", () => {
     expect(() => decodeLedgerMetadata(new TextEncoder().encode("BookieMetadataFormat\t3\n"))).toThrow(NereusError);
     expect(() => decodeLedgerMetadata(fromHex(NEW_LEDGER_HEX + "00"))).toThrowError(/length prefix/);
     expect(() => encodeLedgerMetadata({ ...NEW_LEDGER, ackQuorumSize: 3 })).toThrowError(/quorums/);
-    expect(() => encodeLedgerMetadata({ ...NEW_LEDGER, segments: [{ firstEntryId: 0, ensemble: ["a:1", "a:1", "b:2"] }] })).toThrowError(/repeats/);
-    expect(() => encodeLedgerMetadata({ ...NEW_LEDGER, segments: [{ firstEntryId: 1, ensemble: ["a:1", "c:1", "b:2"] }] })).toThrowError(/start at 0/);
+    expect(() =>
+      encodeLedgerMetadata({ ...NEW_LEDGER, segments: [{ firstEntryId: 0, ensemble: ["a:1", "a:1", "b:2"] }] }),
+    ).toThrowError(/repeats/);
+    expect(() =>
+      encodeLedgerMetadata({ ...NEW_LEDGER, segments: [{ firstEntryId: 1, ensemble: ["a:1", "c:1", "b:2"] }] }),
+    ).toThrowError(/start at 0/);
   });
 
   it("keeps custom metadata keys that look like object internals as plain keys", () => {
-    const customMetadata = Object.fromEntries([["__proto__", new Uint8Array([1])], ["constructor", new Uint8Array([2])]]) as Record<string, Uint8Array>;
+    const customMetadata = Object.fromEntries([
+      ["__proto__", new Uint8Array([1])],
+      ["constructor", new Uint8Array([2])],
+    ]) as Record<string, Uint8Array>;
     const decoded = decodeLedgerMetadata(encodeLedgerMetadata({ ...NEW_LEDGER, customMetadata }));
     expect(Object.keys(decoded.customMetadata)).toEqual(["__proto__", "constructor"]);
     expect(Object.getPrototypeOf(decoded.customMetadata)).toBe(Object.prototype);
   });
 
   it("round-trips arbitrary valid metadata", () => {
-    const bookieId = fc.tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 65535 })).map(([a, p]) => `10.0.0.${String(a)}:${String(p)}`);
+    const bookieId = fc
+      .tuple(fc.integer({ min: 0, max: 255 }), fc.integer({ min: 1, max: 65535 }))
+      .map(([a, p]) => `10.0.0.${String(a)}:${String(p)}`);
     const arbitrary = fc
       .record({
         ensemble: fc.uniqueArray(bookieId, { minLength: 1, maxLength: 6 }),
@@ -118,23 +144,36 @@ describe("ledger metadata serde (format 3)", () => {
         cToken: fc.bigInt({ min: 0n, max: (1n << 63n) - 1n }),
         ctimeMs: fc.option(fc.nat(), { nil: undefined }),
       })
-      .map(({ ensemble, extraStarts, closed, lastEntryId, length, password, digestType, custom, cToken, ctimeMs }): LedgerMetadata => {
-        const starts = [0, ...extraStarts.sort((a, b) => a - b)];
-        return {
-          ensembleSize: ensemble.length,
-          writeQuorumSize: ensemble.length,
-          ackQuorumSize: Math.max(1, ensemble.length - 1),
-          state: closed ? "CLOSED" : "OPEN",
-          lastEntryId: closed ? lastEntryId : -1,
-          length: closed ? length : 0,
-          segments: starts.map((firstEntryId) => ({ firstEntryId, ensemble })),
-          digestType,
+      .map(
+        ({
+          ensemble,
+          extraStarts,
+          closed,
+          lastEntryId,
+          length,
           password,
-          customMetadata: custom,
+          digestType,
+          custom,
           cToken,
-          ...(ctimeMs === undefined ? {} : { ctimeMs }),
-        };
-      });
+          ctimeMs,
+        }): LedgerMetadata => {
+          const starts = [0, ...extraStarts.sort((a, b) => a - b)];
+          return {
+            ensembleSize: ensemble.length,
+            writeQuorumSize: ensemble.length,
+            ackQuorumSize: Math.max(1, ensemble.length - 1),
+            state: closed ? "CLOSED" : "OPEN",
+            lastEntryId: closed ? lastEntryId : -1,
+            length: closed ? length : 0,
+            segments: starts.map((firstEntryId) => ({ firstEntryId, ensemble })),
+            digestType,
+            password,
+            customMetadata: custom,
+            cToken,
+            ...(ctimeMs === undefined ? {} : { ctimeMs }),
+          };
+        },
+      );
     fc.assert(
       fc.property(arbitrary, (metadata) => {
         expect(decodeLedgerMetadata(encodeLedgerMetadata(metadata))).toEqual(metadata);

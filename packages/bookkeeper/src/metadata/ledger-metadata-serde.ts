@@ -30,19 +30,29 @@ export function validateLedgerMetadata(metadata: LedgerMetadata, code: ErrorCode
   };
   const { ensembleSize: e, writeQuorumSize: qw, ackQuorumSize: qa } = metadata;
   if (!Number.isInteger(e) || !Number.isInteger(qw) || !Number.isInteger(qa) || !(e >= qw && qw >= qa && qa >= 1)) {
-    fail(`quorums must satisfy ensemble ≥ write quorum ≥ ack quorum ≥ 1 (got ${String(e)}/${String(qw)}/${String(qa)})`);
+    fail(
+      `quorums must satisfy ensemble ≥ write quorum ≥ ack quorum ≥ 1 (got ${String(e)}/${String(qw)}/${String(qa)})`,
+    );
   }
   if (metadata.segments.length === 0) fail("no ensemble segments");
   let previous = -1;
   for (const segment of metadata.segments) {
-    if (!Number.isSafeInteger(segment.firstEntryId) || segment.firstEntryId < 0) fail(`segment first entry ${String(segment.firstEntryId)} is invalid`);
-    if (previous === -1 ? segment.firstEntryId !== 0 : segment.firstEntryId <= previous) fail("segments must start at 0 and increase");
+    if (!Number.isSafeInteger(segment.firstEntryId) || segment.firstEntryId < 0)
+      fail(`segment first entry ${String(segment.firstEntryId)} is invalid`);
+    if (previous === -1 ? segment.firstEntryId !== 0 : segment.firstEntryId <= previous)
+      fail("segments must start at 0 and increase");
     previous = segment.firstEntryId;
-    if (segment.ensemble.length !== e) fail(`segment at ${String(segment.firstEntryId)} has ${String(segment.ensemble.length)} bookies, ensemble size is ${String(e)}`);
-    if (new Set(segment.ensemble).size !== segment.ensemble.length) fail(`segment at ${String(segment.firstEntryId)} repeats a bookie`);
+    if (segment.ensemble.length !== e)
+      fail(
+        `segment at ${String(segment.firstEntryId)} has ${String(segment.ensemble.length)} bookies, ensemble size is ${String(e)}`,
+      );
+    if (new Set(segment.ensemble).size !== segment.ensemble.length)
+      fail(`segment at ${String(segment.firstEntryId)} repeats a bookie`);
   }
-  if (!Number.isSafeInteger(metadata.lastEntryId) || metadata.lastEntryId < -1) fail(`lastEntryId ${String(metadata.lastEntryId)} is invalid`);
-  if (!Number.isSafeInteger(metadata.length) || metadata.length < 0) fail(`length ${String(metadata.length)} is invalid`);
+  if (!Number.isSafeInteger(metadata.lastEntryId) || metadata.lastEntryId < -1)
+    fail(`lastEntryId ${String(metadata.lastEntryId)} is invalid`);
+  if (!Number.isSafeInteger(metadata.length) || metadata.length < 0)
+    fail(`length ${String(metadata.length)} is invalid`);
 }
 
 /** Serializes metadata in format 3 (the bytes of the ledger znode). */
@@ -61,7 +71,8 @@ export function encodeLedgerMetadata(metadata: LedgerMetadata): Uint8Array {
   }
   format.int32(7, DIGEST_TYPE_NUMBER[metadata.digestType]).bytes(8, metadata.password).int32(9, metadata.ackQuorumSize);
   if (metadata.ctimeMs !== undefined) format.int64(10, metadata.ctimeMs);
-  for (const [key, value] of Object.entries(metadata.customMetadata)) format.message(11, new ProtoWriter().string(1, key).bytes(2, value));
+  for (const [key, value] of Object.entries(metadata.customMetadata))
+    format.message(11, new ProtoWriter().string(1, key).bytes(2, value));
   if (metadata.cToken !== undefined) format.int64(12, metadata.cToken);
   const body = format.finish();
   const prefix = new ProtoWriter().bytes(1, body).finish().subarray(1); // varint(length) ‖ body
@@ -76,7 +87,8 @@ export function encodeLedgerMetadata(metadata: LedgerMetadata): Uint8Array {
 function readHeader(bytes: Uint8Array): { version: number; bodyStart: number } {
   const key = encoder.encode(HEADER_KEY);
   for (let index = 0; index < key.length; index += 1) {
-    if (bytes[index] !== key[index]) throw decodeError("missing the BookieMetadataFormatVersion header", { offset: index });
+    if (bytes[index] !== key[index])
+      throw decodeError("missing the BookieMetadataFormatVersion header", { offset: index });
   }
   let at = key.length;
   let digits = "";
@@ -98,9 +110,13 @@ function readHeader(bytes: Uint8Array): { version: number; bodyStart: number } {
 export function decodeLedgerMetadata(bytes: Uint8Array): LedgerMetadata {
   const { version, bodyStart } = readHeader(bytes);
   if (version !== METADATA_FORMAT_VERSION) {
-    throw new NereusError(ErrorCode.UNSUPPORTED_FORMAT, `ledger metadata format ${String(version)} is not supported (only ${String(METADATA_FORMAT_VERSION)})`, {
-      details: { version },
-    });
+    throw new NereusError(
+      ErrorCode.UNSUPPORTED_FORMAT,
+      `ledger metadata format ${String(version)} is not supported (only ${String(METADATA_FORMAT_VERSION)})`,
+      {
+        details: { version },
+      },
+    );
   }
   // The body is one varint-length-delimited message (protobuf writeDelimitedTo).
   let lengthBytes = 0;
@@ -115,7 +131,9 @@ export function decodeLedgerMetadata(bytes: Uint8Array): LedgerMetadata {
   }
   const start = bodyStart + lengthBytes;
   if (start + length !== bytes.length) {
-    throw decodeError(`length prefix ${String(length)} does not match the ${String(bytes.length - start)} remaining byte(s)`);
+    throw decodeError(
+      `length prefix ${String(length)} does not match the ${String(bytes.length - start)} remaining byte(s)`,
+    );
   }
   return decodeFormat(new ProtoReader(bytes.subarray(start), "LedgerMetadataFormat"));
 }
@@ -199,7 +217,8 @@ function decodeFormat(reader: ProtoReader): LedgerMetadata {
   if (ensembleSize === undefined) throw reader.error("required field ensembleSize is missing");
   if (length === undefined) throw reader.error("required field length is missing");
   if (stateNumber === undefined) throw reader.error("required field state is missing");
-  const state = (Object.entries(STATE_NUMBER).find(([, value]) => value === stateNumber)?.[0] ?? undefined) as LedgerState | undefined;
+  const state = (Object.entries(STATE_NUMBER).find(([, value]) => value === stateNumber)?.[0] ?? undefined) as
+    LedgerState | undefined;
   if (state === undefined) throw reader.error(`unknown ledger state ${String(stateNumber)}`);
   // Without a password the Java reader ignores the digest type; CRC32 is its builder default.
   const digestType: DigestType | undefined = digestNumber === undefined ? "CRC32" : digestTypeFromNumber(digestNumber);

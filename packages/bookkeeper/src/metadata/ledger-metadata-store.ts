@@ -51,9 +51,11 @@ export class ZooKeeperLedgerMetadataStore {
   /** The cluster's layout from `<root>/LAYOUT` (hierarchical when absent, the BookKeeper default). Cached. */
   layout(options: ZooKeeperCallOptions = {}): Promise<LedgerLayout> {
     if (this.#layout === undefined) {
-      const loading = this.#session.getData(`${this.#root}/LAYOUT`, options).then((node) =>
-        node === undefined ? ("hierarchical" as const) : parseLedgerLayout(new TextDecoder().decode(node.data)),
-      );
+      const loading = this.#session
+        .getData(`${this.#root}/LAYOUT`, options)
+        .then((node) =>
+          node === undefined ? ("hierarchical" as const) : parseLedgerLayout(new TextDecoder().decode(node.data)),
+        );
       loading.catch(() => {
         if (this.#layout === loading) this.#layout = undefined;
       });
@@ -68,9 +70,16 @@ export class ZooKeeperLedgerMetadataStore {
   }
 
   /** Creates the metadata of a new ledger (parents created as needed). */
-  async create(ledgerId: bigint, metadata: LedgerMetadata, options: ZooKeeperCallOptions = {}): Promise<CreateLedgerMetadataResult> {
+  async create(
+    ledgerId: bigint,
+    metadata: LedgerMetadata,
+    options: ZooKeeperCallOptions = {},
+  ): Promise<CreateLedgerMetadataResult> {
     const path = await this.path(ledgerId, options);
-    const created = await this.#session.create(path, encodeLedgerMetadata(metadata), { ...options, createParents: true });
+    const created = await this.#session.create(path, encodeLedgerMetadata(metadata), {
+      ...options,
+      createParents: true,
+    });
     if (created.ok) return { ok: true, version: 0 };
     const current = await this.read(ledgerId, options);
     if (current !== undefined && metadata.cToken !== undefined && current.metadata.cToken === metadata.cToken) {
@@ -89,7 +98,10 @@ export class ZooKeeperLedgerMetadataStore {
       metadata = decodeLedgerMetadata(node.data);
     } catch (cause) {
       if (NereusError.is(cause)) {
-        throw new NereusError(cause.code, `ledger ${String(ledgerId)} at ${path}: ${cause.message}`, { cause, details: { ...cause.details, path } });
+        throw new NereusError(cause.code, `ledger ${String(ledgerId)} at ${path}: ${cause.message}`, {
+          cause,
+          details: { ...cause.details, path },
+        });
       }
       throw cause;
     }
@@ -97,7 +109,12 @@ export class ZooKeeperLedgerMetadataStore {
   }
 
   /** Compare-and-set update of the metadata of `ledgerId`. */
-  async write(ledgerId: bigint, metadata: LedgerMetadata, expectedVersion: number, options: ZooKeeperCallOptions = {}): Promise<WriteLedgerMetadataResult> {
+  async write(
+    ledgerId: bigint,
+    metadata: LedgerMetadata,
+    expectedVersion: number,
+    options: ZooKeeperCallOptions = {},
+  ): Promise<WriteLedgerMetadataResult> {
     const path = await this.path(ledgerId, options);
     const written = await this.#session.setData(path, encodeLedgerMetadata(metadata), expectedVersion, options);
     if (written.ok) return { ok: true, version: written.version };
@@ -113,13 +130,19 @@ export class ZooKeeperLedgerMetadataStore {
     const removed = await this.#session.remove(path, options.version ?? -1, options);
     if (!removed.ok) {
       if (removed.reason === "noNode") return false;
-      throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `ledger ${String(ledgerId)} metadata changed before delete`, {
-        details: { ledgerId: String(ledgerId), reason: removed.reason },
-      });
+      throw new NereusError(
+        ErrorCode.METADATA_CONDITION_FAILED,
+        `ledger ${String(ledgerId)} metadata changed before delete`,
+        {
+          details: { ledgerId: String(ledgerId), reason: removed.reason },
+        },
+      );
     }
     let parent = path.slice(0, path.lastIndexOf("/"));
     while (parent.length > this.#root.length && parent.startsWith(`${this.#root}/`)) {
-      const pruned = await this.#session.remove(parent, -1, options).catch(() => ({ ok: false as const, reason: "notEmpty" as const }));
+      const pruned = await this.#session
+        .remove(parent, -1, options)
+        .catch(() => ({ ok: false as const, reason: "notEmpty" as const }));
       if (!pruned.ok) break;
       parent = parent.slice(0, parent.lastIndexOf("/"));
     }

@@ -18,18 +18,24 @@ describe("ledgerPath", () => {
   });
 
   it("refuses negative ids", () => {
-    expect(() => ledgerPath("/ledgers", -1n, "hierarchical")).toThrow(expect.objectContaining({ code: ErrorCode.INVALID_ARGUMENT }));
+    expect(() => ledgerPath("/ledgers", -1n, "hierarchical")).toThrow(
+      expect.objectContaining({ code: ErrorCode.INVALID_ARGUMENT }),
+    );
   });
 });
 
 describe("parseLedgerLayout", () => {
   it("reads the manager factory of the LAYOUT znode", () => {
     expect(parseLedgerLayout("2\norg.apache.bookkeeper.meta.HierarchicalLedgerManagerFactory:1")).toBe("hierarchical");
-    expect(parseLedgerLayout("2\norg.apache.bookkeeper.meta.LongHierarchicalLedgerManagerFactory:1\n")).toBe("longhierarchical");
+    expect(parseLedgerLayout("2\norg.apache.bookkeeper.meta.LongHierarchicalLedgerManagerFactory:1\n")).toBe(
+      "longhierarchical",
+    );
   });
 
   it("refuses flat layouts and garbage", () => {
-    expect(() => parseLedgerLayout("2\norg.apache.bookkeeper.meta.FlatLedgerManagerFactory:1")).toThrow(expect.objectContaining({ code: ErrorCode.UNSUPPORTED_FORMAT }));
+    expect(() => parseLedgerLayout("2\norg.apache.bookkeeper.meta.FlatLedgerManagerFactory:1")).toThrow(
+      expect.objectContaining({ code: ErrorCode.UNSUPPORTED_FORMAT }),
+    );
     expect(() => parseLedgerLayout("x\ny")).toThrow(expect.objectContaining({ code: ErrorCode.DECODE_ERROR }));
   });
 });

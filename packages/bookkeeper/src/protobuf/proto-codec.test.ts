@@ -20,7 +20,15 @@ describe("ProtoWriter / ProtoReader", () => {
       .uint64(100, 0)
       .finish();
     expect(toHex(bytes)).toBe(
-      "0801" + "10ffffffffffffffffff01" + "18ac02" + "2202dead" + "2a0368c3a9" + "3203089601" + "390100000000000000" + "4001" + "a00600",
+      "0801" +
+        "10ffffffffffffffffff01" +
+        "18ac02" +
+        "2202dead" +
+        "2a0368c3a9" +
+        "3203089601" +
+        "390100000000000000" +
+        "4001" +
+        "a00600",
     );
   });
 
@@ -65,19 +73,25 @@ describe("ProtoWriter / ProtoReader", () => {
     const int64 = fc.bigInt({ min: -(1n << 63n), max: (1n << 63n) - 1n });
     const uint64 = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
     fc.assert(
-      fc.property(int64, uint64, fc.uint8Array({ maxLength: 600 }), fc.integer({ min: 1, max: 0x1fff_ffff }), (a, b, bytes, field) => {
-        const encoded = new ProtoWriter().int64(field, a).uint64(1, b).bytes(2, bytes).fixed64(3, b).finish();
-        const reader = new ProtoReader(encoded, "prop");
-        expect(reader.next()).toEqual({ field, wireType: WireType.VARINT });
-        expect(reader.int64()).toBe(a);
-        reader.next();
-        expect(reader.uint64()).toBe(b);
-        reader.next();
-        expect(reader.bytes()).toEqual(bytes);
-        reader.next();
-        expect(reader.fixed64()).toBe(b);
-        expect(reader.next()).toBeUndefined();
-      }),
+      fc.property(
+        int64,
+        uint64,
+        fc.uint8Array({ maxLength: 600 }),
+        fc.integer({ min: 1, max: 0x1fff_ffff }),
+        (a, b, bytes, field) => {
+          const encoded = new ProtoWriter().int64(field, a).uint64(1, b).bytes(2, bytes).fixed64(3, b).finish();
+          const reader = new ProtoReader(encoded, "prop");
+          expect(reader.next()).toEqual({ field, wireType: WireType.VARINT });
+          expect(reader.int64()).toBe(a);
+          reader.next();
+          expect(reader.uint64()).toBe(b);
+          reader.next();
+          expect(reader.bytes()).toEqual(bytes);
+          reader.next();
+          expect(reader.fixed64()).toBe(b);
+          expect(reader.next()).toBeUndefined();
+        },
+      ),
     );
   });
 });

@@ -140,7 +140,9 @@ export class ProtoReader {
 
   #take(length: number): Uint8Array {
     if (this.#bytes.length - this.#offset < length) {
-      throw this.error(`truncated value: needs ${String(length)} byte(s), ${String(this.#bytes.length - this.#offset)} remain`);
+      throw this.error(
+        `truncated value: needs ${String(length)} byte(s), ${String(this.#bytes.length - this.#offset)} remain`,
+      );
     }
     const at = this.#offset;
     this.#offset += length;
@@ -151,7 +153,10 @@ export class ProtoReader {
     const start = this.#offset;
     const length = this.#varint();
     if (length > BigInt(this.#bytes.length - this.#offset)) {
-      throw this.error(`length ${String(length)} exceeds the ${String(this.#bytes.length - this.#offset)} remaining byte(s)`, start);
+      throw this.error(
+        `length ${String(length)} exceeds the ${String(this.#bytes.length - this.#offset)} remaining byte(s)`,
+        start,
+      );
     }
     return this.#take(Number(length));
   }
@@ -200,7 +205,8 @@ export class ProtoReader {
           const inner = this.next();
           if (inner === undefined) throw this.error(`unterminated group ${String(tag.field)}`);
           if (inner.wireType === WireType.END_GROUP) {
-            if (inner.field !== tag.field) throw this.error(`group ${String(tag.field)} closed by ${String(inner.field)}`);
+            if (inner.field !== tag.field)
+              throw this.error(`group ${String(tag.field)} closed by ${String(inner.field)}`);
             return;
           }
           this.#skipValue(inner, depth + 1);

@@ -141,7 +141,11 @@ export class ProtoWriter {
     }
     this.#putTag(field, WireType.FIXED64);
     this.#reserve(8);
-    new DataView(this.#scratch.buffer, this.#scratch.byteOffset).setBigUint64(this.#scratchEnd, BigInt.asUintN(64, value), true);
+    new DataView(this.#scratch.buffer, this.#scratch.byteOffset).setBigUint64(
+      this.#scratchEnd,
+      BigInt.asUintN(64, value),
+      true,
+    );
     this.#scratchEnd += 8;
     this.#length += 8;
     return this;

@@ -24,21 +24,25 @@ describe("FrameDecoder", () => {
 
   it("emits the same payloads however the stream is chunked", () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ maxLength: 70 }), { maxLength: 8 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1 }), (payloads, cuts) => {
-        const stream = Uint8Array.from(payloads.flatMap((payload) => Array.from(frame(payload))));
-        const decoder = new FrameDecoder();
-        const out: string[] = [];
-        let at = 0;
-        let cut = 0;
-        while (at < stream.length) {
-          const size = cuts[cut % cuts.length] ?? 1;
-          cut += 1;
-          out.push(...decoder.push(stream.subarray(at, at + size)).map(toHex));
-          at += size;
-        }
-        expect(out).toEqual(payloads.map(toHex));
-        expect(decoder.bufferedLength).toBe(0);
-      }),
+      fc.property(
+        fc.array(fc.uint8Array({ maxLength: 70 }), { maxLength: 8 }),
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1 }),
+        (payloads, cuts) => {
+          const stream = Uint8Array.from(payloads.flatMap((payload) => Array.from(frame(payload))));
+          const decoder = new FrameDecoder();
+          const out: string[] = [];
+          let at = 0;
+          let cut = 0;
+          while (at < stream.length) {
+            const size = cuts[cut % cuts.length] ?? 1;
+            cut += 1;
+            out.push(...decoder.push(stream.subarray(at, at + size)).map(toHex));
+            at += size;
+          }
+          expect(out).toEqual(payloads.map(toHex));
+          expect(decoder.bufferedLength).toBe(0);
+        },
+      ),
     );
   });
 });

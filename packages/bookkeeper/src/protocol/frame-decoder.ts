@@ -37,9 +37,13 @@ export class FrameDecoder {
       const head = this.#peek(4);
       const length = new DataView(head.buffer, head.byteOffset, 4).getInt32(0);
       if (length < 0 || length > this.#maxFrameSize) {
-        throw new NereusError(ErrorCode.DECODE_ERROR, `frame length ${String(length)} outside [0, ${String(this.#maxFrameSize)}]`, {
-          details: { length, maxFrameSize: this.#maxFrameSize },
-        });
+        throw new NereusError(
+          ErrorCode.DECODE_ERROR,
+          `frame length ${String(length)} outside [0, ${String(this.#maxFrameSize)}]`,
+          {
+            details: { length, maxFrameSize: this.#maxFrameSize },
+          },
+        );
       }
       if (this.#pendingLength < 4 + length) break;
       this.#consume(4);

@@ -63,9 +63,15 @@ function encodeBody(body: BookieRequestBody): ProtoWriter {
 
 /** Encodes a v3 Request (without the frame length prefix) as chunks ready for a vectored socket write. */
 export function encodeRequest(request: BookieRequest): Uint8Array[] {
-  const header = new ProtoWriter().int32(1, PROTOCOL_VERSION_THREE).int32(2, operationOf(request.body)).uint64(3, request.txnId);
+  const header = new ProtoWriter()
+    .int32(1, PROTOCOL_VERSION_THREE)
+    .int32(2, operationOf(request.body))
+    .uint64(3, request.txnId);
   if (request.priority !== undefined && request.priority !== 0) header.uint64(4, request.priority);
-  return new ProtoWriter().message(1, header).message(REQUEST_FIELD[request.body.type], encodeBody(request.body)).chunks();
+  return new ProtoWriter()
+    .message(1, header)
+    .message(REQUEST_FIELD[request.body.type], encodeBody(request.body))
+    .chunks();
 }
 
 /** Encodes a v3 Request with its `[int32 length]` frame prefix, as chunks. */
@@ -97,7 +103,8 @@ function decodeBody(reader: ProtoReader, field: number): BookieRequestBody {
     else if (tag.field === 1) ledgerId = reader.int64();
     else if (tag.field === 2 && field !== REQUEST_FIELD.readLac) entryId = reader.safeInt64();
     else if (tag.field === 3 && field !== REQUEST_FIELD.readLac) masterKey = reader.bytes();
-    else if (tag.field === 4 && (field === REQUEST_FIELD.add || field === REQUEST_FIELD.writeLac)) body = reader.bytes();
+    else if (tag.field === 4 && (field === REQUEST_FIELD.add || field === REQUEST_FIELD.writeLac))
+      body = reader.bytes();
     else if (tag.field === 4 && field === REQUEST_FIELD.read) previousLac = reader.safeInt64();
     else if (tag.field === 5 && field === REQUEST_FIELD.add) writeFlags = reader.int32();
     else if (tag.field === 5 && field === REQUEST_FIELD.read) timeOutMs = reader.safeInt64();
@@ -160,6 +167,7 @@ export function decodeRequest(bytes: Uint8Array): BookieRequest {
   }
   if (txnId === undefined || operation === undefined) missing(reader, "header");
   if (body === undefined) missing(reader, "request body");
-  if (operationOf(body) !== operation) throw reader.error(`header operation ${String(operation)} does not match the body`);
+  if (operationOf(body) !== operation)
+    throw reader.error(`header operation ${String(operation)} does not match the body`);
   return { txnId, ...(priority === 0 ? {} : { priority }), body };
 }

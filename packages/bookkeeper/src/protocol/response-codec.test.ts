@@ -12,7 +12,12 @@ const GOLDEN: ReadonlyArray<readonly [string, string, BookieResponse]> = [
   [
     "AddResponse EOK",
     `0a06080310021801` + `1000` + `aa0606` + `0800` + `1007` + `1800`,
-    { operation: OperationType.ADD_ENTRY, txnId: 1n, status: StatusCode.EOK, addResponse: { status: StatusCode.EOK, ledgerId: 7n, entryId: 0 } },
+    {
+      operation: OperationType.ADD_ENTRY,
+      txnId: 1n,
+      status: StatusCode.EOK,
+      addResponse: { status: StatusCode.EOK, ledgerId: 7n, entryId: 0 },
+    },
   ],
   [
     "ReadResponse with a body",
@@ -27,12 +32,22 @@ const GOLDEN: ReadonlyArray<readonly [string, string, BookieResponse]> = [
   [
     "ReadResponse ENOENTRY (403 is a two-byte varint)",
     `0a06080310011802` + `109303` + `a20607` + `089303` + `1007` + `1809`,
-    { operation: OperationType.READ_ENTRY, txnId: 2n, status: StatusCode.ENOENTRY, readResponse: { status: StatusCode.ENOENTRY, ledgerId: 7n, entryId: 9 } },
+    {
+      operation: OperationType.READ_ENTRY,
+      txnId: 2n,
+      status: StatusCode.ENOENTRY,
+      readResponse: { status: StatusCode.ENOENTRY, ledgerId: 7n, entryId: 9 },
+    },
   ],
   [
     "AddResponse EFENCED",
     `0a06080310021805` + `10f803` + `aa0607` + `08f803` + `1007` + `1804`,
-    { operation: OperationType.ADD_ENTRY, txnId: 5n, status: StatusCode.EFENCED, addResponse: { status: StatusCode.EFENCED, ledgerId: 7n, entryId: 4 } },
+    {
+      operation: OperationType.ADD_ENTRY,
+      txnId: 5n,
+      status: StatusCode.EFENCED,
+      addResponse: { status: StatusCode.EFENCED, ledgerId: 7n, entryId: 4 },
+    },
   ],
   [
     "ReadLacResponse with both bodies",
@@ -41,7 +56,12 @@ const GOLDEN: ReadonlyArray<readonly [string, string, BookieResponse]> = [
       operation: OperationType.READ_LAC,
       txnId: 3n,
       status: StatusCode.EOK,
-      readLacResponse: { status: StatusCode.EOK, ledgerId: 7n, lacBody: new Uint8Array([1, 2]), lastEntryBody: new Uint8Array([0xaa, 0xbb]) },
+      readLacResponse: {
+        status: StatusCode.EOK,
+        ledgerId: 7n,
+        lacBody: new Uint8Array([1, 2]),
+        lastEntryBody: new Uint8Array([0xaa, 0xbb]),
+      },
     },
   ],
 ];
@@ -58,7 +78,8 @@ describe("response codec golden bytes", () => {
 
   it("skips unknown fields in the envelope, the header and the inner response", () => {
     // header gains field 9 (varint); envelope gains field 15 (fixed32) and field 300 (bytes); addResponse gains 7.
-    const hex = `0a08080310021801` + `4801` + `1000` + `7d01020304` + `e2120161` + `aa0608` + `0800` + `1007` + `1800` + `3801`;
+    const hex =
+      `0a08080310021801` + `4801` + `1000` + `7d01020304` + `e2120161` + `aa0608` + `0800` + `1007` + `1800` + `3801`;
     expect(decodeResponse(fromHex(hex)).addResponse).toEqual({ status: 0, ledgerId: 7n, entryId: 0 });
   });
 

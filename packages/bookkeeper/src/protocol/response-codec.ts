@@ -142,7 +142,10 @@ export function decodeResponse(bytes: Uint8Array): BookieResponse {
 
 /** Encodes a v3 Response payload (no frame prefix). Used by tests; a client never sends responses. */
 export function encodeResponse(response: BookieResponse): Uint8Array {
-  const header = new ProtoWriter().int32(1, PROTOCOL_VERSION_THREE).int32(2, response.operation).uint64(3, response.txnId);
+  const header = new ProtoWriter()
+    .int32(1, PROTOCOL_VERSION_THREE)
+    .int32(2, response.operation)
+    .uint64(3, response.txnId);
   const writer = new ProtoWriter().message(1, header).int32(2, response.status);
   const read = response.readResponse;
   if (read !== undefined) {
@@ -153,9 +156,11 @@ export function encodeResponse(response: BookieResponse): Uint8Array {
     writer.message(100, inner);
   }
   const add = response.addResponse;
-  if (add !== undefined) writer.message(101, new ProtoWriter().int32(1, add.status).int64(2, add.ledgerId).int64(3, add.entryId));
+  if (add !== undefined)
+    writer.message(101, new ProtoWriter().int32(1, add.status).int64(2, add.ledgerId).int64(3, add.entryId));
   const writeLac = response.writeLacResponse;
-  if (writeLac !== undefined) writer.message(103, new ProtoWriter().int32(1, writeLac.status).int64(2, writeLac.ledgerId));
+  if (writeLac !== undefined)
+    writer.message(103, new ProtoWriter().int32(1, writeLac.status).int64(2, writeLac.ledgerId));
   const readLac = response.readLacResponse;
   if (readLac !== undefined) {
     const inner = new ProtoWriter().int32(1, readLac.status).int64(2, readLac.ledgerId);

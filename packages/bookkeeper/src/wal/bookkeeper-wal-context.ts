@@ -18,7 +18,11 @@ export interface LedgerRolloverPolicy {
 }
 
 /** Pulsar's managed-ledger defaults: 50,000 entries, 2 GiB, 4 hours. */
-export const DEFAULT_ROLLOVER_POLICY: LedgerRolloverPolicy = Object.freeze({ maxEntries: 50_000, maxBytes: 2 * 1024 * 1024 * 1024, maxAgeMs: 4 * 60 * 60 * 1000 });
+export const DEFAULT_ROLLOVER_POLICY: LedgerRolloverPolicy = Object.freeze({
+  maxEntries: 50_000,
+  maxBytes: 2 * 1024 * 1024 * 1024,
+  maxAgeMs: 4 * 60 * 60 * 1000,
+});
 
 /** Ensemble, write quorum and ack quorum of every ledger the writer creates. */
 export interface LedgerQuorums {

@@ -53,17 +53,36 @@ export class BookKeeperWalReader implements WalReader {
 
   async readEntries(target: ReadTarget, options: WalIoOptions = {}): Promise<readonly StoredEntry[]> {
     if (target.type !== "BOOKKEEPER_ENTRY_RANGE") {
-      throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `the BookKeeper WAL reader does not read ${target.type} targets`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.UNSUPPORTED_READ_TARGET,
+        `the BookKeeper WAL reader does not read ${target.type} targets`,
+        { retryable: false },
+      );
     }
     if (target.clusterAlias !== this.#options.clusterAlias) {
-      throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no reader for BookKeeper cluster alias ${JSON.stringify(target.clusterAlias)} (this one reads ${JSON.stringify(this.#options.clusterAlias)})`, {
-        retryable: false,
-        details: { clusterAlias: target.clusterAlias },
-      });
+      throw new NereusError(
+        ErrorCode.UNSUPPORTED_READ_TARGET,
+        `no reader for BookKeeper cluster alias ${JSON.stringify(target.clusterAlias)} (this one reads ${JSON.stringify(this.#options.clusterAlias)})`,
+        {
+          retryable: false,
+          details: { clusterAlias: target.clusterAlias },
+        },
+      );
     }
     const ledgerId = LEDGER_ID_PATTERN.test(target.ledgerId) ? BigInt(target.ledgerId) : -1n;
-    if (ledgerId < 0n || ledgerId > MAX_LEDGER_ID || !Number.isSafeInteger(target.firstEntryId) || target.firstEntryId < 0 || !Number.isSafeInteger(target.entryCount) || target.entryCount < 1) {
-      throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `malformed BookKeeper target ${target.ledgerId}:${String(target.firstEntryId)}+${String(target.entryCount)}`, { retryable: false });
+    if (
+      ledgerId < 0n ||
+      ledgerId > MAX_LEDGER_ID ||
+      !Number.isSafeInteger(target.firstEntryId) ||
+      target.firstEntryId < 0 ||
+      !Number.isSafeInteger(target.entryCount) ||
+      target.entryCount < 1
+    ) {
+      throw new NereusError(
+        ErrorCode.METADATA_INVARIANT_VIOLATION,
+        `malformed BookKeeper target ${target.ledgerId}:${String(target.firstEntryId)}+${String(target.entryCount)}`,
+        { retryable: false },
+      );
     }
     const first = target.firstEntryId;
     const last = first + target.entryCount - 1;
@@ -72,13 +91,21 @@ export class BookKeeperWalReader implements WalReader {
     stats.rangesRead += 1;
     stats.entriesRead += raw.length;
     if (raw.length !== target.entryCount) {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, `ledger ${target.ledgerId} returned ${String(raw.length)} entries for a range of ${String(target.entryCount)}`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
+        `ledger ${target.ledgerId} returned ${String(raw.length)} entries for a range of ${String(target.entryCount)}`,
+        { retryable: false },
+      );
     }
     const entries: StoredEntry[] = [];
     let checksum = 0;
     for (const [index, entry] of raw.entries()) {
       if (entry.entryId !== first + index) {
-        throw new NereusError(ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, `ledger ${target.ledgerId} returned entry ${String(entry.entryId)} at position ${String(index)} of a range starting at ${String(first)}`, { retryable: false });
+        throw new NereusError(
+          ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
+          `ledger ${target.ledgerId} returned entry ${String(entry.entryId)} at position ${String(index)} of a range starting at ${String(first)}`,
+          { retryable: false },
+        );
       }
       const frame = decodeEntryFrame(entry.payload, `${target.ledgerId}:${String(entry.entryId)}`);
       checksum = crc32c(frame.payload, checksum);
@@ -88,7 +115,10 @@ export class BookKeeperWalReader implements WalReader {
       throw new NereusError(
         ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
         `ledger ${target.ledgerId} entries ${String(first)}..${String(last)}: range checksum 0x${hex(checksum)} differs from the target's 0x${hex(target.rangeChecksum)}`,
-        { retryable: false, details: { ledgerId: target.ledgerId, firstEntryId: first, entryCount: target.entryCount } },
+        {
+          retryable: false,
+          details: { ledgerId: target.ledgerId, firstEntryId: first, entryCount: target.entryCount },
+        },
       );
     }
     return entries;
@@ -115,14 +145,24 @@ export class BookKeeperWalReader implements WalReader {
     }
   }
 
-  async #readWith(ledgerId: bigint, first: number, last: number, signal: AbortSignal | undefined): Promise<LedgerEntry[]> {
+  async #readWith(
+    ledgerId: bigint,
+    first: number,
+    last: number,
+    signal: AbortSignal | undefined,
+  ): Promise<LedgerEntry[]> {
     const call = signal === undefined ? {} : { signal };
     const cached = this.#handles.has(ledgerId);
     const handle = await this.#open(ledgerId);
     try {
       return await handle.readUnconfirmedEntries(first, last, call);
     } catch (error) {
-      const stale = cached && !handle.isClosed && signal?.aborted !== true && (NereusError.hasCode(error, ErrorCode.PRIMARY_WAL_READ_FAILED) || NereusError.hasCode(error, ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND));
+      const stale =
+        cached &&
+        !handle.isClosed &&
+        signal?.aborted !== true &&
+        (NereusError.hasCode(error, ErrorCode.PRIMARY_WAL_READ_FAILED) ||
+          NereusError.hasCode(error, ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND));
       if (!stale) throw error;
       this.#forget(ledgerId);
       return (await this.#open(ledgerId)).readUnconfirmedEntries(first, last, call);

@@ -93,7 +93,10 @@ export class BookKeeperWalWriter implements WalWriter {
   }
 
   prepare(request: WalWriteRequest): PreparedWrite {
-    if (request.entries.length === 0) throw new NereusError(ErrorCode.INVALID_ARGUMENT, "a BookKeeper WAL write needs at least one entry", { retryable: false });
+    if (request.entries.length === 0)
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, "a BookKeeper WAL write needs at least one entry", {
+        retryable: false,
+      });
     const frames: Uint8Array[] = [];
     const entries = [];
     let recordCount = 0;
@@ -105,7 +108,10 @@ export class BookKeeperWalWriter implements WalWriter {
         throw new NereusError(
           ErrorCode.INVALID_ARGUMENT,
           `entry ${String(index)} of ${String(entry.payload.length)} bytes exceeds the BookKeeper entry limit of ${String(this.#maxPayload)} bytes`,
-          { retryable: false, details: { entryIndex: index, payloadLength: entry.payload.length, maxPayload: this.#maxPayload } },
+          {
+            retryable: false,
+            details: { entryIndex: index, payloadLength: entry.payload.length, maxPayload: this.#maxPayload },
+          },
         );
       }
       const frame = encodeEntryFrame(entry.recordCount, entry.payload);
@@ -115,7 +121,10 @@ export class BookKeeperWalWriter implements WalWriter {
       recordCount += entry.recordCount;
       logicalBytes += payload.length;
       framedBytes += frame.length;
-      payloadChecksum = entry.payloadCrc32c === undefined ? crc32c(payload, payloadChecksum) : crc32cCombine(payloadChecksum, entry.payloadCrc32c, payload.length);
+      payloadChecksum =
+        entry.payloadCrc32c === undefined
+          ? crc32c(payload, payloadChecksum)
+          : crc32cCombine(payloadChecksum, entry.payloadCrc32c, payload.length);
     }
     const prepared: PreparedWrite = {
       request: { ...request, entries },
@@ -131,9 +140,15 @@ export class BookKeeperWalWriter implements WalWriter {
 
   persist(prepared: PreparedWrite, options: WalIoOptions = {}): Promise<PersistedWrite> {
     const frozen = this.#frozen.get(prepared);
-    if (frozen === undefined) return Promise.reject(new NereusError(ErrorCode.INVALID_ARGUMENT, "persist needs a write prepared by this writer", { retryable: false }));
+    if (frozen === undefined)
+      return Promise.reject(
+        new NereusError(ErrorCode.INVALID_ARGUMENT, "persist needs a write prepared by this writer", {
+          retryable: false,
+        }),
+      );
     const signal = options.signal;
-    if (signal?.aborted === true) return Promise.reject(abortError(signal, `BookKeeper write of ${prepared.physicalAttemptKey}`));
+    if (signal?.aborted === true)
+      return Promise.reject(abortError(signal, `BookKeeper write of ${prepared.physicalAttemptKey}`));
     let running = this.#writes.get(prepared);
     if (running === undefined) {
       if (this.#closing !== undefined) return Promise.reject(closedError());
@@ -145,13 +160,24 @@ export class BookKeeperWalWriter implements WalWriter {
         if (this.#writes.get(prepared) === started) this.#writes.delete(prepared);
       });
     }
-    return raceAbort(running, signal, () => abortError(signal as AbortSignal, `BookKeeper write of ${prepared.physicalAttemptKey}`));
+    return raceAbort(running, signal, () =>
+      abortError(signal as AbortSignal, `BookKeeper write of ${prepared.physicalAttemptKey}`),
+    );
   }
 
-  async protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options: WalIoOptions = {}): Promise<TargetProtection> {
+  async protect(
+    persisted: PersistedWrite,
+    commitId: string,
+    metadata: MetadataStore,
+    options: WalIoOptions = {},
+  ): Promise<TargetProtection> {
     const target = persisted.readTarget;
     if (target.type !== "BOOKKEEPER_ENTRY_RANGE" || target.clusterAlias !== this.#context.clusterAlias) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `protect needs a BOOKKEEPER_ENTRY_RANGE target of cluster alias ${this.#context.clusterAlias}`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `protect needs a BOOKKEEPER_ENTRY_RANGE target of cluster alias ${this.#context.clusterAlias}`,
+        { retryable: false },
+      );
     }
     const streamId = persisted.prepared.request.streamId;
     const ledgerId = BigInt(target.ledgerId);
@@ -192,9 +218,13 @@ export class BookKeeperWalWriter implements WalWriter {
    * back by that transaction) is gone or no longer ACTIVE — a newer owner sealed the ledger (recovery-open) before its
    * own head CAS — so the range can never commit: FENCED. A root still ACTIVE (or unreadable) is left to the default.
    */
-  classifyProtectionConflict(persisted: PersistedWrite, current: ReadonlyMap<string, KeyValue>): ProtectionConflictVerdict | undefined {
+  classifyProtectionConflict(
+    persisted: PersistedWrite,
+    current: ReadonlyMap<string, KeyValue>,
+  ): ProtectionConflictVerdict | undefined {
     const target = persisted.readTarget;
-    if (target.type !== "BOOKKEEPER_ENTRY_RANGE" || target.clusterAlias !== this.#context.clusterAlias) return undefined;
+    if (target.type !== "BOOKKEEPER_ENTRY_RANGE" || target.clusterAlias !== this.#context.clusterAlias)
+      return undefined;
     const key = this.#ledgers.rootKey(BigInt(target.ledgerId));
     const stored = current.get(key);
     if (stored === undefined) return "FENCED";
@@ -229,7 +259,12 @@ export class BookKeeperWalWriter implements WalWriter {
     const stats = this.#context.stats;
     stats.persists += 1;
     const slot = this.#slot(request.streamId);
-    const ledger = await this.#ledgers.ledgerFor(slot, { writerId: request.writerId, writerEpoch: request.writerEpoch }, frozen.frames.length, frozen.framedBytes);
+    const ledger = await this.#ledgers.ledgerFor(
+      slot,
+      { writerId: request.writerId, writerEpoch: request.writerEpoch },
+      frozen.frames.length,
+      frozen.framedBytes,
+    );
     const adds = frozen.frames.map((frame) => ledger.handle.addEntry(frame));
     ledger.entries += frozen.frames.length;
     ledger.bytes += frozen.framedBytes;
@@ -247,7 +282,11 @@ export class BookKeeperWalWriter implements WalWriter {
     const firstEntryId = ids[0] ?? -1;
     if (!ids.every((id, index) => id === firstEntryId + index)) {
       ledger.healthy = false;
-      throw new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `ledger ${String(ledger.ledgerId)} assigned non-contiguous entry ids ${ids.join(",")}`, { retryable: true });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+        `ledger ${String(ledger.ledgerId)} assigned non-contiguous entry ids ${ids.join(",")}`,
+        { retryable: true },
+      );
     }
     const readTarget: BookKeeperEntryRangeTarget = {
       type: "BOOKKEEPER_ENTRY_RANGE",
@@ -261,12 +300,21 @@ export class BookKeeperWalWriter implements WalWriter {
     return { prepared, readTarget };
   }
 
-  async #rootOf(streamId: string, ledgerId: bigint, metadata: MetadataStore, signal?: AbortSignal): Promise<Versioned<BookKeeperLedgerRoot>> {
+  async #rootOf(
+    streamId: string,
+    ledgerId: bigint,
+    metadata: MetadataStore,
+    signal?: AbortSignal,
+  ): Promise<Versioned<BookKeeperLedgerRoot>> {
     const active = this.#slots.get(streamId)?.active;
     if (active?.ledgerId === ledgerId) return active.root;
     const stored = await new VersionedRecords(metadata, ledgerRootCodec).load(this.#ledgers.rootKey(ledgerId), signal);
     if (stored === undefined) {
-      throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `ledger ${String(ledgerId)} of stream ${streamId} has no root`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.METADATA_INVARIANT_VIOLATION,
+        `ledger ${String(ledgerId)} of stream ${streamId} has no root`,
+        { retryable: false },
+      );
     }
     return stored;
   }

@@ -7,12 +7,24 @@
 //                                  `admissionHooks`, and this runtime's `reader` to its worker as a source reader).
 //   BOOKKEEPER_WAL_SYNC_OBJECT   — needs a REQUIRED_OBJECT_GENERATION coordinator from @nereus/object-wal.
 // Does not own the client or the metadata store; `close()` seals the ledgers this process writes.
-import { ErrorCode, GenerationZeroVisibleCoordinator, NereusError, StableHeadCoordinator, type AdmissionHook, type MetadataStore, type StoreProviders } from "@nereus/core";
+import {
+  ErrorCode,
+  GenerationZeroVisibleCoordinator,
+  NereusError,
+  StableHeadCoordinator,
+  type AdmissionHook,
+  type MetadataStore,
+  type StoreProviders,
+} from "@nereus/core";
 import { StreamKeyspace } from "@nereus/core/internal";
 import type { BookKeeperClient } from "../client/bookkeeper-client.js";
 import type { DigestType } from "../digest/digest-type.js";
 import { passwordBytes } from "../digest/master-key.js";
-import { DEFAULT_ROLLOVER_POLICY, type BookKeeperWalContext, type LedgerRolloverPolicy } from "./bookkeeper-wal-context.js";
+import {
+  DEFAULT_ROLLOVER_POLICY,
+  type BookKeeperWalContext,
+  type LedgerRolloverPolicy,
+} from "./bookkeeper-wal-context.js";
 import { BookKeeperWalReader } from "./bookkeeper-wal-reader.js";
 import { BookKeeperWalStats } from "./bookkeeper-wal-stats.js";
 import { BookKeeperWalWriter } from "./bookkeeper-wal-writer.js";
@@ -65,16 +77,27 @@ export function createBookKeeperWalRuntime(options: BookKeeperWalRuntimeOptions)
   const ensembleSize = options.ensembleSize ?? 3;
   const writeQuorumSize = options.writeQuorumSize ?? 2;
   const ackQuorumSize = options.ackQuorumSize ?? 2;
-  if (![ensembleSize, writeQuorumSize, ackQuorumSize].every((value) => Number.isInteger(value) && value >= 1 && value <= 255) || ensembleSize < writeQuorumSize || writeQuorumSize < ackQuorumSize) {
-    throw invalid(`quorums must satisfy 255 ≥ ensemble ≥ write quorum ≥ ack quorum ≥ 1 (got ${String(ensembleSize)}/${String(writeQuorumSize)}/${String(ackQuorumSize)})`);
+  if (
+    ![ensembleSize, writeQuorumSize, ackQuorumSize].every(
+      (value) => Number.isInteger(value) && value >= 1 && value <= 255,
+    ) ||
+    ensembleSize < writeQuorumSize ||
+    writeQuorumSize < ackQuorumSize
+  ) {
+    throw invalid(
+      `quorums must satisfy 255 ≥ ensemble ≥ write quorum ≥ ack quorum ≥ 1 (got ${String(ensembleSize)}/${String(writeQuorumSize)}/${String(ackQuorumSize)})`,
+    );
   }
-  if (typeof options.clusterAlias !== "string" || options.clusterAlias.length === 0) throw invalid("clusterAlias must be a non-empty string");
+  if (typeof options.clusterAlias !== "string" || options.clusterAlias.length === 0)
+    throw invalid("clusterAlias must be a non-empty string");
   const rollover: LedgerRolloverPolicy = { ...DEFAULT_ROLLOVER_POLICY, ...options.rollover };
   for (const [name, value] of Object.entries(rollover)) {
-    if (!Number.isSafeInteger(value) || value < 1) throw invalid(`rollover.${name} must be a positive safe integer, got ${String(value)}`);
+    if (!Number.isSafeInteger(value) || value < 1)
+      throw invalid(`rollover.${name} must be a positive safe integer, got ${String(value)}`);
   }
   const takeoverGraceMs = options.takeoverGraceMs ?? 30_000;
-  if (!Number.isSafeInteger(takeoverGraceMs) || takeoverGraceMs < 0) throw invalid(`takeoverGraceMs must be a non-negative safe integer, got ${String(takeoverGraceMs)}`);
+  if (!Number.isSafeInteger(takeoverGraceMs) || takeoverGraceMs < 0)
+    throw invalid(`takeoverGraceMs must be a non-negative safe integer, got ${String(takeoverGraceMs)}`);
   const stats = new BookKeeperWalStats();
   const password = passwordBytes(options.password ?? "");
   const context: BookKeeperWalContext = {

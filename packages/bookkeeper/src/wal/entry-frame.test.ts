@@ -13,7 +13,10 @@ function checksumError(action: () => unknown): void {
   } catch (error) {
     caught = error;
   }
-  expect(NereusError.hasCode(caught, ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH), `expected a checksum mismatch, got ${String(caught)}`).toBe(true);
+  expect(
+    NereusError.hasCode(caught, ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH),
+    `expected a checksum mismatch, got ${String(caught)}`,
+  ).toBe(true);
 }
 
 describe("entry frame (NBKE1)", () => {
@@ -27,12 +30,16 @@ describe("entry frame (NBKE1)", () => {
   });
 
   test("an empty payload is legal", () => {
-    expect(decodeEntryFrame(encodeEntryFrame(1, new Uint8Array(0)), "1:0")).toEqual({ recordCount: 1, payload: new Uint8Array(0) });
+    expect(decodeEntryFrame(encodeEntryFrame(1, new Uint8Array(0)), "1:0")).toEqual({
+      recordCount: 1,
+      payload: new Uint8Array(0),
+    });
   });
 
   test("every truncation, bit flip and trailing byte is a checksum mismatch or a different record count", () => {
     const bytes = fromHex(GOLDEN_FRAME);
-    for (let length = 0; length < bytes.length; length++) checksumError(() => decodeEntryFrame(bytes.slice(0, length), "1:0"));
+    for (let length = 0; length < bytes.length; length++)
+      checksumError(() => decodeEntryFrame(bytes.slice(0, length), "1:0"));
     for (let index = 0; index < bytes.length; index++) {
       for (let bit = 0; bit < 8; bit++) {
         const flipped = bytes.slice();
@@ -40,7 +47,7 @@ describe("entry frame (NBKE1)", () => {
         // The CRC covers the payload only (docs/architecture.md §8.5); a flipped record count that stays positive decodes to a
         // different count, which the read path rejects against the commit's entry record counts.
         const inCount = index >= 5 && index < 9;
-        if (inCount && (flipped[5] ?? 0) < 0x80 && !(flipped.slice(5, 9).every((byte) => byte === 0))) {
+        if (inCount && (flipped[5] ?? 0) < 0x80 && !flipped.slice(5, 9).every((byte) => byte === 0)) {
           expect(decodeEntryFrame(flipped, "1:0").recordCount).not.toBe(3);
         } else {
           checksumError(() => decodeEntryFrame(flipped, "1:0"));
@@ -53,7 +60,8 @@ describe("entry frame (NBKE1)", () => {
   });
 
   test("encode refuses record counts outside 1..2^31-1", () => {
-    for (const count of [0, -1, 1.5, 2 ** 31]) expect(() => encodeEntryFrame(count, new Uint8Array(1))).toThrow(/record count/);
+    for (const count of [0, -1, 1.5, 2 ** 31])
+      expect(() => encodeEntryFrame(count, new Uint8Array(1))).toThrow(/record count/);
   });
 
   test("property: round trip", () => {

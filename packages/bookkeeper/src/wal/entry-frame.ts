@@ -27,10 +27,18 @@ export interface EntryFrame {
 /** Frames `payload` with its record count. Throws INVALID_ARGUMENT for an out-of-range count or length. */
 export function encodeEntryFrame(recordCount: number, payload: Uint8Array): Uint8Array {
   if (!Number.isInteger(recordCount) || recordCount < 1 || recordCount > MAX_RECORD_COUNT) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `entry record count ${String(recordCount)} is outside 1..2^31-1`, { retryable: false });
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `entry record count ${String(recordCount)} is outside 1..2^31-1`,
+      { retryable: false },
+    );
   }
   if (payload.length > ENTRY_FRAME_MAX_PAYLOAD) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `entry payload of ${String(payload.length)} bytes exceeds ${String(ENTRY_FRAME_MAX_PAYLOAD)}`, { retryable: false });
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `entry payload of ${String(payload.length)} bytes exceeds ${String(ENTRY_FRAME_MAX_PAYLOAD)}`,
+      { retryable: false },
+    );
   }
   return new ByteWriter(payload.length + ENTRY_FRAME_OVERHEAD)
     .writeBytes(ENTRY_FRAME_MAGIC)
@@ -48,7 +56,10 @@ export function encodeEntryFrame(recordCount: number, payload: Uint8Array): Uint
 export function decodeEntryFrame(bytes: Uint8Array, where: string): EntryFrame {
   try {
     const reader = new ByteReader(bytes, `entry frame ${where}`);
-    if (bytes.length < ENTRY_FRAME_OVERHEAD || !bytesEqual(bytes.subarray(0, ENTRY_FRAME_MAGIC.length), ENTRY_FRAME_MAGIC)) {
+    if (
+      bytes.length < ENTRY_FRAME_OVERHEAD ||
+      !bytesEqual(bytes.subarray(0, ENTRY_FRAME_MAGIC.length), ENTRY_FRAME_MAGIC)
+    ) {
       throw corrupt(where, "missing NBKE1 magic");
     }
     reader.readBytes(ENTRY_FRAME_MAGIC.length, "magic");
@@ -57,7 +68,10 @@ export function decodeEntryFrame(bytes: Uint8Array, where: string): EntryFrame {
     const checksum = reader.readU32("payloadCrc32c");
     if (recordCount < 1) throw corrupt(where, `record count ${String(recordCount)} is not positive`);
     if (payloadLength < 0 || payloadLength !== reader.remaining) {
-      throw corrupt(where, `declared payload length ${String(payloadLength)} but ${String(reader.remaining)} byte(s) follow`);
+      throw corrupt(
+        where,
+        `declared payload length ${String(payloadLength)} but ${String(reader.remaining)} byte(s) follow`,
+      );
     }
     const payload = reader.readBytes(payloadLength, "payload");
     if (crc32c(payload) !== checksum) throw corrupt(where, "payload CRC32C mismatch");
@@ -69,5 +83,9 @@ export function decodeEntryFrame(bytes: Uint8Array, where: string): EntryFrame {
 }
 
 function corrupt(where: string, reason: string, cause?: unknown): NereusError {
-  return new NereusError(ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, `BookKeeper entry ${where} is not a valid Nereus entry frame: ${reason}`, { retryable: false, cause });
+  return new NereusError(
+    ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
+    `BookKeeper entry ${where} is not a valid Nereus entry frame: ${reason}`,
+    { retryable: false, cause },
+  );
 }

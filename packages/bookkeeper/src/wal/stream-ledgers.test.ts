@@ -31,7 +31,8 @@ class FakeBookKeeper {
   async createLedger(): Promise<unknown> {
     const ledger: FakeLedger = { id: this.#nextId++, entries: [], fenced: false, closed: false };
     this.ledgers.set(ledger.id, ledger);
-    const fenced = () => new NereusError(ErrorCode.FENCED_APPEND, `ledger ${String(ledger.id)} is fenced`, { retryable: false });
+    const fenced = () =>
+      new NereusError(ErrorCode.FENCED_APPEND, `ledger ${String(ledger.id)} is fenced`, { retryable: false });
     let failed = false;
     return {
       ledgerId: ledger.id,
@@ -59,12 +60,16 @@ class FakeBookKeeper {
 
   async openLedger(ledgerId: bigint, options: { recovery: boolean }): Promise<unknown> {
     const ledger = this.ledgers.get(ledgerId);
-    if (ledger === undefined) throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, "no such ledger", { retryable: false });
+    if (ledger === undefined)
+      throw new NereusError(ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND, "no such ledger", { retryable: false });
     if (options.recovery) {
       ledger.fenced = true;
       ledger.closed = true;
     }
-    return { lastAddConfirmed: ledger.entries.length - 1, length: ledger.entries.reduce((sum, entry) => sum + entry.length, 0) };
+    return {
+      lastAddConfirmed: ledger.entries.length - 1,
+      length: ledger.entries.reduce((sum, entry) => sum + entry.length, 0),
+    };
   }
 }
 
@@ -106,7 +111,11 @@ async function run(ops: readonly Op[]): Promise<void> {
       clock: () => now,
       stats: new BookKeeperWalStats(),
     });
-  const processes: Array<{ wal: BookKeeperWalWriter; epoch: number; pending: { persisted: PersistedWrite; payloads: Uint8Array[] } | undefined }> = WRITERS.map(() => ({
+  const processes: Array<{
+    wal: BookKeeperWalWriter;
+    epoch: number;
+    pending: { persisted: PersistedWrite; payloads: Uint8Array[] } | undefined;
+  }> = WRITERS.map(() => ({
     wal: writer(),
     epoch: 0,
     pending: undefined,
@@ -116,7 +125,9 @@ async function run(ops: readonly Op[]): Promise<void> {
   let sequence = 0;
   const head = async (): Promise<{ head: StreamHead | undefined; revision: number }> => {
     const stored = await metadata.get(keyspace.headKey(STREAM));
-    return stored === undefined ? { head: undefined, revision: 0 } : { head: keyspace.decodeHead(stored).head, revision: stored.modRevision };
+    return stored === undefined
+      ? { head: undefined, revision: 0 }
+      : { head: keyspace.decodeHead(stored).head, revision: stored.modRevision };
   };
   const headWith = (writerId: string, epoch: number, end: number): StreamHead => ({
     streamId: STREAM,
@@ -130,7 +141,13 @@ async function run(ops: readonly Op[]): Promise<void> {
     commitVersion: end,
     trimOffset: 0,
     lastCommitId: end === 0 ? "" : `c${String(end)}`,
-    session: { writerId, epoch, fencingToken: newFencingToken(), leaseVersion: 0, expiresAtMillis: Number.MAX_SAFE_INTEGER },
+    session: {
+      writerId,
+      epoch,
+      fencingToken: newFencingToken(),
+      leaseVersion: 0,
+      expiresAtMillis: Number.MAX_SAFE_INTEGER,
+    },
   });
 
   for (const op of ops) {
@@ -185,14 +202,26 @@ async function run(ops: readonly Op[]): Promise<void> {
       // epoch; the protection rides along in the same transaction.
       const current = await head();
       const session = current.head?.session;
-      if (session !== undefined && (session.epoch > process.epoch || (session.epoch === process.epoch && session.writerId !== writerId))) continue;
+      if (
+        session !== undefined &&
+        (session.epoch > process.epoch || (session.epoch === process.epoch && session.writerId !== writerId))
+      )
+        continue;
       const target = persisted.readTarget;
       if (target.type !== "BOOKKEEPER_ENTRY_RANGE") throw new Error("not a BookKeeper target");
-      const rootActive = (await rootsOf()).find((root) => String(root.ledgerId) === target.ledgerId)?.lifecycle === "ACTIVE";
+      const rootActive =
+        (await rootsOf()).find((root) => String(root.ledgerId) === target.ledgerId)?.lifecycle === "ACTIVE";
       const end = (current.head?.committedEndOffset ?? 0) + payloads.length;
       const result = await metadata.txn({
         compares: [{ key: keyspace.headKey(STREAM), modRevision: current.revision }, ...protection.compares],
-        writes: [...protection.writes, { type: "put", key: keyspace.headKey(STREAM), value: keyspace.encodeHead(headWith(writerId, process.epoch, end)) }],
+        writes: [
+          ...protection.writes,
+          {
+            type: "put",
+            key: keyspace.headKey(STREAM),
+            value: keyspace.encodeHead(headWith(writerId, process.epoch, end)),
+          },
+        ],
       });
       // A range of a ledger whose root left ACTIVE (sealed by a new owner or a rollover) can never be named.
       if (!rootActive) expect(result.succeeded).toBe(false);
@@ -203,7 +232,17 @@ async function run(ops: readonly Op[]): Promise<void> {
 
   // Liveness: a fresh writer with the highest epoch can always append and commit.
   const last = writer();
-  const final = await last.persist(last.prepare({ streamId: STREAM, attemptId: "final/1", writerId: "final", writerEpoch: maxEpoch + 1, expectedStartOffset: 0, payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: new Uint8Array([1]), recordCount: 1 }] }));
+  const final = await last.persist(
+    last.prepare({
+      streamId: STREAM,
+      attemptId: "final/1",
+      writerId: "final",
+      writerEpoch: maxEpoch + 1,
+      expectedStartOffset: 0,
+      payloadFormat: "OPAQUE_RECORD_BATCH",
+      entries: [{ payload: new Uint8Array([1]), recordCount: 1 }],
+    }),
+  );
   const protection = await last.protect(final, "commit-final", metadata);
   expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(true);
   await checkInvariants();
@@ -222,7 +261,10 @@ async function run(ops: readonly Op[]): Promise<void> {
       const ledger = bookkeeper.ledgers.get(BigInt(range.ledgerId));
       range.payloads.forEach((payload, index) => {
         const stored = ledger?.entries[range.firstEntryId + index];
-        expect(stored !== undefined && bytesEqual(stored.subarray(17), payload), `committed entry ${range.ledgerId}:${String(range.firstEntryId + index)} lost`).toBe(true);
+        expect(
+          stored !== undefined && bytesEqual(stored.subarray(17), payload),
+          `committed entry ${range.ledgerId}:${String(range.firstEntryId + index)} lost`,
+        ).toBe(true);
         const slot = `${range.ledgerId}:${String(range.firstEntryId + index)}`;
         expect(seen.has(slot)).toBe(false);
         seen.add(slot);
@@ -250,13 +292,30 @@ async function run(ops: readonly Op[]): Promise<void> {
 describe("BookKeeper WAL ledger lifecycle (property, in-memory BookKeeper)", () => {
   test("random histories of appends, split persist/commit, takeovers, restarts and clock jumps: no range of a sealed ledger commits, no committed range is lost, the stream stays writable", async () => {
     const op: fc.Arbitrary<Op> = fc.oneof(
-      { weight: 4, arbitrary: fc.record({ kind: fc.constant("append" as const), writer: fc.nat({ max: 2 }), entries: fc.integer({ min: 1, max: 4 }) }) },
-      { weight: 2, arbitrary: fc.record({ kind: fc.constant("persist" as const), writer: fc.nat({ max: 2 }), entries: fc.integer({ min: 1, max: 4 }) }) },
+      {
+        weight: 4,
+        arbitrary: fc.record({
+          kind: fc.constant("append" as const),
+          writer: fc.nat({ max: 2 }),
+          entries: fc.integer({ min: 1, max: 4 }),
+        }),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          kind: fc.constant("persist" as const),
+          writer: fc.nat({ max: 2 }),
+          entries: fc.integer({ min: 1, max: 4 }),
+        }),
+      },
       { weight: 2, arbitrary: fc.record({ kind: fc.constant("commit" as const), writer: fc.nat({ max: 2 }) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant("takeover" as const), writer: fc.nat({ max: 2 }) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant("restart" as const), writer: fc.nat({ max: 2 }) }) },
       { weight: 1, arbitrary: fc.constant({ kind: "tick" as const }) },
     );
-    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), (ops) => run(ops)), { numRuns: 300 });
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 30 }), (ops) => run(ops)),
+      { numRuns: 300 },
+    );
   });
 });

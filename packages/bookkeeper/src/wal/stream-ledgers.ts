@@ -18,7 +18,12 @@ import { ErrorCode, NereusError } from "@nereus/core";
 import type { LedgerHandle } from "../client/ledger-handle.js";
 import type { BookKeeperWalContext } from "./bookkeeper-wal-context.js";
 import { ledgerHash, ledgerRootKey, writerStateKey } from "./records/bookkeeper-wal-keys.js";
-import { sameOwner, type BookKeeperLedgerRoot, type BookKeeperWriterState, type LedgerOwner } from "./records/bookkeeper-wal-records.js";
+import {
+  sameOwner,
+  type BookKeeperLedgerRoot,
+  type BookKeeperWriterState,
+  type LedgerOwner,
+} from "./records/bookkeeper-wal-records.js";
 import { ledgerRootCodec } from "./records/ledger-root-codec.js";
 import { VersionedRecords, type Versioned } from "./records/versioned-records.js";
 import { writerStateCodec } from "./records/writer-state-codec.js";
@@ -82,7 +87,13 @@ export class StreamLedgers {
    * as needed (see the module comment). Must run inside the slot's serialization.
    * @throws FENCED_APPEND when another owner holds the stream; BookKeeper and metadata failures as they come.
    */
-  async ledgerFor(slot: StreamSlot, owner: LedgerOwner, entries: number, bytes: number, signal?: AbortSignal): Promise<ActiveLedger> {
+  async ledgerFor(
+    slot: StreamSlot,
+    owner: LedgerOwner,
+    entries: number,
+    bytes: number,
+    signal?: AbortSignal,
+  ): Promise<ActiveLedger> {
     const active = slot.active;
     if (active !== undefined && active.healthy && sameOwner(active.owner, owner)) {
       if (!this.#needsRollover(active, entries, bytes)) return active;
@@ -101,17 +112,36 @@ export class StreamLedgers {
     slot.active = undefined;
     const key = writerStateKey(this.#context.cluster, slot.streamId);
     const current = await this.#states.load(key, signal);
-    if (current === undefined || !sameOwner(current.value.owner, active.owner) || current.value.ledger?.ledgerId !== active.ledgerId) return;
-    const sealing = await this.#states.replace(key, current.revision, this.#next(current.value, { lifecycle: "SEALING" }), signal);
+    if (
+      current === undefined ||
+      !sameOwner(current.value.owner, active.owner) ||
+      current.value.ledger?.ledgerId !== active.ledgerId
+    )
+      return;
+    const sealing = await this.#states.replace(
+      key,
+      current.revision,
+      this.#next(current.value, { lifecycle: "SEALING" }),
+      signal,
+    );
     if (!sealing.ok) return;
     await this.#seal(active.ledgerId, active, signal);
-    await this.#states.replace(key, sealing.stored.revision, this.#next(sealing.stored.value, { lifecycle: "IDLE", ledger: undefined }), signal);
+    await this.#states.replace(
+      key,
+      sealing.stored.revision,
+      this.#next(sealing.stored.value, { lifecycle: "IDLE", ledger: undefined }),
+      signal,
+    );
   }
 
   #needsRollover(active: ActiveLedger, entries: number, bytes: number): boolean {
     if (active.entries === 0) return false;
     const { maxEntries, maxBytes, maxAgeMs } = this.#context.rollover;
-    return active.entries + entries > maxEntries || active.bytes + bytes > maxBytes || this.#context.clock() - active.createdAtMillis >= maxAgeMs;
+    return (
+      active.entries + entries > maxEntries ||
+      active.bytes + bytes > maxBytes ||
+      this.#context.clock() - active.createdAtMillis >= maxAgeMs
+    );
   }
 
   async #reconcile(slot: StreamSlot, owner: LedgerOwner, signal?: AbortSignal): Promise<ActiveLedger> {
@@ -119,7 +149,11 @@ export class StreamLedgers {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let current = await this.#states.load(key, signal);
       const takeover = current !== undefined && !sameOwner(current.value.owner, owner);
-      if (current !== undefined && takeover && !(await this.#mayTakeOver(slot.streamId, current.value, owner, signal))) {
+      if (
+        current !== undefined &&
+        takeover &&
+        !(await this.#mayTakeOver(slot.streamId, current.value, owner, signal))
+      ) {
         throw new NereusError(
           ErrorCode.FENCED_APPEND,
           `stream ${slot.streamId}: its BookKeeper ledgers belong to writer ${current.value.owner.writerId} epoch ${String(current.value.owner.writerEpoch)}; ` +
@@ -131,7 +165,12 @@ export class StreamLedgers {
       const named = current?.value.ledger;
       if (current !== undefined && named !== undefined) {
         if (current.value.lifecycle !== "SEALING" || takeover) {
-          const sealing = await this.#states.replace(key, current.revision, this.#next(current.value, { lifecycle: "SEALING", owner }), signal);
+          const sealing = await this.#states.replace(
+            key,
+            current.revision,
+            this.#next(current.value, { lifecycle: "SEALING", owner }),
+            signal,
+          );
           if (!sealing.ok) continue;
           current = sealing.stored;
           claimedOwnership = takeover;
@@ -162,7 +201,11 @@ export class StreamLedgers {
       const activated = await this.#states.replace(
         key,
         claimed.stored.revision,
-        this.#next(allocating, { lifecycle: "ACTIVE", allocationId: "", ledger: { ledgerId: created.ledgerId, segmentSequence, createdAtMillis: created.createdAtMillis } }),
+        this.#next(allocating, {
+          lifecycle: "ACTIVE",
+          allocationId: "",
+          ledger: { ledgerId: created.ledgerId, segmentSequence, createdAtMillis: created.createdAtMillis },
+        }),
         signal,
       );
       if (!activated.ok) {
@@ -173,7 +216,10 @@ export class StreamLedgers {
       slot.active = created;
       return created;
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `stream ${slot.streamId}: BookKeeper writer state kept changing; gave up after ${String(MAX_ROUNDS)} rounds`);
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      `stream ${slot.streamId}: BookKeeper writer state kept changing; gave up after ${String(MAX_ROUNDS)} rounds`,
+    );
   }
 
   #next(state: BookKeeperWriterState, change: Partial<BookKeeperWriterState>): BookKeeperWriterState {
@@ -189,18 +235,37 @@ export class StreamLedgers {
    * while that claim is younger than `takeoverGraceMs` (the holder is probably about to commit) and takes the
    * ledgers back after it (the holder died before its head CAS).
    */
-  async #mayTakeOver(streamId: string, holder: BookKeeperWriterState, requester: LedgerOwner, signal?: AbortSignal): Promise<boolean> {
+  async #mayTakeOver(
+    streamId: string,
+    holder: BookKeeperWriterState,
+    requester: LedgerOwner,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
     if (requester.writerEpoch > holder.owner.writerEpoch) return true;
-    const stored = await this.#context.metadata.get(this.#context.keyspace.headKey(streamId), signal === undefined ? {} : { signal });
+    const stored = await this.#context.metadata.get(
+      this.#context.keyspace.headKey(streamId),
+      signal === undefined ? {} : { signal },
+    );
     if (stored === undefined) return false;
     const session = this.#context.keyspace.decodeHead(stored).head.session;
-    if (session !== undefined && session.writerId === holder.owner.writerId && session.epoch === holder.owner.writerEpoch) return false;
+    if (
+      session !== undefined &&
+      session.writerId === holder.owner.writerId &&
+      session.epoch === holder.owner.writerEpoch
+    )
+      return false;
     if (session !== undefined && requester.writerEpoch < session.epoch) return false;
     return this.#context.clock() - holder.updatedAtMillis >= this.#context.takeoverGraceMs;
   }
 
   /** Creates a ledger and its root; undefined when its id already has a root (the id is then never used). */
-  async #create(streamId: string, segmentSequence: number, allocationId: string, owner: LedgerOwner, signal?: AbortSignal): Promise<ActiveLedger | undefined> {
+  async #create(
+    streamId: string,
+    segmentSequence: number,
+    allocationId: string,
+    owner: LedgerOwner,
+    signal?: AbortSignal,
+  ): Promise<ActiveLedger | undefined> {
     const context = this.#context;
     const { ensembleSize, writeQuorumSize, ackQuorumSize } = context.quorums;
     context.stats.ledgersCreated += 1;
@@ -244,7 +309,17 @@ export class StreamLedgers {
       await handle.close().catch(() => undefined);
       return undefined;
     }
-    return { streamId, ledgerId: handle.ledgerId, handle, owner, createdAtMillis, root: stored.stored, entries: 0, bytes: 0, healthy: true };
+    return {
+      streamId,
+      ledgerId: handle.ledgerId,
+      handle,
+      owner,
+      createdAtMillis,
+      root: stored.stored,
+      entries: 0,
+      bytes: 0,
+      healthy: true,
+    };
   }
 
   /**
@@ -257,11 +332,20 @@ export class StreamLedgers {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       let root = await this.#roots.load(key, signal);
       if (root === undefined) {
-        throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `ledger ${String(ledgerId)} is named by a writer state but has no root`, { retryable: false });
+        throw new NereusError(
+          ErrorCode.METADATA_INVARIANT_VIOLATION,
+          `ledger ${String(ledgerId)} is named by a writer state but has no root`,
+          { retryable: false },
+        );
       }
       if (root.value.lifecycle !== "ACTIVE" && root.value.lifecycle !== "SEALING") return;
       if (root.value.lifecycle === "ACTIVE") {
-        const sealing = await this.#roots.replace(key, root.revision, { ...root.value, lifecycle: "SEALING", lifecycleEpoch: root.value.lifecycleEpoch + 1 }, signal);
+        const sealing = await this.#roots.replace(
+          key,
+          root.revision,
+          { ...root.value, lifecycle: "SEALING", lifecycleEpoch: root.value.lifecycleEpoch + 1 },
+          signal,
+        );
         if (!sealing.ok) continue;
         root = sealing.stored;
         if (own !== undefined) own.root = root;
@@ -270,7 +354,13 @@ export class StreamLedgers {
       const next: BookKeeperLedgerRoot =
         end === undefined
           ? { ...root.value, lifecycle: "QUARANTINED", lifecycleEpoch: root.value.lifecycleEpoch + 1 }
-          : { ...root.value, lifecycle: "SEALED", lifecycleEpoch: root.value.lifecycleEpoch + 1, sealedEntryCount: end.lastEntryId + 1, sealedLength: end.length };
+          : {
+              ...root.value,
+              lifecycle: "SEALED",
+              lifecycleEpoch: root.value.lifecycleEpoch + 1,
+              sealedEntryCount: end.lastEntryId + 1,
+              sealedLength: end.length,
+            };
       const sealed = await this.#roots.replace(key, root.revision, next, signal);
       if (!sealed.ok) continue;
       if (own !== undefined) {
@@ -280,11 +370,18 @@ export class StreamLedgers {
       this.#context.stats.ledgersSealed += 1;
       return;
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `ledger ${String(ledgerId)}: root kept changing while sealing`);
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      `ledger ${String(ledgerId)}: root kept changing while sealing`,
+    );
   }
 
   /** Closes the ledger (own healthy handle) or recovers it; undefined when its BookKeeper metadata is gone. */
-  async #physicalSeal(ledgerId: bigint, own: ActiveLedger | undefined, signal?: AbortSignal): Promise<{ lastEntryId: number; length: number } | undefined> {
+  async #physicalSeal(
+    ledgerId: bigint,
+    own: ActiveLedger | undefined,
+    signal?: AbortSignal,
+  ): Promise<{ lastEntryId: number; length: number } | undefined> {
     if (own !== undefined) {
       own.healthy = false;
       try {
@@ -297,7 +394,11 @@ export class StreamLedgers {
     }
     this.#context.stats.recoveryOpens += 1;
     try {
-      const recovered = await this.#context.client.openLedger(ledgerId, { recovery: true, password: this.#context.password, ...(signal === undefined ? {} : { signal }) });
+      const recovered = await this.#context.client.openLedger(ledgerId, {
+        recovery: true,
+        password: this.#context.password,
+        ...(signal === undefined ? {} : { signal }),
+      });
       return { lastEntryId: recovered.lastAddConfirmed, length: recovered.length };
     } catch (error) {
       if (NereusError.hasCode(error, ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND)) return undefined;

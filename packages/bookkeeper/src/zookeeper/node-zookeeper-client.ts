@@ -30,18 +30,41 @@ export interface ZooKeeperClientOptions {
 export interface ZooKeeperClient extends EventEmitter {
   connect(): void;
   close(): void;
-  create(path: string, data: Buffer | undefined, mode: number, callback: (error: ZooKeeperException | null, path: string) => void): void;
+  create(
+    path: string,
+    data: Buffer | undefined,
+    mode: number,
+    callback: (error: ZooKeeperException | null, path: string) => void,
+  ): void;
   remove(path: string, version: number, callback: (error: ZooKeeperException | null) => void): void;
-  setData(path: string, data: Buffer, version: number, callback: (error: ZooKeeperException | null, stat: ZooKeeperStat) => void): void;
-  getData(path: string, callback: (error: ZooKeeperException | null, data: Buffer | null | undefined, stat: ZooKeeperStat) => void): void;
-  exists(path: string, callback: (error: ZooKeeperException | null, stat: ZooKeeperStat | null | undefined) => void): void;
-  getChildren(path: string, callback: (error: ZooKeeperException | null, children: string[], stat: ZooKeeperStat) => void): void;
+  setData(
+    path: string,
+    data: Buffer,
+    version: number,
+    callback: (error: ZooKeeperException | null, stat: ZooKeeperStat) => void,
+  ): void;
+  getData(
+    path: string,
+    callback: (error: ZooKeeperException | null, data: Buffer | null | undefined, stat: ZooKeeperStat) => void,
+  ): void;
+  exists(
+    path: string,
+    callback: (error: ZooKeeperException | null, stat: ZooKeeperStat | null | undefined) => void,
+  ): void;
+  getChildren(
+    path: string,
+    callback: (error: ZooKeeperException | null, children: string[], stat: ZooKeeperStat) => void,
+  ): void;
 }
 
 /** The library's module object (the subset used). */
 export interface NodeZooKeeperClientModule {
   createClient(connectionString: string, options?: ZooKeeperClientOptions): ZooKeeperClient;
-  readonly CreateMode: { readonly PERSISTENT: number; readonly EPHEMERAL: number; readonly EPHEMERAL_SEQUENTIAL: number };
+  readonly CreateMode: {
+    readonly PERSISTENT: number;
+    readonly EPHEMERAL: number;
+    readonly EPHEMERAL_SEQUENTIAL: number;
+  };
   readonly Exception: {
     readonly NO_NODE: number;
     readonly BAD_VERSION: number;

@@ -5,7 +5,12 @@
 // ambiguity by re-reading, never by assuming.
 import { ErrorCode, NereusError } from "@nereus/core";
 import { abortError, mapZooKeeperError } from "../errors/map-bookie-error.js";
-import { nodeZooKeeperClient, type ZooKeeperClient as Client, type ZooKeeperException, type ZooKeeperStat as Stat } from "./node-zookeeper-client.js";
+import {
+  nodeZooKeeperClient,
+  type ZooKeeperClient as Client,
+  type ZooKeeperException,
+  type ZooKeeperStat as Stat,
+} from "./node-zookeeper-client.js";
 
 const { CreateMode, Exception, createClient } = nodeZooKeeperClient;
 
@@ -30,9 +35,12 @@ export interface ZNodeData {
   readonly ctimeMs: number;
 }
 
-export type CreateResult = { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: "exists" | "noParent" };
-export type SetDataResult = { readonly ok: true; readonly version: number } | { readonly ok: false; readonly reason: "badVersion" | "noNode" };
-export type RemoveResult = { readonly ok: true } | { readonly ok: false; readonly reason: "badVersion" | "noNode" | "notEmpty" };
+export type CreateResult =
+  { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: "exists" | "noParent" };
+export type SetDataResult =
+  { readonly ok: true; readonly version: number } | { readonly ok: false; readonly reason: "badVersion" | "noNode" };
+export type RemoveResult =
+  { readonly ok: true } | { readonly ok: false; readonly reason: "badVersion" | "noNode" | "notEmpty" };
 
 /** Node creation modes this client needs. */
 export type ZNodeMode = "persistent" | "ephemeralSequential";
@@ -66,7 +74,11 @@ export class ZooKeeperSession {
   #ensureClient(): { client: Client; connected: Promise<void> } {
     if (this.#closed) throw new NereusError(ErrorCode.STORAGE_CLOSED, "ZooKeeper session is closed");
     if (this.#client === undefined || this.#connected === undefined) {
-      const client = createClient(this.#connectString, { sessionTimeout: this.#sessionTimeoutMs, spinDelay: 200, retries: 1 });
+      const client = createClient(this.#connectString, {
+        sessionTimeout: this.#sessionTimeoutMs,
+        spinDelay: 200,
+        retries: 1,
+      });
       const connected = new Promise<void>((resolve) => client.once("connected", () => resolve()));
       connected.catch(() => undefined);
       client.on("expired", () => {
@@ -90,9 +102,10 @@ export class ZooKeeperSession {
     run: (client: Client, settle: (error: ZooKeeperException | null, value?: T) => void) => void,
     expected: ReadonlyMap<number, () => T> = new Map(),
   ): Promise<T> {
-    const signal = options.signal === undefined
-      ? AbortSignal.timeout(this.#operationTimeoutMs)
-      : AbortSignal.any([options.signal, AbortSignal.timeout(this.#operationTimeoutMs)]);
+    const signal =
+      options.signal === undefined
+        ? AbortSignal.timeout(this.#operationTimeoutMs)
+        : AbortSignal.any([options.signal, AbortSignal.timeout(this.#operationTimeoutMs)]);
     if (signal.aborted) throw abortError(signal, `ZooKeeper ${operation} ${path}`);
     const { client, connected } = this.#ensureClient();
     return new Promise<T>((resolve, reject) => {
@@ -122,14 +135,21 @@ export class ZooKeeperSession {
   }
 
   /** Creates `path`; with `createParents`, missing parents are created (persistent, empty) and the create retried. */
-  async create(path: string, data: Uint8Array, options: ZooKeeperCallOptions & { mode?: ZNodeMode; createParents?: boolean } = {}): Promise<CreateResult> {
+  async create(
+    path: string,
+    data: Uint8Array,
+    options: ZooKeeperCallOptions & { mode?: ZNodeMode; createParents?: boolean } = {},
+  ): Promise<CreateResult> {
     const mode = options.mode === "ephemeralSequential" ? CreateMode.EPHEMERAL_SEQUENTIAL : CreateMode.PERSISTENT;
     const attempt = () =>
       this.#call<CreateResult>(
         "create",
         path,
         options,
-        (client, settle) => client.create(path, Buffer.from(data.buffer, data.byteOffset, data.byteLength), mode, (error, created) => settle(error, { ok: true, path: created })),
+        (client, settle) =>
+          client.create(path, Buffer.from(data.buffer, data.byteOffset, data.byteLength), mode, (error, created) =>
+            settle(error, { ok: true, path: created }),
+          ),
         new Map<number, () => CreateResult>([
           [Exception.NODE_EXISTS, () => ({ ok: false, reason: "exists" })],
           [Exception.NO_NODE, () => ({ ok: false, reason: "noParent" })],
@@ -147,7 +167,8 @@ export class ZooKeeperSession {
     for (const part of parts.slice(0, -1)) {
       current += `/${part}`;
       const result = await this.create(current, new Uint8Array(0), { ...options, mode: "persistent" });
-      if (!result.ok && result.reason === "noParent") throw mapZooKeeperError(new Error("parent vanished while creating"), "create", current);
+      if (!result.ok && result.reason === "noParent")
+        throw mapZooKeeperError(new Error("parent vanished while creating"), "create", current);
     }
   }
 
@@ -159,7 +180,16 @@ export class ZooKeeperSession {
       options,
       (client, settle) =>
         client.getData(path, (error, data, stat) =>
-          settle(error, error === null ? { data: data === null || data === undefined ? new Uint8Array(0) : new Uint8Array(data), version: stat.version, ctimeMs: ctimeOf(stat) } : undefined),
+          settle(
+            error,
+            error === null
+              ? {
+                  data: data === null || data === undefined ? new Uint8Array(0) : new Uint8Array(data),
+                  version: stat.version,
+                  ctimeMs: ctimeOf(stat),
+                }
+              : undefined,
+          ),
         ),
       new Map([[Exception.NO_NODE, () => undefined]]),
     );
@@ -172,7 +202,9 @@ export class ZooKeeperSession {
       path,
       options,
       (client, settle) =>
-        client.setData(path, Buffer.from(data.buffer, data.byteOffset, data.byteLength), version, (error, stat) => settle(error, error === null ? { ok: true, version: stat.version } : undefined)),
+        client.setData(path, Buffer.from(data.buffer, data.byteOffset, data.byteLength), version, (error, stat) =>
+          settle(error, error === null ? { ok: true, version: stat.version } : undefined),
+        ),
       new Map<number, () => SetDataResult>([
         [Exception.BAD_VERSION, () => ({ ok: false, reason: "badVersion" })],
         [Exception.NO_NODE, () => ({ ok: false, reason: "noNode" })],
@@ -208,7 +240,9 @@ export class ZooKeeperSession {
 
   /** Whether `path` exists. */
   exists(path: string, options: ZooKeeperCallOptions = {}): Promise<boolean> {
-    return this.#call<boolean>("exists", path, options, (client, settle) => client.exists(path, (error, stat) => settle(error, stat !== null && stat !== undefined)));
+    return this.#call<boolean>("exists", path, options, (client, settle) =>
+      client.exists(path, (error, stat) => settle(error, stat !== null && stat !== undefined)),
+    );
   }
 
   /** Closes the connection (idempotent). Ephemeral nodes of the session disappear. */

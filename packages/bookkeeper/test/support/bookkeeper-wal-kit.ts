@@ -12,7 +12,11 @@ import { deriveMasterKey } from "../../src/digest/master-key.js";
 import { BookieRegistry } from "../../src/metadata/bookie-registry.js";
 import { ZooKeeperLedgerMetadataStore } from "../../src/metadata/ledger-metadata-store.js";
 import { ZooKeeperSession } from "../../src/zookeeper/zookeeper-session.js";
-import { createBookKeeperWalRuntime, type BookKeeperWalRuntime, type BookKeeperWalRuntimeOptions } from "../../src/wal/create-bookkeeper-wal-runtime.js";
+import {
+  createBookKeeperWalRuntime,
+  type BookKeeperWalRuntime,
+  type BookKeeperWalRuntimeOptions,
+} from "../../src/wal/create-bookkeeper-wal-runtime.js";
 import { encodeEntryFrame } from "../../src/wal/entry-frame.js";
 
 export const TEST_PASSWORD = "nereus-test";
@@ -34,13 +38,21 @@ export class BookKeeperWalKit {
 
   /** A new client (one per simulated process). */
   client(requestTimeoutMs = 5_000): BookKeeperClient {
-    const client = createBookKeeperClient({ zooKeeperConnectString: this.services.zookeeper.connectString, ledgersRoot: this.services.bookkeeper.zkLedgersRoot, requestTimeoutMs });
+    const client = createBookKeeperClient({
+      zooKeeperConnectString: this.services.zookeeper.connectString,
+      ledgersRoot: this.services.bookkeeper.zkLedgersRoot,
+      requestTimeoutMs,
+    });
     this.#clients.push(client);
     return client;
   }
 
   /** A WAL runtime with its own client, over `metadata` and `cluster` (E=3 Qw=2 Qa=2 unless overridden). */
-  runtime(metadata: MetadataStore, cluster: string, overrides: Partial<BookKeeperWalRuntimeOptions> = {}): BookKeeperWalRuntime {
+  runtime(
+    metadata: MetadataStore,
+    cluster: string,
+    overrides: Partial<BookKeeperWalRuntimeOptions> = {},
+  ): BookKeeperWalRuntime {
     const runtime = createBookKeeperWalRuntime({
       client: overrides.client ?? this.client(),
       metadata,
@@ -70,7 +82,14 @@ export class BookKeeperWalKit {
     const current = await store.read(ledgerId);
     const metadata = current?.metadata;
     const segment = metadata?.segments[0];
-    if (current === undefined || metadata === undefined || segment === undefined || metadata.segments.length !== 1 || metadata.ensembleSize !== 3 || metadata.writeQuorumSize !== 2) {
+    if (
+      current === undefined ||
+      metadata === undefined ||
+      segment === undefined ||
+      metadata.segments.length !== 1 ||
+      metadata.ensembleSize !== 3 ||
+      metadata.writeQuorumSize !== 2
+    ) {
       throw new Error(`corrupt() supports single-segment E=3 Qw=2 ledgers only (ledger ${range.ledgerId})`);
     }
     const digest = createDigestManager(metadata.digestType, TEST_PASSWORD);
@@ -83,7 +102,11 @@ export class BookKeeperWalKit {
       await this.rawBookies.addEntry(outside, { ledgerId, entryId, masterKey, body });
     }
     const rotated = [old[2], old[0], old[1]] as string[];
-    const written = await store.write(ledgerId, { ...metadata, segments: [{ firstEntryId: segment.firstEntryId, ensemble: rotated }] }, current.version);
+    const written = await store.write(
+      ledgerId,
+      { ...metadata, segments: [{ firstEntryId: segment.firstEntryId, ensemble: rotated }] },
+      current.version,
+    );
     if (!written.ok) throw new Error(`ledger ${range.ledgerId} metadata changed while corrupting it`);
   }
 
@@ -103,7 +126,7 @@ export function freshCluster(prefix: string): string {
 /** Every entry of a stream from `from` to its end (a read returns at most 64 committed ranges: page through). */
 export async function readAll(store: StreamStore, streamId: string, from = 0): Promise<ReadEntry[]> {
   const entries: ReadEntry[] = [];
-  for (let offset = from; ; ) {
+  for (let offset = from; ;) {
     const page = await store.read(streamId, offset, { maxRecords: 10_000 });
     entries.push(...page.entries);
     if (page.endOfStream) return entries;

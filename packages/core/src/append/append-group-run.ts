@@ -47,7 +47,10 @@ export class AppendGroupRun {
 
   /** The deadline of the live members together (or the store closing); the run disposes the last one. */
   uniteDeadlines(): Deadline {
-    const deadline = Deadline.union(this.live.map((member) => member.deadline), this.context.closing);
+    const deadline = Deadline.union(
+      this.live.map((member) => member.deadline),
+      this.context.closing,
+    );
     this.deadline = deadline;
     return deadline;
   }
@@ -60,8 +63,13 @@ export class AppendGroupRun {
         if (this.attempt === undefined) {
           this.live = this.live.filter((other) => other !== member);
           member.reject(appendFailure(member.deadline.error(`append to ${streamId}`), "KNOWN_NOT_COMMITTED"));
-        } else if (this.live.some((other) => other !== member && !other.deadline.aborted) && member.attemptId !== undefined) {
-          member.reject(appendFailure(member.deadline.error(`append to ${streamId}`), "MAY_HAVE_COMMITTED", member.attemptId));
+        } else if (
+          this.live.some((other) => other !== member && !other.deadline.aborted) &&
+          member.attemptId !== undefined
+        ) {
+          member.reject(
+            appendFailure(member.deadline.error(`append to ${streamId}`), "MAY_HAVE_COMMITTED", member.attemptId),
+          );
         }
       };
       member.deadline.signal.addEventListener("abort", onAbort, { once: true });
@@ -88,7 +96,13 @@ export class AppendGroupRun {
   planSession(planning: StreamHead, heldSession: AppendSession | undefined): SessionPlan {
     const context = this.context;
     try {
-      return planSession({ head: planning, writerId: context.writerId, held: heldSession, nowMillis: context.clock(), policy: context.sessionPolicy });
+      return planSession({
+        head: planning,
+        writerId: context.writerId,
+        held: heldSession,
+        nowMillis: context.clock(),
+        policy: context.sessionPolicy,
+      });
     } catch (error) {
       if (NereusError.hasCode(error, ErrorCode.FENCED_APPEND)) this.lane.heldSession = undefined;
       throw error;
@@ -124,7 +138,13 @@ export class AppendGroupRun {
   }
 
   /** Step 4: freeze and persist the exact bytes of the attempt's `entries` (after {@link startAttempt}). */
-  writeWal(writer: WalWriter, writerEpoch: number, expectedStartOffset: number, entries: readonly AppendEntry[], signal: AbortSignal): Promise<PersistedWrite> {
+  writeWal(
+    writer: WalWriter,
+    writerEpoch: number,
+    expectedStartOffset: number,
+    entries: readonly AppendEntry[],
+    signal: AbortSignal,
+  ): Promise<PersistedWrite> {
     const live = this.live;
     return writePrimaryWal({
       writer,
@@ -143,12 +163,22 @@ export class AppendGroupRun {
   }
 
   /** After the head CAS: the lane's cached head and session, and the link's answer for the group behind. */
-  recordCommit(attempt: AppendAttempt, committed: HeadCommitResult, heldSession: AppendSession, link: PipelineLink): void {
+  recordCommit(
+    attempt: AppendAttempt,
+    committed: HeadCommitResult,
+    heldSession: AppendSession,
+    link: PipelineLink,
+  ): void {
     const lane = this.lane;
     attempt.committedIntent = committed.intent;
     // A group behind this one may have committed already (its CAS rode right behind this one's): never go back.
     const cached = lane.cachedHead;
-    if (committed.head === undefined || cached === undefined || committed.head.head.commitVersion > cached.head.commitVersion) lane.cachedHead = committed.head;
+    if (
+      committed.head === undefined ||
+      cached === undefined ||
+      committed.head.head.commitVersion > cached.head.commitVersion
+    )
+      lane.cachedHead = committed.head;
     lane.heldSession = heldSession;
     link.commit(committed.head);
   }
@@ -202,7 +232,10 @@ export class AppendGroupRun {
       attempt.stage = "NOT_COMMITTED";
       attempt.resolution = {
         kind: "not-committed",
-        error: new NereusError(ErrorCode.OFFSET_CONFLICT, `stream ${attempt.streamId}: the append ahead of this one did not commit`),
+        error: new NereusError(
+          ErrorCode.OFFSET_CONFLICT,
+          `stream ${attempt.streamId}: the append ahead of this one did not commit`,
+        ),
       };
     }
     for (const member of this.live) {
@@ -223,7 +256,8 @@ export class AppendGroupRun {
     for (const member of this.live) {
       const delivered = member.reject(appendFailure(error, outcome, member.attemptId));
       // A not-committed failure carries no attempt id, so nobody can ask for this one again.
-      if (delivered && outcome === "KNOWN_NOT_COMMITTED" && member.attemptId !== undefined) this.context.attempts.forget(member.attemptId);
+      if (delivered && outcome === "KNOWN_NOT_COMMITTED" && member.attemptId !== undefined)
+        this.context.attempts.forget(member.attemptId);
     }
   }
 }
@@ -231,5 +265,8 @@ export class AppendGroupRun {
 function asNereusError(error: unknown): NereusError {
   return NereusError.is(error)
     ? error
-    : new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `unexpected failure: ${String(error)}`, { retryable: false, cause: error });
+    : new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `unexpected failure: ${String(error)}`, {
+        retryable: false,
+        cause: error,
+      });
 }

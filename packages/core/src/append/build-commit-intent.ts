@@ -30,10 +30,18 @@ export function buildCommitIntent(input: CommitIntentInput): CommitIntent {
   const offsetEnd = offsetStart + prepared.recordCount;
   const cumulativeSize = head.cumulativeSize + prepared.logicalBytes;
   const commitVersion = head.commitVersion + 1;
-  if (!Number.isSafeInteger(offsetEnd) || !Number.isSafeInteger(cumulativeSize) || !Number.isSafeInteger(commitVersion)) {
-    throw new NereusError(ErrorCode.METADATA_LIMIT_EXCEEDED, `stream ${head.streamId}: offsets or sizes would exceed 2^53-1`, {
-      retryable: false,
-    });
+  if (
+    !Number.isSafeInteger(offsetEnd) ||
+    !Number.isSafeInteger(cumulativeSize) ||
+    !Number.isSafeInteger(commitVersion)
+  ) {
+    throw new NereusError(
+      ErrorCode.METADATA_LIMIT_EXCEEDED,
+      `stream ${head.streamId}: offsets or sizes would exceed 2^53-1`,
+      {
+        retryable: false,
+      },
+    );
   }
   const tokenHash = fencingTokenHash(session.fencingToken);
   const commitId = deriveCommitId({

@@ -78,7 +78,14 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
     : undefined;
   // The protection compare keys ride in the failure read-back, so a lost protection compare is classified from the
   // same response (no extra round trip; nothing is read on success).
-  const readOnFailure = [headKey, intentKey, markerKey, ...input.protection.compares.map((compare) => compare.key).filter((key) => key !== headKey && key !== intentKey && key !== markerKey)];
+  const readOnFailure = [
+    headKey,
+    intentKey,
+    markerKey,
+    ...input.protection.compares
+      .map((compare) => compare.key)
+      .filter((key) => key !== headKey && key !== intentKey && key !== markerKey),
+  ];
   let base = input.base;
   let intentRevision = 0;
   for (let retry = 0; ; retry++) {
@@ -128,7 +135,11 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
     attempt.ambiguousHeadRevision = undefined;
     if (result.succeeded) {
       attempt.stage = "COMMITTED";
-      return { intent, head: { head: next, revision: result.revision }, generationZeroCommitted: indexWrite !== undefined };
+      return {
+        intent,
+        head: { head: next, revision: result.revision },
+        generationZeroCommitted: indexWrite !== undefined,
+      };
     }
     attempt.stage = "PRIMARY_WAL_DURABLE";
     if (speculative !== undefined) return undefined;
@@ -148,7 +159,8 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
       const stored = storedIntentKv === undefined ? intent : keyspace.decodeIntent(storedIntentKv);
       return { intent: stored, head: undefined, generationZeroCommitted: indexWrite !== undefined };
     }
-    if (verdict.kind === "fail") throw new NereusError(verdict.code, verdict.message, { retryable: verdict.code === "OFFSET_CONFLICT" });
+    if (verdict.kind === "fail")
+      throw new NereusError(verdict.code, verdict.message, { retryable: verdict.code === "OFFSET_CONFLICT" });
     if (verdict.kind === "end-moved") {
       const search = await findCommit({
         metadata,
@@ -185,7 +197,10 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
       );
     }
     if (retry >= context.limits.compatibleRetries) {
-      throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `stream ${streamId}: head kept changing; gave up after ${String(retry + 1)} attempts`);
+      throw new NereusError(
+        ErrorCode.METADATA_CONDITION_FAILED,
+        `stream ${streamId}: head kept changing; gave up after ${String(retry + 1)} attempts`,
+      );
     }
     base = current;
     intentRevision = newIntentRevision;

@@ -6,7 +6,9 @@ import { definitelyNotApplied } from "./definitely-not-applied.js";
 
 describe("definitelyNotApplied", () => {
   it("trusts only an explicit not-applied signal or request validation", () => {
-    expect(definitelyNotApplied(new NereusError(ErrorCode.METADATA_UNAVAILABLE, "down", { details: { ambiguous: false } }))).toBe(true);
+    expect(
+      definitelyNotApplied(new NereusError(ErrorCode.METADATA_UNAVAILABLE, "down", { details: { ambiguous: false } })),
+    ).toBe(true);
     expect(definitelyNotApplied(new NereusError(ErrorCode.INVALID_ARGUMENT, "bad"))).toBe(true);
     expect(definitelyNotApplied(new NereusError(ErrorCode.METADATA_LIMIT_EXCEEDED, "big"))).toBe(true);
   });

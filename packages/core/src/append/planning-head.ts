@@ -18,7 +18,12 @@ export function needsFreshHead(members: readonly PendingAppend[], base: Versione
 }
 
 /** The head `planning` becomes when a group of `recordCount` records and `logicalBytes` bytes commits under `session`. */
-export function projectHead(planning: StreamHead, recordCount: number, logicalBytes: number, session: AppendSession): ProjectedHead {
+export function projectHead(
+  planning: StreamHead,
+  recordCount: number,
+  logicalBytes: number,
+  session: AppendSession,
+): ProjectedHead {
   return {
     head: {
       ...planning,
@@ -32,7 +37,11 @@ export function projectHead(planning: StreamHead, recordCount: number, logicalBy
 }
 
 /** True when `committed` is exactly the projection a pipelined group was planned against. */
-export function sameProjection(committed: StreamHead, planning: StreamHead, heldSession: AppendSession | undefined): boolean {
+export function sameProjection(
+  committed: StreamHead,
+  planning: StreamHead,
+  heldSession: AppendSession | undefined,
+): boolean {
   return (
     committed.committedEndOffset === planning.committedEndOffset &&
     committed.cumulativeSize === planning.cumulativeSize &&

@@ -23,7 +23,10 @@ export interface PreparedCommit {
  * attempt), checks the deadline, and protects the target when the commit id is new, running the
  * `afterProtection` and `afterIntent` hooks then.
  */
-export function createCommitPreparer(input: AttemptCommitInput, entryRecordCounts: readonly number[]): (head: StreamHead) => Promise<PreparedCommit> {
+export function createCommitPreparer(
+  input: AttemptCommitInput,
+  entryRecordCounts: readonly number[],
+): (head: StreamHead) => Promise<PreparedCommit> {
   const { context, attempt, sessionPlan, persisted, walWriter, deadline, runHook } = input;
   const hooks = context.stepHooks;
   let protectedFor: { readonly commitId: string; readonly protection: TargetProtection } | undefined;
@@ -33,7 +36,10 @@ export function createCommitPreparer(input: AttemptCommitInput, entryRecordCount
     attempt.intent = intent;
     deadline.check(`append to ${attempt.streamId}`);
     if (protectedFor?.commitId !== intent.commitId) {
-      protectedFor = { commitId: intent.commitId, protection: await protectTarget(walWriter, persisted, intent.commitId, context.metadata, deadline.signal) };
+      protectedFor = {
+        commitId: intent.commitId,
+        protection: await protectTarget(walWriter, persisted, intent.commitId, context.metadata, deadline.signal),
+      };
       if (hooks.afterProtection !== undefined) await runHook("afterProtection");
       if (hooks.afterIntent !== undefined) await runHook("afterIntent");
     }

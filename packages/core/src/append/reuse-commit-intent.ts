@@ -10,7 +10,12 @@ import type { KeyValue } from "../spi/metadata-store.js";
  * The revision the next head transaction must compare the intent key at: 0 (absent, write it) when nothing is
  * stored, the stored revision (reuse, do not write) when the stored bytes are exactly `intentBytes`.
  */
-export function reuseCommitIntent(stored: KeyValue | undefined, intentBytes: Uint8Array, streamId: string, commitId: string): number {
+export function reuseCommitIntent(
+  stored: KeyValue | undefined,
+  intentBytes: Uint8Array,
+  streamId: string,
+  commitId: string,
+): number {
   if (stored === undefined) return 0;
   if (!bytesEqual(stored.value, intentBytes)) {
     throw new NereusError(

@@ -17,7 +17,9 @@ export async function runAdmission(
       await hook.admit(streamId, head, { signal });
     } catch (error) {
       if (NereusError.is(error)) throw error;
-      throw new NereusError(ErrorCode.BACKPRESSURE_REJECTED, `stream ${streamId}: admission rejected the append`, { cause: error });
+      throw new NereusError(ErrorCode.BACKPRESSURE_REJECTED, `stream ${streamId}: admission rejected the append`, {
+        cause: error,
+      });
     }
   }
 }

@@ -66,7 +66,9 @@ export async function runAppendPipeline(
       heldSession = projected.heldSession;
     }
     if (planning.state !== "ACTIVE") {
-      throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${planning.state}`, { retryable: false });
+      throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${planning.state}`, {
+        retryable: false,
+      });
     }
     run.keepExpectedStarts(planning.committedEndOffset);
     if (run.live.length === 0) return;
@@ -76,7 +78,8 @@ export async function runAppendPipeline(
     const plan = run.live[0]?.plan;
     if (plan === undefined) return;
     // Step 2: admission, before any WAL I/O.
-    if (context.admissionHooks.length > 0) await runAdmission(context.admissionHooks, streamId, planning, deadline.signal);
+    if (context.admissionHooks.length > 0)
+      await runAdmission(context.admissionHooks, streamId, planning, deadline.signal);
     // Step 3: the session this commit is fenced by (acquired/renewed inside the same head CAS).
     const sessionPlan = run.planSession(planning, heldSession);
     deadline.check(`append to ${streamId}`);
@@ -89,18 +92,44 @@ export async function runAppendPipeline(
     const runHook = async (step: AppendStep): Promise<void> => {
       const hook = context.stepHooks[step];
       if (hook === undefined) return;
-      await hook({ step, streamId, attemptIds: current.members.map((member) => member.attemptId), commitId: current.commitId, commitIntent: current.intent, signal: groupDeadline.signal });
+      await hook({
+        step,
+        streamId,
+        attemptIds: current.members.map((member) => member.attemptId),
+        commitId: current.commitId,
+        commitIntent: current.intent,
+        signal: groupDeadline.signal,
+      });
     };
     // Step 4: freeze and persist the exact bytes.
     if (hooks.beforeWalWrite !== undefined) await runHook("beforeWalWrite");
     deadline.check(`append to ${streamId}`);
     const entries = live.flatMap((member) => member.batch.entries);
-    const persisted = await run.writeWal(plan.walWriter, sessionPlan.session.epoch, planning.committedEndOffset, entries, deadline.signal);
+    const persisted = await run.writeWal(
+      plan.walWriter,
+      sessionPlan.session.epoch,
+      planning.committedEndOffset,
+      entries,
+      deadline.signal,
+    );
     current.stage = "PRIMARY_WAL_DURABLE";
     if (hooks.afterWalWrite !== undefined) await runHook("afterWalWrite");
-    const commitInput = { context, attempt: current, sessionPlan, heldSession, walWriter: plan.walWriter, persisted, deadline: groupDeadline, runHook, link };
+    const commitInput = {
+      context,
+      attempt: current,
+      sessionPlan,
+      heldSession,
+      walWriter: plan.walWriter,
+      persisted,
+      deadline: groupDeadline,
+      runHook,
+      link,
+    };
     // Step 6 (plan): the deterministic commit id, then step 5: protection bound to it.
-    const prepare = createCommitPreparer(commitInput, entries.map((entry) => entry.recordCount));
+    const prepare = createCommitPreparer(
+      commitInput,
+      entries.map((entry) => entry.recordCount),
+    );
     // Step 7: the head CAS (linearization point), fused with intent, marker, protection and gen-0 index writes.
     let committed: HeadCommitResult | undefined;
     /** The head this group's committed intent follows. */
@@ -111,7 +140,13 @@ export async function runAppendPipeline(
       const ahead = await predecessor.sent;
       if (ahead !== undefined && sameProjection(ahead.head, planning, heldSession)) {
         const { intent, protection } = await prepare(ahead.head);
-        committed = await commitHead({ ...commitInput, base: { head: ahead.head, revision: 0 }, intent, protection, expectedHeadValue: ahead.value });
+        committed = await commitHead({
+          ...commitInput,
+          base: { head: ahead.head, revision: 0 },
+          intent,
+          protection,
+          expectedHeadValue: ahead.value,
+        });
         headBefore = ahead.head;
       }
     }
@@ -119,7 +154,8 @@ export async function runAppendPipeline(
       if (base === undefined) {
         // Pipelined: the group ahead must have committed exactly the projection this group was planned against.
         const committedAhead = await predecessor?.committed;
-        if (committedAhead === undefined || !sameProjection(committedAhead.head, planning, heldSession)) throw new PredecessorNotCommitted();
+        if (committedAhead === undefined || !sameProjection(committedAhead.head, planning, heldSession))
+          throw new PredecessorNotCommitted();
         base = committedAhead;
       }
       const { intent, protection } = await prepare(base.head);

@@ -10,7 +10,10 @@ import { NereusError } from "../errors/nereus-error.js";
 export const MAX_ENTRY_RECORD_COUNT = 0x7fff_ffff;
 
 const RANGED_FORMATS: ReadonlySet<PayloadFormat> = new Set<PayloadFormat>(["KAFKA_RECORD_BATCH"]);
-const OPAQUE_FORMATS: ReadonlySet<PayloadFormat> = new Set<PayloadFormat>(["OPAQUE_RECORD_BATCH", "PULSAR_ENTRY_BATCH"]);
+const OPAQUE_FORMATS: ReadonlySet<PayloadFormat> = new Set<PayloadFormat>([
+  "OPAQUE_RECORD_BATCH",
+  "PULSAR_ENTRY_BATCH",
+]);
 
 /**
  * Checks a batch: at least one entry; every payload a `Uint8Array`; opaque formats carry exactly one record per
@@ -21,8 +24,10 @@ export function validateBatch(batch: AppendBatch): ValidatedBatch {
   const format = batch.payloadFormat;
   const ranged = RANGED_FORMATS.has(format);
   if (!ranged && !OPAQUE_FORMATS.has(format)) throw invalid(`unknown payloadFormat ${String(format)}`);
-  if (!Array.isArray(batch.entries) || batch.entries.length === 0) throw invalid("batch must contain at least one entry");
-  if (batch.handOverPayloads !== undefined && typeof batch.handOverPayloads !== "boolean") throw invalid("handOverPayloads must be a boolean");
+  if (!Array.isArray(batch.entries) || batch.entries.length === 0)
+    throw invalid("batch must contain at least one entry");
+  if (batch.handOverPayloads !== undefined && typeof batch.handOverPayloads !== "boolean")
+    throw invalid("handOverPayloads must be a boolean");
   let recordCount = 0;
   let logicalBytes = 0;
   batch.entries.forEach((entry: AppendEntry, index: number) => {
@@ -38,7 +43,9 @@ export function validateBatch(batch: AppendBatch): ValidatedBatch {
       throw invalid(`entry ${String(index)} payloadCrc32c must be an unsigned 32-bit integer, got ${String(crc)}`);
     }
     if (!ranged && count !== 1) {
-      throw invalid(`entry ${String(index)}: ${format} entries consume exactly one offset, got recordCount ${String(count)}`);
+      throw invalid(
+        `entry ${String(index)}: ${format} entries consume exactly one offset, got recordCount ${String(count)}`,
+      );
     }
     recordCount += count;
     logicalBytes += entry.payload.byteLength;
@@ -46,7 +53,14 @@ export function validateBatch(batch: AppendBatch): ValidatedBatch {
   if (!Number.isSafeInteger(recordCount) || !Number.isSafeInteger(logicalBytes)) {
     throw invalid("batch totals exceed the safe-integer range");
   }
-  return { payloadFormat: format, entries: batch.entries, recordCount, entryCount: batch.entries.length, logicalBytes, handedOver: batch.handOverPayloads === true };
+  return {
+    payloadFormat: format,
+    entries: batch.entries,
+    recordCount,
+    entryCount: batch.entries.length,
+    logicalBytes,
+    handedOver: batch.handOverPayloads === true,
+  };
 }
 
 function invalid(message: string): NereusError {

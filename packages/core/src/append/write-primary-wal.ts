@@ -56,7 +56,11 @@ function checkPrepared(input: PrimaryWalWriteInput, prepared: PreparedWrite): vo
 }
 
 function misbehaved(input: PrimaryWalWriteInput, message: string): NereusError {
-  return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `stream ${input.streamId}: WAL writer misbehaved: ${message}`, {
-    retryable: false,
-  });
+  return new NereusError(
+    ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+    `stream ${input.streamId}: WAL writer misbehaved: ${message}`,
+    {
+      retryable: false,
+    },
+  );
 }

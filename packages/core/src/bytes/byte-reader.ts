@@ -38,10 +38,14 @@ export class ByteReader {
 
   /** A DECODE_ERROR naming `field` at byte `offset` (defaults to the current position), for codecs to throw. */
   error(field: string, reason: string, offset: number = this.#offset, cause?: unknown): NereusError {
-    return new NereusError(ErrorCode.DECODE_ERROR, `${this.#context}: ${field} at byte offset ${String(offset)}: ${reason}`, {
-      cause,
-      details: { context: this.#context, field, offset },
-    });
+    return new NereusError(
+      ErrorCode.DECODE_ERROR,
+      `${this.#context}: ${field} at byte offset ${String(offset)}: ${reason}`,
+      {
+        cause,
+        details: { context: this.#context, field, offset },
+      },
+    );
   }
 
   #take(size: number, field: string, kind: string): number {
@@ -110,7 +114,11 @@ export class ByteReader {
     const length = this.readU32(field);
     if (this.remaining < length) {
       this.#offset = start;
-      throw this.error(field, `truncated bytes: length prefix ${String(length)} exceeds ${String(this.remaining)} remaining byte(s) after it`, start);
+      throw this.error(
+        field,
+        `truncated bytes: length prefix ${String(length)} exceeds ${String(this.remaining)} remaining byte(s) after it`,
+        start,
+      );
     }
     return this.readBytes(length, field);
   }

@@ -32,8 +32,17 @@ describe("ByteWriter", () => {
       .writeString("é")
       .finish();
     expect(toHex(bytes)).toBe(
-      "ab" + "1234" + "deadbeef" + "fffffffe" + "001fffffffffffff" + "ffffffffffffffff" + "01" + "00" + "0908" +
-        "0000000107" + "00000002c3a9",
+      "ab" +
+        "1234" +
+        "deadbeef" +
+        "fffffffe" +
+        "001fffffffffffff" +
+        "ffffffffffffffff" +
+        "01" +
+        "00" +
+        "0908" +
+        "0000000107" +
+        "00000002c3a9",
     );
   });
 
@@ -104,29 +113,56 @@ describe("ByteWriter", () => {
         const writer = new ByteWriter(1);
         for (const item of fields) {
           switch (item.kind) {
-            case "u8": writer.writeU8(item.value); break;
-            case "u16": writer.writeU16(item.value); break;
-            case "u32": writer.writeU32(item.value); break;
-            case "i32": writer.writeI32(item.value); break;
-            case "u64": writer.writeU64(item.value); break;
-            case "i64": writer.writeI64(item.value); break;
-            case "bool": writer.writeBoolean(item.value); break;
-            case "bytes": writer.writeLengthPrefixedBytes(item.value); break;
-            case "string": writer.writeString(item.value); break;
+            case "u8":
+              writer.writeU8(item.value);
+              break;
+            case "u16":
+              writer.writeU16(item.value);
+              break;
+            case "u32":
+              writer.writeU32(item.value);
+              break;
+            case "i32":
+              writer.writeI32(item.value);
+              break;
+            case "u64":
+              writer.writeU64(item.value);
+              break;
+            case "i64":
+              writer.writeI64(item.value);
+              break;
+            case "bool":
+              writer.writeBoolean(item.value);
+              break;
+            case "bytes":
+              writer.writeLengthPrefixedBytes(item.value);
+              break;
+            case "string":
+              writer.writeString(item.value);
+              break;
           }
         }
         const reader = new ByteReader(writer.finish());
         const decoded = fields.map((item) => {
           switch (item.kind) {
-            case "u8": return { kind: item.kind, value: reader.readU8("f") };
-            case "u16": return { kind: item.kind, value: reader.readU16("f") };
-            case "u32": return { kind: item.kind, value: reader.readU32("f") };
-            case "i32": return { kind: item.kind, value: reader.readI32("f") };
-            case "u64": return { kind: item.kind, value: reader.readU64("f") };
-            case "i64": return { kind: item.kind, value: reader.readI64("f") };
-            case "bool": return { kind: item.kind, value: reader.readBoolean("f") };
-            case "bytes": return { kind: item.kind, value: new Uint8Array(reader.readLengthPrefixedBytes("f")) };
-            case "string": return { kind: item.kind, value: reader.readString("f") };
+            case "u8":
+              return { kind: item.kind, value: reader.readU8("f") };
+            case "u16":
+              return { kind: item.kind, value: reader.readU16("f") };
+            case "u32":
+              return { kind: item.kind, value: reader.readU32("f") };
+            case "i32":
+              return { kind: item.kind, value: reader.readI32("f") };
+            case "u64":
+              return { kind: item.kind, value: reader.readU64("f") };
+            case "i64":
+              return { kind: item.kind, value: reader.readI64("f") };
+            case "bool":
+              return { kind: item.kind, value: reader.readBoolean("f") };
+            case "bytes":
+              return { kind: item.kind, value: new Uint8Array(reader.readLengthPrefixedBytes("f")) };
+            case "string":
+              return { kind: item.kind, value: reader.readString("f") };
           }
         });
         reader.expectEnd();

@@ -21,7 +21,9 @@ export function copyBytes(target: Uint8Array, source: Uint8Array, targetOffset =
     return;
   }
   if (!Number.isInteger(targetOffset) || targetOffset < 0 || targetOffset + length > target.length) {
-    throw new RangeError(`copyBytes: ${String(length)} bytes do not fit at offset ${String(targetOffset)} of a ${String(target.length)}-byte view`);
+    throw new RangeError(
+      `copyBytes: ${String(length)} bytes do not fit at offset ${String(targetOffset)} of a ${String(target.length)}-byte view`,
+    );
   }
   nativeFill.call(target, source, targetOffset, targetOffset + length);
 }

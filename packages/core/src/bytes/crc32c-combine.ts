@@ -15,7 +15,8 @@ const POWERS = buildPowers(64);
  * integer). Equal to `crc32c(B, crcA)`, without touching B's bytes. Throws RangeError for a bad length.
  */
 export function crc32cCombine(crcA: number, crcB: number, lengthB: number): number {
-  if (!Number.isSafeInteger(lengthB) || lengthB < 0) throw new RangeError(`crc32cCombine: lengthB must be a non-negative safe integer, got ${String(lengthB)}`);
+  if (!Number.isSafeInteger(lengthB) || lengthB < 0)
+    throw new RangeError(`crc32cCombine: lengthB must be a non-negative safe integer, got ${String(lengthB)}`);
   if (lengthB === 0) return crcA >>> 0;
   return (multiplyModP(powerOfX(lengthB, 3), crcA >>> 0) ^ (crcB >>> 0)) >>> 0;
 }

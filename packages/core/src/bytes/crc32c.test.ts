@@ -42,14 +42,25 @@ describe("crc32c over any view", () => {
   }
 
   test("property: equals a bit-at-a-time reference for every length, offset and starting value, shared memory too", () => {
-    const length = fc.oneof(fc.integer({ min: 0, max: 64 }), fc.integer({ min: 700, max: 900 }), fc.integer({ min: 8_000, max: 9_000 }));
+    const length = fc.oneof(
+      fc.integer({ min: 0, max: 64 }),
+      fc.integer({ min: 700, max: 900 }),
+      fc.integer({ min: 8_000, max: 9_000 }),
+    );
     fc.assert(
-      fc.property(length, fc.integer({ min: 0, max: 15 }), fc.integer({ min: 0, max: 0xffff_ffff }), fc.boolean(), fc.integer(), (size, offset, initial, shared, seed) => {
-        const buffer = shared ? new SharedArrayBuffer(size + offset) : new ArrayBuffer(size + offset);
-        const bytes = new Uint8Array(buffer, offset, size);
-        for (let index = 0; index < size; index += 1) bytes[index] = (index * 131 + seed) & 0xff;
-        expect(crc32c(bytes, initial)).toBe(referenceCrc32c(bytes, initial));
-      }),
+      fc.property(
+        length,
+        fc.integer({ min: 0, max: 15 }),
+        fc.integer({ min: 0, max: 0xffff_ffff }),
+        fc.boolean(),
+        fc.integer(),
+        (size, offset, initial, shared, seed) => {
+          const buffer = shared ? new SharedArrayBuffer(size + offset) : new ArrayBuffer(size + offset);
+          const bytes = new Uint8Array(buffer, offset, size);
+          for (let index = 0; index < size; index += 1) bytes[index] = (index * 131 + seed) & 0xff;
+          expect(crc32c(bytes, initial)).toBe(referenceCrc32c(bytes, initial));
+        },
+      ),
       { numRuns: 200 },
     );
   });

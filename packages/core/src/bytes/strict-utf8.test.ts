@@ -10,7 +10,10 @@ describe("strict UTF-8", () => {
     for (const bad of ["\uD800", "\uDC00", "a\uD800b", "\uDE00\uD83D"]) {
       expect(isWellFormedString(bad)).toBe(false);
       expect(() => encodeStrictUtf8(bad, "name")).toThrow(
-        expect.objectContaining({ code: ErrorCode.INVALID_ARGUMENT, message: "name contains an unpaired UTF-16 surrogate" }) as NereusError,
+        expect.objectContaining({
+          code: ErrorCode.INVALID_ARGUMENT,
+          message: "name contains an unpaired UTF-16 surrogate",
+        }) as NereusError,
       );
     }
   });

@@ -11,10 +11,18 @@ async function chainOf(length: number) {
   const store = harness.open();
   const { streamId } = await store.createStream("chain", { profile: "BOOKKEEPER_WAL_ONLY" });
   const results = [];
-  for (let index = 0; index < length; index++) results.push(await store.append(streamId, opaqueBatch(`e${String(index)}`, "x")));
+  for (let index = 0; index < length; index++)
+    results.push(await store.append(streamId, opaqueBatch(`e${String(index)}`, "x")));
   await store.close();
   const search = (commitId: string, expectedStartOffset: number, budget = 100) =>
-    findCommit({ metadata: harness.metadata, keyspace: harness.keyspace, streamId, commitId, expectedStartOffset, budget });
+    findCommit({
+      metadata: harness.metadata,
+      keyspace: harness.keyspace,
+      streamId,
+      commitId,
+      expectedStartOffset,
+      budget,
+    });
   return { harness, streamId, results, search };
 }
 
@@ -22,8 +30,14 @@ describe("findCommit", () => {
   it("finds a commit by its replay marker, or by walking the chain when the marker is gone", async () => {
     const { harness, streamId, results, search } = await chainOf(4);
     const target = results[1];
-    expect(await search(target?.commitId ?? "", 2)).toMatchObject({ kind: "found", intent: { commitId: target?.commitId, offsetStart: 2 } });
-    await harness.metadata.txn({ compares: [], writes: [{ type: "delete", key: harness.keyspace.markerKey(streamId, target?.commitId ?? "") }] });
+    expect(await search(target?.commitId ?? "", 2)).toMatchObject({
+      kind: "found",
+      intent: { commitId: target?.commitId, offsetStart: 2 },
+    });
+    await harness.metadata.txn({
+      compares: [],
+      writes: [{ type: "delete", key: harness.keyspace.markerKey(streamId, target?.commitId ?? "") }],
+    });
     expect(await search(target?.commitId ?? "", 2)).toMatchObject({ kind: "found", intent: { offsetStart: 2 } });
   });
 
@@ -45,7 +59,13 @@ describe("walkCommitChain", () => {
     const { harness, streamId, results } = await chainOf(3);
     const head = await harness.head(streamId);
     const walked = [];
-    for await (const intent of walkCommitChain(harness.metadata, harness.keyspace, streamId, { commitId: head.lastCommitId, offsetEnd: 6, commitVersion: 3, cumulativeSize: head.cumulativeSize })) walked.push(intent.commitId);
+    for await (const intent of walkCommitChain(harness.metadata, harness.keyspace, streamId, {
+      commitId: head.lastCommitId,
+      offsetEnd: 6,
+      commitVersion: 3,
+      cumulativeSize: head.cumulativeSize,
+    }))
+      walked.push(intent.commitId);
     expect(walked).toEqual(results.map((result) => result.commitId).reverse());
   });
 
@@ -57,8 +77,17 @@ describe("walkCommitChain", () => {
         // walk to the end
       }
     };
-    await expectNereusError(drain({ commitId: head.lastCommitId, offsetEnd: 7, commitVersion: 3, cumulativeSize: head.cumulativeSize }), ErrorCode.METADATA_INVARIANT_VIOLATION);
-    await harness.metadata.txn({ compares: [], writes: [{ type: "delete", key: harness.keyspace.intentKey(streamId, results[0]?.commitId ?? "") }] });
-    await expectNereusError(drain({ commitId: head.lastCommitId, offsetEnd: 6, commitVersion: 3, cumulativeSize: head.cumulativeSize }), ErrorCode.METADATA_INVARIANT_VIOLATION);
+    await expectNereusError(
+      drain({ commitId: head.lastCommitId, offsetEnd: 7, commitVersion: 3, cumulativeSize: head.cumulativeSize }),
+      ErrorCode.METADATA_INVARIANT_VIOLATION,
+    );
+    await harness.metadata.txn({
+      compares: [],
+      writes: [{ type: "delete", key: harness.keyspace.intentKey(streamId, results[0]?.commitId ?? "") }],
+    });
+    await expectNereusError(
+      drain({ commitId: head.lastCommitId, offsetEnd: 6, commitVersion: 3, cumulativeSize: head.cumulativeSize }),
+      ErrorCode.METADATA_INVARIANT_VIOLATION,
+    );
   });
 });

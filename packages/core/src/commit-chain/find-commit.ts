@@ -34,38 +34,59 @@ export async function findCommit(input: FindCommitInput): Promise<CommitSearchRe
   const markerKey = keyspace.markerKey(streamId, commitId);
   const found = await metadata.getMany([markerKey, headKey], { signal });
   const headKv = found.get(headKey);
-  if (headKv === undefined) throw new NereusError(ErrorCode.STREAM_NOT_FOUND, `stream ${streamId} does not exist`, { retryable: false });
+  if (headKv === undefined)
+    throw new NereusError(ErrorCode.STREAM_NOT_FOUND, `stream ${streamId} does not exist`, { retryable: false });
   const head = keyspace.decodeHead(headKv);
   const markerKv = found.get(markerKey);
   if (markerKv !== undefined) {
     const marker = keyspace.decodeMarker(markerKv);
     const intentKv = await metadata.get(keyspace.intentKey(streamId, commitId), { signal });
-    if (intentKv === undefined) throw invariant(streamId, `replay marker of ${commitId} exists but its intent does not`);
+    if (intentKv === undefined)
+      throw invariant(streamId, `replay marker of ${commitId} exists but its intent does not`);
     const intent = keyspace.decodeIntent(intentKv);
-    if (marker.offsetStart !== intent.offsetStart || marker.offsetEnd !== intent.offsetEnd || marker.commitVersion !== intent.commitVersion) {
+    if (
+      marker.offsetStart !== intent.offsetStart ||
+      marker.offsetEnd !== intent.offsetEnd ||
+      marker.commitVersion !== intent.commitVersion
+    ) {
       throw invariant(streamId, `replay marker of ${commitId} disagrees with its intent`);
     }
     if (intent.offsetStart !== expectedStartOffset) {
-      throw invariant(streamId, `commit ${commitId} starts at ${String(intent.offsetStart)}, the attempt expected ${String(expectedStartOffset)}`);
+      throw invariant(
+        streamId,
+        `commit ${commitId} starts at ${String(intent.offsetStart)}, the attempt expected ${String(expectedStartOffset)}`,
+      );
     }
     return { kind: "found", intent };
   }
   const end = head.head.committedEndOffset;
   if (end < expectedStartOffset) {
-    throw invariant(streamId, `head end ${String(end)} is below the attempt's expected start ${String(expectedStartOffset)}`);
+    throw invariant(
+      streamId,
+      `head end ${String(end)} is below the attempt's expected start ${String(expectedStartOffset)}`,
+    );
   }
   if (end === expectedStartOffset) return { kind: "absent", head };
   let read = 0;
-  const chain = walkCommitChain(metadata, keyspace, streamId, {
-    commitId: head.head.lastCommitId,
-    offsetEnd: end,
-    commitVersion: head.head.commitVersion,
-    cumulativeSize: head.head.cumulativeSize,
-  }, signal);
+  const chain = walkCommitChain(
+    metadata,
+    keyspace,
+    streamId,
+    {
+      commitId: head.head.lastCommitId,
+      offsetEnd: end,
+      commitVersion: head.head.commitVersion,
+      cumulativeSize: head.head.cumulativeSize,
+    },
+    signal,
+  );
   for await (const intent of chain) {
     if (intent.commitId === commitId) {
       if (intent.offsetStart !== expectedStartOffset) {
-        throw invariant(streamId, `commit ${commitId} starts at ${String(intent.offsetStart)}, the attempt expected ${String(expectedStartOffset)}`);
+        throw invariant(
+          streamId,
+          `commit ${commitId} starts at ${String(intent.offsetStart)}, the attempt expected ${String(expectedStartOffset)}`,
+        );
       }
       return { kind: "found", intent };
     }
@@ -79,5 +100,7 @@ export async function findCommit(input: FindCommitInput): Promise<CommitSearchRe
 }
 
 function invariant(streamId: string, message: string): NereusError {
-  return new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `stream ${streamId}: ${message}`, { retryable: false });
+  return new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `stream ${streamId}: ${message}`, {
+    retryable: false,
+  });
 }

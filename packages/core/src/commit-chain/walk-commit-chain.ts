@@ -42,7 +42,8 @@ export async function* walkCommitChain(
   while (anchor.commitId !== "") {
     const key = keyspace.intentKey(streamId, anchor.commitId);
     const stored = await metadata.get(key, { signal });
-    if (stored === undefined) throw broken(streamId, `commit ${anchor.commitId} is reachable but its intent is missing`);
+    if (stored === undefined)
+      throw broken(streamId, `commit ${anchor.commitId} is reachable but its intent is missing`);
     const intent = keyspace.decodeIntent(stored);
     if (
       intent.commitId !== anchor.commitId ||
@@ -66,5 +67,7 @@ export async function* walkCommitChain(
 }
 
 function broken(streamId: string, message: string): NereusError {
-  return new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `stream ${streamId}: ${message}`, { retryable: false });
+  return new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `stream ${streamId}: ${message}`, {
+    retryable: false,
+  });
 }

@@ -4,7 +4,10 @@
 import type { StreamHead } from "./stream-head.js";
 
 /** What a new head takes from its creator. */
-export type StreamHeadIdentity = Pick<StreamHead, "streamId" | "streamName" | "profile" | "attributes" | "createdAtMillis">;
+export type StreamHeadIdentity = Pick<
+  StreamHead,
+  "streamId" | "streamName" | "profile" | "attributes" | "createdAtMillis"
+>;
 
 /** The head of a stream with nothing committed yet. */
 export function freshStreamHead(identity: StreamHeadIdentity): StreamHead {

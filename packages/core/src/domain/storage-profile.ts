@@ -23,10 +23,7 @@ export type DurabilityLevel = "WAL_DURABLE" | "WAL_DURABLE_AND_INDEX_COMMITTED";
 
 /** Whether the producer additionally waits for a higher Object generation (independent of durability). */
 export type AppendCompletionPolicy =
-  | "PROFILE_DEFAULT"
-  | "STABLE_HEAD"
-  | "GENERATION_ZERO_INDEX"
-  | "REQUIRED_OBJECT_GENERATION";
+  "PROFILE_DEFAULT" | "STABLE_HEAD" | "GENERATION_ZERO_INDEX" | "REQUIRED_OBJECT_GENERATION";
 
 /** The resolved producer boundary of one append. */
 export type AppendAckBoundary = "STABLE_HEAD" | "GENERATION_ZERO_VISIBLE" | "REQUIRED_OBJECT_GENERATION";

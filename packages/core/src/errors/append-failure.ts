@@ -12,7 +12,8 @@ import { NereusError } from "./nereus-error.js";
  */
 export function appendFailure(cause: unknown, outcome: AppendOutcome, attemptId?: AppendAttemptId): AppendFailedError {
   const attempt = outcome === "KNOWN_NOT_COMMITTED" ? undefined : attemptId;
-  if (AppendFailedError.isAppendFailure(cause) && cause.outcome === outcome && cause.attemptId === attempt) return cause;
+  if (AppendFailedError.isAppendFailure(cause) && cause.outcome === outcome && cause.attemptId === attempt)
+    return cause;
   const base = NereusError.is(cause)
     ? cause
     : new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `unexpected failure: ${describe(cause)}`, {

@@ -75,7 +75,8 @@ describe("deriveCommitId", () => {
       { readTargetVersion: 0 },
       { readTargetIdentity: "ff" },
     ];
-    for (const change of bad) expect(() => deriveCommitId({ ...base, ...change }), JSON.stringify(change)).toThrow(invalidArgument);
+    for (const change of bad)
+      expect(() => deriveCommitId({ ...base, ...change }), JSON.stringify(change)).toThrow(invalidArgument);
   });
 
   test("property: deterministic, 52 base32 characters", () => {

@@ -78,12 +78,19 @@ function validate(identity: CommitIdentity): void {
   if (!Number.isSafeInteger(identity.expectedStartOffset + identity.recordCount)) {
     throw invalid("expectedStartOffset + recordCount exceeds the safe-integer range");
   }
-  if (!PAYLOAD_FORMATS.has(identity.payloadFormat)) throw invalid(`unknown payloadFormat ${String(identity.payloadFormat)}`);
-  if (!Number.isInteger(identity.payloadChecksum) || identity.payloadChecksum < 0 || identity.payloadChecksum > 0xffff_ffff) {
+  if (!PAYLOAD_FORMATS.has(identity.payloadFormat))
+    throw invalid(`unknown payloadFormat ${String(identity.payloadFormat)}`);
+  if (
+    !Number.isInteger(identity.payloadChecksum) ||
+    identity.payloadChecksum < 0 ||
+    identity.payloadChecksum > 0xffff_ffff
+  ) {
     throw invalid("payloadChecksum must be an unsigned 32-bit integer");
   }
   if (identity.entryRecordCounts.length !== identity.entryCount) {
-    throw invalid(`entryRecordCounts has ${String(identity.entryRecordCounts.length)} items, entryCount is ${String(identity.entryCount)}`);
+    throw invalid(
+      `entryRecordCounts has ${String(identity.entryRecordCounts.length)} items, entryCount is ${String(identity.entryCount)}`,
+    );
   }
   let sum = 0;
   for (const count of identity.entryRecordCounts) {
@@ -92,10 +99,12 @@ function validate(identity: CommitIdentity): void {
     }
     sum += count;
   }
-  if (sum !== identity.recordCount) throw invalid(`entryRecordCounts sum to ${String(sum)}, recordCount is ${String(identity.recordCount)}`);
+  if (sum !== identity.recordCount)
+    throw invalid(`entryRecordCounts sum to ${String(sum)}, recordCount is ${String(identity.recordCount)}`);
   checkText("readTargetType", identity.readTargetType);
   checkNatural("readTargetVersion", identity.readTargetVersion, 1);
-  if (!SHA256_HEX.test(identity.readTargetIdentity)) throw invalid("readTargetIdentity must be 64 lowercase hex digits");
+  if (!SHA256_HEX.test(identity.readTargetIdentity))
+    throw invalid("readTargetIdentity must be 64 lowercase hex digits");
 }
 
 /**

@@ -12,6 +12,8 @@ describe("fencing tokens", () => {
 
   test("hash is the SHA-256 hex of the UTF-8 token (golden)", () => {
     expect(fencingTokenHash("token-1")).toBe("3f08aace122ee2368432c1ca23a049bc640bafbf00fdf33a52429f38ba12dbf9");
-    expect(() => fencingTokenHash("")).toThrow(expect.objectContaining({ code: ErrorCode.INVALID_ARGUMENT }) as NereusError);
+    expect(() => fencingTokenHash("")).toThrow(
+      expect.objectContaining({ code: ErrorCode.INVALID_ARGUMENT }) as NereusError,
+    );
   });
 });

@@ -31,27 +31,44 @@ describe("key component codec", () => {
   });
 
   test("empty values and unpaired surrogates have no component", () => {
-    expect(() => encodeKeyComponent("")).toThrow(expect.objectContaining({ code: ErrorCode.INVALID_ARGUMENT }) as NereusError);
+    expect(() => encodeKeyComponent("")).toThrow(
+      expect.objectContaining({ code: ErrorCode.INVALID_ARGUMENT }) as NereusError,
+    );
     expect(() => encodeKeyComponent("\uDC00")).toThrow(
       expect.objectContaining({ code: ErrorCode.INVALID_ARGUMENT }) as NereusError,
     );
   });
 
   test("the decoder rejects non-canonical and unsafe components", () => {
-    for (const bad of ["b32-mfrgg" /* "abc": should be raw */, "b32-", "b32-MEXWE", "b32-7", "a/b", ".", "..", "", "C:x", "b32-74"]) {
+    for (const bad of [
+      "b32-mfrgg" /* "abc": should be raw */,
+      "b32-",
+      "b32-MEXWE",
+      "b32-7",
+      "a/b",
+      ".",
+      "..",
+      "",
+      "C:x",
+      "b32-74",
+    ]) {
       expect(() => decodeKeyComponent(bad), bad).toThrow(decodeError);
     }
   });
 
   test("property: round trip, no '/' in output, injective", () => {
     fc.assert(
-      fc.property(fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }), fc.string({ minLength: 1, maxLength: 30 }), (a, b) => {
-        const encodedA = encodeKeyComponent(a);
-        expect(encodedA).not.toContain("/");
-        expect(encodedA).toMatch(/^[A-Za-z0-9_.-]+$/);
-        expect(decodeKeyComponent(encodedA)).toBe(a);
-        if (a !== b) expect(encodedA).not.toBe(encodeKeyComponent(b));
-      }),
+      fc.property(
+        fc.string({ unit: "grapheme", minLength: 1, maxLength: 30 }),
+        fc.string({ minLength: 1, maxLength: 30 }),
+        (a, b) => {
+          const encodedA = encodeKeyComponent(a);
+          expect(encodedA).not.toContain("/");
+          expect(encodedA).toMatch(/^[A-Za-z0-9_.-]+$/);
+          expect(decodeKeyComponent(encodedA)).toBe(a);
+          if (a !== b) expect(encodedA).not.toBe(encodeKeyComponent(b));
+        },
+      ),
     );
   });
 });

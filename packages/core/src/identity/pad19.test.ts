@@ -19,8 +19,16 @@ describe("pad19", () => {
 
   test("parsePad19 accepts exactly 19 digits within the safe range", () => {
     expect(parsePad19("0000000000000000105")).toBe(105);
-    for (const bad of ["105", "00000000000000000105", "000000000000000010a", "-000000000000000001", "0009007199254740992"]) {
-      expect(() => parsePad19(bad), bad).toThrow(expect.objectContaining({ code: ErrorCode.DECODE_ERROR }) as NereusError);
+    for (const bad of [
+      "105",
+      "00000000000000000105",
+      "000000000000000010a",
+      "-000000000000000001",
+      "0009007199254740992",
+    ]) {
+      expect(() => parsePad19(bad), bad).toThrow(
+        expect.objectContaining({ code: ErrorCode.DECODE_ERROR }) as NereusError,
+      );
     }
   });
 

@@ -31,8 +31,17 @@ export function generationIndexScanStartKey(prefix: string, streamId: string, mi
 export function parseGenerationIndexKey(key: string): OffsetIndexKeyLocation {
   const parts = key.split("/");
   const fail = (reason: string, cause?: unknown): NereusError =>
-    new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a generation index key: ${reason}`, { cause });
-  if (parts.length !== 9 || parts[0] !== "" || parts[1] !== "nereus" || parts[2] !== "clusters" || parts[4] !== "streams" || parts[6] !== GENERATION_INDEX_SEGMENT) {
+    new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a generation index key: ${reason}`, {
+      cause,
+    });
+  if (
+    parts.length !== 9 ||
+    parts[0] !== "" ||
+    parts[1] !== "nereus" ||
+    parts[2] !== "clusters" ||
+    parts[4] !== "streams" ||
+    parts[6] !== GENERATION_INDEX_SEGMENT
+  ) {
     throw fail("expected /nereus/clusters/{cluster}/streams/{sid}/generation-index/{offsetEnd19}/{generation19}");
   }
   try {

@@ -12,12 +12,17 @@ export function isPhysicalHash(hash: string): boolean {
 
 /** The shard of a hash: its first byte as a 3-digit decimal ("000".."255"). `what` names the hash in errors. */
 export function physicalShard(hash: string, what: string): string {
-  if (!HASH_PATTERN.test(hash)) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `${what} must be 64 lowercase hex digits, got ${JSON.stringify(hash)}`);
+  if (!HASH_PATTERN.test(hash))
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `${what} must be 64 lowercase hex digits, got ${JSON.stringify(hash)}`,
+    );
   return String(Number.parseInt(hash.slice(0, 2), 16)).padStart(3, "0");
 }
 
 /** The 2-digit key slot of a protection type id (1..99). */
 export function protectionTypeSlot(typeId: number): string {
-  if (!Number.isInteger(typeId) || typeId < 1 || typeId > 99) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `protection type id ${String(typeId)} is outside 1..99`);
+  if (!Number.isInteger(typeId) || typeId < 1 || typeId > 99)
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `protection type id ${String(typeId)} is outside 1..99`);
   return String(typeId).padStart(2, "0");
 }

@@ -25,12 +25,22 @@ describe("PhysicalKeySpace", () => {
 
   it("parses a root key back and splits a longer key after the version", () => {
     expect(space.parseRootKey(space.rootKey("a/b", HASH), "a thing root")).toEqual({ cluster: "a/b", hash: HASH });
-    expect(space.split(`${space.targetPrefix("c1", "things", HASH)}x`, "a thing", 4)).toEqual({ cluster: "c1", rest: ["010", "things", HASH, "x"] });
+    expect(space.split(`${space.targetPrefix("c1", "things", HASH)}x`, "a thing", 4)).toEqual({
+      cluster: "c1",
+      rest: ["010", "things", HASH, "x"],
+    });
   });
 
   it("refuses keys the builders could not have produced, naming the kind", () => {
-    expect(decodeError(() => space.parseRootKey(space.rootKey("c1", HASH).replace("/010/", "/011/"), "a thing root")).message).toContain("is not a thing root key");
-    expect(decodeError(() => space.parseRootKey(`/nereus/clusters/c1/other/v1/010/roots/${HASH}`, "a thing root")).message).toContain("physical-things/v1");
-    expect(decodeError(() => space.split("/nereus/clusters/c1/physical-things/v1/010", "a thing", 4)).message).toContain("4 more segments");
+    expect(
+      decodeError(() => space.parseRootKey(space.rootKey("c1", HASH).replace("/010/", "/011/"), "a thing root"))
+        .message,
+    ).toContain("is not a thing root key");
+    expect(
+      decodeError(() => space.parseRootKey(`/nereus/clusters/c1/other/v1/010/roots/${HASH}`, "a thing root")).message,
+    ).toContain("physical-things/v1");
+    expect(
+      decodeError(() => space.split("/nereus/clusters/c1/physical-things/v1/010", "a thing", 4)).message,
+    ).toContain("4 more segments");
   });
 });

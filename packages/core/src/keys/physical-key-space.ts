@@ -24,7 +24,10 @@ export interface PhysicalRootKeyLocation {
 
 /** The DECODE_ERROR of a key that is not of the `kind` a parser expected. */
 export function notKeyOf(key: string, kind: string, reason: string, cause?: unknown): NereusError {
-  return new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, { retryable: false, cause });
+  return new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, {
+    retryable: false,
+    cause,
+  });
 }
 
 /** Builders and parsers of one physical key space, `P/{root}/v1/...`. */
@@ -72,8 +75,17 @@ export class PhysicalKeySpace {
   split(key: string, kind: string, tail: number): { cluster: string; rest: string[] } {
     const parts = key.split("/");
     // "", "nereus", "clusters", {cluster}, {root}, "v1", ...tail
-    if (parts.length !== 6 + tail || parts[0] !== "" || parts[1] !== StreamKeySegment.ROOT || parts[2] !== StreamKeySegment.CLUSTERS) {
-      throw notKeyOf(key, kind, `expected /nereus/clusters/{cluster}/${this.root}/${VERSION}/... with ${String(tail)} more segments`);
+    if (
+      parts.length !== 6 + tail ||
+      parts[0] !== "" ||
+      parts[1] !== StreamKeySegment.ROOT ||
+      parts[2] !== StreamKeySegment.CLUSTERS
+    ) {
+      throw notKeyOf(
+        key,
+        kind,
+        `expected /nereus/clusters/{cluster}/${this.root}/${VERSION}/... with ${String(tail)} more segments`,
+      );
     }
     if (parts[4] !== this.root || parts[5] !== VERSION || !SHARD_PATTERN.test(parts[6] ?? "")) {
       throw notKeyOf(key, kind, `expected ${this.root}/${VERSION}/{shard03}`);

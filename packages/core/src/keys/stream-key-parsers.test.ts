@@ -3,7 +3,12 @@ import { describe, expect, test } from "vitest";
 import { ErrorCode } from "../errors/error-code.js";
 import type { NereusError } from "../errors/nereus-error.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
-import { parseCommitIntentKey, parseOffsetIndexKey, parseReplayMarkerKey, parseStreamHeadKey } from "./stream-key-parsers.js";
+import {
+  parseCommitIntentKey,
+  parseOffsetIndexKey,
+  parseReplayMarkerKey,
+  parseStreamHeadKey,
+} from "./stream-key-parsers.js";
 import { clusterPrefix, commitIntentKey, offsetIndexKey, replayMarkerKey, streamHeadKey } from "./stream-keys.js";
 
 const sid = streamIdFromName("orders");
@@ -14,8 +19,16 @@ describe("stream key parsers", () => {
   test("recover the components of each key kind", () => {
     const P = clusterPrefix("eu west/1");
     expect(parseStreamHeadKey(streamHeadKey(P, sid))).toEqual({ cluster: "eu west/1", streamId: sid });
-    expect(parseCommitIntentKey(commitIntentKey(P, sid, "c/1"))).toEqual({ cluster: "eu west/1", streamId: sid, commitId: "c/1" });
-    expect(parseReplayMarkerKey(replayMarkerKey(P, sid, "c1"))).toEqual({ cluster: "eu west/1", streamId: sid, commitId: "c1" });
+    expect(parseCommitIntentKey(commitIntentKey(P, sid, "c/1"))).toEqual({
+      cluster: "eu west/1",
+      streamId: sid,
+      commitId: "c/1",
+    });
+    expect(parseReplayMarkerKey(replayMarkerKey(P, sid, "c1"))).toEqual({
+      cluster: "eu west/1",
+      streamId: sid,
+      commitId: "c1",
+    });
     expect(parseOffsetIndexKey(offsetIndexKey(P, sid, 105, 2))).toEqual({
       cluster: "eu west/1",
       streamId: sid,
@@ -44,13 +57,25 @@ describe("stream key parsers", () => {
 
   test("property: parse(build(x)) = x", () => {
     fc.assert(
-      fc.property(componentText, componentText, componentText, fc.maxSafeNat(), fc.maxSafeNat(), (cluster, streamId, commitId, end, gen) => {
-        const P = clusterPrefix(cluster);
-        expect(parseStreamHeadKey(streamHeadKey(P, streamId))).toEqual({ cluster, streamId });
-        expect(parseCommitIntentKey(commitIntentKey(P, streamId, commitId))).toEqual({ cluster, streamId, commitId });
-        expect(parseReplayMarkerKey(replayMarkerKey(P, streamId, commitId))).toEqual({ cluster, streamId, commitId });
-        expect(parseOffsetIndexKey(offsetIndexKey(P, streamId, end, gen))).toEqual({ cluster, streamId, offsetEnd: end, generation: gen });
-      }),
+      fc.property(
+        componentText,
+        componentText,
+        componentText,
+        fc.maxSafeNat(),
+        fc.maxSafeNat(),
+        (cluster, streamId, commitId, end, gen) => {
+          const P = clusterPrefix(cluster);
+          expect(parseStreamHeadKey(streamHeadKey(P, streamId))).toEqual({ cluster, streamId });
+          expect(parseCommitIntentKey(commitIntentKey(P, streamId, commitId))).toEqual({ cluster, streamId, commitId });
+          expect(parseReplayMarkerKey(replayMarkerKey(P, streamId, commitId))).toEqual({ cluster, streamId, commitId });
+          expect(parseOffsetIndexKey(offsetIndexKey(P, streamId, end, gen))).toEqual({
+            cluster,
+            streamId,
+            offsetEnd: end,
+            generation: gen,
+          });
+        },
+      ),
     );
   });
 });

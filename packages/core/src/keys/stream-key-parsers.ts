@@ -26,13 +26,22 @@ export interface OffsetIndexKeyLocation extends StreamKeyLocation {
  * Parses `P/streams/{sid}/{tail...}` where `tail` lists the fixed segments after the stream id, `"*"` for a dynamic
  * one (returned raw, in order, in `rest`). `kind` names the key in errors ("a stream head").
  */
-export function parseStreamScopedKey(key: string, kind: string, tail: readonly string[]): { location: StreamKeyLocation; rest: string[] } {
+export function parseStreamScopedKey(
+  key: string,
+  kind: string,
+  tail: readonly string[],
+): { location: StreamKeyLocation; rest: string[] } {
   const parts = key.split("/");
   const fail = (reason: string, cause?: unknown): NereusError =>
     new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: ${reason}`, { cause });
   const expectedLength = 6 + tail.length;
   if (parts.length !== expectedLength) throw fail(`expected ${String(expectedLength - 1)} segments`);
-  if (parts[0] !== "" || parts[1] !== StreamKeySegment.ROOT || parts[2] !== StreamKeySegment.CLUSTERS || parts[4] !== StreamKeySegment.STREAMS) {
+  if (
+    parts[0] !== "" ||
+    parts[1] !== StreamKeySegment.ROOT ||
+    parts[2] !== StreamKeySegment.CLUSTERS ||
+    parts[4] !== StreamKeySegment.STREAMS
+  ) {
     throw fail("expected /nereus/clusters/{cluster}/streams/{sid}/...");
   }
   const rest: string[] = [];
@@ -43,7 +52,10 @@ export function parseStreamScopedKey(key: string, kind: string, tail: readonly s
     else if (actual !== expected) throw fail(`expected segment ${String(expected)}`);
   }
   try {
-    return { location: { cluster: decodeKeyComponent(parts[3] ?? ""), streamId: decodeKeyComponent(parts[5] ?? "") }, rest };
+    return {
+      location: { cluster: decodeKeyComponent(parts[3] ?? ""), streamId: decodeKeyComponent(parts[5] ?? "") },
+      rest,
+    };
   } catch (cause) {
     throw fail("bad cluster or stream component", cause);
   }
@@ -53,7 +65,9 @@ function component(key: string, kind: string, value: string): string {
   try {
     return decodeKeyComponent(value);
   } catch (cause) {
-    throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: bad component`, { cause });
+    throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not ${kind} key: bad component`, {
+      cause,
+    });
   }
 }
 
@@ -80,6 +94,8 @@ export function parseOffsetIndexKey(key: string): OffsetIndexKeyLocation {
   try {
     return { ...location, offsetEnd: parsePad19(rest[0] ?? ""), generation: parsePad19(rest[1] ?? "") };
   } catch (cause) {
-    throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not an offset index key: bad pad19`, { cause });
+    throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not an offset index key: bad pad19`, {
+      cause,
+    });
   }
 }

@@ -31,7 +31,9 @@ describe("stream keys", () => {
     expect(offsetIndexKey(P, sid, 105, 0)).toBe(
       `/nereus/clusters/prod-1/streams/${sid}/offset-index/0000000000000000105/0000000000000000000`,
     );
-    expect(offsetIndexScanStartKey(P, sid, 101)).toBe(`/nereus/clusters/prod-1/streams/${sid}/offset-index/0000000000000000101`);
+    expect(offsetIndexScanStartKey(P, sid, 101)).toBe(
+      `/nereus/clusters/prod-1/streams/${sid}/offset-index/0000000000000000101`,
+    );
   });
 
   test("dynamic components go through the key-component codec", () => {

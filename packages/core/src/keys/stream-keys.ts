@@ -22,7 +22,10 @@ const CLUSTER_PREFIX_PATTERN = /^\/nereus\/clusters\/[A-Za-z0-9_.-]+$/;
 
 function checkedPrefix(prefix: string): string {
   if (!CLUSTER_PREFIX_PATTERN.test(prefix)) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `${JSON.stringify(prefix)} is not a cluster prefix (use clusterPrefix())`);
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `${JSON.stringify(prefix)} is not a cluster prefix (use clusterPrefix())`,
+    );
   }
   return prefix;
 }

@@ -12,7 +12,19 @@ import { StreamLane } from "./stream-lane.js";
 const plan = { profile: "BOOKKEEPER_WAL_ONLY", ackBoundary: "STABLE_HEAD", walWriter: {} } as unknown as ExecutionPlan;
 const pending = (name: string, timeoutMs = 10_000) =>
   Object.assign(
-    new PendingAppend({ payloadFormat: "OPAQUE_RECORD_BATCH", entries: [{ payload: new TextEncoder().encode(name), recordCount: 1 }], recordCount: 1, entryCount: 1, logicalBytes: name.length, handedOver: false }, plan, undefined, Deadline.start(timeoutMs)),
+    new PendingAppend(
+      {
+        payloadFormat: "OPAQUE_RECORD_BATCH",
+        entries: [{ payload: new TextEncoder().encode(name), recordCount: 1 }],
+        recordCount: 1,
+        entryCount: 1,
+        logicalBytes: name.length,
+        handedOver: false,
+      },
+      plan,
+      undefined,
+      Deadline.start(timeoutMs),
+    ),
     { label: name },
   );
 
@@ -94,8 +106,12 @@ describe("StreamLane", () => {
     lane.enqueue(item);
     lane.enqueue(operation);
     lane.failQueued(new NereusError(ErrorCode.STORAGE_CLOSED, "closed"));
-    await expect(item.promise).rejects.toSatisfy((error: unknown) => NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED));
-    await expect(operation.promise).rejects.toSatisfy((error: unknown) => NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED));
+    await expect(item.promise).rejects.toSatisfy((error: unknown) =>
+      NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED),
+    );
+    await expect(operation.promise).rejects.toSatisfy((error: unknown) =>
+      NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED),
+    );
     expect(lane.queued).toBe(0);
   });
 });

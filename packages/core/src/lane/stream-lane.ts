@@ -22,7 +22,12 @@ import { takeAppendGroup, type GroupLimits } from "./take-append-group.js";
  * `lane.requeue`, must end `link` (plan/commit/fail), must never throw, and must not send its head request before
  * `predecessor.committed` resolved with a head.
  */
-export type GroupRunner = (lane: StreamLane, members: readonly PendingAppend[], link: PipelineLink, predecessor: PipelineLink | undefined) => Promise<void>;
+export type GroupRunner = (
+  lane: StreamLane,
+  members: readonly PendingAppend[],
+  link: PipelineLink,
+  predecessor: PipelineLink | undefined,
+) => Promise<void>;
 
 type LaneItem = PendingAppend | LaneTask;
 
@@ -52,7 +57,8 @@ export class StreamLane {
   #wake: (() => void) | undefined;
 
   constructor(streamId: string, runGroup: GroupRunner, groupLimits: GroupLimits | undefined, pipelineDepth = 1) {
-    if (!Number.isSafeInteger(pipelineDepth) || pipelineDepth < 1) throw new RangeError(`pipelineDepth must be a positive integer, got ${String(pipelineDepth)}`);
+    if (!Number.isSafeInteger(pipelineDepth) || pipelineDepth < 1)
+      throw new RangeError(`pipelineDepth must be a positive integer, got ${String(pipelineDepth)}`);
     this.streamId = streamId;
     this.#runGroup = runGroup;
     this.#groupLimits = groupLimits;

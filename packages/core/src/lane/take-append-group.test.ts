@@ -10,7 +10,14 @@ const plan = { profile: "BOOKKEEPER_WAL_ONLY", ackBoundary: "STABLE_HEAD", walWr
 const otherPlan = { ...plan, ackBoundary: "GENERATION_ZERO_VISIBLE" } as ExecutionPlan;
 const pending = (bytes: number, entries = 1, format: PayloadFormat = "OPAQUE_RECORD_BATCH", withPlan = plan) =>
   new PendingAppend(
-    { payloadFormat: format, entries: Array.from({ length: entries }, () => ({ payload: new Uint8Array(bytes / entries), recordCount: 1 })), recordCount: entries, entryCount: entries, logicalBytes: bytes, handedOver: false },
+    {
+      payloadFormat: format,
+      entries: Array.from({ length: entries }, () => ({ payload: new Uint8Array(bytes / entries), recordCount: 1 })),
+      recordCount: entries,
+      entryCount: entries,
+      logicalBytes: bytes,
+      handedOver: false,
+    },
     withPlan,
     undefined,
     Deadline.start(10_000),

@@ -16,7 +16,11 @@ export interface GroupLimits {
  * whose explicit `expectedStartOffset` is not exactly where it would land ends the group: such an expectation is
  * judged against a committed head, never against a projection.
  */
-export function takeAppendGroup(queue: Array<PendingAppend | LaneTask>, limits: GroupLimits | undefined, projectedStart?: number): PendingAppend[] {
+export function takeAppendGroup(
+  queue: Array<PendingAppend | LaneTask>,
+  limits: GroupLimits | undefined,
+  projectedStart?: number,
+): PendingAppend[] {
   const first = queue[0];
   if (first === undefined || first.kind !== "append") return [];
   const group: PendingAppend[] = [first];
@@ -29,8 +33,10 @@ export function takeAppendGroup(queue: Array<PendingAppend | LaneTask>, limits: 
       const next = queue[index];
       if (next === undefined || next.kind !== "append" || next.deadline.aborted) break;
       if (next.batch.payloadFormat !== first.batch.payloadFormat || !samePlan(next, first)) break;
-      if (bytes + next.batch.logicalBytes > limits.maxBytes || entries + next.batch.entryCount > limits.maxEntries) break;
-      if (position !== undefined && next.expectedStartOffset !== undefined && next.expectedStartOffset !== position) break;
+      if (bytes + next.batch.logicalBytes > limits.maxBytes || entries + next.batch.entryCount > limits.maxEntries)
+        break;
+      if (position !== undefined && next.expectedStartOffset !== undefined && next.expectedStartOffset !== position)
+        break;
       if (position !== undefined) position += next.batch.recordCount;
       bytes += next.batch.logicalBytes;
       entries += next.batch.entryCount;
@@ -42,5 +48,9 @@ export function takeAppendGroup(queue: Array<PendingAppend | LaneTask>, limits: 
 }
 
 function samePlan(a: PendingAppend, b: PendingAppend): boolean {
-  return a.plan.profile === b.plan.profile && a.plan.ackBoundary === b.plan.ackBoundary && a.plan.walWriter === b.plan.walWriter;
+  return (
+    a.plan.profile === b.plan.profile &&
+    a.plan.ackBoundary === b.plan.ackBoundary &&
+    a.plan.walWriter === b.plan.walWriter
+  );
 }

@@ -27,7 +27,8 @@ export async function applyHeadTransition(
   const headKey = context.keyspace.headKey(lane.streamId);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     deadline.check(`head update of ${lane.streamId}`);
-    const base = lane.cachedHead ?? (await loadHead(context.metadata, context.keyspace, lane.streamId, deadline.signal));
+    const base =
+      lane.cachedHead ?? (await loadHead(context.metadata, context.keyspace, lane.streamId, deadline.signal));
     lane.cachedHead = base;
     const next = transition(base.head);
     if (next === undefined) return base.head;

@@ -29,16 +29,29 @@ export interface CreatedStreamHead {
 const MAX_ATTEMPTS = 4;
 
 /** Creates the head or returns the existing one. Throws STREAM_ALREADY_EXISTS on a profile/attribute mismatch. */
-export async function createStreamHead(context: LifecycleContext, input: CreateStreamHeadInput): Promise<CreatedStreamHead> {
+export async function createStreamHead(
+  context: LifecycleContext,
+  input: CreateStreamHeadInput,
+): Promise<CreatedStreamHead> {
   const streamId = streamIdFromName(input.name);
   const headKey = context.keyspace.headKey(streamId);
-  const fresh = freshStreamHead({ streamId, streamName: input.name, profile: input.profile, attributes: input.attributes ?? {}, createdAtMillis: context.clock() });
+  const fresh = freshStreamHead({
+    streamId,
+    streamName: input.name,
+    profile: input.profile,
+    attributes: input.attributes ?? {},
+    createdAtMillis: context.clock(),
+  });
   const bytes = context.keyspace.encodeHead(fresh);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     let result;
     try {
       result = await context.metadata.txn(
-        { compares: [{ key: headKey, modRevision: 0 }], writes: [{ type: "put", key: headKey, value: bytes }], readOnFailure: [headKey] },
+        {
+          compares: [{ key: headKey, modRevision: 0 }],
+          writes: [{ type: "put", key: headKey, value: bytes }],
+          readOnFailure: [headKey],
+        },
         { signal: input.signal },
       );
     } catch (error) {
@@ -68,7 +81,10 @@ function checkCompatible(existing: StreamHead, input: CreateStreamHeadInput): vo
       ErrorCode.STREAM_ALREADY_EXISTS,
       `stream ${JSON.stringify(input.name)} already exists with storage profile ${existing.profile}; requested ${input.profile}. ` +
         "A stream's profile is fixed at creation and never changes.",
-      { retryable: false, details: { streamId: existing.streamId, existingProfile: existing.profile, requestedProfile: input.profile } },
+      {
+        retryable: false,
+        details: { streamId: existing.streamId, existingProfile: existing.profile, requestedProfile: input.profile },
+      },
     );
   }
   if (input.attributes !== undefined && !sameAttributes(existing.attributes, input.attributes)) {

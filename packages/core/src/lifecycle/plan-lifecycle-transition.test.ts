@@ -33,7 +33,10 @@ describe("planLifecycleTransition (the lifecycle table of docs/architecture.md Â
   it.each<[LifecycleRequest["kind"], Record<StreamState, Outcome>]>([
     ["seal", { ACTIVE: "SEALED", SEALED: "noop", DELETING: "STREAM_NOT_ACTIVE", DELETED: "STREAM_NOT_ACTIVE" }],
     ["begin-delete", { ACTIVE: "DELETING", SEALED: "DELETING", DELETING: "noop", DELETED: "noop" }],
-    ["finish-delete", { ACTIVE: "STREAM_NOT_ACTIVE", SEALED: "STREAM_NOT_ACTIVE", DELETING: "DELETED", DELETED: "noop" }],
+    [
+      "finish-delete",
+      { ACTIVE: "STREAM_NOT_ACTIVE", SEALED: "STREAM_NOT_ACTIVE", DELETING: "DELETED", DELETED: "noop" },
+    ],
   ])("%s", (kind, table) => {
     for (const [state, expected] of Object.entries(table)) {
       expect(outcome(state as StreamState, { kind } as LifecycleRequest), `${kind} from ${state}`).toBe(expected);

@@ -36,7 +36,11 @@ export function planLifecycleTransition(head: StreamHead, request: LifecycleRequ
     case "trim": {
       const trim = request.trimOffset;
       if (!Number.isSafeInteger(trim) || trim < 0) {
-        throw new NereusError(ErrorCode.INVALID_ARGUMENT, `trim offset must be a non-negative safe integer, got ${String(trim)}`, { retryable: false });
+        throw new NereusError(
+          ErrorCode.INVALID_ARGUMENT,
+          `trim offset must be a non-negative safe integer, got ${String(trim)}`,
+          { retryable: false },
+        );
       }
       if (head.state !== "ACTIVE" && head.state !== "SEALED") throw notActive(head, "trim");
       if (trim > head.committedEndOffset) {

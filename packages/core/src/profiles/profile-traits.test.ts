@@ -8,14 +8,28 @@ describe("profileTraits", () => {
   test("table (docs/architecture.md §6)", () => {
     const rows = CANONICAL_STORAGE_PROFILES.map((profile) => {
       const t = profileTraits(profile);
-      return [t.profile, t.primaryWal, t.defaultDurability, t.ackBoundary, t.asyncObjectMaterialization, t.syncObjectMaterialization];
+      return [
+        t.profile,
+        t.primaryWal,
+        t.defaultDurability,
+        t.ackBoundary,
+        t.asyncObjectMaterialization,
+        t.syncObjectMaterialization,
+      ];
     });
     expect(rows).toEqual([
       ["OBJECT_WAL_SYNC_OBJECT", "OBJECT", "WAL_DURABLE_AND_INDEX_COMMITTED", "GENERATION_ZERO_VISIBLE", false, false],
       ["OBJECT_WAL_ASYNC_OBJECT", "OBJECT", "WAL_DURABLE", "STABLE_HEAD", true, false],
       ["BOOKKEEPER_WAL_ONLY", "BOOKKEEPER", "WAL_DURABLE", "STABLE_HEAD", false, false],
       ["BOOKKEEPER_WAL_ASYNC_OBJECT", "BOOKKEEPER", "WAL_DURABLE", "STABLE_HEAD", true, false],
-      ["BOOKKEEPER_WAL_SYNC_OBJECT", "BOOKKEEPER", "WAL_DURABLE_AND_INDEX_COMMITTED", "REQUIRED_OBJECT_GENERATION", false, true],
+      [
+        "BOOKKEEPER_WAL_SYNC_OBJECT",
+        "BOOKKEEPER",
+        "WAL_DURABLE_AND_INDEX_COMMITTED",
+        "REQUIRED_OBJECT_GENERATION",
+        false,
+        true,
+      ],
     ]);
   });
 

@@ -52,7 +52,8 @@ export const STORAGE_PROFILE_TRAITS: Readonly<Record<StorageProfile, StorageProf
  * canonicalized at create time) throws `NereusError(UNSUPPORTED_STORAGE_PROFILE)`.
  */
 export function profileTraits(profile: StorageProfile): StorageProfileTraits {
-  if (typeof profile === "string" && Object.hasOwn(STORAGE_PROFILE_TRAITS, profile)) return STORAGE_PROFILE_TRAITS[profile];
+  if (typeof profile === "string" && Object.hasOwn(STORAGE_PROFILE_TRAITS, profile))
+    return STORAGE_PROFILE_TRAITS[profile];
   throw new NereusError(
     ErrorCode.UNSUPPORTED_STORAGE_PROFILE,
     `${JSON.stringify(profile)} is not a canonical storage profile (canonicalize names with canonicalizeProfile)`,

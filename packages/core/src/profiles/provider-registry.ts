@@ -28,7 +28,8 @@ export class ProviderRegistry {
 
   constructor(options: ProviderRegistryOptions) {
     for (const writer of options.walWriters) {
-      if (writer.spiVersion !== WAL_SPI_VERSION) throw wiring(`WAL writer for ${writer.walKind} implements SPI ${String(writer.spiVersion)}`);
+      if (writer.spiVersion !== WAL_SPI_VERSION)
+        throw wiring(`WAL writer for ${writer.walKind} implements SPI ${String(writer.spiVersion)}`);
       if (this.#writers.has(writer.walKind)) throw wiring(`two WAL writers for ${writer.walKind}`);
       this.#writers.set(writer.walKind, writer);
     }
@@ -40,7 +41,8 @@ export class ProviderRegistry {
       }
     }
     for (const coordinator of options.completionCoordinators) {
-      if (this.#coordinators.has(coordinator.boundary)) throw wiring(`two completion coordinators for ${coordinator.boundary}`);
+      if (this.#coordinators.has(coordinator.boundary))
+        throw wiring(`two completion coordinators for ${coordinator.boundary}`);
       this.#coordinators.set(coordinator.boundary, coordinator);
     }
   }

@@ -13,38 +13,24 @@ import { profileTraits } from "./profile-traits.js";
 import { resolveAckBoundary } from "./resolve-ack-boundary.js";
 
 const DURABILITIES = [undefined, "WAL_DURABLE", "WAL_DURABLE_AND_INDEX_COMMITTED"] as const;
-const POLICIES = [undefined, "PROFILE_DEFAULT", "STABLE_HEAD", "GENERATION_ZERO_INDEX", "REQUIRED_OBJECT_GENERATION"] as const;
+const POLICIES = [
+  undefined,
+  "PROFILE_DEFAULT",
+  "STABLE_HEAD",
+  "GENERATION_ZERO_INDEX",
+  "REQUIRED_OBJECT_GENERATION",
+] as const;
 
 // SH = STABLE_HEAD, G0 = GENERATION_ZERO_VISIBLE, RO = REQUIRED_OBJECT_GENERATION,
 // !D = UNSUPPORTED_DURABILITY_LEVEL, !A = INVALID_ARGUMENT.
 // Rows: durability (none, WAL_DURABLE, WAL_DURABLE_AND_INDEX_COMMITTED).
 // Columns: policy (none, PROFILE_DEFAULT, STABLE_HEAD, GENERATION_ZERO_INDEX, REQUIRED_OBJECT_GENERATION).
 const EXPECTED: Readonly<Record<StorageProfile, readonly string[]>> = {
-  OBJECT_WAL_SYNC_OBJECT: [
-    "G0 G0 !A G0 !D",
-    "!D !D !D !D !D",
-    "G0 G0 !A G0 !D",
-  ],
-  OBJECT_WAL_ASYNC_OBJECT: [
-    "SH SH SH G0 RO",
-    "SH SH SH G0 RO",
-    "G0 G0 G0 G0 RO",
-  ],
-  BOOKKEEPER_WAL_ONLY: [
-    "SH SH SH G0 !D",
-    "SH SH SH G0 !D",
-    "G0 G0 G0 G0 !D",
-  ],
-  BOOKKEEPER_WAL_ASYNC_OBJECT: [
-    "SH SH SH G0 RO",
-    "SH SH SH G0 RO",
-    "G0 G0 G0 G0 RO",
-  ],
-  BOOKKEEPER_WAL_SYNC_OBJECT: [
-    "RO RO !A !A RO",
-    "!D !D !D !D !D",
-    "RO RO !A !A RO",
-  ],
+  OBJECT_WAL_SYNC_OBJECT: ["G0 G0 !A G0 !D", "!D !D !D !D !D", "G0 G0 !A G0 !D"],
+  OBJECT_WAL_ASYNC_OBJECT: ["SH SH SH G0 RO", "SH SH SH G0 RO", "G0 G0 G0 G0 RO"],
+  BOOKKEEPER_WAL_ONLY: ["SH SH SH G0 !D", "SH SH SH G0 !D", "G0 G0 G0 G0 !D"],
+  BOOKKEEPER_WAL_ASYNC_OBJECT: ["SH SH SH G0 RO", "SH SH SH G0 RO", "G0 G0 G0 G0 RO"],
+  BOOKKEEPER_WAL_SYNC_OBJECT: ["RO RO !A !A RO", "!D !D !D !D !D", "RO RO !A !A RO"],
 };
 
 const SHORT: Readonly<Record<AppendAckBoundary, string>> = {
@@ -65,7 +51,9 @@ function outcome(profile: StorageProfile, durability?: DurabilityLevel, policy?:
 
 describe("resolveAckBoundary", () => {
   test.each(CANONICAL_STORAGE_PROFILES)("table for %s", (profile) => {
-    const actual = DURABILITIES.map((durability) => POLICIES.map((policy) => outcome(profile, durability, policy)).join(" "));
+    const actual = DURABILITIES.map((durability) =>
+      POLICIES.map((policy) => outcome(profile, durability, policy)).join(" "),
+    );
     expect(actual).toEqual(EXPECTED[profile]);
   });
 
@@ -89,16 +77,21 @@ describe("resolveAckBoundary", () => {
   test("property: a resolved boundary is never weaker than the profile's", () => {
     const rank = { STABLE_HEAD: 0, GENERATION_ZERO_VISIBLE: 1, REQUIRED_OBJECT_GENERATION: 2 } as const;
     fc.assert(
-      fc.property(fc.constantFrom(...CANONICAL_STORAGE_PROFILES), fc.constantFrom(...DURABILITIES), fc.constantFrom(...POLICIES), (profile, durability, policy) => {
-        const traits = profileTraits(profile);
-        try {
-          const boundary = resolveAckBoundary(traits, durability, policy);
-          expect(rank[boundary]).toBeGreaterThanOrEqual(rank[traits.ackBoundary]);
-          if (durability === "WAL_DURABLE_AND_INDEX_COMMITTED") expect(rank[boundary]).toBeGreaterThanOrEqual(1);
-        } catch (error) {
-          expect(NereusError.is(error)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...CANONICAL_STORAGE_PROFILES),
+        fc.constantFrom(...DURABILITIES),
+        fc.constantFrom(...POLICIES),
+        (profile, durability, policy) => {
+          const traits = profileTraits(profile);
+          try {
+            const boundary = resolveAckBoundary(traits, durability, policy);
+            expect(rank[boundary]).toBeGreaterThanOrEqual(rank[traits.ackBoundary]);
+            if (durability === "WAL_DURABLE_AND_INDEX_COMMITTED") expect(rank[boundary]).toBeGreaterThanOrEqual(1);
+          } catch (error) {
+            expect(NereusError.is(error)).toBe(true);
+          }
+        },
+      ),
     );
   });
 });

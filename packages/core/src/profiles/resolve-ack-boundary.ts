@@ -15,7 +15,10 @@ const BOUNDARY_RANK: Readonly<Record<AppendAckBoundary, number>> = {
   GENERATION_ZERO_VISIBLE: 1,
   REQUIRED_OBJECT_GENERATION: 2,
 };
-const DURABILITY_RANK: Readonly<Record<DurabilityLevel, number>> = { WAL_DURABLE: 0, WAL_DURABLE_AND_INDEX_COMMITTED: 1 };
+const DURABILITY_RANK: Readonly<Record<DurabilityLevel, number>> = {
+  WAL_DURABLE: 0,
+  WAL_DURABLE_AND_INDEX_COMMITTED: 1,
+};
 const DURABILITY_BOUNDARY: Readonly<Record<DurabilityLevel, AppendAckBoundary>> = {
   WAL_DURABLE: "STABLE_HEAD",
   WAL_DURABLE_AND_INDEX_COMMITTED: "GENERATION_ZERO_VISIBLE",
@@ -62,7 +65,10 @@ export function resolveAckBoundary(
   }
   if (completionPolicy !== undefined && completionPolicy !== "PROFILE_DEFAULT") {
     if (!Object.hasOwn(POLICY_BOUNDARY, completionPolicy)) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `unknown completion policy ${JSON.stringify(completionPolicy)}`);
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `unknown completion policy ${JSON.stringify(completionPolicy)}`,
+      );
     }
     const requested = POLICY_BOUNDARY[completionPolicy];
     if (BOUNDARY_RANK[requested] < BOUNDARY_RANK[traits.ackBoundary]) {
@@ -72,7 +78,11 @@ export function resolveAckBoundary(
         { retryable: false, details: { profile: traits.profile, completionPolicy } },
       );
     }
-    if (requested === "REQUIRED_OBJECT_GENERATION" && !traits.syncObjectMaterialization && !traits.asyncObjectMaterialization) {
+    if (
+      requested === "REQUIRED_OBJECT_GENERATION" &&
+      !traits.syncObjectMaterialization &&
+      !traits.asyncObjectMaterialization
+    ) {
       throw new NereusError(
         ErrorCode.UNSUPPORTED_DURABILITY_LEVEL,
         `profile ${traits.profile} produces no required Object generation to wait for`,

@@ -14,7 +14,11 @@ const requiredObjectGeneration = { boundary: "REQUIRED_OBJECT_GENERATION" as con
 const everything = new ProviderRegistry({
   walWriters: [objectWal, bookkeeperWal],
   walReaders: [objectWal, bookkeeperWal],
-  completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator(), requiredObjectGeneration],
+  completionCoordinators: [
+    new StableHeadCoordinator(),
+    new GenerationZeroVisibleCoordinator(),
+    requiredObjectGeneration,
+  ],
 });
 const codeOf = (action: () => unknown): string | undefined => {
   try {
@@ -43,16 +47,48 @@ describe("resolveExecutionPlan", () => {
   });
 
   it("names the missing writer, reader or coordinator", () => {
-    const noBookKeeper = new ProviderRegistry({ walWriters: [objectWal], walReaders: [objectWal], completionCoordinators: [new StableHeadCoordinator()] });
-    expect(codeOf(() => resolveExecutionPlan(noBookKeeper, "BOOKKEEPER_WAL_ONLY"))).toBe(ErrorCode.UNSUPPORTED_STORAGE_PROFILE);
-    const noReader = new ProviderRegistry({ walWriters: [bookkeeperWal], walReaders: [], completionCoordinators: [new StableHeadCoordinator()] });
+    const noBookKeeper = new ProviderRegistry({
+      walWriters: [objectWal],
+      walReaders: [objectWal],
+      completionCoordinators: [new StableHeadCoordinator()],
+    });
+    expect(codeOf(() => resolveExecutionPlan(noBookKeeper, "BOOKKEEPER_WAL_ONLY"))).toBe(
+      ErrorCode.UNSUPPORTED_STORAGE_PROFILE,
+    );
+    const noReader = new ProviderRegistry({
+      walWriters: [bookkeeperWal],
+      walReaders: [],
+      completionCoordinators: [new StableHeadCoordinator()],
+    });
     expect(() => resolveExecutionPlan(noReader, "BOOKKEEPER_WAL_ONLY")).toThrow(/reader for BOOKKEEPER_ENTRY_RANGE/);
-    expect(codeOf(() => resolveExecutionPlan(noBookKeeper, "OBJECT_WAL_SYNC_OBJECT"))).toBe(ErrorCode.UNSUPPORTED_STORAGE_PROFILE);
-    expect(codeOf(() => resolveExecutionPlan(noBookKeeper, "OBJECT_WAL_ASYNC_OBJECT", "WAL_DURABLE_AND_INDEX_COMMITTED"))).toBe(ErrorCode.UNSUPPORTED_DURABILITY_LEVEL);
+    expect(codeOf(() => resolveExecutionPlan(noBookKeeper, "OBJECT_WAL_SYNC_OBJECT"))).toBe(
+      ErrorCode.UNSUPPORTED_STORAGE_PROFILE,
+    );
+    expect(
+      codeOf(() => resolveExecutionPlan(noBookKeeper, "OBJECT_WAL_ASYNC_OBJECT", "WAL_DURABLE_AND_INDEX_COMMITTED")),
+    ).toBe(ErrorCode.UNSUPPORTED_DURABILITY_LEVEL);
   });
 
   it("refuses duplicate providers at wiring time", () => {
-    expect(codeOf(() => new ProviderRegistry({ walWriters: [objectWal, new MemoryWalProvider()], walReaders: [], completionCoordinators: [] }))).toBe(ErrorCode.INVALID_ARGUMENT);
-    expect(codeOf(() => new ProviderRegistry({ walWriters: [], walReaders: [], completionCoordinators: [new StableHeadCoordinator(), new StableHeadCoordinator()] }))).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect(
+      codeOf(
+        () =>
+          new ProviderRegistry({
+            walWriters: [objectWal, new MemoryWalProvider()],
+            walReaders: [],
+            completionCoordinators: [],
+          }),
+      ),
+    ).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect(
+      codeOf(
+        () =>
+          new ProviderRegistry({
+            walWriters: [],
+            walReaders: [],
+            completionCoordinators: [new StableHeadCoordinator(), new StableHeadCoordinator()],
+          }),
+      ),
+    ).toBe(ErrorCode.INVALID_ARGUMENT);
   });
 });

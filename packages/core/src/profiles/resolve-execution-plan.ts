@@ -1,7 +1,13 @@
 // Pipeline step 2 (capability): a stream's profile runs only when this runtime has everything it needs — a WAL
 // writer for the primary WAL kind, a reader for the target type that writer produces, and a completion
 // coordinator for the resolved ack boundary. Fail closed, before any physical I/O.
-import type { AppendCompletionPolicy, AppendAckBoundary, DurabilityLevel, StorageProfile, StorageProfileTraits } from "../domain/storage-profile.js";
+import type {
+  AppendCompletionPolicy,
+  AppendAckBoundary,
+  DurabilityLevel,
+  StorageProfile,
+  StorageProfileTraits,
+} from "../domain/storage-profile.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { profileTraits } from "./profile-traits.js";
@@ -36,19 +42,26 @@ export function resolveExecutionPlan(
   const traits = profileTraits(profile);
   const walWriter = registry.writer(traits.primaryWal);
   if (walWriter === undefined) {
-    throw unsupported(ErrorCode.UNSUPPORTED_STORAGE_PROFILE, `${profile} needs a ${traits.primaryWal} WAL writer; none is installed`);
+    throw unsupported(
+      ErrorCode.UNSUPPORTED_STORAGE_PROFILE,
+      `${profile} needs a ${traits.primaryWal} WAL writer; none is installed`,
+    );
   }
   const targetType = TARGET_TYPE_OF_WAL[traits.primaryWal];
   const walReader = registry.reader(targetType);
   if (walReader === undefined) {
-    throw unsupported(ErrorCode.UNSUPPORTED_STORAGE_PROFILE, `${profile} needs a reader for ${targetType} targets; none is installed`);
+    throw unsupported(
+      ErrorCode.UNSUPPORTED_STORAGE_PROFILE,
+      `${profile} needs a reader for ${targetType} targets; none is installed`,
+    );
   }
   const ackBoundary = resolveAckBoundary(traits, durability, completionPolicy);
   const coordinator = registry.coordinator(ackBoundary);
   if (coordinator === undefined) {
-    const code = durability === undefined && completionPolicy === undefined
-      ? ErrorCode.UNSUPPORTED_STORAGE_PROFILE
-      : ErrorCode.UNSUPPORTED_DURABILITY_LEVEL;
+    const code =
+      durability === undefined && completionPolicy === undefined
+        ? ErrorCode.UNSUPPORTED_STORAGE_PROFILE
+        : ErrorCode.UNSUPPORTED_DURABILITY_LEVEL;
     throw unsupported(code, `${profile} completes at ${ackBoundary}; no completion coordinator for it is installed`);
   }
   return {

@@ -33,8 +33,26 @@ describe("ensureGenerationZero", () => {
     const [intent] = await harness.reachableCommits(streamId);
     if (intent === undefined) throw new Error("no commit");
     const key = harness.keyspace.markerKey(streamId, intent.commitId);
-    await metadata.txn({ compares: [], writes: [{ type: "put", key, value: harness.keyspace.encodeMarker({ streamId, commitId: intent.commitId, offsetStart: 0, offsetEnd: 1, commitVersion: 9 }) }] });
-    await expectNereusError(ensureGenerationZero(metadata, harness.keyspace, [intent]), ErrorCode.METADATA_INVARIANT_VIOLATION);
+    await metadata.txn({
+      compares: [],
+      writes: [
+        {
+          type: "put",
+          key,
+          value: harness.keyspace.encodeMarker({
+            streamId,
+            commitId: intent.commitId,
+            offsetStart: 0,
+            offsetEnd: 1,
+            commitVersion: 9,
+          }),
+        },
+      ],
+    });
+    await expectNereusError(
+      ensureGenerationZero(metadata, harness.keyspace, [intent]),
+      ErrorCode.METADATA_INVARIANT_VIOLATION,
+    );
   });
 });
 

@@ -60,6 +60,9 @@ export async function ensureGenerationZero(
     if (!lost) return;
   }
   if (wanted.size > 0) {
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, "derived generation-0 records kept changing while being written");
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      "derived generation-0 records kept changing while being written",
+    );
   }
 }

@@ -16,7 +16,10 @@ export async function quarantineGeneration(
   try {
     const value = keyspace.encodeGenerationIndex({ ...candidate.entry, state: "QUARANTINED" });
     const result = await metadata.txn(
-      { compares: [{ key: candidate.key, modRevision: candidate.revision }], writes: [{ type: "put", key: candidate.key, value }] },
+      {
+        compares: [{ key: candidate.key, modRevision: candidate.revision }],
+        writes: [{ type: "put", key: candidate.key, value }],
+      },
       { signal },
     );
     return result.succeeded;

@@ -19,7 +19,11 @@ async function streamWithGenerationZero() {
 }
 
 /** Writes the given texts as one target of the object WAL (a stand-in for a materialized generation object). */
-async function generationTarget(harness: AppendProtocolHarness, streamId: string, texts: readonly string[]): Promise<ReadTarget> {
+async function generationTarget(
+  harness: AppendProtocolHarness,
+  streamId: string,
+  texts: readonly string[],
+): Promise<ReadTarget> {
   const prepared = harness.objectWal.prepare({
     streamId,
     attemptId: `generation/${texts.join("")}`,
@@ -34,11 +38,18 @@ async function generationTarget(harness: AppendProtocolHarness, streamId: string
 
 async function putGeneration(harness: AppendProtocolHarness, entry: GenerationIndexEntry): Promise<string> {
   const key = harness.keyspace.generationIndexKey(entry.streamId, entry.offsetEnd, entry.generation);
-  await harness.metadata.txn({ compares: [], writes: [{ type: "put", key, value: harness.keyspace.encodeGenerationIndex(entry) }] });
+  await harness.metadata.txn({
+    compares: [],
+    writes: [{ type: "put", key, value: harness.keyspace.encodeGenerationIndex(entry) }],
+  });
   return key;
 }
 
-function generation(streamId: string, readTarget: ReadTarget, overrides: Partial<GenerationIndexEntry> = {}): GenerationIndexEntry {
+function generation(
+  streamId: string,
+  readTarget: ReadTarget,
+  overrides: Partial<GenerationIndexEntry> = {},
+): GenerationIndexEntry {
   return {
     streamId,
     offsetStart: 0,
@@ -80,8 +91,20 @@ describe("read path over higher generations", () => {
     const good = await generationTarget(harness, streamId, ["a", "b", "c", "d", "e"]);
     const broken = await generationTarget(harness, streamId, ["x", "x", "x", "x", "x"]);
     await putGeneration(harness, generation(streamId, good, { generation: 4, level: 2 }));
-    await putGeneration(harness, generation(streamId, broken, { generation: 7, state: "PREPARED", publicationId: "pending" }));
-    await putGeneration(harness, generation(streamId, broken, { generation: 2, offsetEnd: 3, entryRecordCounts: [1, 1, 1], logicalBytes: 3, cumulativeSize: 3 }));
+    await putGeneration(
+      harness,
+      generation(streamId, broken, { generation: 7, state: "PREPARED", publicationId: "pending" }),
+    );
+    await putGeneration(
+      harness,
+      generation(streamId, broken, {
+        generation: 2,
+        offsetEnd: 3,
+        entryRecordCounts: [1, 1, 1],
+        logicalBytes: 3,
+        cumulativeSize: 3,
+      }),
+    );
     const read = await store.read(streamId, 1);
     expect(read.entries.map((entry) => text(entry.payload))).toEqual(["b", "c", "d", "e"]);
     await harness.dispose();
@@ -109,7 +132,16 @@ describe("read path over higher generations", () => {
     const { streamId } = await store.createStream("async-generations", { profile: "BOOKKEEPER_WAL_ONLY" });
     await store.append(streamId, opaqueBatch("a", "b", "c", "d", "e"));
     expect(await harness.indexEntries(streamId)).toEqual([]);
-    const missing: ReadTarget = { type: "OBJECT_SLICE", version: 1, objectKey: "gone", objectType: "STREAM_GENERATION_OBJECT", sliceOffset: 0, sliceLength: 10, sliceChecksum: 1, entryCount: 5 };
+    const missing: ReadTarget = {
+      type: "OBJECT_SLICE",
+      version: 1,
+      objectKey: "gone",
+      objectType: "STREAM_GENERATION_OBJECT",
+      sliceOffset: 0,
+      sliceLength: 10,
+      sliceChecksum: 1,
+      entryCount: 5,
+    };
     await putGeneration(harness, generation(streamId, missing, { commitVersion: 1 }));
     const read = await store.read(streamId, 2);
     expect(read.entries.map((entry) => text(entry.payload))).toEqual(["c", "d", "e"]);

@@ -9,20 +9,29 @@ import { NereusError } from "../errors/nereus-error.js";
 import type { StoredEntry, WalReader } from "../spi/wal.js";
 
 /** What the fetch step needs of an index entry (generation 0 or a higher generation). */
-export type IndexedRange = Pick<OffsetIndexEntry, "streamId" | "offsetStart" | "offsetEnd" | "generation" | "readTarget" | "entryRecordCounts">;
+export type IndexedRange = Pick<
+  OffsetIndexEntry,
+  "streamId" | "offsetStart" | "offsetEnd" | "generation" | "readTarget" | "entryRecordCounts"
+>;
 
 /** The entries of `entry`'s target with their offsets. */
-export async function readIndexedEntries(reader: WalReader, entry: IndexedRange, signal?: AbortSignal): Promise<ReadEntry[]> {
+export async function readIndexedEntries(
+  reader: WalReader,
+  entry: IndexedRange,
+  signal?: AbortSignal,
+): Promise<ReadEntry[]> {
   return indexedEntries(entry, await reader.readEntries(entry.readTarget, { signal }));
 }
 
 /** `stored` (what the reader returned for `entry`'s target) with offsets, checked against the index entry. */
 export function indexedEntries(entry: IndexedRange, stored: readonly StoredEntry[]): ReadEntry[] {
-  if (stored.length !== entry.entryRecordCounts.length) throw mismatch(entry, `${String(stored.length)} entries instead of ${String(entry.entryRecordCounts.length)}`);
+  if (stored.length !== entry.entryRecordCounts.length)
+    throw mismatch(entry, `${String(stored.length)} entries instead of ${String(entry.entryRecordCounts.length)}`);
   const result: ReadEntry[] = [];
   let offset = entry.offsetStart;
   stored.forEach((item, index) => {
-    if (item.recordCount !== entry.entryRecordCounts[index]) throw mismatch(entry, `entry ${String(index)} has ${String(item.recordCount)} records`);
+    if (item.recordCount !== entry.entryRecordCounts[index])
+      throw mismatch(entry, `entry ${String(index)} has ${String(item.recordCount)} records`);
     result.push({ offset, recordCount: item.recordCount, payload: item.payload });
     offset += item.recordCount;
   });

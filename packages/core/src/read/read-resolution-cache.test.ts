@@ -11,7 +11,16 @@ import { InMemoryMetadataStore } from "../testing/in-memory-metadata-store.js";
 import { ReadResolutionCache } from "./read-resolution-cache.js";
 import type { GenerationCandidate } from "./scan-generation-candidates.js";
 
-const target = (name: string): ReadTarget => ({ type: "OBJECT_SLICE", version: 1, objectKey: name, objectType: "MEMORY_OBJECT", sliceOffset: 0, sliceLength: 1, sliceChecksum: 0, entryCount: 1 });
+const target = (name: string): ReadTarget => ({
+  type: "OBJECT_SLICE",
+  version: 1,
+  objectKey: name,
+  objectType: "MEMORY_OBJECT",
+  sliceOffset: 0,
+  sliceLength: 1,
+  sliceChecksum: 0,
+  entryCount: 1,
+});
 
 function head(overrides: Partial<StreamHead> = {}): StreamHead {
   return {
@@ -145,7 +154,10 @@ describe("ReadResolutionCache", () => {
         fc.array(
           fc.record({
             zeros: fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 6 }),
-            generations: fc.array(fc.record({ end: fc.integer({ min: 1, max: 12 }), generation: fc.integer({ min: 1, max: 3 }) }), { maxLength: 4 }),
+            generations: fc.array(
+              fc.record({ end: fc.integer({ min: 1, max: 12 }), generation: fc.integer({ min: 1, max: 3 }) }),
+              { maxLength: 4 },
+            ),
             from: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined }),
           }),
           { minLength: 1, maxLength: 12 },
@@ -154,13 +166,20 @@ describe("ReadResolutionCache", () => {
           const cache = new ReadResolutionCache({ maxEntriesPerStream: 10_000 });
           const model = new Map<string, number>();
           for (const scan of scans) {
-            const generations = scan.generations.map(({ end, generation }) => generationCandidate(end - 1, end, generation));
+            const generations = scan.generations.map(({ end, generation }) =>
+              generationCandidate(end - 1, end, generation),
+            );
             if (scan.from !== undefined) {
               for (const [key, end] of model) if (key.startsWith("g/") && end > scan.from) model.delete(key);
             }
             for (const end of scan.zeros) model.set(`i/${String(end)}`, end);
             for (const candidate of generations) model.set(candidate.key, candidate.entry.offsetEnd);
-            cache.addScan(head(), zero(...scan.zeros.map((end): [number, number] => [end - 1, end])), generations, scan.from);
+            cache.addScan(
+              head(),
+              zero(...scan.zeros.map((end): [number, number] => [end - 1, end])),
+              generations,
+              scan.from,
+            );
             expect(cache.size("s")).toBe(model.size);
           }
         },
@@ -178,7 +197,11 @@ describe("ReadResolutionCache", () => {
     expect(cache.lookup("s", 15)).toBeDefined();
     now = 101;
     expect(cache.lookup("s", 15)).toBeUndefined();
-    cache.addScan(head({ streamId: "t" }), zero([0, 10]).map((entry) => ({ ...entry, streamId: "t" })), []);
+    cache.addScan(
+      head({ streamId: "t" }),
+      zero([0, 10]).map((entry) => ({ ...entry, streamId: "t" })),
+      [],
+    );
     expect(cache.size("s")).toBe(0);
     expect(cache.size("t")).toBe(1);
   });
@@ -266,8 +289,26 @@ describe("read path with the resolution cache", () => {
     const generationTarget = (await harness.objectWal.persist(prepared)).readTarget;
     const key = harness.keyspace.generationIndexKey(streamId, 3, 1);
     const entry = generationCandidate(0, 3).entry;
-    await metadata.txn({ compares: [], writes: [{ type: "put", key, value: harness.keyspace.encodeGenerationIndex({ ...entry, streamId, readTarget: generationTarget, entryRecordCounts: [1, 1, 1], cumulativeSize: 6, logicalBytes: 6 }) }] });
-    expect((await store.read(streamId, 0, { maxRecords: 1 })).entries.map((item) => text(item.payload))).toEqual(["e0"]);
+    await metadata.txn({
+      compares: [],
+      writes: [
+        {
+          type: "put",
+          key,
+          value: harness.keyspace.encodeGenerationIndex({
+            ...entry,
+            streamId,
+            readTarget: generationTarget,
+            entryRecordCounts: [1, 1, 1],
+            cumulativeSize: 6,
+            logicalBytes: 6,
+          }),
+        },
+      ],
+    });
+    expect((await store.read(streamId, 0, { maxRecords: 1 })).entries.map((item) => text(item.payload))).toEqual([
+      "e0",
+    ]);
     harness.objectWal.corrupt(generationTarget);
     const read = await store.read(streamId, 1);
     expect(read.entries.map((item) => text(item.payload))).toEqual(["e1", "e2"]);

@@ -150,7 +150,12 @@ export class ReadResolutionCache {
    * scanned from `generationsFrom` (if given). That generation page is authoritative: cached generation entries
    * ending above `generationsFrom` that it does not hold any more (quarantined elsewhere, or beyond the page) go.
    */
-  addScan(head: StreamHead, indexPage: readonly OffsetIndexEntry[], generations: readonly GenerationCandidate[], generationsFrom?: number): void {
+  addScan(
+    head: StreamHead,
+    indexPage: readonly OffsetIndexEntry[],
+    generations: readonly GenerationCandidate[],
+    generationsFrom?: number,
+  ): void {
     const now = this.#now();
     let stream = this.#streams.get(head.streamId);
     if (stream === undefined || stream.createdAtMillis !== head.createdAtMillis) {
@@ -161,14 +166,32 @@ export class ReadResolutionCache {
     const fresh: CachedResolution[] = [];
     for (const entry of indexPage) {
       if (entry.offsetEnd <= head.trimOffset || entry.offsetEnd > head.committedEndOffset) continue;
-      fresh.push({ range: entry, cumulativeSize: entry.cumulativeSize, generationKey: undefined, rank: entry.generation, loadedAt: now });
+      fresh.push({
+        range: entry,
+        cumulativeSize: entry.cumulativeSize,
+        generationKey: undefined,
+        rank: entry.generation,
+        loadedAt: now,
+      });
     }
     for (const candidate of generations) {
       const { entry } = candidate;
-      if (entry.state !== "COMMITTED" || entry.offsetEnd <= head.trimOffset || entry.offsetEnd > head.committedEndOffset) continue;
-      fresh.push({ range: entry, cumulativeSize: entry.cumulativeSize, generationKey: candidate.key, rank: GENERATION_INDEX_RANK + entry.generation, loadedAt: now });
+      if (
+        entry.state !== "COMMITTED" ||
+        entry.offsetEnd <= head.trimOffset ||
+        entry.offsetEnd > head.committedEndOffset
+      )
+        continue;
+      fresh.push({
+        range: entry,
+        cumulativeSize: entry.cumulativeSize,
+        generationKey: candidate.key,
+        rank: GENERATION_INDEX_RANK + entry.generation,
+        loadedAt: now,
+      });
     }
-    const superseded = (entry: CachedResolution): boolean => generationsFrom !== undefined && entry.generationKey !== undefined && entry.range.offsetEnd > generationsFrom;
+    const superseded = (entry: CachedResolution): boolean =>
+      generationsFrom !== undefined && entry.generationKey !== undefined && entry.range.offsetEnd > generationsFrom;
     // Nothing new and nothing to drop: the common case of a read that scanned no generations (keep the array).
     const dropsSome = stream.entries.some(superseded);
     if (fresh.length === 0 && !dropsSome) {

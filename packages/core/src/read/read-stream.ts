@@ -31,7 +31,10 @@ export const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
 const MAX_RANGES_PER_READ = 64;
 /** Cached ranges fetched at once by one step of a read. */
 const MAX_PLANNED_RANGES = 16;
-const CHECKSUM_CODES: ReadonlySet<string> = new Set([ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, ErrorCode.OBJECT_CHECKSUM_MISMATCH]);
+const CHECKSUM_CODES: ReadonlySet<string> = new Set([
+  ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
+  ErrorCode.OBJECT_CHECKSUM_MISMATCH,
+]);
 /** Failures that prove a higher generation's target unusable (quarantine it, read a lower generation instead). */
 const CORRUPT_GENERATION_CODES: ReadonlySet<string> = new Set([
   ...CHECKSUM_CODES,
@@ -52,7 +55,11 @@ export async function readStream(
   const maxRecords = positive("maxRecords", options.maxRecords ?? DEFAULT_READ_MAX_RECORDS);
   const maxBytes = positive("maxBytes", options.maxBytes ?? DEFAULT_READ_MAX_BYTES);
   if (!Number.isSafeInteger(offset) || offset < 0) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `read offset must be a non-negative safe integer, got ${String(offset)}`, { retryable: false });
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `read offset must be a non-negative safe integer, got ${String(offset)}`,
+      { retryable: false },
+    );
   }
   const cache = context.readCache;
   let head: StreamHead;
@@ -67,10 +74,14 @@ export async function readStream(
     throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${head.state}`, { retryable: false });
   }
   if (offset < head.trimOffset) {
-    throw new NereusError(ErrorCode.OFFSET_TRIMMED, `stream ${streamId}: offset ${String(offset)} is below the trim offset ${String(head.trimOffset)}`, {
-      retryable: false,
-      details: { trimOffset: head.trimOffset },
-    });
+    throw new NereusError(
+      ErrorCode.OFFSET_TRIMMED,
+      `stream ${streamId}: offset ${String(offset)} is below the trim offset ${String(head.trimOffset)}`,
+      {
+        retryable: false,
+        details: { trimOffset: head.trimOffset },
+      },
+    );
   }
   const end = head.committedEndOffset;
   const entries: ReadEntry[] = [];
@@ -82,20 +93,38 @@ export async function readStream(
   // §5), so a generation published or quarantined before this read is seen by it.
   let generationScan: GenerationScan | undefined;
   if (offset < end) {
-    generationScan = await scanGenerationCandidates(context.metadata, context.keyspace, streamId, offset, deadline.signal);
+    generationScan = await scanGenerationCandidates(
+      context.metadata,
+      context.keyspace,
+      streamId,
+      offset,
+      deadline.signal,
+    );
     cache.addScan(head, [], generationScan.committed, offset);
   }
   let ranges = 0;
   while (cursor < end && !full && ranges < MAX_RANGES_PER_READ) {
     deadline.check(`read of ${streamId}`);
-    const plan = cache.plan(streamId, cursor, end, maxBytes - bytes, Math.min(MAX_PLANNED_RANGES, MAX_RANGES_PER_READ - ranges));
+    const plan = cache.plan(
+      streamId,
+      cursor,
+      end,
+      maxBytes - bytes,
+      Math.min(MAX_PLANNED_RANGES, MAX_RANGES_PER_READ - ranges),
+    );
     const fresh = cursor === offset ? generationScan : undefined;
-    const fetched = plan.length === 0 ? [await readRange(context, cache, head, cursor, deadline, fresh)] : await readPlanned(context, cache, head, cursor, plan, deadline);
+    const fetched =
+      plan.length === 0
+        ? [await readRange(context, cache, head, cursor, deadline, fresh)]
+        : await readPlanned(context, cache, head, cursor, plan, deadline);
     ranges += fetched.length;
     for (const range of fetched) {
       for (const entry of range) {
         if (entry.offset + entry.recordCount <= cursor) continue;
-        if (entries.length > 0 && (records + entry.recordCount > maxRecords || bytes + entry.payload.byteLength > maxBytes)) {
+        if (
+          entries.length > 0 &&
+          (records + entry.recordCount > maxRecords || bytes + entry.payload.byteLength > maxBytes)
+        ) {
           full = true;
           break;
         }
@@ -107,7 +136,14 @@ export async function readStream(
       if (full) break;
     }
   }
-  return { streamId, requestedOffset: offset, entries, nextOffset: cursor, endOfStream: cursor >= end, committedEndOffset: end };
+  return {
+    streamId,
+    requestedOffset: offset,
+    entries,
+    nextOffset: cursor,
+    endOfStream: cursor >= end,
+    committedEndOffset: end,
+  };
 }
 
 /** A WalReader that implements the optional multi-target read. */
@@ -143,7 +179,9 @@ async function readPlanned(
     } catch (error) {
       if (deadline.aborted) throw error;
       cache.dropStream(head.streamId);
-      results.push(await readRange(context, cache, head, index === 0 ? cursor : resolution.range.offsetStart, deadline));
+      results.push(
+        await readRange(context, cache, head, index === 0 ? cursor : resolution.range.offsetStart, deadline),
+      );
       break;
     }
   }
@@ -151,7 +189,11 @@ async function readPlanned(
 }
 
 /** One promise of stored entries per planned range, in order; same-reader targets go to `readEntriesMany` at once. */
-function fetchAll(context: ReadContext, plan: readonly CachedResolution[], deadline: Deadline): Array<Promise<readonly StoredEntry[]>> {
+function fetchAll(
+  context: ReadContext,
+  plan: readonly CachedResolution[],
+  deadline: Deadline,
+): Array<Promise<readonly StoredEntry[]>> {
   const results = new Array<Promise<readonly StoredEntry[]>>(plan.length);
   const byReader = new Map<WalReader, number[]>();
   for (const [index, resolution] of plan.entries()) {
@@ -170,7 +212,8 @@ function fetchAll(context: ReadContext, plan: readonly CachedResolution[], deadl
       ? reader.readEntriesMany(targets, { signal: deadline.signal })
       : targets.map((target) => reader.readEntries(target, { signal: deadline.signal }));
     indexes.forEach((planIndex, position) => {
-      results[planIndex] = fetched[position] ?? Promise.reject(new TypeError("WAL reader returned fewer results than targets"));
+      results[planIndex] =
+        fetched[position] ?? Promise.reject(new TypeError("WAL reader returned fewer results than targets"));
     });
   }
   return results;
@@ -234,7 +277,13 @@ async function readRange(
  * Repairs generation 0 down to `offset` in budget-sized steps (each step's progress is durable, and the next step
  * starts below it), until covered or the read's deadline ends.
  */
-async function repair(context: ReadContext, head: StreamHead, offset: number, above: OffsetIndexEntry | undefined, deadline: Deadline): Promise<void> {
+async function repair(
+  context: ReadContext,
+  head: StreamHead,
+  offset: number,
+  above: OffsetIndexEntry | undefined,
+  deadline: Deadline,
+): Promise<void> {
   let anchor = above;
   for (;;) {
     try {
@@ -251,7 +300,8 @@ async function repair(context: ReadContext, head: StreamHead, offset: number, ab
     } catch (error) {
       if (!NereusError.hasCode(error, ErrorCode.READ_RESOLUTION_FAILED) || deadline.remainingMs() === 0) throw error;
     }
-    anchor = (await scanIndexCandidates(context.metadata, context.keyspace, head.streamId, offset, deadline.signal)).generationZeroAbove;
+    anchor = (await scanIndexCandidates(context.metadata, context.keyspace, head.streamId, offset, deadline.signal))
+      .generationZeroAbove;
   }
 }
 
@@ -262,12 +312,16 @@ function readCandidate(context: ReadContext, candidate: IndexedRange, deadline: 
 }
 
 function unsupportedTarget(type: ReadTarget["type"]): NereusError {
-  return new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no WAL reader is installed for ${type} targets`, { retryable: false });
+  return new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no WAL reader is installed for ${type} targets`, {
+    retryable: false,
+  });
 }
 
 function positive(name: string, value: number): number {
   if (!Number.isSafeInteger(value) || value < 1) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `${name} must be a positive integer, got ${String(value)}`, { retryable: false });
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `${name} must be a positive integer, got ${String(value)}`, {
+      retryable: false,
+    });
   }
   return value;
 }

@@ -38,7 +38,8 @@ export async function scanIndexCandidates(
     const entry = keyspace.decodeIndex(item);
     entries.push(entry);
     if (entry.offsetStart <= offset && offset < entry.offsetEnd) candidates.push(entry);
-    else if (entry.generation === 0 && entry.offsetStart > offset && generationZeroAbove === undefined) generationZeroAbove = entry;
+    else if (entry.generation === 0 && entry.offsetStart > offset && generationZeroAbove === undefined)
+      generationZeroAbove = entry;
   }
   candidates.sort((a, b) => b.generation - a.generation);
   return { candidates, generationZeroAbove, page: entries };

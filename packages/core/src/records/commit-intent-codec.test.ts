@@ -5,7 +5,14 @@ import { fromHex, toHex } from "../bytes/hex.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
 import { commitIntentKey, replayMarkerKey } from "../keys/stream-keys.js";
 import { commitIntentCodec } from "./commit-intent-codec.js";
-import { commitIntentArbitrary, FIXTURE_BOOKKEEPER_RANGE, FIXTURE_INTENT, FIXTURE_MARKER, TEST_PREFIX, withPatchedPayload } from "./record-codecs.test-support.js";
+import {
+  commitIntentArbitrary,
+  FIXTURE_BOOKKEEPER_RANGE,
+  FIXTURE_INTENT,
+  FIXTURE_MARKER,
+  TEST_PREFIX,
+  withPatchedPayload,
+} from "./record-codecs.test-support.js";
 import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { replayMarkerCodec } from "./replay-marker-codec.js";
 
@@ -76,18 +83,26 @@ describe("commitIntentCodec", () => {
       "does not match the key's commit othercommit",
     );
     const otherStream = commitIntentKey(TEST_PREFIX, streamIdFromName("payments"), FIXTURE_INTENT.commitId);
-    expect(invariantViolation(() => commitIntentCodec.decode(golden, otherStream)).message).toContain("does not match the key's stream");
+    expect(invariantViolation(() => commitIntentCodec.decode(golden, otherStream)).message).toContain(
+      "does not match the key's stream",
+    );
     const markerKey = replayMarkerKey(TEST_PREFIX, FIXTURE_INTENT.streamId, FIXTURE_INTENT.commitId);
-    expect(invariantViolation(() => commitIntentCodec.decode(golden, markerKey)).message).toContain("is not a commit intent key");
+    expect(invariantViolation(() => commitIntentCodec.decode(golden, markerKey)).message).toContain(
+      "is not a commit intent key",
+    );
   });
 
   test("decode validates invariants of well-formed records", () => {
     const golden = fromHex(GOLDEN_INTENT);
     expect(
-      invariantViolation(() => decodeFixture(withPatchedPayload(golden, "CommitIntent", (view) => view.setUint8(OFFSET_END_LOW_BYTE, 106)))).message,
+      invariantViolation(() =>
+        decodeFixture(withPatchedPayload(golden, "CommitIntent", (view) => view.setUint8(OFFSET_END_LOW_BYTE, 106))),
+      ).message,
     ).toContain("range [100, 106) does not hold recordCount 5");
     expect(
-      invariantViolation(() => decodeFixture(withPatchedPayload(golden, "CommitIntent", (view) => view.setUint8(COMMIT_VERSION_LOW_BYTE, 1)))).message,
+      invariantViolation(() =>
+        decodeFixture(withPatchedPayload(golden, "CommitIntent", (view) => view.setUint8(COMMIT_VERSION_LOW_BYTE, 1))),
+      ).message,
     ).toContain("previousCommitId must be empty exactly for commitVersion 1");
   });
 
@@ -115,7 +130,14 @@ describe("commitIntentCodec", () => {
       { readTarget: { ...FIXTURE_BOOKKEEPER_RANGE, entryCount: 0 } },
     ];
     for (const change of bad) invariantViolation(() => commitIntentCodec.encode({ ...FIXTURE_INTENT, ...change }));
-    const first: CommitIntent = { ...FIXTURE_INTENT, previousCommitId: "", commitVersion: 1, offsetStart: 0, offsetEnd: 5, cumulativeSize: 321 };
+    const first: CommitIntent = {
+      ...FIXTURE_INTENT,
+      previousCommitId: "",
+      commitVersion: 1,
+      offsetStart: 0,
+      offsetEnd: 5,
+      cumulativeSize: 321,
+    };
     expect(commitIntentCodec.decode(commitIntentCodec.encode(first), keyOf(first))).toEqual(first);
     invariantViolation(() => commitIntentCodec.encode({ ...first, offsetStart: 1, offsetEnd: 6 }));
     invariantViolation(() => commitIntentCodec.encode({ ...first, cumulativeSize: 4096 }));
@@ -126,7 +148,9 @@ describe("commitIntentCodec", () => {
       fc.property(commitIntentArbitrary, (intent) => {
         const bytes = commitIntentCodec.encode(intent);
         expect(commitIntentCodec.decode(bytes, keyOf(intent))).toEqual(intent);
-        expect(toHex(commitIntentCodec.encode({ ...intent, entryRecordCounts: [...intent.entryRecordCounts] }))).toBe(toHex(bytes));
+        expect(toHex(commitIntentCodec.encode({ ...intent, entryRecordCounts: [...intent.entryRecordCounts] }))).toBe(
+          toHex(bytes),
+        );
       }),
     );
   });

@@ -35,12 +35,15 @@ function validateIntent(intent: CommitIntent, checks: RecordChecks): void {
   checks.text("writerId", intent.writerId);
   checks.natural("writerEpoch", intent.writerEpoch);
   checks.sha256Hex("fencingTokenHash", intent.fencingTokenHash);
-  if (RecordWireIds.payloadFormat.idOf(intent.payloadFormat) === undefined) throw checks.fail(`unknown payloadFormat ${String(intent.payloadFormat)}`);
+  if (RecordWireIds.payloadFormat.idOf(intent.payloadFormat) === undefined)
+    throw checks.fail(`unknown payloadFormat ${String(intent.payloadFormat)}`);
   checks.natural("recordCount", intent.recordCount, 1);
   checks.u32("entryCount", intent.entryCount, 1);
   checks.natural("logicalBytes", intent.logicalBytes);
   if (intent.offsetEnd - intent.offsetStart !== intent.recordCount) {
-    throw checks.fail(`range [${String(intent.offsetStart)}, ${String(intent.offsetEnd)}) does not hold recordCount ${String(intent.recordCount)}`);
+    throw checks.fail(
+      `range [${String(intent.offsetStart)}, ${String(intent.offsetEnd)}) does not hold recordCount ${String(intent.recordCount)}`,
+    );
   }
   if (!Array.isArray(intent.entryRecordCounts) || intent.entryRecordCounts.length !== intent.entryCount) {
     throw checks.fail(`entryRecordCounts must have entryCount (${String(intent.entryCount)}) items`);
@@ -69,7 +72,10 @@ export const commitIntentCodec: RecordCodec<CommitIntent> = defineRecordCodec<Co
 
   matchKey(intent, location, checks) {
     checks.sameStream(intent.streamId, location.streamId);
-    checks.require(intent.commitId === location.commitId, `commitId ${intent.commitId} does not match the key's commit ${location.commitId}`);
+    checks.require(
+      intent.commitId === location.commitId,
+      `commitId ${intent.commitId} does not match the key's commit ${location.commitId}`,
+    );
   },
 
   write(writer, intent) {

@@ -47,7 +47,12 @@ export function defineRecordCodec<T, Location>(spec: RecordCodecSpec<T, Location
       const checks = new RecordChecks(spec.recordType, key);
       try {
         const location = spec.parseKey(key);
-        const { payload } = decodeRecordEnvelope(bytes, spec.recordType, spec.schemaVersion, `${spec.recordType} ${checks.where}`);
+        const { payload } = decodeRecordEnvelope(
+          bytes,
+          spec.recordType,
+          spec.schemaVersion,
+          `${spec.recordType} ${checks.where}`,
+        );
         const reader = new ByteReader(payload, `${spec.recordType} payload`);
         const record = spec.read(reader, checks);
         reader.expectEnd();
@@ -62,6 +67,10 @@ export function defineRecordCodec<T, Location>(spec: RecordCodecSpec<T, Location
 }
 
 /** The `matchKey` of a record keyed by its stream alone: the record's stream is the key's. */
-export function matchStreamKey(record: { readonly streamId: string }, location: { readonly streamId: string }, checks: RecordChecks): void {
+export function matchStreamKey(
+  record: { readonly streamId: string },
+  location: { readonly streamId: string },
+  checks: RecordChecks,
+): void {
   checks.sameStream(record.streamId, location.streamId);
 }

@@ -6,7 +6,14 @@ import { generationIndexKey, parseGenerationIndexKey } from "../keys/generation-
 import { offsetIndexKey } from "../keys/stream-keys.js";
 import { generationIndexCodec } from "./generation-index-codec.js";
 import { offsetIndexCodec } from "./offset-index-codec.js";
-import { FIXTURE_INDEX, FIXTURE_OBJECT_SLICE, offsetIndexArbitrary, ORDERS_ID, TEST_PREFIX, withPatchedPayload } from "./record-codecs.test-support.js";
+import {
+  FIXTURE_INDEX,
+  FIXTURE_OBJECT_SLICE,
+  offsetIndexArbitrary,
+  ORDERS_ID,
+  TEST_PREFIX,
+  withPatchedPayload,
+} from "./record-codecs.test-support.js";
 import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 
 const FIXTURE_GENERATION: GenerationIndexEntry = {
@@ -48,8 +55,10 @@ const GOLDEN_GENERATION = [
   "000000020000000300000002", // entryRecordCounts [3, 2]
 ].join("");
 
-const keyOf = (entry: GenerationIndexEntry): string => generationIndexKey(TEST_PREFIX, entry.streamId, entry.offsetEnd, entry.generation);
-const decodeFixture = (bytes: Uint8Array): GenerationIndexEntry => generationIndexCodec.decode(bytes, keyOf(FIXTURE_GENERATION));
+const keyOf = (entry: GenerationIndexEntry): string =>
+  generationIndexKey(TEST_PREFIX, entry.streamId, entry.offsetEnd, entry.generation);
+const decodeFixture = (bytes: Uint8Array): GenerationIndexEntry =>
+  generationIndexCodec.decode(bytes, keyOf(FIXTURE_GENERATION));
 
 // Payload byte offsets of the fixture: streamId 0..58, offsetStart 58..66, offsetEnd 66..74, generation 74..82,
 // level 82..86, state 86.
@@ -58,9 +67,18 @@ const STATE_BYTE = 86;
 describe("generation index keys", () => {
   test("layout and strict parsing", () => {
     const key = keyOf(FIXTURE_GENERATION);
-    expect(key).toBe(`/nereus/clusters/test/streams/${ORDERS_ID}/generation-index/0000000000000000105/0000000000000000003`);
-    expect(parseGenerationIndexKey(key)).toEqual({ cluster: "test", streamId: ORDERS_ID, offsetEnd: 105, generation: 3 });
-    expect(() => parseGenerationIndexKey(offsetIndexKey(TEST_PREFIX, ORDERS_ID, 105, 3))).toThrow(/not a generation index key/);
+    expect(key).toBe(
+      `/nereus/clusters/test/streams/${ORDERS_ID}/generation-index/0000000000000000105/0000000000000000003`,
+    );
+    expect(parseGenerationIndexKey(key)).toEqual({
+      cluster: "test",
+      streamId: ORDERS_ID,
+      offsetEnd: 105,
+      generation: 3,
+    });
+    expect(() => parseGenerationIndexKey(offsetIndexKey(TEST_PREFIX, ORDERS_ID, 105, 3))).toThrow(
+      /not a generation index key/,
+    );
     expect(() => parseGenerationIndexKey(`${key}/x`)).toThrow(/not a generation index key/);
   });
 });
@@ -76,18 +94,23 @@ describe("generationIndexCodec", () => {
   });
 
   test("a record of another type or a foreign key is rejected", () => {
-    expect(invariantViolation(() => decodeFixture(offsetIndexCodec.encode(FIXTURE_INDEX))).message).toContain('expected "GenerationIndexEntry"');
-    const golden = fromHex(GOLDEN_GENERATION);
-    expect(invariantViolation(() => generationIndexCodec.decode(golden, generationIndexKey(TEST_PREFIX, ORDERS_ID, 105, 4))).message).toContain(
-      "does not match the key's",
+    expect(invariantViolation(() => decodeFixture(offsetIndexCodec.encode(FIXTURE_INDEX))).message).toContain(
+      'expected "GenerationIndexEntry"',
     );
+    const golden = fromHex(GOLDEN_GENERATION);
+    expect(
+      invariantViolation(() => generationIndexCodec.decode(golden, generationIndexKey(TEST_PREFIX, ORDERS_ID, 105, 4)))
+        .message,
+    ).toContain("does not match the key's");
     invariantViolation(() => generationIndexCodec.decode(golden, offsetIndexKey(TEST_PREFIX, ORDERS_ID, 105, 3)));
   });
 
   test("decode validates invariants of well-formed records", () => {
     const golden = fromHex(GOLDEN_GENERATION);
     expect(
-      invariantViolation(() => decodeFixture(withPatchedPayload(golden, "GenerationIndexEntry", (view) => view.setUint8(STATE_BYTE, 9)))).message,
+      invariantViolation(() =>
+        decodeFixture(withPatchedPayload(golden, "GenerationIndexEntry", (view) => view.setUint8(STATE_BYTE, 9))),
+      ).message,
     ).toContain("unknown state wire id 9");
   });
 
@@ -102,7 +125,8 @@ describe("generationIndexCodec", () => {
       { commitVersion: 0 },
       { logicalBytes: 5000 },
     ];
-    for (const change of bad) invariantViolation(() => generationIndexCodec.encode({ ...FIXTURE_GENERATION, ...change }));
+    for (const change of bad)
+      invariantViolation(() => generationIndexCodec.encode({ ...FIXTURE_GENERATION, ...change }));
   });
 
   test("property: round trip in every state", () => {
@@ -111,7 +135,9 @@ describe("generationIndexCodec", () => {
         offsetIndexArbitrary,
         fc.integer({ min: 1, max: 2 ** 40 }),
         fc.integer({ min: 1, max: 100 }),
-        fc.constantFrom("PREPARED", "COMMITTED", "QUARANTINED", "ABORTED") as fc.Arbitrary<GenerationIndexEntry["state"]>,
+        fc.constantFrom("PREPARED", "COMMITTED", "QUARANTINED", "ABORTED") as fc.Arbitrary<
+          GenerationIndexEntry["state"]
+        >,
       )
       .map(([index, generation, level, state]): GenerationIndexEntry => ({
         streamId: index.streamId,

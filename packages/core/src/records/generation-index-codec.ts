@@ -16,7 +16,15 @@ import type { GenerationIndexEntry } from "../domain/generation-records.js";
 import { parseGenerationIndexKey } from "../keys/generation-keys.js";
 import type { OffsetIndexKeyLocation } from "../keys/stream-key-parsers.js";
 import { defineRecordCodec } from "./define-record-codec.js";
-import { checkIndexedRange, checkIndexedTarget, matchIndexKey, readIndexedRange, readIndexedTarget, writeIndexedRange, writeIndexedTarget } from "./index-entry-fields.js";
+import {
+  checkIndexedRange,
+  checkIndexedTarget,
+  matchIndexKey,
+  readIndexedRange,
+  readIndexedTarget,
+  writeIndexedRange,
+  writeIndexedTarget,
+} from "./index-entry-fields.js";
 import type { RecordCodec } from "./record-codec.js";
 import { RecordWireIds } from "./record-wire-ids.js";
 
@@ -25,7 +33,10 @@ import { RecordWireIds } from "./record-wire-ids.js";
  * exactly covered by entryRecordCounts, generation and level >= 1, a known state, a publication id, a valid nested
  * ReadTarget, safe integers. `decode` requires the key's stream id, offsetEnd and generation to match.
  */
-export const generationIndexCodec: RecordCodec<GenerationIndexEntry> = defineRecordCodec<GenerationIndexEntry, OffsetIndexKeyLocation>({
+export const generationIndexCodec: RecordCodec<GenerationIndexEntry> = defineRecordCodec<
+  GenerationIndexEntry,
+  OffsetIndexKeyLocation
+>({
   recordType: "GenerationIndexEntry",
   schemaVersion: 1,
   parseKey: parseGenerationIndexKey,
@@ -35,7 +46,10 @@ export const generationIndexCodec: RecordCodec<GenerationIndexEntry> = defineRec
     checkIndexedRange(entry, checks);
     checks.natural("generation", entry.generation, 1);
     checks.u32("level", entry.level, 1);
-    checks.require(RecordWireIds.generationState.idOf(entry.state) !== undefined, `unknown state ${String(entry.state)}`);
+    checks.require(
+      RecordWireIds.generationState.idOf(entry.state) !== undefined,
+      `unknown state ${String(entry.state)}`,
+    );
     checks.text("publicationId", entry.publicationId);
     checks.natural("commitVersion", entry.commitVersion, 1);
     checks.natural("cumulativeSize", entry.cumulativeSize);

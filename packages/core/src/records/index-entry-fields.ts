@@ -34,12 +34,18 @@ export function checkIndexedRange(entry: IndexedRange, checks: RecordChecks): vo
   checks.text("streamId", entry.streamId);
   checks.natural("offsetStart", entry.offsetStart);
   checks.natural("offsetEnd", entry.offsetEnd, 1);
-  checks.require(entry.offsetStart < entry.offsetEnd, `empty range [${String(entry.offsetStart)}, ${String(entry.offsetEnd)})`);
+  checks.require(
+    entry.offsetStart < entry.offsetEnd,
+    `empty range [${String(entry.offsetStart)}, ${String(entry.offsetEnd)})`,
+  );
 }
 
 /** A known payload format whose entries' record counts cover the range exactly. */
 export function checkIndexedTarget(entry: IndexedRange & IndexedTarget, checks: RecordChecks): void {
-  checks.require(RecordWireIds.payloadFormat.idOf(entry.payloadFormat) !== undefined, `unknown payloadFormat ${String(entry.payloadFormat)}`);
+  checks.require(
+    RecordWireIds.payloadFormat.idOf(entry.payloadFormat) !== undefined,
+    `unknown payloadFormat ${String(entry.payloadFormat)}`,
+  );
   checks.entryRecordCounts(entry.entryRecordCounts, entry.payloadFormat, entry.offsetEnd - entry.offsetStart);
 }
 

@@ -13,7 +13,10 @@ export async function loadHead(
 ): Promise<VersionedHead> {
   const stored = await metadata.get(keyspace.headKey(streamId), { signal });
   if (stored === undefined) {
-    throw new NereusError(ErrorCode.STREAM_NOT_FOUND, `stream ${streamId} does not exist`, { retryable: false, details: { streamId } });
+    throw new NereusError(ErrorCode.STREAM_NOT_FOUND, `stream ${streamId} does not exist`, {
+      retryable: false,
+      details: { streamId },
+    });
   }
   return keyspace.decodeHead(stored);
 }

@@ -4,7 +4,14 @@ import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import { fromHex, toHex } from "../bytes/hex.js";
 import { offsetIndexKey, streamHeadKey } from "../keys/stream-keys.js";
 import { offsetIndexCodec } from "./offset-index-codec.js";
-import { FIXTURE_INDEX, FIXTURE_MARKER, FIXTURE_OBJECT_SLICE, offsetIndexArbitrary, TEST_PREFIX, withPatchedPayload } from "./record-codecs.test-support.js";
+import {
+  FIXTURE_INDEX,
+  FIXTURE_MARKER,
+  FIXTURE_OBJECT_SLICE,
+  offsetIndexArbitrary,
+  TEST_PREFIX,
+  withPatchedPayload,
+} from "./record-codecs.test-support.js";
 import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { replayMarkerCodec } from "./replay-marker-codec.js";
 
@@ -41,7 +48,8 @@ const GOLDEN_INDEX = [
   "000000020000000300000002", // entryRecordCounts [3, 2]
 ].join("");
 
-const keyOf = (entry: OffsetIndexEntry): string => offsetIndexKey(TEST_PREFIX, entry.streamId, entry.offsetEnd, entry.generation);
+const keyOf = (entry: OffsetIndexEntry): string =>
+  offsetIndexKey(TEST_PREFIX, entry.streamId, entry.offsetEnd, entry.generation);
 const decodeFixture = (bytes: Uint8Array): OffsetIndexEntry => offsetIndexCodec.decode(bytes, keyOf(FIXTURE_INDEX));
 
 // Payload byte offsets of the fixture: streamId 0..58, offsetStart 58..66, offsetEnd 66..74, generation 74..82.
@@ -66,18 +74,24 @@ describe("offsetIndexCodec", () => {
       offsetIndexKey(TEST_PREFIX, FIXTURE_INDEX.streamId, 106, 0),
       offsetIndexKey(TEST_PREFIX, FIXTURE_INDEX.streamId, 105, 1),
     ]) {
-      expect(invariantViolation(() => offsetIndexCodec.decode(golden, key)).message).toContain("does not match the key's");
+      expect(invariantViolation(() => offsetIndexCodec.decode(golden, key)).message).toContain(
+        "does not match the key's",
+      );
     }
-    expect(invariantViolation(() => offsetIndexCodec.decode(golden, streamHeadKey(TEST_PREFIX, FIXTURE_INDEX.streamId))).message).toContain(
-      "is not an offset index key",
-    );
+    expect(
+      invariantViolation(() => offsetIndexCodec.decode(golden, streamHeadKey(TEST_PREFIX, FIXTURE_INDEX.streamId)))
+        .message,
+    ).toContain("is not an offset index key");
   });
 
   test("decode validates invariants of well-formed records", () => {
     const golden = fromHex(GOLDEN_INDEX);
     expect(
-      invariantViolation(() => decodeFixture(withPatchedPayload(golden, "OffsetIndexEntry", (view) => view.setUint8(OFFSET_START_LOW_BYTE, 101))))
-        .message,
+      invariantViolation(() =>
+        decodeFixture(
+          withPatchedPayload(golden, "OffsetIndexEntry", (view) => view.setUint8(OFFSET_START_LOW_BYTE, 101)),
+        ),
+      ).message,
     ).toContain("entryRecordCounts sum to 5, expected 4");
   });
 

@@ -12,7 +12,15 @@
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
 import { parseOffsetIndexKey, type OffsetIndexKeyLocation } from "../keys/stream-key-parsers.js";
 import { defineRecordCodec } from "./define-record-codec.js";
-import { checkIndexedRange, checkIndexedTarget, matchIndexKey, readIndexedRange, readIndexedTarget, writeIndexedRange, writeIndexedTarget } from "./index-entry-fields.js";
+import {
+  checkIndexedRange,
+  checkIndexedTarget,
+  matchIndexKey,
+  readIndexedRange,
+  readIndexedTarget,
+  writeIndexedRange,
+  writeIndexedTarget,
+} from "./index-entry-fields.js";
 import type { RecordCodec } from "./record-codec.js";
 
 /**
@@ -21,7 +29,10 @@ import type { RecordCodec } from "./record-codec.js";
  * 0, commitVersion >= 1, a valid nested ReadTarget, safe integers. `decode` requires the key's stream id,
  * offsetEnd and generation to match.
  */
-export const offsetIndexCodec: RecordCodec<OffsetIndexEntry> = defineRecordCodec<OffsetIndexEntry, OffsetIndexKeyLocation>({
+export const offsetIndexCodec: RecordCodec<OffsetIndexEntry> = defineRecordCodec<
+  OffsetIndexEntry,
+  OffsetIndexKeyLocation
+>({
   recordType: "OffsetIndexEntry",
   schemaVersion: 1,
   parseKey: parseOffsetIndexKey,

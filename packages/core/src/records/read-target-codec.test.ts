@@ -46,8 +46,12 @@ describe("readTargetCodec", () => {
   });
 
   test("golden identities: sha256(type 0 version 0 payload)", () => {
-    expect(readTargetIdentity(FIXTURE_OBJECT_SLICE)).toBe("b78efb0f61e929073b5f01ab9b59486b216852e6819d7abdb8f2c9b824718db2");
-    expect(readTargetIdentity(FIXTURE_BOOKKEEPER_RANGE)).toBe("d7884ba909014f1bc1c647f2b722b4f1e7871433802b14782b848e64b0c4cc5f");
+    expect(readTargetIdentity(FIXTURE_OBJECT_SLICE)).toBe(
+      "b78efb0f61e929073b5f01ab9b59486b216852e6819d7abdb8f2c9b824718db2",
+    );
+    expect(readTargetIdentity(FIXTURE_BOOKKEEPER_RANGE)).toBe(
+      "d7884ba909014f1bc1c647f2b722b4f1e7871433802b14782b848e64b0c4cc5f",
+    );
   });
 
   test("unknown types and versions are rejected on decode", () => {
@@ -58,26 +62,33 @@ describe("readTargetCodec", () => {
     expect(invariantViolation(() => readTargetCodec.decode(rawTarget("OBJECT_SLICE", 2, payload))).message).toContain(
       "unknown OBJECT_SLICE version 2",
     );
-    expect(invariantViolation(() => readTargetCodec.decode(rawTarget("BOOKKEEPER_ENTRY_RANGE", 1, payload))).message).toContain(
-      "magic at byte offset 0",
-    );
+    expect(
+      invariantViolation(() => readTargetCodec.decode(rawTarget("BOOKKEEPER_ENTRY_RANGE", 1, payload))).message,
+    ).toContain("magic at byte offset 0");
   });
 
   test("truncation, trailing bytes and malformed payloads are rejected", () => {
     for (const golden of [GOLDEN_OBJECT_SLICE, GOLDEN_BOOKKEEPER_RANGE]) {
       const bytes = fromHex(golden);
-      for (let length = 0; length < bytes.length; length += 1) invariantViolation(() => readTargetCodec.decode(bytes.slice(0, length)));
-      expect(invariantViolation(() => readTargetCodec.decode(fromHex(`${golden}00`))).message).toContain("1 trailing byte(s)");
+      for (let length = 0; length < bytes.length; length += 1)
+        invariantViolation(() => readTargetCodec.decode(bytes.slice(0, length)));
+      expect(invariantViolation(() => readTargetCodec.decode(fromHex(`${golden}00`))).message).toContain(
+        "1 trailing byte(s)",
+      );
     }
     const innerTrailing = new Uint8Array([...readTargetCodec.encodePayload(FIXTURE_OBJECT_SLICE), 0]);
-    expect(invariantViolation(() => readTargetCodec.decode(rawTarget("OBJECT_SLICE", 1, innerTrailing))).message).toContain(
-      "1 trailing byte(s)",
-    );
+    expect(
+      invariantViolation(() => readTargetCodec.decode(rawTarget("OBJECT_SLICE", 1, innerTrailing))).message,
+    ).toContain("1 trailing byte(s)");
     const badObjectType = fromHex(GOLDEN_OBJECT_SLICE);
     badObjectType[4 + 12 + 2 + 4 + 4 + 4 + 33] = 9;
-    expect(invariantViolation(() => readTargetCodec.decode(badObjectType)).message).toContain("unknown objectType wire id 9");
+    expect(invariantViolation(() => readTargetCodec.decode(badObjectType)).message).toContain(
+      "unknown objectType wire id 9",
+    );
     const zeroLength = fromHex(GOLDEN_OBJECT_SLICE.replace("0000000000000141", "0000000000000000"));
-    expect(invariantViolation(() => readTargetCodec.decode(zeroLength)).message).toContain("sliceLength must be a safe integer >= 1");
+    expect(invariantViolation(() => readTargetCodec.decode(zeroLength)).message).toContain(
+      "sliceLength must be a safe integer >= 1",
+    );
   });
 
   test("encode validates every field", () => {
@@ -105,7 +116,9 @@ describe("readTargetCodec", () => {
       invariantViolation(() => readTargetCodec.encode(target));
       invariantViolation(() => readTargetIdentity(target));
     }
-    expect(readTargetCodec.decode(readTargetCodec.encode({ ...FIXTURE_BOOKKEEPER_RANGE, ledgerId: "0" }))).toMatchObject({ ledgerId: "0" });
+    expect(
+      readTargetCodec.decode(readTargetCodec.encode({ ...FIXTURE_BOOKKEEPER_RANGE, ledgerId: "0" })),
+    ).toMatchObject({ ledgerId: "0" });
   });
 
   test("property: round trip; identities agree exactly when encodings do", () => {

@@ -34,12 +34,18 @@ const RECORD_TYPE = "ReadTarget";
 function validateObjectSlice(target: ObjectSliceTarget, checks: RecordChecks): void {
   checks.text("objectKey", target.objectKey);
   // A UTF-16 code unit encodes to at most 3 UTF-8 bytes, so short keys need no encoding to be measured.
-  const keyFits = target.objectKey.length * 3 <= OBJECT_KEY_MAX_BYTES || encodeStrictUtf8(target.objectKey).length <= OBJECT_KEY_MAX_BYTES;
+  const keyFits =
+    target.objectKey.length * 3 <= OBJECT_KEY_MAX_BYTES ||
+    encodeStrictUtf8(target.objectKey).length <= OBJECT_KEY_MAX_BYTES;
   checks.require(keyFits, "objectKey exceeds 1024 UTF-8 bytes");
-  if (RecordWireIds.objectType.idOf(target.objectType) === undefined) throw checks.fail(`unknown objectType ${String(target.objectType)}`);
+  if (RecordWireIds.objectType.idOf(target.objectType) === undefined)
+    throw checks.fail(`unknown objectType ${String(target.objectType)}`);
   checks.natural("sliceOffset", target.sliceOffset);
   checks.natural("sliceLength", target.sliceLength, 1);
-  checks.require(Number.isSafeInteger(target.sliceOffset + target.sliceLength), "sliceOffset + sliceLength exceeds the safe-integer range");
+  checks.require(
+    Number.isSafeInteger(target.sliceOffset + target.sliceLength),
+    "sliceOffset + sliceLength exceeds the safe-integer range",
+  );
   checks.u32("sliceChecksum", target.sliceChecksum);
   checks.u32("entryCount", target.entryCount, 1);
 }
@@ -48,12 +54,19 @@ function validateBookKeeperRange(target: BookKeeperEntryRangeTarget, checks: Rec
   checks.text("clusterAlias", target.clusterAlias);
   const ledgerId: unknown = target.ledgerId;
   // The pattern allows at most 19 digits; only a 19-digit id can exceed the int64 range.
-  if (typeof ledgerId !== "string" || !LEDGER_ID_PATTERN.test(ledgerId) || (ledgerId.length === 19 && BigInt(ledgerId) > INT64_MAX)) {
+  if (
+    typeof ledgerId !== "string" ||
+    !LEDGER_ID_PATTERN.test(ledgerId) ||
+    (ledgerId.length === 19 && BigInt(ledgerId) > INT64_MAX)
+  ) {
     throw checks.fail(`ledgerId ${JSON.stringify(target.ledgerId)} is not a canonical non-negative int64 decimal`);
   }
   checks.natural("firstEntryId", target.firstEntryId);
   checks.u32("entryCount", target.entryCount, 1);
-  checks.require(Number.isSafeInteger(target.firstEntryId + target.entryCount), "firstEntryId + entryCount exceeds the safe-integer range");
+  checks.require(
+    Number.isSafeInteger(target.firstEntryId + target.entryCount),
+    "firstEntryId + entryCount exceeds the safe-integer range",
+  );
   checks.u32("rangeChecksum", target.rangeChecksum);
 }
 
@@ -102,11 +115,13 @@ function writeTarget(writer: ByteWriter, target: ReadTarget, checks: RecordCheck
   const payloadSlot = writer.reserveLength();
   writePayload(writer, target);
   writer.patchLength(payloadSlot);
-  if (writer.length - start > READ_TARGET_MAX_BYTES) throw checks.fail(`encoded target exceeds ${String(READ_TARGET_MAX_BYTES)} bytes`);
+  if (writer.length - start > READ_TARGET_MAX_BYTES)
+    throw checks.fail(`encoded target exceeds ${String(READ_TARGET_MAX_BYTES)} bytes`);
 }
 
 function decodePayload(type: string, version: number, payload: Uint8Array, checks: RecordChecks): ReadTarget {
-  if (type !== "OBJECT_SLICE" && type !== "BOOKKEEPER_ENTRY_RANGE") throw checks.fail(`unknown read target type ${JSON.stringify(type)}`);
+  if (type !== "OBJECT_SLICE" && type !== "BOOKKEEPER_ENTRY_RANGE")
+    throw checks.fail(`unknown read target type ${JSON.stringify(type)}`);
   if (version !== 1) throw checks.fail(`unknown ${type} version ${String(version)}`);
   const reader = new ByteReader(payload, `${type} v1 payload`);
   let target: ReadTarget;
@@ -161,7 +176,10 @@ export const readTargetCodec = {
   decode(bytes: Uint8Array): ReadTarget {
     const checks = new RecordChecks(RECORD_TYPE, "(decode)");
     try {
-      checks.require(bytes.length <= READ_TARGET_MAX_BYTES, `encoded target exceeds ${String(READ_TARGET_MAX_BYTES)} bytes`);
+      checks.require(
+        bytes.length <= READ_TARGET_MAX_BYTES,
+        `encoded target exceeds ${String(READ_TARGET_MAX_BYTES)} bytes`,
+      );
       const reader = new ByteReader(bytes, "ReadTarget");
       const type = reader.readString("targetType");
       const version = reader.readU16("targetVersion");

@@ -62,7 +62,8 @@ export class RecordChecks {
 
   /** 64 lowercase hex digits. */
   sha256Hex(name: string, value: unknown): void {
-    if (typeof value !== "string" || !SHA256_HEX.test(value)) throw this.fail(`${name} must be 64 lowercase hex digits`);
+    if (typeof value !== "string" || !SHA256_HEX.test(value))
+      throw this.fail(`${name} must be 64 lowercase hex digits`);
   }
 
   /**
@@ -77,10 +78,12 @@ export class RecordChecks {
       if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_ENTRY_RECORD_COUNT) {
         throw this.fail(`entry record count ${String(count)} is outside [1, 2^31-1]`);
       }
-      if (opaque && count !== 1) throw this.fail(`${payloadFormat} entries consume exactly one offset, got ${String(count)}`);
+      if (opaque && count !== 1)
+        throw this.fail(`${payloadFormat} entries consume exactly one offset, got ${String(count)}`);
       sum += count;
     }
-    if (sum !== recordCount) throw this.fail(`entryRecordCounts sum to ${String(sum)}, expected ${String(recordCount)}`);
+    if (sum !== recordCount)
+      throw this.fail(`entryRecordCounts sum to ${String(sum)}, expected ${String(recordCount)}`);
   }
 
   /** The member of `wire` with wire id `id`; fails with "unknown {name} wire id {id}" for an id it does not know. */
@@ -92,7 +95,8 @@ export class RecordChecks {
 
   /** A decoded record's stream must be the stream of the key it was read from. */
   sameStream(streamId: string, keyStreamId: string): void {
-    if (streamId !== keyStreamId) throw this.fail(`streamId ${streamId} does not match the key's stream ${keyStreamId}`);
+    if (streamId !== keyStreamId)
+      throw this.fail(`streamId ${streamId} does not match the key's stream ${keyStreamId}`);
   }
 
   /** `condition` must hold; otherwise fail with `message`. */

@@ -64,7 +64,13 @@ export const FIXTURE_SESSION_HEAD: StreamHead = {
   commitVersion: 7,
   trimOffset: 100,
   lastCommitId: GOLDEN_COMMIT_ID,
-  session: { writerId: "broker-1", epoch: 3, fencingToken: "token-1", leaseVersion: 12, expiresAtMillis: 1_700_000_030_000 },
+  session: {
+    writerId: "broker-1",
+    epoch: 3,
+    fencingToken: "token-1",
+    leaseVersion: 12,
+    expiresAtMillis: 1_700_000_030_000,
+  },
 };
 
 export const FIXTURE_INTENT: CommitIntent = {
@@ -115,7 +121,11 @@ export const objectSliceArbitrary: fc.Arbitrary<ObjectSliceTarget> = fc.record({
   type: fc.constant("OBJECT_SLICE" as const),
   version: fc.constant(1 as const),
   objectKey: text(60),
-  objectType: fc.constantFrom("MULTI_STREAM_WAL_OBJECT" as const, "STREAM_GENERATION_OBJECT" as const, "MEMORY_OBJECT" as const),
+  objectType: fc.constantFrom(
+    "MULTI_STREAM_WAL_OBJECT" as const,
+    "STREAM_GENERATION_OBJECT" as const,
+    "MEMORY_OBJECT" as const,
+  ),
   sliceOffset: offset,
   sliceLength: fc.integer({ min: 1, max: 2 ** 40 }),
   sliceChecksum: u32,
@@ -134,7 +144,11 @@ export const bookKeeperRangeArbitrary: fc.Arbitrary<BookKeeperEntryRangeTarget> 
 
 export const readTargetArbitrary: fc.Arbitrary<ReadTarget> = fc.oneof(objectSliceArbitrary, bookKeeperRangeArbitrary);
 
-const payloadFormatArbitrary = fc.constantFrom<PayloadFormat>("OPAQUE_RECORD_BATCH", "KAFKA_RECORD_BATCH", "PULSAR_ENTRY_BATCH");
+const payloadFormatArbitrary = fc.constantFrom<PayloadFormat>(
+  "OPAQUE_RECORD_BATCH",
+  "KAFKA_RECORD_BATCH",
+  "PULSAR_ENTRY_BATCH",
+);
 
 /** A payload format with per-entry record counts that are valid for it. */
 export const entriesArbitrary: fc.Arbitrary<{ payloadFormat: PayloadFormat; entryRecordCounts: number[] }> =
@@ -154,10 +168,14 @@ export const streamHeadArbitrary: fc.Arbitrary<StreamHead> = fc
     streamName: text(40),
     state: fc.constantFrom("ACTIVE" as const, "SEALED" as const, "DELETING" as const, "DELETED" as const),
     profile: fc.constantFrom(...CANONICAL_STORAGE_PROFILES),
-    attributes: fc.dictionary(fc.string({ unit: "grapheme", maxLength: 12 }), fc.string({ unit: "grapheme", maxLength: 12 }), {
-      maxKeys: 6,
-      noNullPrototype: true,
-    }),
+    attributes: fc.dictionary(
+      fc.string({ unit: "grapheme", maxLength: 12 }),
+      fc.string({ unit: "grapheme", maxLength: 12 }),
+      {
+        maxKeys: 6,
+        noNullPrototype: true,
+      },
+    ),
     createdAtMillis: fc.maxSafeNat(),
     commitVersion: fc.nat({ max: 2 ** 40 }),
     committedEndOffset: fc.integer({ min: 1, max: 2 ** 50 }),
@@ -199,7 +217,9 @@ export const commitIntentArbitrary: fc.Arbitrary<CommitIntent> = fc
     extraSize: fc.nat({ max: 2 ** 40 }),
     writerId: text(),
     writerEpoch: fc.maxSafeNat(),
-    fencingTokenHash: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((bytes) => Buffer.from(bytes).toString("hex")),
+    fencingTokenHash: fc
+      .uint8Array({ minLength: 32, maxLength: 32 })
+      .map((bytes) => Buffer.from(bytes).toString("hex")),
     readTarget: readTargetArbitrary,
     entries: entriesArbitrary,
     logicalBytes: fc.nat({ max: 2 ** 40 }),
@@ -223,7 +243,13 @@ export const commitIntentArbitrary: fc.Arbitrary<CommitIntent> = fc
   });
 
 export const replayMarkerArbitrary: fc.Arbitrary<ReplayMarker> = fc
-  .record({ streamId: text(), commitId: text(), offsetStart: offset, length: fc.integer({ min: 1, max: 2 ** 40 }), commitVersion: fc.integer({ min: 1, max: 2 ** 50 }) })
+  .record({
+    streamId: text(),
+    commitId: text(),
+    offsetStart: offset,
+    length: fc.integer({ min: 1, max: 2 ** 40 }),
+    commitVersion: fc.integer({ min: 1, max: 2 ** 50 }),
+  })
   .map(({ length, ...value }) => ({ ...value, offsetEnd: value.offsetStart + length }));
 
 export const offsetIndexArbitrary: fc.Arbitrary<OffsetIndexEntry> = fc
@@ -245,13 +271,22 @@ export const offsetIndexArbitrary: fc.Arbitrary<OffsetIndexEntry> = fc
   }));
 
 /** Re-wraps a record after `patch` edits a copy of its payload, with a correct CRC (a well-formed but wrong record). */
-export function withPatchedPayload(bytes: Uint8Array, recordType: string, patch: (payload: DataView) => void): Uint8Array {
+export function withPatchedPayload(
+  bytes: Uint8Array,
+  recordType: string,
+  patch: (payload: DataView) => void,
+): Uint8Array {
   const payload = decodeRecordEnvelope(bytes, recordType, 1).payload.slice();
   patch(new DataView(payload.buffer));
   return encodeRecordEnvelope({ recordType, schemaVersion: 1, minReaderSchemaVersion: 1 }, payload);
 }
 
 /** Wraps an arbitrary payload as a schema-1 record of `recordType`. */
-export function wrapPayload(recordType: string, payload: Uint8Array, schemaVersion = 1, minReaderSchemaVersion = 1): Uint8Array {
+export function wrapPayload(
+  recordType: string,
+  payload: Uint8Array,
+  schemaVersion = 1,
+  minReaderSchemaVersion = 1,
+): Uint8Array {
   return encodeRecordEnvelope({ recordType, schemaVersion, minReaderSchemaVersion }, payload);
 }

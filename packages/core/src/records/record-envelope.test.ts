@@ -29,7 +29,9 @@ function patched(offset: number, value: number): Uint8Array {
 
 describe("NRM1 record envelope", () => {
   test("golden bytes", () => {
-    expect(toHex(encodeRecordEnvelope({ recordType: "Test", schemaVersion: 1, minReaderSchemaVersion: 1 }, abc))).toBe(GOLDEN_ENVELOPE);
+    expect(toHex(encodeRecordEnvelope({ recordType: "Test", schemaVersion: 1, minReaderSchemaVersion: 1 }, abc))).toBe(
+      GOLDEN_ENVELOPE,
+    );
     const decoded = decodeRecordEnvelope(fromHex(GOLDEN_ENVELOPE), "Test", 1);
     expect(decoded.recordType).toBe("Test");
     expect(decoded.schemaVersion).toBe(1);
@@ -41,7 +43,10 @@ describe("NRM1 record envelope", () => {
     const cases: ReadonlyArray<readonly [Uint8Array, string]> = [
       [patched(0, 0x58), "Test at k: NRM1 envelope: magic at byte offset 0: unexpected bytes"],
       [wrapPayload("Other", abc), 'Test at k: record type is "Other", expected "Test"'],
-      [wrapPayload("Test", abc, 2, 1), "Test at k: newer unknown schema version 2 (needs reader >= 1); this reader knows up to 1"],
+      [
+        wrapPayload("Test", abc, 2, 1),
+        "Test at k: newer unknown schema version 2 (needs reader >= 1); this reader knows up to 1",
+      ],
       [wrapPayload("Test", abc, 2, 2), "newer unknown schema version 2 (needs reader >= 2)"],
       [patched(13, 0), "malformed schema versions 0/1"],
       [patched(15, 0), "malformed schema versions 1/0"],
@@ -52,7 +57,8 @@ describe("NRM1 record envelope", () => {
       [patched(27, 0x64), "payload CRC32C mismatch"],
       [fromHex("4e524d3100000002ff00"), "recordType at byte offset 4: string is not well-formed UTF-8"],
     ];
-    for (const [bytes, message] of cases) expect(invariantViolation(() => decodeTest(bytes)).message).toContain(message);
+    for (const [bytes, message] of cases)
+      expect(invariantViolation(() => decodeTest(bytes)).message).toContain(message);
   });
 
   test("every truncation, bit flip and trailing byte of the golden is rejected", () => {
@@ -66,12 +72,16 @@ describe("NRM1 record envelope", () => {
 
   test("property: round trip and payload CRC", () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }), (payload, recordType) => {
-        const bytes = encodeRecordEnvelope({ recordType, schemaVersion: 1, minReaderSchemaVersion: 1 }, payload);
-        const decoded = decodeRecordEnvelope(bytes, recordType, 1);
-        expect(decoded.payload).toEqual(payload);
-        expect(new DataView(bytes.buffer).getUint32(bytes.length - payload.length - 4)).toBe(crc32c(payload));
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 200 }),
+        fc.string({ unit: "grapheme", minLength: 1, maxLength: 20 }),
+        (payload, recordType) => {
+          const bytes = encodeRecordEnvelope({ recordType, schemaVersion: 1, minReaderSchemaVersion: 1 }, payload);
+          const decoded = decodeRecordEnvelope(bytes, recordType, 1);
+          expect(decoded.payload).toEqual(payload);
+          expect(new DataView(bytes.buffer).getUint32(bytes.length - payload.length - 4)).toBe(crc32c(payload));
+        },
+      ),
     );
   });
 });

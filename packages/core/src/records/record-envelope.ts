@@ -88,7 +88,10 @@ export function decodeRecordEnvelope(
     reader.expectBytes(RECORD_ENVELOPE_MAGIC, "magic");
     const recordType = reader.readString("recordType");
     if (recordType !== expectedRecordType) {
-      throw violation(context, `record type is ${JSON.stringify(recordType)}, expected ${JSON.stringify(expectedRecordType)}`);
+      throw violation(
+        context,
+        `record type is ${JSON.stringify(recordType)}, expected ${JSON.stringify(expectedRecordType)}`,
+      );
     }
     const schemaVersion = reader.readU16("schemaVersion");
     const minReaderSchemaVersion = reader.readU16("minReaderSchemaVersion");
@@ -107,10 +110,14 @@ export function decodeRecordEnvelope(
     const payloadLength = reader.readU32("payloadLength");
     const storedCrc = reader.readU32("payloadCrc32c");
     if (reader.remaining < payloadLength) {
-      throw violation(context, `truncated payload: header declares ${String(payloadLength)} bytes, ${String(reader.remaining)} present`);
+      throw violation(
+        context,
+        `truncated payload: header declares ${String(payloadLength)} bytes, ${String(reader.remaining)} present`,
+      );
     }
     const payload = reader.readBytes(payloadLength, "payload");
-    if (reader.remaining > 0) throw violation(context, `${String(reader.remaining)} trailing byte(s) after the payload`);
+    if (reader.remaining > 0)
+      throw violation(context, `${String(reader.remaining)} trailing byte(s) after the payload`);
     const computedCrc = crc32c(payload);
     if (computedCrc !== storedCrc) {
       throw violation(

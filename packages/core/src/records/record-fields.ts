@@ -25,7 +25,11 @@ export const RecordFields = {
     const start = reader.offset;
     const length = reader.readU32("entryRecordCounts.length");
     if (length > reader.remaining / 4) {
-      throw reader.error("entryRecordCounts", `${String(length)} counts cannot fit in ${String(reader.remaining)} byte(s)`, start);
+      throw reader.error(
+        "entryRecordCounts",
+        `${String(length)} counts cannot fit in ${String(reader.remaining)} byte(s)`,
+        start,
+      );
     }
     const counts: number[] = [];
     for (let index = 0; index < length; index += 1) counts.push(reader.readU32(`entryRecordCounts[${String(index)}]`));

@@ -4,7 +4,13 @@ import type { ReplayMarker } from "../domain/commit-records.js";
 import { fromHex, toHex } from "../bytes/hex.js";
 import { commitIntentKey, replayMarkerKey } from "../keys/stream-keys.js";
 import { commitIntentCodec } from "./commit-intent-codec.js";
-import { FIXTURE_INTENT, FIXTURE_MARKER, replayMarkerArbitrary, TEST_PREFIX, withPatchedPayload } from "./record-codecs.test-support.js";
+import {
+  FIXTURE_INTENT,
+  FIXTURE_MARKER,
+  replayMarkerArbitrary,
+  TEST_PREFIX,
+  withPatchedPayload,
+} from "./record-codecs.test-support.js";
 import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { replayMarkerCodec } from "./replay-marker-codec.js";
 
@@ -50,21 +56,31 @@ describe("replayMarkerCodec", () => {
     );
     const golden = fromHex(GOLDEN_MARKER);
     expect(
-      invariantViolation(() => replayMarkerCodec.decode(golden, replayMarkerKey(TEST_PREFIX, FIXTURE_MARKER.streamId, "x"))).message,
+      invariantViolation(() =>
+        replayMarkerCodec.decode(golden, replayMarkerKey(TEST_PREFIX, FIXTURE_MARKER.streamId, "x")),
+      ).message,
     ).toContain("does not match the key's commit x");
     expect(
-      invariantViolation(() => replayMarkerCodec.decode(golden, commitIntentKey(TEST_PREFIX, FIXTURE_MARKER.streamId, FIXTURE_MARKER.commitId)))
-        .message,
+      invariantViolation(() =>
+        replayMarkerCodec.decode(
+          golden,
+          commitIntentKey(TEST_PREFIX, FIXTURE_MARKER.streamId, FIXTURE_MARKER.commitId),
+        ),
+      ).message,
     ).toContain("is not a replay marker key");
   });
 
   test("decode validates invariants of well-formed records", () => {
     const golden = fromHex(GOLDEN_MARKER);
     expect(
-      invariantViolation(() => decodeFixture(withPatchedPayload(golden, "ReplayMarker", (view) => view.setUint8(OFFSET_END_LOW_BYTE, 100)))).message,
+      invariantViolation(() =>
+        decodeFixture(withPatchedPayload(golden, "ReplayMarker", (view) => view.setUint8(OFFSET_END_LOW_BYTE, 100))),
+      ).message,
     ).toContain("empty range [100, 100)");
     expect(
-      invariantViolation(() => decodeFixture(withPatchedPayload(golden, "ReplayMarker", (view) => view.setUint8(COMMIT_VERSION_LOW_BYTE, 0)))).message,
+      invariantViolation(() =>
+        decodeFixture(withPatchedPayload(golden, "ReplayMarker", (view) => view.setUint8(COMMIT_VERSION_LOW_BYTE, 0))),
+      ).message,
     ).toContain("commitVersion must be a safe integer >= 1");
   });
 

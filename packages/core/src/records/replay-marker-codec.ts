@@ -15,7 +15,8 @@ function validateMarker(marker: ReplayMarker, checks: RecordChecks): void {
   checks.text("commitId", marker.commitId);
   checks.natural("offsetStart", marker.offsetStart);
   checks.natural("offsetEnd", marker.offsetEnd, 1);
-  if (!(marker.offsetStart < marker.offsetEnd)) throw checks.fail(`empty range [${String(marker.offsetStart)}, ${String(marker.offsetEnd)})`);
+  if (!(marker.offsetStart < marker.offsetEnd))
+    throw checks.fail(`empty range [${String(marker.offsetStart)}, ${String(marker.offsetEnd)})`);
   checks.natural("commitVersion", marker.commitVersion, 1);
 }
 
@@ -31,7 +32,10 @@ export const replayMarkerCodec: RecordCodec<ReplayMarker> = defineRecordCodec<Re
 
   matchKey(marker, location, checks) {
     checks.sameStream(marker.streamId, location.streamId);
-    checks.require(marker.commitId === location.commitId, `commitId ${marker.commitId} does not match the key's commit ${location.commitId}`);
+    checks.require(
+      marker.commitId === location.commitId,
+      `commitId ${marker.commitId} does not match the key's commit ${location.commitId}`,
+    );
   },
 
   write(writer, marker) {

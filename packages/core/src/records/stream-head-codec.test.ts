@@ -5,7 +5,15 @@ import { ByteWriter } from "../bytes/byte-writer.js";
 import { fromHex, toHex } from "../bytes/hex.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
 import { commitIntentKey, streamHeadKey } from "../keys/stream-keys.js";
-import { FIXTURE_FRESH_HEAD, FIXTURE_MARKER, FIXTURE_SESSION_HEAD, streamHeadArbitrary, TEST_PREFIX, withPatchedPayload, wrapPayload } from "./record-codecs.test-support.js";
+import {
+  FIXTURE_FRESH_HEAD,
+  FIXTURE_MARKER,
+  FIXTURE_SESSION_HEAD,
+  streamHeadArbitrary,
+  TEST_PREFIX,
+  withPatchedPayload,
+  wrapPayload,
+} from "./record-codecs.test-support.js";
 import { expectCorruptionRejected, invariantViolation } from "../testing/record-corruption.js";
 import { replayMarkerCodec } from "./replay-marker-codec.js";
 import { streamHeadCodec } from "./stream-head-codec.js";
@@ -72,10 +80,16 @@ const GOLDEN_SESSION_HEAD = [
 ].join("");
 
 const keyOf = (head: StreamHead): string => streamHeadKey(TEST_PREFIX, head.streamId);
-const decodeAt = (head: StreamHead) => (bytes: Uint8Array): StreamHead => streamHeadCodec.decode(bytes, keyOf(head));
+const decodeAt =
+  (head: StreamHead) =>
+  (bytes: Uint8Array): StreamHead =>
+    streamHeadCodec.decode(bytes, keyOf(head));
 
 /** A schema-1 head payload written field by field, so tests can produce well-formed but invalid heads. */
-function rawHead(attributes: ReadonlyArray<readonly [string, string]>, changes: { trimOffset?: number; lastCommitId?: string } = {}): Uint8Array {
+function rawHead(
+  attributes: ReadonlyArray<readonly [string, string]>,
+  changes: { trimOffset?: number; lastCommitId?: string } = {},
+): Uint8Array {
   const head = FIXTURE_SESSION_HEAD;
   const writer = new ByteWriter()
     .writeString(head.streamId)
@@ -107,7 +121,9 @@ describe("streamHeadCodec", () => {
     expect(toHex(streamHeadCodec.encode(FIXTURE_FRESH_HEAD))).toBe(GOLDEN_FRESH_HEAD);
     expect(toHex(streamHeadCodec.encode(FIXTURE_SESSION_HEAD))).toBe(GOLDEN_SESSION_HEAD);
     expect(streamHeadCodec.decode(fromHex(GOLDEN_FRESH_HEAD), keyOf(FIXTURE_FRESH_HEAD))).toEqual(FIXTURE_FRESH_HEAD);
-    expect(streamHeadCodec.decode(fromHex(GOLDEN_SESSION_HEAD), keyOf(FIXTURE_SESSION_HEAD))).toEqual(FIXTURE_SESSION_HEAD);
+    expect(streamHeadCodec.decode(fromHex(GOLDEN_SESSION_HEAD), keyOf(FIXTURE_SESSION_HEAD))).toEqual(
+      FIXTURE_SESSION_HEAD,
+    );
   });
 
   test("every truncation, bit flip and trailing byte is rejected", () => {
@@ -117,13 +133,13 @@ describe("streamHeadCodec", () => {
 
   test("a record of another type, a newer schema or a foreign key is rejected", () => {
     const key = keyOf(FIXTURE_FRESH_HEAD);
-    expect(invariantViolation(() => streamHeadCodec.decode(replayMarkerCodec.encode(FIXTURE_MARKER), key)).message).toBe(
-      `StreamHead at ${key}: record type is "ReplayMarker", expected "StreamHead"`,
-    );
+    expect(
+      invariantViolation(() => streamHeadCodec.decode(replayMarkerCodec.encode(FIXTURE_MARKER), key)).message,
+    ).toBe(`StreamHead at ${key}: record type is "ReplayMarker", expected "StreamHead"`);
     const payload = fromHex(GOLDEN_FRESH_HEAD).subarray(25);
-    expect(invariantViolation(() => streamHeadCodec.decode(wrapPayload("StreamHead", payload, 2, 1), key)).message).toContain(
-      "newer unknown schema version 2",
-    );
+    expect(
+      invariantViolation(() => streamHeadCodec.decode(wrapPayload("StreamHead", payload, 2, 1), key)).message,
+    ).toContain("newer unknown schema version 2");
     const otherKey = streamHeadKey(TEST_PREFIX, streamIdFromName("payments"));
     expect(invariantViolation(() => streamHeadCodec.decode(fromHex(GOLDEN_FRESH_HEAD), otherKey)).message).toContain(
       "does not match the key's stream",
@@ -136,11 +152,28 @@ describe("streamHeadCodec", () => {
 
   test("non-canonical attribute order and duplicate keys are rejected", () => {
     const key = keyOf(FIXTURE_SESSION_HEAD);
-    expect(streamHeadCodec.decode(rawHead([["a", "1"], ["b", "2"]]), key).attributes).toEqual({ a: "1", b: "2" });
+    expect(
+      streamHeadCodec.decode(
+        rawHead([
+          ["a", "1"],
+          ["b", "2"],
+        ]),
+        key,
+      ).attributes,
+    ).toEqual({ a: "1", b: "2" });
     for (const attributes of [
-      [["b", "2"], ["a", "1"]],
-      [["a", "1"], ["a", "2"]],
-      [["é", "1"], ["z", "2"]],
+      [
+        ["b", "2"],
+        ["a", "1"],
+      ],
+      [
+        ["a", "1"],
+        ["a", "2"],
+      ],
+      [
+        ["é", "1"],
+        ["z", "2"],
+      ],
     ] as const) {
       expect(invariantViolation(() => streamHeadCodec.decode(rawHead(attributes), key)).message).toContain(
         "attribute keys are not in strictly ascending UTF-8 byte order",
@@ -160,15 +193,17 @@ describe("streamHeadCodec", () => {
       [(view) => view.setUint8(10, 0x61), "is not the id of streamName"],
     ];
     for (const [patch, message] of cases) {
-      expect(invariantViolation(() => streamHeadCodec.decode(withPatchedPayload(golden, "StreamHead", patch), key)).message).toContain(message);
+      expect(
+        invariantViolation(() => streamHeadCodec.decode(withPatchedPayload(golden, "StreamHead", patch), key)).message,
+      ).toContain(message);
     }
     const sessionKey = keyOf(FIXTURE_SESSION_HEAD);
-    expect(invariantViolation(() => streamHeadCodec.decode(rawHead([], { trimOffset: 106 }), sessionKey)).message).toContain(
-      "trimOffset 106 exceeds committedEndOffset 105",
-    );
-    expect(invariantViolation(() => streamHeadCodec.decode(rawHead([], { lastCommitId: "" }), sessionKey)).message).toContain(
-      "lastCommitId must be set when commitVersion > 0",
-    );
+    expect(
+      invariantViolation(() => streamHeadCodec.decode(rawHead([], { trimOffset: 106 }), sessionKey)).message,
+    ).toContain("trimOffset 106 exceeds committedEndOffset 105");
+    expect(
+      invariantViolation(() => streamHeadCodec.decode(rawHead([], { lastCommitId: "" }), sessionKey)).message,
+    ).toContain("lastCommitId must be set when commitVersion > 0");
   });
 
   test("encode refuses heads that break invariants", () => {

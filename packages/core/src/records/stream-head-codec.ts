@@ -25,7 +25,11 @@ import { RecordWireIds } from "./record-wire-ids.js";
 
 const RECORD_TYPE = "StreamHead";
 const SCHEMA_VERSION = 1;
-const HEADER: RecordEnvelopeHeader = { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION };
+const HEADER: RecordEnvelopeHeader = {
+  recordType: RECORD_TYPE,
+  schemaVersion: SCHEMA_VERSION,
+  minReaderSchemaVersion: SCHEMA_VERSION,
+};
 /** Upper bound of the encoded attribute map (count + keys + values). */
 export const STREAM_ATTRIBUTES_MAX_BYTES = 16 * 1024;
 
@@ -52,12 +56,14 @@ function encodeAttributes(attributes: unknown, checks: RecordChecks): EncodedAtt
   for (const [key, value] of Object.entries(attributes as Record<string, unknown>)) {
     // Named (JSON.stringify) only when the check is about to fail.
     if (!isWellFormedString(key)) checks.text(`attribute key ${JSON.stringify(key)}`, key, true);
-    if (typeof value !== "string" || !isWellFormedString(value)) checks.text(`attribute ${JSON.stringify(key)}`, value, true);
+    if (typeof value !== "string" || !isWellFormedString(value))
+      checks.text(`attribute ${JSON.stringify(key)}`, value, true);
     const entry = { key: encodeStrictUtf8(key), value: encodeStrictUtf8(value as string) };
     size += 8 + entry.key.length + entry.value.length;
     entries.push(entry);
   }
-  if (size > STREAM_ATTRIBUTES_MAX_BYTES) throw checks.fail(`attributes encode to ${String(size)} bytes; the maximum is 16 KiB`);
+  if (size > STREAM_ATTRIBUTES_MAX_BYTES)
+    throw checks.fail(`attributes encode to ${String(size)} bytes; the maximum is 16 KiB`);
   return entries.sort((a, b) => compareBytes(a.key, b.key));
 }
 
@@ -70,8 +76,10 @@ function validateHead(head: StreamHead, checks: RecordChecks): EncodedAttribute[
   } catch (cause) {
     throw checks.fail("streamName is not a valid stream name", cause);
   }
-  if (head.streamId !== derived) throw checks.fail(`streamId ${head.streamId} is not the id of streamName (expected ${derived})`);
-  if (RecordWireIds.streamState.idOf(head.state) === undefined) throw checks.fail(`unknown state ${String(head.state)}`);
+  if (head.streamId !== derived)
+    throw checks.fail(`streamId ${head.streamId} is not the id of streamName (expected ${derived})`);
+  if (RecordWireIds.streamState.idOf(head.state) === undefined)
+    throw checks.fail(`unknown state ${String(head.state)}`);
   if (RecordWireIds.storageProfile.idOf(head.profile) === undefined) {
     throw checks.fail(`profile ${String(head.profile)} is not a canonical storage profile`);
   }
@@ -82,7 +90,9 @@ function validateHead(head: StreamHead, checks: RecordChecks): EncodedAttribute[
   checks.natural("commitVersion", head.commitVersion);
   checks.natural("trimOffset", head.trimOffset);
   if (head.trimOffset > head.committedEndOffset) {
-    throw checks.fail(`trimOffset ${String(head.trimOffset)} exceeds committedEndOffset ${String(head.committedEndOffset)}`);
+    throw checks.fail(
+      `trimOffset ${String(head.trimOffset)} exceeds committedEndOffset ${String(head.committedEndOffset)}`,
+    );
   }
   checks.text("lastCommitId", head.lastCommitId, true);
   const empty = head.commitVersion === 0;
@@ -95,7 +105,8 @@ function validateHead(head: StreamHead, checks: RecordChecks): EncodedAttribute[
     "an empty head (commitVersion 0) must have committedEndOffset = cumulativeSize = 0, and a committed one an end > 0",
   );
   if (head.session !== undefined) {
-    if (typeof head.session !== "object" || head.session === null) throw checks.fail("session must be an object or undefined");
+    if (typeof head.session !== "object" || head.session === null)
+      throw checks.fail("session must be an object or undefined");
     validateSession(head.session, checks);
   }
   return attributes;
@@ -165,7 +176,9 @@ export const streamHeadCodec: RecordCodec<StreamHead> = {
         const keyStart = reader.offset;
         const keyBytes = reader.readLengthPrefixedBytes(`attributes[${String(index)}].key`);
         if (previousKey !== undefined && compareBytes(previousKey, keyBytes) >= 0) {
-          throw checks.fail(`attribute keys are not in strictly ascending UTF-8 byte order at byte offset ${String(keyStart)}`);
+          throw checks.fail(
+            `attribute keys are not in strictly ascending UTF-8 byte order at byte offset ${String(keyStart)}`,
+          );
         }
         previousKey = keyBytes;
         let attributeKey: string;
@@ -207,7 +220,10 @@ export const streamHeadCodec: RecordCodec<StreamHead> = {
         session,
       };
       validateHead(head, checks);
-      checks.require(head.streamId === location.streamId, `streamId ${head.streamId} does not match the key's stream ${location.streamId}`);
+      checks.require(
+        head.streamId === location.streamId,
+        `streamId ${head.streamId} does not match the key's stream ${location.streamId}`,
+      );
       return head;
     } catch (error) {
       return checks.wrap(error);

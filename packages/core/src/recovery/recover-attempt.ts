@@ -21,7 +21,12 @@ const FENCE_ROUNDS = 3;
  * Recovers `attempt` (joining a run already in flight). `signal` bounds the metadata calls of a run this call
  * starts; callers that only want to bound their own wait race the returned promise against their deadline.
  */
-export function recoverAttempt(context: AppendContext, lane: StreamLane, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
+export function recoverAttempt(
+  context: AppendContext,
+  lane: StreamLane,
+  attempt: AppendAttempt,
+  signal: AbortSignal,
+): Promise<RecoveryOutcome> {
   if (attempt.resolution !== undefined) return Promise.resolve({ kind: "resolved", resolution: attempt.resolution });
   const running = attempt.recovery ?? run(context, lane, attempt, signal);
   attempt.recovery = running;
@@ -30,7 +35,12 @@ export function recoverAttempt(context: AppendContext, lane: StreamLane, attempt
   });
 }
 
-async function run(context: AppendContext, lane: StreamLane, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
+async function run(
+  context: AppendContext,
+  lane: StreamLane,
+  attempt: AppendAttempt,
+  signal: AbortSignal,
+): Promise<RecoveryOutcome> {
   await attempt.runnerDone;
   if (attempt.resolution !== undefined) return { kind: "resolved", resolution: attempt.resolution };
   try {
@@ -38,12 +48,22 @@ async function run(context: AppendContext, lane: StreamLane, attempt: AppendAtte
       return await finishCommitted(context, attempt, signal);
     }
     if (attempt.stage !== "SUSPENDED" && attempt.stage !== "RECOVERING") {
-      return unresolved(new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `attempt in stage ${attempt.stage} cannot be recovered`, { retryable: false }));
+      return unresolved(
+        new NereusError(
+          ErrorCode.METADATA_INVARIANT_VIOLATION,
+          `attempt in stage ${attempt.stage} cannot be recovered`,
+          { retryable: false },
+        ),
+      );
     }
     const commitId = attempt.commitId;
     const expectedStartOffset = attempt.expectedStartOffset;
     if (commitId === undefined || expectedStartOffset === undefined) {
-      return unresolved(new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, "suspended attempt has no planned commit", { retryable: false }));
+      return unresolved(
+        new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, "suspended attempt has no planned commit", {
+          retryable: false,
+        }),
+      );
     }
     attempt.stage = "RECOVERING";
     for (let round = 0; round < FENCE_ROUNDS; round++) {
@@ -92,15 +112,28 @@ async function run(context: AppendContext, lane: StreamLane, attempt: AppendAtte
       return { kind: "resolved", resolution: attempt.resolution };
     }
     attempt.stage = "SUSPENDED";
-    return unresolved(new NereusError(ErrorCode.METADATA_CONDITION_FAILED, "the head kept changing while fencing a possible late apply"));
+    return unresolved(
+      new NereusError(
+        ErrorCode.METADATA_CONDITION_FAILED,
+        "the head kept changing while fencing a possible late apply",
+      ),
+    );
   } catch (error) {
     if (attempt.stage === "RECOVERING") attempt.stage = "SUSPENDED";
-    return unresolved(NereusError.is(error) ? error : new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, String(error), { cause: error, retryable: false }));
+    return unresolved(
+      NereusError.is(error)
+        ? error
+        : new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, String(error), { cause: error, retryable: false }),
+    );
   }
 }
 
 /** Materializes generation 0 and runs the completion boundary of a commit known to be reachable. */
-async function finishCommitted(context: AppendContext, attempt: AppendAttempt, signal: AbortSignal): Promise<RecoveryOutcome> {
+async function finishCommitted(
+  context: AppendContext,
+  attempt: AppendAttempt,
+  signal: AbortSignal,
+): Promise<RecoveryOutcome> {
   const intent = attempt.committedIntent;
   if (intent === undefined) throw new TypeError("finishCommitted needs a committed intent");
   await ensureGenerationZero(context.metadata, context.keyspace, [intent], signal);

@@ -16,9 +16,24 @@ const session = (overrides: Partial<AppendSession> = {}): AppendSession => ({
   expiresAtMillis: now + 800,
   ...overrides,
 });
-const head = (current: AppendSession | undefined): StreamHead => streamHeadFixture({ profile: "BOOKKEEPER_WAL_ONLY", session: current });
-const plan = (current: AppendSession | undefined, held: AppendSession | undefined, writerId = "a", extra: Partial<SessionPolicy> = {}, preempt = false) =>
-  planSession({ head: head(current), writerId, held, nowMillis: now, policy: { ...policy, ...extra }, preempt, newToken: () => "fresh" });
+const head = (current: AppendSession | undefined): StreamHead =>
+  streamHeadFixture({ profile: "BOOKKEEPER_WAL_ONLY", session: current });
+const plan = (
+  current: AppendSession | undefined,
+  held: AppendSession | undefined,
+  writerId = "a",
+  extra: Partial<SessionPolicy> = {},
+  preempt = false,
+) =>
+  planSession({
+    head: head(current),
+    writerId,
+    held,
+    nowMillis: now,
+    policy: { ...policy, ...extra },
+    preempt,
+    newToken: () => "fresh",
+  });
 const code = (action: () => unknown): string | undefined => {
   try {
     action();
@@ -53,7 +68,12 @@ describe("planSession", () => {
   });
 
   it("acquires epoch 1 on a stream without a session, and epoch + 1 over a previous run of the same writer id", () => {
-    expect(plan(undefined, undefined).next).toMatchObject({ epoch: 1, writerId: "a", fencingToken: "fresh", expiresAtMillis: now + 1_000 });
+    expect(plan(undefined, undefined).next).toMatchObject({
+      epoch: 1,
+      writerId: "a",
+      fencingToken: "fresh",
+      expiresAtMillis: now + 1_000,
+    });
     expect(plan(session(), undefined).next).toMatchObject({ epoch: 4, fencingToken: "fresh" });
   });
 
@@ -69,11 +89,26 @@ describe("planSession", () => {
   it("never lowers the epoch and only changes the token with a new epoch (property)", () => {
     fc.assert(
       fc.property(
-        fc.option(fc.record({ writerId: fc.constantFrom("a", "b"), epoch: fc.integer({ min: 1, max: 1e6 }), expiresOffset: fc.integer({ min: -2_000, max: 2_000 }) }), { nil: undefined }),
+        fc.option(
+          fc.record({
+            writerId: fc.constantFrom("a", "b"),
+            epoch: fc.integer({ min: 1, max: 1e6 }),
+            expiresOffset: fc.integer({ min: -2_000, max: 2_000 }),
+          }),
+          { nil: undefined },
+        ),
         fc.boolean(),
         fc.boolean(),
         (shape, holds, preempt) => {
-          const current = shape === undefined ? undefined : session({ writerId: shape.writerId, epoch: shape.epoch, fencingToken: `t-${shape.writerId}`, expiresAtMillis: now + shape.expiresOffset });
+          const current =
+            shape === undefined
+              ? undefined
+              : session({
+                  writerId: shape.writerId,
+                  epoch: shape.epoch,
+                  fencingToken: `t-${shape.writerId}`,
+                  expiresAtMillis: now + shape.expiresOffset,
+                });
           const held = holds && current?.writerId === "a" ? current : undefined;
           let result;
           try {
@@ -84,7 +119,8 @@ describe("planSession", () => {
           }
           expect(result.next.epoch).toBeGreaterThanOrEqual(current?.epoch ?? 1);
           expect(result.next.writerId).toBe("a");
-          if (result.next.fencingToken !== current?.fencingToken) expect(result.next.epoch).toBe((current?.epoch ?? 0) + 1);
+          if (result.next.fencingToken !== current?.fencingToken)
+            expect(result.next.epoch).toBe((current?.epoch ?? 0) + 1);
           expect(result.next.expiresAtMillis).toBeGreaterThan(now);
         },
       ),

@@ -40,14 +40,25 @@ export const checkMetadataRequest = {
 
   /** A txn's durability gate: a promise, and shared words of the documented size with a positive sequence. */
   gate(gate: DurabilityGate): void {
-    if (typeof gate !== "object" || gate === null || typeof (gate.durable as { then?: unknown } | undefined)?.then !== "function") {
+    if (
+      typeof gate !== "object" ||
+      gate === null ||
+      typeof (gate.durable as { then?: unknown } | undefined)?.then !== "function"
+    ) {
       throw MetadataStoreErrors.invalid("txn gate needs a durable promise");
     }
     const shared = gate.shared as DurabilityGate["shared"] | null;
     if (shared === undefined) return;
-    if (typeof shared !== "object" || shared === null) throw MetadataStoreErrors.invalid("txn gate shared words must be an object");
-    if (!(shared.words instanceof SharedArrayBuffer) || shared.words.byteLength < DURABILITY_GATE_WORDS * 8 || shared.words.byteLength % 8 !== 0) {
-      throw MetadataStoreErrors.invalid(`txn gate words must be a SharedArrayBuffer of a multiple of 8 bytes, at least ${String(DURABILITY_GATE_WORDS * 8)}`);
+    if (typeof shared !== "object" || shared === null)
+      throw MetadataStoreErrors.invalid("txn gate shared words must be an object");
+    if (
+      !(shared.words instanceof SharedArrayBuffer) ||
+      shared.words.byteLength < DURABILITY_GATE_WORDS * 8 ||
+      shared.words.byteLength % 8 !== 0
+    ) {
+      throw MetadataStoreErrors.invalid(
+        `txn gate words must be a SharedArrayBuffer of a multiple of 8 bytes, at least ${String(DURABILITY_GATE_WORDS * 8)}`,
+      );
     }
     if (!Number.isSafeInteger(shared.sequence) || shared.sequence < 1) {
       throw MetadataStoreErrors.invalid(`txn gate sequence must be a positive integer, got ${String(shared.sequence)}`);
@@ -59,17 +70,22 @@ export const checkMetadataRequest = {
     const readOnFailure = request.readOnFailure ?? [];
     for (const list of [request.compares, request.writes, readOnFailure]) {
       if (list.length > MAX_TXN_OPERATIONS) {
-        throw MetadataStoreErrors.limitExceeded(`txn lists hold at most ${MAX_TXN_OPERATIONS} entries, got ${list.length}`);
+        throw MetadataStoreErrors.limitExceeded(
+          `txn lists hold at most ${MAX_TXN_OPERATIONS} entries, got ${list.length}`,
+        );
       }
     }
     for (const compare of request.compares) {
       checkMetadataRequest.key(compare.key);
       if (isValueCompare(compare)) {
-        if (!(compare.value instanceof Uint8Array)) throw MetadataStoreErrors.invalid(`compare value of ${compare.key} must be a Uint8Array`);
+        if (!(compare.value instanceof Uint8Array))
+          throw MetadataStoreErrors.invalid(`compare value of ${compare.key} must be a Uint8Array`);
         continue;
       }
       if (!Number.isSafeInteger(compare.modRevision) || compare.modRevision < 0) {
-        throw MetadataStoreErrors.invalid(`compare modRevision must be a non-negative integer, got ${String(compare.modRevision)}`);
+        throw MetadataStoreErrors.invalid(
+          `compare modRevision must be a non-negative integer, got ${String(compare.modRevision)}`,
+        );
       }
     }
     const written = new Set<string>();

@@ -49,11 +49,15 @@ export async function awaitDurabilityGate(gate: DurabilityGate, operation: strin
 /** The error of a txn refused because the write it depends on failed (nothing was applied). */
 export function durabilityGateFailed(operation: string, cause: unknown): NereusError {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `${operation}: not applied, the write it depends on did not become durable (${reason})`, {
-    retryable: true,
-    cause,
-    details: { ambiguous: false },
-  });
+  return new NereusError(
+    ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+    `${operation}: not applied, the write it depends on did not become durable (${reason})`,
+    {
+      retryable: true,
+      cause,
+      details: { ambiguous: false },
+    },
+  );
 }
 
 /**

@@ -19,7 +19,9 @@ export const MetadataStoreErrors = {
 
   /** The caller's signal aborted a read in flight (reads change nothing, so this is never ambiguous). */
   cancelledInFlight(operation: string, signal: AbortSignal): NereusError {
-    return new NereusError(ErrorCode.CANCELLED, `metadata ${operation} cancelled while in flight`, { cause: signal.reason });
+    return new NereusError(ErrorCode.CANCELLED, `metadata ${operation} cancelled while in flight`, {
+      cause: signal.reason,
+    });
   },
 
   invalid(message: string, cause?: unknown): NereusError {
@@ -42,7 +44,11 @@ export const MetadataStoreErrors = {
 
   /** The operation provably did not apply (connection refused, rejected before apply, read failed). */
   unavailable(message: string, cause?: unknown, retryable = true): NereusError {
-    return new NereusError(ErrorCode.METADATA_UNAVAILABLE, message, { retryable, cause, details: { ambiguous: false } });
+    return new NereusError(ErrorCode.METADATA_UNAVAILABLE, message, {
+      retryable,
+      cause,
+      details: { ambiguous: false },
+    });
   },
 
   /** Stored data that cannot be what the store wrote (e.g. a revision beyond 2^53); fail closed. */

@@ -42,9 +42,16 @@ export interface ObjectListPage {
 export interface ObjectStore {
   readonly spiVersion: typeof OBJECT_STORE_SPI_VERSION;
   putIfAbsent(key: string, body: Uint8Array, options?: PutOptions): Promise<{ readonly created: boolean }>;
-  get(key: string, range?: { readonly offset: number; readonly length: number }, options?: ObjectIoOptions): Promise<Uint8Array>;
+  get(
+    key: string,
+    range?: { readonly offset: number; readonly length: number },
+    options?: ObjectIoOptions,
+  ): Promise<Uint8Array>;
   head(key: string, options?: ObjectIoOptions): Promise<ObjectInfo | undefined>;
-  list(prefix: string, options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number }): Promise<ObjectListPage>;
+  list(
+    prefix: string,
+    options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number },
+  ): Promise<ObjectListPage>;
   deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void>;
   close(): Promise<void>;
   /**

@@ -74,7 +74,12 @@ export interface WalWriter {
   readonly walKind: PrimaryWalKind;
   prepare(request: WalWriteRequest): PreparedWrite;
   persist(prepared: PreparedWrite, options?: WalIoOptions): Promise<PersistedWrite>;
-  protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options?: WalIoOptions): Promise<TargetProtection>;
+  protect(
+    persisted: PersistedWrite,
+    commitId: string,
+    metadata: MetadataStore,
+    options?: WalIoOptions,
+  ): Promise<TargetProtection>;
   /**
    * Optional: classifies a lost head transaction whose head compare held but one of this writer's protection
    * compares failed. `current` holds the current values of the protection compare keys (absent keys are missing),
@@ -82,7 +87,10 @@ export interface WalWriter {
    * this writer (e.g. a newer owner sealed it) ⇒ FENCED_APPEND, KNOWN_NOT_COMMITTED, not retryable;
    * "RETRY" or undefined (or no hook): METADATA_CONDITION_FAILED, KNOWN_NOT_COMMITTED, retryable. Pure: no I/O.
    */
-  classifyProtectionConflict?(persisted: PersistedWrite, current: ReadonlyMap<string, KeyValue>): ProtectionConflictVerdict | undefined;
+  classifyProtectionConflict?(
+    persisted: PersistedWrite,
+    current: ReadonlyMap<string, KeyValue>,
+  ): ProtectionConflictVerdict | undefined;
 }
 
 /** What a failed protection compare means for the writer (see `WalWriter.classifyProtectionConflict`). */
@@ -109,5 +117,8 @@ export interface WalReader {
    * Optional: several targets at once (e.g. adjacent slices of one object in one GET), one promise per target in
    * order, each settling on its own with exactly what `readEntries` would return for it.
    */
-  readEntriesMany?(targets: readonly ReadTarget[], options?: WalIoOptions): ReadonlyArray<Promise<readonly StoredEntry[]>>;
+  readEntriesMany?(
+    targets: readonly ReadTarget[],
+    options?: WalIoOptions,
+  ): ReadonlyArray<Promise<readonly StoredEntry[]>>;
 }

@@ -88,13 +88,19 @@ export class StreamStore implements AsyncDisposable {
 
   constructor(options: StreamStoreOptions) {
     const ttl = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
-    const groupCommit = options.groupCommit === false ? undefined : (options.groupCommit ?? { maxBytes: 8 * 1024 * 1024, maxEntries: 10_000 });
-    const autoRecovery = options.autoRecovery === false ? undefined : (options.autoRecovery ?? { minDelayMs: 10, maxDelayMs: 2_000 });
+    const groupCommit =
+      options.groupCommit === false
+        ? undefined
+        : (options.groupCommit ?? { maxBytes: 8 * 1024 * 1024, maxEntries: 10_000 });
+    const autoRecovery =
+      options.autoRecovery === false ? undefined : (options.autoRecovery ?? { minDelayMs: 10, maxDelayMs: 2_000 });
     checkPositive("sessionTtlMs", ttl);
     const pipelineDepth = options.pipelineDepth ?? DEFAULT_PIPELINE_DEPTH;
-    if (!Number.isSafeInteger(pipelineDepth) || pipelineDepth < 1 || pipelineDepth > 64) throw invalid(`pipelineDepth must be an integer in [1, 64], got ${String(options.pipelineDepth)}`);
+    if (!Number.isSafeInteger(pipelineDepth) || pipelineDepth < 1 || pipelineDepth > 64)
+      throw invalid(`pipelineDepth must be an integer in [1, 64], got ${String(options.pipelineDepth)}`);
     this.#budget = new PendingAppendBudget(options.maxPendingAppends, options.maxPendingBytes);
-    if (typeof options.writerId !== "string" || options.writerId.length === 0) throw invalid("writerId must be a non-empty string");
+    if (typeof options.writerId !== "string" || options.writerId.length === 0)
+      throw invalid("writerId must be a non-empty string");
     this.#context = {
       metadata: options.metadata,
       keyspace: new StreamKeyspace(options.cluster),
@@ -215,11 +221,19 @@ export class StreamStore implements AsyncDisposable {
    * MAY_HAVE_COMMITTED / KNOWN_COMMITTED (same attempt id) when still unresolved, UNKNOWN_APPEND_ATTEMPT for an id
    * this process does not know. Concurrent calls for one attempt share one recovery; results are cached.
    */
-  async recoverAppend(streamId: string, attemptId: AppendAttemptId, options: OperationDeadlineOptions = {}): Promise<AppendResult> {
+  async recoverAppend(
+    streamId: string,
+    attemptId: AppendAttemptId,
+    options: OperationDeadlineOptions = {},
+  ): Promise<AppendResult> {
     this.#checkOpen();
     const entry = this.#context.attempts.lookup(attemptId);
     if (entry === undefined) {
-      throw new NereusError(ErrorCode.UNKNOWN_APPEND_ATTEMPT, `append attempt ${attemptId} is not known to this process`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.UNKNOWN_APPEND_ATTEMPT,
+        `append attempt ${attemptId} is not known to this process`,
+        { retryable: false },
+      );
     }
     const { attempt, memberIndex } = entry;
     if (attempt.streamId !== streamId) throw invalid(`append attempt ${attemptId} belongs to another stream`);
@@ -228,7 +242,10 @@ export class StreamStore implements AsyncDisposable {
     const deadline = this.#deadline(options);
     let outcome: RecoveryOutcome;
     try {
-      outcome = await raceDeadline(recoverAttempt(this.#context, this.#lane(streamId), attempt, deadline.signal), deadline);
+      outcome = await raceDeadline(
+        recoverAttempt(this.#context, this.#lane(streamId), attempt, deadline.signal),
+        deadline,
+      );
     } catch (error) {
       throw appendFailure(error, attempt.stage === "COMMITTED" ? "KNOWN_COMMITTED" : "MAY_HAVE_COMMITTED", attemptId);
     } finally {
@@ -239,7 +256,11 @@ export class StreamStore implements AsyncDisposable {
       if (outcome.resolution.kind === "committed") return buildAppendResult(outcome.resolution.intent, member);
       throw appendFailure(outcome.resolution.error, "KNOWN_NOT_COMMITTED");
     }
-    throw appendFailure(outcome.reason, attempt.stage === "COMMITTED" ? "KNOWN_COMMITTED" : "MAY_HAVE_COMMITTED", attemptId);
+    throw appendFailure(
+      outcome.reason,
+      attempt.stage === "COMMITTED" ? "KNOWN_COMMITTED" : "MAY_HAVE_COMMITTED",
+      attemptId,
+    );
   }
 
   /** Reads committed entries from `offset` (see `ReadOptions`); at/after the end: empty with `endOfStream`. */
@@ -261,8 +282,18 @@ export class StreamStore implements AsyncDisposable {
   /** ACTIVE/SEALED → DELETING → DELETED, one head CAS each (resumes a half-done delete; idempotent). */
   async delete(streamId: string, options: OperationDeadlineOptions = {}): Promise<StreamHead> {
     return this.#laneOperation(streamId, options, async (lane, deadline) => {
-      await applyHeadTransition(this.#context, lane, (head) => planLifecycleTransition(head, { kind: "begin-delete" }), deadline);
-      return applyHeadTransition(this.#context, lane, (head) => planLifecycleTransition(head, { kind: "finish-delete" }), deadline);
+      await applyHeadTransition(
+        this.#context,
+        lane,
+        (head) => planLifecycleTransition(head, { kind: "begin-delete" }),
+        deadline,
+      );
+      return applyHeadTransition(
+        this.#context,
+        lane,
+        (head) => planLifecycleTransition(head, { kind: "finish-delete" }),
+        deadline,
+      );
     });
   }
 
@@ -283,9 +314,12 @@ export class StreamStore implements AsyncDisposable {
         this.#context,
         lane,
         (current) => {
-          if (plan !== undefined && current.session !== undefined && sameSession(current.session, plan.next)) return undefined;
+          if (plan !== undefined && current.session !== undefined && sameSession(current.session, plan.next))
+            return undefined;
           if (current.state !== "ACTIVE") {
-            throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${current.state}`, { retryable: false });
+            throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${current.state}`, {
+              retryable: false,
+            });
           }
           plan = planSession({
             head: current,
@@ -324,10 +358,16 @@ export class StreamStore implements AsyncDisposable {
   }
 
   #transition(streamId: string, options: OperationDeadlineOptions, transition: HeadTransition): Promise<StreamHead> {
-    return this.#laneOperation(streamId, options, (lane, deadline) => applyHeadTransition(this.#context, lane, transition, deadline));
+    return this.#laneOperation(streamId, options, (lane, deadline) =>
+      applyHeadTransition(this.#context, lane, transition, deadline),
+    );
   }
 
-  async #laneOperation<T>(streamId: string, options: OperationDeadlineOptions, body: (lane: StreamLane, deadline: Deadline) => Promise<T>): Promise<T> {
+  async #laneOperation<T>(
+    streamId: string,
+    options: OperationDeadlineOptions,
+    body: (lane: StreamLane, deadline: Deadline) => Promise<T>,
+  ): Promise<T> {
     this.#checkOpen();
     const deadline = this.#deadline(options);
     try {
@@ -425,7 +465,8 @@ export class StreamStore implements AsyncDisposable {
   }
 
   #checkOpen(): void {
-    if (this.#closing.signal.aborted) throw new NereusError(ErrorCode.STORAGE_CLOSED, "stream store is closed", { retryable: false });
+    if (this.#closing.signal.aborted)
+      throw new NereusError(ErrorCode.STORAGE_CLOSED, "stream store is closed", { retryable: false });
   }
 
   #scheduleRecovery(attempt: AppendAttempt, delayMs: number): void {
@@ -436,7 +477,8 @@ export class StreamStore implements AsyncDisposable {
       const deadline = Deadline.start(undefined, undefined, this.#closing.signal);
       void recoverAttempt(this.#context, this.#lane(attempt.streamId), attempt, deadline.signal).then((outcome) => {
         deadline.dispose();
-        const permanent = outcome.kind === "unresolved" && outcome.reason.code === ErrorCode.METADATA_INVARIANT_VIOLATION;
+        const permanent =
+          outcome.kind === "unresolved" && outcome.reason.code === ErrorCode.METADATA_INVARIANT_VIOLATION;
         if (outcome.kind === "unresolved" && !permanent && attempt.stage !== "COMMITTED") {
           this.#scheduleRecovery(attempt, Math.min(Math.max(delayMs * 2, policy.minDelayMs), policy.maxDelayMs));
         }
@@ -453,7 +495,8 @@ function raceDeadline<T>(promise: Promise<T>, deadline: Deadline, what = "stream
 }
 
 function checkPositive(name: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw invalid(`${name} must be a positive integer, got ${String(value)}`);
 }
 
 function invalid(message: string): NereusError {

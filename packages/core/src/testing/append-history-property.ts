@@ -42,7 +42,10 @@ const faultArbitrary: fc.Arbitrary<Fault> = fc.oneof(
 /** One burst: 1–4 concurrent appends, each 1–3 entries with 1–4 records per entry. */
 const appendArbitrary: fc.Arbitrary<Operation> = fc.record({
   kind: fc.constant("append" as const),
-  entries: fc.array(fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
+  entries: fc.array(fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }), {
+    minLength: 1,
+    maxLength: 4,
+  }),
   fault: faultArbitrary,
 });
 
@@ -60,7 +63,11 @@ interface Acknowledged {
   readonly result: AppendResult;
 }
 
-async function runHistory(metadata: FaultInjectingMetadataStore, harness: AppendProtocolHarness, operations: readonly Operation[]): Promise<void> {
+async function runHistory(
+  metadata: FaultInjectingMetadataStore,
+  harness: AppendProtocolHarness,
+  operations: readonly Operation[],
+): Promise<void> {
   let armedStep: AppendStep | undefined;
   const open = (writerId: string): StreamStore =>
     harness.open({
@@ -83,7 +90,9 @@ async function runHistory(metadata: FaultInjectingMetadataStore, harness: Append
   const zombies: StreamStore[] = [];
   const { streamId } = await current.createStream("history", { profile: "BOOKKEEPER_WAL_ONLY" });
   const headKey = harness.keyspace.headKey(streamId);
-  const isHeadCas = (request: unknown): boolean => (request as TxnRequest).writes.some((write) => write.key === headKey) && (request as TxnRequest).readOnFailure !== undefined;
+  const isHeadCas = (request: unknown): boolean =>
+    (request as TxnRequest).writes.some((write) => write.key === headKey) &&
+    (request as TxnRequest).readOnFailure !== undefined;
   const acknowledged: Acknowledged[] = [];
   const absent = new Set<string>();
   let nextTag = 0;
@@ -94,7 +103,10 @@ async function runHistory(metadata: FaultInjectingMetadataStore, harness: Append
       const tags = recordCounts.map(() => `t${String(nextTag++)}`);
       const batch: AppendBatch = {
         payloadFormat: "KAFKA_RECORD_BATCH",
-        entries: recordCounts.map((recordCount, index) => ({ payload: new TextEncoder().encode(tags[index]), recordCount })),
+        entries: recordCounts.map((recordCount, index) => ({
+          payload: new TextEncoder().encode(tags[index]),
+          recordCount,
+        })),
       };
       const promise = store.append(streamId, batch);
       // Awaited below, in order: while an earlier call (or its recovery) is awaited, this one may already have
@@ -113,7 +125,11 @@ async function runHistory(metadata: FaultInjectingMetadataStore, harness: Append
         }
         expect(error.attemptId).toBeDefined();
         try {
-          acknowledged.push({ tags: call.tags, recordCounts: call.recordCounts, result: await store.recoverAppend(streamId, error.attemptId ?? "") });
+          acknowledged.push({
+            tags: call.tags,
+            recordCounts: call.recordCounts,
+            result: await store.recoverAppend(streamId, error.attemptId ?? ""),
+          });
         } catch (recoveryError) {
           if (!AppendFailedError.isAppendFailure(recoveryError)) throw recoveryError;
           expect(error.outcome).toBe("MAY_HAVE_COMMITTED");
@@ -127,10 +143,14 @@ async function runHistory(metadata: FaultInjectingMetadataStore, harness: Append
     switch (operation.kind) {
       case "append": {
         const fault = operation.fault;
-        if (fault.kind === "head-lost") metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
-        if (fault.kind === "head-failed") metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
-        if (fault.kind === "wal-failed") harness.bookkeeperWal.faults.add({ op: "persist", mode: "fail-before-persist" });
-        if (fault.kind === "wal-lost") harness.bookkeeperWal.faults.add({ op: "persist", mode: "persist-then-lose-response" });
+        if (fault.kind === "head-lost")
+          metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCas });
+        if (fault.kind === "head-failed")
+          metadata.faults.add({ op: "txn", mode: "fail-before-apply", when: isHeadCas });
+        if (fault.kind === "wal-failed")
+          harness.bookkeeperWal.faults.add({ op: "persist", mode: "fail-before-persist" });
+        if (fault.kind === "wal-lost")
+          harness.bookkeeperWal.faults.add({ op: "persist", mode: "persist-then-lose-response" });
         if (fault.kind === "step-crash") armedStep = fault.step;
         await appendBurst(current, operation.entries);
         metadata.faults.clear();
@@ -154,9 +174,10 @@ async function runHistory(metadata: FaultInjectingMetadataStore, harness: Append
         break;
       case "zombie-append": {
         const zombie = zombies.at(-1);
-        if (zombie !== undefined) await appendBurst(zombie, [[1]]).catch((error: unknown) => {
-          if (!NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED)) throw error;
-        });
+        if (zombie !== undefined)
+          await appendBurst(zombie, [[1]]).catch((error: unknown) => {
+            if (!NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED)) throw error;
+          });
         break;
       }
     }
@@ -166,7 +187,9 @@ async function runHistory(metadata: FaultInjectingMetadataStore, harness: Append
     expect(head.commitVersion).toBeGreaterThanOrEqual(previous.commitVersion);
     expect(head.trimOffset).toBeGreaterThanOrEqual(previous.trimOffset);
     expect((head.session?.epoch ?? 0) >= (previous.session?.epoch ?? 0)).toBe(true);
-    expect(head.lastCommitId === "").toBe(head.committedEndOffset === 0 && head.cumulativeSize === 0 && head.commitVersion === 0);
+    expect(head.lastCommitId === "").toBe(
+      head.committedEndOffset === 0 && head.cumulativeSize === 0 && head.commitVersion === 0,
+    );
     previous = head;
   }
 
@@ -176,9 +199,10 @@ async function runHistory(metadata: FaultInjectingMetadataStore, harness: Append
   // Read everything through a fresh process; entries are dense from 0 to the end.
   const reader = harness.open({ writerId: "reader" });
   const seen: Array<{ offset: number; recordCount: number; tag: string }> = [];
-  for (let offset = 0; offset < previous.committedEndOffset; ) {
+  for (let offset = 0; offset < previous.committedEndOffset;) {
     const page = await reader.read(streamId, offset);
-    for (const entry of page.entries) seen.push({ offset: entry.offset, recordCount: entry.recordCount, tag: text(entry.payload) });
+    for (const entry of page.entries)
+      seen.push({ offset: entry.offset, recordCount: entry.recordCount, tag: text(entry.payload) });
     offset = page.nextOffset;
   }
   let expectedOffset = 0;
@@ -196,11 +220,22 @@ async function runHistory(metadata: FaultInjectingMetadataStore, harness: Append
   for (const { tags, recordCounts, result } of acknowledged) {
     let offset = result.startOffset;
     tags.forEach((tag, index) => {
-      expect(byTag.get(tag), `acknowledged ${tag} lost or moved`).toEqual({ offset, recordCount: recordCounts[index], tag });
+      expect(byTag.get(tag), `acknowledged ${tag} lost or moved`).toEqual({
+        offset,
+        recordCount: recordCounts[index],
+        tag,
+      });
       offset += recordCounts[index] ?? 0;
     });
     expect(offset).toBe(result.endOffset);
-    expect(commits.some((commit) => commit.commitId === result.commitId && commit.offsetStart <= result.startOffset && result.endOffset <= commit.offsetEnd)).toBe(true);
+    expect(
+      commits.some(
+        (commit) =>
+          commit.commitId === result.commitId &&
+          commit.offsetStart <= result.startOffset &&
+          result.endOffset <= commit.offsetEnd,
+      ),
+    ).toBe(true);
   }
 }
 
@@ -222,23 +257,34 @@ export interface AppendHistoryPropertyOptions {
  * duplicated, every acknowledged range reads back its exact bytes, and KNOWN_NOT_COMMITTED appends never appear.
  * Faults are injected by wrapping the stack's store in a {@link FaultInjectingMetadataStore}, so any store works.
  */
-export function describeAppendHistoryProperty(name: string, createStack: () => Promise<AppendProtocolStack>, options: AppendHistoryPropertyOptions = {}): void {
+export function describeAppendHistoryProperty(
+  name: string,
+  createStack: () => Promise<AppendProtocolStack>,
+  options: AppendHistoryPropertyOptions = {},
+): void {
   describe(`append histories (property): ${name}`, () => {
-    it("keep committed ranges dense, never lose or duplicate an acknowledged append, and only move the head forward", async () => {
-      await fc.assert(
-        fc.asyncProperty(fc.array(operationArbitrary, { minLength: 1, maxLength: options.maxOperations ?? 24 }), async (operations) => {
-          const stack = await createStack();
-          const metadata = new FaultInjectingMetadataStore(stack.metadata);
-          const harness = new AppendProtocolHarness(metadata);
-          try {
-            await runHistory(metadata, harness, operations);
-          } finally {
-            await harness.dispose();
-            await stack.cleanup?.();
-          }
-        }),
-        { numRuns: options.numRuns ?? 120 },
-      );
-    }, options.timeoutMs ?? 120_000);
+    it(
+      "keep committed ranges dense, never lose or duplicate an acknowledged append, and only move the head forward",
+      async () => {
+        await fc.assert(
+          fc.asyncProperty(
+            fc.array(operationArbitrary, { minLength: 1, maxLength: options.maxOperations ?? 24 }),
+            async (operations) => {
+              const stack = await createStack();
+              const metadata = new FaultInjectingMetadataStore(stack.metadata);
+              const harness = new AppendProtocolHarness(metadata);
+              try {
+                await runHistory(metadata, harness, operations);
+              } finally {
+                await harness.dispose();
+                await stack.cleanup?.();
+              }
+            },
+          ),
+          { numRuns: options.numRuns ?? 120 },
+        );
+      },
+      options.timeoutMs ?? 120_000,
+    );
   });
 }

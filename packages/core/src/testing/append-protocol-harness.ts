@@ -60,7 +60,10 @@ export interface AppendProtocolWal {
 }
 
 /** The default WAL of a harness: the two in-memory reference providers, with every capability. */
-export function memoryAppendProtocolWal(objectWal: MemoryWalProvider, bookkeeperWal: MemoryWalProvider): AppendProtocolWal {
+export function memoryAppendProtocolWal(
+  objectWal: MemoryWalProvider,
+  bookkeeperWal: MemoryWalProvider,
+): AppendProtocolWal {
   return {
     walWriters: [objectWal, bookkeeperWal],
     walReaders: [objectWal, bookkeeperWal],
@@ -88,7 +91,11 @@ export class AppendProtocolHarness implements AsyncDisposable {
   readonly wal: AppendProtocolWal;
   readonly #stores = new Set<StreamStore>();
 
-  constructor(metadata: MetadataStore, cluster = `conformance-${randomBytes(6).toString("hex")}`, wal?: AppendProtocolWal) {
+  constructor(
+    metadata: MetadataStore,
+    cluster = `conformance-${randomBytes(6).toString("hex")}`,
+    wal?: AppendProtocolWal,
+  ) {
     this.metadata = metadata;
     this.cluster = cluster;
     this.keyspace = new StreamKeyspace(cluster);
@@ -103,7 +110,10 @@ export class AppendProtocolHarness implements AsyncDisposable {
       writerId: "writer-a",
       walWriters: this.wal.walWriters,
       walReaders: this.wal.walReaders,
-      completionCoordinators: this.wal.completionCoordinators ?? [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator()],
+      completionCoordinators: this.wal.completionCoordinators ?? [
+        new StableHeadCoordinator(),
+        new GenerationZeroVisibleCoordinator(),
+      ],
       ...overrides,
     };
   }
@@ -131,7 +141,12 @@ export class AppendProtocolHarness implements AsyncDisposable {
   async reachableCommits(streamId: string): Promise<CommitIntent[]> {
     const head = await this.head(streamId);
     const commits: CommitIntent[] = [];
-    const anchor = { commitId: head.lastCommitId, offsetEnd: head.committedEndOffset, commitVersion: head.commitVersion, cumulativeSize: head.cumulativeSize };
+    const anchor = {
+      commitId: head.lastCommitId,
+      offsetEnd: head.committedEndOffset,
+      commitVersion: head.commitVersion,
+      cumulativeSize: head.cumulativeSize,
+    };
     for await (const intent of walkCommitChain(this.metadata, this.keyspace, streamId, anchor)) commits.push(intent);
     return commits;
   }
@@ -159,12 +174,18 @@ export class AppendProtocolHarness implements AsyncDisposable {
 
 /** A batch of opaque entries, one per text. */
 export function opaqueBatch(...texts: string[]): AppendBatch {
-  return { payloadFormat: "OPAQUE_RECORD_BATCH", entries: texts.map((text) => ({ payload: encoder.encode(text), recordCount: 1 })) };
+  return {
+    payloadFormat: "OPAQUE_RECORD_BATCH",
+    entries: texts.map((text) => ({ payload: encoder.encode(text), recordCount: 1 })),
+  };
 }
 
 /** A batch of ranged (Kafka-like) entries: `[text, recordCount]` pairs. */
 export function rangedBatch(...entries: ReadonlyArray<readonly [string, number]>): AppendBatch {
-  return { payloadFormat: "KAFKA_RECORD_BATCH", entries: entries.map(([text, recordCount]) => ({ payload: encoder.encode(text), recordCount })) };
+  return {
+    payloadFormat: "KAFKA_RECORD_BATCH",
+    entries: entries.map(([text, recordCount]) => ({ payload: encoder.encode(text), recordCount })),
+  };
 }
 
 /** UTF-8 text of a payload. */
@@ -173,7 +194,10 @@ export function text(payload: Uint8Array | undefined): string {
 }
 
 /** Awaits `promise`, expects an `AppendFailedError` matching `expected`, and returns it. */
-export async function expectAppendFailure(promise: Promise<unknown>, expected: ExpectedAppendFailure): Promise<AppendFailedError> {
+export async function expectAppendFailure(
+  promise: Promise<unknown>,
+  expected: ExpectedAppendFailure,
+): Promise<AppendFailedError> {
   let caught: unknown;
   try {
     await promise;
@@ -188,4 +212,3 @@ export async function expectAppendFailure(promise: Promise<unknown>, expected: E
   else expect(failure.attemptId).toMatch(/^[0-9a-f]+\/\d+$/);
   return failure;
 }
-

@@ -5,7 +5,8 @@ import { FaultInjectingMetadataStore } from "./fault-injecting-metadata-store.js
 import { InMemoryMetadataStore } from "./in-memory-metadata-store.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-const text = (value: Uint8Array | undefined): string | undefined => (value === undefined ? undefined : new TextDecoder().decode(value));
+const text = (value: Uint8Array | undefined): string | undefined =>
+  value === undefined ? undefined : new TextDecoder().decode(value);
 
 /** Moves `key` from `from` (absent when undefined) to `to`: the shape of a pipelined head CAS. */
 const move = (key: string, from: string | undefined, to: string): TxnRequest => ({

@@ -67,22 +67,37 @@ export class FaultInjectingMetadataStore implements MetadataStore {
     return this.#inner.close();
   }
 
-  async #call<T>(op: MetadataFaultOp, request: unknown, options: OperationOptions | undefined, send: () => Promise<T>): Promise<T> {
+  async #call<T>(
+    op: MetadataFaultOp,
+    request: unknown,
+    options: OperationOptions | undefined,
+    send: () => Promise<T>,
+  ): Promise<T> {
     const mode: MetadataFaultMode | undefined = this.faults.take(op, request);
     if (mode === undefined) return send();
     const what = `injected ${mode} on ${op}`;
     switch (mode) {
       case "fail-before-apply":
-        throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, what, { retryable: true, details: { ambiguous: false, injected: true } });
+        throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, what, {
+          retryable: true,
+          details: { ambiguous: false, injected: true },
+        });
       case "apply-then-lose-response":
         await send().catch(() => undefined);
         if (op === "txn") throw new MetadataAmbiguousError(what);
-        throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, what, { retryable: true, details: { ambiguous: false, injected: true } });
+        throw new NereusError(ErrorCode.METADATA_UNAVAILABLE, what, {
+          retryable: true,
+          details: { ambiguous: false, injected: true },
+        });
       case "hang-until-aborted":
         return new Promise<T>((_resolve, reject) => {
           const signal = options?.signal;
           const abort = (): void =>
-            reject(op === "txn" ? new MetadataAmbiguousError(`${what}: aborted`) : new NereusError(ErrorCode.CANCELLED, `${what}: aborted`));
+            reject(
+              op === "txn"
+                ? new MetadataAmbiguousError(`${what}: aborted`)
+                : new NereusError(ErrorCode.CANCELLED, `${what}: aborted`),
+            );
           if (signal === undefined) return;
           if (signal.aborted) abort();
           else signal.addEventListener("abort", abort, { once: true });

@@ -16,7 +16,6 @@ const putIfAbsent = (key: string, value: string): TxnRequest => ({
   readOnFailure: [key],
 });
 
-
 describeMetadataStoreConformance("InMemoryMetadataStore conformance", async () => ({
   store: new InMemoryMetadataStore(),
   prefix: "conformance/",
@@ -166,7 +165,10 @@ describe("InMemoryMetadataStore leases on a controlled clock", () => {
     let now = 1_000;
     const store = new InMemoryMetadataStore({ clock: () => now });
     const lease = await store.grantLease(500);
-    const put = await store.txn({ compares: [], writes: [{ type: "put", key: "r", value: bytes("x"), leaseId: lease.id }] });
+    const put = await store.txn({
+      compares: [],
+      writes: [{ type: "put", key: "r", value: bytes("x"), leaseId: lease.id }],
+    });
     now += 499;
     await lease.keepAlive();
     now += 499;
@@ -221,7 +223,11 @@ describe("InMemoryMetadataStore argument checks", () => {
       }),
     );
     expect(NereusError.hasCode(duplicate, ErrorCode.INVALID_ARGUMENT)).toBe(true);
-    const writes = Array.from({ length: 129 }, (_, index) => ({ type: "put" as const, key: `k${index}`, value: bytes("") }));
+    const writes = Array.from({ length: 129 }, (_, index) => ({
+      type: "put" as const,
+      key: `k${index}`,
+      value: bytes(""),
+    }));
     const oversized = await rejectionOf(store.txn({ compares: [], writes }));
     expect(NereusError.hasCode(oversized, ErrorCode.METADATA_LIMIT_EXCEEDED)).toBe(true);
   });

@@ -250,7 +250,9 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
   #apply(request: TxnRequest): TxnResult {
     for (const compare of request.compares) {
       const entry = this.#entries.get(compare.key);
-      const holds = isValueCompare(compare) ? entry !== undefined && bytesEqual(entry.value, compare.value) : (entry?.modRevision ?? 0) === compare.modRevision;
+      const holds = isValueCompare(compare)
+        ? entry !== undefined && bytesEqual(entry.value, compare.value)
+        : (entry?.modRevision ?? 0) === compare.modRevision;
       if (!holds) {
         return { succeeded: false, current: this.#read(request.readOnFailure ?? []) };
       }
@@ -280,7 +282,14 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
   #put(key: string, value: Uint8Array, leaseId: string | undefined, revision: number): void {
     let entry = this.#entries.get(key);
     if (entry === undefined) {
-      entry = { key, keyBytes: Buffer.from(key, "utf8"), value, modRevision: revision, createRevision: revision, leaseId };
+      entry = {
+        key,
+        keyBytes: Buffer.from(key, "utf8"),
+        value,
+        modRevision: revision,
+        createRevision: revision,
+        leaseId,
+      };
       this.#entries.set(key, entry);
       this.#sorted.splice(lowerBound(this.#sorted, entry.keyBytes, false), 0, entry);
     } else if (entry.leaseId !== undefined) {

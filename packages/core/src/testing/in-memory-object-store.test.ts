@@ -7,7 +7,6 @@ import { nereusRejectionOf } from "./rejections.js";
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (value: Uint8Array): string => new TextDecoder().decode(value);
 
-
 describeObjectStoreConformance("InMemoryObjectStore conformance", async () => ({
   store: new InMemoryObjectStore(),
   prefix: "conformance/",

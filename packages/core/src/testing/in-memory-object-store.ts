@@ -108,7 +108,11 @@ export class InMemoryObjectStore implements ObjectStore, AsyncDisposable {
   readonly #objects = new Map<string, StoredObject>();
   #closed = false;
 
-  async putIfAbsent(key: string, body: Uint8Array, options: ObjectIoOptions = {}): Promise<{ readonly created: boolean }> {
+  async putIfAbsent(
+    key: string,
+    body: Uint8Array,
+    options: ObjectIoOptions = {},
+  ): Promise<{ readonly created: boolean }> {
     this.#enter("put", options.signal);
     checkKey(key);
     if (!(body instanceof Uint8Array)) throw invalid("object body must be a Uint8Array");
@@ -197,10 +201,17 @@ export class InMemoryObjectStore implements ObjectStore, AsyncDisposable {
     const after = options.continuationToken === undefined ? undefined : Buffer.from(options.continuationToken, "utf8");
     this.stats.lists += 1;
     const matching = [...this.#objects.values()]
-      .filter((stored) => stored.key.startsWith(prefix) && (after === undefined || Buffer.compare(stored.keyBytes, after) > 0))
+      .filter(
+        (stored) =>
+          stored.key.startsWith(prefix) && (after === undefined || Buffer.compare(stored.keyBytes, after) > 0),
+      )
       .sort((left, right) => Buffer.compare(left.keyBytes, right.keyBytes));
     const page = matching.slice(0, limit);
-    const items = page.map((stored): ObjectInfo => ({ key: stored.key, size: stored.body.length, crc32c: stored.crc32c }));
+    const items = page.map((stored): ObjectInfo => ({
+      key: stored.key,
+      size: stored.body.length,
+      crc32c: stored.crc32c,
+    }));
     const last = page.at(-1);
     return matching.length > limit && last !== undefined ? { items, continuationToken: last.key } : { items };
   }
@@ -238,10 +249,17 @@ function invalid(message: string): NereusError {
 }
 
 function notFound(key: string): NereusError {
-  return new NereusError(ErrorCode.OBJECT_NOT_FOUND, `object ${key} does not exist`, { retryable: false, details: { key } });
+  return new NereusError(ErrorCode.OBJECT_NOT_FOUND, `object ${key} does not exist`, {
+    retryable: false,
+    details: { key },
+  });
 }
 
-function rangeOutside(key: string, range: { readonly offset: number; readonly length: number }, size: number): NereusError {
+function rangeOutside(
+  key: string,
+  range: { readonly offset: number; readonly length: number },
+  size: number,
+): NereusError {
   return new NereusError(
     ErrorCode.INVALID_ARGUMENT,
     `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${key} of ${String(size)} byte(s)`,
@@ -254,7 +272,14 @@ function checkKey(key: string): void {
 }
 
 function checkRange(range: { readonly offset: number; readonly length: number }): void {
-  if (!Number.isSafeInteger(range.offset) || range.offset < 0 || !Number.isSafeInteger(range.length) || range.length < 0) {
-    throw invalid(`range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`);
+  if (
+    !Number.isSafeInteger(range.offset) ||
+    range.offset < 0 ||
+    !Number.isSafeInteger(range.length) ||
+    range.length < 0
+  ) {
+    throw invalid(
+      `range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`,
+    );
   }
 }

@@ -12,7 +12,12 @@ for (const walKind of ["OBJECT", "BOOKKEEPER"] as const) {
     `MemoryWalProvider (${walKind})`,
     async () => {
       const provider = new MemoryWalProvider({ walKind });
-      return { writer: provider, reader: provider, metadata: new InMemoryMetadataStore(), corrupt: async (target) => provider.corrupt(target) };
+      return {
+        writer: provider,
+        reader: provider,
+        metadata: new InMemoryMetadataStore(),
+        corrupt: async (target) => provider.corrupt(target),
+      };
     },
     { supportsCorruption: true },
   );

@@ -86,7 +86,10 @@ export class MemoryWalProvider implements WalWriter, WalReader {
     }
     const frozenRequest: WalWriteRequest = {
       ...request,
-      entries: request.entries.map((entry, index) => ({ recordCount: entry.recordCount, payload: frozen[index] as Uint8Array })),
+      entries: request.entries.map((entry, index) => ({
+        recordCount: entry.recordCount,
+        payload: frozen[index] as Uint8Array,
+      })),
     };
     const prepared: MemoryPreparedWrite = {
       request: frozenRequest,
@@ -114,14 +117,23 @@ export class MemoryWalProvider implements WalWriter, WalReader {
     }
     if (fault === "corrupt-stored-bytes") this.corrupt(target);
     if (fault === "persist-then-lose-response") {
-      throw new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, "injected fault: persist applied but its response was lost", {
-        details: { injected: true },
-      });
+      throw new NereusError(
+        ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+        "injected fault: persist applied but its response was lost",
+        {
+          details: { injected: true },
+        },
+      );
     }
     return { prepared, readTarget: target };
   }
 
-  async protect(persisted: PersistedWrite, commitId: string, _metadata: MetadataStore, options: WalIoOptions = {}): Promise<TargetProtection> {
+  async protect(
+    persisted: PersistedWrite,
+    commitId: string,
+    _metadata: MetadataStore,
+    options: WalIoOptions = {},
+  ): Promise<TargetProtection> {
     this.stats.protects += 1;
     throwIfAborted(options.signal, "protect");
     await this.#beforeIo(this.faults.take("protect", persisted.prepared.request.streamId), options.signal, "protect");
@@ -133,9 +145,13 @@ export class MemoryWalProvider implements WalWriter, WalReader {
     this.stats.reads += 1;
     throwIfAborted(options.signal, "read");
     if (!this.targetTypes.includes(target.type)) {
-      throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `this ${this.walKind} provider cannot read ${target.type} targets`, {
-        retryable: false,
-      });
+      throw new NereusError(
+        ErrorCode.UNSUPPORTED_READ_TARGET,
+        `this ${this.walKind} provider cannot read ${target.type} targets`,
+        {
+          retryable: false,
+        },
+      );
     }
     await this.#beforeIo(this.faults.take("read", undefined), options.signal, "read");
     return target.type === "OBJECT_SLICE" ? this.#readObject(target) : this.#readRange(target);
@@ -220,7 +236,8 @@ export class MemoryWalProvider implements WalWriter, WalReader {
     const object = this.#objects.get(target.objectKey);
     if (object === undefined) throw notFound(`object ${target.objectKey}`);
     const slice = object.subarray(target.sliceOffset, target.sliceOffset + target.sliceLength);
-    if (slice.byteLength !== target.sliceLength || crc32c(slice) !== target.sliceChecksum) throw checksumMismatch(target.objectKey);
+    if (slice.byteLength !== target.sliceLength || crc32c(slice) !== target.sliceChecksum)
+      throw checksumMismatch(target.objectKey);
     const reader = new ByteReader(slice, "memory WAL object");
     reader.expectBytes(MAGIC, "magic");
     const count = reader.readU32("entryCount");
@@ -237,7 +254,9 @@ export class MemoryWalProvider implements WalWriter, WalReader {
   #readRange(target: Extract<ReadTarget, { type: "BOOKKEEPER_ENTRY_RANGE" }>): StoredEntry[] {
     const ledger = this.#ledgers.get(target.ledgerId);
     if (ledger === undefined || ledger.length < target.firstEntryId + target.entryCount) {
-      throw notFound(`ledger ${target.ledgerId} entries [${String(target.firstEntryId)}, +${String(target.entryCount)})`);
+      throw notFound(
+        `ledger ${target.ledgerId} entries [${String(target.firstEntryId)}, +${String(target.entryCount)})`,
+      );
     }
     const raw = ledger.slice(target.firstEntryId, target.firstEntryId + target.entryCount);
     let checksum = 0;
@@ -255,14 +274,19 @@ export class MemoryWalProvider implements WalWriter, WalReader {
 
 function asMemoryPrepared(prepared: PreparedWrite): MemoryPreparedWrite {
   if (!Array.isArray((prepared as Partial<MemoryPreparedWrite>).frozen)) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, "persist needs a write prepared by this provider", { retryable: false });
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, "persist needs a write prepared by this provider", {
+      retryable: false,
+    });
   }
   return prepared as MemoryPreparedWrite;
 }
 
 function throwIfAborted(signal: AbortSignal | undefined, op: string): void {
   if (signal?.aborted === true) {
-    throw new NereusError(ErrorCode.CANCELLED, `memory WAL ${op} cancelled`, { retryable: false, cause: signal.reason });
+    throw new NereusError(ErrorCode.CANCELLED, `memory WAL ${op} cancelled`, {
+      retryable: false,
+      cause: signal.reason,
+    });
   }
 }
 
@@ -281,5 +305,7 @@ function notFound(what: string): NereusError {
 }
 
 function checksumMismatch(what: string): NereusError {
-  return new NereusError(ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, `memory WAL: ${what} failed its checksum`, { retryable: false });
+  return new NereusError(ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH, `memory WAL: ${what} failed its checksum`, {
+    retryable: false,
+  });
 }

@@ -24,7 +24,8 @@ const SLOW_TEST_TIMEOUT_MS = 30_000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 const bytes = (text: string): Uint8Array => encoder.encode(text);
-const text = (value: Uint8Array | undefined): string | undefined => (value === undefined ? undefined : decoder.decode(value));
+const text = (value: Uint8Array | undefined): string | undefined =>
+  value === undefined ? undefined : decoder.decode(value);
 const compareUtf8 = (left: string, right: string): number => Buffer.compare(Buffer.from(left), Buffer.from(right));
 
 function put(key: string, value: string | Uint8Array, leaseId?: string): TxnRequest["writes"][number] {
@@ -63,7 +64,11 @@ export function describeMetadataStoreConformance(
   name: string,
   createStore: () => Promise<MetadataStoreConformanceFixture>,
 ): void {
-  function test(title: string, body: (store: MetadataStore, prefix: string) => Promise<void>, timeoutMs?: number): void {
+  function test(
+    title: string,
+    body: (store: MetadataStore, prefix: string) => Promise<void>,
+    timeoutMs?: number,
+  ): void {
     it(
       title,
       async () => {
@@ -147,7 +152,9 @@ export function describeMetadataStoreConformance(
 
     describe("revisions", () => {
       test("revisions strictly increase and all writes of one txn share one revision", async (store, prefix) => {
-        const first = revisionOf(await store.txn({ compares: [], writes: [put(`${prefix}a`, "1"), put(`${prefix}b`, "1")] }));
+        const first = revisionOf(
+          await store.txn({ compares: [], writes: [put(`${prefix}a`, "1"), put(`${prefix}b`, "1")] }),
+        );
         const second = revisionOf(await store.txn({ compares: [], writes: [put(`${prefix}c`, "1")] }));
         const third = revisionOf(await store.txn({ compares: [], writes: [put(`${prefix}a`, "2")] }));
         expect(first).toBeGreaterThan(0);
@@ -167,7 +174,9 @@ export function describeMetadataStoreConformance(
         );
         expect(deleted).toBeGreaterThan(created);
         expect(await store.get(key)).toBeUndefined();
-        const recreated = revisionOf(await store.txn({ compares: [{ key, modRevision: 0 }], writes: [put(key, "same")] }));
+        const recreated = revisionOf(
+          await store.txn({ compares: [{ key, modRevision: 0 }], writes: [put(key, "same")] }),
+        );
         expect(recreated).toBeGreaterThan(deleted);
         expect(await store.get(key)).toMatchObject({ modRevision: recreated, createRevision: recreated });
         const stale = await store.txn({ compares: [{ key, modRevision: created }], writes: [put(key, "stale")] });
@@ -195,11 +204,18 @@ export function describeMetadataStoreConformance(
       test("a value compare holds on exactly the stored bytes, never on an absent key, and combines with revision compares", async (store, prefix) => {
         const key = `${prefix}value-cas`;
         const v1 = revisionOf(await store.txn({ compares: [], writes: [put(key, "head-1")] }));
-        const lost = await store.txn({ compares: [{ key, value: bytes("head-2") }], writes: [put(key, "never")], readOnFailure: [key] });
+        const lost = await store.txn({
+          compares: [{ key, value: bytes("head-2") }],
+          writes: [put(key, "never")],
+          readOnFailure: [key],
+        });
         expect(text(currentOf(lost).get(key)?.value)).toBe("head-1");
         const longer = await store.txn({ compares: [{ key, value: bytes("head-1 ") }], writes: [put(key, "never")] });
         expect(longer.succeeded).toBe(false);
-        const absent = await store.txn({ compares: [{ key: `${prefix}value-absent`, value: new Uint8Array(0) }], writes: [put(key, "never")] });
+        const absent = await store.txn({
+          compares: [{ key: `${prefix}value-absent`, value: new Uint8Array(0) }],
+          writes: [put(key, "never")],
+        });
         expect(absent.succeeded).toBe(false);
         const mixed = await store.txn({
           compares: [
@@ -218,7 +234,11 @@ export function describeMetadataStoreConformance(
       test("modRevision 0 means absent: put-if-absent fails on an existing key", async (store, prefix) => {
         const key = `${prefix}absent-check`;
         await store.txn({ compares: [], writes: [put(key, "first")] });
-        const again = await store.txn({ compares: [{ key, modRevision: 0 }], writes: [put(key, "second")], readOnFailure: [key] });
+        const again = await store.txn({
+          compares: [{ key, modRevision: 0 }],
+          writes: [put(key, "second")],
+          readOnFailure: [key],
+        });
         expect(text(currentOf(again).get(key)?.value)).toBe("first");
         const gone = await store.txn({ compares: [{ key: `${prefix}never`, modRevision: 0 }], writes: [] });
         expect(gone.succeeded).toBe(true);
@@ -228,7 +248,11 @@ export function describeMetadataStoreConformance(
         const key = `${prefix}race`;
         const results = await Promise.all(
           Array.from({ length: 8 }, (_, index) =>
-            store.txn({ compares: [{ key, modRevision: 0 }], writes: [put(key, `writer-${index}`)], readOnFailure: [key] }),
+            store.txn({
+              compares: [{ key, modRevision: 0 }],
+              writes: [put(key, `writer-${index}`)],
+              readOnFailure: [key],
+            }),
           ),
         );
         const winners = results.flatMap((result, index) => (result.succeeded ? [index] : []));
@@ -286,15 +310,41 @@ export function describeMetadataStoreConformance(
 
       test("a txn that writes one key twice is rejected with INVALID_ARGUMENT and applies nothing", async (store, prefix) => {
         const key = `${prefix}twice`;
-        await expectNereusError(store.txn({ compares: [], writes: [put(key, "1"), put(key, "2")] }), ErrorCode.INVALID_ARGUMENT);
+        await expectNereusError(
+          store.txn({ compares: [], writes: [put(key, "1"), put(key, "2")] }),
+          ErrorCode.INVALID_ARGUMENT,
+        );
         expect(await store.get(key)).toBeUndefined();
       });
     });
 
     describe("scan", () => {
       const suffixes = [
-        "a", "b", "ab", "a/b", "A", "0", "9", "~", "é", "ü/x", "\uFF21", "\u{1F600}", "\u{10FFFF}", "z z", "zz", "日本",
-        "a\u0000", "k-01", "k-02", "k-10", "k-11", "k-99", "€", "Ω", "\u007F",
+        "a",
+        "b",
+        "ab",
+        "a/b",
+        "A",
+        "0",
+        "9",
+        "~",
+        "é",
+        "ü/x",
+        "\uFF21",
+        "\u{1F600}",
+        "\u{10FFFF}",
+        "z z",
+        "zz",
+        "日本",
+        "a\u0000",
+        "k-01",
+        "k-02",
+        "k-10",
+        "k-11",
+        "k-99",
+        "€",
+        "Ω",
+        "\u007F",
       ];
 
       test("pages through more keys than the limit in UTF-8 byte order with startAfter/limit/more", async (store, prefix) => {
@@ -304,7 +354,10 @@ export function describeMetadataStoreConformance(
           await store.txn({ compares: [], writes: keys.slice(index, index + 7).map((key) => put(key, key)) });
         }
         // Neighbours that share the string start but are outside the prefix.
-        await store.txn({ compares: [], writes: [put(`${prefix}scan0`, "x"), put(`${prefix}sca`, "x"), put(`${prefix}scan`, "x")] });
+        await store.txn({
+          compares: [],
+          writes: [put(`${prefix}scan0`, "x"), put(`${prefix}sca`, "x"), put(`${prefix}scan`, "x")],
+        });
         const expected = [...keys].sort(compareUtf8);
         const seen: string[] = [];
         let startAfter: string | undefined;
@@ -328,7 +381,10 @@ export function describeMetadataStoreConformance(
 
       test("more is false when the last page is exactly full, and an empty prefix range is an empty page", async (store, prefix) => {
         const scanPrefix = `${prefix}exact/`;
-        await store.txn({ compares: [], writes: ["1", "2", "3"].map((suffix) => put(`${scanPrefix}${suffix}`, suffix)) });
+        await store.txn({
+          compares: [],
+          writes: ["1", "2", "3"].map((suffix) => put(`${scanPrefix}${suffix}`, suffix)),
+        });
         const full = await store.scan(scanPrefix, { limit: 3 });
         expect(full.items.map((item) => item.key)).toEqual(["1", "2", "3"].map((suffix) => `${scanPrefix}${suffix}`));
         expect(full.more).toBe(false);
@@ -340,9 +396,14 @@ export function describeMetadataStoreConformance(
 
       test("startAt is inclusive, startAfter exclusive, and both bounds apply together", async (store, prefix) => {
         const scanPrefix = `${prefix}bounds/`;
-        await store.txn({ compares: [], writes: ["a", "b", "c", "d"].map((suffix) => put(`${scanPrefix}${suffix}`, suffix)) });
+        await store.txn({
+          compares: [],
+          writes: ["a", "b", "c", "d"].map((suffix) => put(`${scanPrefix}${suffix}`, suffix)),
+        });
         const keysOf = async (options: { startAt?: string; startAfter?: string }): Promise<string[]> =>
-          (await store.scan(scanPrefix, { limit: 10, ...options })).items.map((item) => item.key.slice(scanPrefix.length));
+          (await store.scan(scanPrefix, { limit: 10, ...options })).items.map((item) =>
+            item.key.slice(scanPrefix.length),
+          );
         expect(await keysOf({ startAt: `${scanPrefix}b` })).toEqual(["b", "c", "d"]);
         expect(await keysOf({ startAfter: `${scanPrefix}b` })).toEqual(["c", "d"]);
         expect(await keysOf({ startAt: `${scanPrefix}b`, startAfter: `${scanPrefix}c` })).toEqual(["d"]);
@@ -427,7 +488,10 @@ export function describeMetadataStoreConformance(
         await expectNereusError(store.scan(prefix, { limit: 1 }), ErrorCode.STORAGE_CLOSED);
         await expectNereusError(store.txn({ compares: [], writes: [put(key, "x")] }), ErrorCode.STORAGE_CLOSED);
         await expectNereusError(store.grantLease(1_000), ErrorCode.STORAGE_CLOSED);
-        await expectNereusError(store.watch(prefix, () => {}), ErrorCode.STORAGE_CLOSED);
+        await expectNereusError(
+          store.watch(prefix, () => {}),
+          ErrorCode.STORAGE_CLOSED,
+        );
       });
 
       test("an already-aborted signal fails with CANCELLED before any I/O", async (store, prefix) => {

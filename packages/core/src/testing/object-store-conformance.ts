@@ -178,12 +178,17 @@ export function describeObjectStoreConformance(
         await store.putIfAbsent(`${prefix}listing-decoy`, randomBytes(3));
         await store.putIfAbsent(`${prefix}other/a`, randomBytes(3));
 
-        const expected = [...bodies.keys()].sort((left, right) => Buffer.compare(Buffer.from(left), Buffer.from(right)));
+        const expected = [...bodies.keys()].sort((left, right) =>
+          Buffer.compare(Buffer.from(left), Buffer.from(right)),
+        );
         const seen: string[] = [];
         let token: string | undefined;
         let pages = 0;
         do {
-          const page = await store.list(`${prefix}list/`, { limit: 3, ...(token === undefined ? {} : { continuationToken: token }) });
+          const page = await store.list(`${prefix}list/`, {
+            limit: 3,
+            ...(token === undefined ? {} : { continuationToken: token }),
+          });
           expect(page.items.length).toBeLessThanOrEqual(3);
           for (const item of page.items) {
             expect(item.size).toBe(bodies.get(item.key)?.length);
@@ -201,7 +206,9 @@ export function describeObjectStoreConformance(
 
         // A prefix that ends inside a key segment.
         const partial = await store.list(`${prefix}list/a`);
-        expect(partial.items.map((item) => item.key)).toEqual(expected.filter((key) => key.startsWith(`${prefix}list/a`)));
+        expect(partial.items.map((item) => item.key)).toEqual(
+          expected.filter((key) => key.startsWith(`${prefix}list/a`)),
+        );
         const deep = await store.list(`${prefix}list/b/c/`);
         expect(deep.items.map((item) => item.key)).toEqual([`${prefix}list/b/c/d`, `${prefix}list/b/c/e`]);
         await expect(store.list(`${prefix}nothing-here/`)).resolves.toEqual({ items: [] });
@@ -248,7 +255,9 @@ export function describeObjectStoreConformance(
         expect(codeOf(await rejectionOf(store.putIfAbsent(`${prefix}aborted`, randomBytes(10), { signal })))).toBe(
           ErrorCode.CANCELLED,
         );
-        expect(codeOf(await rejectionOf(store.get(`${prefix}present`, undefined, { signal })))).toBe(ErrorCode.CANCELLED);
+        expect(codeOf(await rejectionOf(store.get(`${prefix}present`, undefined, { signal })))).toBe(
+          ErrorCode.CANCELLED,
+        );
         expect(codeOf(await rejectionOf(store.get(`${prefix}present`, { offset: 0, length: 2 }, { signal })))).toBe(
           ErrorCode.CANCELLED,
         );
@@ -284,7 +293,6 @@ function equalBytes(left: Uint8Array, right: Uint8Array): boolean {
     Buffer.from(right.buffer, right.byteOffset, right.byteLength),
   );
 }
-
 
 function codeOf(error: unknown): string {
   if (!NereusError.is(error)) throw new Error(`expected a NereusError, got ${String(error)}`, { cause: error });

@@ -7,7 +7,13 @@ import type { StreamHead } from "../domain/stream-head.js";
 /** A fresh head with `overrides` applied. */
 export function streamHeadFixture(overrides: Partial<StreamHead> = {}): StreamHead {
   return {
-    ...freshStreamHead({ streamId: "s-test", streamName: "test", profile: "OBJECT_WAL_SYNC_OBJECT", attributes: {}, createdAtMillis: 0 }),
+    ...freshStreamHead({
+      streamId: "s-test",
+      streamName: "test",
+      profile: "OBJECT_WAL_SYNC_OBJECT",
+      attributes: {},
+      createdAtMillis: 0,
+    }),
     ...overrides,
   };
 }

@@ -13,7 +13,8 @@ export type WalFaultOp = "persist" | "protect" | "read";
  *   detect it through the target checksum).
  * - `hang-until-aborted`: the call never answers until its signal aborts (then it throws CANCELLED).
  */
-export type WalFaultMode = "fail-before-persist" | "persist-then-lose-response" | "corrupt-stored-bytes" | "hang-until-aborted";
+export type WalFaultMode =
+  "fail-before-persist" | "persist-then-lose-response" | "corrupt-stored-bytes" | "hang-until-aborted";
 
 export interface WalFaultRule extends FaultRule<WalFaultMode> {
   readonly op: WalFaultOp;

@@ -34,7 +34,10 @@ export function startWorkerModule(module: URL, options: WorkerOptions = {}): Wor
   if (!source.endsWith(".ts") || !fs.existsSync(source)) {
     throw new Error(`worker module ${fileURLToPath(module)} does not exist, nor does its TypeScript source`);
   }
-  return new Worker(sourceBundle(source), { ...options, execArgv: ["--enable-source-maps", ...(options.execArgv ?? [])] });
+  return new Worker(sourceBundle(source), {
+    ...options,
+    execArgv: ["--enable-source-maps", ...(options.execArgv ?? [])],
+  });
 }
 
 /** The bundle of the TypeScript module at `source` (made once per process; same content, same file). */
@@ -86,7 +89,10 @@ function npmPackages(packageDir: string, visited: Set<string>): Set<string> {
   const names = new Set<string>();
   if (visited.has(packageDir)) return names;
   visited.add(packageDir);
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir, "package.json"), "utf8")) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
   for (const field of ["dependencies", "peerDependencies", "devDependencies"]) {
     for (const [name, version] of Object.entries(manifest[field] ?? {})) {
       if (!version.startsWith("workspace:")) {
@@ -94,7 +100,8 @@ function npmPackages(packageDir: string, visited: Set<string>): Set<string> {
         continue;
       }
       const linked = path.join(packageDir, "node_modules", name);
-      if (field !== "devDependencies" && fs.existsSync(linked)) for (const each of npmPackages(fs.realpathSync(linked), visited)) names.add(each);
+      if (field !== "devDependencies" && fs.existsSync(linked))
+        for (const each of npmPackages(fs.realpathSync(linked), visited)) names.add(each);
     }
   }
   return names;

@@ -4,7 +4,9 @@ import { NereusError } from "../errors/nereus-error.js";
 import { Deadline } from "./deadline.js";
 
 const aborted = (signal: AbortSignal): Promise<void> =>
-  signal.aborted ? Promise.resolve() : new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+  signal.aborted
+    ? Promise.resolve()
+    : new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
 
 describe("Deadline", () => {
   it("expires once and names the reason: TIMEOUT, CANCELLED (caller) or STORAGE_CLOSED (owner)", async () => {
@@ -78,7 +80,9 @@ describe("Deadline", () => {
     expect(disposed.aborted).toBe(false);
     closing.abort();
     expect(disposed.aborted).toBe(false);
-    expect(live.every((deadline) => deadline.aborted && deadline.error("op").code === ErrorCode.STORAGE_CLOSED)).toBe(true);
+    expect(live.every((deadline) => deadline.aborted && deadline.error("op").code === ErrorCode.STORAGE_CLOSED)).toBe(
+      true,
+    );
   });
 
   it("a one-member union is a view: same signal, and disposing it leaves the member running", async () => {

@@ -38,7 +38,13 @@ export class Deadline {
   /** A union's listener on its member signals, with the members. */
   #memberListener: { readonly members: readonly Deadline[]; readonly listener: () => void } | undefined;
 
-  private constructor(expiresAt: number, signal: AbortSignal, controller: AbortController | undefined, caller?: AbortSignal, closing?: AbortSignal) {
+  private constructor(
+    expiresAt: number,
+    signal: AbortSignal,
+    controller: AbortController | undefined,
+    caller?: AbortSignal,
+    closing?: AbortSignal,
+  ) {
     this.#expiresAt = expiresAt;
     this.signal = signal;
     if (controller !== undefined) setMaxListeners(0, signal);
@@ -51,9 +57,13 @@ export class Deadline {
   static start(timeoutMs: number | undefined, caller?: AbortSignal, closing?: AbortSignal): Deadline {
     const ms = timeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
     if (typeof ms !== "number" || !Number.isFinite(ms) || ms <= 0) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `timeoutMs must be a positive finite number, got ${String(ms)}`, {
-        retryable: false,
-      });
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `timeoutMs must be a positive finite number, got ${String(ms)}`,
+        {
+          retryable: false,
+        },
+      );
     }
     const delay = Math.ceil(ms);
     // Beyond u32 AbortSignal.timeout threw ERR_OUT_OF_RANGE; such a timeout still fails exactly that way.
@@ -81,7 +91,8 @@ export class Deadline {
   static union(members: readonly Deadline[], closing?: AbortSignal): Deadline {
     const first = members[0];
     if (first === undefined) throw new TypeError("Deadline.union needs at least one member");
-    if (members.length === 1) return new Deadline(first.#expiresAt, first.signal, undefined, first.#caller, first.#closing);
+    if (members.length === 1)
+      return new Deadline(first.#expiresAt, first.signal, undefined, first.#caller, first.#closing);
     const controller = new AbortController();
     const expiresAt = Math.max(...members.map((member) => member.#expiresAt));
     const union = new Deadline(expiresAt, controller.signal, controller, undefined, closing);

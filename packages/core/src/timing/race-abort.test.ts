@@ -5,7 +5,9 @@ describe("raceAbort", () => {
   it("settles with the promise when the signal stays quiet", async () => {
     const controller = new AbortController();
     await expect(raceAbort(Promise.resolve(7), controller.signal, () => new Error("aborted"))).resolves.toBe(7);
-    await expect(raceAbort(Promise.reject(new Error("boom")), controller.signal, () => new Error("aborted"))).rejects.toThrow("boom");
+    await expect(
+      raceAbort(Promise.reject(new Error("boom")), controller.signal, () => new Error("aborted")),
+    ).rejects.toThrow("boom");
   });
 
   it("rejects with the caller's error when the signal fires first, and leaves the work running", async () => {

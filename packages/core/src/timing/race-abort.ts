@@ -7,7 +7,11 @@
  * `promise`, or a rejection with `abortError()` once `signal` aborts first (at once when it already has). Without a
  * signal it returns `promise` itself. The listener leaves the signal as soon as either side settles.
  */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, abortError: () => unknown): Promise<T> {
+export function raceAbort<T>(
+  promise: Promise<T>,
+  signal: AbortSignal | undefined,
+  abortError: () => unknown,
+): Promise<T> {
   if (signal === undefined) return promise;
   if (signal.aborted) {
     promise.catch(() => undefined);

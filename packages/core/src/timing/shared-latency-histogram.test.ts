@@ -21,7 +21,14 @@ describe("SharedLatencyHistogram", () => {
 
   it("starts at zero and keeps its words in the documented layout", () => {
     const histogram = SharedLatencyHistogram.create([0.5]);
-    expect(histogram.snapshot()).toEqual({ count: 0, sumSeconds: 0, buckets: [{ le: 0.5, count: 0 }, { le: Number.POSITIVE_INFINITY, count: 0 }] });
+    expect(histogram.snapshot()).toEqual({
+      count: 0,
+      sumSeconds: 0,
+      buckets: [
+        { le: 0.5, count: 0 },
+        { le: Number.POSITIVE_INFINITY, count: 0 },
+      ],
+    });
     histogram.observeNanos(700n * MS);
     expect([...new BigInt64Array(histogram.handle.words)]).toEqual([1n, 700n * MS, 0n, 1n]);
     expect(histogram.handle.boundsNanos).toEqual([500_000_000]);

@@ -7,7 +7,9 @@
 // fell into bucket i (at most `boundsNanos[i]`, above the bound before it), [2 + bounds] those above every bound.
 
 /** Default bucket upper bounds in seconds: 50 us to 1 s, fine enough to tell a page-cache write from a device flush. */
-export const DEFAULT_LATENCY_BOUNDS_SECONDS: readonly number[] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1];
+export const DEFAULT_LATENCY_BOUNDS_SECONDS: readonly number[] = [
+  0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1,
+];
 
 /** The part of a histogram that crosses threads (structured-clonable): its words and bucket bounds. */
 export interface SharedLatencyHistogramHandle {
@@ -40,8 +42,10 @@ export class SharedLatencyHistogram {
   static create(boundsSeconds: readonly number[] = DEFAULT_LATENCY_BOUNDS_SECONDS): SharedLatencyHistogram {
     if (boundsSeconds.length === 0) throw new RangeError("a latency histogram needs at least one bucket bound");
     const boundsNanos = boundsSeconds.map((seconds, index) => {
-      if (!(Number.isFinite(seconds) && seconds > 0)) throw new RangeError(`bucket bound ${String(seconds)} is not a positive number of seconds`);
-      if (index > 0 && seconds <= (boundsSeconds[index - 1] as number)) throw new RangeError("bucket bounds must be strictly ascending");
+      if (!(Number.isFinite(seconds) && seconds > 0))
+        throw new RangeError(`bucket bound ${String(seconds)} is not a positive number of seconds`);
+      if (index > 0 && seconds <= (boundsSeconds[index - 1] as number))
+        throw new RangeError("bucket bounds must be strictly ascending");
       return Math.round(seconds * 1e9);
     });
     const words = new SharedArrayBuffer((2 + boundsNanos.length + 1) * BigInt64Array.BYTES_PER_ELEMENT);
@@ -73,8 +77,15 @@ export class SharedLatencyHistogram {
     let cumulative = 0;
     for (let bucket = 0; bucket <= bounds.length; bucket += 1) {
       cumulative += Number(Atomics.load(this.#view, 2 + bucket));
-      buckets.push({ le: bucket < bounds.length ? (bounds[bucket] as number) / 1e9 : Number.POSITIVE_INFINITY, count: cumulative });
+      buckets.push({
+        le: bucket < bounds.length ? (bounds[bucket] as number) / 1e9 : Number.POSITIVE_INFINITY,
+        count: cumulative,
+      });
     }
-    return { count: Number(Atomics.load(this.#view, 0)), sumSeconds: Number(Atomics.load(this.#view, 1)) / 1e9, buckets };
+    return {
+      count: Number(Atomics.load(this.#view, 0)),
+      sumSeconds: Number(Atomics.load(this.#view, 1)) / 1e9,
+      buckets,
+    };
   }
 }

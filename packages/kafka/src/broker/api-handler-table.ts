@@ -46,7 +46,11 @@ export interface ApiHandlerTable {
 }
 
 /** Builds the table; throws INVALID_ARGUMENT for an unknown group API or one the broker answers itself. */
-export function buildApiHandlerTable(services: BrokerServices, groupHandlers: KafkaApiHandlers, advertisedCaps: MaxVersionCaps): ApiHandlerTable {
+export function buildApiHandlerTable(
+  services: BrokerServices,
+  groupHandlers: KafkaApiHandlers,
+  advertisedCaps: MaxVersionCaps,
+): ApiHandlerTable {
   const handlers = new Map<number, KafkaApiHandler>();
   for (const [name, handler] of Object.entries(groupHandlers) as Array<[ApiKeyName, KafkaApiHandler | undefined]>) {
     if (handler === undefined) continue;

@@ -66,9 +66,24 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
   }
 
   collect(): MetricFamily[] {
-    const counter = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: "counter", samples: [{ labels: {}, value }] });
-    const gauge = (name: string, help: string, value: number): MetricFamily => ({ name, help, type: "gauge", samples: [{ labels: {}, value }] });
-    const labelled = (name: string, help: string, label: string, values: ReadonlyMap<string | number, number>): MetricFamily => ({
+    const counter = (name: string, help: string, value: number): MetricFamily => ({
+      name,
+      help,
+      type: "counter",
+      samples: [{ labels: {}, value }],
+    });
+    const gauge = (name: string, help: string, value: number): MetricFamily => ({
+      name,
+      help,
+      type: "gauge",
+      samples: [{ labels: {}, value }],
+    });
+    const labelled = (
+      name: string,
+      help: string,
+      label: string,
+      values: ReadonlyMap<string | number, number>,
+    ): MetricFamily => ({
       name,
       help,
       type: "counter",
@@ -77,27 +92,85 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
     return [
       counter("nereus_kafka_connections_opened_total", "Kafka connections opened.", this.connectionsOpened),
       gauge("nereus_kafka_connections_active", "Kafka connections open now.", this.connectionsActive),
-      counter("nereus_kafka_connections_failed_total", "Connections closed because of an undecodable or unsupported request.", this.closedConnections),
+      counter(
+        "nereus_kafka_connections_failed_total",
+        "Connections closed because of an undecodable or unsupported request.",
+        this.closedConnections,
+      ),
       labelled("nereus_kafka_requests_total", "Kafka requests handled, by API.", "api", this.requests),
-      labelled("nereus_kafka_request_failures_total", "Requests answered with a generic error because their handler failed, by API.", "api", this.requestErrors),
+      labelled(
+        "nereus_kafka_request_failures_total",
+        "Requests answered with a generic error because their handler failed, by API.",
+        "api",
+        this.requestErrors,
+      ),
       counter("nereus_kafka_produced_batches_total", "Record batches appended.", this.producedBatches),
       counter("nereus_kafka_produced_records_total", "Records appended.", this.producedRecords),
       counter("nereus_kafka_produced_bytes_total", "Bytes of record batches appended.", this.producedBytes),
-      counter("nereus_kafka_duplicate_batches_total", "Retried idempotent batches answered with their original offset.", this.duplicateBatches),
-      labelled("nereus_kafka_produce_partition_errors_total", "Produce partition results with an error, by Kafka error code.", "error_code", this.produceErrors),
+      counter(
+        "nereus_kafka_duplicate_batches_total",
+        "Retried idempotent batches answered with their original offset.",
+        this.duplicateBatches,
+      ),
+      labelled(
+        "nereus_kafka_produce_partition_errors_total",
+        "Produce partition results with an error, by Kafka error code.",
+        "error_code",
+        this.produceErrors,
+      ),
       counter("nereus_kafka_fetched_bytes_total", "Record bytes returned by Fetch.", this.fetchedBytes),
       counter("nereus_kafka_fetch_waits_total", "Fetches that long-polled for data.", this.fetchWaits),
-      counter("nereus_kafka_fetch_tail_hits_total", "Fetch partition reads served from the partition's tail cache (its newest committed batches).", this.fetchTailHits),
-      counter("nereus_kafka_fetch_read_ahead_hits_total", "Fetch partition reads served from the partition's read-ahead buffer.", this.fetchReadAheadHits),
-      counter("nereus_kafka_fetch_storage_reads_total", "Fetch partition reads served by the storage core.", this.fetchStorageReads),
-      gauge("nereus_kafka_read_ahead_bytes", "Bytes held by the read-ahead buffers of all partitions.", this.#gauges.readAheadBytes()),
-      gauge("nereus_kafka_tail_cache_bytes", "Bytes held by the tail caches of all partitions.", this.#gauges.tailCacheBytes()),
+      counter(
+        "nereus_kafka_fetch_tail_hits_total",
+        "Fetch partition reads served from the partition's tail cache (its newest committed batches).",
+        this.fetchTailHits,
+      ),
+      counter(
+        "nereus_kafka_fetch_read_ahead_hits_total",
+        "Fetch partition reads served from the partition's read-ahead buffer.",
+        this.fetchReadAheadHits,
+      ),
+      counter(
+        "nereus_kafka_fetch_storage_reads_total",
+        "Fetch partition reads served by the storage core.",
+        this.fetchStorageReads,
+      ),
+      gauge(
+        "nereus_kafka_read_ahead_bytes",
+        "Bytes held by the read-ahead buffers of all partitions.",
+        this.#gauges.readAheadBytes(),
+      ),
+      gauge(
+        "nereus_kafka_tail_cache_bytes",
+        "Bytes held by the tail caches of all partitions.",
+        this.#gauges.tailCacheBytes(),
+      ),
       counter("nereus_kafka_partition_fences_total", "Partitions fenced by an uncertain append.", this.partitionFences),
-      counter("nereus_kafka_partition_loads_total", "Partition loads (head read and producer-state replay).", this.partitionLoads),
-      counter("nereus_kafka_replayed_batches_total", "Batches replayed while loading producer state.", this.replayedBatches),
-      counter("nereus_kafka_retention_sweeps_total", "Retention sweeps run (retention.ms and retention.bytes).", this.retentionSweeps),
-      counter("nereus_kafka_retention_deleted_records_total", "Offsets moved below the log start by retention.ms and retention.bytes.", this.retentionDeletedRecords),
-      counter("nereus_kafka_retention_failures_total", "Partitions whose retention failed in a sweep (tried again by the next).", this.retentionFailures),
+      counter(
+        "nereus_kafka_partition_loads_total",
+        "Partition loads (head read and producer-state replay).",
+        this.partitionLoads,
+      ),
+      counter(
+        "nereus_kafka_replayed_batches_total",
+        "Batches replayed while loading producer state.",
+        this.replayedBatches,
+      ),
+      counter(
+        "nereus_kafka_retention_sweeps_total",
+        "Retention sweeps run (retention.ms and retention.bytes).",
+        this.retentionSweeps,
+      ),
+      counter(
+        "nereus_kafka_retention_deleted_records_total",
+        "Offsets moved below the log start by retention.ms and retention.bytes.",
+        this.retentionDeletedRecords,
+      ),
+      counter(
+        "nereus_kafka_retention_failures_total",
+        "Partitions whose retention failed in a sweep (tried again by the next).",
+        this.retentionFailures,
+      ),
       gauge("nereus_kafka_partitions_open", "Partition logs held in memory.", this.#gauges.partitions()),
       gauge("nereus_kafka_partitions_fenced", "Partitions fenced now.", this.#gauges.fenced()),
     ];

@@ -31,7 +31,8 @@ export function invalid(message: string): NereusError {
 
 /** `value` when it is an integer in [1, max]. */
 export function positiveInteger(name: string, value: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!Number.isSafeInteger(value) || value < 1 || value > max) throw invalid(`${name} must be an integer in [1, ${String(max)}], got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1 || value > max)
+    throw invalid(`${name} must be an integer in [1, ${String(max)}], got ${String(value)}`);
   return value;
 }
 
@@ -49,15 +50,19 @@ export function nonNegativeInteger(name: string, value: number): number {
 
 /** `logDir` when it has a non-empty path and, if any, a capacity function. */
 export function checkLogDir(logDir: LogDirectory): LogDirectory {
-  if (typeof logDir.path !== "string" || logDir.path.length === 0) throw invalid("logDir.path must be a non-empty string");
-  if (logDir.capacity !== undefined && typeof logDir.capacity !== "function") throw invalid("logDir.capacity must be a function");
+  if (typeof logDir.path !== "string" || logDir.path.length === 0)
+    throw invalid("logDir.path must be a non-empty string");
+  if (logDir.capacity !== undefined && typeof logDir.capacity !== "function")
+    throw invalid("logDir.capacity must be a function");
   return logDir;
 }
 
 /** The broker's identity (node id, advertised address, cluster id) after checking the node id and the address. */
 export function checkIdentity(options: IdentityOptions): BrokerIdentity {
-  if (!Number.isInteger(options.nodeId) || options.nodeId < 0 || options.nodeId > 0x7fff_ffff) throw invalid(`nodeId must be an int32 >= 0, got ${String(options.nodeId)}`);
-  if (typeof options.advertisedHost !== "string" || options.advertisedHost.length === 0) throw invalid("advertisedHost must be a non-empty string");
+  if (!Number.isInteger(options.nodeId) || options.nodeId < 0 || options.nodeId > 0x7fff_ffff)
+    throw invalid(`nodeId must be an int32 >= 0, got ${String(options.nodeId)}`);
+  if (typeof options.advertisedHost !== "string" || options.advertisedHost.length === 0)
+    throw invalid("advertisedHost must be a non-empty string");
   positiveInteger("advertisedPort", options.advertisedPort, 65_535);
   return {
     nodeId: options.nodeId,
@@ -77,14 +82,27 @@ export function checkDefaultProfile(defaultProfile: StorageProfileName | undefin
 }
 
 /** The handlers' settings, checked in this order, with their defaults. */
-export function brokerSettings(options: SettingOptions, defaultProfile: BrokerSettings["defaultProfile"]): BrokerSettings {
+export function brokerSettings(
+  options: SettingOptions,
+  defaultProfile: BrokerSettings["defaultProfile"],
+): BrokerSettings {
   return {
     defaultPartitions: positiveInteger("defaultPartitions", options.defaultPartitions ?? 1, 0x7fff_ffff),
     autoCreateTopics: options.autoCreateTopics ?? true,
     defaultProfile,
-    maxPartitionsPerTopic: positiveInteger("maxPartitionsPerTopic", options.maxPartitionsPerTopic ?? 10_000, 0x7fff_ffff),
+    maxPartitionsPerTopic: positiveInteger(
+      "maxPartitionsPerTopic",
+      options.maxPartitionsPerTopic ?? 10_000,
+      0x7fff_ffff,
+    ),
     maxFetchWaitMs: Math.max(0, options.maxFetchWaitMs ?? 30_000),
-    maxTopicsPerMetadataRequest: positiveInteger("maxTopicsPerMetadataRequest", options.maxTopicsPerMetadataRequest ?? 10_000),
-    maxTopicsPerCreateTopicsRequest: positiveInteger("maxTopicsPerCreateTopicsRequest", options.maxTopicsPerCreateTopicsRequest ?? 1_000),
+    maxTopicsPerMetadataRequest: positiveInteger(
+      "maxTopicsPerMetadataRequest",
+      options.maxTopicsPerMetadataRequest ?? 10_000,
+    ),
+    maxTopicsPerCreateTopicsRequest: positiveInteger(
+      "maxTopicsPerCreateTopicsRequest",
+      options.maxTopicsPerCreateTopicsRequest ?? 1_000,
+    ),
   };
 }

@@ -11,7 +11,15 @@ import { TopicRegistry } from "../topics/topic-registry.js";
 import { type KafkaBrokerLogger, SILENT_LOGGER } from "../logging/broker-logger.js";
 import type { KafkaBrokerMetrics } from "./broker-metrics.js";
 import { buildApiHandlerTable } from "./api-handler-table.js";
-import { brokerSettings, checkDefaultProfile, checkIdentity, checkLogDir, nonNegativeInteger, positiveInteger, positiveNumber } from "./check-broker-options.js";
+import {
+  brokerSettings,
+  checkDefaultProfile,
+  checkIdentity,
+  checkLogDir,
+  nonNegativeInteger,
+  positiveInteger,
+  positiveNumber,
+} from "./check-broker-options.js";
 import { createMeteredPartitionLogs } from "./metered-partition-logs.js";
 import type { BrokerServices, LogDirectory } from "./broker-services.js";
 import type { BrokerIdentity, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
@@ -109,8 +117,14 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
   const logger = options.logger ?? SILENT_LOGGER;
   const storageClosing = new AbortController();
   const brokerClosing = new AbortController();
-  const autoCreateTopicsPerSecond = positiveNumber("autoCreateTopicsPerSecond", options.autoCreateTopicsPerSecond ?? 100);
-  const autoCreateTopicsBurst = positiveInteger("autoCreateTopicsBurst", options.autoCreateTopicsBurst ?? Math.max(1, Math.floor(autoCreateTopicsPerSecond)));
+  const autoCreateTopicsPerSecond = positiveNumber(
+    "autoCreateTopicsPerSecond",
+    options.autoCreateTopicsPerSecond ?? 100,
+  );
+  const autoCreateTopicsBurst = positiveInteger(
+    "autoCreateTopicsBurst",
+    options.autoCreateTopicsBurst ?? Math.max(1, Math.floor(autoCreateTopicsPerSecond)),
+  );
   const registry = new TopicRegistry({
     store: options.store,
     metadata: options.metadata,
@@ -135,7 +149,11 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     logDir: checkLogDir(options.logDir ?? { path: `nereus://${options.cluster}` }),
     registry,
     logs: partitionLogs,
-    producerIds: new ProducerIdAllocator(options.metadata, registry.keyspace, options.producerIdBlockSize ?? DEFAULT_PRODUCER_ID_BLOCK_SIZE),
+    producerIds: new ProducerIdAllocator(
+      options.metadata,
+      registry.keyspace,
+      options.producerIdBlockSize ?? DEFAULT_PRODUCER_ID_BLOCK_SIZE,
+    ),
     autoCreations: new TokenBucket(autoCreateTopicsPerSecond, autoCreateTopicsBurst, clock),
     metrics,
     logger,
@@ -147,7 +165,10 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     logs: partitionLogs,
     logger,
     clock,
-    intervalMs: nonNegativeInteger("retentionCheckIntervalMs", options.retentionCheckIntervalMs ?? DEFAULT_RETENTION_CHECK_INTERVAL_MS),
+    intervalMs: nonNegativeInteger(
+      "retentionCheckIntervalMs",
+      options.retentionCheckIntervalMs ?? DEFAULT_RETENTION_CHECK_INTERVAL_MS,
+    ),
     signal: brokerClosing.signal,
     onSweep: (sweep) => {
       metrics.retentionSweeps += 1;
@@ -155,7 +176,11 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       metrics.retentionFailures += sweep.failures;
     },
   });
-  const { handlers, maxVersions, caps } = buildApiHandlerTable(services, options.groupHandlers ?? {}, ADVERTISED_VERSION_CAPS);
+  const { handlers, maxVersions, caps } = buildApiHandlerTable(
+    services,
+    options.groupHandlers ?? {},
+    ADVERTISED_VERSION_CAPS,
+  );
 
   const topics: TopicCatalog = {
     lookup: (name, signal) => registry.lookup(name, signal),
@@ -170,7 +195,8 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     topics,
     metrics,
     enforceRetention(): Promise<RetentionSweep> {
-      if (closed !== undefined) return Promise.reject(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));
+      if (closed !== undefined)
+        return Promise.reject(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));
       return retention.sweep();
     },
     openConnection(peer: string): KafkaConnection {

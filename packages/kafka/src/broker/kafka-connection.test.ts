@@ -56,18 +56,28 @@ describe("KafkaConnection", () => {
 
   test("group APIs are advertised and dispatched when group handlers are given (the coordinator fits the seam)", async () => {
     const metadata = new BrokerHarness().metadata;
-    const coordinator = createGroupCoordinator({ metadata, cluster: "kafka-test", nodeId: 1, host: "127.0.0.1", port: 9092 });
+    const coordinator = createGroupCoordinator({
+      metadata,
+      cluster: "kafka-test",
+      nodeId: 1,
+      host: "127.0.0.1",
+      port: 9092,
+    });
     const groupHandlers: KafkaApiHandlers = coordinator.handlers;
     harness = new BrokerHarness({ groupHandlers });
     const client = harness.connect();
     const versions = await client.request(18, 2, apiVersionsBody);
-    expect(versions.apiKeys.map((api) => api.apiKey)).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 35, 37, 42, 44, 47]);
+    expect(versions.apiKeys.map((api) => api.apiKey)).toEqual([
+      0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 35, 37, 42, 44, 47,
+    ]);
     const found = await client.request(10, 3, { key: "g", keyType: 0, coordinatorKeys: [] });
     expect(found).toMatchObject({ errorCode: 0, nodeId: 1, host: "127.0.0.1", port: 9092 });
   });
 
   test("a handler for an API the broker answers itself is refused", () => {
-    expect(() => new BrokerHarness({ groupHandlers: { Produce: { handle: () => Promise.resolve(NO_RESPONSE) } } })).toThrow(/answered by the broker itself/);
+    expect(
+      () => new BrokerHarness({ groupHandlers: { Produce: { handle: () => Promise.resolve(NO_RESPONSE) } } }),
+    ).toThrow(/answered by the broker itself/);
   });
 
   test("responses come back in request order although handlers finish out of order", async () => {
@@ -77,9 +87,14 @@ describe("KafkaConnection", () => {
     const order: string[] = [];
     const heartbeat = client.request(12, 3, heartbeatBody).then(() => order.push("heartbeat"));
     const versions = client.request(18, 3, apiVersionsBody).then(() => order.push("api-versions"));
-    const metadata = client.request(3, 9, { topics: [], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false }).then(() =>
-      order.push("metadata"),
-    );
+    const metadata = client
+      .request(3, 9, {
+        topics: [],
+        allowAutoTopicCreation: false,
+        includeClusterAuthorizedOperations: false,
+        includeTopicAuthorizedOperations: false,
+      })
+      .then(() => order.push("metadata"));
     for (let turn = 0; turn < 10; turn += 1) await new Promise((resolve) => setImmediate(resolve));
     expect(order).toEqual([]);
     gate.resolve({ throttleTimeMs: 0, errorCode: 0 });
@@ -90,7 +105,10 @@ describe("KafkaConnection", () => {
   test("an ApiVersions request of an unknown version gets the v0 fallback listing the advertised APIs", async () => {
     harness = new BrokerHarness();
     const connection = harness.broker.openConnection("peer");
-    const frame = encodeRequest({ apiKey: 18, apiVersion: 3, correlationId: 77, clientId: "x" }, apiVersionsBody).subarray(4);
+    const frame = encodeRequest(
+      { apiKey: 18, apiVersion: 3, correlationId: 77, clientId: "x" },
+      apiVersionsBody,
+    ).subarray(4);
     new DataView(frame.buffer, frame.byteOffset).setInt16(2, 9);
     const response = await connection.handleFrame(frame);
     const decoded = decodeResponse({ apiKey: 18, apiVersion: 0 }, response?.subarray(4) ?? new Uint8Array());
@@ -108,16 +126,25 @@ describe("KafkaConnection", () => {
     const fetchV3 = harness.connect();
     await expectClosing(fetchV3.send(1, 3, fetchBody([])));
     const unknownApi = harness.broker.openConnection("peer");
-    const frame = encodeRequest({ apiKey: 18, apiVersion: 3, correlationId: 1, clientId: null }, apiVersionsBody).subarray(4);
+    const frame = encodeRequest(
+      { apiKey: 18, apiVersion: 3, correlationId: 1, clientId: null },
+      apiVersionsBody,
+    ).subarray(4);
     new DataView(frame.buffer, frame.byteOffset).setInt16(0, 57);
     await expectClosing(unknownApi.handleFrame(frame));
-    expect(harness.broker.metrics.collect().find((family) => family.name === "nereus_kafka_connections_failed_total")?.samples[0]?.value).toBe(3);
+    expect(
+      harness.broker.metrics.collect().find((family) => family.name === "nereus_kafka_connections_failed_total")
+        ?.samples[0]?.value,
+    ).toBe(3);
   });
 
   test("a malformed body with a readable header gets the API's error body; an unreadable header closes", async () => {
     harness = new BrokerHarness();
     const connection = harness.broker.openConnection("peer");
-    const frame = encodeRequest({ apiKey: 18, apiVersion: 3, correlationId: 5, clientId: "x" }, apiVersionsBody).subarray(4);
+    const frame = encodeRequest(
+      { apiKey: 18, apiVersion: 3, correlationId: 5, clientId: "x" },
+      apiVersionsBody,
+    ).subarray(4);
     const response = await connection.handleFrame(frame.subarray(0, frame.length - 2));
     const decoded = decodeResponse({ apiKey: 18, apiVersion: 3 }, response?.subarray(4) ?? new Uint8Array());
     expect(decoded.header.correlationId).toBe(5);
@@ -154,7 +181,10 @@ describe("KafkaConnection", () => {
     const batch = batchOf(Array.from({ length: 40 }, (_, index) => `${String(index)}:${"v".repeat(2000)}`));
     expect(batch.length).toBeGreaterThan(64 * 1024);
     expect((await client.produce("big", 0, batch))?.errorCode).toBe(0);
-    const frame = encodeRequest({ apiKey: 1, apiVersion: 12, correlationId: 9, clientId: "parts" }, fetchBody([{ topic: "big", partition: 0, offset: 0 }])).subarray(4);
+    const frame = encodeRequest(
+      { apiKey: 1, apiVersion: 12, correlationId: 9, clientId: "parts" },
+      fetchBody([{ topic: "big", partition: 0, offset: 0 }]),
+    ).subarray(4);
     const parts = await client.connection.handleFrameParts(frame);
     const whole = await client.connection.handleFrame(frame);
     expect(parts?.length).toBeGreaterThan(1);

@@ -17,7 +17,13 @@ import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerMetrics } from "./broker-metrics.js";
 import { errorResponseBody } from "./error-response.js";
 import { joinBytes } from "../protocol/primitives/join-bytes.js";
-import { type BrokerIdentity, type KafkaApiHandler, NO_RESPONSE, type RequestContext, type TopicCatalog } from "./kafka-api-handler.js";
+import {
+  type BrokerIdentity,
+  type KafkaApiHandler,
+  NO_RESPONSE,
+  type RequestContext,
+  type TopicCatalog,
+} from "./kafka-api-handler.js";
 
 /** One client connection. */
 export interface KafkaConnection {
@@ -108,13 +114,18 @@ export class BrokerConnection implements KafkaConnection {
   }
 
   endOfInput(): void {
-    if (!this.#inputEnded.signal.aborted) this.#inputEnded.abort(new NereusError(ErrorCode.CANCELLED, `connection ${String(this.id)} stopped sending`, { retryable: false }));
+    if (!this.#inputEnded.signal.aborted)
+      this.#inputEnded.abort(
+        new NereusError(ErrorCode.CANCELLED, `connection ${String(this.id)} stopped sending`, { retryable: false }),
+      );
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#abort.abort(new NereusError(ErrorCode.CANCELLED, `connection ${String(this.id)} closed`, { retryable: false }));
+    this.#abort.abort(
+      new NereusError(ErrorCode.CANCELLED, `connection ${String(this.id)} closed`, { retryable: false }),
+    );
     this.#environment.onClose(this);
   }
 
@@ -131,12 +142,18 @@ export class BrokerConnection implements KafkaConnection {
       return Promise.resolve([encodeApiVersionsFallback(decoded.correlationId, environment.caps)]);
     }
     if (decoded.kind !== "request") {
-      return Promise.reject(closing(`${decoded.kind === "unknown-api" ? "unknown API" : "unsupported version of API"} ${String(decoded.apiKey)} v${String(decoded.apiVersion)}`));
+      return Promise.reject(
+        closing(
+          `${decoded.kind === "unknown-api" ? "unknown API" : "unsupported version of API"} ${String(decoded.apiKey)} v${String(decoded.apiVersion)}`,
+        ),
+      );
     }
     const handler = environment.handlers.get(decoded.apiKey);
     const maxVersion = environment.maxVersions.get(decoded.apiKey);
     if (handler === undefined || maxVersion === undefined || decoded.apiVersion > maxVersion) {
-      return Promise.reject(closing(`API ${String(decoded.apiKey)} v${String(decoded.apiVersion)} is not advertised by this broker`));
+      return Promise.reject(
+        closing(`API ${String(decoded.apiKey)} v${String(decoded.apiVersion)} is not advertised by this broker`),
+      );
     }
     const request = decoded;
     const apiName = findSupportedApi(request.apiKey)?.name ?? String(request.apiKey);
@@ -198,13 +215,34 @@ export class BrokerConnection implements KafkaConnection {
     }
     const api = findSupportedApi(header.apiKey);
     const maxVersion = this.#environment.maxVersions.get(header.apiKey);
-    if (api === undefined || maxVersion === undefined || header.apiVersion < api.minVersion || header.apiVersion > maxVersion) {
-      return Promise.reject(closing(`malformed request for API ${String(header.apiKey)} v${String(header.apiVersion)}: ${String(error)}`, error));
+    if (
+      api === undefined ||
+      maxVersion === undefined ||
+      header.apiVersion < api.minVersion ||
+      header.apiVersion > maxVersion
+    ) {
+      return Promise.reject(
+        closing(
+          `malformed request for API ${String(header.apiKey)} v${String(header.apiVersion)}: ${String(error)}`,
+          error,
+        ),
+      );
     }
-    this.#environment.logger.debug("malformed request body", { api: api.name, version: header.apiVersion, connection: this.id, error: String(error) });
-    const target = { apiKey: header.apiKey as never, apiVersion: header.apiVersion, correlationId: header.correlationId };
+    this.#environment.logger.debug("malformed request body", {
+      api: api.name,
+      version: header.apiVersion,
+      connection: this.id,
+      error: String(error),
+    });
+    const target = {
+      apiKey: header.apiKey as never,
+      apiVersion: header.apiVersion,
+      correlationId: header.correlationId,
+    };
     try {
-      return Promise.resolve([encodeResponse(target, errorResponseBody(header.apiKey as never, KafkaErrorCode.INVALID_REQUEST) as never)]);
+      return Promise.resolve([
+        encodeResponse(target, errorResponseBody(header.apiKey as never, KafkaErrorCode.INVALID_REQUEST) as never),
+      ]);
     } catch (encodeError) {
       return Promise.reject(closing(`cannot answer a malformed request: ${String(encodeError)}`, error));
     }

@@ -19,7 +19,9 @@ describe("topic lookup", () => {
     await harness.restart();
     const again = harness.connect();
     harness.metadata.faults.add({ op: "get", mode: "fail-before-apply", times: Number.POSITIVE_INFINITY });
-    expect(await again.produce("flaky", 0, batchOf(["c"]))).toMatchObject({ errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR });
+    expect(await again.produce("flaky", 0, batchOf(["c"]))).toMatchObject({
+      errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR,
+    });
     expect(await again.fetch("flaky", 0, 0)).toMatchObject({ errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR });
     expect(await again.listOffset("flaky", 0, -1)).toMatchObject({ errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR });
     harness.metadata.faults.clear();
@@ -32,7 +34,9 @@ describe("topic lookup", () => {
   test("an absent topic stays UNKNOWN_TOPIC_OR_PARTITION", async () => {
     harness = new BrokerHarness();
     const client = harness.connect();
-    expect(await client.listOffset("missing", 0, -1)).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+    expect(await client.listOffset("missing", 0, -1)).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
     expect(await client.fetch("missing", 0, 0)).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
   });
 });

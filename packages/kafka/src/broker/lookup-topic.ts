@@ -16,7 +16,11 @@ export type TopicLookup =
 export type TopicReference = { readonly name: string } | { readonly topicId: string };
 
 /** Looks `reference` up; never throws (a storage failure is `failed` with the Kafka error code it maps to). */
-export async function lookupTopic(services: BrokerServices, reference: TopicReference, signal: AbortSignal): Promise<TopicLookup> {
+export async function lookupTopic(
+  services: BrokerServices,
+  reference: TopicReference,
+  signal: AbortSignal,
+): Promise<TopicLookup> {
   try {
     const topic =
       "name" in reference

@@ -5,19 +5,23 @@ import { mapBounded } from "./map-bounded.js";
 describe("mapBounded", () => {
   test("answers in item order with never more than the limit in flight", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.nat({ max: 3 }), { maxLength: 200 }), fc.integer({ min: 1, max: 20 }), async (delays, limit) => {
-        let inFlight = 0;
-        let most = 0;
-        const results = await mapBounded(delays, limit, async (delay, index) => {
-          inFlight += 1;
-          most = Math.max(most, inFlight);
-          for (let turn = 0; turn < delay; turn += 1) await Promise.resolve();
-          inFlight -= 1;
-          return index * 2;
-        });
-        expect(results).toEqual(delays.map((_, index) => index * 2));
-        expect(most).toBeLessThanOrEqual(limit);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.nat({ max: 3 }), { maxLength: 200 }),
+        fc.integer({ min: 1, max: 20 }),
+        async (delays, limit) => {
+          let inFlight = 0;
+          let most = 0;
+          const results = await mapBounded(delays, limit, async (delay, index) => {
+            inFlight += 1;
+            most = Math.max(most, inFlight);
+            for (let turn = 0; turn < delay; turn += 1) await Promise.resolve();
+            inFlight -= 1;
+            return index * 2;
+          });
+          expect(results).toEqual(delays.map((_, index) => index * 2));
+          expect(most).toBeLessThanOrEqual(limit);
+        },
+      ),
     );
   });
 

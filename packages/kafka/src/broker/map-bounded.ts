@@ -10,7 +10,11 @@ export const TOPICS_IN_FLIGHT_PER_REQUEST = 16;
  * `work(item, index)` for every item, at most `concurrency` at a time, started in item order; resolves with the
  * results in item order, or rejects with the first failure (items not yet started are then not started).
  */
-export async function mapBounded<T, R>(items: readonly T[], concurrency: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapBounded<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   let failed = false;

@@ -12,7 +12,12 @@ export interface MeteredPartitionLogs {
 /** Creates the partition logs of `options` (their events come from here) and the broker metrics over them. */
 export function createMeteredPartitionLogs(options: Omit<PartitionLogsOptions, "events">): MeteredPartitionLogs {
   // The gauges are read only after construction, when partitionLogs is initialized.
-  const metrics = new BrokerMetrics({ partitions: () => partitionLogs.size, fenced: () => partitionLogs.fencedCount, readAheadBytes: () => partitionLogs.readAheadBytes, tailCacheBytes: () => partitionLogs.tailCacheBytes });
+  const metrics = new BrokerMetrics({
+    partitions: () => partitionLogs.size,
+    fenced: () => partitionLogs.fencedCount,
+    readAheadBytes: () => partitionLogs.readAheadBytes,
+    tailCacheBytes: () => partitionLogs.tailCacheBytes,
+  });
   const partitionLogs: PartitionLogs = new PartitionLogs({
     ...options,
     events: {

@@ -30,10 +30,19 @@ describe("retention", () => {
     await client.produce("aging", 0, batchOf(["g"], { baseTimestamp: NOW - 40 * MINUTE }));
     await client.produce("aging", 1, batchOf(["x"], { baseTimestamp: NOW - 1 * MINUTE }));
 
-    expect(await harness.broker.enforceRetention()).toEqual({ topics: 1, partitions: 2, deletedRecords: 5, failures: 0 });
+    expect(await harness.broker.enforceRetention()).toEqual({
+      topics: 1,
+      partitions: 2,
+      deletedRecords: 5,
+      failures: 0,
+    });
     expect(await client.listOffset("aging", 0, -2)).toMatchObject({ errorCode: 0, offset: 5 });
     expect(await client.listOffset("aging", 1, -2)).toMatchObject({ errorCode: 0, offset: 0 });
-    expect(await client.fetch("aging", 0, 4)).toMatchObject({ errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, logStartOffset: 5, highWatermark: 7 });
+    expect(await client.fetch("aging", 0, 4)).toMatchObject({
+      errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE,
+      logStartOffset: 5,
+      highWatermark: 7,
+    });
     expect(await client.fetch("aging", 0, 5)).toMatchObject({ errorCode: 0, logStartOffset: 5 });
     // Nothing more expired: a second sweep deletes nothing.
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(0);
@@ -44,10 +53,20 @@ describe("retention", () => {
     expect(await client.listOffset("aging", 0, -1)).toMatchObject({ offset: 7 });
     expect(await client.listOffset("aging", 1, -2)).toMatchObject({ offset: 1 });
     // Produce goes on at the same end.
-    expect(await client.produce("aging", 0, batchOf(["h"], { baseTimestamp: clock.now }))).toMatchObject({ errorCode: 0, baseOffset: 7, logStartOffset: 7 });
+    expect(await client.produce("aging", 0, batchOf(["h"], { baseTimestamp: clock.now }))).toMatchObject({
+      errorCode: 0,
+      baseOffset: 7,
+      logStartOffset: 7,
+    });
     const counters = harness.broker.metrics.collect();
-    expect(counters.find((family) => family.name === "nereus_kafka_retention_deleted_records_total")?.samples[0]?.value).toBe(8);
-    expect(harness.events.some((event) => event.message === "records deleted" && event.fields?.["reason"] === "retention.ms")).toBe(true);
+    expect(
+      counters.find((family) => family.name === "nereus_kafka_retention_deleted_records_total")?.samples[0]?.value,
+    ).toBe(8);
+    expect(
+      harness.events.some(
+        (event) => event.message === "records deleted" && event.fields?.["reason"] === "retention.ms",
+      ),
+    ).toBe(true);
   });
 
   test("leaves topics without time retention, compact-only topics and batches without a timestamp alone", async () => {
@@ -58,13 +77,20 @@ describe("retention", () => {
     await client.createTopic("compacted", 1, { "retention.ms": "1000", "cleanup.policy": "compact" });
     await client.createTopic("untimed", 1, { "retention.ms": "1000" });
     await client.createTopic("defaulted");
-    for (const topic of ["forever", "compacted", "defaulted"]) await client.produce(topic, 0, batchOf(["old"], { baseTimestamp: NOW - 30 * 24 * 60 * MINUTE }));
+    for (const topic of ["forever", "compacted", "defaulted"])
+      await client.produce(topic, 0, batchOf(["old"], { baseTimestamp: NOW - 30 * 24 * 60 * MINUTE }));
     await client.produce("untimed", 0, batchOf(["?"], { baseTimestamp: -1 }));
     await client.produce("untimed", 0, batchOf(["old"], { baseTimestamp: 0 }));
     // The default retention.ms (7 days) applies to "defaulted": its 30-day-old batch goes.
-    expect(await harness.broker.enforceRetention()).toEqual({ topics: 2, partitions: 2, deletedRecords: 1, failures: 0 });
+    expect(await harness.broker.enforceRetention()).toEqual({
+      topics: 2,
+      partitions: 2,
+      deletedRecords: 1,
+      failures: 0,
+    });
     expect(await client.listOffset("defaulted", 0, -2)).toMatchObject({ offset: 1 });
-    for (const topic of ["forever", "compacted", "untimed"]) expect(await client.listOffset(topic, 0, -2)).toMatchObject({ offset: 0 });
+    for (const topic of ["forever", "compacted", "untimed"])
+      expect(await client.listOffset(topic, 0, -2)).toMatchObject({ offset: 0 });
   });
 
   test("a whole expired log after a DeleteRecords inside a batch, and a restart in between", async () => {
@@ -74,7 +100,10 @@ describe("retention", () => {
     await client.createTopic("trimmed", 1, { "retention.ms": String(MINUTE) });
     await client.produce("trimmed", 0, batchOf(["a", "b", "c"], { baseTimestamp: NOW - 2 * MINUTE }));
     await client.produce("trimmed", 0, batchOf(["d", "e"], { baseTimestamp: NOW }));
-    const deleted = await client.request(21, 2, { topics: [{ name: "trimmed", partitions: [{ partitionIndex: 0, offset: 1 }] }], timeoutMs: 5000 });
+    const deleted = await client.request(21, 2, {
+      topics: [{ name: "trimmed", partitions: [{ partitionIndex: 0, offset: 1 }] }],
+      timeoutMs: 5000,
+    });
     expect(deleted.topics[0]?.partitions[0]).toMatchObject({ lowWatermark: 1, errorCode: 0 });
     await harness.restart();
     const again = harness.connect();
@@ -92,10 +121,17 @@ describe("retention", () => {
     harness = retentionHarness(clock);
     const client = harness.connect();
     await client.createTopic("idle", 3, { "retention.ms": String(MINUTE) });
-    for (const partition of [0, 1, 2]) await client.produce("idle", partition, batchOf(["old"], { baseTimestamp: NOW - 2 * MINUTE }));
+    for (const partition of [0, 1, 2])
+      await client.produce("idle", partition, batchOf(["old"], { baseTimestamp: NOW - 2 * MINUTE }));
     await harness.restart();
-    const metric = (name: string): number => harness?.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? Number.NaN;
-    expect(await harness.broker.enforceRetention()).toEqual({ topics: 1, partitions: 3, deletedRecords: 3, failures: 0 });
+    const metric = (name: string): number =>
+      harness?.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? Number.NaN;
+    expect(await harness.broker.enforceRetention()).toEqual({
+      topics: 1,
+      partitions: 3,
+      deletedRecords: 3,
+      failures: 0,
+    });
     expect(metric("nereus_kafka_partition_loads_total")).toBe(0);
     expect(metric("nereus_kafka_partitions_open")).toBe(0);
     // Loaded after the sweep: it reads the trimmed log start from the head.
@@ -106,7 +142,10 @@ describe("retention", () => {
     expect(await again.listOffset("idle", 1, -2)).toMatchObject({ offset: 1 });
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(1);
     expect(await again.listOffset("idle", 1, -2)).toMatchObject({ offset: 2 });
-    expect(await again.fetch("idle", 1, 1)).toMatchObject({ errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, logStartOffset: 2 });
+    expect(await again.fetch("idle", 1, 1)).toMatchObject({
+      errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE,
+      logStartOffset: 2,
+    });
   });
 
   test("a partition whose trim fails is counted, logged and tried again by the next sweep", async () => {
@@ -118,9 +157,19 @@ describe("retention", () => {
     await client.produce("flaky", 1, batchOf(["b"], { baseTimestamp: NOW - 2 * MINUTE }));
     // Partition 0's trim transaction fails; partition 1 is swept all the same.
     harness.metadata.faults.add({ op: "txn", mode: "fail-before-apply" });
-    expect(await harness.broker.enforceRetention()).toEqual({ topics: 1, partitions: 2, deletedRecords: 1, failures: 1 });
+    expect(await harness.broker.enforceRetention()).toEqual({
+      topics: 1,
+      partitions: 2,
+      deletedRecords: 1,
+      failures: 1,
+    });
     expect(harness.events.filter((event) => event.message === "retention failed")).toHaveLength(1);
-    expect(await harness.broker.enforceRetention()).toEqual({ topics: 1, partitions: 2, deletedRecords: 1, failures: 0 });
+    expect(await harness.broker.enforceRetention()).toEqual({
+      topics: 1,
+      partitions: 2,
+      deletedRecords: 1,
+      failures: 0,
+    });
     expect(await client.listOffset("flaky", 0, -2)).toMatchObject({ offset: 1 });
   });
 
@@ -128,16 +177,21 @@ describe("retention", () => {
     harness = new BrokerHarness({ retentionCheckIntervalMs: 20, partitionLogs: { retentionStepBytes: 1 } });
     const client = harness.connect();
     await client.createTopic("timed", 1, { "retention.ms": String(MINUTE) });
-    for (let index = 0; index < 5; index += 1) await client.produce("timed", 0, batchOf([`old-${String(index)}`], { baseTimestamp: Date.now() - 2 * MINUTE }));
+    for (let index = 0; index < 5; index += 1)
+      await client.produce("timed", 0, batchOf([`old-${String(index)}`], { baseTimestamp: Date.now() - 2 * MINUTE }));
     const deadline = Date.now() + 10_000;
     while ((await client.listOffset("timed", 0, -2))?.offset !== 5) {
       if (Date.now() > deadline) throw new Error("the retention timer did not delete the expired records");
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const sweeps = harness.broker.metrics.collect().find((family) => family.name === "nereus_kafka_retention_sweeps_total");
+    const sweeps = harness.broker.metrics
+      .collect()
+      .find((family) => family.name === "nereus_kafka_retention_sweeps_total");
     expect(sweeps?.samples[0]?.value).toBeGreaterThanOrEqual(1);
     // One trim per expired batch (the step is one byte): the log start moved 1, 2, ..., 5.
-    const starts = harness.events.filter((event) => event.message === "records deleted").map((event) => event.fields?.["logStartOffset"]);
+    const starts = harness.events
+      .filter((event) => event.message === "records deleted")
+      .map((event) => event.fields?.["logStartOffset"]);
     expect(starts).toEqual([1, 2, 3, 4, 5]);
   });
 
@@ -149,14 +203,22 @@ describe("retention", () => {
     const size = batch("v-0").byteLength;
     await client.createTopic("sized", 1, { "retention.bytes": String(2 * size + 1) });
     for (let index = 0; index < 5; index += 1) await client.produce("sized", 0, batch(`v-${String(index)}`));
-    const counts = (): number => harness?.events.filter((event) => event.message === "counting the partition's size").length ?? 0;
+    const counts = (): number =>
+      harness?.events.filter((event) => event.message === "counting the partition's size").length ?? 0;
     // 5 batches: deleting 2 leaves 3 (>= 2 batches + 1 byte); deleting a third would leave too little. A partition
     // never trimmed has the head's cumulative size as its size: nothing is counted.
-    expect(await harness.broker.enforceRetention()).toEqual({ topics: 1, partitions: 1, deletedRecords: 2, failures: 0 });
+    expect(await harness.broker.enforceRetention()).toEqual({
+      topics: 1,
+      partitions: 1,
+      deletedRecords: 2,
+      failures: 0,
+    });
     expect(counts()).toBe(0);
     expect(await client.listOffset("sized", 0, -2)).toMatchObject({ offset: 2 });
     // The size is kept up to date by appends and by retention itself (no recount).
-    const loads = (): number => harness?.broker.metrics.collect().find((family) => family.name === "nereus_kafka_partition_loads_total")?.samples[0]?.value ?? 0;
+    const loads = (): number =>
+      harness?.broker.metrics.collect().find((family) => family.name === "nereus_kafka_partition_loads_total")
+        ?.samples[0]?.value ?? 0;
     const loadsBefore = loads();
     await client.produce("sized", 0, batch("v-5"));
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(1);
@@ -168,7 +230,10 @@ describe("retention", () => {
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(0);
     expect(counts()).toBe(0);
     // DeleteRecords inside the partition: its removed bytes are not known, the next pass counts (once).
-    await restarted.request(21, 2, { topics: [{ name: "sized", partitions: [{ partitionIndex: 0, offset: 4 }] }], timeoutMs: 5000 });
+    await restarted.request(21, 2, {
+      topics: [{ name: "sized", partitions: [{ partitionIndex: 0, offset: 4 }] }],
+      timeoutMs: 5000,
+    });
     await restarted.produce("sized", 0, batch("v-6"));
     expect((await harness.broker.enforceRetention()).deletedRecords).toBe(0);
     expect(counts()).toBe(1);
@@ -184,7 +249,9 @@ describe("retention", () => {
     expect(await again.listOffset("sized", 0, -2)).toMatchObject({ offset: 6 });
     expect(await again.listOffset("sized", 0, -1)).toMatchObject({ offset: 9 });
     expect(counts()).toBe(1);
-    const reasons = harness.events.filter((event) => event.message === "records deleted").map((event) => event.fields?.["reason"]);
+    const reasons = harness.events
+      .filter((event) => event.message === "records deleted")
+      .map((event) => event.fields?.["reason"]);
     expect(reasons).toContain("retention.bytes");
   });
 
@@ -196,16 +263,28 @@ describe("retention", () => {
     await client.createTopic("both", 1, { "retention.ms": String(MINUTE), "retention.bytes": String(3 * size) });
     await client.createTopic("empty", 1, { "retention.bytes": "0" });
     await client.produce("both", 0, batchOf(["x-0"], { baseTimestamp: NOW - 2 * MINUTE }));
-    for (let index = 1; index < 6; index += 1) await client.produce("both", 0, batchOf([`x-${String(index)}`], { baseTimestamp: NOW }));
-    for (let index = 0; index < 3; index += 1) await client.produce("empty", 0, batchOf([`e-${String(index)}`], { baseTimestamp: NOW }));
+    for (let index = 1; index < 6; index += 1)
+      await client.produce("both", 0, batchOf([`x-${String(index)}`], { baseTimestamp: NOW }));
+    for (let index = 0; index < 3; index += 1)
+      await client.produce("empty", 0, batchOf([`e-${String(index)}`], { baseTimestamp: NOW }));
     // "both": time lets the first batch go, size two more (3 batches left); "empty": everything.
-    expect(await harness.broker.enforceRetention()).toEqual({ topics: 2, partitions: 2, deletedRecords: 3 + 3, failures: 0 });
+    expect(await harness.broker.enforceRetention()).toEqual({
+      topics: 2,
+      partitions: 2,
+      deletedRecords: 3 + 3,
+      failures: 0,
+    });
     expect(await client.listOffset("both", 0, -2)).toMatchObject({ offset: 3 });
     expect(await client.listOffset("empty", 0, -2)).toMatchObject({ offset: 3 });
-    expect(await client.produce("empty", 0, batchOf(["e-3"], { baseTimestamp: NOW }))).toMatchObject({ errorCode: 0, baseOffset: 3 });
+    expect(await client.produce("empty", 0, batchOf(["e-3"], { baseTimestamp: NOW }))).toMatchObject({
+      errorCode: 0,
+      baseOffset: 3,
+    });
   });
 
   test("rejects a bad interval before doing anything", () => {
-    expect(() => new BrokerHarness({ retentionCheckIntervalMs: -1 })).toThrow(/retentionCheckIntervalMs must be an integer >= 0/);
+    expect(() => new BrokerHarness({ retentionCheckIntervalMs: -1 })).toThrow(
+      /retentionCheckIntervalMs must be an integer >= 0/,
+    );
   });
 });

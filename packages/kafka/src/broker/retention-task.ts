@@ -104,7 +104,10 @@ export class RetentionTask {
         if (this.#closed || signal.aborted) break;
         partitions += 1;
         try {
-          const limits = { ...(maxAgeMs === undefined ? {} : { olderThan: clock() - maxAgeMs }), ...(maxBytes === undefined ? {} : { maxBytes }) };
+          const limits = {
+            ...(maxAgeMs === undefined ? {} : { olderThan: clock() - maxAgeMs }),
+            ...(maxBytes === undefined ? {} : { maxBytes }),
+          };
           const { deleted } = await logs.get(topic.name, partition).enforceRetention(topic, limits, signal);
           deletedRecords += deleted;
         } catch (error) {

@@ -12,7 +12,9 @@ describe("inflateGzip", () => {
   });
 
   it("refuses garbage and truncated payloads", () => {
-    expect(() => inflateGzip(new TextEncoder().encode("definitely not gzip"), 1 << 20)).toThrow(MalformedCompressionError);
+    expect(() => inflateGzip(new TextEncoder().encode("definitely not gzip"), 1 << 20)).toThrow(
+      MalformedCompressionError,
+    );
     const whole = gzipSync(new Uint8Array(1000).fill(7));
     expect(() => inflateGzip(whole.subarray(0, whole.length - 6), 1 << 20)).toThrow(MalformedCompressionError);
   });

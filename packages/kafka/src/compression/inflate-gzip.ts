@@ -10,6 +10,8 @@ export function inflateGzip(data: Uint8Array, limit: number): Uint8Array {
     return gunzipSync(data, { maxOutputLength: Math.max(1, limit) });
   } catch (error) {
     if (error instanceof RangeError) throw new InflateLimitError("gzip", limit);
-    throw new MalformedCompressionError(`gzip: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new MalformedCompressionError(`gzip: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

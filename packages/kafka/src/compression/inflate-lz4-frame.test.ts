@@ -24,7 +24,12 @@ function frameHeader(flags: number, blockDescriptor: number, contentSize?: bigin
   return [0x04, 0x22, 0x4d, 0x18, ...descriptor, checksum];
 }
 
-const u32 = (value: number): number[] => [value & 0xff, (value >>> 8) & 0xff, (value >>> 16) & 0xff, (value >>> 24) & 0xff];
+const u32 = (value: number): number[] => [
+  value & 0xff,
+  (value >>> 8) & 0xff,
+  (value >>> 16) & 0xff,
+  (value >>> 24) & 0xff,
+];
 
 describe("inflateLz4Frame", () => {
   it("inflates frames from lz4js and from the lz4 tool (with checksums)", () => {
@@ -37,7 +42,16 @@ describe("inflateLz4Frame", () => {
     expect(new TextDecoder().decode(inflateLz4Frame(stored, 100))).toBe("abc");
     // Block 2: 1 literal "x", a 20-byte match at offset 3 (reaching into block 1 — "bc" — and itself), a final "y".
     const block2 = [0x1f, 0x78, 0x03, 0x00, 0x01, 0x10, 0x79];
-    const linked = new Uint8Array([...frameHeader(0x40, 0x40), ...u32(0x8000_0003), 0x61, 0x62, 0x63, ...u32(block2.length), ...block2, ...u32(0)]);
+    const linked = new Uint8Array([
+      ...frameHeader(0x40, 0x40),
+      ...u32(0x8000_0003),
+      0x61,
+      0x62,
+      0x63,
+      ...u32(block2.length),
+      ...block2,
+      ...u32(0),
+    ]);
     expect(new TextDecoder().decode(inflateLz4Frame(linked, 1 << 20))).toBe(`abcx${"bcx".repeat(7).slice(0, 20)}y`);
     const independent = Uint8Array.from(linked);
     independent[4] = 0x60;
@@ -45,12 +59,23 @@ describe("inflateLz4Frame", () => {
     expect(() => inflateLz4Frame(independent, 1 << 20)).toThrow(/points before the start/);
     // A block ending right after a match (the last sequence must be literals only).
     const endsInMatch = [0x1f, 0x78, 0x03, 0x00, 0x01];
-    const truncated = new Uint8Array([...frameHeader(0x40, 0x40), ...u32(0x8000_0003), 0x61, 0x62, 0x63, ...u32(endsInMatch.length), ...endsInMatch, ...u32(0)]);
+    const truncated = new Uint8Array([
+      ...frameHeader(0x40, 0x40),
+      ...u32(0x8000_0003),
+      0x61,
+      0x62,
+      0x63,
+      ...u32(endsInMatch.length),
+      ...endsInMatch,
+      ...u32(0),
+    ]);
     expect(() => inflateLz4Frame(truncated, 1 << 20)).toThrow(MalformedCompressionError);
   });
 
   it("refuses garbage, bad checksums, trailing bytes and truncation", () => {
-    expect(() => inflateLz4Frame(new TextEncoder().encode("not an lz4 frame at all"), 1 << 20)).toThrow(MalformedCompressionError);
+    expect(() => inflateLz4Frame(new TextEncoder().encode("not an lz4 frame at all"), 1 << 20)).toThrow(
+      MalformedCompressionError,
+    );
     const badHeader = CLI_FRAME.slice();
     badHeader[6] = (badHeader[6] ?? 0) ^ 1;
     expect(() => inflateLz4Frame(badHeader, 1 << 20)).toThrow(/header checksum/);

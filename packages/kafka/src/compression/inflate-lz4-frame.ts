@@ -13,7 +13,12 @@ import { InflateLimitError, MalformedCompressionError } from "./inflate-limit.js
 import { decodeLz4Block } from "./lz4-block.js";
 
 const FRAME_MAGIC = 0x184d2204;
-const BLOCK_MAXIMUMS: Readonly<Record<number, number>> = { 4: 64 * 1024, 5: 256 * 1024, 6: 1024 * 1024, 7: 4 * 1024 * 1024 };
+const BLOCK_MAXIMUMS: Readonly<Record<number, number>> = {
+  4: 64 * 1024,
+  5: 256 * 1024,
+  6: 1024 * 1024,
+  7: 4 * 1024 * 1024,
+};
 const UNCOMPRESSED_BIT = 0x8000_0000;
 /** No LZ4 block inflates by more than this factor (a 255-byte length extension per input byte), plus a constant. */
 const MAX_EXPANSION = 255;
@@ -46,7 +51,8 @@ function readFrameHeader(data: Uint8Array, view: DataView, limit: number): Frame
   if ((flags & 0x08) !== 0) {
     if (data.length < position + 9) fail("truncated frame descriptor");
     const declared = view.getBigUint64(position, true);
-    if (declared > BigInt(limit)) throw new InflateLimitError("lz4", limit, `the frame declares ${declared.toString()} bytes`);
+    if (declared > BigInt(limit))
+      throw new InflateLimitError("lz4", limit, `the frame declares ${declared.toString()} bytes`);
     contentSize = Number(declared);
     position += 8;
   }
@@ -73,12 +79,14 @@ function boundFrame(data: Uint8Array, view: DataView, header: FrameHeader, limit
     position += 4;
     if (word === 0) break;
     const size = word & ~UNCOMPRESSED_BIT;
-    if (size > header.blockMaximum) fail(`a block of ${String(size)} bytes exceeds the frame's maximum of ${String(header.blockMaximum)}`);
+    if (size > header.blockMaximum)
+      fail(`a block of ${String(size)} bytes exceeds the frame's maximum of ${String(header.blockMaximum)}`);
     const stored = size + (header.blockChecksums ? 4 : 0);
     if (stored > data.length - position) fail("a block overruns the frame");
     position += stored;
     bound += (word & UNCOMPRESSED_BIT) !== 0 ? size : Math.min(header.blockMaximum, size * MAX_EXPANSION + 16);
-    if (bound > limit && header.contentSize === undefined) throw new InflateLimitError("lz4", limit, "by the sizes of its blocks");
+    if (bound > limit && header.contentSize === undefined)
+      throw new InflateLimitError("lz4", limit, "by the sizes of its blocks");
   }
   if (header.contentChecksum) position += 4;
   if (position > data.length) fail("the frame ends inside its content checksum");
@@ -99,20 +107,30 @@ export function inflateLz4Frame(data: Uint8Array, limit: number): Uint8Array {
     position += 4;
     if (word === 0) break;
     const size = word & ~UNCOMPRESSED_BIT;
-    if (header.blockChecksums && xxh32(0, data, position, size) !== view.getUint32(position + size, true)) fail("block checksum mismatch");
+    if (header.blockChecksums && xxh32(0, data, position, size) !== view.getUint32(position + size, true))
+      fail("block checksum mismatch");
     const room = Math.min(output.length, written + header.blockMaximum);
     if ((word & UNCOMPRESSED_BIT) !== 0) {
       if (size > room - written) fail("the frame inflates past its declared content size");
       output.set(data.subarray(position, position + size), written);
       written += size;
     } else {
-      written = decodeLz4Block(data, position, position + size, output, written, room, header.linkedBlocks ? 0 : written);
+      written = decodeLz4Block(
+        data,
+        position,
+        position + size,
+        output,
+        written,
+        room,
+        header.linkedBlocks ? 0 : written,
+      );
     }
     position += size + (header.blockChecksums ? 4 : 0);
   }
   if (header.contentSize !== undefined && written !== header.contentSize) {
     fail(`the frame declares ${String(header.contentSize)} bytes but holds ${String(written)}`);
   }
-  if (header.contentChecksum && xxh32(0, output, 0, written) !== view.getUint32(position, true)) fail("content checksum mismatch");
+  if (header.contentChecksum && xxh32(0, output, 0, written) !== view.getUint32(position, true))
+    fail("content checksum mismatch");
   return written === output.length ? output : output.subarray(0, written);
 }

@@ -8,7 +8,14 @@ const text = new TextEncoder().encode("snappy snappy snappy ".repeat(50));
 /** xerial snappy-java's stream framing (the Java client's format): header, then length-prefixed raw blocks. */
 function xerial(...blocks: Uint8Array[]): Uint8Array {
   const parts: number[] = [0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1];
-  for (const block of blocks) parts.push((block.length >>> 24) & 0xff, (block.length >>> 16) & 0xff, (block.length >>> 8) & 0xff, block.length & 0xff, ...block);
+  for (const block of blocks)
+    parts.push(
+      (block.length >>> 24) & 0xff,
+      (block.length >>> 16) & 0xff,
+      (block.length >>> 8) & 0xff,
+      block.length & 0xff,
+      ...block,
+    );
   return new Uint8Array(parts);
 }
 
@@ -24,7 +31,9 @@ describe("inflateSnappy", () => {
   });
 
   it("refuses garbage, truncated blocks and broken xerial chunks", () => {
-    expect(() => inflateSnappy(new Uint8Array([0x05, 0xff, 0xff, 0xff, 0xff, 0xff]), 1 << 20)).toThrow(MalformedCompressionError);
+    expect(() => inflateSnappy(new Uint8Array([0x05, 0xff, 0xff, 0xff, 0xff, 0xff]), 1 << 20)).toThrow(
+      MalformedCompressionError,
+    );
     // A 4-byte copy offset of 0xffffffff, and a copy before any output.
     expect(() => inflateSnappy(new Uint8Array([0x05, 0x03, 0xff, 0xff, 0xff, 0xff]), 1 << 20)).toThrow(/points before/);
     // Literals past the declared length, and a block shorter than it declares.

@@ -28,7 +28,9 @@ export function inflateSnappy(data: Uint8Array, limit: number): Uint8Array {
     const chunkLength = view.getInt32(position);
     position += 4;
     if (chunkLength < 0 || chunkLength > data.length - position) {
-      throw new MalformedCompressionError(`snappy: xerial chunk of ${String(chunkLength)} bytes overruns the ${String(data.length - position)} bytes left`);
+      throw new MalformedCompressionError(
+        `snappy: xerial chunk of ${String(chunkLength)} bytes overruns the ${String(data.length - position)} bytes left`,
+      );
     }
     const block = decodeSnappyBlock(data.subarray(position, position + chunkLength), limit - total, limit);
     position += chunkLength;

@@ -28,21 +28,33 @@ describe("inflateZstd", () => {
   });
 
   it("inflates raw and RLE blocks, and skips skippable frames", () => {
-    const frame = new Uint8Array([...windowedHeader(0), ...blockHeader(false, 0, 3), 0x61, 0x62, 0x63, ...blockHeader(true, 1, 4), 0x7a]);
+    const frame = new Uint8Array([
+      ...windowedHeader(0),
+      ...blockHeader(false, 0, 3),
+      0x61,
+      0x62,
+      0x63,
+      ...blockHeader(true, 1, 4),
+      0x7a,
+    ]);
     const skippable = [0x50, 0x2a, 0x4d, 0x18, 2, 0, 0, 0, 0xee, 0xee];
     expect(new TextDecoder().decode(inflateZstd(new Uint8Array([...skippable, ...frame]), 4096))).toBe("abczzzz");
     expect(() => inflateZstd(frame, 100)).toThrow(/window/);
   });
 
   it("refuses garbage, truncation, reserved bits, dictionaries and trailing junk", () => {
-    expect(() => inflateZstd(new TextEncoder().encode("definitely not zstd"), 1 << 20)).toThrow(MalformedCompressionError);
+    expect(() => inflateZstd(new TextEncoder().encode("definitely not zstd"), 1 << 20)).toThrow(
+      MalformedCompressionError,
+    );
     expect(() => inflateZstd(CLI_FRAME.subarray(0, 40), 1 << 20)).toThrow(MalformedCompressionError);
     const reserved = CLI_FRAME.slice();
     reserved[4] = (reserved[4] ?? 0) | 0x08;
     expect(() => inflateZstd(reserved, 1 << 20)).toThrow(/reserved/);
     const dictionary = new Uint8Array([...MAGIC, 0x01, 0x00, 0x07, ...blockHeader(true, 0, 0)]);
     expect(() => inflateZstd(dictionary, 1 << 20)).toThrow(/dictionary/);
-    expect(() => inflateZstd(new Uint8Array([...CLI_FRAME, 1, 2, 3, 4, 5]), 1 << 20)).toThrow(MalformedCompressionError);
+    expect(() => inflateZstd(new Uint8Array([...CLI_FRAME, 1, 2, 3, 4, 5]), 1 << 20)).toThrow(
+      MalformedCompressionError,
+    );
     const corrupted = CLI_FRAME.slice();
     corrupted[30] = (corrupted[30] ?? 0) ^ 0xff;
     corrupted[31] = (corrupted[31] ?? 0) ^ 0xff;

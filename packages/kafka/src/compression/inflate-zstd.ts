@@ -17,7 +17,13 @@ function fail(message: string): never {
 }
 
 /** Walks one frame starting at `start`; adds its bound to `totals` and returns where the next frame starts. */
-function walkFrame(data: Uint8Array, view: DataView, start: number, limit: number, totals: { output: number; allocation: number }): number {
+function walkFrame(
+  data: Uint8Array,
+  view: DataView,
+  start: number,
+  limit: number,
+  totals: { output: number; allocation: number },
+): number {
   let position = start + 4;
   if (position >= data.length) fail("truncated frame header");
   const descriptor = data[position++] ?? 0;
@@ -46,10 +52,11 @@ function walkFrame(data: Uint8Array, view: DataView, start: number, limit: numbe
   position += contentSizeBytes;
   if (singleSegment) window = contentSize ?? 0;
   if (window > limit) throw new InflateLimitError("zstd", limit, `the frame asks for a ${String(window)}-byte window`);
-  if (contentSize !== undefined && contentSize > limit) throw new InflateLimitError("zstd", limit, `the frame declares ${String(contentSize)} bytes`);
+  if (contentSize !== undefined && contentSize > limit)
+    throw new InflateLimitError("zstd", limit, `the frame declares ${String(contentSize)} bytes`);
   totals.allocation += contentSize !== undefined && contentSize > 0 ? contentSize : window;
   let frameBound = 0;
-  for (let last = false; !last; ) {
+  for (let last = false; !last;) {
     if (data.length - position < 3) fail("the frame ends inside a block header");
     const blockHeader = (data[position] ?? 0) | ((data[position + 1] ?? 0) << 8) | ((data[position + 2] ?? 0) << 16);
     position += 3;
@@ -67,7 +74,8 @@ function walkFrame(data: Uint8Array, view: DataView, start: number, limit: numbe
     position += 4;
   }
   totals.output += contentSize ?? frameBound;
-  if (totals.output > limit || totals.allocation > limit) throw new InflateLimitError("zstd", limit, "by its declared sizes");
+  if (totals.output > limit || totals.allocation > limit)
+    throw new InflateLimitError("zstd", limit, "by its declared sizes");
   return position;
 }
 
@@ -76,7 +84,7 @@ export function inflateZstd(data: Uint8Array, limit: number): Uint8Array {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const totals = { output: 0, allocation: 0 };
   let frames = 0;
-  for (let position = 0; position < data.length; ) {
+  for (let position = 0; position < data.length;) {
     if (data.length - position < 4) fail("truncated frame magic");
     const magic = view.getUint32(position, true);
     if (magic === FRAME_MAGIC) {
@@ -96,7 +104,9 @@ export function inflateZstd(data: Uint8Array, limit: number): Uint8Array {
   try {
     output = decompress(data);
   } catch (error) {
-    throw new MalformedCompressionError(`zstd: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new MalformedCompressionError(`zstd: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   if (output.length > limit) throw new InflateLimitError("zstd", limit);
   return output;

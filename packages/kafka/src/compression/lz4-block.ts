@@ -15,7 +15,15 @@ function fail(message: string): never {
  * `targetLimit`; matches may reach back to `windowStart` (the block's start for independent blocks, earlier
  * output for linked ones). Returns the position after the last byte written.
  */
-export function decodeLz4Block(source: Uint8Array, sourceStart: number, sourceEnd: number, target: Uint8Array, targetStart: number, targetLimit: number, windowStart: number): number {
+export function decodeLz4Block(
+  source: Uint8Array,
+  sourceStart: number,
+  sourceEnd: number,
+  target: Uint8Array,
+  targetStart: number,
+  targetLimit: number,
+  windowStart: number,
+): number {
   let input = sourceStart;
   let output = targetStart;
   if (input >= sourceEnd) fail("empty compressed block");
@@ -44,7 +52,8 @@ export function decodeLz4Block(source: Uint8Array, sourceStart: number, sourceEn
     if (sourceEnd - input < 2) fail("the block ends inside a match offset");
     const offset = (source[input] ?? 0) | ((source[input + 1] ?? 0) << 8);
     input += 2;
-    if (offset === 0 || offset > output - windowStart) fail(`match offset ${String(offset)} points before the start of the output`);
+    if (offset === 0 || offset > output - windowStart)
+      fail(`match offset ${String(offset)} points before the start of the output`);
     let matchLength = token & 0x0f;
     if (matchLength === 15) {
       let byte = 255;
@@ -59,7 +68,8 @@ export function decodeLz4Block(source: Uint8Array, sourceStart: number, sourceEn
     if (offset >= matchLength) {
       target.copyWithin(output, output - offset, output - offset + matchLength);
     } else {
-      for (let index = 0; index < matchLength; index += 1) target[output + index] = target[output - offset + index] ?? 0;
+      for (let index = 0; index < matchLength; index += 1)
+        target[output + index] = target[output - offset + index] ?? 0;
     }
     output += matchLength;
   }

@@ -56,7 +56,12 @@ export function decodeSnappyBlock(block: Uint8Array, budget: number, limit: numb
     } else {
       if (block.length - input < 4) fail("the block ends inside a copy");
       copyLength = (tag >>> 2) + 1;
-      offset = ((block[input] ?? 0) | ((block[input + 1] ?? 0) << 8) | ((block[input + 2] ?? 0) << 16) | ((block[input + 3] ?? 0) << 24)) >>> 0;
+      offset =
+        ((block[input] ?? 0) |
+          ((block[input + 1] ?? 0) << 8) |
+          ((block[input + 2] ?? 0) << 16) |
+          ((block[input + 3] ?? 0) << 24)) >>>
+        0;
       input += 4;
     }
     if (offset === 0 || offset > written) fail(`copy offset ${String(offset)} points before the start of the output`);
@@ -64,7 +69,8 @@ export function decodeSnappyBlock(block: Uint8Array, budget: number, limit: numb
     if (offset >= copyLength) {
       output.copyWithin(written, written - offset, written - offset + copyLength);
     } else {
-      for (let index = 0; index < copyLength; index += 1) output[written + index] = output[written - offset + index] ?? 0;
+      for (let index = 0; index < copyLength; index += 1)
+        output[written + index] = output[written - offset + index] ?? 0;
     }
     written += copyLength;
   }

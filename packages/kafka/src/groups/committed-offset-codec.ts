@@ -31,10 +31,18 @@ export interface CommittedOffset {
 function validate(record: CommittedOffset, checks: RecordChecks): void {
   checks.text("groupId", record.groupId);
   checks.text("topic", record.topic);
-  checks.require(Number.isInteger(record.partition) && record.partition >= 0 && record.partition <= INT32_MAX, `partition ${String(record.partition)} is outside [0, 2^31-1]`);
-  checks.require(Number.isSafeInteger(record.committedOffset), `committedOffset ${String(record.committedOffset)} is not a safe integer`);
   checks.require(
-    Number.isInteger(record.committedLeaderEpoch) && record.committedLeaderEpoch >= INT32_MIN && record.committedLeaderEpoch <= INT32_MAX,
+    Number.isInteger(record.partition) && record.partition >= 0 && record.partition <= INT32_MAX,
+    `partition ${String(record.partition)} is outside [0, 2^31-1]`,
+  );
+  checks.require(
+    Number.isSafeInteger(record.committedOffset),
+    `committedOffset ${String(record.committedOffset)} is not a safe integer`,
+  );
+  checks.require(
+    Number.isInteger(record.committedLeaderEpoch) &&
+      record.committedLeaderEpoch >= INT32_MIN &&
+      record.committedLeaderEpoch <= INT32_MAX,
     `committedLeaderEpoch ${String(record.committedLeaderEpoch)} is not an int32`,
   );
   checks.text("metadata", record.metadata, true);
@@ -57,7 +65,10 @@ export const committedOffsetCodec: RecordCodec<CommittedOffset> = {
       .writeString(record.metadata)
       .writeU64(record.commitTimestampMs)
       .finish();
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+    return encodeRecordEnvelope(
+      { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
+      payload,
+    );
   },
 
   decode(bytes: Uint8Array, key: string): CommittedOffset {
@@ -77,9 +88,18 @@ export const committedOffsetCodec: RecordCodec<CommittedOffset> = {
       };
       reader.expectEnd();
       validate(record, checks);
-      checks.require(record.groupId === location.groupId, `groupId ${JSON.stringify(record.groupId)} does not match the key's group ${JSON.stringify(location.groupId)}`);
-      checks.require(record.topic === location.topic, `topic ${JSON.stringify(record.topic)} does not match the key's topic ${JSON.stringify(location.topic)}`);
-      checks.require(record.partition === location.partition, `partition ${String(record.partition)} does not match the key's partition ${String(location.partition)}`);
+      checks.require(
+        record.groupId === location.groupId,
+        `groupId ${JSON.stringify(record.groupId)} does not match the key's group ${JSON.stringify(location.groupId)}`,
+      );
+      checks.require(
+        record.topic === location.topic,
+        `topic ${JSON.stringify(record.topic)} does not match the key's topic ${JSON.stringify(location.topic)}`,
+      );
+      checks.require(
+        record.partition === location.partition,
+        `partition ${String(record.partition)} does not match the key's partition ${String(location.partition)}`,
+      );
       return record;
     } catch (error) {
       return checks.wrap(error);

@@ -40,14 +40,28 @@ export class CommittedOffsetStore {
    * Stores `offsets` for `groupId` at `nowMs`. Resolves when every chunk applied; a failed chunk rejects (earlier
    * chunks stay applied — a retry rewrites the same values, which is harmless).
    */
-  async commit(groupId: string, protocolType: string, offsets: readonly OffsetToCommit[], nowMs: number, options: OperationOptions = {}): Promise<void> {
+  async commit(
+    groupId: string,
+    protocolType: string,
+    offsets: readonly OffsetToCommit[],
+    nowMs: number,
+    options: OperationOptions = {},
+  ): Promise<void> {
     const writes: WriteOp[] = [];
     if (this.#knownRoots.get(groupId) !== protocolType) {
-      writes.push({ type: "put", key: groupRootKey(this.#cluster, groupId), value: groupRootCodec.encode({ groupId, protocolType }) });
+      writes.push({
+        type: "put",
+        key: groupRootKey(this.#cluster, groupId),
+        value: groupRootCodec.encode({ groupId, protocolType }),
+      });
     }
     for (const offset of offsets) {
       const record: CommittedOffset = { groupId, ...offset, commitTimestampMs: nowMs };
-      writes.push({ type: "put", key: committedOffsetKey(this.#cluster, groupId, offset.topic, offset.partition), value: committedOffsetCodec.encode(record) });
+      writes.push({
+        type: "put",
+        key: committedOffsetKey(this.#cluster, groupId, offset.topic, offset.partition),
+        value: committedOffsetCodec.encode(record),
+      });
     }
     for (let start = 0; start < writes.length; start += PUTS_PER_TXN) {
       await this.#metadata.txn({ compares: [], writes: writes.slice(start, start + PUTS_PER_TXN) }, options);
@@ -56,7 +70,11 @@ export class CommittedOffsetStore {
   }
 
   /** The committed offsets of `groupId` for the given partitions (by topic), or of every partition when null. */
-  async fetch(groupId: string, partitions: ReadonlyMap<string, readonly number[]> | null, options: OperationOptions = {}): Promise<GroupOffsets> {
+  async fetch(
+    groupId: string,
+    partitions: ReadonlyMap<string, readonly number[]> | null,
+    options: OperationOptions = {},
+  ): Promise<GroupOffsets> {
     const result = new Map<string, Map<number, CommittedOffset>>();
     const add = (record: CommittedOffset): void => {
       let topic = result.get(record.topic);
@@ -67,7 +85,11 @@ export class CommittedOffsetStore {
       const prefix = groupOffsetsPrefix(this.#cluster, groupId);
       let startAfter: string | undefined;
       for (;;) {
-        const page = await this.#metadata.scan(prefix, { limit: SCAN_PAGE, ...(startAfter === undefined ? {} : { startAfter }), signal: options.signal });
+        const page = await this.#metadata.scan(prefix, {
+          limit: SCAN_PAGE,
+          ...(startAfter === undefined ? {} : { startAfter }),
+          signal: options.signal,
+        });
         for (const item of page.items) add(committedOffsetCodec.decode(item.value, item.key));
         const last = page.items.at(-1);
         if (!page.more || last === undefined) break;
@@ -91,7 +113,11 @@ export class CommittedOffsetStore {
     const roots: GroupRoot[] = [];
     let startAfter: string | undefined;
     for (;;) {
-      const page = await this.#metadata.scan(prefix, { limit: SCAN_PAGE, ...(startAfter === undefined ? {} : { startAfter }), signal: options.signal });
+      const page = await this.#metadata.scan(prefix, {
+        limit: SCAN_PAGE,
+        ...(startAfter === undefined ? {} : { startAfter }),
+        signal: options.signal,
+      });
       for (const item of page.items) roots.push(groupRootCodec.decode(item.value, item.key));
       const last = page.items.at(-1);
       if (!page.more || last === undefined) break;
@@ -113,18 +139,29 @@ export class CommittedOffsetStore {
       // Deleted keys leave the prefix, so every pass starts from its beginning.
       const page = await this.#metadata.scan(prefix, { limit: PUTS_PER_TXN, signal: options.signal });
       if (page.items.length === 0) break;
-      await this.#metadata.txn({ compares: [], writes: page.items.map((item) => ({ type: "delete" as const, key: item.key })) }, options);
+      await this.#metadata.txn(
+        { compares: [], writes: page.items.map((item) => ({ type: "delete" as const, key: item.key })) },
+        options,
+      );
       deleted += page.items.length;
       if (!page.more) break;
     }
     this.#knownRoots.delete(groupId);
-    if (root !== undefined) await this.#metadata.txn({ compares: [], writes: [{ type: "delete", key: rootKey }] }, options);
+    if (root !== undefined)
+      await this.#metadata.txn({ compares: [], writes: [{ type: "delete", key: rootKey }] }, options);
     return root !== undefined || deleted > 0;
   }
 
   /** Deletes the committed offsets of `groupId` for `partitions` (absent ones are no-ops). Storage failures throw. */
-  async deleteOffsets(groupId: string, partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>, options: OperationOptions = {}): Promise<void> {
-    const writes: WriteOp[] = partitions.map(({ topic, partition }) => ({ type: "delete", key: committedOffsetKey(this.#cluster, groupId, topic, partition) }));
+  async deleteOffsets(
+    groupId: string,
+    partitions: ReadonlyArray<{ readonly topic: string; readonly partition: number }>,
+    options: OperationOptions = {},
+  ): Promise<void> {
+    const writes: WriteOp[] = partitions.map(({ topic, partition }) => ({
+      type: "delete",
+      key: committedOffsetKey(this.#cluster, groupId, topic, partition),
+    }));
     for (let start = 0; start < writes.length; start += PUTS_PER_TXN) {
       await this.#metadata.txn({ compares: [], writes: writes.slice(start, start + PUTS_PER_TXN) }, options);
     }

@@ -23,10 +23,21 @@ type Step =
   | { readonly kind: "advance"; readonly ms: number };
 
 const stepArbitrary: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant("join" as const), client: fc.integer({ min: 0, max: 3 }), version: fc.constantFrom(3 as const, 5 as const) }),
-  fc.record({ kind: fc.constantFrom("sync" as const, "heartbeat" as const, "leave" as const), client: fc.integer({ min: 0, max: 3 }) }),
+  fc.record({
+    kind: fc.constant("join" as const),
+    client: fc.integer({ min: 0, max: 3 }),
+    version: fc.constantFrom(3 as const, 5 as const),
+  }),
+  fc.record({
+    kind: fc.constantFrom("sync" as const, "heartbeat" as const, "leave" as const),
+    client: fc.integer({ min: 0, max: 3 }),
+  }),
   // A commit with an older generation stands for a client that missed a JoinGroup answer.
-  fc.record({ kind: fc.constant("commit" as const), client: fc.integer({ min: 0, max: 3 }), staleBy: fc.constantFrom(0, 0, 1) }),
+  fc.record({
+    kind: fc.constant("commit" as const),
+    client: fc.integer({ min: 0, max: 3 }),
+    staleBy: fc.constantFrom(0, 0, 1),
+  }),
   fc.record({ kind: fc.constant("advance" as const), ms: fc.integer({ min: 1, max: 7_000 }) }),
 );
 
@@ -40,10 +51,18 @@ interface Client {
 class Model {
   readonly clock = new ManualGroupClock();
   readonly coordinator: GroupCoordinator;
-  readonly clients: Client[] = [0, 1, 2, 3].map(() => ({ memberId: "", generationId: -1, leaderOf: undefined, busy: false }));
+  readonly clients: Client[] = [0, 1, 2, 3].map(() => ({
+    memberId: "",
+    generationId: -1,
+    leaderOf: undefined,
+    busy: false,
+  }));
   readonly parked = new Set<Promise<unknown>>();
   /** Per generation: leader, protocol and member list seen in JoinGroup answers, and what the leader assigned. */
-  readonly generations = new Map<number, { leader: string; members: readonly string[] | undefined; assigned: Map<string, string> | undefined }>();
+  readonly generations = new Map<
+    number,
+    { leader: string; members: readonly string[] | undefined; assigned: Map<string, string> | undefined }
+  >();
   maxGeneration = 0;
   readonly commitCodes: number[] = [];
 
@@ -88,7 +107,11 @@ class Model {
     }
     expect(response.generationId).toBeGreaterThanOrEqual(this.maxGeneration);
     this.maxGeneration = response.generationId;
-    const generation = this.generations.get(response.generationId) ?? { leader: response.leader, members: undefined, assigned: undefined };
+    const generation = this.generations.get(response.generationId) ?? {
+      leader: response.leader,
+      members: undefined,
+      assigned: undefined,
+    };
     this.generations.set(response.generationId, generation);
     expect(response.leader).toBe(generation.leader);
     client.memberId = response.memberId;
@@ -120,24 +143,44 @@ class Model {
     if (client.busy) return;
     switch (step.kind) {
       case "join": {
-        const body = joinGroupBody(GROUP, client.memberId, { sessionTimeoutMs: SESSION_MS, rebalanceTimeoutMs: REBALANCE_MS });
-        this.#park(this.coordinator.joinGroup(groupRequest(11, step.version, body), { clientHost: "h" }), client, (response) => this.#onJoin(client, response));
+        const body = joinGroupBody(GROUP, client.memberId, {
+          sessionTimeoutMs: SESSION_MS,
+          rebalanceTimeoutMs: REBALANCE_MS,
+        });
+        this.#park(
+          this.coordinator.joinGroup(groupRequest(11, step.version, body), { clientHost: "h" }),
+          client,
+          (response) => this.#onJoin(client, response),
+        );
         break;
       }
       case "sync": {
         if (client.memberId === "") return;
         const generationId = client.generationId;
-        const assignments = (client.leaderOf ?? []).map((memberId) => ({ memberId, assignment: new TextEncoder().encode(`${String(generationId)}:${memberId}`) }));
+        const assignments = (client.leaderOf ?? []).map((memberId) => ({
+          memberId,
+          assignment: new TextEncoder().encode(`${String(generationId)}:${memberId}`),
+        }));
         if (client.leaderOf !== undefined) {
           // Only the generation's own leader decides its assignment: a client whose generation number belongs to an
           // earlier incarnation of the group (forgotten while it was silent) is not the leader of today's.
           const generation = this.generations.get(generationId);
           if (generation !== undefined && generation.leader === client.memberId) {
-            generation.assigned ??= new Map(assignments.map((entry) => [entry.memberId, `${String(generationId)}:${entry.memberId}`]));
+            generation.assigned ??= new Map(
+              assignments.map((entry) => [entry.memberId, `${String(generationId)}:${entry.memberId}`]),
+            );
           }
         }
         const memberId = client.memberId;
-        const request = groupRequest(14, 3, { groupId: GROUP, generationId, memberId, groupInstanceId: null, protocolType: null, protocolName: null, assignments });
+        const request = groupRequest(14, 3, {
+          groupId: GROUP,
+          generationId,
+          memberId,
+          groupInstanceId: null,
+          protocolType: null,
+          protocolName: null,
+          assignments,
+        });
         this.#park(this.coordinator.syncGroup(request), client, (response) => {
           if (response.errorCode !== E.NONE) return;
           const assigned = this.generations.get(generationId)?.assigned;
@@ -148,7 +191,14 @@ class Model {
       }
       case "heartbeat": {
         if (client.memberId === "") return;
-        const code = this.coordinator.heartbeat(groupRequest(12, 3, { groupId: GROUP, generationId: client.generationId, memberId: client.memberId, groupInstanceId: null })).errorCode;
+        const code = this.coordinator.heartbeat(
+          groupRequest(12, 3, {
+            groupId: GROUP,
+            generationId: client.generationId,
+            memberId: client.memberId,
+            groupInstanceId: null,
+          }),
+        ).errorCode;
         expect([E.NONE, E.REBALANCE_IN_PROGRESS, E.ILLEGAL_GENERATION, E.UNKNOWN_MEMBER_ID]).toContain(code);
         if (code === E.UNKNOWN_MEMBER_ID) client.memberId = "";
         break;
@@ -172,7 +222,20 @@ class Model {
             memberId: client.memberId,
             groupInstanceId: null,
             retentionTimeMs: -1,
-            topics: [{ name: "t", partitions: [{ partitionIndex: 0, committedOffset: 1, committedLeaderEpoch: -1, commitTimestamp: -1, committedMetadata: null }] }],
+            topics: [
+              {
+                name: "t",
+                partitions: [
+                  {
+                    partitionIndex: 0,
+                    committedOffset: 1,
+                    committedLeaderEpoch: -1,
+                    commitTimestamp: -1,
+                    committedMetadata: null,
+                  },
+                ],
+              },
+            ],
           }),
         );
         const code = response.topics[0]?.partitions[0]?.errorCode;
@@ -207,7 +270,9 @@ class Model {
         group?.state === "Stable" &&
         ids.every((id) => id !== "" && group.memberIds.includes(id)) &&
         group.memberIds.length === survivors.length &&
-        survivors.every((index) => this.clients[index]!.generationId === group.generationId && !this.clients[index]!.busy)
+        survivors.every(
+          (index) => this.clients[index]!.generationId === group.generationId && !this.clients[index]!.busy,
+        )
       ) {
         return;
       }
@@ -218,9 +283,21 @@ class Model {
           await this.apply({ kind: "join", client: index, version: 5 });
           continue;
         }
-        const code = this.coordinator.heartbeat(groupRequest(12, 3, { groupId: GROUP, generationId: client.generationId, memberId: client.memberId, groupInstanceId: null })).errorCode;
-        if (code === E.REBALANCE_IN_PROGRESS || code === E.ILLEGAL_GENERATION) await this.apply({ kind: "join", client: index, version: 5 });
-        else if (group.state === "CompletingRebalance" || (group.state === "Stable" && client.generationId === group.generationId)) await this.apply({ kind: "sync", client: index });
+        const code = this.coordinator.heartbeat(
+          groupRequest(12, 3, {
+            groupId: GROUP,
+            generationId: client.generationId,
+            memberId: client.memberId,
+            groupInstanceId: null,
+          }),
+        ).errorCode;
+        if (code === E.REBALANCE_IN_PROGRESS || code === E.ILLEGAL_GENERATION)
+          await this.apply({ kind: "join", client: index, version: 5 });
+        else if (
+          group.state === "CompletingRebalance" ||
+          (group.state === "Stable" && client.generationId === group.generationId)
+        )
+          await this.apply({ kind: "sync", client: index });
       }
       await this.clock.advance(1_000);
     }
@@ -231,25 +308,31 @@ class Model {
 describe("consumer group state machine (random histories)", () => {
   test("safety during arbitrary histories, convergence once the survivors behave, no timer after close", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArbitrary, { maxLength: 60 }), fc.subarray([0, 1, 2, 3], { minLength: 1 }), async (steps, survivors) => {
-        const model = new Model();
-        for (const step of steps) {
-          await model.apply(step);
+      fc.asyncProperty(
+        fc.array(stepArbitrary, { maxLength: 60 }),
+        fc.subarray([0, 1, 2, 3], { minLength: 1 }),
+        async (steps, survivors) => {
+          const model = new Model();
+          for (const step of steps) {
+            await model.apply(step);
+            model.checkGroup();
+          }
+          // Silent clients stop; their sessions expire while the survivors keep the group alive.
+          await model.converge(survivors);
           model.checkGroup();
-        }
-        // Silent clients stop; their sessions expire while the survivors keep the group alive.
-        await model.converge(survivors);
-        model.checkGroup();
-        // In the converged group a member commits with its generation and is fenced with the previous one.
-        for (const client of survivors) {
-          await model.apply({ kind: "commit", client, staleBy: 1 });
-          await model.apply({ kind: "commit", client, staleBy: 0 });
-        }
-        expect(model.commitCodes.slice(-2 * survivors.length)).toEqual(survivors.flatMap(() => [E.ILLEGAL_GENERATION, E.NONE]));
-        await model.coordinator.close();
-        await Promise.all([...model.parked]);
-        expect(model.clock.pending).toBe(0);
-      }),
+          // In the converged group a member commits with its generation and is fenced with the previous one.
+          for (const client of survivors) {
+            await model.apply({ kind: "commit", client, staleBy: 1 });
+            await model.apply({ kind: "commit", client, staleBy: 0 });
+          }
+          expect(model.commitCodes.slice(-2 * survivors.length)).toEqual(
+            survivors.flatMap(() => [E.ILLEGAL_GENERATION, E.NONE]),
+          );
+          await model.coordinator.close();
+          await Promise.all([...model.parked]);
+          expect(model.clock.pending).toBe(0);
+        },
+      ),
       {
         numRuns: 150,
         examples: [

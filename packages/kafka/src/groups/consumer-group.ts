@@ -85,7 +85,9 @@ export interface GroupSummary {
   }[];
 }
 
-type RebalanceTimer = { readonly kind: "initial"; readonly deadline: number; readonly timer: GroupTimer } | { readonly kind: "join"; readonly timer: GroupTimer };
+type RebalanceTimer =
+  | { readonly kind: "initial"; readonly deadline: number; readonly timer: GroupTimer }
+  | { readonly kind: "join"; readonly timer: GroupTimer };
 
 /** One consumer group. Not thread-safe by design: every call runs to completion on the event loop. */
 export class ConsumerGroup {
@@ -143,14 +145,21 @@ export class ConsumerGroup {
 
   /** True when nothing is left in the group: Empty, no pending member, no timer. */
   get idle(): boolean {
-    return this.#state === "Empty" && this.#members.size === 0 && this.#pendingMembers.size === 0 && this.#rebalance === undefined && this.#syncTimer === undefined;
+    return (
+      this.#state === "Empty" &&
+      this.#members.size === 0 &&
+      this.#pendingMembers.size === 0 &&
+      this.#rebalance === undefined &&
+      this.#syncTimer === undefined
+    );
   }
 
   // ---- JoinGroup --------------------------------------------------------------------------------------------
 
   /** Handles a JoinGroup whose session timeout and group id the coordinator already validated. */
   join(input: JoinInput): Promise<JoinOutcome> {
-    if (this.#state === "Dead") return Promise.resolve(this.#joinError(input.memberId, KafkaErrorCode.COORDINATOR_NOT_AVAILABLE));
+    if (this.#state === "Dead")
+      return Promise.resolve(this.#joinError(input.memberId, KafkaErrorCode.COORDINATOR_NOT_AVAILABLE));
     if (!this.#supportsProtocols(input.protocolType, input.protocols)) {
       return Promise.resolve(this.#joinError(input.memberId, KafkaErrorCode.INCONSISTENT_GROUP_PROTOCOL));
     }
@@ -200,7 +209,8 @@ export class ConsumerGroup {
         if (member.matches(input.protocols)) return Promise.resolve(this.#joinResult(member));
         return this.#updateMemberAndRebalance(member, input);
       case "Stable":
-        if (member.memberId === this.#leaderId || !member.matches(input.protocols)) return this.#updateMemberAndRebalance(member, input);
+        if (member.memberId === this.#leaderId || !member.matches(input.protocols))
+          return this.#updateMemberAndRebalance(member, input);
         return Promise.resolve(this.#joinResult(member));
       default:
         return Promise.resolve(this.#joinError(input.memberId, KafkaErrorCode.UNKNOWN_MEMBER_ID));
@@ -210,7 +220,12 @@ export class ConsumerGroup {
   /** A static member rejoined without its member id (a restart): the old id is fenced, the new one takes its place. */
   #replaceStaticMember(old: GroupMember, input: JoinInput): Promise<JoinOutcome> {
     const memberId = `${input.clientId}-${randomUUID()}`;
-    const replacement = new GroupMember({ ...input, memberId, protocolType: old.protocolType, protocols: old.protocols });
+    const replacement = new GroupMember({
+      ...input,
+      memberId,
+      protocolType: old.protocolType,
+      protocols: old.protocols,
+    });
     replacement.assignment = old.assignment;
     old.sessionTimer?.cancel();
     old.awaitingJoin?.(this.#joinError(old.memberId, KafkaErrorCode.FENCED_INSTANCE_ID));
@@ -218,13 +233,20 @@ export class ConsumerGroup {
     old.awaitingJoin = undefined;
     old.awaitingSync = undefined;
     // Keep the member's position in join order.
-    const entries = [...this.#members.entries()].map(([id, member]): [string, GroupMember] => (id === old.memberId ? [memberId, replacement] : [id, member]));
+    const entries = [...this.#members.entries()].map(([id, member]): [string, GroupMember] =>
+      id === old.memberId ? [memberId, replacement] : [id, member],
+    );
     this.#members.clear();
     for (const [id, member] of entries) this.#members.set(id, member);
     if (this.#leaderId === old.memberId) this.#leaderId = memberId;
     if (this.#pendingSync.delete(old.memberId)) this.#pendingSync.add(memberId);
     this.#staticMembers.set(input.groupInstanceId ?? "", memberId);
-    this.#hooks.onEvent("group member replaced", { groupId: this.groupId, groupInstanceId: input.groupInstanceId, oldMemberId: old.memberId, memberId });
+    this.#hooks.onEvent("group member replaced", {
+      groupId: this.groupId,
+      groupInstanceId: input.groupInstanceId,
+      oldMemberId: old.memberId,
+      memberId,
+    });
     this.#scheduleSessionExpiry(replacement);
     return this.#rejoin(replacement, input);
   }
@@ -239,14 +261,22 @@ export class ConsumerGroup {
     const outcome = new Promise<JoinOutcome>((resolve) => {
       member.awaitingJoin = resolve;
     });
-    this.#hooks.onEvent("group member added", { groupId: this.groupId, memberId, clientId: input.clientId, clientHost: input.clientHost });
+    this.#hooks.onEvent("group member added", {
+      groupId: this.groupId,
+      memberId,
+      clientId: input.clientId,
+      clientHost: input.clientHost,
+    });
     this.#maybePrepareRebalance(`member ${memberId} joined`);
     this.#tryCompleteJoin();
     return outcome;
   }
 
   #updateMemberAndRebalance(member: GroupMember, input: JoinInput): Promise<JoinOutcome> {
-    member.protocols = input.protocols.map((protocol) => ({ name: protocol.name, metadata: protocol.metadata.slice() }));
+    member.protocols = input.protocols.map((protocol) => ({
+      name: protocol.name,
+      metadata: protocol.metadata.slice(),
+    }));
     member.sessionTimeoutMs = input.sessionTimeoutMs;
     member.rebalanceTimeoutMs = input.rebalanceTimeoutMs;
     member.clientId = input.clientId;
@@ -264,11 +294,16 @@ export class ConsumerGroup {
   // ---- SyncGroup --------------------------------------------------------------------------------------------
 
   sync(input: SyncInput): Promise<SyncOutcome> {
-    if (this.#isFenced(input.memberId, input.groupInstanceId)) return Promise.resolve(this.#syncError(KafkaErrorCode.FENCED_INSTANCE_ID));
+    if (this.#isFenced(input.memberId, input.groupInstanceId))
+      return Promise.resolve(this.#syncError(KafkaErrorCode.FENCED_INSTANCE_ID));
     const member = this.#members.get(input.memberId);
     if (member === undefined) return Promise.resolve(this.#syncError(KafkaErrorCode.UNKNOWN_MEMBER_ID));
-    if (input.generationId !== this.#generationId) return Promise.resolve(this.#syncError(KafkaErrorCode.ILLEGAL_GENERATION));
-    if ((input.protocolType !== null && input.protocolType !== this.#protocolType) || (input.protocolName !== null && input.protocolName !== this.#protocolName)) {
+    if (input.generationId !== this.#generationId)
+      return Promise.resolve(this.#syncError(KafkaErrorCode.ILLEGAL_GENERATION));
+    if (
+      (input.protocolType !== null && input.protocolType !== this.#protocolType) ||
+      (input.protocolName !== null && input.protocolName !== this.#protocolName)
+    ) {
       return Promise.resolve(this.#syncError(KafkaErrorCode.INCONSISTENT_GROUP_PROTOCOL));
     }
     switch (this.#state) {
@@ -301,7 +336,12 @@ export class ConsumerGroup {
       member.assignment = byMember.get(member.memberId)?.slice() ?? EMPTY_BYTES;
     }
     this.#state = "Stable";
-    this.#hooks.onEvent("group stable", { groupId: this.groupId, generationId: this.#generationId, protocolName: this.#protocolName, members: this.#members.size });
+    this.#hooks.onEvent("group stable", {
+      groupId: this.groupId,
+      generationId: this.#generationId,
+      protocolName: this.#protocolName,
+      members: this.#members.size,
+    });
     for (const member of this.#members.values()) {
       const resolve = member.awaitingSync;
       member.awaitingSync = undefined;
@@ -400,7 +440,10 @@ export class ConsumerGroup {
   subscribedTopics(): Set<string> | undefined {
     const topics = new Set<string>();
     for (const member of this.#members.values()) {
-      const offered = this.#protocolName === null ? member.protocols : member.protocols.filter((protocol) => protocol.name === this.#protocolName);
+      const offered =
+        this.#protocolName === null
+          ? member.protocols
+          : member.protocols.filter((protocol) => protocol.name === this.#protocolName);
       for (const protocol of offered) {
         const subscribed = subscribedTopics(protocol.metadata);
         if (subscribed === undefined) return undefined;
@@ -434,7 +477,8 @@ export class ConsumerGroup {
   // ---- Rebalance machinery -----------------------------------------------------------------------------------
 
   #maybePrepareRebalance(reason: string): void {
-    if (this.#state === "Stable" || this.#state === "CompletingRebalance" || this.#state === "Empty") this.#prepareRebalance(reason);
+    if (this.#state === "Stable" || this.#state === "CompletingRebalance" || this.#state === "Empty")
+      this.#prepareRebalance(reason);
   }
 
   #prepareRebalance(reason: string): void {
@@ -450,11 +494,20 @@ export class ConsumerGroup {
     const initial = this.#state === "Empty";
     this.#state = "PreparingRebalance";
     const rebalanceTimeoutMs = this.#rebalanceTimeoutMs();
-    this.#hooks.onEvent("group rebalance started", { groupId: this.groupId, generationId: this.#generationId, reason, members: this.#members.size });
+    this.#hooks.onEvent("group rebalance started", {
+      groupId: this.groupId,
+      generationId: this.#generationId,
+      reason,
+      members: this.#members.size,
+    });
     if (initial && this.#policy.initialRebalanceDelayMs > 0) {
       this.#newMemberAdded = false;
       const delay = Math.min(this.#policy.initialRebalanceDelayMs, rebalanceTimeoutMs);
-      this.#rebalance = { kind: "initial", deadline: this.#clock.now() + rebalanceTimeoutMs, timer: this.#clock.schedule(delay, () => this.#onInitialDelay()) };
+      this.#rebalance = {
+        kind: "initial",
+        deadline: this.#clock.now() + rebalanceTimeoutMs,
+        timer: this.#clock.schedule(delay, () => this.#onInitialDelay()),
+      };
     } else {
       this.#rebalance = { kind: "join", timer: this.#clock.schedule(rebalanceTimeoutMs, () => this.#completeJoin()) };
     }
@@ -497,8 +550,11 @@ export class ConsumerGroup {
       this.#checkIdle();
       return;
     }
-    this.#protocolName = selectProtocol([...this.#members.values()].map((member) => member.protocols.map((protocol) => protocol.name)));
-    if (this.#leaderId === null || !this.#members.has(this.#leaderId)) this.#leaderId = this.#members.keys().next().value ?? null;
+    this.#protocolName = selectProtocol(
+      [...this.#members.values()].map((member) => member.protocols.map((protocol) => protocol.name)),
+    );
+    if (this.#leaderId === null || !this.#members.has(this.#leaderId))
+      this.#leaderId = this.#members.keys().next().value ?? null;
     this.#state = "CompletingRebalance";
     this.#hooks.onEvent("group generation completed", {
       groupId: this.groupId,
@@ -521,10 +577,12 @@ export class ConsumerGroup {
   /** Members of `generation` that never sent SyncGroup are removed; the rest rebalance. */
   #onSyncTimeout(generation: number): void {
     this.#syncTimer = undefined;
-    if (generation !== this.#generationId || (this.#state !== "CompletingRebalance" && this.#state !== "Stable")) return;
+    if (generation !== this.#generationId || (this.#state !== "CompletingRebalance" && this.#state !== "Stable"))
+      return;
     const laggards = [...this.#pendingSync].map((id) => this.#members.get(id)).filter((member) => member !== undefined);
     this.#pendingSync.clear();
-    for (const member of laggards) this.#removeMemberAndUpdateGroup(member, "did not send SyncGroup before the rebalance timeout");
+    for (const member of laggards)
+      this.#removeMemberAndUpdateGroup(member, "did not send SyncGroup before the rebalance timeout");
     this.#checkIdle();
   }
 
@@ -557,7 +615,9 @@ export class ConsumerGroup {
     member.awaitingJoin = undefined;
     member.awaitingSync = undefined;
     if (this.#leaderId === member.memberId) {
-      const next = [...this.#members.values()].find((candidate) => candidate.awaitingJoin !== undefined) ?? this.#members.values().next().value;
+      const next =
+        [...this.#members.values()].find((candidate) => candidate.awaitingJoin !== undefined) ??
+        this.#members.values().next().value;
       this.#leaderId = next?.memberId ?? null;
     }
     this.#hooks.onEvent("group member removed", { groupId: this.groupId, memberId: member.memberId, reason });
@@ -607,7 +667,9 @@ export class ConsumerGroup {
   #supportsProtocols(protocolType: string, protocols: readonly MemberProtocol[]): boolean {
     if (this.#members.size === 0) return protocolType !== "" && protocols.length > 0;
     if (protocolType !== this.#protocolType) return false;
-    return protocols.some((protocol) => [...this.#members.values()].every((member) => member.protocols.some((own) => own.name === protocol.name)));
+    return protocols.some((protocol) =>
+      [...this.#members.values()].every((member) => member.protocols.some((own) => own.name === protocol.name)),
+    );
   }
 
   #isFenced(memberId: string, groupInstanceId: string | null): boolean {
@@ -626,7 +688,11 @@ export class ConsumerGroup {
       leader: this.#leaderId ?? "",
       memberId: member.memberId,
       members: isLeader
-        ? [...this.#members.values()].map((each) => ({ memberId: each.memberId, groupInstanceId: each.groupInstanceId, metadata: each.metadataFor(this.#protocolName) }))
+        ? [...this.#members.values()].map((each) => ({
+            memberId: each.memberId,
+            groupInstanceId: each.groupInstanceId,
+            metadata: each.metadataFor(this.#protocolName),
+          }))
         : [],
     };
   }
@@ -636,7 +702,12 @@ export class ConsumerGroup {
   }
 
   #syncSuccess(assignment: Uint8Array): SyncOutcome {
-    return { errorCode: KafkaErrorCode.NONE, protocolType: this.#protocolType, protocolName: this.#protocolName, assignment };
+    return {
+      errorCode: KafkaErrorCode.NONE,
+      protocolType: this.#protocolType,
+      protocolName: this.#protocolName,
+      assignment,
+    };
   }
 
   #syncError(errorCode: number): SyncOutcome {

@@ -2,7 +2,11 @@ import { describe, expect, test } from "vitest";
 import { subscribedTopics } from "./consumer-subscription.js";
 
 /** ConsumerProtocolSubscription bytes: version, topics, then `rest` (user data and later fields, not read). */
-function subscription(version: number, topics: readonly string[], rest: readonly number[] = [0xff, 0xff, 0xff, 0xff]): Uint8Array {
+function subscription(
+  version: number,
+  topics: readonly string[],
+  rest: readonly number[] = [0xff, 0xff, 0xff, 0xff],
+): Uint8Array {
   const bytes: number[] = [version >> 8, version & 0xff, 0, 0, 0, topics.length];
   for (const topic of topics) {
     const encoded = new TextEncoder().encode(topic);
@@ -14,7 +18,9 @@ function subscription(version: number, topics: readonly string[], rest: readonly
 describe("subscribedTopics", () => {
   test("reads the topics of every version's layout and ignores what follows them", () => {
     expect(subscribedTopics(subscription(0, ["orders", "payments"]))).toEqual(["orders", "payments"]);
-    expect(subscribedTopics(subscription(3, ["événements"], [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))).toEqual(["événements"]);
+    expect(
+      subscribedTopics(subscription(3, ["événements"], [0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])),
+    ).toEqual(["événements"]);
     expect(subscribedTopics(subscription(1, []))).toEqual([]);
   });
 

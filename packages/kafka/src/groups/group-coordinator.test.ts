@@ -16,7 +16,11 @@ interface Setup {
   readonly events: string[];
 }
 
-function setup(options: Partial<GroupCoordinatorOptions> = {}, metadata = new InMemoryMetadataStore(), clock = new ManualGroupClock()): Setup {
+function setup(
+  options: Partial<GroupCoordinatorOptions> = {},
+  metadata = new InMemoryMetadataStore(),
+  clock = new ManualGroupClock(),
+): Setup {
   const events: string[] = [];
   const coordinator = createGroupCoordinator({
     metadata,
@@ -35,12 +39,29 @@ function setup(options: Partial<GroupCoordinatorOptions> = {}, metadata = new In
 
 type JoinOptions = Parameters<typeof joinGroupBody>[2] & { version?: number; clientId?: string };
 
-function join(coordinator: GroupCoordinator, groupId: string, memberId: string, options: JoinOptions = {}): Promise<ResponseBody<11>> {
-  return coordinator.joinGroup(groupRequest(11, options.version ?? 5, joinGroupBody(groupId, memberId, options), options.clientId ?? "test-client"), CLIENT);
+function join(
+  coordinator: GroupCoordinator,
+  groupId: string,
+  memberId: string,
+  options: JoinOptions = {},
+): Promise<ResponseBody<11>> {
+  return coordinator.joinGroup(
+    groupRequest(
+      11,
+      options.version ?? 5,
+      joinGroupBody(groupId, memberId, options),
+      options.clientId ?? "test-client",
+    ),
+    CLIENT,
+  );
 }
 
 /** MEMBER_ID_REQUIRED dance: returns the assigned member id and the parked second JoinGroup. */
-async function joinNew(coordinator: GroupCoordinator, groupId: string, options: JoinOptions = {}): Promise<{ memberId: string; joined: Promise<ResponseBody<11>> }> {
+async function joinNew(
+  coordinator: GroupCoordinator,
+  groupId: string,
+  options: JoinOptions = {},
+): Promise<{ memberId: string; joined: Promise<ResponseBody<11>> }> {
   const first = await join(coordinator, groupId, "", options);
   expect(first.errorCode).toBe(E.MEMBER_ID_REQUIRED);
   expect(first.memberId).toMatch(/^test-client-[0-9a-f-]{36}$/);
@@ -55,10 +76,26 @@ function sync(
   assignments: { memberId: string; assignment: Uint8Array }[] = [],
   version = 3,
 ): Promise<ResponseBody<14>> {
-  return coordinator.syncGroup(groupRequest(14, version, { groupId, generationId, memberId, groupInstanceId: null, protocolType: null, protocolName: null, assignments }));
+  return coordinator.syncGroup(
+    groupRequest(14, version, {
+      groupId,
+      generationId,
+      memberId,
+      groupInstanceId: null,
+      protocolType: null,
+      protocolName: null,
+      assignments,
+    }),
+  );
 }
 
-function heartbeat(coordinator: GroupCoordinator, groupId: string, memberId: string, generationId: number, groupInstanceId: string | null = null): number {
+function heartbeat(
+  coordinator: GroupCoordinator,
+  groupId: string,
+  memberId: string,
+  generationId: number,
+  groupInstanceId: string | null = null,
+): number {
   return coordinator.heartbeat(groupRequest(12, 3, { groupId, generationId, memberId, groupInstanceId })).errorCode;
 }
 
@@ -81,8 +118,25 @@ function commit(
     })),
   }));
   return coordinator.offsetCommit(
-    groupRequest(8, options.version ?? 7, { groupId, generationIdOrMemberEpoch: generationId, memberId, groupInstanceId: null, retentionTimeMs: -1, topics }),
-    options.partitions === undefined ? {} : { clientHost: "/127.0.0.1", topics: { lookup: (name) => Promise.resolve(options.partitions?.[name] === undefined ? undefined : { partitionCount: options.partitions[name] }) } },
+    groupRequest(8, options.version ?? 7, {
+      groupId,
+      generationIdOrMemberEpoch: generationId,
+      memberId,
+      groupInstanceId: null,
+      retentionTimeMs: -1,
+      topics,
+    }),
+    options.partitions === undefined
+      ? {}
+      : {
+          clientHost: "/127.0.0.1",
+          topics: {
+            lookup: (name) =>
+              Promise.resolve(
+                options.partitions?.[name] === undefined ? undefined : { partitionCount: options.partitions[name] },
+              ),
+          },
+        },
   );
 }
 
@@ -90,11 +144,17 @@ function commitCodes(response: ResponseBody<8>): number[] {
   return response.topics.flatMap((topic) => topic.partitions.map((partition) => partition.errorCode));
 }
 
-async function fetchOffsets(coordinator: GroupCoordinator, groupId: string, topics: Record<string, number[]> | null, version = 4): Promise<ResponseBody<9>> {
+async function fetchOffsets(
+  coordinator: GroupCoordinator,
+  groupId: string,
+  topics: Record<string, number[]> | null,
+  version = 4,
+): Promise<ResponseBody<9>> {
   return coordinator.offsetFetch(
     groupRequest(9, version, {
       groupId,
-      topics: topics === null ? null : Object.entries(topics).map(([name, partitionIndexes]) => ({ name, partitionIndexes })),
+      topics:
+        topics === null ? null : Object.entries(topics).map(([name, partitionIndexes]) => ({ name, partitionIndexes })),
       groups: [],
       requireStable: false,
     }),
@@ -104,11 +164,17 @@ async function fetchOffsets(coordinator: GroupCoordinator, groupId: string, topi
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values);
 
 /** One member group taken to Stable: returns the member id and generation. */
-async function stableSingleMember(coordinator: GroupCoordinator, groupId: string, options: JoinOptions = {}): Promise<{ memberId: string; generationId: number }> {
+async function stableSingleMember(
+  coordinator: GroupCoordinator,
+  groupId: string,
+  options: JoinOptions = {},
+): Promise<{ memberId: string; generationId: number }> {
   const { memberId, joined } = await joinNew(coordinator, groupId, options);
   const response = await joined;
   expect(response.errorCode).toBe(E.NONE);
-  const synced = await sync(coordinator, groupId, memberId, response.generationId, [{ memberId, assignment: bytes(9) }]);
+  const synced = await sync(coordinator, groupId, memberId, response.generationId, [
+    { memberId, assignment: bytes(9) },
+  ]);
   expect(synced.errorCode).toBe(E.NONE);
   return { memberId, generationId: response.generationId };
 }
@@ -135,7 +201,13 @@ describe("JoinGroup and SyncGroup", () => {
     const { coordinator } = setup();
     const { memberId, joined } = await joinNew(coordinator, "g");
     const response = await joined;
-    expect(response).toMatchObject({ errorCode: E.NONE, generationId: 1, protocolName: "range", leader: memberId, memberId });
+    expect(response).toMatchObject({
+      errorCode: E.NONE,
+      generationId: 1,
+      protocolName: "range",
+      leader: memberId,
+      memberId,
+    });
     expect(response.members).toEqual([{ memberId, groupInstanceId: null, metadata: bytes(1, 2, 3) }]);
     expect(coordinator.group("g")?.state).toBe("CompletingRebalance");
     const synced = await sync(coordinator, "g", memberId, 1, [{ memberId, assignment: bytes(4, 5) }]);
@@ -190,7 +262,14 @@ describe("JoinGroup and SyncGroup", () => {
     const second = await joinNew(coordinator, "g");
     const [leader] = await Promise.all([join(coordinator, "g", first.memberId), second.joined]);
     const followerSync = sync(coordinator, "g", second.memberId, leader.generationId, [], 5);
-    await sync(coordinator, "g", first.memberId, leader.generationId, [{ memberId: first.memberId, assignment: bytes(1) }], 5);
+    await sync(
+      coordinator,
+      "g",
+      first.memberId,
+      leader.generationId,
+      [{ memberId: first.memberId, assignment: bytes(1) }],
+      5,
+    );
     const response = await followerSync;
     expect(response).toMatchObject({ errorCode: E.NONE, protocolType: "consumer", protocolName: "range" });
     expect(response.assignment).toEqual(new Uint8Array(0));
@@ -198,7 +277,8 @@ describe("JoinGroup and SyncGroup", () => {
 
   test("the protocol every member supports wins by first-choice votes", async () => {
     const { coordinator, clock } = setup({ initialRebalanceDelayMs: 100 });
-    const protocols = (...names: string[]): { name: string; metadata: Uint8Array }[] => names.map((name) => ({ name, metadata: bytes(name.length) }));
+    const protocols = (...names: string[]): { name: string; metadata: Uint8Array }[] =>
+      names.map((name) => ({ name, metadata: bytes(name.length) }));
     const a = await joinNew(coordinator, "g", { protocols: protocols("range", "roundrobin", "sticky") });
     const b = await joinNew(coordinator, "g", { protocols: protocols("roundrobin", "range") });
     const c = await joinNew(coordinator, "g", { protocols: protocols("roundrobin", "range") });
@@ -231,7 +311,10 @@ describe("JoinGroup and SyncGroup", () => {
     const first = await stableSingleMember(coordinator, "g");
     const second = await joinNew(coordinator, "g");
     const [leader] = await Promise.all([join(coordinator, "g", first.memberId), second.joined]);
-    await Promise.all([sync(coordinator, "g", second.memberId, leader.generationId), sync(coordinator, "g", first.memberId, leader.generationId, [])]);
+    await Promise.all([
+      sync(coordinator, "g", second.memberId, leader.generationId),
+      sync(coordinator, "g", first.memberId, leader.generationId, []),
+    ]);
     const again = await join(coordinator, "g", second.memberId);
     expect(again).toMatchObject({ errorCode: E.NONE, generationId: leader.generationId, members: [] });
     expect(coordinator.group("g")?.state).toBe("Stable");
@@ -266,8 +349,14 @@ describe("timeouts and fencing", () => {
     const { coordinator, clock, events } = setup();
     const first = await stableSingleMember(coordinator, "g", { sessionTimeoutMs: 10_000 });
     const second = await joinNew(coordinator, "g", { sessionTimeoutMs: 6_000 });
-    const [leader] = await Promise.all([join(coordinator, "g", first.memberId, { sessionTimeoutMs: 10_000 }), second.joined]);
-    await Promise.all([sync(coordinator, "g", second.memberId, leader.generationId), sync(coordinator, "g", first.memberId, leader.generationId, [])]);
+    const [leader] = await Promise.all([
+      join(coordinator, "g", first.memberId, { sessionTimeoutMs: 10_000 }),
+      second.joined,
+    ]);
+    await Promise.all([
+      sync(coordinator, "g", second.memberId, leader.generationId),
+      sync(coordinator, "g", first.memberId, leader.generationId, []),
+    ]);
     await clock.advance(3_000);
     expect(heartbeat(coordinator, "g", first.memberId, leader.generationId)).toBe(E.NONE);
     expect(events).not.toContain("group member removed");
@@ -300,7 +389,10 @@ describe("timeouts and fencing", () => {
     const { coordinator, clock } = setup();
     const first = await stableSingleMember(coordinator, "g", { rebalanceTimeoutMs: 5_000 });
     const second = await joinNew(coordinator, "g", { rebalanceTimeoutMs: 5_000 });
-    const [leader] = await Promise.all([join(coordinator, "g", first.memberId, { rebalanceTimeoutMs: 5_000 }), second.joined]);
+    const [leader] = await Promise.all([
+      join(coordinator, "g", first.memberId, { rebalanceTimeoutMs: 5_000 }),
+      second.joined,
+    ]);
     const followerSync = sync(coordinator, "g", second.memberId, leader.generationId);
     await clock.advance(5_000);
     expect((await followerSync).errorCode).toBe(E.REBALANCE_IN_PROGRESS);
@@ -319,7 +411,9 @@ describe("timeouts and fencing", () => {
     expect((await sync(coordinator, "g", first.memberId, 1)).errorCode).toBe(E.ILLEGAL_GENERATION);
     expect(heartbeat(coordinator, "g", first.memberId, 2)).toBe(E.NONE);
     await Promise.all([sync(coordinator, "g", second.memberId, 2), sync(coordinator, "g", first.memberId, 2, [])]);
-    expect(commitCodes(await commit(coordinator, "g", first.memberId, 1, { t: { 0: 5 } }))).toEqual([E.ILLEGAL_GENERATION]);
+    expect(commitCodes(await commit(coordinator, "g", first.memberId, 1, { t: { 0: 5 } }))).toEqual([
+      E.ILLEGAL_GENERATION,
+    ]);
     expect(commitCodes(await commit(coordinator, "g", first.memberId, 2, { t: { 0: 5 } }))).toEqual([E.NONE]);
   });
 
@@ -349,7 +443,10 @@ describe("LeaveGroup", () => {
     const first = await stableSingleMember(coordinator, "g");
     const second = await joinNew(coordinator, "g");
     const [leader] = await Promise.all([join(coordinator, "g", first.memberId), second.joined]);
-    await Promise.all([sync(coordinator, "g", second.memberId, leader.generationId), sync(coordinator, "g", first.memberId, leader.generationId, [])]);
+    await Promise.all([
+      sync(coordinator, "g", second.memberId, leader.generationId),
+      sync(coordinator, "g", first.memberId, leader.generationId, []),
+    ]);
 
     const v1 = coordinator.leaveGroup(groupRequest(13, 1, { groupId: "g", memberId: second.memberId, members: [] }));
     expect(v1.errorCode).toBe(E.NONE);
@@ -379,7 +476,13 @@ describe("LeaveGroup", () => {
     const { coordinator } = setup();
     const first = await stableSingleMember(coordinator, "g");
     const second = await joinNew(coordinator, "g");
-    coordinator.leaveGroup(groupRequest(13, 4, { groupId: "g", memberId: "", members: [{ memberId: first.memberId, groupInstanceId: null, reason: null }] }));
+    coordinator.leaveGroup(
+      groupRequest(13, 4, {
+        groupId: "g",
+        memberId: "",
+        members: [{ memberId: first.memberId, groupInstanceId: null, reason: null }],
+      }),
+    );
     const response = await second.joined;
     expect(response).toMatchObject({ errorCode: E.NONE, leader: second.memberId });
     expect(response.members).toHaveLength(1);
@@ -396,7 +499,9 @@ describe("static membership", () => {
     const [followerJoin, leader] = await Promise.all([follower, leaderRejoin]);
     expect(followerJoin.generationId).toBe(leader.generationId);
     const followerSync = sync(coordinator, "g", followerJoin.memberId, leader.generationId);
-    await sync(coordinator, "g", leaderJoin.memberId, leader.generationId, [{ memberId: followerJoin.memberId, assignment: bytes(3) }]);
+    await sync(coordinator, "g", leaderJoin.memberId, leader.generationId, [
+      { memberId: followerJoin.memberId, assignment: bytes(3) },
+    ]);
     expect((await followerSync).assignment).toEqual(bytes(3));
 
     const restarted = await join(coordinator, "g", "", { groupInstanceId: "follower-1" });
@@ -404,8 +509,16 @@ describe("static membership", () => {
     expect(restarted.memberId).not.toBe(followerJoin.memberId);
     expect(coordinator.group("g")?.state).toBe("Stable");
     expect((await sync(coordinator, "g", restarted.memberId, leader.generationId)).assignment).toEqual(bytes(3));
-    expect(heartbeat(coordinator, "g", followerJoin.memberId, leader.generationId, "follower-1")).toBe(E.FENCED_INSTANCE_ID);
-    const leave = coordinator.leaveGroup(groupRequest(13, 3, { groupId: "g", memberId: "", members: [{ memberId: "", groupInstanceId: "follower-1", reason: null }] }));
+    expect(heartbeat(coordinator, "g", followerJoin.memberId, leader.generationId, "follower-1")).toBe(
+      E.FENCED_INSTANCE_ID,
+    );
+    const leave = coordinator.leaveGroup(
+      groupRequest(13, 3, {
+        groupId: "g",
+        memberId: "",
+        members: [{ memberId: "", groupInstanceId: "follower-1", reason: null }],
+      }),
+    );
     expect(leave.members[0]?.errorCode).toBe(E.NONE);
     expect(coordinator.group("g")?.memberIds).toEqual([leaderJoin.memberId]);
   });
@@ -415,11 +528,18 @@ describe("OffsetCommit and OffsetFetch", () => {
   test("group members commit with their generation; simple consumers commit with generation -1 to a group without members", async () => {
     const { coordinator } = setup();
     expect(commitCodes(await commit(coordinator, "simple", "", -1, { t: { 0: 10, 1: 20 } }))).toEqual([E.NONE, E.NONE]);
-    expect(commitCodes(await commit(coordinator, "nobody-home", "m", 3, { t: { 0: 1 } }))).toEqual([E.ILLEGAL_GENERATION]);
+    expect(commitCodes(await commit(coordinator, "nobody-home", "m", 3, { t: { 0: 1 } }))).toEqual([
+      E.ILLEGAL_GENERATION,
+    ]);
     const { memberId, generationId } = await stableSingleMember(coordinator, "g");
-    expect(commitCodes(await commit(coordinator, "g", memberId, generationId, { t: { 0: 42 }, u: { 3: 7 } }))).toEqual([E.NONE, E.NONE]);
+    expect(commitCodes(await commit(coordinator, "g", memberId, generationId, { t: { 0: 42 }, u: { 3: 7 } }))).toEqual([
+      E.NONE,
+      E.NONE,
+    ]);
     expect(commitCodes(await commit(coordinator, "g", "", -1, { t: { 0: 1 } }))).toEqual([E.UNKNOWN_MEMBER_ID]);
-    expect(commitCodes(await commit(coordinator, "g", "stranger", generationId, { t: { 0: 1 } }))).toEqual([E.UNKNOWN_MEMBER_ID]);
+    expect(commitCodes(await commit(coordinator, "g", "stranger", generationId, { t: { 0: 1 } }))).toEqual([
+      E.UNKNOWN_MEMBER_ID,
+    ]);
     expect(commitCodes(await commit(coordinator, "", "", -1, { t: { 0: 1 } }))).toEqual([E.INVALID_GROUP_ID]);
     const fetched = await fetchOffsets(coordinator, "g", { t: [0, 1], u: [3] });
     expect(fetched.errorCode).toBe(E.NONE);
@@ -431,7 +551,12 @@ describe("OffsetCommit and OffsetFetch", () => {
           { partitionIndex: 1, committedOffset: -1, committedLeaderEpoch: -1, metadata: "", errorCode: E.NONE },
         ],
       },
-      { name: "u", partitions: [{ partitionIndex: 3, committedOffset: 7, committedLeaderEpoch: 3, metadata: "meta-3", errorCode: E.NONE }] },
+      {
+        name: "u",
+        partitions: [
+          { partitionIndex: 3, committedOffset: 7, committedLeaderEpoch: 3, metadata: "meta-3", errorCode: E.NONE },
+        ],
+      },
     ]);
   });
 
@@ -439,21 +564,27 @@ describe("OffsetCommit and OffsetFetch", () => {
     const { coordinator } = setup();
     const first = await stableSingleMember(coordinator, "g");
     const second = await joinNew(coordinator, "g");
-    expect(commitCodes(await commit(coordinator, "g", first.memberId, first.generationId, { t: { 0: 5 } }))).toEqual([E.NONE]);
+    expect(commitCodes(await commit(coordinator, "g", first.memberId, first.generationId, { t: { 0: 5 } }))).toEqual([
+      E.NONE,
+    ]);
     const [leader] = await Promise.all([join(coordinator, "g", first.memberId), second.joined]);
-    expect(commitCodes(await commit(coordinator, "g", first.memberId, leader.generationId, { t: { 0: 6 } }))).toEqual([E.REBALANCE_IN_PROGRESS]);
+    expect(commitCodes(await commit(coordinator, "g", first.memberId, leader.generationId, { t: { 0: 6 } }))).toEqual([
+      E.REBALANCE_IN_PROGRESS,
+    ]);
   });
 
   test("null metadata is stored as empty, oversized metadata and bad partitions are refused per partition", async () => {
     const { coordinator } = setup({ maxOffsetMetadataBytes: 8 });
     const partitions = { t: 3 };
-    expect(commitCodes(await commit(coordinator, "s", "", -1, { t: { 0: 1 } }, { metadata: null, partitions }))).toEqual([E.NONE]);
-    expect(commitCodes(await commit(coordinator, "s", "", -1, { t: { 1: 1 } }, { metadata: "ééééé", partitions }))).toEqual([E.OFFSET_METADATA_TOO_LARGE]);
-    expect(commitCodes(await commit(coordinator, "s", "", -1, { gone: { 0: 1 }, t: { 2: 5, 3: 6 } }, { partitions }))).toEqual([
-      E.UNKNOWN_TOPIC_OR_PARTITION,
-      E.NONE,
-      E.UNKNOWN_TOPIC_OR_PARTITION,
-    ]);
+    expect(
+      commitCodes(await commit(coordinator, "s", "", -1, { t: { 0: 1 } }, { metadata: null, partitions })),
+    ).toEqual([E.NONE]);
+    expect(
+      commitCodes(await commit(coordinator, "s", "", -1, { t: { 1: 1 } }, { metadata: "ééééé", partitions })),
+    ).toEqual([E.OFFSET_METADATA_TOO_LARGE]);
+    expect(
+      commitCodes(await commit(coordinator, "s", "", -1, { gone: { 0: 1 }, t: { 2: 5, 3: 6 } }, { partitions })),
+    ).toEqual([E.UNKNOWN_TOPIC_OR_PARTITION, E.NONE, E.UNKNOWN_TOPIC_OR_PARTITION]);
     const fetched = await fetchOffsets(coordinator, "s", null);
     expect(fetched.topics).toEqual([
       {
@@ -482,9 +613,22 @@ describe("OffsetCommit and OffsetFetch", () => {
         requireStable: true,
       }),
     );
-    expect(response.groups.map((group) => [group.groupId, group.errorCode, group.topics.map((topic) => [topic.name, topic.partitions.map((p) => p.committedOffset)])])).toEqual([
+    expect(
+      response.groups.map((group) => [
+        group.groupId,
+        group.errorCode,
+        group.topics.map((topic) => [topic.name, topic.partitions.map((p) => p.committedOffset)]),
+      ]),
+    ).toEqual([
       ["a", E.NONE, [["t", [1, -1]]]],
-      ["b", E.NONE, [["t", [2]], ["u", [3]]]],
+      [
+        "b",
+        E.NONE,
+        [
+          ["t", [2]],
+          ["u", [3]],
+        ],
+      ],
       ["", E.INVALID_GROUP_ID, []],
     ]);
   });
@@ -495,7 +639,11 @@ describe("OffsetCommit and OffsetFetch", () => {
     const { memberId, generationId } = await stableSingleMember(before.coordinator, "g");
     const many: Record<number, number> = {};
     for (let partition = 0; partition < 300; partition += 1) many[partition] = partition * 10;
-    expect(commitCodes(await commit(before.coordinator, "g", memberId, generationId, { big: many })).every((code) => code === E.NONE)).toBe(true);
+    expect(
+      commitCodes(await commit(before.coordinator, "g", memberId, generationId, { big: many })).every(
+        (code) => code === E.NONE,
+      ),
+    ).toBe(true);
     await before.coordinator.close();
     expect(before.clock.pending).toBe(0);
 
@@ -505,7 +653,9 @@ describe("OffsetCommit and OffsetFetch", () => {
     expect(fetched.topics[0]?.partitions[299]).toMatchObject({ partitionIndex: 299, committedOffset: 2990 });
     // Membership did not survive: the old member must join again.
     expect(heartbeat(after.coordinator, "g", memberId, generationId)).toBe(E.UNKNOWN_MEMBER_ID);
-    const described = await after.coordinator.describeGroups(groupRequest(15, 4, { groups: ["g", "never"], includeAuthorizedOperations: false }));
+    const described = await after.coordinator.describeGroups(
+      groupRequest(15, 4, { groups: ["g", "never"], includeAuthorizedOperations: false }),
+    );
     expect(described.groups.map((group) => [group.groupId, group.groupState, group.protocolType])).toEqual([
       ["g", "Empty", "consumer"],
       ["never", "Dead", ""],
@@ -529,7 +679,9 @@ describe("OffsetCommit and OffsetFetch", () => {
 
   test("concurrent commits of one group apply in arrival order", async () => {
     const { coordinator } = setup();
-    const results = await Promise.all([1, 2, 3, 4, 5].map((offset) => commit(coordinator, "s", "", -1, { t: { 0: offset } })));
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((offset) => commit(coordinator, "s", "", -1, { t: { 0: offset } })),
+    );
     expect(results.flatMap(commitCodes)).toEqual([0, 0, 0, 0, 0]);
     expect((await fetchOffsets(coordinator, "s", { t: [0] })).topics[0]?.partitions[0]?.committedOffset).toBe(5);
   });
@@ -541,10 +693,24 @@ describe("DescribeGroups and ListGroups", () => {
     const { memberId } = await stableSingleMember(coordinator, "live");
     await commit(coordinator, "offsets-only", "", -1, { t: { 0: 1 } });
     const pending = await joinNew(coordinator, "joining");
-    const described = await coordinator.describeGroups(groupRequest(15, 5, { groups: ["live", "joining", ""], includeAuthorizedOperations: true }));
-    expect(described.groups[0]).toMatchObject({ errorCode: E.NONE, groupState: "Stable", protocolType: "consumer", protocolData: "range" });
+    const described = await coordinator.describeGroups(
+      groupRequest(15, 5, { groups: ["live", "joining", ""], includeAuthorizedOperations: true }),
+    );
+    expect(described.groups[0]).toMatchObject({
+      errorCode: E.NONE,
+      groupState: "Stable",
+      protocolType: "consumer",
+      protocolData: "range",
+    });
     expect(described.groups[0]?.members).toEqual([
-      { memberId, groupInstanceId: null, clientId: "test-client", clientHost: "/127.0.0.1", memberMetadata: bytes(1, 2, 3), memberAssignment: bytes(9) },
+      {
+        memberId,
+        groupInstanceId: null,
+        clientId: "test-client",
+        clientHost: "/127.0.0.1",
+        memberMetadata: bytes(1, 2, 3),
+        memberAssignment: bytes(9),
+      },
     ]);
     expect(described.groups[1]).toMatchObject({ groupState: "CompletingRebalance", protocolData: "" });
     expect(described.groups[2]).toMatchObject({ errorCode: E.INVALID_GROUP_ID });
@@ -556,21 +722,28 @@ describe("DescribeGroups and ListGroups", () => {
       { groupId: "live", protocolType: "consumer", groupState: "Stable", groupType: "classic" },
       { groupId: "offsets-only", protocolType: "", groupState: "Empty", groupType: "classic" },
     ]);
-    const stable = await coordinator.listGroups(groupRequest(16, 4, { statesFilter: ["stable", "EMPTY"], typesFilter: [] }));
+    const stable = await coordinator.listGroups(
+      groupRequest(16, 4, { statesFilter: ["stable", "EMPTY"], typesFilter: [] }),
+    );
     expect(stable.groups.map((group) => group.groupId)).toEqual(["live", "offsets-only"]);
-    const consumerType = await coordinator.listGroups(groupRequest(16, 5, { statesFilter: [], typesFilter: ["consumer"] }));
+    const consumerType = await coordinator.listGroups(
+      groupRequest(16, 5, { statesFilter: [], typesFilter: ["consumer"] }),
+    );
     expect(consumerType.groups).toEqual([]);
   });
 });
 
 describe("DeleteGroups", () => {
-  const deleteGroups = (coordinator: GroupCoordinator, groups: string[], version = 2) => coordinator.deleteGroups(groupRequest(42, version, { groupsNames: groups }));
+  const deleteGroups = (coordinator: GroupCoordinator, groups: string[], version = 2) =>
+    coordinator.deleteGroups(groupRequest(42, version, { groupsNames: groups }));
 
   test("deletes a group without members and its committed offsets; a group with members is NON_EMPTY_GROUP", async () => {
     const { coordinator } = setup();
     await commit(coordinator, "idle", "", -1, { t: { 0: 5, 1: 7 } });
     const { memberId, generationId } = await stableSingleMember(coordinator, "busy");
-    expect((await commit(coordinator, "busy", memberId, generationId, { t: { 0: 3 } })).topics[0]?.partitions[0]?.errorCode).toBe(E.NONE);
+    expect(
+      (await commit(coordinator, "busy", memberId, generationId, { t: { 0: 3 } })).topics[0]?.partitions[0]?.errorCode,
+    ).toBe(E.NONE);
     expect(await deleteGroups(coordinator, ["idle", "busy", "never", ""], 0)).toEqual({
       throttleTimeMs: 0,
       results: [
@@ -580,9 +753,19 @@ describe("DeleteGroups", () => {
         { groupId: "", errorCode: E.INVALID_GROUP_ID },
       ],
     });
-    expect((await fetchOffsets(coordinator, "idle", { t: [0, 1] })).topics[0]?.partitions.map((partition) => partition.committedOffset)).toEqual([-1, -1]);
-    expect((await coordinator.listGroups(groupRequest(16, 5, { statesFilter: [], typesFilter: [] }))).groups.map((group) => group.groupId)).toEqual(["busy"]);
-    expect((await deleteGroups(coordinator, ["idle"])).results).toEqual([{ groupId: "idle", errorCode: E.GROUP_ID_NOT_FOUND }]);
+    expect(
+      (await fetchOffsets(coordinator, "idle", { t: [0, 1] })).topics[0]?.partitions.map(
+        (partition) => partition.committedOffset,
+      ),
+    ).toEqual([-1, -1]);
+    expect(
+      (await coordinator.listGroups(groupRequest(16, 5, { statesFilter: [], typesFilter: [] }))).groups.map(
+        (group) => group.groupId,
+      ),
+    ).toEqual(["busy"]);
+    expect((await deleteGroups(coordinator, ["idle"])).results).toEqual([
+      { groupId: "idle", errorCode: E.GROUP_ID_NOT_FOUND },
+    ]);
     // Once its last member left, the group can go, offsets and all.
     coordinator.leaveGroup(groupRequest(13, 1, { groupId: "busy", memberId, members: [] }));
     expect((await deleteGroups(coordinator, ["busy"])).results).toEqual([{ groupId: "busy", errorCode: E.NONE }]);
@@ -593,10 +776,14 @@ describe("DeleteGroups", () => {
     const { coordinator, metadata } = setup();
     await commit(coordinator, "flaky", "", -1, { t: { 0: 1, 1: 2 } });
     metadata.faults.add({ op: "txn", mode: "fail-before-apply" });
-    expect((await deleteGroups(coordinator, ["flaky"])).results).toEqual([{ groupId: "flaky", errorCode: E.COORDINATOR_NOT_AVAILABLE }]);
+    expect((await deleteGroups(coordinator, ["flaky"])).results).toEqual([
+      { groupId: "flaky", errorCode: E.COORDINATOR_NOT_AVAILABLE },
+    ]);
     expect((await fetchOffsets(coordinator, "flaky", { t: [0] })).topics[0]?.partitions[0]?.committedOffset).toBe(1);
     expect((await deleteGroups(coordinator, ["flaky"])).results).toEqual([{ groupId: "flaky", errorCode: E.NONE }]);
-    expect((await coordinator.listGroups(groupRequest(16, 5, { statesFilter: [], typesFilter: [] }))).groups).toEqual([]);
+    expect((await coordinator.listGroups(groupRequest(16, 5, { statesFilter: [], typesFilter: [] }))).groups).toEqual(
+      [],
+    );
   });
 
   test("a group with hundreds of committed offsets is deleted in several transactions", async () => {
@@ -618,13 +805,30 @@ describe("OffsetDelete", () => {
     return new Uint8Array([...bytes, 0xff, 0xff, 0xff, 0xff]);
   };
   const offsetDelete = (coordinator: GroupCoordinator, groupId: string, topics: Record<string, number[]>) =>
-    coordinator.offsetDelete(groupRequest(47, 0, { groupId, topics: Object.entries(topics).map(([name, partitions]) => ({ name, partitions: partitions.map((partitionIndex) => ({ partitionIndex })) })) }));
-  const committed = async (coordinator: GroupCoordinator, groupId: string, topic: string, partitions: number[]): Promise<number[]> =>
-    (await fetchOffsets(coordinator, groupId, { [topic]: partitions })).topics[0]?.partitions.map((partition) => partition.committedOffset) ?? [];
+    coordinator.offsetDelete(
+      groupRequest(47, 0, {
+        groupId,
+        topics: Object.entries(topics).map(([name, partitions]) => ({
+          name,
+          partitions: partitions.map((partitionIndex) => ({ partitionIndex })),
+        })),
+      }),
+    );
+  const committed = async (
+    coordinator: GroupCoordinator,
+    groupId: string,
+    topic: string,
+    partitions: number[],
+  ): Promise<number[]> =>
+    (await fetchOffsets(coordinator, groupId, { [topic]: partitions })).topics[0]?.partitions.map(
+      (partition) => partition.committedOffset,
+    ) ?? [];
 
   test("deletes the offsets of topics the group does not consume; refuses the ones its members subscribed to", async () => {
     const { coordinator } = setup();
-    const { memberId, generationId } = await stableSingleMember(coordinator, "g", { protocols: [{ name: "range", metadata: subscription("orders") }] });
+    const { memberId, generationId } = await stableSingleMember(coordinator, "g", {
+      protocols: [{ name: "range", metadata: subscription("orders") }],
+    });
     await commit(coordinator, "g", memberId, generationId, { orders: { 0: 5 }, legacy: { 0: 7, 1: 8 } });
     expect(await offsetDelete(coordinator, "g", { orders: [0], legacy: [0, 1, 2] })).toEqual({
       errorCode: E.NONE,
@@ -644,12 +848,18 @@ describe("OffsetDelete", () => {
 
   test("unknown groups, unreadable subscriptions, other protocol types and storage failures", async () => {
     const { coordinator, metadata } = setup();
-    expect(await offsetDelete(coordinator, "never", { t: [0] })).toEqual({ errorCode: E.GROUP_ID_NOT_FOUND, throttleTimeMs: 0, topics: [] });
+    expect(await offsetDelete(coordinator, "never", { t: [0] })).toEqual({
+      errorCode: E.GROUP_ID_NOT_FOUND,
+      throttleTimeMs: 0,
+      topics: [],
+    });
     expect((await offsetDelete(coordinator, "", { t: [0] })).errorCode).toBe(E.INVALID_GROUP_ID);
     // The default test metadata is not a consumer subscription: every topic counts as subscribed.
     const opaque = await stableSingleMember(coordinator, "opaque");
     await commit(coordinator, "opaque", opaque.memberId, opaque.generationId, { t: { 0: 1 } });
-    expect((await offsetDelete(coordinator, "opaque", { t: [0] })).topics[0]?.partitions[0]?.errorCode).toBe(E.GROUP_SUBSCRIBED_TO_TOPIC);
+    expect((await offsetDelete(coordinator, "opaque", { t: [0] })).topics[0]?.partitions[0]?.errorCode).toBe(
+      E.GROUP_SUBSCRIBED_TO_TOPIC,
+    );
     await stableSingleMember(coordinator, "connect", { protocolType: "connect" });
     expect((await offsetDelete(coordinator, "connect", { t: [0] })).errorCode).toBe(E.NON_EMPTY_GROUP);
     await commit(coordinator, "simple", "", -1, { t: { 0: 3 } });
@@ -680,10 +890,27 @@ describe("close", () => {
 describe("handlers", () => {
   test("the broker-facing handlers take the member host from the peer and check partitions against the topic catalog", async () => {
     const { coordinator } = setup();
-    const context = { peer: "10.1.2.3:50312", topics: { lookup: (name: string) => Promise.resolve(name === "t" ? { partitionCount: 1 } : undefined) } };
+    const context = {
+      peer: "10.1.2.3:50312",
+      topics: { lookup: (name: string) => Promise.resolve(name === "t" ? { partitionCount: 1 } : undefined) },
+    };
     const first = await coordinator.handlers.JoinGroup.handle(context, groupRequest(11, 3, joinGroupBody("g", "")));
-    await coordinator.handlers.SyncGroup.handle(context, groupRequest(14, 3, { groupId: "g", generationId: first.generationId, memberId: first.memberId, groupInstanceId: null, protocolType: null, protocolName: null, assignments: [] }));
-    const described = await coordinator.handlers.DescribeGroups.handle({ peer: "[::1]:9" }, groupRequest(15, 0, { groups: ["g"], includeAuthorizedOperations: false }));
+    await coordinator.handlers.SyncGroup.handle(
+      context,
+      groupRequest(14, 3, {
+        groupId: "g",
+        generationId: first.generationId,
+        memberId: first.memberId,
+        groupInstanceId: null,
+        protocolType: null,
+        protocolName: null,
+        assignments: [],
+      }),
+    );
+    const described = await coordinator.handlers.DescribeGroups.handle(
+      { peer: "[::1]:9" },
+      groupRequest(15, 0, { groups: ["g"], includeAuthorizedOperations: false }),
+    );
     expect(described.groups[0]?.members[0]?.clientHost).toBe("/10.1.2.3");
     const committed = await coordinator.handlers.OffsetCommit.handle(
       context,
@@ -694,13 +921,47 @@ describe("handlers", () => {
         groupInstanceId: null,
         retentionTimeMs: -1,
         topics: [
-          { name: "t", partitions: [{ partitionIndex: 0, committedOffset: 4, committedLeaderEpoch: -1, commitTimestamp: -1, committedMetadata: "" }] },
-          { name: "missing", partitions: [{ partitionIndex: 0, committedOffset: 4, committedLeaderEpoch: -1, commitTimestamp: -1, committedMetadata: "" }] },
+          {
+            name: "t",
+            partitions: [
+              {
+                partitionIndex: 0,
+                committedOffset: 4,
+                committedLeaderEpoch: -1,
+                commitTimestamp: -1,
+                committedMetadata: "",
+              },
+            ],
+          },
+          {
+            name: "missing",
+            partitions: [
+              {
+                partitionIndex: 0,
+                committedOffset: 4,
+                committedLeaderEpoch: -1,
+                commitTimestamp: -1,
+                committedMetadata: "",
+              },
+            ],
+          },
         ],
       }),
     );
     expect(commitCodes(committed)).toEqual([E.NONE, E.UNKNOWN_TOPIC_OR_PARTITION]);
-    expect((await coordinator.handlers.Heartbeat.handle(context, groupRequest(12, 0, { groupId: "g", generationId: first.generationId, memberId: first.memberId, groupInstanceId: null }))).errorCode).toBe(E.NONE);
+    expect(
+      (
+        await coordinator.handlers.Heartbeat.handle(
+          context,
+          groupRequest(12, 0, {
+            groupId: "g",
+            generationId: first.generationId,
+            memberId: first.memberId,
+            groupInstanceId: null,
+          }),
+        )
+      ).errorCode,
+    ).toBe(E.NONE);
     expect(coordinator.metrics).toMatchObject({ groups: 1, members: 1, offsetCommits: 1 });
   });
 });

@@ -125,7 +125,10 @@ export class GroupCoordinator implements AsyncDisposable {
     this.#minSessionTimeoutMs = options.minSessionTimeoutMs ?? 6_000;
     this.#maxSessionTimeoutMs = options.maxSessionTimeoutMs ?? 1_800_000;
     this.#maxOffsetMetadataBytes = options.maxOffsetMetadataBytes ?? 4_096;
-    this.#policy = { initialRebalanceDelayMs: options.initialRebalanceDelayMs ?? 3_000, maxGroupSize: options.maxGroupSize ?? 1_000 };
+    this.#policy = {
+      initialRebalanceDelayMs: options.initialRebalanceDelayMs ?? 3_000,
+      maxGroupSize: options.maxGroupSize ?? 1_000,
+    };
   }
 
   /** One handler per group API, for the broker's `groupHandlers`. */
@@ -146,7 +149,13 @@ export class GroupCoordinator implements AsyncDisposable {
   get metrics(): GroupCoordinatorMetrics {
     let members = 0;
     for (const group of this.#groups.values()) members += group.memberIds.length;
-    return { groups: this.#groups.size, members, rebalances: this.#rebalances, membersRemoved: this.#membersRemoved, offsetCommits: this.#offsetCommits };
+    return {
+      groups: this.#groups.size,
+      members,
+      rebalances: this.#rebalances,
+      membersRemoved: this.#membersRemoved,
+      offsetCommits: this.#offsetCommits,
+    };
   }
 
   /** The in-memory group, if it is active (tests and DescribeGroups). */
@@ -158,10 +167,25 @@ export class GroupCoordinator implements AsyncDisposable {
 
   findCoordinator(request: RequestOf<10>): ResponseBody<10> {
     const { host, nodeId, port } = this.#options;
-    const answer = (keyType: number): { errorCode: number; errorMessage: string | null; nodeId: number; host: string; port: number } => {
-      if (this.#closed) return { errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, errorMessage: "the broker is shutting down", nodeId: -1, host: "", port: -1 };
+    const answer = (
+      keyType: number,
+    ): { errorCode: number; errorMessage: string | null; nodeId: number; host: string; port: number } => {
+      if (this.#closed)
+        return {
+          errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE,
+          errorMessage: "the broker is shutting down",
+          nodeId: -1,
+          host: "",
+          port: -1,
+        };
       if (keyType !== CoordinatorKeyType.group) {
-        return { errorCode: KafkaErrorCode.INVALID_REQUEST, errorMessage: `coordinator key type ${String(keyType)} is not supported (only consumer groups)`, nodeId: -1, host: "", port: -1 };
+        return {
+          errorCode: KafkaErrorCode.INVALID_REQUEST,
+          errorMessage: `coordinator key type ${String(keyType)} is not supported (only consumer groups)`,
+          nodeId: -1,
+          host: "",
+          port: -1,
+        };
       }
       return { errorCode: KafkaErrorCode.NONE, errorMessage: null, nodeId, host, port };
     };
@@ -184,7 +208,17 @@ export class GroupCoordinator implements AsyncDisposable {
   async joinGroup(request: RequestOf<11>, client: GroupClient): Promise<ResponseBody<11>> {
     const body = request.body;
     const fail = (errorCode: number): Promise<ResponseBody<11>> =>
-      Promise.resolve(joinResponse(request.apiVersion, { errorCode, generationId: -1, protocolType: null, protocolName: null, leader: "", memberId: body.memberId, members: [] }));
+      Promise.resolve(
+        joinResponse(request.apiVersion, {
+          errorCode,
+          generationId: -1,
+          protocolType: null,
+          protocolName: null,
+          leader: "",
+          memberId: body.memberId,
+          members: [],
+        }),
+      );
     if (this.#closed) return fail(KafkaErrorCode.COORDINATOR_NOT_AVAILABLE);
     if (body.groupId === "") return fail(KafkaErrorCode.INVALID_GROUP_ID);
     if (body.sessionTimeoutMs < this.#minSessionTimeoutMs || body.sessionTimeoutMs > this.#maxSessionTimeoutMs) {
@@ -212,9 +246,21 @@ export class GroupCoordinator implements AsyncDisposable {
 
   async syncGroup(request: RequestOf<14>): Promise<ResponseBody<14>> {
     const body = request.body;
-    if (this.#closed) return syncResponse({ errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, protocolType: null, protocolName: null, assignment: new Uint8Array(0) });
+    if (this.#closed)
+      return syncResponse({
+        errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE,
+        protocolType: null,
+        protocolName: null,
+        assignment: new Uint8Array(0),
+      });
     const group = this.#groups.get(body.groupId);
-    if (group === undefined) return syncResponse({ errorCode: KafkaErrorCode.UNKNOWN_MEMBER_ID, protocolType: null, protocolName: null, assignment: new Uint8Array(0) });
+    if (group === undefined)
+      return syncResponse({
+        errorCode: KafkaErrorCode.UNKNOWN_MEMBER_ID,
+        protocolType: null,
+        protocolName: null,
+        assignment: new Uint8Array(0),
+      });
     return syncResponse(
       await group.sync({
         memberId: body.memberId,
@@ -234,14 +280,20 @@ export class GroupCoordinator implements AsyncDisposable {
     const errorCode =
       group === undefined
         ? KafkaErrorCode.UNKNOWN_MEMBER_ID
-        : group.heartbeat({ memberId: body.memberId, groupInstanceId: body.groupInstanceId, generationId: body.generationId });
+        : group.heartbeat({
+            memberId: body.memberId,
+            groupInstanceId: body.groupInstanceId,
+            generationId: body.generationId,
+          });
     return { throttleTimeMs: 0, errorCode };
   }
 
   leaveGroup(request: RequestOf<13>): ResponseBody<13> {
     const body = request.body;
     const batch = request.apiVersion >= 3;
-    const leaving = batch ? body.members.map((member) => ({ memberId: member.memberId, groupInstanceId: member.groupInstanceId })) : [{ memberId: body.memberId, groupInstanceId: null }];
+    const leaving = batch
+      ? body.members.map((member) => ({ memberId: member.memberId, groupInstanceId: member.groupInstanceId }))
+      : [{ memberId: body.memberId, groupInstanceId: null }];
     let codes: number[];
     let topLevel: number = KafkaErrorCode.NONE;
     if (this.#closed) {
@@ -259,7 +311,11 @@ export class GroupCoordinator implements AsyncDisposable {
     return {
       throttleTimeMs: 0,
       errorCode: topLevel,
-      members: leaving.map((member, index) => ({ memberId: member.memberId, groupInstanceId: member.groupInstanceId, errorCode: codes[index] ?? topLevel })),
+      members: leaving.map((member, index) => ({
+        memberId: member.memberId,
+        groupInstanceId: member.groupInstanceId,
+        errorCode: codes[index] ?? topLevel,
+      })),
     };
   }
 
@@ -271,13 +327,21 @@ export class GroupCoordinator implements AsyncDisposable {
    */
   offsetCommit(request: RequestOf<8>, client: Partial<GroupClient> = {}): Promise<ResponseBody<8>> {
     const body = request.body;
-    const groupError = this.#checkCommit(body.groupId, body.memberId, body.groupInstanceId, body.generationIdOrMemberEpoch);
+    const groupError = this.#checkCommit(
+      body.groupId,
+      body.memberId,
+      body.groupInstanceId,
+      body.generationIdOrMemberEpoch,
+    );
     const codes = body.topics.map((topic) => topic.partitions.map((): number => groupError));
     const respond = (): ResponseBody<8> => ({
       throttleTimeMs: 0,
       topics: body.topics.map((topic, topicIndex) => ({
         name: topic.name,
-        partitions: topic.partitions.map((partition, partitionIndex) => ({ partitionIndex: partition.partitionIndex, errorCode: codes[topicIndex]![partitionIndex]! })),
+        partitions: topic.partitions.map((partition, partitionIndex) => ({
+          partitionIndex: partition.partitionIndex,
+          errorCode: codes[topicIndex]![partitionIndex]!,
+        })),
       })),
     });
     if (groupError !== KafkaErrorCode.NONE) return Promise.resolve(respond());
@@ -289,20 +353,34 @@ export class GroupCoordinator implements AsyncDisposable {
         for (const [partitionIndex, partition] of topic.partitions.entries()) {
           const metadata = partition.committedMetadata ?? "";
           let code: number = KafkaErrorCode.NONE;
-          if (topic.name === "" || partition.partitionIndex < 0 || partition.partitionIndex >= partitionCount) code = KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
-          else if (ENCODER.encode(metadata).length > this.#maxOffsetMetadataBytes) code = KafkaErrorCode.OFFSET_METADATA_TOO_LARGE;
+          if (topic.name === "" || partition.partitionIndex < 0 || partition.partitionIndex >= partitionCount)
+            code = KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+          else if (ENCODER.encode(metadata).length > this.#maxOffsetMetadataBytes)
+            code = KafkaErrorCode.OFFSET_METADATA_TOO_LARGE;
           codes[topicIndex]![partitionIndex] = code;
           if (code !== KafkaErrorCode.NONE) continue;
           accepted.push({
             topicIndex,
             partitionIndex,
-            offset: { topic: topic.name, partition: partition.partitionIndex, committedOffset: partition.committedOffset, committedLeaderEpoch: partition.committedLeaderEpoch, metadata },
+            offset: {
+              topic: topic.name,
+              partition: partition.partitionIndex,
+              committedOffset: partition.committedOffset,
+              committedLeaderEpoch: partition.committedLeaderEpoch,
+              metadata,
+            },
           });
         }
       }
       if (accepted.length > 0) {
         try {
-          await this.#offsets.commit(body.groupId, protocolType, accepted.map((entry) => entry.offset), this.#clock.now(), { signal: client.signal });
+          await this.#offsets.commit(
+            body.groupId,
+            protocolType,
+            accepted.map((entry) => entry.offset),
+            this.#clock.now(),
+            { signal: client.signal },
+          );
           this.#offsetCommits += 1;
         } catch (error) {
           const code = this.#storageErrorCode(error, "group offset commit failed", body.groupId);
@@ -350,7 +428,10 @@ export class GroupCoordinator implements AsyncDisposable {
     if (request.apiVersion >= 8) {
       const groups = await Promise.all(
         body.groups.map(async (group) => {
-          const fetched = await this.#fetchGroup(group.groupId, group.topics?.map((topic) => ({ name: topic.name, partitionIndexes: topic.partitionIndexes })) ?? null);
+          const fetched = await this.#fetchGroup(
+            group.groupId,
+            group.topics?.map((topic) => ({ name: topic.name, partitionIndexes: topic.partitionIndexes })) ?? null,
+          );
           return { groupId: group.groupId, errorCode: fetched.errorCode, topics: fetched.topics };
         }),
       );
@@ -361,7 +442,10 @@ export class GroupCoordinator implements AsyncDisposable {
       // v1 has no top-level error: report it on every requested partition.
       const topics = (body.topics ?? []).map((topic) => ({
         name: topic.name,
-        partitions: topic.partitionIndexes.map((partitionIndex) => ({ ...noOffset(partitionIndex), errorCode: fetched.errorCode })),
+        partitions: topic.partitionIndexes.map((partitionIndex) => ({
+          ...noOffset(partitionIndex),
+          errorCode: fetched.errorCode,
+        })),
       }));
       return { throttleTimeMs: 0, topics, errorCode: fetched.errorCode, groups: [] };
     }
@@ -374,7 +458,10 @@ export class GroupCoordinator implements AsyncDisposable {
   ): Promise<{ errorCode: number; topics: { name: string; partitions: OffsetFetchPartition[] }[] }> {
     if (this.#closed) return { errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
     if (groupId === "") return { errorCode: KafkaErrorCode.INVALID_GROUP_ID, topics: [] };
-    const wanted = topics === null ? null : new Map(topics.map((topic) => [topic.name, topic.partitionIndexes.filter((partition) => partition >= 0)]));
+    const wanted =
+      topics === null
+        ? null
+        : new Map(topics.map((topic) => [topic.name, topic.partitionIndexes.filter((partition) => partition >= 0)]));
     let stored: GroupOffsets;
     try {
       // Unknown (empty-named) topics have no key; ask the store only for what can exist.
@@ -386,7 +473,10 @@ export class GroupCoordinator implements AsyncDisposable {
     if (topics === null) {
       return {
         errorCode: KafkaErrorCode.NONE,
-        topics: [...stored.entries()].map(([name, partitions]) => ({ name, partitions: [...partitions.values()].map(committedPartition) })),
+        topics: [...stored.entries()].map(([name, partitions]) => ({
+          name,
+          partitions: [...partitions.values()].map(committedPartition),
+        })),
       };
     }
     return {
@@ -409,7 +499,10 @@ export class GroupCoordinator implements AsyncDisposable {
   }
 
   async #describe(groupId: string): Promise<ResponseBody<15>["groups"][number]> {
-    const described = (errorCode: number, summary: Omit<GroupSummary, "groupId">): ResponseBody<15>["groups"][number] => ({
+    const described = (
+      errorCode: number,
+      summary: Omit<GroupSummary, "groupId">,
+    ): ResponseBody<15>["groups"][number] => ({
       errorCode,
       groupId,
       groupState: summary.state,
@@ -433,7 +526,12 @@ export class GroupCoordinator implements AsyncDisposable {
     try {
       const root = await this.#offsets.getGroup(groupId);
       if (root === undefined) return described(KafkaErrorCode.NONE, dead);
-      return described(KafkaErrorCode.NONE, { state: "Empty", protocolType: root.protocolType, protocolName: "", members: [] });
+      return described(KafkaErrorCode.NONE, {
+        state: "Empty",
+        protocolType: root.protocolType,
+        protocolName: "",
+        members: [],
+      });
     } catch (error) {
       return described(this.#storageErrorCode(error, "group describe failed", groupId), dead);
     }
@@ -443,19 +541,29 @@ export class GroupCoordinator implements AsyncDisposable {
     if (this.#closed) return { throttleTimeMs: 0, errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, groups: [] };
     const listed = new Map<string, { protocolType: string; state: GroupState }>();
     try {
-      for (const root of await this.#offsets.listGroups()) listed.set(root.groupId, { protocolType: root.protocolType, state: "Empty" });
+      for (const root of await this.#offsets.listGroups())
+        listed.set(root.groupId, { protocolType: root.protocolType, state: "Empty" });
     } catch (error) {
       return { throttleTimeMs: 0, errorCode: this.#storageErrorCode(error, "group list failed", ""), groups: [] };
     }
     for (const group of this.#groups.values()) {
-      if (group.state !== "Dead") listed.set(group.groupId, { protocolType: group.protocolType ?? "", state: group.state });
+      if (group.state !== "Dead")
+        listed.set(group.groupId, { protocolType: group.protocolType ?? "", state: group.state });
     }
     const states = new Set(request.body.statesFilter.map((state) => state.toLowerCase()));
     const types = new Set(request.body.typesFilter.map((type) => type.toLowerCase()));
     const groups = [...listed.entries()]
-      .filter(([, group]) => (states.size === 0 || states.has(group.state.toLowerCase())) && (types.size === 0 || types.has("classic")))
+      .filter(
+        ([, group]) =>
+          (states.size === 0 || states.has(group.state.toLowerCase())) && (types.size === 0 || types.has("classic")),
+      )
       .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
-      .map(([groupId, group]) => ({ groupId, protocolType: group.protocolType, groupState: group.state, groupType: "classic" }));
+      .map(([groupId, group]) => ({
+        groupId,
+        protocolType: group.protocolType,
+        groupState: group.state,
+        groupType: "classic",
+      }));
     return { throttleTimeMs: 0, errorCode: KafkaErrorCode.NONE, groups };
   }
 
@@ -505,7 +613,10 @@ export class GroupCoordinator implements AsyncDisposable {
     const perPartition = (errorFor: (topic: string) => number): ResponseBody<47> => ({
       errorCode: KafkaErrorCode.NONE,
       throttleTimeMs: 0,
-      topics: topics.map((topic) => ({ name: topic.name, partitions: topic.partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode: errorFor(topic.name) })) })),
+      topics: topics.map((topic) => ({
+        name: topic.name,
+        partitions: topic.partitions.map(({ partitionIndex }) => ({ partitionIndex, errorCode: errorFor(topic.name) })),
+      })),
     });
     const failed = (errorCode: number): ResponseBody<47> => ({ errorCode, throttleTimeMs: 0, topics: [] });
     if (this.#closed) return failed(KafkaErrorCode.COORDINATOR_NOT_AVAILABLE);
@@ -518,12 +629,20 @@ export class GroupCoordinator implements AsyncDisposable {
         subscribed = group.subscribedTopics() ?? "all";
       }
       try {
-        if (group === undefined && (await this.#offsets.getGroup(groupId)) === undefined) return failed(KafkaErrorCode.GROUP_ID_NOT_FOUND);
+        if (group === undefined && (await this.#offsets.getGroup(groupId)) === undefined)
+          return failed(KafkaErrorCode.GROUP_ID_NOT_FOUND);
         const refused = (topic: string): boolean => subscribed === "all" || subscribed.has(topic);
-        const doomed = topics.filter((topic) => !refused(topic.name)).flatMap((topic) => topic.partitions.map(({ partitionIndex }) => ({ topic: topic.name, partition: partitionIndex })));
+        const doomed = topics
+          .filter((topic) => !refused(topic.name))
+          .flatMap((topic) =>
+            topic.partitions.map(({ partitionIndex }) => ({ topic: topic.name, partition: partitionIndex })),
+          );
         await this.#offsets.deleteOffsets(groupId, doomed);
-        if (doomed.length > 0) this.#options.logger?.info("group offsets deleted", { groupId, partitions: doomed.length });
-        return perPartition((topic) => (refused(topic) ? KafkaErrorCode.GROUP_SUBSCRIBED_TO_TOPIC : KafkaErrorCode.NONE));
+        if (doomed.length > 0)
+          this.#options.logger?.info("group offsets deleted", { groupId, partitions: doomed.length });
+        return perPartition((topic) =>
+          refused(topic) ? KafkaErrorCode.GROUP_SUBSCRIBED_TO_TOPIC : KafkaErrorCode.NONE,
+        );
       } catch (error) {
         return failed(this.#storageErrorCode(error, "group offset delete failed", groupId));
       }
@@ -588,7 +707,13 @@ function clientOf(context: GroupRequestContext): GroupClient {
 type OffsetFetchPartition = ResponseBody<9>["topics"][number]["partitions"][number];
 
 function noOffset(partitionIndex: number): OffsetFetchPartition {
-  return { partitionIndex, committedOffset: -1, committedLeaderEpoch: -1, metadata: "", errorCode: KafkaErrorCode.NONE };
+  return {
+    partitionIndex,
+    committedOffset: -1,
+    committedLeaderEpoch: -1,
+    metadata: "",
+    errorCode: KafkaErrorCode.NONE,
+  };
 }
 
 function committedPartition(record: CommittedOffset): OffsetFetchPartition {
@@ -612,11 +737,20 @@ function joinResponse(version: number, outcome: JoinOutcome): ResponseBody<11> {
     leader: outcome.leader,
     skipAssignment: false,
     memberId: outcome.memberId,
-    members: outcome.members.map((member) => ({ memberId: member.memberId, groupInstanceId: member.groupInstanceId, metadata: member.metadata })),
+    members: outcome.members.map((member) => ({
+      memberId: member.memberId,
+      groupInstanceId: member.groupInstanceId,
+      metadata: member.metadata,
+    })),
   };
 }
 
 function syncResponse(outcome: SyncOutcome): ResponseBody<14> {
-  return { throttleTimeMs: 0, errorCode: outcome.errorCode, protocolType: outcome.protocolType, protocolName: outcome.protocolName, assignment: outcome.assignment };
+  return {
+    throttleTimeMs: 0,
+    errorCode: outcome.errorCode,
+    protocolType: outcome.protocolType,
+    protocolName: outcome.protocolName,
+    assignment: outcome.assignment,
+  };
 }
-

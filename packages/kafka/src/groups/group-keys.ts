@@ -64,7 +64,8 @@ export function parseGroupRootKey(key: string): GroupRootKeyLocation {
 export function parseCommittedOffsetKey(key: string): CommittedOffsetKeyLocation {
   const match = KEY_PATTERN.exec(key);
   const parts = match?.[3]?.split("/");
-  if (match?.[2] !== OFFSETS || match[1] === undefined || parts?.length !== 3) throw malformed(key, "Kafka committed-offset");
+  if (match?.[2] !== OFFSETS || match[1] === undefined || parts?.length !== 3)
+    throw malformed(key, "Kafka committed-offset");
   const [groupId, topic, partition] = parts as [string, string, string];
   return {
     cluster: decodeKeyComponent(match[1]),

@@ -19,7 +19,11 @@ export interface JoinOutcome {
   readonly leader: string;
   readonly memberId: string;
   /** Every member with its metadata for the chosen protocol: for the leader only; empty for the others. */
-  readonly members: readonly { readonly memberId: string; readonly groupInstanceId: string | null; readonly metadata: Uint8Array }[];
+  readonly members: readonly {
+    readonly memberId: string;
+    readonly groupInstanceId: string | null;
+    readonly metadata: Uint8Array;
+  }[];
 }
 
 /** What a parked SyncGroup request is answered with. */

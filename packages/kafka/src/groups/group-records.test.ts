@@ -45,7 +45,8 @@ const GOLDEN_ROOT = [
   "00000008636f6e73756d6572", // protocolType "consumer"
 ].join("");
 
-const offsetKey = (record: CommittedOffset): string => committedOffsetKey("c1", record.groupId, record.topic, record.partition);
+const offsetKey = (record: CommittedOffset): string =>
+  committedOffsetKey("c1", record.groupId, record.topic, record.partition);
 
 function expectInvariantViolation(action: () => unknown): NereusError {
   try {
@@ -74,15 +75,35 @@ describe("KafkaCommittedOffset record", () => {
 
   test("a record read from another group's, topic's or partition's key is rejected", () => {
     const golden = fromHex(GOLDEN_OFFSET);
-    expect(expectInvariantViolation(() => committedOffsetCodec.decode(golden, committedOffsetKey("c1", "other", "orders", 3))).message).toContain("groupId");
-    expect(expectInvariantViolation(() => committedOffsetCodec.decode(golden, committedOffsetKey("c1", "orders-app", "other", 3))).message).toContain("topic");
-    expect(expectInvariantViolation(() => committedOffsetCodec.decode(golden, committedOffsetKey("c1", "orders-app", "orders", 4))).message).toContain("partition");
+    expect(
+      expectInvariantViolation(() =>
+        committedOffsetCodec.decode(golden, committedOffsetKey("c1", "other", "orders", 3)),
+      ).message,
+    ).toContain("groupId");
+    expect(
+      expectInvariantViolation(() =>
+        committedOffsetCodec.decode(golden, committedOffsetKey("c1", "orders-app", "other", 3)),
+      ).message,
+    ).toContain("topic");
+    expect(
+      expectInvariantViolation(() =>
+        committedOffsetCodec.decode(golden, committedOffsetKey("c1", "orders-app", "orders", 4)),
+      ).message,
+    ).toContain("partition");
     expectInvariantViolation(() => committedOffsetCodec.decode(golden, groupRootKey("c1", "orders-app")));
     expectInvariantViolation(() => groupRootCodec.decode(golden, groupRootKey("c1", "orders-app")));
   });
 
   test("encode refuses records that break the invariants", () => {
-    for (const bad of [{ groupId: "" }, { topic: "" }, { partition: -1 }, { partition: 2 ** 31 }, { committedOffset: 2 ** 53 }, { committedLeaderEpoch: 2 ** 31 }, { commitTimestampMs: -1 }]) {
+    for (const bad of [
+      { groupId: "" },
+      { topic: "" },
+      { partition: -1 },
+      { partition: 2 ** 31 },
+      { committedOffset: 2 ** 53 },
+      { committedLeaderEpoch: 2 ** 31 },
+      { commitTimestampMs: -1 },
+    ]) {
       expectInvariantViolation(() => committedOffsetCodec.encode({ ...FIXTURE_OFFSET, ...bad }));
     }
   });
@@ -98,7 +119,15 @@ describe("KafkaCommittedOffset record", () => {
         fc.string({ maxLength: 50, unit: "grapheme" }),
         fc.nat(),
         (groupId, topic, partition, committedOffset, committedLeaderEpoch, metadata, commitTimestampMs) => {
-          const record = { groupId, topic, partition, committedOffset, committedLeaderEpoch, metadata, commitTimestampMs };
+          const record = {
+            groupId,
+            topic,
+            partition,
+            committedOffset,
+            committedLeaderEpoch,
+            metadata,
+            commitTimestampMs,
+          };
           const key = offsetKey(record);
           expect(parseCommittedOffsetKey(key)).toEqual({ cluster: "c1", groupId, topic, partition });
           expect(committedOffsetCodec.decode(committedOffsetCodec.encode(record), key)).toEqual(record);
@@ -110,7 +139,9 @@ describe("KafkaCommittedOffset record", () => {
   test("keys of one group sort by topic, then numerically by partition", () => {
     const keys = [10, 2, 1].map((partition) => committedOffsetKey("c1", "g", "t", partition));
     expect([...keys].sort()).toEqual([...keys].reverse());
-    expect(committedOffsetKey("c1", "a/b", "x y", 0)).toMatch(/^\/nereus\/clusters\/c1\/kafka\/groups\/offsets\/b32-[a-z2-7]+\/b32-[a-z2-7]+\/0{19}$/);
+    expect(committedOffsetKey("c1", "a/b", "x y", 0)).toMatch(
+      /^\/nereus\/clusters\/c1\/kafka\/groups\/offsets\/b32-[a-z2-7]+\/b32-[a-z2-7]+\/0{19}$/,
+    );
   });
 });
 
@@ -135,7 +166,12 @@ describe("selectProtocol", () => {
   test("the most first-choice votes among protocols every member supports; ties go to the first member's preference", () => {
     expect(selectProtocol([])).toBeNull();
     expect(selectProtocol([["range", "roundrobin"], ["roundrobin", "range"], ["roundrobin"]])).toBe("roundrobin");
-    expect(selectProtocol([["range", "roundrobin"], ["roundrobin", "range"]])).toBe("range");
+    expect(
+      selectProtocol([
+        ["range", "roundrobin"],
+        ["roundrobin", "range"],
+      ]),
+    ).toBe("range");
     expect(selectProtocol([["sticky", "range"], ["range"]])).toBe("range");
     expect(selectProtocol([["a"], ["b"]])).toBeNull();
   });
@@ -143,12 +179,15 @@ describe("selectProtocol", () => {
   test("the chosen protocol is always supported by every member", () => {
     const names = ["range", "roundrobin", "sticky", "cooperative-sticky"];
     fc.assert(
-      fc.property(fc.array(fc.shuffledSubarray(names, { minLength: 1 }), { minLength: 1, maxLength: 6 }), (preferences) => {
-        const chosen = selectProtocol(preferences);
-        const common = names.filter((name) => preferences.every((list) => list.includes(name)));
-        if (common.length === 0) expect(chosen).toBeNull();
-        else expect(preferences.every((list) => list.includes(chosen ?? ""))).toBe(true);
-      }),
+      fc.property(
+        fc.array(fc.shuffledSubarray(names, { minLength: 1 }), { minLength: 1, maxLength: 6 }),
+        (preferences) => {
+          const chosen = selectProtocol(preferences);
+          const common = names.filter((name) => preferences.every((list) => list.includes(name)));
+          if (common.length === 0) expect(chosen).toBeNull();
+          else expect(preferences.every((list) => list.includes(chosen ?? ""))).toBe(true);
+        },
+      ),
     );
   });
 });

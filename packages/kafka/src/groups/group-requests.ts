@@ -9,11 +9,17 @@ import type { RequestOf } from "./group-coordinator.js";
 let correlation = 0;
 
 /** Encodes `body` as a request of API `apiKey` at `apiVersion` and decodes it as the broker would. */
-export function groupRequest<K extends SupportedApiKey>(apiKey: K, apiVersion: number, body: RequestBody<K>, clientId: string | null = "test-client"): RequestOf<K> {
+export function groupRequest<K extends SupportedApiKey>(
+  apiKey: K,
+  apiVersion: number,
+  body: RequestBody<K>,
+  clientId: string | null = "test-client",
+): RequestOf<K> {
   correlation = (correlation + 1) % 0x7fff_ffff;
   const frame = encodeRequest({ apiKey, apiVersion, correlationId: correlation, clientId }, body);
   const decoded = decodeRequest(frame.subarray(4));
-  if (decoded.kind !== "request" || decoded.apiKey !== apiKey) throw new Error(`api key ${String(apiKey)} v${String(apiVersion)} did not decode as a request`);
+  if (decoded.kind !== "request" || decoded.apiKey !== apiKey)
+    throw new Error(`api key ${String(apiKey)} v${String(apiVersion)} did not decode as a request`);
   return decoded as RequestOf<K>;
 }
 
@@ -36,7 +42,9 @@ export function joinGroupBody(
     memberId,
     groupInstanceId: options.groupInstanceId ?? null,
     protocolType: options.protocolType ?? "consumer",
-    protocols: (options.protocols ?? [{ name: "range", metadata: new Uint8Array([1, 2, 3]) }]).map((protocol) => ({ ...protocol })),
+    protocols: (options.protocols ?? [{ name: "range", metadata: new Uint8Array([1, 2, 3]) }]).map((protocol) => ({
+      ...protocol,
+    })),
     reason: null,
   };
 }

@@ -31,7 +31,10 @@ export const groupRootCodec: RecordCodec<GroupRoot> = {
       .writeString(root.groupId)
       .writeString(root.protocolType)
       .finish();
-    return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+    return encodeRecordEnvelope(
+      { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
+      payload,
+    );
   },
 
   decode(bytes: Uint8Array, key: string): GroupRoot {
@@ -40,10 +43,16 @@ export const groupRootCodec: RecordCodec<GroupRoot> = {
       const location = parseGroupRootKey(key);
       const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
       const reader = new ByteReader(payload, `${RECORD_TYPE} payload`);
-      const root: GroupRoot = { groupId: reader.readString("groupId"), protocolType: reader.readString("protocolType") };
+      const root: GroupRoot = {
+        groupId: reader.readString("groupId"),
+        protocolType: reader.readString("protocolType"),
+      };
       reader.expectEnd();
       validate(root, checks);
-      checks.require(root.groupId === location.groupId, `groupId ${JSON.stringify(root.groupId)} does not match the key's group ${JSON.stringify(location.groupId)}`);
+      checks.require(
+        root.groupId === location.groupId,
+        `groupId ${JSON.stringify(root.groupId)} does not match the key's group ${JSON.stringify(location.groupId)}`,
+      );
       return root;
     } catch (error) {
       return checks.wrap(error);

@@ -29,7 +29,12 @@ export class ManualGroupClock implements GroupClock {
   }
 
   schedule(delayMs: number, callback: () => void): GroupTimer {
-    const entry: Scheduled = { at: this.#now + Math.max(0, delayMs), sequence: this.#sequence++, callback, cancelled: false };
+    const entry: Scheduled = {
+      at: this.#now + Math.max(0, delayMs),
+      sequence: this.#sequence++,
+      callback,
+      cancelled: false,
+    };
     this.#timers.add(entry);
     return {
       cancel: () => {
@@ -46,7 +51,11 @@ export class ManualGroupClock implements GroupClock {
       await settle();
       let next: Scheduled | undefined;
       for (const entry of this.#timers) {
-        if (entry.at <= target && (next === undefined || entry.at < next.at || (entry.at === next.at && entry.sequence < next.sequence))) next = entry;
+        if (
+          entry.at <= target &&
+          (next === undefined || entry.at < next.at || (entry.at === next.at && entry.sequence < next.sequence))
+        )
+          next = entry;
       }
       if (next === undefined) break;
       this.#timers.delete(next);

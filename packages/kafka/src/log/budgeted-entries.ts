@@ -10,7 +10,12 @@ export interface BudgetedEntries {
 }
 
 /** Takes `entries[first..]` while below `endOffset` and within `maxBytes` (the first one regardless of its size). */
-export function takeWithinBudget(entries: readonly ReadEntry[], first: number, maxBytes: number, endOffset: number): BudgetedEntries {
+export function takeWithinBudget(
+  entries: readonly ReadEntry[],
+  first: number,
+  maxBytes: number,
+  endOffset: number,
+): BudgetedEntries {
   const taken: ReadEntry[] = [];
   let bytes = 0;
   let index = first;

@@ -2,7 +2,14 @@
 // the head's cumulative size minus them. They come from the KafkaLogStart record when it describes the current log
 // start; else the partition is read once from the log start to count them, and the count is recorded. Also the
 // two reads a pass over a partition stream starts from: its ACTIVE head and a batch reader.
-import { ErrorCode, type MetadataStore, NereusError, type ReadEntry, type StreamHead, type StreamStore } from "@nereus/core";
+import {
+  ErrorCode,
+  type MetadataStore,
+  NereusError,
+  type ReadEntry,
+  type StreamHead,
+  type StreamStore,
+} from "@nereus/core";
 import { type RecordCodec } from "@nereus/core/internal";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { KafkaKeyspace } from "../topics/kafka-keys.js";
@@ -28,14 +35,23 @@ export interface LogStartBytesContext {
 export async function activePartitionHead(context: LogStartBytesContext, streamId: string): Promise<StreamHead> {
   const head = await context.store.getHead(streamId, { signal: context.closing });
   if (head.state !== "ACTIVE") {
-    throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `partition ${context.topic}-${String(context.partition)} is ${head.state}`, { retryable: false });
+    throw new NereusError(
+      ErrorCode.STREAM_NOT_ACTIVE,
+      `partition ${context.topic}-${String(context.partition)} is ${head.state}`,
+      { retryable: false },
+    );
   }
   return head;
 }
 
 /** Reads whole stored batches of the stream from an offset, up to a byte budget (at least one batch). */
-export function partitionReader(context: LogStartBytesContext, streamId: string): (offset: number, maxBytes: number) => Promise<readonly ReadEntry[]> {
-  return async (offset, maxBytes) => (await context.store.read(streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal: context.closing })).entries;
+export function partitionReader(
+  context: LogStartBytesContext,
+  streamId: string,
+): (offset: number, maxBytes: number) => Promise<readonly ReadEntry[]> {
+  return async (offset, maxBytes) =>
+    (await context.store.read(streamId, offset, { maxBytes, maxRecords: 0x7fff_ffff, signal: context.closing }))
+      .entries;
 }
 
 /** The bytes before the batch holding `logStart`: from the record when it describes `logStart`, else counted. */
@@ -55,7 +71,12 @@ export async function bytesBeforeLogStart(
       context.logger.warn("ignoring an unreadable log-start record", { streamId, error: String(error) });
     }
   }
-  context.logger.info("counting the partition's size", { topic: context.topic, partition: context.partition, from: logStart, until });
+  context.logger.info("counting the partition's size", {
+    topic: context.topic,
+    partition: context.partition,
+    from: logStart,
+    until,
+  });
   const counted = await sumBatchBytes(partitionReader(context, streamId), logStart, until, context.readBytes, signal);
   if (counted === undefined) return undefined;
   const bytesBefore = head.cumulativeSize - counted;
@@ -64,11 +85,19 @@ export async function bytesBeforeLogStart(
 }
 
 /** Writes the log-start record when the bytes are known (best effort: a failed write only means a count later). */
-export async function recordLogStart(context: LogStartBytesContext, streamId: string, logStartOffset: number, bytesBefore: number | undefined): Promise<void> {
+export async function recordLogStart(
+  context: LogStartBytesContext,
+  streamId: string,
+  logStartOffset: number,
+  bytesBefore: number | undefined,
+): Promise<void> {
   if (bytesBefore === undefined || logStartOffset === 0) return;
   try {
     const value = context.logStartCodec.encode({ streamId, logStartOffset, bytesBefore });
-    await context.metadata.txn({ compares: [], writes: [{ type: "put", key: context.keyspace.logStartKey(streamId), value }] }, { signal: context.closing });
+    await context.metadata.txn(
+      { compares: [], writes: [{ type: "put", key: context.keyspace.logStartKey(streamId), value }] },
+      { signal: context.closing },
+    );
   } catch (error) {
     context.logger.warn("log-start record not written", { streamId, error: String(error) });
   }
@@ -80,10 +109,24 @@ export async function recordLogStart(context: LogStartBytesContext, streamId: st
  * before its log start are not recorded. Throws storage errors (STREAM_NOT_ACTIVE when the stream is not ACTIVE), and CANCELLED when `signal` ends a
  * count.
  */
-export async function measurePartitionSize(context: LogStartBytesContext, streamId: string, signal?: AbortSignal): Promise<number> {
+export async function measurePartitionSize(
+  context: LogStartBytesContext,
+  streamId: string,
+  signal?: AbortSignal,
+): Promise<number> {
   const head = await activePartitionHead(context, streamId);
   if (head.trimOffset === 0) return head.cumulativeSize;
-  const bytesBefore = await bytesBeforeLogStart(context, streamId, { logStart: head.trimOffset, until: head.committedEndOffset, cumulativeSize: head.cumulativeSize }, signal);
-  if (bytesBefore === undefined) throw new NereusError(ErrorCode.CANCELLED, `counting the size of ${context.topic}-${String(context.partition)} was aborted`, { retryable: true });
+  const bytesBefore = await bytesBeforeLogStart(
+    context,
+    streamId,
+    { logStart: head.trimOffset, until: head.committedEndOffset, cumulativeSize: head.cumulativeSize },
+    signal,
+  );
+  if (bytesBefore === undefined)
+    throw new NereusError(
+      ErrorCode.CANCELLED,
+      `counting the size of ${context.topic}-${String(context.partition)} was aborted`,
+      { retryable: true },
+    );
   return head.cumulativeSize - bytesBefore;
 }

@@ -21,7 +21,6 @@ const GOLDEN = [
   "000000000012d687", // bytesBefore 1,234,567
 ].join("");
 
-
 describe("logStartCodec", () => {
   test("golden bytes", () => {
     expect(toHex(codec.encode(FIXTURE))).toBe(GOLDEN);
@@ -33,7 +32,9 @@ describe("logStartCodec", () => {
   });
 
   test("refuses another stream's key and negative or fractional numbers", () => {
-    expect(violation(() => codec.decode(fromHex(GOLDEN), keyspace.logStartKey(`s-${"c".repeat(52)}`))).message).toContain("does not match the key's stream");
+    expect(
+      violation(() => codec.decode(fromHex(GOLDEN), keyspace.logStartKey(`s-${"c".repeat(52)}`))).message,
+    ).toContain("does not match the key's stream");
     violation(() => codec.decode(fromHex(GOLDEN), keyspace.producerStateKey(STREAM)));
     violation(() => codec.encode({ ...FIXTURE, bytesBefore: -1 }));
     violation(() => codec.encode({ ...FIXTURE, logStartOffset: 1.5 }));

@@ -35,8 +35,15 @@ export function logStartCodec(keyspace: KafkaKeyspace): RecordCodec<LogStartReco
 
     encode(record: LogStartRecord): Uint8Array {
       validate(record, new RecordChecks(RECORD_TYPE));
-      const payload = new ByteWriter(32 + record.streamId.length * 3).writeString(record.streamId).writeU64(record.logStartOffset).writeU64(record.bytesBefore).finish();
-      return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+      const payload = new ByteWriter(32 + record.streamId.length * 3)
+        .writeString(record.streamId)
+        .writeU64(record.logStartOffset)
+        .writeU64(record.bytesBefore)
+        .finish();
+      return encodeRecordEnvelope(
+        { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
+        payload,
+      );
     },
 
     decode(bytes: Uint8Array, key: string): LogStartRecord {
@@ -45,10 +52,17 @@ export function logStartCodec(keyspace: KafkaKeyspace): RecordCodec<LogStartReco
         const keyStream = keyspace.parseLogStartKey(key);
         const { payload } = decodeRecordEnvelope(bytes, RECORD_TYPE, SCHEMA_VERSION, `${RECORD_TYPE} ${checks.where}`);
         const reader = new ByteReader(payload, "KafkaLogStart payload");
-        const record: LogStartRecord = { streamId: reader.readString("streamId"), logStartOffset: reader.readU64("logStartOffset"), bytesBefore: reader.readU64("bytesBefore") };
+        const record: LogStartRecord = {
+          streamId: reader.readString("streamId"),
+          logStartOffset: reader.readU64("logStartOffset"),
+          bytesBefore: reader.readU64("bytesBefore"),
+        };
         reader.expectEnd();
         validate(record, checks);
-        checks.require(record.streamId === keyStream, `streamId ${record.streamId} does not match the key's stream ${keyStream}`);
+        checks.require(
+          record.streamId === keyStream,
+          `streamId ${record.streamId} does not match the key's stream ${keyStream}`,
+        );
         return record;
       } catch (error) {
         return checks.wrap(error);

@@ -3,14 +3,20 @@ import { describe, expect, test } from "vitest";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import { mapStorageError } from "./map-storage-error.js";
 
-const failure = (code: ErrorCode, outcome: "KNOWN_NOT_COMMITTED" | "MAY_HAVE_COMMITTED" | "KNOWN_COMMITTED" = "KNOWN_NOT_COMMITTED") =>
-  new AppendFailedError(code, "x", outcome, outcome === "KNOWN_NOT_COMMITTED" ? undefined : "run/1");
+const failure = (
+  code: ErrorCode,
+  outcome: "KNOWN_NOT_COMMITTED" | "MAY_HAVE_COMMITTED" | "KNOWN_COMMITTED" = "KNOWN_NOT_COMMITTED",
+) => new AppendFailedError(code, "x", outcome, outcome === "KNOWN_NOT_COMMITTED" ? undefined : "run/1");
 
 describe("mapStorageError (docs/architecture.md §9)", () => {
   test("uncertain appends fence the partition until recovery, whatever their code", () => {
     for (const outcome of ["MAY_HAVE_COMMITTED", "KNOWN_COMMITTED"] as const) {
       for (const code of [ErrorCode.TIMEOUT, ErrorCode.METADATA_UNAVAILABLE, ErrorCode.PRIMARY_WAL_WRITE_FAILED]) {
-        expect(mapStorageError(failure(code, outcome))).toMatchObject({ errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, action: "recover", attemptId: "run/1" });
+        expect(mapStorageError(failure(code, outcome))).toMatchObject({
+          errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
+          action: "recover",
+          attemptId: "run/1",
+        });
       }
     }
   });
@@ -33,8 +39,13 @@ describe("mapStorageError (docs/architecture.md §9)", () => {
       [failure(ErrorCode.INVALID_ARGUMENT), KafkaErrorCode.INVALID_REQUEST, "none"],
       [new NereusError(ErrorCode.UNKNOWN_APPEND_ATTEMPT, "x"), KafkaErrorCode.UNKNOWN_SERVER_ERROR, "reload"],
     ];
-    for (const [error, errorCode, action] of table) expect(mapStorageError(error), error.code).toMatchObject({ errorCode, action });
+    for (const [error, errorCode, action] of table)
+      expect(mapStorageError(error), error.code).toMatchObject({ errorCode, action });
     expect(mapStorageError(failure(ErrorCode.BACKPRESSURE_REJECTED)).throttleTimeMs).toBeGreaterThan(0);
-    expect(mapStorageError(new TypeError("bug"))).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_SERVER_ERROR, action: "reload", message: "bug" });
+    expect(mapStorageError(new TypeError("bug"))).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_SERVER_ERROR,
+      action: "reload",
+      message: "bug",
+    });
   });
 });

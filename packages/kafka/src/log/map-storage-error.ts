@@ -50,14 +50,23 @@ const UNAVAILABLE: ReadonlySet<string> = new Set([
   ErrorCode.METADATA_LIMIT_EXCEEDED,
 ]);
 
-function mapping(errorCode: number, action: PartitionAction, message: string, extra: Partial<KafkaErrorMapping> = {}): KafkaErrorMapping {
+function mapping(
+  errorCode: number,
+  action: PartitionAction,
+  message: string,
+  extra: Partial<KafkaErrorMapping> = {},
+): KafkaErrorMapping {
   return { errorCode, action, message, throttleTimeMs: 0, attemptId: undefined, ...extra };
 }
 
 /** Maps any error thrown by the stream store (append, read, head, recovery) onto a Kafka error and an action. */
 export function mapStorageError(error: unknown): KafkaErrorMapping {
   if (!NereusError.is(error)) {
-    return mapping(KafkaErrorCode.UNKNOWN_SERVER_ERROR, "reload", error instanceof Error ? error.message : String(error));
+    return mapping(
+      KafkaErrorCode.UNKNOWN_SERVER_ERROR,
+      "reload",
+      error instanceof Error ? error.message : String(error),
+    );
   }
   const message = `${error.code}: ${error.message}`;
   if (AppendFailedError.isAppendFailure(error) && error.outcome !== "KNOWN_NOT_COMMITTED") {

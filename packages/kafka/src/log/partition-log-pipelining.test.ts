@@ -29,12 +29,22 @@ import { type KafkaTopic, partitionStreamName } from "../topics/kafka-topic.js";
 import { PartitionLogs, type PartitionLogsOptions } from "./partition-logs.js";
 import type { ProduceOutcome } from "./produce-ticket.js";
 
-const topic: KafkaTopic = { name: "t", topicId: "11111111-2222-4333-8444-555555555555", state: "ACTIVE", partitionCount: 1, profile: "OBJECT_WAL_SYNC_OBJECT", configs: {}, createdAtMillis: 0 };
+const topic: KafkaTopic = {
+  name: "t",
+  topicId: "11111111-2222-4333-8444-555555555555",
+  state: "ACTIVE",
+  partitionCount: 1,
+  profile: "OBJECT_WAL_SYNC_OBJECT",
+  configs: {},
+  createdAtMillis: 0,
+};
 const streamId = streamIdFromName(partitionStreamName(topic.topicId, 0));
 const keyspace = new KafkaKeyspace("c");
 const PRODUCER = 7n;
 
-const isHeadCommit = (request: unknown): boolean => (request as TxnRequest).writes.some((write) => write.type === "put" && write.key.endsWith("/head")) && (request as TxnRequest).compares.length > 0;
+const isHeadCommit = (request: unknown): boolean =>
+  (request as TxnRequest).writes.some((write) => write.type === "put" && write.key.endsWith("/head")) &&
+  (request as TxnRequest).compares.length > 0;
 
 /** Lets queued promise callbacks run (used only to show that something did NOT happen). */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -60,7 +70,9 @@ class HeldAppends {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
       this.calls.push({ expectedStartOffset: options?.expectedStartOffset, entries: batch.entries.length, release });
-      this.#waiters = this.#waiters.filter((waiter) => (waiter.count <= this.calls.length ? (waiter.resolve(), false) : true));
+      this.#waiters = this.#waiters.filter((waiter) =>
+        waiter.count <= this.calls.length ? (waiter.resolve(), false) : true,
+      );
       if (!this.#holding) release();
       try {
         await gate;
@@ -110,7 +122,10 @@ afterEach(async () => {
   await store.close();
 });
 
-async function setup(tuning: Partial<PartitionLogsOptions> = {}, storeOptions: { autoRecovery?: false } = {}): Promise<Setup> {
+async function setup(
+  tuning: Partial<PartitionLogsOptions> = {},
+  storeOptions: { autoRecovery?: false } = {},
+): Promise<Setup> {
   const metadata = new InMemoryMetadataStore();
   const wal = new MemoryWalProvider({ walKind: "OBJECT" });
   const store = createStreamStore({
@@ -133,7 +148,13 @@ async function setup(tuning: Partial<PartitionLogsOptions> = {}, storeOptions: {
     logger: SILENT_LOGGER,
     clock: Date.now,
     closing: closing.signal,
-    events: { appended: () => undefined, duplicate: () => (counts.duplicates += 1), fenced: () => (counts.fences += 1), loaded: () => undefined, fetchRead: () => undefined },
+    events: {
+      appended: () => undefined,
+      duplicate: () => (counts.duplicates += 1),
+      fenced: () => (counts.fences += 1),
+      loaded: () => undefined,
+      fetchRead: () => undefined,
+    },
     ...tuning,
   });
   opened = { logs, held, store, closing };
@@ -141,7 +162,10 @@ async function setup(tuning: Partial<PartitionLogsOptions> = {}, storeOptions: {
 }
 
 function produce(logs: PartitionLogs, values: readonly string[], sequence?: number): Promise<ProduceOutcome> {
-  const batch = sequence === undefined ? batchOf(values) : batchOf(values, { producerId: PRODUCER, producerEpoch: 0, baseSequence: sequence });
+  const batch =
+    sequence === undefined
+      ? batchOf(values)
+      : batchOf(values, { producerId: PRODUCER, producerEpoch: 0, baseSequence: sequence });
   return logs.reserve("t", 0).submit({ topic, batch, header: readRecordBatchHeader(batch), timeoutMs: 5_000 });
 }
 
@@ -155,10 +179,15 @@ function watch<T>(promise: Promise<T>): { readonly settled: () => boolean } {
 /** The stored batches in offset order: [offset, record count, base sequence]. */
 async function stored(store: StreamStore): Promise<Array<[number, number, number]>> {
   const result = await store.read(streamId, 0, { maxBytes: 1 << 24, maxRecords: 0x7fff_ffff });
-  return result.entries.map((entry) => [entry.offset, entry.recordCount, readRecordBatchHeader(entry.payload).baseSequence]);
+  return result.entries.map((entry) => [
+    entry.offset,
+    entry.recordCount,
+    readRecordBatchHeader(entry.payload).baseSequence,
+  ]);
 }
 
-const baseOffsetOf = (outcome: ProduceOutcome): number => (outcome.kind === "appended" ? outcome.baseOffset : Number.NaN);
+const baseOffsetOf = (outcome: ProduceOutcome): number =>
+  outcome.kind === "appended" ? outcome.baseOffset : Number.NaN;
 
 describe("pipelined appends (real store)", () => {
   test("up to maxInFlightAppends appends are outstanding, each expecting the end the ones ahead leave; the high watermark follows commits", async () => {
@@ -247,7 +276,9 @@ describe("pipelined appends (real store)", () => {
   });
 
   test("pipelinedAppendMinBytes must be a non-negative integer", async () => {
-    await expect(setup({ pipelinedAppendMinBytes: -1 })).rejects.toThrow("pipelinedAppendMinBytes must be a non-negative integer, got -1");
+    await expect(setup({ pipelinedAppendMinBytes: -1 })).rejects.toThrow(
+      "pipelinedAppendMinBytes must be a non-negative integer, got -1",
+    );
   });
 
   test("a retry of a batch still in flight waits for it and gets its offset; nothing is appended twice", async () => {
@@ -310,38 +341,48 @@ describe("pipelined appends (real store)", () => {
     ]);
   });
 
-  test.each([1, 2])("an uncertain head commit (#%i) among several appends in flight: recovered, every batch stored exactly once at the offset it was answered with", async (uncertainCommit) => {
-    const { held, logs, metadata, store, counts } = await setup({ maxInFlightAppends: 4 }, { autoRecovery: false });
-    const sequences = [0, 1, 2, 3];
-    const answers = new Map<number, number>();
-    let pending: Array<{ sequence: number; outcome: Promise<ProduceOutcome> }> = [];
-    for (const sequence of sequences) {
-      pending.push({ sequence, outcome: produce(logs, [`v${String(sequence)}`], sequence) });
-      await held.called(sequence + 1);
-    }
-    expect(held.calls.map((call) => call.expectedStartOffset)).toEqual([0, 1, 2, 3]);
-    let headCommits = 0;
-    metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: (request) => isHeadCommit(request) && (headCommits += 1) === uncertainCommit });
-    held.releaseAll();
-    for (let round = 0; pending.length > 0; round += 1) {
-      expect(round).toBeLessThan(1_000);
-      const failedSequences: number[] = [];
-      for (const { sequence, outcome } of pending) {
-        const answered = await outcome;
-        if (answered.kind === "appended") answers.set(sequence, answered.baseOffset);
-        else {
-          expect(kafkaError(answered.errorCode).retriable).toBe(true);
-          failedSequences.push(sequence);
-        }
+  test.each([1, 2])(
+    "an uncertain head commit (#%i) among several appends in flight: recovered, every batch stored exactly once at the offset it was answered with",
+    async (uncertainCommit) => {
+      const { held, logs, metadata, store, counts } = await setup({ maxInFlightAppends: 4 }, { autoRecovery: false });
+      const sequences = [0, 1, 2, 3];
+      const answers = new Map<number, number>();
+      let pending: Array<{ sequence: number; outcome: Promise<ProduceOutcome> }> = [];
+      for (const sequence of sequences) {
+        pending.push({ sequence, outcome: produce(logs, [`v${String(sequence)}`], sequence) });
+        await held.called(sequence + 1);
       }
-      // A client backs off and retries; while the partition is fenced it would only be refused again.
-      while (logs.fencedCount > 0) await turn();
-      pending = failedSequences.map((sequence) => ({ sequence, outcome: produce(logs, [`v${String(sequence)}`], sequence) }));
-    }
-    expect(counts.fences).toBeGreaterThanOrEqual(1);
-    expect(await stored(store)).toEqual(sequences.map((sequence) => [answers.get(sequence), 1, sequence]));
-    expect([...answers.values()].sort()).toEqual([0, 1, 2, 3]);
-  });
+      expect(held.calls.map((call) => call.expectedStartOffset)).toEqual([0, 1, 2, 3]);
+      let headCommits = 0;
+      metadata.faults.add({
+        op: "txn",
+        mode: "apply-then-lose-response",
+        when: (request) => isHeadCommit(request) && (headCommits += 1) === uncertainCommit,
+      });
+      held.releaseAll();
+      for (let round = 0; pending.length > 0; round += 1) {
+        expect(round).toBeLessThan(1_000);
+        const failedSequences: number[] = [];
+        for (const { sequence, outcome } of pending) {
+          const answered = await outcome;
+          if (answered.kind === "appended") answers.set(sequence, answered.baseOffset);
+          else {
+            expect(kafkaError(answered.errorCode).retriable).toBe(true);
+            failedSequences.push(sequence);
+          }
+        }
+        // A client backs off and retries; while the partition is fenced it would only be refused again.
+        while (logs.fencedCount > 0) await turn();
+        pending = failedSequences.map((sequence) => ({
+          sequence,
+          outcome: produce(logs, [`v${String(sequence)}`], sequence),
+        }));
+      }
+      expect(counts.fences).toBeGreaterThanOrEqual(1);
+      expect(await stored(store)).toEqual(sequences.map((sequence) => [answers.get(sequence), 1, sequence]));
+      expect([...answers.values()].sort()).toEqual([0, 1, 2, 3]);
+    },
+  );
 
   test("checkpoints hold committed state only, never the groups still in flight", async () => {
     const { held, logs, metadata } = await setup({ maxInFlightAppends: 4, checkpointIntervalBatches: 1 });
@@ -393,7 +434,11 @@ describe("pipelined appends (real store)", () => {
 class DeferredStore {
   readonly head: StreamHead = streamHeadFixture();
   heads = 0;
-  readonly appends: Array<{ readonly expectedStartOffset: number | undefined; resolve: (result: AppendResult) => void; reject: (error: unknown) => void }> = [];
+  readonly appends: Array<{
+    readonly expectedStartOffset: number | undefined;
+    resolve: (result: AppendResult) => void;
+    reject: (error: unknown) => void;
+  }> = [];
   readonly recoveries: Array<() => Promise<AppendResult>> = [];
   #waiters: Array<() => void> = [];
 
@@ -403,7 +448,14 @@ class DeferredStore {
   }
 
   read(id: string, offset: number) {
-    return Promise.resolve({ streamId: id, requestedOffset: offset, entries: [], nextOffset: offset, endOfStream: true, committedEndOffset: this.head.committedEndOffset });
+    return Promise.resolve({
+      streamId: id,
+      requestedOffset: offset,
+      entries: [],
+      nextOffset: offset,
+      endOfStream: true,
+      committedEndOffset: this.head.committedEndOffset,
+    });
   }
 
   append(_id: string, _batch: AppendBatch, options?: AppendOptions): Promise<AppendResult> {
@@ -425,7 +477,10 @@ class DeferredStore {
 }
 
 describe("pipelined appends (scripted outcomes)", () => {
-  function logsOver(store: DeferredStore, maxInFlightAppends: number): { logs: PartitionLogs; closing: AbortController } {
+  function logsOver(
+    store: DeferredStore,
+    maxInFlightAppends: number,
+  ): { logs: PartitionLogs; closing: AbortController } {
     const closing = new AbortController();
     const logs = new PartitionLogs({
       store: store as unknown as StreamStore,
@@ -434,7 +489,13 @@ describe("pipelined appends (scripted outcomes)", () => {
       logger: SILENT_LOGGER,
       clock: Date.now,
       closing: closing.signal,
-      events: { appended: () => undefined, duplicate: () => undefined, fenced: () => undefined, loaded: () => undefined, fetchRead: () => undefined },
+      events: {
+        appended: () => undefined,
+        duplicate: () => undefined,
+        fenced: () => undefined,
+        loaded: () => undefined,
+        fetchRead: () => undefined,
+      },
       maxInFlightAppends,
     });
     return { logs, closing };
@@ -475,7 +536,9 @@ describe("pipelined appends (scripted outcomes)", () => {
     await store.called(2);
     const waiting = produce(logs, ["c"]);
     store.appends[0]?.reject(new AppendFailedError(ErrorCode.TIMEOUT, "lost", "MAY_HAVE_COMMITTED", "run/1"));
-    store.appends[1]?.reject(new AppendFailedError(ErrorCode.OFFSET_CONFLICT, "expected 1, end is 0", "KNOWN_NOT_COMMITTED", undefined));
+    store.appends[1]?.reject(
+      new AppendFailedError(ErrorCode.OFFSET_CONFLICT, "expected 1, end is 0", "KNOWN_NOT_COMMITTED", undefined),
+    );
     expect(await behind).toMatchObject({ kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER });
     // Submitted before the failure, planned after it: refused while the partition is fenced, never appended.
     expect(await waiting).toMatchObject({ kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER });

@@ -29,11 +29,15 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const isHeadCommit = (request: unknown): boolean => (request as TxnRequest).writes.some((write) => write.type === "put" && write.key.endsWith("/head")) && (request as TxnRequest).compares.length > 0;
+const isHeadCommit = (request: unknown): boolean =>
+  (request as TxnRequest).writes.some((write) => write.type === "put" && write.key.endsWith("/head")) &&
+  (request as TxnRequest).compares.length > 0;
 
 async function offsetsOf(client: ReturnType<BrokerHarness["connect"]>, topic: string): Promise<number[]> {
   const fetched = await client.fetch(topic, 0, 0);
-  return splitRecordBatches(fetched?.records ?? new Uint8Array()).batches.map((batch) => readRecordBatchHeader(batch).baseOffset);
+  return splitRecordBatches(fetched?.records ?? new Uint8Array()).batches.map(
+    (batch) => readRecordBatchHeader(batch).baseOffset,
+  );
 }
 
 describe("uncertain appends (real store)", () => {
@@ -43,11 +47,19 @@ describe("uncertain appends (real store)", () => {
     await client.createTopic("lost");
     expect(await client.produce("lost", 0, batchOf(["warm"]))).toMatchObject({ errorCode: 0, baseOffset: 0 });
     harness.metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: isHeadCommit });
-    expect(await client.produce("lost", 0, batchOf(["uncertain", "pair"]))).toMatchObject({ errorCode: 0, baseOffset: 1 });
+    expect(await client.produce("lost", 0, batchOf(["uncertain", "pair"]))).toMatchObject({
+      errorCode: 0,
+      baseOffset: 1,
+    });
     expect(await client.produce("lost", 0, batchOf(["after"]))).toMatchObject({ errorCode: 0, baseOffset: 3 });
     expect(await offsetsOf(client, "lost")).toEqual([0, 1, 3]);
-    expect(harness.events.some((event) => event.message === "uncertain append: partition fenced until recovery")).toBe(true);
-    expect(harness.broker.metrics.collect().find((family) => family.name === "nereus_kafka_partition_fences_total")?.samples[0]?.value).toBe(1);
+    expect(harness.events.some((event) => event.message === "uncertain append: partition fenced until recovery")).toBe(
+      true,
+    );
+    expect(
+      harness.broker.metrics.collect().find((family) => family.name === "nereus_kafka_partition_fences_total")
+        ?.samples[0]?.value,
+    ).toBe(1);
   });
 
   test("KNOWN_COMMITTED (a step after the head commit failed): recovered and answered as success", async () => {
@@ -91,8 +103,15 @@ describe("uncertain appends (real store)", () => {
     const streamId = streamIdFromName(partitionStreamName(created.topics[0]?.topicId ?? "", 0));
     const foreign = batchOf(["foreign"]);
     new DataView(foreign.buffer).setBigInt64(0, 1n);
-    await harness.store.append(streamId, { payloadFormat: "KAFKA_RECORD_BATCH", entries: [{ payload: foreign, recordCount: 1 }] }, { expectedStartOffset: 1 });
-    expect(await client.produce("shared", 0, batchOf(["b"]), { version: 10 })).toMatchObject({ errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, currentLeader: { leaderId: 1, leaderEpoch: 0 } });
+    await harness.store.append(
+      streamId,
+      { payloadFormat: "KAFKA_RECORD_BATCH", entries: [{ payload: foreign, recordCount: 1 }] },
+      { expectedStartOffset: 1 },
+    );
+    expect(await client.produce("shared", 0, batchOf(["b"]), { version: 10 })).toMatchObject({
+      errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
+      currentLeader: { leaderId: 1, leaderEpoch: 0 },
+    });
     expect(await client.produce("shared", 0, batchOf(["b"]))).toMatchObject({ errorCode: 0, baseOffset: 2 });
   });
 });
@@ -109,8 +128,25 @@ class ScriptedStore {
     return Promise.resolve(this.head);
   }
 
-  read(streamId: string, offset: number): Promise<{ entries: never[]; nextOffset: number; endOfStream: boolean; committedEndOffset: number; streamId: string; requestedOffset: number }> {
-    return Promise.resolve({ streamId, requestedOffset: offset, entries: [], nextOffset: offset, endOfStream: true, committedEndOffset: this.head.committedEndOffset });
+  read(
+    streamId: string,
+    offset: number,
+  ): Promise<{
+    entries: never[];
+    nextOffset: number;
+    endOfStream: boolean;
+    committedEndOffset: number;
+    streamId: string;
+    requestedOffset: number;
+  }> {
+    return Promise.resolve({
+      streamId,
+      requestedOffset: offset,
+      entries: [],
+      nextOffset: offset,
+      endOfStream: true,
+      committedEndOffset: this.head.committedEndOffset,
+    });
   }
 
   append(): Promise<AppendResult> {
@@ -127,7 +163,15 @@ class ScriptedStore {
 }
 
 describe("uncertain appends (scripted outcomes)", () => {
-  const topic: KafkaTopic = { name: "t", topicId: "11111111-2222-4333-8444-555555555555", state: "ACTIVE", partitionCount: 1, profile: "OBJECT_WAL_SYNC_OBJECT", configs: {}, createdAtMillis: 0 };
+  const topic: KafkaTopic = {
+    name: "t",
+    topicId: "11111111-2222-4333-8444-555555555555",
+    state: "ACTIVE",
+    partitionCount: 1,
+    profile: "OBJECT_WAL_SYNC_OBJECT",
+    configs: {},
+    createdAtMillis: 0,
+  };
 
   function logsOver(store: ScriptedStore): { logs: PartitionLogs; closing: AbortController } {
     const closing = new AbortController();
@@ -138,7 +182,13 @@ describe("uncertain appends (scripted outcomes)", () => {
       logger: SILENT_LOGGER,
       clock: Date.now,
       closing: closing.signal,
-      events: { appended: () => undefined, duplicate: () => undefined, fenced: () => undefined, loaded: () => undefined, fetchRead: () => undefined },
+      events: {
+        appended: () => undefined,
+        duplicate: () => undefined,
+        fenced: () => undefined,
+        loaded: () => undefined,
+        fetchRead: () => undefined,
+      },
     });
     return { logs, closing };
   }
@@ -153,7 +203,9 @@ describe("uncertain appends (scripted outcomes)", () => {
     const { logs, closing } = logsOver(store);
     let recovered!: () => void;
     const recoveryGate = new Promise<void>((resolve) => (recovered = resolve));
-    store.appends.push(() => Promise.reject(new AppendFailedError(ErrorCode.TIMEOUT, "lost", "MAY_HAVE_COMMITTED", "run/1")));
+    store.appends.push(() =>
+      Promise.reject(new AppendFailedError(ErrorCode.TIMEOUT, "lost", "MAY_HAVE_COMMITTED", "run/1")),
+    );
     store.recoveries.push(
       () => Promise.reject(new AppendFailedError(ErrorCode.TIMEOUT, "still unknown", "MAY_HAVE_COMMITTED", "run/1")),
       async () => {
@@ -166,7 +218,11 @@ describe("uncertain appends (scripted outcomes)", () => {
     expect(await submit(logs)).toMatchObject({ kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER });
     const headsBefore = store.heads;
     recovered();
-    expect(await uncertain).toMatchObject({ kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: "the append did not commit" });
+    expect(await uncertain).toMatchObject({
+      kind: "failed",
+      errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
+      message: "the append did not commit",
+    });
     store.appends.push(() => Promise.resolve({ startOffset: 0, endOffset: 1 } as AppendResult));
     expect(await submit(logs)).toMatchObject({ kind: "appended", baseOffset: 0 });
     expect(store.heads).toBe(headsBefore + 1);
@@ -177,7 +233,9 @@ describe("uncertain appends (scripted outcomes)", () => {
   test("a recovery slower than the request's timeout answers REQUEST_TIMED_OUT; the fence stays until it resolves", async () => {
     const store = new ScriptedStore();
     const { logs, closing } = logsOver(store);
-    store.appends.push(() => Promise.reject(new AppendFailedError(ErrorCode.TIMEOUT, "lost", "MAY_HAVE_COMMITTED", "run/2")));
+    store.appends.push(() =>
+      Promise.reject(new AppendFailedError(ErrorCode.TIMEOUT, "lost", "MAY_HAVE_COMMITTED", "run/2")),
+    );
     expect(await submit(logs, 20)).toMatchObject({ kind: "failed", errorCode: KafkaErrorCode.REQUEST_TIMED_OUT });
     expect(logs.fencedCount).toBe(1);
     expect(await submit(logs)).toMatchObject({ kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER });

@@ -11,7 +11,14 @@
 // committed: any doubt drops it and the next use reloads it from the stream (after the groups in flight settled).
 // Beside it: the shared context and view (partition-log-context.ts), loading and replay (partition-state.ts), the
 // recovery behind the fence (recover-uncertain-append.ts) and the checkpoint write (write-producer-checkpoint.ts).
-import { type AppendResult, AppendFailedError, ErrorCode, NereusError, type ReadEntry, streamIdFromName } from "@nereus/core";
+import {
+  type AppendResult,
+  AppendFailedError,
+  ErrorCode,
+  NereusError,
+  type ReadEntry,
+  streamIdFromName,
+} from "@nereus/core";
 import { mapStorageError } from "./map-storage-error.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import { type KafkaTopic, partitionStreamName } from "../topics/kafka-topic.js";
@@ -32,7 +39,8 @@ import { writeProducerCheckpoint } from "./write-producer-checkpoint.js";
 
 type Group = InFlightGroup<PartitionState>;
 
-type AppendOutcome = { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
+type AppendOutcome =
+  { readonly ok: true; readonly result: AppendResult } | { readonly ok: false; readonly error: unknown };
 
 /** One partition of one topic name (the topic behind the name may be deleted and created again). */
 export class PartitionLog {
@@ -66,7 +74,13 @@ export class PartitionLog {
 
   /** True when nothing refers to this log any more (the manager may drop it). */
   get idle(): boolean {
-    return this.#queue.length === 0 && !this.#draining && this.#listeners.size === 0 && this.#loading === undefined && this.#state === undefined;
+    return (
+      this.#queue.length === 0 &&
+      !this.#draining &&
+      this.#listeners.size === 0 &&
+      this.#loading === undefined &&
+      this.#state === undefined
+    );
   }
 
   /** True while an uncertain append is being recovered. */
@@ -93,14 +107,22 @@ export class PartitionLog {
    * log start, or `outOfRange` when `offset` is negative (other than -1) or above the high watermark. Throws storage
    * errors (map them with mapStorageError); nothing changes before the trim commits.
    */
-  async deleteRecordsBefore(topic: KafkaTopic, offset: number): Promise<{ readonly outOfRange: true } | { readonly outOfRange: false; readonly logStartOffset: number }> {
+  async deleteRecordsBefore(
+    topic: KafkaTopic,
+    offset: number,
+  ): Promise<{ readonly outOfRange: true } | { readonly outOfRange: false; readonly logStartOffset: number }> {
     const state = await this.#ensureLoaded(topic);
     const target = offset === -1 ? state.highWatermark : offset;
     if (target < 0 || target > state.highWatermark) return { outOfRange: true };
     if (target > state.logStartOffset) {
       const head = await this.#context.store.trim(state.streamId, target, { signal: this.#context.closing });
       state.logStartOffset = Math.max(state.logStartOffset, head.trimOffset);
-      this.#context.logger.info("records deleted", { topic: this.topicName, partition: this.partition, logStartOffset: state.logStartOffset, reason: "DeleteRecords" });
+      this.#context.logger.info("records deleted", {
+        topic: this.topicName,
+        partition: this.partition,
+        logStartOffset: state.logStartOffset,
+        reason: "DeleteRecords",
+      });
       this.#notify();
     }
     return { outOfRange: false, logStartOffset: state.logStartOffset };
@@ -111,7 +133,11 @@ export class PartitionLog {
    * A loaded partition's log start follows the trims. Answers the log start and the offsets deleted. Throws storage
    * errors.
    */
-  async enforceRetention(topic: KafkaTopic, limits: RetentionLimits, signal?: AbortSignal): Promise<{ readonly logStartOffset: number; readonly deleted: number }> {
+  async enforceRetention(
+    topic: KafkaTopic,
+    limits: RetentionLimits,
+    signal?: AbortSignal,
+  ): Promise<{ readonly logStartOffset: number; readonly deleted: number }> {
     const context = this.#context;
     const streamId = streamIdFromName(partitionStreamName(topic.topicId, this.partition));
     try {
@@ -142,7 +168,11 @@ export class PartitionLog {
    */
   async size(topic: KafkaTopic, signal?: AbortSignal): Promise<number> {
     try {
-      return await measurePartitionSize(this.#logStartBytesContext(), streamIdFromName(partitionStreamName(topic.topicId, this.partition)), signal);
+      return await measurePartitionSize(
+        this.#logStartBytesContext(),
+        streamIdFromName(partitionStreamName(topic.topicId, this.partition)),
+        signal,
+      );
     } finally {
       this.#maybeIdle();
     }
@@ -200,14 +230,19 @@ export class PartitionLog {
   /** The first batch at or after `logStart` whose max timestamp is >= `timestamp`. */
   async findByTimestamp(topic: KafkaTopic, timestamp: number): Promise<BatchSummary | undefined> {
     const state = await this.#ensureLoaded(topic);
-    const match = await state.timeIndex.find(timestamp, state.logStartOffset, (from, until) => scanBatches(this.#context, state.streamId, from, Math.min(until, state.highWatermark)));
+    const match = await state.timeIndex.find(timestamp, state.logStartOffset, (from, until) =>
+      scanBatches(this.#context, state.streamId, from, Math.min(until, state.highWatermark)),
+    );
     return match?.batch;
   }
 
   /** Largest max timestamp of the partition's batches (-Infinity when empty). */
   async maxTimestamp(topic: KafkaTopic): Promise<number> {
     const state = await this.#ensureLoaded(topic);
-    if (state.timeIndex.coveredFrom > state.logStartOffset) await state.timeIndex.find(Number.POSITIVE_INFINITY, state.logStartOffset, (from, until) => scanBatches(this.#context, state.streamId, from, until));
+    if (state.timeIndex.coveredFrom > state.logStartOffset)
+      await state.timeIndex.find(Number.POSITIVE_INFINITY, state.logStartOffset, (from, until) =>
+        scanBatches(this.#context, state.streamId, from, until),
+      );
     return state.timeIndex.maxTimestamp;
   }
 
@@ -231,7 +266,8 @@ export class PartitionLog {
   async flushCheckpoint(): Promise<void> {
     const state = this.#state;
     if (this.#context.checkpointIntervalBatches === 0) return;
-    if (state !== undefined && state.batchesSinceCheckpoint > 0 && state.fence === undefined) this.#scheduleCheckpoint(state);
+    if (state !== undefined && state.batchesSinceCheckpoint > 0 && state.fence === undefined)
+      this.#scheduleCheckpoint(state);
     await this.#checkpointing;
   }
 
@@ -288,7 +324,13 @@ export class PartitionLog {
     }
     this.#draining = true;
     this.#drainRun = this.#drainLoop()
-      .catch((error: unknown) => this.#context.logger.error("partition append loop failed", { topic: this.topicName, partition: this.partition, error: String(error) }))
+      .catch((error: unknown) =>
+        this.#context.logger.error("partition append loop failed", {
+          topic: this.topicName,
+          partition: this.partition,
+          error: String(error),
+        }),
+      )
       .finally(() => {
         this.#draining = false;
         this.#drainRun = undefined;
@@ -349,7 +391,11 @@ export class PartitionLog {
     }
     if (state.fence !== undefined) {
       for (const ticket of tickets) {
-        ticket.complete({ kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: "the partition is recovering an uncertain append" });
+        ticket.complete({
+          kind: "failed",
+          errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
+          message: "the partition is recovering an uncertain append",
+        });
       }
       return;
     }
@@ -368,7 +414,11 @@ export class PartitionLog {
     let append: Promise<AppendOutcome>;
     try {
       append = this.#context.store
-        .append(group.state.streamId, { payloadFormat: "KAFKA_RECORD_BATCH", entries: group.entries, handOverPayloads: true }, { expectedStartOffset: group.expectedStart, signal: this.#context.closing })
+        .append(
+          group.state.streamId,
+          { payloadFormat: "KAFKA_RECORD_BATCH", entries: group.entries, handOverPayloads: true },
+          { expectedStartOffset: group.expectedStart, signal: this.#context.closing },
+        )
         .then(
           (result): AppendOutcome => ({ ok: true, result }),
           (error: unknown): AppendOutcome => ({ ok: false, error }),
@@ -382,7 +432,11 @@ export class PartitionLog {
         try {
           this.#settleGroup(group, outcome);
         } catch (error) {
-          this.#context.logger.error("settling an append failed", { topic: this.topicName, partition: this.partition, error: String(error) });
+          this.#context.logger.error("settling an append failed", {
+            topic: this.topicName,
+            partition: this.partition,
+            error: String(error),
+          });
         } finally {
           this.#pipeline.settle(group);
           this.#wake();
@@ -401,10 +455,19 @@ export class PartitionLog {
     const { result } = outcome;
     if (result.startOffset !== group.expectedStart || result.endOffset !== group.end) {
       // Core guarantees the range; if it ever differs, the stored base offsets are wrong: reload, never guess.
-      this.#context.logger.error("append committed an unexpected range", { streamId: state.streamId, expectedStart: group.expectedStart, expectedEnd: group.end, result });
+      this.#context.logger.error("append committed an unexpected range", {
+        streamId: state.streamId,
+        expectedStart: group.expectedStart,
+        expectedEnd: group.end,
+        result,
+      });
       this.#pipeline.fail();
       this.#drop(state);
-      const failed: ProduceOutcome = { kind: "failed", errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR, message: "append committed an unexpected range" };
+      const failed: ProduceOutcome = {
+        kind: "failed",
+        errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR,
+        message: "append committed an unexpected range",
+      };
       for (const member of [...group.members, ...group.dependents]) member.ticket.complete(failed);
       return;
     }
@@ -412,13 +475,21 @@ export class PartitionLog {
       // A group ahead failed, yet this one committed at its planned offsets (only possible when the log end moved
       // to exactly where this group expected it). Its batches are stored where planned, so the answer is true, but
       // the committed state misses the failed group: reload it.
-      this.#context.logger.warn("an append committed behind a failed one: reloading the partition", { topic: this.topicName, partition: this.partition, streamId: state.streamId });
+      this.#context.logger.warn("an append committed behind a failed one: reloading the partition", {
+        topic: this.topicName,
+        partition: this.partition,
+        streamId: state.streamId,
+      });
       this.#drop(this.#state?.streamId === state.streamId ? this.#state : state);
     } else {
       this.#commit(group);
     }
-    for (const member of group.members) member.ticket.complete(appendedOutcome(member.baseOffset, state.logStartOffset, group.logAppendTimeMs));
-    for (const dependent of group.dependents) dependent.ticket.complete(appendedOutcome(dependent.original.baseOffset, state.logStartOffset, group.logAppendTimeMs));
+    for (const member of group.members)
+      member.ticket.complete(appendedOutcome(member.baseOffset, state.logStartOffset, group.logAppendTimeMs));
+    for (const dependent of group.dependents)
+      dependent.ticket.complete(
+        appendedOutcome(dependent.original.baseOffset, state.logStartOffset, group.logAppendTimeMs),
+      );
   }
 
   /** Applies a committed group to the committed state (every group ahead of it has been applied). */
@@ -431,7 +502,12 @@ export class PartitionLog {
     group.entries.forEach((entry, index) => {
       const member = group.members[index];
       if (member === undefined) return;
-      if (tailing) this.#tail.add(state.streamId, { offset: member.baseOffset, recordCount: entry.recordCount, payload: entry.payload });
+      if (tailing)
+        this.#tail.add(state.streamId, {
+          offset: member.baseOffset,
+          recordCount: entry.recordCount,
+          payload: entry.payload,
+        });
       state.timeIndex.observe({
         baseOffset: member.baseOffset,
         recordCount: entry.recordCount,
@@ -468,13 +544,22 @@ export class PartitionLog {
     if (first) {
       if (mapped.action !== "none") this.#drop(state);
       if (mapped.action === "offline") {
-        this.#context.logger.error("partition storage error", { topic: this.topicName, partition: this.partition, error: mapped.message });
+        this.#context.logger.error("partition storage error", {
+          topic: this.topicName,
+          partition: this.partition,
+          error: mapped.message,
+        });
       }
       outcome = failedOutcome(mapped, state.logStartOffset);
     } else {
       // The usual cause is OFFSET_CONFLICT (the group ahead did not commit); anything else says more about the log.
       if (mapped.action !== "none" && !NereusError.hasCode(error, ErrorCode.OFFSET_CONFLICT)) this.#drop(state);
-      outcome = { kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: `an earlier append failed; ${mapped.message}`, logStartOffset: state.logStartOffset };
+      outcome = {
+        kind: "failed",
+        errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
+        message: `an earlier append failed; ${mapped.message}`,
+        logStartOffset: state.logStartOffset,
+      };
     }
     for (const member of [...group.members, ...group.dependents]) member.ticket.complete(outcome);
   }
@@ -494,7 +579,8 @@ export class PartitionLog {
       error: message,
     });
     const verdict = recoverUncertainAppend(this.#context, state.streamId, attemptId).then(
-      (result) => (result === undefined ? "not-committed" : result.startOffset === group.expectedStart ? "committed" : "unknown"),
+      (result) =>
+        result === undefined ? "not-committed" : result.startOffset === group.expectedStart ? "committed" : "unknown",
       () => "unknown",
     );
     const fence: Promise<void> = Promise.all([state.fence, verdict]).then(noop);
@@ -507,10 +593,20 @@ export class PartitionLog {
       this.#drain();
     });
     const answer = lifted.then(() => verdict);
-    for (const member of [...group.members, ...group.dependents.map((dependent) => ({ ...dependent.original, ticket: dependent.ticket }))]) {
-      const timer = setTimeout(() => {
-        member.ticket.complete({ kind: "failed", errorCode: KafkaErrorCode.REQUEST_TIMED_OUT, message: "the append outcome is still being recovered" });
-      }, Math.max(0, member.timeoutMs));
+    for (const member of [
+      ...group.members,
+      ...group.dependents.map((dependent) => ({ ...dependent.original, ticket: dependent.ticket })),
+    ]) {
+      const timer = setTimeout(
+        () => {
+          member.ticket.complete({
+            kind: "failed",
+            errorCode: KafkaErrorCode.REQUEST_TIMED_OUT,
+            message: "the append outcome is still being recovered",
+          });
+        },
+        Math.max(0, member.timeoutMs),
+      );
       timer.unref?.();
       void answer.then((resolved) => {
         clearTimeout(timer);
@@ -518,8 +614,17 @@ export class PartitionLog {
           resolved === "committed"
             ? appendedOutcome(member.baseOffset, state.logStartOffset, group.logAppendTimeMs)
             : resolved === "not-committed"
-              ? { kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: "the append did not commit", logStartOffset: state.logStartOffset }
-              : { kind: "failed", errorCode: KafkaErrorCode.REQUEST_TIMED_OUT, message: "the append outcome could not be resolved" },
+              ? {
+                  kind: "failed",
+                  errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER,
+                  message: "the append did not commit",
+                  logStartOffset: state.logStartOffset,
+                }
+              : {
+                  kind: "failed",
+                  errorCode: KafkaErrorCode.REQUEST_TIMED_OUT,
+                  message: "the append outcome could not be resolved",
+                },
         );
       });
     }
@@ -538,7 +643,12 @@ export class PartitionLog {
       return;
     }
     this.#checkpointing = writeProducerCheckpoint(this.#context, state)
-      .catch((error: unknown) => this.#context.logger.warn("producer-state checkpoint failed", { streamId: state.streamId, error: String(error) }))
+      .catch((error: unknown) =>
+        this.#context.logger.warn("producer-state checkpoint failed", {
+          streamId: state.streamId,
+          error: String(error),
+        }),
+      )
       .finally(() => {
         this.#checkpointing = undefined;
         if (this.#checkpointAgain) {

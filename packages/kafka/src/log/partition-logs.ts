@@ -88,7 +88,9 @@ export class PartitionLogs {
     }
     const pipelinedAppendMinBytes = options.pipelinedAppendMinBytes ?? 0;
     if (!Number.isSafeInteger(pipelinedAppendMinBytes) || pipelinedAppendMinBytes < 0) {
-      throw new RangeError(`pipelinedAppendMinBytes must be a non-negative integer, got ${String(options.pipelinedAppendMinBytes)}`);
+      throw new RangeError(
+        `pipelinedAppendMinBytes must be a non-negative integer, got ${String(options.pipelinedAppendMinBytes)}`,
+      );
     }
     this.#context = {
       store: options.store,

@@ -6,7 +6,13 @@
 // start: 0 for a stream never trimmed, else from the KafkaLogStart record when it describes this log start, else
 // counted by reading the partition once (and recorded). Every trim records the bytes before the new log start, and
 // `onTrimmed` lets a loaded partition raise its cached log start.
-import { type LogStartBytesContext, activePartitionHead, bytesBeforeLogStart, partitionReader, recordLogStart } from "./log-start-bytes.js";
+import {
+  type LogStartBytesContext,
+  activePartitionHead,
+  bytesBeforeLogStart,
+  partitionReader,
+  recordLogStart,
+} from "./log-start-bytes.js";
 import { deletePrefix } from "./retention-scan.js";
 
 /** What a pass enforces (an absent limit is not enforced). */
@@ -37,20 +43,45 @@ export async function enforcePartitionRetention(
   let logStart = head.trimOffset;
   let bytesBefore: number | undefined = logStart === 0 ? 0 : undefined;
   const read = partitionReader(context, streamId);
-  const trim = (reason: string) => async (offset: number, removedBytes: number): Promise<void> => {
-    const trimmed = await context.store.trim(streamId, offset, { signal: context.closing });
-    bytesBefore = bytesBefore !== undefined && trimmed.trimOffset === offset && logStart < offset ? bytesBefore + removedBytes : undefined;
-    logStart = Math.max(logStart, trimmed.trimOffset);
-    context.logger.info("records deleted", { topic: context.topic, partition: context.partition, logStartOffset: logStart, reason });
-    context.onTrimmed(logStart, bytesBefore);
-    await recordLogStart(context, streamId, logStart, bytesBefore);
-  };
+  const trim =
+    (reason: string) =>
+    async (offset: number, removedBytes: number): Promise<void> => {
+      const trimmed = await context.store.trim(streamId, offset, { signal: context.closing });
+      bytesBefore =
+        bytesBefore !== undefined && trimmed.trimOffset === offset && logStart < offset
+          ? bytesBefore + removedBytes
+          : undefined;
+      logStart = Math.max(logStart, trimmed.trimOffset);
+      context.logger.info("records deleted", {
+        topic: context.topic,
+        partition: context.partition,
+        logStartOffset: logStart,
+        reason,
+      });
+      context.onTrimmed(logStart, bytesBefore);
+      await recordLogStart(context, streamId, logStart, bytesBefore);
+    };
   const pass = (reason: string, letGo: Parameters<typeof deletePrefix>[0]["letGo"]) =>
-    deletePrefix({ from: logStart, until, readBytes: context.readBytes, stepBytes: context.stepBytes, read, trim: trim(reason), letGo, ...(signal === undefined ? {} : { signal }) });
+    deletePrefix({
+      from: logStart,
+      until,
+      readBytes: context.readBytes,
+      stepBytes: context.stepBytes,
+      read,
+      trim: trim(reason),
+      letGo,
+      ...(signal === undefined ? {} : { signal }),
+    });
   const { olderThan, maxBytes } = limits;
-  if (olderThan !== undefined) await pass("retention.ms", (batch) => batch.maxTimestamp >= 0 && batch.maxTimestamp < olderThan);
+  if (olderThan !== undefined)
+    await pass("retention.ms", (batch) => batch.maxTimestamp >= 0 && batch.maxTimestamp < olderThan);
   if (maxBytes !== undefined && signal?.aborted !== true) {
-    bytesBefore ??= await bytesBeforeLogStart(context, streamId, { logStart, until, cumulativeSize: head.cumulativeSize }, signal);
+    bytesBefore ??= await bytesBeforeLogStart(
+      context,
+      streamId,
+      { logStart, until, cumulativeSize: head.cumulativeSize },
+      signal,
+    );
     if (bytesBefore !== undefined) {
       let excess = head.cumulativeSize - bytesBefore - maxBytes;
       if (excess > 0) {

@@ -26,11 +26,18 @@ export interface PartitionState extends PartitionView {
  * the checkpoint when it lies inside the log, then every batch after it replayed into producer state and the time
  * index. Throws storage errors; STREAM_NOT_ACTIVE when the stream is not active.
  */
-export async function loadPartitionState(context: PartitionLogContext, topic: KafkaTopic, topicName: string, partition: number): Promise<PartitionState> {
+export async function loadPartitionState(
+  context: PartitionLogContext,
+  topic: KafkaTopic,
+  topicName: string,
+  partition: number,
+): Promise<PartitionState> {
   const streamId = streamIdFromName(partitionStreamName(topic.topicId, partition));
   const head = await context.store.getHead(streamId, { signal: context.closing });
   if (head.state !== "ACTIVE") {
-    throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `partition ${topicName}-${String(partition)} is ${head.state}`, { retryable: false });
+    throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `partition ${topicName}-${String(partition)} is ${head.state}`, {
+      retryable: false,
+    });
   }
   const end = head.committedEndOffset;
   const producers = new Map<bigint, ProducerEntry>();
@@ -63,7 +70,10 @@ export async function loadPartitionState(context: PartitionLogContext, topic: Ka
 }
 
 /** The stored producer-state checkpoint of `streamId`; undefined when there is none or it cannot be read. */
-async function readProducerCheckpoint(context: PartitionLogContext, streamId: string): Promise<ProducerCheckpoint | undefined> {
+async function readProducerCheckpoint(
+  context: PartitionLogContext,
+  streamId: string,
+): Promise<ProducerCheckpoint | undefined> {
   const key = context.keyspace.producerStateKey(streamId);
   const stored = await context.metadata.get(key, { signal: context.closing });
   if (stored === undefined) return undefined;
@@ -76,7 +86,12 @@ async function readProducerCheckpoint(context: PartitionLogContext, streamId: st
 }
 
 /** Reads the stored batches of [from, until) in order (whole entries; the first may start before `from`). */
-export async function* scanBatches(context: PartitionLogContext, streamId: string, from: number, until: number): AsyncIterable<BatchSummary> {
+export async function* scanBatches(
+  context: PartitionLogContext,
+  streamId: string,
+  from: number,
+  until: number,
+): AsyncIterable<BatchSummary> {
   let offset = from;
   while (offset < until) {
     const result = await context.store.read(streamId, offset, {

@@ -3,16 +3,18 @@
 // prepares the stored entries. Batches that are not appended are answered here (retries of committed batches,
 // epoch and sequence errors) or, when they retry a batch of a group still in flight, attached to that group as
 // dependents. Does not append and does not touch the committed state.
-import {
-  type ProducedBatch,
-  type ProducerEntry,
-  checkBatch,
-  withBatch,
-} from "../producers/producer-state.js";
+import { type ProducedBatch, type ProducerEntry, checkBatch, withBatch } from "../producers/producer-state.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import type { KafkaTopic } from "../topics/kafka-topic.js";
 import { usesLogAppendTime } from "../topics/topic-configs.js";
-import type { AppendPipeline, CommittedLog, GroupDependent, GroupEntry, GroupMember, InFlightGroup } from "./append-pipeline.js";
+import type {
+  AppendPipeline,
+  CommittedLog,
+  GroupDependent,
+  GroupEntry,
+  GroupMember,
+  InFlightGroup,
+} from "./append-pipeline.js";
 import { duplicateOutcome } from "./produce-outcomes.js";
 import type { ProduceOutcome, ProduceTicket } from "./produce-ticket.js";
 import { prepareStoredBatch, storedBatchCrc32c } from "./stored-batch.js";
@@ -75,11 +77,27 @@ export function planAppendGroup<State extends PlannedLog>(
         continue;
       }
       if (verdict.kind === "invalid-epoch") {
-        answers.push({ ticket, outcome: { kind: "failed", errorCode: KafkaErrorCode.INVALID_PRODUCER_EPOCH, message: verdict.message, logStartOffset: state.logStartOffset } });
+        answers.push({
+          ticket,
+          outcome: {
+            kind: "failed",
+            errorCode: KafkaErrorCode.INVALID_PRODUCER_EPOCH,
+            message: verdict.message,
+            logStartOffset: state.logStartOffset,
+          },
+        });
         continue;
       }
       if (verdict.kind === "out-of-order") {
-        answers.push({ ticket, outcome: { kind: "failed", errorCode: KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER, message: verdict.message, logStartOffset: state.logStartOffset } });
+        answers.push({
+          ticket,
+          outcome: {
+            kind: "failed",
+            errorCode: KafkaErrorCode.OUT_OF_ORDER_SEQUENCE_NUMBER,
+            message: verdict.message,
+            logStartOffset: state.logStartOffset,
+          },
+        });
         continue;
       }
       overlay.set(header.producerId, withBatch(entry, produced, next));
@@ -89,6 +107,9 @@ export function planAppendGroup<State extends PlannedLog>(
     members.push({ ticket, baseOffset: next, timeoutMs: submission.timeoutMs });
     next += header.recordCount;
   }
-  const group = entries.length === 0 ? undefined : { state, expectedStart, end: next, entries, members, dependents, overlay, logAppendTimeMs };
+  const group =
+    entries.length === 0
+      ? undefined
+      : { state, expectedStart, end: next, entries, members, dependents, overlay, logAppendTimeMs };
   return { group, answers, duplicates };
 }

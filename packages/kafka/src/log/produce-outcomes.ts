@@ -8,11 +8,21 @@ import type { ProduceOutcome } from "./produce-ticket.js";
 
 /** A storage failure mapped onto Kafka. */
 export function failedOutcome(mapped: KafkaErrorMapping, logStartOffset?: number): ProduceOutcome {
-  return { kind: "failed", errorCode: mapped.errorCode, message: mapped.message, logStartOffset, throttleTimeMs: mapped.throttleTimeMs };
+  return {
+    kind: "failed",
+    errorCode: mapped.errorCode,
+    message: mapped.message,
+    logStartOffset,
+    throttleTimeMs: mapped.throttleTimeMs,
+  };
 }
 
 /** A batch stored at `baseOffset`. */
-export function appendedOutcome(baseOffset: number, logStartOffset: number, logAppendTimeMs: number | undefined): ProduceOutcome {
+export function appendedOutcome(
+  baseOffset: number,
+  logStartOffset: number,
+  logAppendTimeMs: number | undefined,
+): ProduceOutcome {
   return { kind: "appended", baseOffset, logAppendTimeMs: logAppendTimeMs ?? -1, logStartOffset };
 }
 

@@ -7,7 +7,15 @@ import type { KafkaTopic } from "../topics/kafka-topic.js";
 import { ProduceQueue } from "./produce-queue.js";
 import { ProduceTicket } from "./produce-ticket.js";
 
-const topicOf = (topicId: string): KafkaTopic => ({ name: "t", topicId, state: "ACTIVE", partitionCount: 1, profile: "OBJECT_WAL_SYNC_OBJECT", configs: {}, createdAtMillis: 0 });
+const topicOf = (topicId: string): KafkaTopic => ({
+  name: "t",
+  topicId,
+  state: "ACTIVE",
+  partitionCount: 1,
+  profile: "OBJECT_WAL_SYNC_OBJECT",
+  configs: {},
+  createdAtMillis: 0,
+});
 const A = topicOf("11111111-2222-4333-8444-555555555555");
 const B = topicOf("66666666-2222-4333-8444-555555555555");
 const LIMITS = { maxAppendBytes: 1 << 20, maxAppendBatches: 100 };
@@ -26,7 +34,8 @@ function submitted(queue: ProduceQueue, value: string, topic: KafkaTopic = A): P
   return ticket;
 }
 
-const valuesOf = (group: readonly ProduceTicket[] | undefined): number[] | undefined => group?.map((ticket) => ticket.submission?.batch.byteLength ?? -1);
+const valuesOf = (group: readonly ProduceTicket[] | undefined): number[] | undefined =>
+  group?.map((ticket) => ticket.submission?.batch.byteLength ?? -1);
 
 describe("ProduceQueue", () => {
   test("takes the submitted head tickets up to the first reserved one, skipping cancelled ones", () => {

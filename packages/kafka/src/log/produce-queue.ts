@@ -38,7 +38,10 @@ export class ProduceQueue {
    * Takes the next group if `admit(topicId, bytes)` allows it (`bytes()`: what the group would hold). Cancelled
    * tickets at the head are dropped either way; nothing else leaves when it returns undefined.
    */
-  take(limits: AppendGroupLimits, admit: (topicId: string, bytes: () => number) => boolean): ProduceTicket[] | undefined {
+  take(
+    limits: AppendGroupLimits,
+    admit: (topicId: string, bytes: () => number) => boolean,
+  ): ProduceTicket[] | undefined {
     while (this.#tickets[0]?.state === "cancelled") this.#tickets.shift();
     const topicId = this.#tickets[0]?.submission?.topic.topicId;
     if (topicId === undefined || !admit(topicId, () => this.#groupBytes(limits, topicId))) return undefined;
@@ -52,7 +55,11 @@ export class ProduceQueue {
         continue;
       }
       const submission = ticket.submission;
-      if (submission === undefined || !fits(limits, group.length, bytes, submission.batch.byteLength, submission.topic.topicId, topicId)) break;
+      if (
+        submission === undefined ||
+        !fits(limits, group.length, bytes, submission.batch.byteLength, submission.topic.topicId, topicId)
+      )
+        break;
       group.push(ticket);
       bytes += submission.batch.byteLength;
       this.#tickets.shift();
@@ -77,7 +84,14 @@ export class ProduceQueue {
 }
 
 /** Whether a batch of `size` bytes of topic `batchTopicId` joins a group of `batches` batches and `bytes` bytes. */
-function fits(limits: AppendGroupLimits, batches: number, bytes: number, size: number, batchTopicId: string, groupTopicId: string): boolean {
+function fits(
+  limits: AppendGroupLimits,
+  batches: number,
+  bytes: number,
+  size: number,
+  batchTopicId: string,
+  groupTopicId: string,
+): boolean {
   if (batchTopicId !== groupTopicId) return false;
   if (batches === 0) return true;
   return batches < limits.maxAppendBatches && bytes + size <= limits.maxAppendBytes;

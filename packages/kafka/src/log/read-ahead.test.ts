@@ -4,11 +4,20 @@ import { ReadAhead, ReadAheadMemory } from "./read-ahead.js";
 
 /** `count` entries of 10 records and `size` bytes each, from offset `from`. */
 const entries = (from: number, count: number, size: number): ReadEntry[] =>
-  Array.from({ length: count }, (_, index) => ({ offset: from + index * 10, recordCount: 10, payload: new Uint8Array(size) }) as unknown as ReadEntry);
+  Array.from(
+    { length: count },
+    (_, index) =>
+      ({ offset: from + index * 10, recordCount: 10, payload: new Uint8Array(size) }) as unknown as ReadEntry,
+  );
 
 /** Records the reads a ReadAhead issues; each resolves with entries of `size` bytes filling its budget when settled. */
 function recordingStore(size = 300) {
-  const reads: Array<{ streamId: string; offset: number; options: ReadOptions | undefined; settle: (ok: boolean) => void }> = [];
+  const reads: Array<{
+    streamId: string;
+    offset: number;
+    options: ReadOptions | undefined;
+    settle: (ok: boolean) => void;
+  }> = [];
   const store = {
     read(streamId: string, offset: number, options?: ReadOptions): Promise<ReadResult> {
       return new Promise<ReadResult>((resolve, reject) => {
@@ -17,7 +26,10 @@ function recordingStore(size = 300) {
           streamId,
           offset,
           options,
-          settle: (ok) => (ok ? resolve({ entries: entries(offset, count, size) } as unknown as ReadResult) : reject(new Error("read failed"))),
+          settle: (ok) =>
+            ok
+              ? resolve({ entries: entries(offset, count, size) } as unknown as ReadResult)
+              : reject(new Error("read failed")),
         });
       });
     },
@@ -25,7 +37,8 @@ function recordingStore(size = 300) {
   return { store, reads };
 }
 
-const offsets = (served: readonly ReadEntry[] | undefined): number[] | undefined => served?.map((entry) => entry.offset);
+const offsets = (served: readonly ReadEntry[] | undefined): number[] | undefined =>
+  served?.map((entry) => entry.offset);
 
 /** Read-aheads start on the next turn of the event loop (after the Fetch that triggered them is answered). */
 const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));

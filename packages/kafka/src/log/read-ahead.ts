@@ -25,7 +25,8 @@ export class ReadAheadMemory {
   #used = 0;
 
   constructor(limit: number) {
-    if (!Number.isSafeInteger(limit) || limit < 0) throw new RangeError(`read-ahead memory must be a non-negative integer, got ${String(limit)}`);
+    if (!Number.isSafeInteger(limit) || limit < 0)
+      throw new RangeError(`read-ahead memory must be a non-negative integer, got ${String(limit)}`);
     this.limit = limit;
   }
 
@@ -67,7 +68,11 @@ export class ReadAhead {
   /** Reads served from the buffer (for tests and metrics). */
   hits = 0;
 
-  constructor(store: StreamStore, closing: AbortSignal, memory: ReadAheadMemory = new ReadAheadMemory(64 * 1024 * 1024)) {
+  constructor(
+    store: StreamStore,
+    closing: AbortSignal,
+    memory: ReadAheadMemory = new ReadAheadMemory(64 * 1024 * 1024),
+  ) {
     this.#store = store;
     this.#closing = closing;
     this.#memory = memory;
@@ -85,7 +90,9 @@ export class ReadAhead {
    */
   take(streamId: string, offset: number, maxBytes: number, endOffset: number): ReadEntry[] | undefined {
     if (streamId !== this.#streamId || this.#entries.length === 0) return undefined;
-    const first = this.#entries.findIndex((entry) => entry.offset <= offset && offset < entry.offset + entry.recordCount);
+    const first = this.#entries.findIndex(
+      (entry) => entry.offset <= offset && offset < entry.offset + entry.recordCount,
+    );
     if (first < 0) return undefined;
     const { entries: served, bytes, next: index } = takeWithinBudget(this.#entries, first, maxBytes, endOffset);
     const filled = index < this.#entries.length || this.#end >= endOffset || bytes >= maxBytes;
@@ -115,7 +122,13 @@ export class ReadAhead {
    * `endOffset`. After a storage read, the buffer restarts at that read's end, and only if the read was (nearly)
    * full — a small read means the reader is at the log end, where reading ahead finds nothing.
    */
-  after(streamId: string, entries: readonly ReadEntry[], maxBytes: number, endOffset: number, fromBuffer = false): void {
+  after(
+    streamId: string,
+    entries: readonly ReadEntry[],
+    maxBytes: number,
+    endOffset: number,
+    fromBuffer = false,
+  ): void {
     if (this.#closing.aborted) return;
     const last = entries.at(-1);
     if (last === undefined) return;
@@ -173,7 +186,11 @@ export class ReadAhead {
     };
     this.#inFlight = started
       // A buffer dropped meanwhile needs nothing read.
-      .then(() => (generation === this.#generation ? this.#store.read(streamId, from, { maxBytes, maxRecords: 0x7fff_ffff, signal: this.#closing }) : undefined))
+      .then(() =>
+        generation === this.#generation
+          ? this.#store.read(streamId, from, { maxBytes, maxRecords: 0x7fff_ffff, signal: this.#closing })
+          : undefined,
+      )
       .then(
         (result) => {
           if (result === undefined || generation !== this.#generation || this.#end !== from) return;

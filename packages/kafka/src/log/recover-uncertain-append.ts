@@ -10,7 +10,11 @@ const RECOVERY_MAX_DELAY_MS = 2_000;
  * Resolves the uncertain attempt exactly (never a new write): the original result when it committed, undefined
  * when it provably did not. Retries unresolved recoveries with backoff until the broker closes.
  */
-export async function recoverUncertainAppend(context: PartitionLogContext, streamId: string, attemptId: string): Promise<AppendResult | undefined> {
+export async function recoverUncertainAppend(
+  context: PartitionLogContext,
+  streamId: string,
+  attemptId: string,
+): Promise<AppendResult | undefined> {
   let delay = RECOVERY_MIN_DELAY_MS;
   for (;;) {
     try {
@@ -22,7 +26,11 @@ export async function recoverUncertainAppend(context: PartitionLogContext, strea
         context.logger.info("uncertain append recovered: not committed", { streamId, attemptId });
         return undefined;
       }
-      if (context.closing.aborted || NereusError.hasCode(error, ErrorCode.UNKNOWN_APPEND_ATTEMPT) || NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED)) {
+      if (
+        context.closing.aborted ||
+        NereusError.hasCode(error, ErrorCode.UNKNOWN_APPEND_ATTEMPT) ||
+        NereusError.hasCode(error, ErrorCode.STORAGE_CLOSED)
+      ) {
         throw error;
       }
       context.logger.debug("append recovery not resolved yet", { streamId, attemptId, error: String(error) });

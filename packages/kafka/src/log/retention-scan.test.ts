@@ -4,11 +4,18 @@ import { encodeRecordBatch } from "../protocol/records/encode-record-batch.js";
 import { type RetentionScan, deletePrefix, sumBatchBytes } from "./retention-scan.js";
 
 /** A partition of `count` one-record batches; batch i has timestamp i * 10 and offset i. */
-function partition(count: number): { entries: ReadEntry[]; reads: Array<[number, number]>; read: RetentionScan["read"] } {
+function partition(count: number): {
+  entries: ReadEntry[];
+  reads: Array<[number, number]>;
+  read: RetentionScan["read"];
+} {
   const entries = Array.from({ length: count }, (_, index) => ({
     offset: index,
     recordCount: 1,
-    payload: encodeRecordBatch({ baseTimestamp: index * 10, records: [{ value: new TextEncoder().encode(`v${String(index)}`) }] }),
+    payload: encodeRecordBatch({
+      baseTimestamp: index * 10,
+      records: [{ value: new TextEncoder().encode(`v${String(index)}`) }],
+    }),
   }));
   const reads: Array<[number, number]> = [];
   const read = async (offset: number, maxBytes: number): Promise<ReadEntry[]> => {
@@ -30,10 +37,21 @@ describe("deletePrefix", () => {
     const { entries, reads, read } = partition(6);
     const size = entries[0]?.payload.byteLength ?? 0;
     const trims: Array<[number, number]> = [];
-    const cut = await deletePrefix({ from: 0, until: 6, readBytes: 1 << 20, stepBytes: 1 << 20, read, trim: async (offset, removed) => void trims.push([offset, removed]), letGo: (batch) => batch.maxTimestamp < 30 });
+    const cut = await deletePrefix({
+      from: 0,
+      until: 6,
+      readBytes: 1 << 20,
+      stepBytes: 1 << 20,
+      read,
+      trim: async (offset, removed) => void trims.push([offset, removed]),
+      letGo: (batch) => batch.maxTimestamp < 30,
+    });
     expect(cut).toBe(3);
     expect(trims).toEqual([[3, 3 * size]]);
-    expect(reads).toEqual([[0, 1], [1, 1 << 20]]);
+    expect(reads).toEqual([
+      [0, 1],
+      [1, 1 << 20],
+    ]);
   });
 
   test("trims every stepBytes, stops at the high watermark it was given, and reads nothing more when the first batch stays", async () => {
@@ -41,10 +59,26 @@ describe("deletePrefix", () => {
     const size = entries[0]?.payload.byteLength ?? 0;
     const trims: Array<[number, number]> = [];
     const trim = async (offset: number, removed: number): Promise<void> => void trims.push([offset, removed]);
-    expect(await deletePrefix({ from: 0, until: 5, readBytes: 1 << 20, stepBytes: 2 * size, read, trim, letGo: () => true })).toBe(5);
-    expect(trims).toEqual([[2, 2 * size], [4, 2 * size], [5, size]]);
+    expect(
+      await deletePrefix({ from: 0, until: 5, readBytes: 1 << 20, stepBytes: 2 * size, read, trim, letGo: () => true }),
+    ).toBe(5);
+    expect(trims).toEqual([
+      [2, 2 * size],
+      [4, 2 * size],
+      [5, size],
+    ]);
     const kept = partition(3);
-    expect(await deletePrefix({ from: 1, until: 3, readBytes: 1 << 20, stepBytes: 1, read: kept.read, trim, letGo: () => false })).toBe(1);
+    expect(
+      await deletePrefix({
+        from: 1,
+        until: 3,
+        readBytes: 1 << 20,
+        stepBytes: 1,
+        read: kept.read,
+        trim,
+        letGo: () => false,
+      }),
+    ).toBe(1);
     expect(kept.reads).toEqual([[1, 1]]);
   });
 

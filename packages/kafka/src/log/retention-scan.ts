@@ -58,7 +58,13 @@ export async function deletePrefix(scan: RetentionScan): Promise<number> {
 }
 
 /** Bytes of the stored batches in [from, until) (a batch holding `from` counts whole). Reads them all. */
-export async function sumBatchBytes(read: RetentionScan["read"], from: number, until: number, readBytes: number, signal?: AbortSignal): Promise<number | undefined> {
+export async function sumBatchBytes(
+  read: RetentionScan["read"],
+  from: number,
+  until: number,
+  readBytes: number,
+  signal?: AbortSignal,
+): Promise<number | undefined> {
   let bytes = 0;
   let offset = from;
   while (offset < until) {

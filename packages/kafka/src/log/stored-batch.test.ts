@@ -6,7 +6,10 @@ import { crc32c } from "@nereus/core";
 import { PARTITION_LEADER_EPOCH, prepareStoredBatch, storedBatchCrc32c } from "./stored-batch.js";
 
 const produced = (): Uint8Array =>
-  encodeRecordBatch({ baseTimestamp: 1_000, records: [{ value: new TextEncoder().encode("a") }, { value: new TextEncoder().encode("b") }] });
+  encodeRecordBatch({
+    baseTimestamp: 1_000,
+    records: [{ value: new TextEncoder().encode("a") }, { value: new TextEncoder().encode("b") }],
+  });
 
 describe("prepareStoredBatch", () => {
   it("stamps the produced batch in place: base offset and leader epoch, CRC still valid", () => {

@@ -4,7 +4,12 @@
 // what the log needs from a stored batch's header without decoding its records.
 import { crc32c, crc32cCombine } from "@nereus/core";
 import { assignBaseOffset } from "../protocol/records/assign-base-offset.js";
-import { CRC_COVERAGE_START, RecordBatchAttribute, RecordBatchOffset, readRecordBatchHeader } from "../protocol/records/record-batch-header.js";
+import {
+  CRC_COVERAGE_START,
+  RecordBatchAttribute,
+  RecordBatchOffset,
+  readRecordBatchHeader,
+} from "../protocol/records/record-batch-header.js";
 import type { ProducedBatch } from "../producers/producer-state.js";
 
 /** The leader epoch every batch and every Metadata answer carries (one logical leader that never changes). */
@@ -19,7 +24,10 @@ export function prepareStoredBatch(batch: Uint8Array, baseOffset: number, logApp
   const stored = assignBaseOffset(batch, baseOffset, { partitionLeaderEpoch: PARTITION_LEADER_EPOCH, inPlace: true });
   if (logAppendTimeMs !== undefined) {
     const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
-    view.setInt16(RecordBatchOffset.attributes, view.getInt16(RecordBatchOffset.attributes) | RecordBatchAttribute.logAppendTime);
+    view.setInt16(
+      RecordBatchOffset.attributes,
+      view.getInt16(RecordBatchOffset.attributes) | RecordBatchAttribute.logAppendTime,
+    );
     view.setBigInt64(RecordBatchOffset.maxTimestamp, BigInt(logAppendTimeMs));
     view.setUint32(RecordBatchOffset.crc, crc32c(stored.subarray(CRC_COVERAGE_START)));
   }

@@ -5,7 +5,11 @@ import { TailCache } from "./tail-cache.js";
 
 /** `count` entries of `recordCount` records and `size` bytes each, from `offset` on. */
 function entries(offset: number, count: number, size = 10, recordCount = 2): ReadEntry[] {
-  return Array.from({ length: count }, (_, index) => ({ offset: offset + index * recordCount, recordCount, payload: new Uint8Array(size).fill(index) }));
+  return Array.from({ length: count }, (_, index) => ({
+    offset: offset + index * recordCount,
+    recordCount,
+    payload: new Uint8Array(size).fill(index),
+  }));
 }
 
 /** Adds `list` in order. */

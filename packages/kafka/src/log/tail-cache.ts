@@ -26,7 +26,8 @@ export class TailCache {
 
   /** A cache of at most `maxBytes` (0 keeps nothing). */
   constructor(maxBytes: number, memory: ReadAheadMemory) {
-    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) throw new RangeError(`tail cache bytes must be a non-negative integer, got ${String(maxBytes)}`);
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
+      throw new RangeError(`tail cache bytes must be a non-negative integer, got ${String(maxBytes)}`);
     this.#maxBytes = maxBytes;
     this.#memory = memory;
   }
@@ -53,7 +54,8 @@ export class TailCache {
     }
     if (entry.offset !== this.#end) this.clear();
     const size = entry.payload.byteLength;
-    while (this.#start < this.#entries.length && (this.#bytes + size > this.#maxBytes || !this.#memory.fits(size))) this.#dropOldest();
+    while (this.#start < this.#entries.length && (this.#bytes + size > this.#maxBytes || !this.#memory.fits(size)))
+      this.#dropOldest();
     if (size > this.#maxBytes || !this.#memory.fits(size)) {
       this.clear();
       return;

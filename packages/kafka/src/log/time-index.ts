@@ -98,7 +98,10 @@ export class TimeIndex {
         prefix.observe(batch);
       }
       const prefixMax = prefix.#runningMax;
-      const marks = [...prefix.#marks, ...this.#marks.map((mark) => ({ offset: mark.offset, maxBefore: Math.max(mark.maxBefore, prefixMax) }))];
+      const marks = [
+        ...prefix.#marks,
+        ...this.#marks.map((mark) => ({ offset: mark.offset, maxBefore: Math.max(mark.maxBefore, prefixMax) })),
+      ];
       this.#marks = marks.filter((mark, index) => index === 0 || mark.offset > (marks[index - 1]?.offset ?? -1));
       this.#coveredFrom = Math.min(prefix.#coveredFrom, this.#coveredFrom);
       if (prefixMax > this.#runningMax) this.#runningMax = prefixMax;

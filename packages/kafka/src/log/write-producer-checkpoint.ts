@@ -14,9 +14,14 @@ export async function writeProducerCheckpoint(context: PartitionLogContext, stat
   const endOffset = state.highWatermark;
   const written = state.batchesSinceCheckpoint;
   expireProducers(state.producers, context.clock(), context.producerIdExpirationMs);
-  const producers = [...state.producers.values()].sort((left, right) => (left.producerId < right.producerId ? -1 : left.producerId > right.producerId ? 1 : 0));
+  const producers = [...state.producers.values()].sort((left, right) =>
+    left.producerId < right.producerId ? -1 : left.producerId > right.producerId ? 1 : 0,
+  );
   const checkpoint: ProducerCheckpoint = { streamId: state.streamId, endOffset, producers };
   const key = context.keyspace.producerStateKey(state.streamId);
-  await context.metadata.txn({ compares: [], writes: [{ type: "put", key, value: context.checkpointCodec.encode(checkpoint) }] });
+  await context.metadata.txn({
+    compares: [],
+    writes: [{ type: "put", key, value: context.checkpointCodec.encode(checkpoint) }],
+  });
   state.batchesSinceCheckpoint = Math.max(0, state.batchesSinceCheckpoint - written);
 }

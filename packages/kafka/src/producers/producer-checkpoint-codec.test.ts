@@ -22,7 +22,11 @@ const FIXTURE: ProducerCheckpoint = {
         { firstSequence: 5, lastSequence: 5, baseOffset: 110, recordCount: 1, maxTimestamp: 1_700_000_000_002 },
       ],
     },
-    { producerId: 2n ** 40n, epoch: 0, batches: [{ firstSequence: 0x7fff_ffff, lastSequence: 9, baseOffset: 111, recordCount: 11, maxTimestamp: -5 }] },
+    {
+      producerId: 2n ** 40n,
+      epoch: 0,
+      batches: [{ firstSequence: 0x7fff_ffff, lastSequence: 9, baseOffset: 111, recordCount: 11, maxTimestamp: -5 }],
+    },
   ],
 };
 
@@ -38,8 +42,8 @@ const GOLDEN_CHECKPOINT = [
   "0000010000000000" + "0000" + "01",
   "7fffffff" + "00000009" + "000000000000006f" + "0000000b" + "fffffffffffffffb",
 ].join("");
-const GOLDEN_BLOCK = "4e524d31000000144b61666b6150726f64756365724964426c6f636b0001000101000000081d17f3ad0000000000000bb8";
-
+const GOLDEN_BLOCK =
+  "4e524d31000000144b61666b6150726f64756365724964426c6f636b0001000101000000081d17f3ad0000000000000bb8";
 
 describe("producerCheckpointCodec", () => {
   test("golden bytes", () => {
@@ -52,15 +56,25 @@ describe("producerCheckpointCodec", () => {
   });
 
   test("refuses another stream's key, unsorted producers, batches at or above the end, and bad sequences", () => {
-    expect(violation(() => codec.decode(fromHex(GOLDEN_CHECKPOINT), keyspace.producerStateKey(`s-${"c".repeat(52)}`))).message).toContain("does not match the key's stream");
+    expect(
+      violation(() => codec.decode(fromHex(GOLDEN_CHECKPOINT), keyspace.producerStateKey(`s-${"c".repeat(52)}`)))
+        .message,
+    ).toContain("does not match the key's stream");
     const [first, second] = FIXTURE.producers;
     if (first === undefined || second === undefined) throw new Error("fixture");
     violation(() => codec.encode({ ...FIXTURE, producers: [second, first] }));
     violation(() => codec.encode({ ...FIXTURE, endOffset: 111 }));
     violation(() => codec.encode({ ...FIXTURE, producers: [{ ...first, epoch: -1 }] }));
     violation(() => codec.encode({ ...FIXTURE, producers: [{ ...first, batches: [] }] }));
-    violation(() => codec.encode({ ...FIXTURE, producers: [{ ...first, batches: [...first.batches, ...first.batches, ...first.batches] }] }));
-    violation(() => codec.encode({ ...FIXTURE, producers: [{ ...first, batches: [{ ...first.batches[0]!, lastSequence: -1 }] }] }));
+    violation(() =>
+      codec.encode({
+        ...FIXTURE,
+        producers: [{ ...first, batches: [...first.batches, ...first.batches, ...first.batches] }],
+      }),
+    );
+    violation(() =>
+      codec.encode({ ...FIXTURE, producers: [{ ...first, batches: [{ ...first.batches[0]!, lastSequence: -1 }] }] }),
+    );
   });
 });
 

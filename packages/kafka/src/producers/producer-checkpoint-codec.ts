@@ -48,16 +48,34 @@ function validate(checkpoint: ProducerCheckpoint, checks: RecordChecks): void {
   let previous = -1n;
   for (const producer of checkpoint.producers) {
     const id = producer.producerId;
-    checks.require(typeof id === "bigint" && id >= 0n && id <= INT64_MAX, `producer id ${String(id)} is not a non-negative int64`);
+    checks.require(
+      typeof id === "bigint" && id >= 0n && id <= INT64_MAX,
+      `producer id ${String(id)} is not a non-negative int64`,
+    );
     checks.require(id > previous, "producers are not strictly ascending by id");
     previous = id;
-    checks.require(Number.isInteger(producer.epoch) && producer.epoch >= 0 && producer.epoch <= 0x7fff, `epoch ${String(producer.epoch)} of producer ${String(id)}`);
-    checks.require(producer.batches.length >= 1 && producer.batches.length <= RETAINED_BATCHES, `producer ${String(id)} retains ${String(producer.batches.length)} batches`);
+    checks.require(
+      Number.isInteger(producer.epoch) && producer.epoch >= 0 && producer.epoch <= 0x7fff,
+      `epoch ${String(producer.epoch)} of producer ${String(id)}`,
+    );
+    checks.require(
+      producer.batches.length >= 1 && producer.batches.length <= RETAINED_BATCHES,
+      `producer ${String(id)} retains ${String(producer.batches.length)} batches`,
+    );
     for (const batch of producer.batches) {
-      checks.require(Number.isInteger(batch.firstSequence) && batch.firstSequence >= 0 && batch.firstSequence <= INT32_MAX, "firstSequence out of range");
-      checks.require(Number.isInteger(batch.lastSequence) && batch.lastSequence >= 0 && batch.lastSequence <= INT32_MAX, "lastSequence out of range");
+      checks.require(
+        Number.isInteger(batch.firstSequence) && batch.firstSequence >= 0 && batch.firstSequence <= INT32_MAX,
+        "firstSequence out of range",
+      );
+      checks.require(
+        Number.isInteger(batch.lastSequence) && batch.lastSequence >= 0 && batch.lastSequence <= INT32_MAX,
+        "lastSequence out of range",
+      );
       checks.natural("baseOffset", batch.baseOffset);
-      checks.require(batch.baseOffset < checkpoint.endOffset, `batch at ${String(batch.baseOffset)} is not below endOffset ${String(checkpoint.endOffset)}`);
+      checks.require(
+        batch.baseOffset < checkpoint.endOffset,
+        `batch at ${String(batch.baseOffset)} is not below endOffset ${String(checkpoint.endOffset)}`,
+      );
       checks.u32("recordCount", batch.recordCount, 1);
       checks.require(Number.isSafeInteger(batch.maxTimestamp), "maxTimestamp must be a safe integer");
     }
@@ -80,11 +98,18 @@ export function producerCheckpointCodec(keyspace: KafkaKeyspace): RecordCodec<Pr
         writeInt64(writer, producer.producerId);
         writer.writeU16(producer.epoch).writeU8(producer.batches.length);
         for (const batch of producer.batches) {
-          writer.writeU32(batch.firstSequence).writeU32(batch.lastSequence).writeU64(batch.baseOffset).writeU32(batch.recordCount);
+          writer
+            .writeU32(batch.firstSequence)
+            .writeU32(batch.lastSequence)
+            .writeU64(batch.baseOffset)
+            .writeU32(batch.recordCount);
           writeInt64(writer, BigInt(batch.maxTimestamp));
         }
       }
-      return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, writer.finish());
+      return encodeRecordEnvelope(
+        { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
+        writer.finish(),
+      );
     },
 
     decode(bytes: Uint8Array, key: string): ProducerCheckpoint {
@@ -109,7 +134,10 @@ export function producerCheckpointCodec(keyspace: KafkaKeyspace): RecordCodec<Pr
             const baseOffset = reader.readU64("baseOffset");
             const recordCount = reader.readU32("recordCount");
             const maxTimestamp = readInt64(reader, "maxTimestamp");
-            checks.require(maxTimestamp >= BigInt(Number.MIN_SAFE_INTEGER) && maxTimestamp <= BigInt(Number.MAX_SAFE_INTEGER), "maxTimestamp must be a safe integer");
+            checks.require(
+              maxTimestamp >= BigInt(Number.MIN_SAFE_INTEGER) && maxTimestamp <= BigInt(Number.MAX_SAFE_INTEGER),
+              "maxTimestamp must be a safe integer",
+            );
             batches.push({ firstSequence, lastSequence, baseOffset, recordCount, maxTimestamp: Number(maxTimestamp) });
           }
           producers.push({ producerId, epoch, batches });

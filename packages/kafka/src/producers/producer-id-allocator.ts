@@ -22,7 +22,10 @@ export class ProducerIdAllocator {
 
   constructor(metadata: MetadataStore, keyspace: KafkaKeyspace, blockSize = DEFAULT_PRODUCER_ID_BLOCK_SIZE) {
     if (!Number.isSafeInteger(blockSize) || blockSize < 1) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `producer id block size must be a positive integer, got ${String(blockSize)}`);
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `producer id block size must be a positive integer, got ${String(blockSize)}`,
+      );
     }
     this.#metadata = metadata;
     this.#key = keyspace.producerIdsKey();
@@ -60,6 +63,8 @@ export class ProducerIdAllocator {
         return;
       }
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, "could not reserve a producer id block (contention)", { retryable: true });
+    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, "could not reserve a producer id block (contention)", {
+      retryable: true,
+    });
   }
 }

@@ -22,7 +22,10 @@ export function producerIdBlockCodec(expectedKey: string): RecordCodec<ProducerI
     encode(block: ProducerIdBlock): Uint8Array {
       new RecordChecks(RECORD_TYPE).natural("nextProducerId", block.nextProducerId);
       const payload = new ByteWriter(8).writeU64(block.nextProducerId).finish();
-      return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+      return encodeRecordEnvelope(
+        { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
+        payload,
+      );
     },
 
     decode(bytes: Uint8Array, key: string): ProducerIdBlock {

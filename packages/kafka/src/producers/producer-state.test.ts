@@ -2,7 +2,15 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { KafkaKeyspace } from "../topics/kafka-keys.js";
 import { producerCheckpointCodec } from "./producer-checkpoint-codec.js";
-import { type ProducedBatch, type ProducerEntry, checkBatch, expireProducers, lastSequenceOf, replayBatch, withBatch } from "./producer-state.js";
+import {
+  type ProducedBatch,
+  type ProducerEntry,
+  checkBatch,
+  expireProducers,
+  lastSequenceOf,
+  replayBatch,
+  withBatch,
+} from "./producer-state.js";
 
 const batch = (producerEpoch: number, baseSequence: number, recordCount = 1, producerId = 7n): ProducedBatch => ({
   producerId,
@@ -36,7 +44,10 @@ describe("producer state (Kafka's idempotence rules)", () => {
   test("an exact retry of one of the last five batches is a duplicate with the original offset; older ones are not", () => {
     const entry = appendAll([batch(0, 0, 2), batch(0, 2), batch(0, 3), batch(0, 4), batch(0, 5), batch(0, 6)]);
     expect(entry?.batches).toHaveLength(5);
-    expect(checkBatch(entry, batch(0, 2))).toEqual({ kind: "duplicate", batch: expect.objectContaining({ baseOffset: 2, firstSequence: 2, lastSequence: 2 }) });
+    expect(checkBatch(entry, batch(0, 2))).toEqual({
+      kind: "duplicate",
+      batch: expect.objectContaining({ baseOffset: 2, firstSequence: 2, lastSequence: 2 }),
+    });
     expect(checkBatch(entry, batch(0, 6))).toMatchObject({ kind: "duplicate", batch: { baseOffset: 6 } });
     expect(checkBatch(entry, batch(0, 0, 2)).kind).toBe("out-of-order");
     // Same first sequence, different length: not a duplicate.
@@ -76,7 +87,12 @@ describe("producer state (Kafka's idempotence rules)", () => {
     const streamId = `s-${"b".repeat(52)}`;
     const key = keyspace.producerStateKey(streamId);
     const history = fc.array(
-      fc.record({ producerId: fc.integer({ min: -1, max: 4 }).map(BigInt), epoch: fc.integer({ min: 0, max: 2 }), sequence: fc.integer({ min: 0, max: 20 }), records: fc.integer({ min: 1, max: 4 }) }),
+      fc.record({
+        producerId: fc.integer({ min: -1, max: 4 }).map(BigInt),
+        epoch: fc.integer({ min: 0, max: 2 }),
+        sequence: fc.integer({ min: 0, max: 20 }),
+        records: fc.integer({ min: 1, max: 4 }),
+      }),
       { maxLength: 60 },
     );
     fc.assert(
@@ -94,7 +110,10 @@ describe("producer state (Kafka's idempotence rules)", () => {
           if (index === split - 1) checkpointEnd = offset;
         });
         const producers = [...prefix.values()].sort((left, right) => (left.producerId < right.producerId ? -1 : 1));
-        const restored = codec.decode(codec.encode({ streamId, endOffset: Math.max(checkpointEnd, 1), producers }), key);
+        const restored = codec.decode(
+          codec.encode({ streamId, endOffset: Math.max(checkpointEnd, 1), producers }),
+          key,
+        );
         const resumed = new Map(restored.producers.map((producer) => [producer.producerId, producer]));
         offset = checkpointEnd;
         batches.slice(split).forEach((next) => {

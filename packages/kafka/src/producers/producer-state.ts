@@ -48,7 +48,9 @@ export type SequenceVerdict =
 
 /** The last sequence of a batch: baseSequence + lastOffsetDelta, wrapping past Int32.MAX to 0 as Kafka does. */
 export function lastSequenceOf(baseSequence: number, lastOffsetDelta: number): number {
-  return baseSequence > INT32_MAX - lastOffsetDelta ? baseSequence - (INT32_MAX - lastOffsetDelta) - 1 : baseSequence + lastOffsetDelta;
+  return baseSequence > INT32_MAX - lastOffsetDelta
+    ? baseSequence - (INT32_MAX - lastOffsetDelta) - 1
+    : baseSequence + lastOffsetDelta;
 }
 
 function inSequence(lastSequence: number, nextSequence: number): boolean {
@@ -64,7 +66,9 @@ export function checkBatch(entry: ProducerEntry | undefined, batch: ProducedBatc
   const firstSequence = batch.baseSequence;
   const lastSequence = lastSequenceOf(firstSequence, batch.lastOffsetDelta);
   if (entry !== undefined && entry.epoch === batch.producerEpoch) {
-    const duplicate = entry.batches.find((retained) => retained.firstSequence === firstSequence && retained.lastSequence === lastSequence);
+    const duplicate = entry.batches.find(
+      (retained) => retained.firstSequence === firstSequence && retained.lastSequence === lastSequence,
+    );
     if (duplicate !== undefined) return { kind: "duplicate", batch: duplicate };
   }
   const currentEpoch = entry?.epoch ?? NO_PRODUCER_EPOCH;
@@ -103,7 +107,8 @@ export function withBatch(entry: ProducerEntry | undefined, batch: ProducedBatch
     recordCount: batch.recordCount,
     maxTimestamp: batch.maxTimestamp,
   };
-  const kept = entry === undefined || entry.epoch !== batch.producerEpoch ? [] : entry.batches.slice(-(RETAINED_BATCHES - 1));
+  const kept =
+    entry === undefined || entry.epoch !== batch.producerEpoch ? [] : entry.batches.slice(-(RETAINED_BATCHES - 1));
   return { producerId: batch.producerId, epoch: batch.producerEpoch, batches: [...kept, retained] };
 }
 

@@ -15,7 +15,11 @@ export type MaxVersionCaps = Readonly<Partial<Record<number, number>>>;
 /** One entry per supported API, ascending by API key, with `caps` applied. */
 export function advertisedApiVersions(caps: MaxVersionCaps = {}): ApiVersionsResponseApiKey[] {
   return Object.values(SUPPORTED_APIS)
-    .map((api) => ({ apiKey: api.apiKey, minVersion: api.minVersion, maxVersion: Math.min(api.maxVersion, caps[api.apiKey] ?? Infinity) }))
+    .map((api) => ({
+      apiKey: api.apiKey,
+      minVersion: api.minVersion,
+      maxVersion: Math.min(api.maxVersion, caps[api.apiKey] ?? Infinity),
+    }))
     .filter((entry) => entry.maxVersion >= entry.minVersion)
     .sort((left, right) => left.apiKey - right.apiKey);
 }
@@ -44,5 +48,8 @@ export function apiVersionsResponseBody(options: ApiVersionsResponseOptions = {}
  * UNSUPPORTED_VERSION (35) and the supported ranges.
  */
 export function encodeApiVersionsFallback(correlationId: number, caps: MaxVersionCaps = {}): Uint8Array {
-  return encodeResponse({ apiKey: 18, apiVersion: 0, correlationId }, apiVersionsResponseBody({ errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, caps }));
+  return encodeResponse(
+    { apiKey: 18, apiVersion: 0, correlationId },
+    apiVersionsResponseBody({ errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, caps }),
+  );
 }

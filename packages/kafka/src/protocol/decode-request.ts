@@ -71,5 +71,12 @@ export function decodeRequest(frame: Uint8Array): DecodedRequest {
   const header = readRequestHeader(reader, requestHeaderVersion(apiVersion >= api.flexibleFrom));
   const body = api.request.read(reader, apiVersion);
   reader.expectEnd();
-  return { kind: "request", apiKey, apiVersion, correlationId: header.correlationId, header, body } as unknown as KafkaRequest;
+  return {
+    kind: "request",
+    apiKey,
+    apiVersion,
+    correlationId: header.correlationId,
+    header,
+    body,
+  } as unknown as KafkaRequest;
 }

@@ -26,7 +26,12 @@ export function encodeRequest<K extends SupportedApiKey>(target: RequestTarget<K
   const api = apiFor(target.apiKey);
   const writer = new ByteWriter(payloadSizeHint(body));
   const size = writer.reserveLength();
-  const header: RequestHeader = { apiKey: target.apiKey, apiVersion: target.apiVersion, correlationId: target.correlationId, clientId: target.clientId };
+  const header: RequestHeader = {
+    apiKey: target.apiKey,
+    apiVersion: target.apiVersion,
+    correlationId: target.correlationId,
+    clientId: target.clientId,
+  };
   writeRequestHeader(writer, header, requestHeaderVersion(api.request.isFlexible(target.apiVersion)));
   api.request.write(writer, body as never, target.apiVersion);
   writer.patchLength(size);
@@ -45,8 +50,14 @@ export function decodeResponse<K extends SupportedApiKey>(
   frame: Uint8Array,
 ): DecodedResponse<K> {
   const api = apiFor(request.apiKey);
-  const reader = new ByteReader(frame, `Kafka response (api key ${String(request.apiKey)} v${String(request.apiVersion)})`);
-  const header = readResponseHeader(reader, responseHeaderVersion(request.apiKey, api.response.isFlexible(request.apiVersion)));
+  const reader = new ByteReader(
+    frame,
+    `Kafka response (api key ${String(request.apiKey)} v${String(request.apiVersion)})`,
+  );
+  const header = readResponseHeader(
+    reader,
+    responseHeaderVersion(request.apiKey, api.response.isFlexible(request.apiVersion)),
+  );
   const body = api.response.read(reader, request.apiVersion) as ResponseBody<K>;
   reader.expectEnd();
   return { header, body };

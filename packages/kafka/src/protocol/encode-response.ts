@@ -16,9 +16,13 @@ export interface ResponseTarget<K extends SupportedApiKey> {
 }
 
 /** Encodes `body` as the size-prefixed response frame to `request`. */
-export function encodeResponse<K extends SupportedApiKey>(request: ResponseTarget<K>, body: ResponseBody<K>): Uint8Array {
+export function encodeResponse<K extends SupportedApiKey>(
+  request: ResponseTarget<K>,
+  body: ResponseBody<K>,
+): Uint8Array {
   const api = findSupportedApi(request.apiKey);
-  if (api === undefined) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `no codec for api key ${String(request.apiKey)}`);
+  if (api === undefined)
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `no codec for api key ${String(request.apiKey)}`);
   const writer = new ByteWriter(payloadSizeHint(body));
   const size = writer.reserveLength();
   writer.writeI32(request.correlationId);
@@ -36,9 +40,13 @@ export const SHARED_FIELD_BYTES = 32 * 1024;
  * {@link encodeResponse} returns: byte fields of {@link SHARED_FIELD_BYTES} or more are the body's own arrays (not
  * copied), the rest is freshly encoded. Write the parts in order (e.g. corked, as one writev).
  */
-export function encodeResponseParts<K extends SupportedApiKey>(request: ResponseTarget<K>, body: ResponseBody<K>): Uint8Array[] {
+export function encodeResponseParts<K extends SupportedApiKey>(
+  request: ResponseTarget<K>,
+  body: ResponseBody<K>,
+): Uint8Array[] {
   const api = findSupportedApi(request.apiKey);
-  if (api === undefined) throw new NereusError(ErrorCode.INVALID_ARGUMENT, `no codec for api key ${String(request.apiKey)}`);
+  if (api === undefined)
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `no codec for api key ${String(request.apiKey)}`);
   const writer = new SharingByteWriter(payloadSizeHint(body, SHARED_FIELD_BYTES), SHARED_FIELD_BYTES);
   writer.writeI32(0);
   writer.writeI32(request.correlationId);

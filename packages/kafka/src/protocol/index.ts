@@ -40,10 +40,38 @@ export { KafkaErrorCode, KAFKA_ERRORS, kafkaError, type KafkaError } from "./err
 // The schema layer every API codec is declared with (the body types are expressed in it, so declarations that
 // name a body reference it).
 export { MessageSchema, message, type MessageDefinition, type MessageValue } from "./schema/message-schema.js";
-export { StructSchema, struct, type FieldShape, type StructValue, type UnknownTaggedFields } from "./schema/struct-schema.js";
-export { field, nullableField, type FieldSpec, type FieldOptions, type NullableFieldOptions, type FieldValue } from "./schema/field-spec.js";
+export {
+  StructSchema,
+  struct,
+  type FieldShape,
+  type StructValue,
+  type UnknownTaggedFields,
+} from "./schema/struct-schema.js";
+export {
+  field,
+  nullableField,
+  type FieldSpec,
+  type FieldOptions,
+  type NullableFieldOptions,
+  type FieldValue,
+} from "./schema/field-spec.js";
 export { arrayOf, type ArrayType } from "./schema/array-type.js";
-export { int8, int16, uint16, int32, uint32, int64, int64BigInt, float64, bool, uuid, string, bytes, records, recordParts } from "./schema/scalar-types.js";
+export {
+  int8,
+  int16,
+  uint16,
+  int32,
+  uint32,
+  int64,
+  int64BigInt,
+  float64,
+  bool,
+  uuid,
+  string,
+  bytes,
+  records,
+  recordParts,
+} from "./schema/scalar-types.js";
 export type { WireType, NullableWireType, WireValue, CodecContext } from "./schema/wire-type.js";
 export { type VersionRange, parseVersionRange, inVersionRange, formatVersionRange } from "./schema/version-range.js";
 export { describeSchema } from "./schema/describe-schema.js";
@@ -59,9 +87,22 @@ export {
   type MetadataResponseTopic,
   type MetadataResponsePartition,
 } from "./apis/metadata/metadata-response.js";
-export { ProduceRequest, type ProduceRequestTopic, type ProduceRequestPartition } from "./apis/produce/produce-request.js";
-export { ProduceResponse, type ProduceResponseTopic, type ProduceResponsePartition } from "./apis/produce/produce-response.js";
-export { FetchRequest, IsolationLevel, type FetchRequestTopic, type FetchRequestPartition } from "./apis/fetch/fetch-request.js";
+export {
+  ProduceRequest,
+  type ProduceRequestTopic,
+  type ProduceRequestPartition,
+} from "./apis/produce/produce-request.js";
+export {
+  ProduceResponse,
+  type ProduceResponseTopic,
+  type ProduceResponsePartition,
+} from "./apis/produce/produce-response.js";
+export {
+  FetchRequest,
+  IsolationLevel,
+  type FetchRequestTopic,
+  type FetchRequestPartition,
+} from "./apis/fetch/fetch-request.js";
 export { FetchResponse, type FetchResponseTopic, type FetchResponsePartition } from "./apis/fetch/fetch-response.js";
 export {
   ListOffsetsRequest,
@@ -69,9 +110,16 @@ export {
   type ListOffsetsRequestTopic,
   type ListOffsetsRequestPartition,
 } from "./apis/list-offsets/list-offsets-request.js";
-export { ListOffsetsResponse, type ListOffsetsResponseTopic, type ListOffsetsResponsePartition } from "./apis/list-offsets/list-offsets-response.js";
+export {
+  ListOffsetsResponse,
+  type ListOffsetsResponseTopic,
+  type ListOffsetsResponsePartition,
+} from "./apis/list-offsets/list-offsets-response.js";
 export { FindCoordinatorRequest, CoordinatorKeyType } from "./apis/find-coordinator/find-coordinator-request.js";
-export { FindCoordinatorResponse, type FindCoordinatorResponseCoordinator } from "./apis/find-coordinator/find-coordinator-response.js";
+export {
+  FindCoordinatorResponse,
+  type FindCoordinatorResponseCoordinator,
+} from "./apis/find-coordinator/find-coordinator-response.js";
 export { JoinGroupRequest, type JoinGroupRequestProtocol } from "./apis/join-group/join-group-request.js";
 export { JoinGroupResponse, type JoinGroupResponseMember } from "./apis/join-group/join-group-response.js";
 export { SyncGroupRequest, type SyncGroupRequestAssignment } from "./apis/sync-group/sync-group-request.js";
@@ -103,7 +151,11 @@ export {
   type OffsetFetchResponseGroup,
 } from "./apis/offset-fetch/offset-fetch-response.js";
 export { DescribeGroupsRequest } from "./apis/describe-groups/describe-groups-request.js";
-export { DescribeGroupsResponse, type DescribedGroup, type DescribedGroupMember } from "./apis/describe-groups/describe-groups-response.js";
+export {
+  DescribeGroupsResponse,
+  type DescribedGroup,
+  type DescribedGroupMember,
+} from "./apis/describe-groups/describe-groups-response.js";
 export { ListGroupsRequest } from "./apis/list-groups/list-groups-request.js";
 export { ListGroupsResponse, type ListedGroup } from "./apis/list-groups/list-groups-response.js";
 export { InitProducerIdRequest } from "./apis/init-producer-id/init-producer-id-request.js";
@@ -122,14 +174,21 @@ export {
   type DeleteRecordsResponsePartition,
   type DeleteRecordsResponseTopic,
 } from "./apis/delete-records/delete-records-response.js";
-export { DescribeLogDirsRequest, type DescribeLogDirsRequestTopic } from "./apis/describe-log-dirs/describe-log-dirs-request.js";
+export {
+  DescribeLogDirsRequest,
+  type DescribeLogDirsRequestTopic,
+} from "./apis/describe-log-dirs/describe-log-dirs-request.js";
 export {
   DescribeLogDirsResponse,
   type DescribeLogDirsResponsePartition,
   type DescribeLogDirsResponseTopic,
   type DescribeLogDirsResult,
 } from "./apis/describe-log-dirs/describe-log-dirs-response.js";
-export { DescribeConfigsRequest, ConfigResourceType, type DescribeConfigsRequestResource } from "./apis/describe-configs/describe-configs-request.js";
+export {
+  DescribeConfigsRequest,
+  ConfigResourceType,
+  type DescribeConfigsRequestResource,
+} from "./apis/describe-configs/describe-configs-request.js";
 export {
   DescribeConfigsResponse,
   type DescribeConfigsResponseResult,
@@ -139,8 +198,14 @@ export { OffsetDeleteRequest, type OffsetDeleteRequestTopic } from "./apis/offse
 export { OffsetDeleteResponse, type OffsetDeleteResponseTopic } from "./apis/offset-delete/offset-delete-response.js";
 export { DeleteGroupsRequest } from "./apis/delete-groups/delete-groups-request.js";
 export { DeleteGroupsResponse, type DeleteGroupsResponseResult } from "./apis/delete-groups/delete-groups-response.js";
-export { CreatePartitionsRequest, type CreatePartitionsRequestTopic } from "./apis/create-partitions/create-partitions-request.js";
-export { CreatePartitionsResponse, type CreatePartitionsResponseTopic } from "./apis/create-partitions/create-partitions-response.js";
+export {
+  CreatePartitionsRequest,
+  type CreatePartitionsRequestTopic,
+} from "./apis/create-partitions/create-partitions-request.js";
+export {
+  CreatePartitionsResponse,
+  type CreatePartitionsResponseTopic,
+} from "./apis/create-partitions/create-partitions-response.js";
 export { AlterConfigsRequest, type AlterConfigsRequestResource } from "./apis/alter-configs/alter-configs-request.js";
 export { AlterConfigsResponse, type AlterConfigsResourceResult } from "./apis/alter-configs/alter-configs-response.js";
 export {
@@ -168,7 +233,12 @@ export {
   type RecordBatchValidationOptions,
   type RecordBatchRejection,
 } from "./records/validate-record-batch.js";
-export { validateRecords, type RecordsValidation, type RecordsRejection, type ValidateRecordsOptions } from "./records/validate-records.js";
+export {
+  validateRecords,
+  type RecordsValidation,
+  type RecordsRejection,
+  type ValidateRecordsOptions,
+} from "./records/validate-records.js";
 export { assignBaseOffset, type AssignBaseOffsetOptions } from "./records/assign-base-offset.js";
 export { splitRecordBatches, type SplitRecordBatches } from "./records/split-record-batches.js";
 export { readRecord, writeRecord, type KafkaRecord, type RecordHeader } from "./records/kafka-record.js";
@@ -179,4 +249,9 @@ export {
   type DecodeRecordBatchOptions,
   type Decompressor,
 } from "./records/decode-record-batch.js";
-export { encodeRecordBatch, type RecordBatchInput, type RecordInput, type Compressor } from "./records/encode-record-batch.js";
+export {
+  encodeRecordBatch,
+  type RecordBatchInput,
+  type RecordInput,
+  type Compressor,
+} from "./records/encode-record-batch.js";

@@ -148,7 +148,9 @@ export type RequestBody<K extends SupportedApiKey> = MessageValue<(typeof SUPPOR
 export type ResponseBody<K extends SupportedApiKey> = MessageValue<(typeof SUPPORTED_APIS)[K]["response"]>;
 
 /** The table entry for `apiKey`, or undefined when the API has no codec here. */
-export function findSupportedApi(apiKey: number): SupportedApi<MessageSchema<FieldShape>, MessageSchema<FieldShape>> | undefined {
+export function findSupportedApi(
+  apiKey: number,
+): SupportedApi<MessageSchema<FieldShape>, MessageSchema<FieldShape>> | undefined {
   return Object.hasOwn(SUPPORTED_APIS, apiKey) ? SUPPORTED_APIS[apiKey as SupportedApiKey] : undefined;
 }
 

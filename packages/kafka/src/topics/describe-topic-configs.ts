@@ -16,7 +16,13 @@ export interface DescribedConfig {
 export function describeTopicConfigs(topic: Pick<KafkaTopic, "configs" | "profile">): DescribedConfig[] {
   return [...TOPIC_CONFIGS.values()].map((definition) => {
     if (definition.name === STORAGE_PROFILE_CONFIG) {
-      return { name: definition.name, value: topic.profile, readOnly: true, source: ConfigSource.DYNAMIC_TOPIC_CONFIG, type: ConfigType.STRING };
+      return {
+        name: definition.name,
+        value: topic.profile,
+        readOnly: true,
+        source: ConfigSource.DYNAMIC_TOPIC_CONFIG,
+        type: ConfigType.STRING,
+      };
     }
     const explicit = Object.hasOwn(topic.configs, definition.name);
     return {

@@ -48,7 +48,9 @@ export class KafkaKeyspace {
     const prefix = this.topicsPrefix();
     const component = key.startsWith(prefix) ? key.slice(prefix.length) : "";
     if (component.length === 0 || component.includes("/")) {
-      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a Kafka topic key`, { retryable: false });
+      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a Kafka topic key`, {
+        retryable: false,
+      });
     }
     return decodeKeyComponent(component);
   }
@@ -88,7 +90,9 @@ export class KafkaKeyspace {
     const prefix = `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.LOG_START}/`;
     const component = key.startsWith(prefix) ? key.slice(prefix.length) : "";
     if (component.length === 0 || component.includes("/")) {
-      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a log-start key`, { retryable: false });
+      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a log-start key`, {
+        retryable: false,
+      });
     }
     return decodeKeyComponent(component);
   }
@@ -98,7 +102,9 @@ export class KafkaKeyspace {
     const prefix = `${this.prefix}/${KafkaKeySegment.ROOT}/${KafkaKeySegment.PRODUCER_STATE}/`;
     const component = key.startsWith(prefix) ? key.slice(prefix.length) : "";
     if (component.length === 0 || component.includes("/")) {
-      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a producer-state key`, { retryable: false });
+      throw new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a producer-state key`, {
+        retryable: false,
+      });
     }
     return decodeKeyComponent(component);
   }

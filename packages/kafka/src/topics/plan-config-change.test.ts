@@ -20,7 +20,15 @@ const SUBTRACT = 3;
 
 describe("planConfigChange", () => {
   test("replace: the named configs are the whole set afterwards", () => {
-    expect(planConfigChange(topic, { kind: "replace", configs: [{ name: "retention.ms", value: "1000" }, { name: "cleanup.policy", value: "compact,delete" }] })).toEqual({
+    expect(
+      planConfigChange(topic, {
+        kind: "replace",
+        configs: [
+          { name: "retention.ms", value: "1000" },
+          { name: "cleanup.policy", value: "compact,delete" },
+        ],
+      }),
+    ).toEqual({
       ok: true,
       configs: { "cleanup.policy": "compact,delete", "retention.ms": "1000" },
     });
@@ -39,12 +47,25 @@ describe("planConfigChange", () => {
       }),
     ).toEqual({ ok: true, configs: { "cleanup.policy": "delete,compact", "retention.ms": "5000" } });
     const compacted = { ...topic, configs: { "cleanup.policy": "delete,compact" } };
-    expect(planConfigChange(compacted, { kind: "incremental", operations: [{ name: "cleanup.policy", configOperation: SUBTRACT, value: "delete" }] })).toEqual({
+    expect(
+      planConfigChange(compacted, {
+        kind: "incremental",
+        operations: [{ name: "cleanup.policy", configOperation: SUBTRACT, value: "delete" }],
+      }),
+    ).toEqual({
       ok: true,
       configs: { "cleanup.policy": "compact" },
     });
     // Appending what is there already changes nothing; deleting an unset config is a no-op.
-    expect(planConfigChange(compacted, { kind: "incremental", operations: [{ name: "cleanup.policy", configOperation: APPEND, value: "compact" }, { name: "segment.ms", configOperation: DELETE, value: null }] })).toEqual({
+    expect(
+      planConfigChange(compacted, {
+        kind: "incremental",
+        operations: [
+          { name: "cleanup.policy", configOperation: APPEND, value: "compact" },
+          { name: "segment.ms", configOperation: DELETE, value: null },
+        ],
+      }),
+    ).toEqual({
       ok: true,
       configs: { "cleanup.policy": "delete,compact" },
     });
@@ -52,22 +73,68 @@ describe("planConfigChange", () => {
 
   test("refusals name the config, with Kafka's error codes", () => {
     const refused = (change: Parameters<typeof planConfigChange>[1]) => planConfigChange(topic, change);
-    expect(refused({ kind: "replace", configs: [{ name: "retention.ms", value: "1" }, { name: "retention.ms", value: "2" }] })).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_REQUEST, message: expect.stringContaining("duplicate") });
-    expect(refused({ kind: "replace", configs: [{ name: "retention.ms", value: null }] })).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_REQUEST });
-    expect(refused({ kind: "replace", configs: [{ name: "no.such.config", value: "1" }] })).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_CONFIG, message: "Unknown topic config name: no.such.config" });
-    expect(refused({ kind: "incremental", operations: [{ name: "retention.ms", configOperation: SET, value: "soon" }] })).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_CONFIG, message: expect.stringContaining("retention.ms") });
-    expect(refused({ kind: "incremental", operations: [{ name: "retention.ms", configOperation: APPEND, value: "1" }] })).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_CONFIG });
-    expect(refused({ kind: "incremental", operations: [{ name: "retention.ms", configOperation: 9, value: "1" }] })).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_REQUEST });
-    expect(refused({ kind: "incremental", operations: [{ name: "cleanup.policy", configOperation: SET, value: "forever" }] })).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_CONFIG });
+    expect(
+      refused({
+        kind: "replace",
+        configs: [
+          { name: "retention.ms", value: "1" },
+          { name: "retention.ms", value: "2" },
+        ],
+      }),
+    ).toMatchObject({
+      ok: false,
+      errorCode: KafkaErrorCode.INVALID_REQUEST,
+      message: expect.stringContaining("duplicate"),
+    });
+    expect(refused({ kind: "replace", configs: [{ name: "retention.ms", value: null }] })).toMatchObject({
+      ok: false,
+      errorCode: KafkaErrorCode.INVALID_REQUEST,
+    });
+    expect(refused({ kind: "replace", configs: [{ name: "no.such.config", value: "1" }] })).toMatchObject({
+      ok: false,
+      errorCode: KafkaErrorCode.INVALID_CONFIG,
+      message: "Unknown topic config name: no.such.config",
+    });
+    expect(
+      refused({ kind: "incremental", operations: [{ name: "retention.ms", configOperation: SET, value: "soon" }] }),
+    ).toMatchObject({
+      ok: false,
+      errorCode: KafkaErrorCode.INVALID_CONFIG,
+      message: expect.stringContaining("retention.ms"),
+    });
+    expect(
+      refused({ kind: "incremental", operations: [{ name: "retention.ms", configOperation: APPEND, value: "1" }] }),
+    ).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_CONFIG });
+    expect(
+      refused({ kind: "incremental", operations: [{ name: "retention.ms", configOperation: 9, value: "1" }] }),
+    ).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_REQUEST });
+    expect(
+      refused({
+        kind: "incremental",
+        operations: [{ name: "cleanup.policy", configOperation: SET, value: "forever" }],
+      }),
+    ).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_CONFIG });
   });
 
   test("nereus.storage.profile is fixed at creation: naming the topic's own profile is accepted, anything else refused", () => {
-    expect(planConfigChange(topic, { kind: "replace", configs: [{ name: "nereus.storage.profile", value: "OBJECT_WAL" }] })).toEqual({ ok: true, configs: {} });
-    expect(planConfigChange(topic, { kind: "incremental", operations: [{ name: "nereus.storage.profile", configOperation: SET, value: "BOOKKEEPER_WAL_SYNC_OBJECT" }] })).toMatchObject({
+    expect(
+      planConfigChange(topic, { kind: "replace", configs: [{ name: "nereus.storage.profile", value: "OBJECT_WAL" }] }),
+    ).toEqual({ ok: true, configs: {} });
+    expect(
+      planConfigChange(topic, {
+        kind: "incremental",
+        operations: [{ name: "nereus.storage.profile", configOperation: SET, value: "BOOKKEEPER_WAL_SYNC_OBJECT" }],
+      }),
+    ).toMatchObject({
       ok: false,
       errorCode: KafkaErrorCode.INVALID_CONFIG,
       message: expect.stringContaining("cannot be changed"),
     });
-    expect(planConfigChange(topic, { kind: "incremental", operations: [{ name: "nereus.storage.profile", configOperation: DELETE, value: null }] })).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_CONFIG });
+    expect(
+      planConfigChange(topic, {
+        kind: "incremental",
+        operations: [{ name: "nereus.storage.profile", configOperation: DELETE, value: null }],
+      }),
+    ).toMatchObject({ ok: false, errorCode: KafkaErrorCode.INVALID_CONFIG });
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { describeTopicConfigs } from "./describe-topic-configs.js";
-import { STORAGE_PROFILE_CONFIG, TOPIC_CONFIGS, maxMessageBytes, topicConfigProblem, usesLogAppendTime } from "./topic-configs.js";
+import {
+  STORAGE_PROFILE_CONFIG,
+  TOPIC_CONFIGS,
+  maxMessageBytes,
+  topicConfigProblem,
+  usesLogAppendTime,
+} from "./topic-configs.js";
 import { collisionForm, topicNameProblem } from "./topic-name.js";
 
 describe("topic configs", () => {
@@ -41,16 +47,30 @@ describe("topic configs", () => {
     expect(usesLogAppendTime({ "message.timestamp.type": "LogAppendTime" })).toBe(true);
     const described = describeTopicConfigs({ configs: { "retention.ms": "5" }, profile: "BOOKKEEPER_WAL_ONLY" });
     expect(described).toHaveLength(TOPIC_CONFIGS.size);
-    expect(described.find((config) => config.name === "retention.ms")).toMatchObject({ value: "5", source: 1, readOnly: false, type: 5 });
-    expect(described.find((config) => config.name === "cleanup.policy")).toMatchObject({ value: "delete", source: 5, type: 7 });
-    expect(described.find((config) => config.name === STORAGE_PROFILE_CONFIG)).toMatchObject({ value: "BOOKKEEPER_WAL_ONLY", readOnly: true });
+    expect(described.find((config) => config.name === "retention.ms")).toMatchObject({
+      value: "5",
+      source: 1,
+      readOnly: false,
+      type: 5,
+    });
+    expect(described.find((config) => config.name === "cleanup.policy")).toMatchObject({
+      value: "delete",
+      source: 5,
+      type: 7,
+    });
+    expect(described.find((config) => config.name === STORAGE_PROFILE_CONFIG)).toMatchObject({
+      value: "BOOKKEEPER_WAL_ONLY",
+      readOnly: true,
+    });
   });
 });
 
 describe("topic names", () => {
   test("follow Kafka's rules", () => {
-    for (const name of ["orders", "a.b-c_D9", "x".repeat(249), "__consumer_offsets"]) expect(topicNameProblem(name), name).toBeUndefined();
-    for (const name of ["", ".", "..", "x".repeat(250), "with space", "slash/no", "ümlaut", null]) expect(topicNameProblem(name), String(name)).toBeDefined();
+    for (const name of ["orders", "a.b-c_D9", "x".repeat(249), "__consumer_offsets"])
+      expect(topicNameProblem(name), name).toBeUndefined();
+    for (const name of ["", ".", "..", "x".repeat(250), "with space", "slash/no", "ümlaut", null])
+      expect(topicNameProblem(name), String(name)).toBeDefined();
     expect(collisionForm("a.b_c")).toBe(collisionForm("a_b.c"));
   });
 });

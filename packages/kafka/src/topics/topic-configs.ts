@@ -15,7 +15,18 @@ export const STORAGE_PROFILE_CONFIG = "nereus.storage.profile";
 export const DEFAULT_MAX_MESSAGE_BYTES = 1_048_588;
 
 /** Kafka's config types as DescribeConfigs v3+ reports them. */
-export const ConfigType = { UNKNOWN: 0, BOOLEAN: 1, STRING: 2, INT: 3, SHORT: 4, LONG: 5, DOUBLE: 6, LIST: 7, CLASS: 8, PASSWORD: 9 } as const;
+export const ConfigType = {
+  UNKNOWN: 0,
+  BOOLEAN: 1,
+  STRING: 2,
+  INT: 3,
+  SHORT: 4,
+  LONG: 5,
+  DOUBLE: 6,
+  LIST: 7,
+  CLASS: 8,
+  PASSWORD: 9,
+} as const;
 /** Kafka's config sources (DescribeConfigs v1+). */
 export const ConfigSource = {
   UNKNOWN: 0,
@@ -46,7 +57,12 @@ export interface TopicConfigDefinition {
 
 const LONG_MAX = "9223372036854775807";
 
-function config(name: string, type: TypeName, defaultValue: string, extra: Partial<TopicConfigDefinition> = {}): TopicConfigDefinition {
+function config(
+  name: string,
+  type: TypeName,
+  defaultValue: string,
+  extra: Partial<TopicConfigDefinition> = {},
+): TopicConfigDefinition {
   return { name, type, defaultValue, enforced: false, ...extra };
 }
 
@@ -69,7 +85,10 @@ export const TOPIC_CONFIGS: ReadonlyMap<string, TopicConfigDefinition> = new Map
     config("message.timestamp.after.max.ms", "LONG", LONG_MAX, { min: 0n }),
     config("message.timestamp.before.max.ms", "LONG", LONG_MAX, { min: 0n }),
     config("message.timestamp.difference.max.ms", "LONG", LONG_MAX, { min: 0n }),
-    config("message.timestamp.type", "STRING", "CreateTime", { validValues: ["CreateTime", "LogAppendTime"], enforced: true }),
+    config("message.timestamp.type", "STRING", "CreateTime", {
+      validValues: ["CreateTime", "LogAppendTime"],
+      enforced: true,
+    }),
     config("min.cleanable.dirty.ratio", "DOUBLE", "0.5", { min: 0, max: 1 }),
     config("min.compaction.lag.ms", "LONG", "0", { min: 0n }),
     config("min.insync.replicas", "INT", "1", { min: 1 }),
@@ -82,7 +101,10 @@ export const TOPIC_CONFIGS: ReadonlyMap<string, TopicConfigDefinition> = new Map
     config("segment.jitter.ms", "LONG", "0", { min: 0n }),
     config("segment.ms", "LONG", "604800000", { min: 1n }),
     config("unclean.leader.election.enable", "BOOLEAN", "false"),
-    config(STORAGE_PROFILE_CONFIG, "STRING", "OBJECT_WAL_SYNC_OBJECT", { validValues: [...CANONICAL_STORAGE_PROFILES, "OBJECT_WAL"], enforced: true }),
+    config(STORAGE_PROFILE_CONFIG, "STRING", "OBJECT_WAL_SYNC_OBJECT", {
+      validValues: [...CANONICAL_STORAGE_PROFILES, "OBJECT_WAL"],
+      enforced: true,
+    }),
   ].map((definition) => [definition.name, definition]),
 );
 
@@ -114,21 +136,25 @@ export function topicConfigProblem(name: string, value: string | null): string |
       if (!INTEGER.test(value)) return invalid("Not a number of type INT");
       const number = Number(value);
       if (number < INT32_MIN || number > INT32_MAX) return invalid("Not a number of type INT");
-      if (typeof definition.min === "number" && number < definition.min) return invalid(`Value must be at least ${String(definition.min)}`);
+      if (typeof definition.min === "number" && number < definition.min)
+        return invalid(`Value must be at least ${String(definition.min)}`);
       return undefined;
     }
     case "LONG": {
       if (!INTEGER.test(value)) return invalid("Not a number of type LONG");
       const number = BigInt(value);
       if (number < -(2n ** 63n) || number > 2n ** 63n - 1n) return invalid("Not a number of type LONG");
-      if (typeof definition.min === "bigint" && number < definition.min) return invalid(`Value must be at least ${definition.min.toString()}`);
+      if (typeof definition.min === "bigint" && number < definition.min)
+        return invalid(`Value must be at least ${definition.min.toString()}`);
       return undefined;
     }
     case "DOUBLE": {
       const number = Number(value);
       if (value.trim() === "" || !Number.isFinite(number)) return invalid("Not a number of type DOUBLE");
-      if (typeof definition.min === "number" && number < definition.min) return invalid(`Value must be at least ${String(definition.min)}`);
-      if (definition.max !== undefined && number > definition.max) return invalid(`Value must be no more than ${String(definition.max)}`);
+      if (typeof definition.min === "number" && number < definition.min)
+        return invalid(`Value must be at least ${String(definition.min)}`);
+      if (definition.max !== undefined && number > definition.max)
+        return invalid(`Value must be no more than ${String(definition.max)}`);
       return undefined;
     }
     case "LIST": {
@@ -175,5 +201,7 @@ export function retentionBytes(configs: Readonly<Record<string, string>>): numbe
 
 /** True when the topic's `cleanup.policy` includes "delete", so DeleteRecords and retention may raise its log start. */
 export function allowsRecordDeletion(configs: Readonly<Record<string, string>>): boolean {
-  return (effectiveTopicConfig(configs, "cleanup.policy") ?? "delete").split(",").some((policy) => policy.trim() === "delete");
+  return (effectiveTopicConfig(configs, "cleanup.policy") ?? "delete")
+    .split(",")
+    .some((policy) => policy.trim() === "delete");
 }

@@ -29,7 +29,9 @@ describe("topicIndexMarkerCodec", () => {
   test("round-trips every time; rejects another key and a negative time", () => {
     fc.assert(
       fc.property(fc.nat({ max: Number.MAX_SAFE_INTEGER }), (completedAtMillis) => {
-        expect(codec.decode(codec.encode({ completedAtMillis }), keyspace.topicIndexKey())).toEqual({ completedAtMillis });
+        expect(codec.decode(codec.encode({ completedAtMillis }), keyspace.topicIndexKey())).toEqual({
+          completedAtMillis,
+        });
       }),
     );
     violation(() => codec.decode(fromHex(GOLDEN), new KafkaKeyspace("other").topicIndexKey()));

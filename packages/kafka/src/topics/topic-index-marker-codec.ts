@@ -23,7 +23,10 @@ export function topicIndexMarkerCodec(keyspace: KafkaKeyspace): RecordCodec<Topi
     encode(marker: TopicIndexMarker): Uint8Array {
       new RecordChecks(RECORD_TYPE).natural("completedAtMillis", marker.completedAtMillis);
       const payload = new ByteWriter(8).writeU64(marker.completedAtMillis).finish();
-      return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+      return encodeRecordEnvelope(
+        { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
+        payload,
+      );
     },
 
     decode(bytes: Uint8Array, key: string): TopicIndexMarker {

@@ -1,4 +1,12 @@
-import { GenerationZeroVisibleCoordinator, type OperationOptions, type ScanOptions, type ScanPage, StableHeadCoordinator, type StreamStore, createStreamStore } from "@nereus/core";
+import {
+  GenerationZeroVisibleCoordinator,
+  type OperationOptions,
+  type ScanOptions,
+  type ScanPage,
+  StableHeadCoordinator,
+  type StreamStore,
+  createStreamStore,
+} from "@nereus/core";
 import { InMemoryMetadataStore, MemoryWalProvider } from "@nereus/core/testing";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { SILENT_LOGGER } from "../logging/broker-logger.js";
@@ -36,8 +44,14 @@ beforeEach(() => {
 afterEach(() => store.close());
 
 /** One broker process's registry over the shared stores. */
-const registry = (options: Partial<TopicRegistryOptions> = {}): TopicRegistry => new TopicRegistry({ store, metadata, cluster: CLUSTER, logger: SILENT_LOGGER, ...options });
-const spec = (name: string, partitionCount = 1): TopicSpec => ({ name, partitionCount, profile: "OBJECT_WAL_SYNC_OBJECT", configs: {} });
+const registry = (options: Partial<TopicRegistryOptions> = {}): TopicRegistry =>
+  new TopicRegistry({ store, metadata, cluster: CLUSTER, logger: SILENT_LOGGER, ...options });
+const spec = (name: string, partitionCount = 1): TopicSpec => ({
+  name,
+  partitionCount,
+  profile: "OBJECT_WAL_SYNC_OBJECT",
+  configs: {},
+});
 
 async function created(from: TopicRegistry, name: string, partitionCount = 1): Promise<KafkaTopic> {
   const outcome = await from.create(spec(name, partitionCount));
@@ -48,8 +62,21 @@ async function created(from: TopicRegistry, name: string, partitionCount = 1): P
 /** A topic record as a broker without the index wrote it: the record alone, no claim or id key. */
 async function legacyTopic(name: string, topicId: string): Promise<KafkaTopic> {
   const probe = registry();
-  const topic: KafkaTopic = { name, topicId, state: "ACTIVE", partitionCount: 1, profile: "OBJECT_WAL_SYNC_OBJECT", configs: {}, createdAtMillis: 1 };
-  await metadata.txn({ compares: [], writes: [{ type: "put", key: probe.keyspace.topicKey(name), value: topicRecordCodec(probe.keyspace).encode(topic) }] });
+  const topic: KafkaTopic = {
+    name,
+    topicId,
+    state: "ACTIVE",
+    partitionCount: 1,
+    profile: "OBJECT_WAL_SYNC_OBJECT",
+    configs: {},
+    createdAtMillis: 1,
+  };
+  await metadata.txn({
+    compares: [],
+    writes: [
+      { type: "put", key: probe.keyspace.topicKey(name), value: topicRecordCodec(probe.keyspace).encode(topic) },
+    ],
+  });
   return topic;
 }
 
@@ -72,10 +99,21 @@ describe("TopicRegistry's topic index", () => {
     const first = registry();
     const second = registry();
     await created(first, "a.b");
-    expect(await second.create(spec("a_b"))).toMatchObject({ ok: false, reason: "collision", message: "Topic 'a_b' collides with existing topic: a.b" });
-    const race = await Promise.all([first.create(spec("x.y")), second.create(spec("x_y")), first.create(spec("x_y")), second.create(spec("x.y"))]);
+    expect(await second.create(spec("a_b"))).toMatchObject({
+      ok: false,
+      reason: "collision",
+      message: "Topic 'a_b' collides with existing topic: a.b",
+    });
+    const race = await Promise.all([
+      first.create(spec("x.y")),
+      second.create(spec("x_y")),
+      first.create(spec("x_y")),
+      second.create(spec("x.y")),
+    ]);
     expect(race.filter((outcome) => outcome.ok)).toHaveLength(1);
-    expect(race.filter((outcome) => !outcome.ok && (outcome.reason === "collision" || outcome.reason === "exists"))).toHaveLength(3);
+    expect(
+      race.filter((outcome) => !outcome.ok && (outcome.reason === "collision" || outcome.reason === "exists")),
+    ).toHaveLength(3);
   });
 
   test("deleting a topic releases its claim and id: the colliding name can be created and the old id is unknown", async () => {
@@ -94,7 +132,11 @@ describe("TopicRegistry's topic index", () => {
     await legacyTopic("old.two", "1f6b2c1e-3d4a-4b5c-8d9e-a0b1c2d3e4f5");
     const broker = registry();
     expect(await broker.lookupById(legacy.topicId)).toEqual(legacy);
-    expect(await broker.create(spec("old_one"))).toMatchObject({ ok: false, reason: "collision", message: "Topic 'old_one' collides with existing topic: old.one" });
+    expect(await broker.create(spec("old_one"))).toMatchObject({
+      ok: false,
+      reason: "collision",
+      message: "Topic 'old_one' collides with existing topic: old.one",
+    });
     expect(await get(broker.keyspace.topicIndexKey())).toBeDefined();
     metadata.scans = 0;
     const restarted = registry();
@@ -134,13 +176,23 @@ describe("TopicRegistry's topic index", () => {
     const broker = registry({ maxPartitions: 5 });
     await created(broker, "three", 3);
     expect(await broker.create(spec("three-more", 3))).toMatchObject({ ok: false, reason: "partition-limit" });
-    const racing = await Promise.all([broker.create(spec("one-a")), broker.create(spec("one-b")), broker.create(spec("one-c"))]);
+    const racing = await Promise.all([
+      broker.create(spec("one-a")),
+      broker.create(spec("one-b")),
+      broker.create(spec("one-c")),
+    ]);
     expect(racing.filter((outcome) => outcome.ok)).toHaveLength(2);
-    expect(await broker.addPartitions("three", 4, () => undefined)).toMatchObject({ ok: false, errorCode: KafkaErrorCode.POLICY_VIOLATION });
+    expect(await broker.addPartitions("three", 4, () => undefined)).toMatchObject({
+      ok: false,
+      errorCode: KafkaErrorCode.POLICY_VIOLATION,
+    });
     await broker.delete("one-a");
     expect(await broker.addPartitions("three", 4, () => undefined)).toMatchObject({ ok: true });
     // A second process counts what exists with one listing.
-    expect(await registry({ maxPartitions: 5 }).create(spec("one-d"))).toMatchObject({ ok: false, reason: "partition-limit" });
+    expect(await registry({ maxPartitions: 5 }).create(spec("one-d"))).toMatchObject({
+      ok: false,
+      reason: "partition-limit",
+    });
     expect(await registry({ maxPartitions: 6 }).create(spec("one-d"))).toMatchObject({ ok: true });
   });
 });

@@ -97,7 +97,13 @@ export class TopicIndex {
 
   /** Deletes the claim `stored` if it is still at its revision (a claim whose topic record is gone). */
   async dropClaim(stored: KeyValue, signal?: AbortSignal): Promise<void> {
-    await this.#metadata.txn({ compares: [{ key: stored.key, modRevision: stored.modRevision }], writes: [{ type: "delete", key: stored.key }] }, { signal });
+    await this.#metadata.txn(
+      {
+        compares: [{ key: stored.key, modRevision: stored.modRevision }],
+        writes: [{ type: "delete", key: stored.key }],
+      },
+      { signal },
+    );
   }
 
   /** The name of the topic with id `topicId` (one read), or undefined. Completes the index first when it must. */
@@ -147,7 +153,10 @@ export class TopicIndex {
       if (!page.more || last === undefined) break;
       startAfter = last.key;
     }
-    await this.#metadata.txn({ compares: [], writes: [{ type: "put", key: markerKey, value: markerCodec.encode({ completedAtMillis: this.#clock() }) }] });
+    await this.#metadata.txn({
+      compares: [],
+      writes: [{ type: "put", key: markerKey, value: markerCodec.encode({ completedAtMillis: this.#clock() }) }],
+    });
     this.#logger.info("topic index completed", { backfilledTopics: backfilled });
   }
 
@@ -165,7 +174,10 @@ export class TopicIndex {
       const writes = part.writes.filter((write) => keep(write.key));
       if (writes.length === 0) return false;
       const result = await this.#metadata.txn({
-        compares: [{ key: record.key, modRevision: record.modRevision }, ...part.compares.filter((compare) => keep(compare.key))],
+        compares: [
+          { key: record.key, modRevision: record.modRevision },
+          ...part.compares.filter((compare) => keep(compare.key)),
+        ],
         writes,
         readOnFailure: [record.key, claimKey, idKey],
       });
@@ -176,11 +188,19 @@ export class TopicIndex {
       if (claimant !== undefined && needClaim) {
         needClaim = false;
         const holder = this.decode(claimant);
-        if (holder.topicId !== topic.topicId) this.#logger.warn("topics collide by '.' versus '_'; the claim stays with the other", { topic: topic.name, claimedBy: holder.name });
+        if (holder.topicId !== topic.topicId)
+          this.#logger.warn("topics collide by '.' versus '_'; the claim stays with the other", {
+            topic: topic.name,
+            claimedBy: holder.name,
+          });
       }
       if (result.current.has(idKey)) needId = false;
       record = current;
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic record ${record.key} kept changing while the topic index was backfilled`, { retryable: true });
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      `topic record ${record.key} kept changing while the topic index was backfilled`,
+      { retryable: true },
+    );
   }
 }

@@ -9,11 +9,12 @@ const LEGAL = /^[a-zA-Z0-9._-]+$/;
 /** Why `name` is not a legal topic name, or undefined when it is. */
 export function topicNameProblem(name: string | null): string | undefined {
   if (name === null || name.length === 0) return "Topic name is illegal, it can't be empty";
-  if (name === "." || name === "..") return "Topic name cannot be \".\" or \"..\"";
+  if (name === "." || name === "..") return 'Topic name cannot be "." or ".."';
   if (name.length > MAX_TOPIC_NAME_LENGTH) {
     return `Topic name is illegal, it can't be longer than ${String(MAX_TOPIC_NAME_LENGTH)} characters, topic name: ${name}`;
   }
-  if (!LEGAL.test(name)) return `Topic name "${name}" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'`;
+  if (!LEGAL.test(name))
+    return `Topic name "${name}" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'`;
   return undefined;
 }
 

@@ -44,7 +44,6 @@ const GOLDEN = [
 
 const key = keyspace.topicKey("orders");
 
-
 function repackPayload(bytes: Uint8Array, patch: (payload: Uint8Array) => Uint8Array): Uint8Array {
   const envelope = decodeRecordEnvelope(bytes, "KafkaTopic", 1);
   return encodeRecordEnvelope(envelope, patch(envelope.payload.slice()));
@@ -53,7 +52,10 @@ function repackPayload(bytes: Uint8Array, patch: (payload: Uint8Array) => Uint8A
 describe("topicRecordCodec", () => {
   test("golden bytes", () => {
     expect(toHex(codec.encode(FIXTURE))).toBe(GOLDEN);
-    expect(codec.decode(fromHex(GOLDEN), key)).toEqual({ ...FIXTURE, configs: { "cleanup.policy": "delete", "retention.ms": "86400000" } });
+    expect(codec.decode(fromHex(GOLDEN), key)).toEqual({
+      ...FIXTURE,
+      configs: { "cleanup.policy": "delete", "retention.ms": "86400000" },
+    });
   });
 
   test("equal topics encode to equal bytes whatever the config insertion order", () => {
@@ -67,8 +69,17 @@ describe("topicRecordCodec", () => {
       topicId: fc.uuid().filter((id) => id !== "00000000-0000-0000-0000-000000000000"),
       state: fc.constantFrom("CREATING", "ACTIVE", "DELETING"),
       partitionCount: fc.integer({ min: 1, max: 0x7fff_ffff }),
-      profile: fc.constantFrom("OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT", "BOOKKEEPER_WAL_ONLY", "BOOKKEEPER_WAL_ASYNC_OBJECT", "BOOKKEEPER_WAL_SYNC_OBJECT"),
-      configs: fc.dictionary(fc.stringMatching(/^[a-z.]{1,20}$/).filter((name) => name !== "__proto__"), fc.string({ maxLength: 20 })),
+      profile: fc.constantFrom(
+        "OBJECT_WAL_SYNC_OBJECT",
+        "OBJECT_WAL_ASYNC_OBJECT",
+        "BOOKKEEPER_WAL_ONLY",
+        "BOOKKEEPER_WAL_ASYNC_OBJECT",
+        "BOOKKEEPER_WAL_SYNC_OBJECT",
+      ),
+      configs: fc.dictionary(
+        fc.stringMatching(/^[a-z.]{1,20}$/).filter((name) => name !== "__proto__"),
+        fc.string({ maxLength: 20 }),
+      ),
       createdAtMillis: fc.nat({ max: Number.MAX_SAFE_INTEGER }),
     }) as fc.Arbitrary<KafkaTopic>;
     fc.assert(
@@ -84,8 +95,12 @@ describe("topicRecordCodec", () => {
 
   test("a record read from another topic's key, or with unsorted configs or a bad state, is rejected", () => {
     const golden = fromHex(GOLDEN);
-    expect(violation(() => codec.decode(golden, keyspace.topicKey("payments"))).message).toContain("does not match the key's topic");
-    expect(violation(() => codec.decode(golden, keyspace.producerIdsKey())).message).toContain("is not a Kafka topic key");
+    expect(violation(() => codec.decode(golden, keyspace.topicKey("payments"))).message).toContain(
+      "does not match the key's topic",
+    );
+    expect(violation(() => codec.decode(golden, keyspace.producerIdsKey())).message).toContain(
+      "is not a Kafka topic key",
+    );
     const badState = repackPayload(golden, (payload) => {
       payload[10 + 16] = 9;
       return payload;

@@ -10,7 +10,15 @@
 //   createdAtMillis  u64
 // Canonical: equal topics encode to equal bytes (configs are sorted on encode, required sorted on decode).
 import { ByteReader, ByteWriter, encodeStrictUtf8 } from "@nereus/core";
-import { RecordChecks, type RecordCodec, RecordWireIds, WireEnum, compareBytes, decodeRecordEnvelope, encodeRecordEnvelope } from "@nereus/core/internal";
+import {
+  RecordChecks,
+  type RecordCodec,
+  RecordWireIds,
+  WireEnum,
+  compareBytes,
+  decodeRecordEnvelope,
+  encodeRecordEnvelope,
+} from "@nereus/core/internal";
 import type { KafkaKeyspace } from "./kafka-keys.js";
 import type { KafkaTopic, KafkaTopicState } from "./kafka-topic.js";
 import { UUID_PATTERN, ZERO_TOPIC_ID, topicIdBytes, topicIdText } from "./topic-id-bytes.js";
@@ -27,17 +35,28 @@ export const KAFKA_TOPIC_STATE_IDS = new WireEnum<KafkaTopicState>("KafkaTopicSt
 ]);
 
 function sortedConfigs(configs: Readonly<Record<string, string>>): Array<[string, string]> {
-  return Object.entries(configs).sort(([left], [right]) => compareBytes(encodeStrictUtf8(left), encodeStrictUtf8(right)));
+  return Object.entries(configs).sort(([left], [right]) =>
+    compareBytes(encodeStrictUtf8(left), encodeStrictUtf8(right)),
+  );
 }
 
 function validate(topic: KafkaTopic, checks: RecordChecks): void {
   checks.text("name", topic.name);
-  checks.require(typeof topic.topicId === "string" && UUID_PATTERN.test(topic.topicId), "topicId must be a lowercase UUID");
+  checks.require(
+    typeof topic.topicId === "string" && UUID_PATTERN.test(topic.topicId),
+    "topicId must be a lowercase UUID",
+  );
   checks.require(topic.topicId !== ZERO_TOPIC_ID, "topicId must not be the zero UUID");
   checks.require(KAFKA_TOPIC_STATE_IDS.idOf(topic.state) !== undefined, `unknown state ${String(topic.state)}`);
   checks.natural("partitionCount", topic.partitionCount, 1);
-  checks.require(topic.partitionCount <= MAX_PARTITIONS, `partitionCount ${String(topic.partitionCount)} exceeds 2^31-1`);
-  checks.require(RecordWireIds.storageProfile.idOf(topic.profile) !== undefined, `profile ${String(topic.profile)} is not canonical`);
+  checks.require(
+    topic.partitionCount <= MAX_PARTITIONS,
+    `partitionCount ${String(topic.partitionCount)} exceeds 2^31-1`,
+  );
+  checks.require(
+    RecordWireIds.storageProfile.idOf(topic.profile) !== undefined,
+    `profile ${String(topic.profile)} is not canonical`,
+  );
   checks.require(typeof topic.configs === "object" && topic.configs !== null, "configs must be an object");
   for (const [name, value] of Object.entries(topic.configs)) {
     checks.text("config name", name);
@@ -68,7 +87,10 @@ export function topicRecordCodec(keyspace: KafkaKeyspace): RecordCodec<KafkaTopi
         .writeU32(configs.length);
       for (const [name, value] of configs) writer.writeString(name).writeString(value);
       writer.writeU64(topic.createdAtMillis);
-      return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, writer.finish());
+      return encodeRecordEnvelope(
+        { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
+        writer.finish(),
+      );
     },
 
     decode(bytes: Uint8Array, key: string): KafkaTopic {
@@ -93,7 +115,10 @@ export function topicRecordCodec(keyspace: KafkaKeyspace): RecordCodec<KafkaTopi
           const configName = reader.readString("config name");
           checks.require(configName !== "__proto__", "config name __proto__ is reserved");
           const encoded = encodeStrictUtf8(configName);
-          checks.require(previous === undefined || compareBytes(previous, encoded) < 0, "config names are not strictly ascending");
+          checks.require(
+            previous === undefined || compareBytes(previous, encoded) < 0,
+            "config names are not strictly ascending",
+          );
           previous = encoded;
           configs[configName] = reader.readString("config value");
         }
@@ -101,7 +126,10 @@ export function topicRecordCodec(keyspace: KafkaKeyspace): RecordCodec<KafkaTopi
         reader.expectEnd();
         const topic: KafkaTopic = { name, topicId, state, partitionCount, profile, configs, createdAtMillis };
         validate(topic, checks);
-        checks.require(name === keyName, `name ${JSON.stringify(name)} does not match the key's topic ${JSON.stringify(keyName)}`);
+        checks.require(
+          name === keyName,
+          `name ${JSON.stringify(name)} does not match the key's topic ${JSON.stringify(keyName)}`,
+        );
         return topic;
       } catch (error) {
         return checks.wrap(error);

@@ -22,8 +22,14 @@ export interface TopicReference {
 
 function validate(reference: TopicReference, checks: RecordChecks): void {
   checks.text("name", reference.name);
-  checks.require(topicNameProblem(reference.name) === undefined, `name ${JSON.stringify(reference.name)} is not a legal topic name`);
-  checks.require(typeof reference.topicId === "string" && UUID_PATTERN.test(reference.topicId), "topicId must be a lowercase UUID");
+  checks.require(
+    topicNameProblem(reference.name) === undefined,
+    `name ${JSON.stringify(reference.name)} is not a legal topic name`,
+  );
+  checks.require(
+    typeof reference.topicId === "string" && UUID_PATTERN.test(reference.topicId),
+    "topicId must be a lowercase UUID",
+  );
   checks.require(reference.topicId !== ZERO_TOPIC_ID, "topicId must not be the zero UUID");
 }
 
@@ -35,8 +41,14 @@ export function topicReferenceCodec(keyspace: KafkaKeyspace): RecordCodec<TopicR
 
     encode(reference: TopicReference): Uint8Array {
       validate(reference, new RecordChecks(RECORD_TYPE));
-      const payload = new ByteWriter(64).writeString(reference.name).writeBytes(topicIdBytes(reference.topicId)).finish();
-      return encodeRecordEnvelope({ recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION }, payload);
+      const payload = new ByteWriter(64)
+        .writeString(reference.name)
+        .writeBytes(topicIdBytes(reference.topicId))
+        .finish();
+      return encodeRecordEnvelope(
+        { recordType: RECORD_TYPE, schemaVersion: SCHEMA_VERSION, minReaderSchemaVersion: SCHEMA_VERSION },
+        payload,
+      );
     },
 
     decode(bytes: Uint8Array, key: string): TopicReference {
@@ -49,7 +61,10 @@ export function topicReferenceCodec(keyspace: KafkaKeyspace): RecordCodec<TopicR
         reader.expectEnd();
         const reference: TopicReference = { name, topicId };
         validate(reference, checks);
-        checks.require(key === keyspace.topicClaimKey(name) || key === keyspace.topicIdKey(topicId), `topic ${JSON.stringify(name)} (id ${topicId}) does not hold this key`);
+        checks.require(
+          key === keyspace.topicClaimKey(name) || key === keyspace.topicIdKey(topicId),
+          `topic ${JSON.stringify(name)} (id ${topicId}) does not hold this key`,
+        );
         return reference;
       } catch (error) {
         return checks.wrap(error);

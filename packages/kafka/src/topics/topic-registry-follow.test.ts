@@ -13,7 +13,11 @@ afterEach(async () => {
 /** Two brokers over one metadata store and one WAL (two processes of one cluster). */
 function twoBrokers(): [BrokerHarness, BrokerHarness] {
   const first = new BrokerHarness({ autoCreateTopics: false });
-  const second = new BrokerHarness({ autoCreateTopics: false, nodeId: 1 }, {}, { metadata: first.metadata, objectWal: first.objectWal });
+  const second = new BrokerHarness(
+    { autoCreateTopics: false, nodeId: 1 },
+    {},
+    { metadata: first.metadata, objectWal: first.objectWal },
+  );
   harnesses.push(first, second);
   return [first, second];
 }
@@ -47,18 +51,42 @@ describe("TopicRegistry.follow", () => {
     expect(await partitionCount(b, "shared")).toBe(1);
     expect(await b.produce("shared", 0, batchOf(["a fairly long value"]))).toMatchObject({ errorCode: 0 });
 
-    const grown = await a.request(37, 3, { topics: [{ name: "shared", count: 3, assignments: null }], timeoutMs: 5000, validateOnly: false });
+    const grown = await a.request(37, 3, {
+      topics: [{ name: "shared", count: 3, assignments: null }],
+      timeoutMs: 5000,
+      validateOnly: false,
+    });
     expect(grown.results[0]?.errorCode).toBe(0);
     await until("the second broker to see 3 partitions", async () => (await partitionCount(b, "shared")) === 3);
     expect(await b.produce("shared", 2, batchOf(["x"]))).toMatchObject({ errorCode: 0, baseOffset: 0 });
 
-    const altered = await a.request(44, 1, { resources: [{ resourceType: 2, resourceName: "shared", configs: [{ name: "max.message.bytes", configOperation: 0, value: "10" }] }], validateOnly: false });
+    const altered = await a.request(44, 1, {
+      resources: [
+        {
+          resourceType: 2,
+          resourceName: "shared",
+          configs: [{ name: "max.message.bytes", configOperation: 0, value: "10" }],
+        },
+      ],
+      validateOnly: false,
+    });
     expect(altered.responses[0]?.errorCode).toBe(0);
-    await until("the second broker to apply max.message.bytes", async () => (await b.produce("shared", 0, batchOf(["a fairly long value"])))?.errorCode === KafkaErrorCode.MESSAGE_TOO_LARGE);
+    await until(
+      "the second broker to apply max.message.bytes",
+      async () =>
+        (await b.produce("shared", 0, batchOf(["a fairly long value"])))?.errorCode ===
+        KafkaErrorCode.MESSAGE_TOO_LARGE,
+    );
 
-    const deleted = await a.request(20, 6, { topics: [{ name: "shared", topicId: "00000000-0000-0000-0000-000000000000" }], topicNames: [], timeoutMs: 5000 });
+    const deleted = await a.request(20, 6, {
+      topics: [{ name: "shared", topicId: "00000000-0000-0000-0000-000000000000" }],
+      topicNames: [],
+      timeoutMs: 5000,
+    });
     expect(deleted.responses[0]?.errorCode).toBe(0);
     await until("the second broker to forget the topic", async () => (await partitionCount(b, "shared")) === undefined);
-    expect(await b.produce("shared", 0, batchOf(["late"]))).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+    expect(await b.produce("shared", 0, batchOf(["late"]))).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
   });
 });

@@ -8,7 +8,17 @@
 // topic-index.ts, written and removed in the same transactions as the record. An optional limit on the partitions
 // of all topics is kept by partition-tally.ts. It does not own the stream store or the metadata store.
 import { randomUUID } from "node:crypto";
-import { ErrorCode, type KeyValue, type MetadataStore, NereusError, type StorageProfile, type StreamStore, type WatchEvent, type WatchHandle, streamIdFromName } from "@nereus/core";
+import {
+  ErrorCode,
+  type KeyValue,
+  type MetadataStore,
+  NereusError,
+  type StorageProfile,
+  type StreamStore,
+  type WatchEvent,
+  type WatchHandle,
+  streamIdFromName,
+} from "@nereus/core";
 import { type RecordCodec } from "@nereus/core/internal";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
@@ -30,10 +40,15 @@ export interface TopicSpec {
 /** Outcome of {@link TopicRegistry.create}: the new topic, or why none was created. */
 export type CreateTopicOutcome =
   | { readonly ok: true; readonly topic: KafkaTopic }
-  | { readonly ok: false; readonly reason: "exists" | "deleting" | "collision" | "unsupported-profile" | "partition-limit"; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly reason: "exists" | "deleting" | "collision" | "unsupported-profile" | "partition-limit";
+      readonly message: string;
+    };
 
 /** Outcome of {@link TopicRegistry.delete}. */
-export type DeleteTopicOutcome = { readonly ok: true; readonly topic: KafkaTopic } | { readonly ok: false; readonly reason: "unknown" };
+export type DeleteTopicOutcome =
+  { readonly ok: true; readonly topic: KafkaTopic } | { readonly ok: false; readonly reason: "unknown" };
 
 export interface TopicRegistryOptions {
   readonly store: StreamStore;
@@ -103,7 +118,13 @@ export class TopicRegistry {
     this.#clock = options.clock ?? Date.now;
     this.#concurrency = options.streamConcurrency ?? 32;
     this.#maxPartitions = options.maxPartitions ?? Number.POSITIVE_INFINITY;
-    this.#index = new TopicIndex({ metadata: this.#metadata, keyspace: this.keyspace, topicCodec: this.#codec, logger: this.#logger, clock: this.#clock });
+    this.#index = new TopicIndex({
+      metadata: this.#metadata,
+      keyspace: this.keyspace,
+      topicCodec: this.#codec,
+      logger: this.#logger,
+      clock: this.#clock,
+    });
   }
 
   /**
@@ -123,7 +144,9 @@ export class TopicRegistry {
           return undefined;
         },
         (error: unknown) => {
-          this.#logger.warn("cannot follow topic changes: other brokers' changes are seen on the next topic listing", { error: String(error) });
+          this.#logger.warn("cannot follow topic changes: other brokers' changes are seen on the next topic listing", {
+            error: String(error),
+          });
           return undefined;
         },
       );
@@ -258,7 +281,11 @@ export class TopicRegistry {
         const holder = this.#index.decode(claimant);
         const holderRecord = await this.#read(holder.name, signal);
         if (holderRecord !== undefined && holderRecord.topic.topicId === holder.topicId) {
-          return { ok: false, reason: "collision", message: `Topic '${spec.name}' collides with existing topic: ${holder.name}` };
+          return {
+            ok: false,
+            reason: "collision",
+            message: `Topic '${spec.name}' collides with existing topic: ${holder.name}`,
+          };
         }
         // A claim whose topic is gone cannot be written by this registry; drop it and try again.
         this.#logger.warn("dropping a topic claim whose topic is gone", { claim: claimant.key, topic: holder.name });
@@ -271,16 +298,23 @@ export class TopicRegistry {
         return { ok: true, topic: await created };
       } catch (error) {
         if (NereusError.hasCode(error, ErrorCode.UNSUPPORTED_STORAGE_PROFILE)) {
-          await this.#metadata.txn({ compares: [{ key, modRevision: put.revision }], writes: [{ type: "delete", key }, ...this.#index.release(topic).writes] });
+          await this.#metadata.txn({
+            compares: [{ key, modRevision: put.revision }],
+            writes: [{ type: "delete", key }, ...this.#index.release(topic).writes],
+          });
           this.#forget(spec.name);
           return { ok: false, reason: "unsupported-profile", message: error.message };
         }
         throw error;
       }
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${spec.name}: its keys kept changing; gave up creating it after ${String(MAX_CREATE_ATTEMPTS)} attempts`, {
-      retryable: true,
-    });
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      `topic ${spec.name}: its keys kept changing; gave up creating it after ${String(MAX_CREATE_ATTEMPTS)} attempts`,
+      {
+        retryable: true,
+      },
+    );
   }
 
   /** The partition tally (counted by one listing the first time), or undefined when there is no limit. */
@@ -305,7 +339,11 @@ export class TopicRegistry {
    * topic record, see `#changeActive`). Answers the updated topic, the refusal of `plan`, or undefined when no ACTIVE
    * topic has that name. Storage failures throw; nothing is written before the CAS.
    */
-  async alterConfigs(name: string, plan: (topic: KafkaTopic) => ConfigChangePlan, signal?: AbortSignal): Promise<ConfigChangeOutcome | undefined> {
+  async alterConfigs(
+    name: string,
+    plan: (topic: KafkaTopic) => ConfigChangePlan,
+    signal?: AbortSignal,
+  ): Promise<ConfigChangeOutcome | undefined> {
     const outcome = await this.#changeActive(
       name,
       "changing its configs",
@@ -315,7 +353,8 @@ export class TopicRegistry {
       },
       signal,
     );
-    if (outcome?.ok === true) this.#logger.info("topic configs changed", { topic: name, configs: outcome.topic.configs });
+    if (outcome?.ok === true)
+      this.#logger.info("topic configs changed", { topic: name, configs: outcome.topic.configs });
     return outcome;
   }
 
@@ -326,7 +365,12 @@ export class TopicRegistry {
    * that name. A crash between the two steps leaves empty streams just above the recorded count: a retry reuses them,
    * and deleting the topic deletes them too. Storage failures throw.
    */
-  async addPartitions(name: string, count: number, check: (topic: KafkaTopic) => TopicChangeRefusal | undefined, signal?: AbortSignal): Promise<ConfigChangeOutcome | undefined> {
+  async addPartitions(
+    name: string,
+    count: number,
+    check: (topic: KafkaTopic) => TopicChangeRefusal | undefined,
+    signal?: AbortSignal,
+  ): Promise<ConfigChangeOutcome | undefined> {
     let from = 0;
     const tally = await this.#partitionTally(signal);
     let reserved = 0;
@@ -342,10 +386,12 @@ export class TopicRegistry {
             tally.settle(reserved, false);
             reserved = 0;
             const limited = this.#reserve(tally, count - topic.partitionCount);
-            if (limited !== undefined) return { ok: false, errorCode: KafkaErrorCode.POLICY_VIOLATION, message: limited };
+            if (limited !== undefined)
+              return { ok: false, errorCode: KafkaErrorCode.POLICY_VIOLATION, message: limited };
             reserved = count - topic.partitionCount;
           }
-          for (let partition = topic.partitionCount; partition < count; partition += 1) await this.#createPartitionStream(topic, partition, signal);
+          for (let partition = topic.partitionCount; partition < count; partition += 1)
+            await this.#createPartitionStream(topic, partition, signal);
           from = topic.partitionCount;
           return { ...topic, partitionCount: count };
         },
@@ -376,7 +422,10 @@ export class TopicRegistry {
       if ("ok" in updated) return updated;
       const key = this.keyspace.topicKey(name);
       const result = await this.#metadata.txn(
-        { compares: [{ key, modRevision: entry.revision }], writes: [{ type: "put", key, value: this.#codec.encode(updated) }] },
+        {
+          compares: [{ key, modRevision: entry.revision }],
+          writes: [{ type: "put", key, value: this.#codec.encode(updated) }],
+        },
         { signal },
       );
       if (result.succeeded) {
@@ -384,7 +433,10 @@ export class TopicRegistry {
         return { ok: true, topic: updated };
       }
     }
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${name}: its record kept changing; gave up ${what} after ${String(MAX_CONFIG_CAS_ATTEMPTS)} attempts`);
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      `topic ${name}: its record kept changing; gave up ${what} after ${String(MAX_CONFIG_CAS_ATTEMPTS)} attempts`,
+    );
   }
 
   /** Deletes topic `name`: DELETING, then its streams and producer-state checkpoints, then the record. */
@@ -400,7 +452,10 @@ export class TopicRegistry {
       const marked: KafkaTopic = { ...settled, state: "DELETING" };
       const key = this.keyspace.topicKey(name);
       const result = await this.#metadata.txn(
-        { compares: [{ key, modRevision: current.revision }], writes: [{ type: "put", key, value: this.#codec.encode(marked) }] },
+        {
+          compares: [{ key, modRevision: current.revision }],
+          writes: [{ type: "put", key, value: this.#codec.encode(marked) }],
+        },
         { signal },
       );
       if (!result.succeeded) return this.delete(name, signal);
@@ -433,7 +488,11 @@ export class TopicRegistry {
 
   #cacheSet(entry: CachedRecord): void {
     const replaced = this.#cache.get(entry.topic.name);
-    if (replaced !== undefined && replaced.topic.topicId !== entry.topic.topicId && this.#ids.get(replaced.topic.topicId) === entry.topic.name) {
+    if (
+      replaced !== undefined &&
+      replaced.topic.topicId !== entry.topic.topicId &&
+      this.#ids.get(replaced.topic.topicId) === entry.topic.name
+    ) {
       this.#ids.delete(replaced.topic.topicId);
     }
     this.#cache.set(entry.topic.name, entry);
@@ -466,7 +525,9 @@ export class TopicRegistry {
         if (!this.#pending.has(entry.topic.name)) {
           const resumed = this.#finishDelete(entry);
           this.#track(entry.topic.name, resumed);
-          resumed.catch((error: unknown) => this.#logger.warn("resuming a topic deletion failed", { topic: entry.topic.name, error: String(error) }));
+          resumed.catch((error: unknown) =>
+            this.#logger.warn("resuming a topic deletion failed", { topic: entry.topic.name, error: String(error) }),
+          );
         }
         return undefined;
     }
@@ -490,7 +551,11 @@ export class TopicRegistry {
     const active: KafkaTopic = { ...topic, state: "ACTIVE" };
     const key = this.keyspace.topicKey(topic.name);
     const result = await this.#metadata.txn(
-      { compares: [{ key, modRevision: entry.revision }], writes: [{ type: "put", key, value: this.#codec.encode(active) }], readOnFailure: [key] },
+      {
+        compares: [{ key, modRevision: entry.revision }],
+        writes: [{ type: "put", key, value: this.#codec.encode(active) }],
+        readOnFailure: [key],
+      },
       { signal },
     );
     if (result.succeeded) {
@@ -500,7 +565,11 @@ export class TopicRegistry {
     const current = result.current.get(key);
     const now = current === undefined ? undefined : this.#remember(current);
     if (now?.topic.topicId === topic.topicId && now.topic.state === "ACTIVE") return now.topic;
-    throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `topic ${topic.name} changed while it was being created`, { retryable: true });
+    throw new NereusError(
+      ErrorCode.METADATA_CONDITION_FAILED,
+      `topic ${topic.name} changed while it was being created`,
+      { retryable: true },
+    );
   }
 
   async #finishDelete(entry: CachedRecord): Promise<void> {
@@ -513,14 +582,22 @@ export class TopicRegistry {
     const key = this.keyspace.topicKey(topic.name);
     const unchanged = { key, modRevision: entry.revision };
     const release = this.#index.release(topic);
-    let result = await this.#metadata.txn({ compares: [unchanged, ...release.compares], writes: [{ type: "delete", key }, ...release.writes], readOnFailure: [key] });
+    let result = await this.#metadata.txn({
+      compares: [unchanged, ...release.compares],
+      writes: [{ type: "delete", key }, ...release.writes],
+      readOnFailure: [key],
+    });
     if (!result.succeeded && result.current.get(key)?.modRevision === entry.revision) {
       // The record is unchanged, so the claim is another topic's (see topic-index.ts): leave it.
-      result = await this.#metadata.txn({ compares: [unchanged], writes: [{ type: "delete", key }, ...this.#index.releaseId(topic).writes] });
+      result = await this.#metadata.txn({
+        compares: [unchanged],
+        writes: [{ type: "delete", key }, ...this.#index.releaseId(topic).writes],
+      });
     }
     const cached = this.#cache.get(topic.name);
     if (cached?.topic.topicId === topic.topicId) this.#forget(topic.name);
-    if (!result.succeeded) this.#logger.warn("topic record changed during deletion; left in place", { topic: topic.name });
+    if (!result.succeeded)
+      this.#logger.warn("topic record changed during deletion; left in place", { topic: topic.name });
     this.#logger.info("topic deleted", { topic: topic.name, topicId: topic.topicId, partitions: topic.partitionCount });
   }
 

@@ -8,7 +8,9 @@ import type { KvRow, WriterStatements } from "./sqlite-writer-statements.js";
 import { WriterRefusal } from "./writer-refusal.js";
 
 /** A txn's result as the thread sends it: the new (or unchanged) revision, or the keys read back on failure. */
-export type AppliedTxn = { readonly succeeded: true; readonly revision: number } | { readonly succeeded: false; readonly current: readonly KvRow[] };
+export type AppliedTxn =
+  | { readonly succeeded: true; readonly revision: number }
+  | { readonly succeeded: false; readonly current: readonly KvRow[] };
 
 /** A meta counter's value (`revision`, `next_lease_id`); throws when its row is missing. */
 export function readMeta(statements: WriterStatements, name: string): unknown {
@@ -51,7 +53,12 @@ export function applyTxn(statements: WriterStatements, events: WatchEvent[], req
     let holds: boolean;
     if (isValueCompare(compare)) {
       const row = statements.selectValue.get(compare.key);
-      holds = row !== undefined && Buffer.compare(row.value, Buffer.from(compare.value.buffer, compare.value.byteOffset, compare.value.byteLength)) === 0;
+      holds =
+        row !== undefined &&
+        Buffer.compare(
+          row.value,
+          Buffer.from(compare.value.buffer, compare.value.byteOffset, compare.value.byteLength),
+        ) === 0;
     } else {
       const row = statements.selectRevision.get(compare.key);
       holds = (row === undefined ? 0 : row.mod_revision) === compare.modRevision;
@@ -66,7 +73,11 @@ export function applyTxn(statements: WriterStatements, events: WatchEvent[], req
     }
   }
   for (const write of request.writes) {
-    if (write.type === "put" && write.leaseId !== undefined && statements.selectLease.get(write.leaseId) === undefined) {
+    if (
+      write.type === "put" &&
+      write.leaseId !== undefined &&
+      statements.selectLease.get(write.leaseId) === undefined
+    ) {
       throw new WriterRefusal({ kind: "lease-not-found", leaseId: write.leaseId });
     }
   }

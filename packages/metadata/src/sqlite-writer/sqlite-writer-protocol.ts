@@ -48,7 +48,9 @@ export type WriterFailure =
   | { readonly kind: "gate"; readonly message: string };
 
 /** What one operation (or one txn of a txns operation) came to inside its savepoint. */
-export type WriterOutcome = { readonly value: unknown; readonly error?: undefined } | { readonly error: WriterFailure; readonly value?: undefined };
+export type WriterOutcome =
+  | { readonly value: unknown; readonly error?: undefined }
+  | { readonly error: WriterFailure; readonly value?: undefined };
 
 /** The answer of one round, for the operations `ids` in order. */
 export interface RoundReply {
@@ -91,5 +93,9 @@ export interface WriterThreadData {
   readonly seam: boolean;
   /** The shared counters ({@link WriterCounter}). */
   readonly counters: SharedArrayBuffer;
-  readonly timings: { readonly round: SharedLatencyHistogramHandle; readonly gateWait: SharedLatencyHistogramHandle; readonly walSync: SharedLatencyHistogramHandle };
+  readonly timings: {
+    readonly round: SharedLatencyHistogramHandle;
+    readonly gateWait: SharedLatencyHistogramHandle;
+    readonly walSync: SharedLatencyHistogramHandle;
+  };
 }

@@ -39,7 +39,9 @@ export function prepareWriterStatements(db: Database.Database): WriterStatements
     selectMeta: db.prepare<[string], { readonly value: unknown }>("SELECT value FROM meta WHERE name = ?"),
     updateMeta: db.prepare<[number, string]>("UPDATE meta SET value = ? WHERE name = ?"),
     selectKey: db.prepare<[string], KvRow>(`SELECT ${KV_COLUMNS} FROM kv WHERE key = ?`),
-    selectRevision: db.prepare<[string], { readonly mod_revision: number }>("SELECT mod_revision FROM kv WHERE key = ?"),
+    selectRevision: db.prepare<[string], { readonly mod_revision: number }>(
+      "SELECT mod_revision FROM kv WHERE key = ?",
+    ),
     selectValue: db.prepare<[string], { readonly value: Buffer }>("SELECT value FROM kv WHERE key = ?"),
     upsert: db.prepare<[string, Buffer, number, number, string | null]>(
       "INSERT INTO kv (key, value, mod_revision, create_revision, lease_id) VALUES (?, ?, ?, ?, ?) " +
@@ -47,10 +49,14 @@ export function prepareWriterStatements(db: Database.Database): WriterStatements
     ),
     deleteKey: db.prepare<[string]>("DELETE FROM kv WHERE key = ?"),
     insertLease: db.prepare<[string, number, number]>("INSERT INTO leases (id, ttl_ms, expires_at) VALUES (?, ?, ?)"),
-    selectLease: db.prepare<[string], { readonly ttl_ms: number; readonly expires_at: number }>("SELECT ttl_ms, expires_at FROM leases WHERE id = ?"),
+    selectLease: db.prepare<[string], { readonly ttl_ms: number; readonly expires_at: number }>(
+      "SELECT ttl_ms, expires_at FROM leases WHERE id = ?",
+    ),
     renewLease: db.prepare<[number, string]>("UPDATE leases SET expires_at = ? WHERE id = ?"),
     deleteLease: db.prepare<[string]>("DELETE FROM leases WHERE id = ?"),
-    selectExpiredIds: db.prepare<[number], { readonly id: string }>("SELECT id FROM leases WHERE expires_at <= ? ORDER BY expires_at, id"),
+    selectExpiredIds: db.prepare<[number], { readonly id: string }>(
+      "SELECT id FROM leases WHERE expires_at <= ? ORDER BY expires_at, id",
+    ),
     selectLeaseKeys: db.prepare<[string], { readonly key: string }>("SELECT key FROM kv WHERE lease_id = ?"),
     deleteLeaseKeys: db.prepare<[string]>("DELETE FROM kv WHERE lease_id = ?"),
   };

@@ -10,7 +10,8 @@ import type { SubmittedOperation, WriterReply, WriterRequest, WriterThreadData }
 import { readyCount } from "./writer-gates.js";
 import { WriterRounds } from "./writer-rounds.js";
 
-if (parentPort === null) throw new Error("sqlite-writer-worker runs as a worker thread (started by SqliteWriterThread)");
+if (parentPort === null)
+  throw new Error("sqlite-writer-worker runs as a worker thread (started by SqliteWriterThread)");
 const port = parentPort;
 const data = workerData as WriterThreadData;
 const post = (reply: WriterReply): void => port.postMessage(reply);

@@ -11,7 +11,13 @@ const gated = (gates: SharedDurabilityGates, sequence: number): WriterOperation 
 describe("writer gates", () => {
   it("a round takes the first operation and the settled ones after it, up to the first still in flight", () => {
     const gates = new SharedDurabilityGates();
-    const queue: WriterOperation[] = [gated(gates, 2), { kind: "expire" }, gated(gates, 1), gated(gates, 3), { kind: "expire" }];
+    const queue: WriterOperation[] = [
+      gated(gates, 2),
+      { kind: "expire" },
+      gated(gates, 1),
+      gated(gates, 3),
+      { kind: "expire" },
+    ];
     expect(readyCount(queue)).toBe(2);
     gates.open(1);
     expect(gatesSettled(queue[2] as WriterOperation)).toBe(true);
@@ -28,6 +34,8 @@ describe("writer gates", () => {
     failed.fail();
     expect(waitForGate({ words: failed.words, sequence: 1 }, Date.now() + 1000, 1000)).toBe("the write failed");
     const pending = new SharedDurabilityGates();
-    expect(waitForGate({ words: pending.words, sequence: 1 }, Date.now() + 20, 20)).toBe("the write was not durable within 20 ms");
+    expect(waitForGate({ words: pending.words, sequence: 1 }, Date.now() + 20, 20)).toBe(
+      "the write was not durable within 20 ms",
+    );
   });
 });

@@ -27,7 +27,11 @@ export function gatesSettled(operation: WriterOperation): boolean {
   for (const request of operation.txns) {
     if (request.gate === undefined) continue;
     const view = new BigInt64Array(request.gate.words);
-    if (Atomics.load(view, DurabilityGateWord.durable) < BigInt(request.gate.sequence) && Atomics.load(view, DurabilityGateWord.failed) === 0n) return false;
+    if (
+      Atomics.load(view, DurabilityGateWord.durable) < BigInt(request.gate.sequence) &&
+      Atomics.load(view, DurabilityGateWord.failed) === 0n
+    )
+      return false;
   }
   return true;
 }

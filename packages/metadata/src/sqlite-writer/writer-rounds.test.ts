@@ -5,7 +5,12 @@ import { SharedDurabilityGates, SharedLatencyHistogram } from "@nereus/core";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMetadataStore } from "../sqlite-metadata-store.js";
-import { WRITER_COUNTER_WORDS, WriterCounter, type SubmittedOperation, type WriterThreadData } from "./sqlite-writer-protocol.js";
+import {
+  WRITER_COUNTER_WORDS,
+  WriterCounter,
+  type SubmittedOperation,
+  type WriterThreadData,
+} from "./sqlite-writer-protocol.js";
 import { WriterRounds } from "./writer-rounds.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
@@ -13,7 +18,13 @@ const put = (id: number, key: string, modRevision?: number): SubmittedOperation 
   kind: "txns",
   id,
   now: 1,
-  txns: [{ compares: modRevision === undefined ? [] : [{ key, modRevision }], writes: [{ type: "put", key, value: bytes(key) }], readOnFailure: [key] }],
+  txns: [
+    {
+      compares: modRevision === undefined ? [] : [{ key, modRevision }],
+      writes: [{ type: "put", key, value: bytes(key) }],
+      readOnFailure: [key],
+    },
+  ],
 });
 
 describe("WriterRounds (on this thread)", () => {
@@ -29,7 +40,14 @@ describe("WriterRounds (on this thread)", () => {
     await (await createSqliteMetadataStore({ path: file })).close();
     const counters = new Int32Array(new SharedArrayBuffer(WRITER_COUNTER_WORDS * 4));
     const histogram = (): SharedLatencyHistogram["handle"] => SharedLatencyHistogram.create().handle;
-    const data: WriterThreadData = { path: file, sync, gateTimeoutMs: 1000, seam: false, counters: counters.buffer as SharedArrayBuffer, timings: { round: histogram(), gateWait: histogram(), walSync: histogram() } };
+    const data: WriterThreadData = {
+      path: file,
+      sync,
+      gateTimeoutMs: 1000,
+      seam: false,
+      counters: counters.buffer as SharedArrayBuffer,
+      timings: { round: histogram(), gateWait: histogram(), walSync: histogram() },
+    };
     const writer = new WriterRounds(new Database(file), data, () => undefined);
     cleanups.push(async () => writer.close());
     return { rounds: writer, counters };
@@ -42,7 +60,9 @@ describe("WriterRounds (on this thread)", () => {
     expect(first.bodyDone).toBe(true);
     expect(first.events?.map((event) => `${event.key}@${String(event.modRevision)}`)).toEqual(["k/a@1", "k/b@2"]);
     const failed = writer.run([put(3, "k/a", 99)]);
-    const [outcome] = failed.outcomes?.[0]?.value as Array<{ value: { succeeded: boolean; current: Array<{ key: string; mod_revision: number }> } }>;
+    const [outcome] = failed.outcomes?.[0]?.value as Array<{
+      value: { succeeded: boolean; current: Array<{ key: string; mod_revision: number }> };
+    }>;
     expect(outcome?.value.succeeded).toBe(false);
     expect(outcome?.value.current.map((row) => [row.key, row.mod_revision])).toEqual([["k/a", 1]]);
     expect(Atomics.load(counters, WriterCounter.txns)).toBe(3);
@@ -53,7 +73,18 @@ describe("WriterRounds (on this thread)", () => {
     const { rounds: writer } = await rounds(false);
     const gates = new SharedDurabilityGates();
     gates.fail();
-    const gated: SubmittedOperation = { kind: "txns", id: 1, now: 1, txns: [{ compares: [], writes: [{ type: "put", key: "g/x", value: bytes("x") }], gate: { words: gates.words, sequence: 1 } }] };
+    const gated: SubmittedOperation = {
+      kind: "txns",
+      id: 1,
+      now: 1,
+      txns: [
+        {
+          compares: [],
+          writes: [{ type: "put", key: "g/x", value: bytes("x") }],
+          gate: { words: gates.words, sequence: 1 },
+        },
+      ],
+    };
     const reply = writer.run([gated, put(2, "g/y"), { kind: "keepAlive", id: 3, now: 1, leaseId: "404" }]);
     expect((reply.outcomes?.[0]?.value as Array<{ error?: { kind: string } }>)[0]?.error?.kind).toBe("gate");
     expect(reply.events?.map((event) => event.key)).toEqual(["g/y"]);

@@ -11,7 +11,16 @@ import fs from "node:fs";
 import { SharedLatencyHistogram, type WatchEvent } from "@nereus/core";
 import type Database from "better-sqlite3";
 import { applyTxn, dropLease, expireLeases, readMeta } from "./apply-writer-changes.js";
-import { SeamVerdict, WriterCounter, type RoundReply, type SubmittedOperation, type WriterFailure, type WriterOutcome, type WriterThreadData, type WriterTxn } from "./sqlite-writer-protocol.js";
+import {
+  SeamVerdict,
+  WriterCounter,
+  type RoundReply,
+  type SubmittedOperation,
+  type WriterFailure,
+  type WriterOutcome,
+  type WriterThreadData,
+  type WriterTxn,
+} from "./sqlite-writer-protocol.js";
 import { prepareWriterStatements, type WriterStatements } from "./sqlite-writer-statements.js";
 import { waitForGate } from "./writer-gates.js";
 import { WriterRefusal, describeWriterFailure } from "./writer-refusal.js";
@@ -25,7 +34,11 @@ export class WriterRounds {
   readonly #statements: WriterStatements;
   readonly #data: WriterThreadData;
   readonly #counters: Int32Array;
-  readonly #timings: { readonly round: SharedLatencyHistogram; readonly gateWait: SharedLatencyHistogram; readonly walSync: SharedLatencyHistogram };
+  readonly #timings: {
+    readonly round: SharedLatencyHistogram;
+    readonly gateWait: SharedLatencyHistogram;
+    readonly walSync: SharedLatencyHistogram;
+  };
   readonly #walFd: number | undefined;
   /** Asks the main thread for the test seam's verdict (it answers in counter `seam`). */
   readonly #askSeam: () => void;
@@ -44,7 +57,9 @@ export class WriterRounds {
    * reading. With `waitForGates`, the gates are waited for after the body and before COMMIT; a failed one sets the
    * refusals and throws GATE_FAILED (nothing of the round commits).
    */
-  readonly #runRound: Database.Transaction<(operations: readonly SubmittedOperation[], outcomes: WriterOutcome[], waitForGates: boolean) => void>;
+  readonly #runRound: Database.Transaction<
+    (operations: readonly SubmittedOperation[], outcomes: WriterOutcome[], waitForGates: boolean) => void
+  >;
 
   /** Takes over `db` (open, with the store's schema) as the store's only writing connection. */
   constructor(db: Database.Database, data: WriterThreadData, askSeam: () => void) {
@@ -63,20 +78,22 @@ export class WriterRounds {
     };
     this.#walFd = data.sync ? fs.openSync(`${data.path}-wal`, "r") : undefined;
     this.#inSavepoint = db.transaction((run: () => unknown) => run());
-    this.#runRound = db.transaction((operations: readonly SubmittedOperation[], outcomes: WriterOutcome[], waitForGates: boolean) => {
-      // Before anything of the round can commit: a read cache filled under the previous count is dropped by every
-      // read that could see this round (sqlite-read-cache.ts).
-      Atomics.add(this.#counters, WriterCounter.rounds, 1);
-      let now = 0;
-      for (const operation of operations) if (operation.now > now) now = operation.now;
-      expireLeases(this.#statements, this.#events, now);
-      for (const operation of operations) outcomes.push(this.#runOperation(operation));
-      if (!waitForGates) return;
-      const failedGates = this.#gateRefusals(operations);
-      if (failedGates === undefined) return;
-      this.#refusals = failedGates;
-      throw GATE_FAILED;
-    });
+    this.#runRound = db.transaction(
+      (operations: readonly SubmittedOperation[], outcomes: WriterOutcome[], waitForGates: boolean) => {
+        // Before anything of the round can commit: a read cache filled under the previous count is dropped by every
+        // read that could see this round (sqlite-read-cache.ts).
+        Atomics.add(this.#counters, WriterCounter.rounds, 1);
+        let now = 0;
+        for (const operation of operations) if (operation.now > now) now = operation.now;
+        expireLeases(this.#statements, this.#events, now);
+        for (const operation of operations) outcomes.push(this.#runOperation(operation));
+        if (!waitForGates) return;
+        const failedGates = this.#gateRefusals(operations);
+        if (failedGates === undefined) return;
+        this.#refusals = failedGates;
+        throw GATE_FAILED;
+      },
+    );
   }
 
   /** Runs one round of `operations` (in order) and returns its answer. */
@@ -85,9 +102,14 @@ export class WriterRounds {
     this.#events = [];
     this.#refusals = undefined;
     let outcomes: WriterOutcome[] = [];
-    const txns = operations.reduce((count, operation) => count + (operation.kind === "txns" ? operation.txns.length : 0), 0);
+    const txns = operations.reduce(
+      (count, operation) => count + (operation.kind === "txns" ? operation.txns.length : 0),
+      0,
+    );
     let commitError: WriterFailure | undefined;
-    const gated = operations.some((operation) => operation.kind === "txns" && operation.txns.some((request) => request.gate !== undefined));
+    const gated = operations.some(
+      (operation) => operation.kind === "txns" && operation.txns.some((request) => request.gate !== undefined),
+    );
     this.#gateWaitNanos = 0n;
     const started = process.hrtime.bigint();
     try {
@@ -114,7 +136,14 @@ export class WriterRounds {
     // Every outcome is recorded only once the body ran to its end: then a failure came from COMMIT.
     const bodyDone = outcomes.length === operations.length;
     const syncError = commitError === undefined ? this.#syncWal() : undefined;
-    return { ids: operations.map((operation) => operation.id), outcomes, events: this.#events, commitError, bodyDone, syncError };
+    return {
+      ids: operations.map((operation) => operation.id),
+      outcomes,
+      events: this.#events,
+      commitError,
+      bodyDone,
+      syncError,
+    };
   }
 
   /** Closes the connection (and the `-wal` file descriptor). */
@@ -130,7 +159,11 @@ export class WriterRounds {
         const outcomes: WriterOutcome[] = [];
         for (const request of operation.txns) {
           const refusal = this.#refusals?.get(request);
-          outcomes.push(refusal !== undefined ? { error: refusal } : this.#guarded(() => applyTxn(statements, this.#events, request)));
+          outcomes.push(
+            refusal !== undefined
+              ? { error: refusal }
+              : this.#guarded(() => applyTxn(statements, this.#events, request)),
+          );
         }
         return { value: outcomes };
       }
@@ -144,7 +177,8 @@ export class WriterRounds {
       case "keepAlive":
         return this.#guarded(() => {
           const lease = statements.selectLease.get(operation.leaseId);
-          if (lease === undefined || lease.expires_at <= operation.now) throw new WriterRefusal({ kind: "lease-not-found", leaseId: operation.leaseId });
+          if (lease === undefined || lease.expires_at <= operation.now)
+            throw new WriterRefusal({ kind: "lease-not-found", leaseId: operation.leaseId });
           statements.renewLease.run(operation.now + lease.ttl_ms, operation.leaseId);
         });
       case "revoke":
@@ -152,7 +186,12 @@ export class WriterRounds {
       case "expire":
         return this.#guarded(() => expireLeases(statements, this.#events, operation.now));
       default:
-        return { error: { kind: "error", message: `unknown operation ${String((operation as { readonly kind: unknown }).kind)}` } };
+        return {
+          error: {
+            kind: "error",
+            message: `unknown operation ${String((operation as { readonly kind: unknown }).kind)}`,
+          },
+        };
     }
   }
 
@@ -190,7 +229,8 @@ export class WriterRounds {
   #syncWal(): WriterFailure | undefined {
     if (this.#walFd === undefined) return undefined;
     try {
-      if (this.#data.seam && !this.#seamSaysGoOn()) throw Object.assign(new Error("the WAL sync test seam failed the sync"), { code: "ESEAM" });
+      if (this.#data.seam && !this.#seamSaysGoOn())
+        throw Object.assign(new Error("the WAL sync test seam failed the sync"), { code: "ESEAM" });
       const started = process.hrtime.bigint();
       fs.fdatasyncSync(this.#walFd);
       this.#timings.walSync.observeNanos(process.hrtime.bigint() - started);

@@ -48,9 +48,16 @@ export class StoreWriteHealthTracker {
 
   get current(): StoreWriteHealth {
     let first: Failing | undefined;
-    for (const failing of this.#failing.values()) if (first === undefined || failing.since < first.since) first = failing;
+    for (const failing of this.#failing.values())
+      if (first === undefined || failing.since < first.since) first = failing;
     if (first === undefined) return { writable: true };
-    return { writable: false, reason: first.reason, since: first.since, failures: this.#failures, failing: [...this.#failing.keys()] };
+    return {
+      writable: false,
+      reason: first.reason,
+      since: first.since,
+      failures: this.#failures,
+      failing: [...this.#failing.keys()],
+    };
   }
 
   /** `writer` failed to write. */

@@ -28,25 +28,43 @@ export function decodeSlice(bytes: Uint8Array, descriptor: WalSliceDescriptor): 
 export function decodeSliceBytes(bytes: Uint8Array, descriptor: WalSliceExpectation): DecodedWalSlice {
   return atObjectOffset(descriptor.offset, () => {
     if (bytes.length !== descriptor.length) {
-      throw decodeError("slice", Math.min(bytes.length, descriptor.length), `expected ${String(descriptor.length)} byte(s), got ${String(bytes.length)}`);
+      throw decodeError(
+        "slice",
+        Math.min(bytes.length, descriptor.length),
+        `expected ${String(descriptor.length)} byte(s), got ${String(bytes.length)}`,
+      );
     }
     if (bytes.length < 4) throw decodeError("slice", bytes.length, "shorter than its checksum");
     const end = bytes.length - 4;
     const stored = new DataView(bytes.buffer, bytes.byteOffset + end, 4).getUint32(0);
     const actual = crc32c(bytes.subarray(0, end));
     if (actual !== stored) throw checksumMismatch("slice", 0, end, stored, actual);
-    if (stored !== descriptor.checksum) throw checksumMismatch("slice (manifest checksum)", 0, end, descriptor.checksum, actual);
+    if (stored !== descriptor.checksum)
+      throw checksumMismatch("slice (manifest checksum)", 0, end, descriptor.checksum, actual);
 
     const reader = new ByteReader(bytes.subarray(0, end), "NRS1 slice");
     reader.expectBytes(WAL_OBJECT_LAYOUT.sliceMagic, "slice magic");
     const streamId = expectEqual(reader, "streamId", reader.readString("streamId"), descriptor.streamId);
     const sliceId = expectEqual(reader, "sliceId", reader.readString("sliceId"), descriptor.sliceId);
-    const firstExpectedOffset = expectEqual(reader, "firstExpectedOffset", reader.readU64("firstExpectedOffset"), descriptor.firstExpectedOffset);
+    const firstExpectedOffset = expectEqual(
+      reader,
+      "firstExpectedOffset",
+      reader.readU64("firstExpectedOffset"),
+      descriptor.firstExpectedOffset,
+    );
     const entryCount = expectEqual(reader, "entryCount", reader.readU32("entryCount"), descriptor.entryCount);
     if (entryCount < 1) throw reader.error("entryCount", "a slice holds at least one entry", reader.offset - 4);
-    const payloadLength = expectEqual(reader, "payloadLength", reader.readU32("payloadLength"), descriptor.payloadBytes);
+    const payloadLength = expectEqual(
+      reader,
+      "payloadLength",
+      reader.readU32("payloadLength"),
+      descriptor.payloadBytes,
+    );
     if (reader.remaining < entryCount * WAL_OBJECT_LAYOUT.indexItemBytes + payloadLength) {
-      throw reader.error("entry index", `entryCount ${String(entryCount)} and payloadLength ${String(payloadLength)} exceed the slice`);
+      throw reader.error(
+        "entry index",
+        `entryCount ${String(entryCount)} and payloadLength ${String(payloadLength)} exceed the slice`,
+      );
     }
 
     const index: { recordCount: number; payloadOffset: number; payloadLength: number }[] = [];
@@ -60,23 +78,38 @@ export function decodeSliceBytes(bytes: Uint8Array, descriptor: WalSliceExpectat
       }
       const payloadOffset = reader.readU32("entry payloadOffset");
       if (payloadOffset !== nextPayloadOffset) {
-        throw reader.error("entry payloadOffset", `entry ${String(ordinal)} must start at ${String(nextPayloadOffset)}, not ${String(payloadOffset)}`, itemOffset + 4);
+        throw reader.error(
+          "entry payloadOffset",
+          `entry ${String(ordinal)} must start at ${String(nextPayloadOffset)}, not ${String(payloadOffset)}`,
+          itemOffset + 4,
+        );
       }
       const entryLength = reader.readU32("entry payloadLength");
       nextPayloadOffset += entryLength;
       if (nextPayloadOffset > payloadLength) {
-        throw reader.error("entry payloadLength", `entry ${String(ordinal)} ends past the slice payload`, itemOffset + 8);
+        throw reader.error(
+          "entry payloadLength",
+          `entry ${String(ordinal)} ends past the slice payload`,
+          itemOffset + 8,
+        );
       }
       recordCount += entryRecords;
       index.push({ recordCount: entryRecords, payloadOffset, payloadLength: entryLength });
     }
     if (nextPayloadOffset !== payloadLength) {
-      throw reader.error("entry index", `entries cover ${String(nextPayloadOffset)} of ${String(payloadLength)} payload byte(s)`);
+      throw reader.error(
+        "entry index",
+        `entries cover ${String(nextPayloadOffset)} of ${String(payloadLength)} payload byte(s)`,
+      );
     }
     const payload = reader.readBytes(payloadLength, "payload");
     reader.expectEnd();
     if (descriptor.recordCount !== undefined && recordCount !== descriptor.recordCount) {
-      throw decodeError("slice", 0, `entries hold ${String(recordCount)} record(s), the manifest says ${String(descriptor.recordCount)}`);
+      throw decodeError(
+        "slice",
+        0,
+        `entries hold ${String(recordCount)} record(s), the manifest says ${String(descriptor.recordCount)}`,
+      );
     }
     if (!Number.isSafeInteger(firstExpectedOffset + recordCount)) {
       throw decodeError("slice", 0, "offsets of the slice exceed 2^53-1");
@@ -93,7 +126,12 @@ export function decodeSliceBytes(bytes: Uint8Array, descriptor: WalSliceExpectat
  * Returns `actual` when it equals the descriptor's value (or the expectation does not name one); otherwise a
  * DECODE_ERROR at the field just read.
  */
-function expectEqual<T extends string | number>(reader: ByteReader, field: string, actual: T, expected: T | undefined): T {
+function expectEqual<T extends string | number>(
+  reader: ByteReader,
+  field: string,
+  actual: T,
+  expected: T | undefined,
+): T {
   if (expected !== undefined && actual !== expected) {
     throw new NereusError(
       ErrorCode.DECODE_ERROR,

@@ -34,7 +34,11 @@ export function decodeWalManifest(manifest: Uint8Array, footer: WalObjectFooter)
       const streamId = reader.readString("streamId");
       const streamBytes = Buffer.from(streamId, "utf8");
       if (streamId.length === 0 || (previousStream !== undefined && Buffer.compare(previousStream, streamBytes) >= 0)) {
-        throw reader.error("streamId", "stream ids must be non-empty and strictly increasing in UTF-8 byte order", streamOffset);
+        throw reader.error(
+          "streamId",
+          "stream ids must be non-empty and strictly increasing in UTF-8 byte order",
+          streamOffset,
+        );
       }
       previousStream = streamBytes;
       const sliceId = reader.readString("sliceId");
@@ -49,7 +53,11 @@ export function decodeWalManifest(manifest: Uint8Array, footer: WalObjectFooter)
       const previous = slices.at(-1);
       const expectedOffset = previous === undefined ? offset : previous.offset + previous.length;
       if (offset !== expectedOffset) {
-        throw reader.error("offset", `slice ${String(ordinal)} must start at ${String(expectedOffset)}, not ${String(offset)}`, offsetField);
+        throw reader.error(
+          "offset",
+          `slice ${String(ordinal)} must start at ${String(expectedOffset)}, not ${String(offset)}`,
+          offsetField,
+        );
       }
       if (
         entryCount < 1 ||
@@ -61,12 +69,27 @@ export function decodeWalManifest(manifest: Uint8Array, footer: WalObjectFooter)
       ) {
         throw reader.error("slice descriptor", `slice ${String(ordinal)} has inconsistent counts or length`, start);
       }
-      slices.push({ ordinal, streamId, sliceId, firstExpectedOffset, entryCount, recordCount, payloadBytes, offset, length, checksum });
+      slices.push({
+        ordinal,
+        streamId,
+        sliceId,
+        firstExpectedOffset,
+        entryCount,
+        recordCount,
+        payloadBytes,
+        offset,
+        length,
+        checksum,
+      });
     }
     reader.expectEnd();
     const last = slices.at(-1);
     if (last !== undefined && last.offset + last.length !== footer.manifestOffset) {
-      throw reader.error("slices", `the last slice ends at ${String(last.offset + last.length)}, not at the manifest`, 0);
+      throw reader.error(
+        "slices",
+        `the last slice ends at ${String(last.offset + last.length)}, not at the manifest`,
+        0,
+      );
     }
     return slices;
   });

@@ -18,7 +18,11 @@ export function decodeWalObjectFooter(footer: Uint8Array, objectLength: number):
   const base = objectLength - WAL_OBJECT_LAYOUT.footerBytes;
   return atObjectOffset(Math.max(0, base), () => {
     if (footer.length !== WAL_OBJECT_LAYOUT.footerBytes || base < 0) {
-      throw decodeError("footer", 0, `expected the last ${String(WAL_OBJECT_LAYOUT.footerBytes)} bytes of an object of at least that size`);
+      throw decodeError(
+        "footer",
+        0,
+        `expected the last ${String(WAL_OBJECT_LAYOUT.footerBytes)} bytes of an object of at least that size`,
+      );
     }
     const reader = new ByteReader(footer, "NRS1 footer");
     const manifestOffset = reader.readU64("manifestOffset");

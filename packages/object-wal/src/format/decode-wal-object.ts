@@ -18,11 +18,19 @@ import type { DecodedWalObject, WalObjectHeader } from "./wal-object-model.js";
 export function decodeWalObject(bytes: Uint8Array): DecodedWalObject {
   const magic = WAL_OBJECT_LAYOUT.objectMagic;
   if (bytes.length < WAL_OBJECT_LAYOUT.footerBytes + magic.length) {
-    throw decodeError("object", bytes.length, `truncated: ${String(bytes.length)} byte(s) cannot hold a header and a footer`);
+    throw decodeError(
+      "object",
+      bytes.length,
+      `truncated: ${String(bytes.length)} byte(s) cannot hold a header and a footer`,
+    );
   }
   if (!startsWith(bytes, magic, 0)) throw decodeError("object", 0, "not an NRS1 object (leading magic)");
   if (!startsWith(bytes, magic, bytes.length - magic.length)) {
-    throw decodeError("object", bytes.length - magic.length, "truncated or followed by extra bytes (no trailing magic)");
+    throw decodeError(
+      "object",
+      bytes.length - magic.length,
+      "truncated or followed by extra bytes (no trailing magic)",
+    );
   }
   const checksumAt = bytes.length - 8;
   const stored = new DataView(bytes.buffer, bytes.byteOffset + checksumAt, 4).getUint32(0);
@@ -31,17 +39,32 @@ export function decodeWalObject(bytes: Uint8Array): DecodedWalObject {
 
   const footer = decodeWalObjectFooter(bytes.subarray(bytes.length - WAL_OBJECT_LAYOUT.footerBytes), bytes.length);
   const { header, headerLength } = atObjectOffset(0, () => decodeHeader(bytes.subarray(0, footer.manifestOffset)));
-  const manifest = decodeWalManifest(bytes.subarray(footer.manifestOffset, footer.manifestOffset + footer.manifestLength), footer);
+  const manifest = decodeWalManifest(
+    bytes.subarray(footer.manifestOffset, footer.manifestOffset + footer.manifestLength),
+    footer,
+  );
   if (manifest.length !== header.sliceCount) {
-    throw decodeError("manifest", footer.manifestOffset, `holds ${String(manifest.length)} slice(s), the header says ${String(header.sliceCount)}`);
+    throw decodeError(
+      "manifest",
+      footer.manifestOffset,
+      `holds ${String(manifest.length)} slice(s), the header says ${String(header.sliceCount)}`,
+    );
   }
   const first = manifest[0];
   if (first === undefined || first.offset !== headerLength) {
-    throw decodeError("manifest", footer.manifestOffset, `the first slice must start right after the header, at ${String(headerLength)}`);
+    throw decodeError(
+      "manifest",
+      footer.manifestOffset,
+      `the first slice must start right after the header, at ${String(headerLength)}`,
+    );
   }
   const slices = manifest.map((descriptor) => {
     if (descriptor.sliceId !== walSliceId(header.attemptKey, descriptor.ordinal)) {
-      throw decodeError("manifest", footer.manifestOffset, `slice ${String(descriptor.ordinal)} has id ${JSON.stringify(descriptor.sliceId)}, not one derived from the attempt key`);
+      throw decodeError(
+        "manifest",
+        footer.manifestOffset,
+        `slice ${String(descriptor.ordinal)} has id ${JSON.stringify(descriptor.sliceId)}, not one derived from the attempt key`,
+      );
     }
     return decodeSlice(bytes.subarray(descriptor.offset, descriptor.offset + descriptor.length), descriptor);
   });
@@ -61,7 +84,8 @@ function decodeHeader(region: Uint8Array): { header: WalObjectHeader; headerLeng
     );
   }
   const flags = reader.readU32("flags");
-  if (flags !== 0) throw reader.error("flags", `no flags are defined in version 1.0, got ${String(flags)}`, reader.offset - 4);
+  if (flags !== 0)
+    throw reader.error("flags", `no flags are defined in version 1.0, got ${String(flags)}`, reader.offset - 4);
   const writerOffset = reader.offset;
   const writerId = reader.readString("writerId");
   if (writerId.length === 0) throw reader.error("writerId", "must not be empty", writerOffset);

@@ -14,7 +14,13 @@
 import { ByteWriter, ErrorCode, NereusError, crc32c, crc32cCombine } from "@nereus/core";
 import { copyBytes } from "@nereus/core/internal";
 import { WAL_OBJECT_LAYOUT, walSliceId } from "./wal-object-layout.js";
-import type { EncodedWalObject, WalObjectHeader, WalObjectInput, WalSliceDescriptor, WalSliceInput } from "./wal-object-model.js";
+import type {
+  EncodedWalObject,
+  WalObjectHeader,
+  WalObjectInput,
+  WalSliceDescriptor,
+  WalSliceInput,
+} from "./wal-object-model.js";
 
 /**
  * Encodes one WAL object. Slices are ordered by stream id (UTF-8 byte order) and get ordinals and slice ids
@@ -23,9 +29,14 @@ import type { EncodedWalObject, WalObjectHeader, WalObjectInput, WalSliceDescrip
  * outside 1..2^31-1, offsets that are not safe integers, or a slice longer than 2^32-1 bytes. `allocate` provides
  * the zero-filled memory of the object (e.g. an object store's `allocateBody`); it must return exactly `length` bytes.
  */
-export function encodeWalObject(input: WalObjectInput, allocate: (length: number) => Uint8Array = (length) => new Uint8Array(length)): EncodedWalObject {
+export function encodeWalObject(
+  input: WalObjectInput,
+  allocate: (length: number) => Uint8Array = (length) => new Uint8Array(length),
+): EncodedWalObject {
   validate(input);
-  const slices = [...input.slices].sort((left, right) => Buffer.compare(Buffer.from(left.streamId), Buffer.from(right.streamId)));
+  const slices = [...input.slices].sort((left, right) =>
+    Buffer.compare(Buffer.from(left.streamId), Buffer.from(right.streamId)),
+  );
   const header: WalObjectHeader = {
     formatMajor: WAL_OBJECT_LAYOUT.formatMajor,
     formatMinor: WAL_OBJECT_LAYOUT.formatMinor,
@@ -55,7 +66,10 @@ export function encodeWalObject(input: WalObjectInput, allocate: (length: number
     let checksum = crc32c(head);
     parts.push(head);
     for (const entry of slice.entries) {
-      checksum = entry.payloadCrc32c === undefined ? crc32c(entry.payload, checksum) : crc32cCombine(checksum, entry.payloadCrc32c, entry.payload.length);
+      checksum =
+        entry.payloadCrc32c === undefined
+          ? crc32c(entry.payload, checksum)
+          : crc32cCombine(checksum, entry.payloadCrc32c, entry.payload.length);
       parts.push(entry.payload);
     }
     const trailer = new ByteWriter(4).writeU32(checksum).finish();
@@ -64,7 +78,9 @@ export function encodeWalObject(input: WalObjectInput, allocate: (length: number
     // The object checksum grows slice by slice from the CRCs already known: no second pass over the payloads.
     objectCrc = crc32cCombine(objectCrc, crc32c(trailer, checksum), length);
     if (length > WAL_OBJECT_LAYOUT.maxSliceBytes) {
-      throw invalid(`slice of stream ${slice.streamId} would be ${String(length)} bytes, more than ${String(WAL_OBJECT_LAYOUT.maxSliceBytes)}`);
+      throw invalid(
+        `slice of stream ${slice.streamId} would be ${String(length)} bytes, more than ${String(WAL_OBJECT_LAYOUT.maxSliceBytes)}`,
+      );
     }
     const descriptor: WalSliceDescriptor = {
       ordinal,
@@ -82,7 +98,9 @@ export function encodeWalObject(input: WalObjectInput, allocate: (length: number
     return descriptor;
   });
 
-  const manifestWriter = new ByteWriter(64 * manifest.length + 16).writeBytes(WAL_OBJECT_LAYOUT.manifestMagic).writeU32(manifest.length);
+  const manifestWriter = new ByteWriter(64 * manifest.length + 16)
+    .writeBytes(WAL_OBJECT_LAYOUT.manifestMagic)
+    .writeU32(manifest.length);
   for (const descriptor of manifest) {
     manifestWriter
       .writeU32(descriptor.ordinal)
@@ -104,7 +122,8 @@ export function encodeWalObject(input: WalObjectInput, allocate: (length: number
   const total = position + WAL_OBJECT_LAYOUT.footerBytes;
   if (!Number.isSafeInteger(total)) throw invalid("WAL object would exceed 2^53-1 bytes");
   const bytes = allocate(total);
-  if (bytes.length !== total) throw invalid(`the allocator returned ${String(bytes.length)} bytes for a ${String(total)}-byte object`);
+  if (bytes.length !== total)
+    throw invalid(`the allocator returned ${String(bytes.length)} bytes for a ${String(total)}-byte object`);
   let at = 0;
   for (const part of parts) {
     copyBytes(bytes, part, at);
@@ -124,7 +143,10 @@ export function encodeWalObject(input: WalObjectInput, allocate: (length: number
 }
 
 /** Slice bytes up to (excluding) the payload: magic, identity, counts and the entry index. */
-function encodeSliceHead(slice: WalSliceInput, sliceId: string): { head: Uint8Array; payloadBytes: number; recordCount: number } {
+function encodeSliceHead(
+  slice: WalSliceInput,
+  sliceId: string,
+): { head: Uint8Array; payloadBytes: number; recordCount: number } {
   let payloadBytes = 0;
   let recordCount = 0;
   for (const entry of slice.entries) {
@@ -132,9 +154,13 @@ function encodeSliceHead(slice: WalSliceInput, sliceId: string): { head: Uint8Ar
     recordCount += entry.recordCount;
   }
   if (payloadBytes > WAL_OBJECT_LAYOUT.maxSliceBytes) {
-    throw invalid(`slice of stream ${slice.streamId} holds ${String(payloadBytes)} payload bytes, more than a slice can`);
+    throw invalid(
+      `slice of stream ${slice.streamId} holds ${String(payloadBytes)} payload bytes, more than a slice can`,
+    );
   }
-  const writer = new ByteWriter(64 + slice.streamId.length * 3 + sliceId.length * 3 + slice.entries.length * WAL_OBJECT_LAYOUT.indexItemBytes)
+  const writer = new ByteWriter(
+    64 + slice.streamId.length * 3 + sliceId.length * 3 + slice.entries.length * WAL_OBJECT_LAYOUT.indexItemBytes,
+  )
     .writeBytes(WAL_OBJECT_LAYOUT.sliceMagic)
     .writeString(slice.streamId)
     .writeString(sliceId)
@@ -150,15 +176,18 @@ function encodeSliceHead(slice: WalSliceInput, sliceId: string): { head: Uint8Ar
 }
 
 function validate(input: WalObjectInput): void {
-  if (typeof input.writerId !== "string" || input.writerId.length === 0) throw invalid("writerId must be a non-empty string");
-  if (typeof input.attemptKey !== "string" || input.attemptKey.length === 0) throw invalid("attemptKey must be a non-empty string");
+  if (typeof input.writerId !== "string" || input.writerId.length === 0)
+    throw invalid("writerId must be a non-empty string");
+  if (typeof input.attemptKey !== "string" || input.attemptKey.length === 0)
+    throw invalid("attemptKey must be a non-empty string");
   if (!Number.isSafeInteger(input.createdAtMillis) || input.createdAtMillis < 0) {
     throw invalid(`createdAtMillis must be a non-negative safe integer, got ${String(input.createdAtMillis)}`);
   }
   if (input.slices.length === 0) throw invalid("a WAL object needs at least one slice");
   const streams = new Set<string>();
   for (const slice of input.slices) {
-    if (typeof slice.streamId !== "string" || slice.streamId.length === 0) throw invalid("streamId must be a non-empty string");
+    if (typeof slice.streamId !== "string" || slice.streamId.length === 0)
+      throw invalid("streamId must be a non-empty string");
     if (streams.has(slice.streamId)) throw invalid(`stream ${slice.streamId} has more than one slice`);
     streams.add(slice.streamId);
     if (!Number.isSafeInteger(slice.firstExpectedOffset) || slice.firstExpectedOffset < 0) {
@@ -167,7 +196,11 @@ function validate(input: WalObjectInput): void {
     if (slice.entries.length === 0) throw invalid(`slice of stream ${slice.streamId} has no entries`);
     let end = slice.firstExpectedOffset;
     for (const entry of slice.entries) {
-      if (!Number.isInteger(entry.recordCount) || entry.recordCount < 1 || entry.recordCount > WAL_OBJECT_LAYOUT.maxEntryRecordCount) {
+      if (
+        !Number.isInteger(entry.recordCount) ||
+        entry.recordCount < 1 ||
+        entry.recordCount > WAL_OBJECT_LAYOUT.maxEntryRecordCount
+      ) {
         throw invalid(`entry record count must be an integer in [1, 2^31-1], got ${String(entry.recordCount)}`);
       }
       if (!(entry.payload instanceof Uint8Array)) throw invalid("entry payload must be a Uint8Array");

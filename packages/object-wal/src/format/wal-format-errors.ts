@@ -4,7 +4,13 @@
 import { ErrorCode, NereusError } from "@nereus/core";
 
 /** A CRC32C over `[from, to)` did not match the stored value at `to` (object offsets). */
-export function checksumMismatch(what: string, from: number, to: number, expected: number, actual: number): NereusError {
+export function checksumMismatch(
+  what: string,
+  from: number,
+  to: number,
+  expected: number,
+  actual: number,
+): NereusError {
   return new NereusError(
     ErrorCode.OBJECT_CHECKSUM_MISMATCH,
     `NRS1 ${what}: CRC32C of bytes [${String(from)}, ${String(to)}) is ${hex(actual)}, stored ${hex(expected)} (checksum at byte offset ${String(to)})`,
@@ -33,11 +39,15 @@ export function atObjectOffset<T>(base: number, decode: () => T): T {
     const relative = error.details["objectOffset"] ?? error.details["offset"];
     if (typeof relative !== "number") throw error;
     const objectOffset = base + relative;
-    throw new NereusError(error.code, base === 0 ? error.message : `${error.message} (object byte offset ${String(objectOffset)})`, {
-      retryable: error.retryable,
-      cause: error,
-      details: { ...error.details, objectOffset },
-    });
+    throw new NereusError(
+      error.code,
+      base === 0 ? error.message : `${error.message} (object byte offset ${String(objectOffset)})`,
+      {
+        retryable: error.retryable,
+        cause: error,
+        details: { ...error.details, objectOffset },
+      },
+    );
   }
 }
 

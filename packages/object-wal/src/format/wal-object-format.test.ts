@@ -64,7 +64,10 @@ function decodeFailure(run: () => unknown): NereusError {
   throw new Error("expected decoding to fail");
 }
 
-function rejected(run: () => unknown, codes: readonly string[] = [ErrorCode.OBJECT_CHECKSUM_MISMATCH, ErrorCode.DECODE_ERROR]): NereusError {
+function rejected(
+  run: () => unknown,
+  codes: readonly string[] = [ErrorCode.OBJECT_CHECKSUM_MISMATCH, ErrorCode.DECODE_ERROR],
+): NereusError {
   const error = decodeFailure(run);
   expect(codes).toContain(error.code);
   expect(typeof error.details["objectOffset"]).toBe("number");
@@ -85,7 +88,12 @@ const rawGolden: RawObject = {
         { recordCount: 2, payload: new Uint8Array(0) },
       ],
     },
-    { streamId: "s-b", sliceId: "wo-1/000001", firstExpectedOffset: 7, entries: [{ recordCount: 3, payload: text.encode("xyz") }] },
+    {
+      streamId: "s-b",
+      sliceId: "wo-1/000001",
+      firstExpectedOffset: 7,
+      entries: [{ recordCount: 3, payload: text.encode("xyz") }],
+    },
   ],
 };
 
@@ -116,9 +124,20 @@ describe("NRS1 golden bytes", () => {
     });
     expect(decoded.objectChecksum).toBe(0xe288d3d7);
     expect(
-      decoded.slices.map((slice) => ({ ...slice, entries: slice.entries.map((entry) => [entry.recordCount, Buffer.from(entry.payload).toString()]) })),
+      decoded.slices.map((slice) => ({
+        ...slice,
+        entries: slice.entries.map((entry) => [entry.recordCount, Buffer.from(entry.payload).toString()]),
+      })),
     ).toEqual([
-      { streamId: "s-a", sliceId: "wo-1/000000", firstExpectedOffset: 0, entries: [[1, "hello"], [2, ""]] },
+      {
+        streamId: "s-a",
+        sliceId: "wo-1/000000",
+        firstExpectedOffset: 0,
+        entries: [
+          [1, "hello"],
+          [2, ""],
+        ],
+      },
       { streamId: "s-b", sliceId: "wo-1/000001", firstExpectedOffset: 7, entries: [[3, "xyz"]] },
     ]);
   });
@@ -126,7 +145,12 @@ describe("NRS1 golden bytes", () => {
   it("reads one slice from its byte range alone, and the directory from the footer and manifest ranges", () => {
     const bytes = fromHex(GOLDEN_HEX);
     const footer = decodeWalObjectFooter(bytes.subarray(bytes.length - 24), bytes.length);
-    expect(footer).toEqual({ manifestOffset: 180, manifestLength: 148, manifestChecksum: 0x1af5975c, objectChecksum: 0xe288d3d7 });
+    expect(footer).toEqual({
+      manifestOffset: 180,
+      manifestLength: 148,
+      manifestChecksum: 0x1af5975c,
+      objectChecksum: 0xe288d3d7,
+    });
     const manifest = decodeWalManifest(bytes.subarray(180, 180 + 148), footer);
     expect(manifest).toEqual(encodeWalObject(GOLDEN_INPUT).manifest);
     const second = manifest[1];
@@ -161,8 +185,14 @@ describe("NRS1 properties", () => {
       fc.property(objectInput, (input) => {
         const encoded = encodeWalObject(input);
         const decoded = decodeWalObject(encoded.bytes);
-        const expected = [...input.slices].sort((left, right) => Buffer.compare(Buffer.from(left.streamId), Buffer.from(right.streamId)));
-        expect(decoded.header).toMatchObject({ writerId: input.writerId, attemptKey: input.attemptKey, createdAtMillis: input.createdAtMillis });
+        const expected = [...input.slices].sort((left, right) =>
+          Buffer.compare(Buffer.from(left.streamId), Buffer.from(right.streamId)),
+        );
+        expect(decoded.header).toMatchObject({
+          writerId: input.writerId,
+          attemptKey: input.attemptKey,
+          createdAtMillis: input.createdAtMillis,
+        });
         expect(decoded.manifest).toEqual(encoded.manifest);
         expect(decoded.slices).toHaveLength(expected.length);
         decoded.slices.forEach((slice, ordinal) => {
@@ -223,12 +253,17 @@ describe("NRS1 properties", () => {
         const at = position % flipped.length;
         flipped[at] = (flipped[at] ?? 0) ^ (1 << bit);
         expect(rejected(() => decodeSlice(flipped, descriptor)).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
-        expect(rejected(() => decodeSlice(range.subarray(0, range.length - 1), descriptor)).code).toBe(ErrorCode.DECODE_ERROR);
-        expect(rejected(() => decodeSlice(bytes.slice(descriptor.offset, descriptor.offset + descriptor.length + 1), descriptor)).code).toBe(
+        expect(rejected(() => decodeSlice(range.subarray(0, range.length - 1), descriptor)).code).toBe(
           ErrorCode.DECODE_ERROR,
         );
+        expect(
+          rejected(() =>
+            decodeSlice(bytes.slice(descriptor.offset, descriptor.offset + descriptor.length + 1), descriptor),
+          ).code,
+        ).toBe(ErrorCode.DECODE_ERROR);
         const other = manifest.find((candidate) => candidate.ordinal !== descriptor.ordinal);
-        if (other !== undefined) rejected(() => decodeSlice(range, { ...other, offset: descriptor.offset, length: descriptor.length }));
+        if (other !== undefined)
+          rejected(() => decodeSlice(range, { ...other, offset: descriptor.offset, length: descriptor.length }));
       }),
     );
   });
@@ -241,15 +276,29 @@ describe("NRS1 strict decoding of CRC-valid but malformed objects", () => {
     ["flags set", { ...rawGolden, flags: 1 }, ErrorCode.DECODE_ERROR, 8],
     ["an empty writer id", { ...rawGolden, writerId: "" }, ErrorCode.DECODE_ERROR, 12],
     ["a header slice count that disagrees with the manifest", { ...rawGolden, sliceCount: 3 }, ErrorCode.DECODE_ERROR],
-    ["a gap between the last slice and the manifest", { ...rawGolden, gapBeforeManifest: new Uint8Array(1) }, ErrorCode.DECODE_ERROR],
+    [
+      "a gap between the last slice and the manifest",
+      { ...rawGolden, gapBeforeManifest: new Uint8Array(1) },
+      ErrorCode.DECODE_ERROR,
+    ],
     [
       "stream ids out of order",
-      { ...rawGolden, slices: [...rawGolden.slices].reverse().map((slice, ordinal) => ({ ...slice, sliceId: `wo-1/00000${String(ordinal)}` })) },
+      {
+        ...rawGolden,
+        slices: [...rawGolden.slices]
+          .reverse()
+          .map((slice, ordinal) => ({ ...slice, sliceId: `wo-1/00000${String(ordinal)}` })),
+      },
       ErrorCode.DECODE_ERROR,
     ],
     [
       "a slice id not derived from the attempt key",
-      { ...rawGolden, slices: rawGolden.slices.map((slice, ordinal) => (ordinal === 1 ? { ...slice, sliceId: "other/000001" } : slice)) },
+      {
+        ...rawGolden,
+        slices: rawGolden.slices.map((slice, ordinal) =>
+          ordinal === 1 ? { ...slice, sliceId: "other/000001" } : slice,
+        ),
+      },
       ErrorCode.DECODE_ERROR,
     ],
     [
@@ -258,7 +307,13 @@ describe("NRS1 strict decoding of CRC-valid but malformed objects", () => {
         ...rawGolden,
         slices: rawGolden.slices.map((slice, ordinal) =>
           ordinal === 0
-            ? { ...slice, index: [{ recordCount: 1, payloadOffset: 0, payloadLength: 4 }, { recordCount: 2, payloadOffset: 5, payloadLength: 0 }] }
+            ? {
+                ...slice,
+                index: [
+                  { recordCount: 1, payloadOffset: 0, payloadLength: 4 },
+                  { recordCount: 2, payloadOffset: 5, payloadLength: 0 },
+                ],
+              }
             : slice,
         ),
       },
@@ -270,7 +325,13 @@ describe("NRS1 strict decoding of CRC-valid but malformed objects", () => {
         ...rawGolden,
         slices: rawGolden.slices.map((slice, ordinal) =>
           ordinal === 0
-            ? { ...slice, index: [{ recordCount: 1, payloadOffset: 0, payloadLength: 5 }, { recordCount: 2, payloadOffset: 5, payloadLength: 1 }] }
+            ? {
+                ...slice,
+                index: [
+                  { recordCount: 1, payloadOffset: 0, payloadLength: 5 },
+                  { recordCount: 2, payloadOffset: 5, payloadLength: 1 },
+                ],
+              }
             : slice,
         ),
       },
@@ -288,7 +349,10 @@ describe("NRS1 strict decoding of CRC-valid but malformed objects", () => {
     ],
     [
       "a slice with a wrong magic",
-      { ...rawGolden, slices: rawGolden.slices.map((slice, ordinal) => (ordinal === 1 ? { ...slice, magic: "NRSX" } : slice)) },
+      {
+        ...rawGolden,
+        slices: rawGolden.slices.map((slice, ordinal) => (ordinal === 1 ? { ...slice, magic: "NRSX" } : slice)),
+      },
       ErrorCode.DECODE_ERROR,
       119,
     ],
@@ -339,7 +403,10 @@ describe("NRS1 strict decoding of CRC-valid but malformed objects", () => {
     ],
     [
       "a slice whose own checksum is wrong (object checksum resealed)",
-      { ...rawGolden, slices: rawGolden.slices.map((slice, ordinal) => (ordinal === 0 ? { ...slice, checksum: 1 } : slice)) },
+      {
+        ...rawGolden,
+        slices: rawGolden.slices.map((slice, ordinal) => (ordinal === 0 ? { ...slice, checksum: 1 } : slice)),
+      },
       ErrorCode.OBJECT_CHECKSUM_MISMATCH,
       44 + 71,
     ],
@@ -354,7 +421,15 @@ describe("NRS1 strict decoding of CRC-valid but malformed objects", () => {
     const bytes = buildNrs1({
       ...rawGolden,
       slices: rawGolden.slices.map((slice, ordinal) =>
-        ordinal === 0 ? { ...slice, index: [{ recordCount: 1, payloadOffset: 0, payloadLength: 5 }, { recordCount: 2, payloadOffset: 4, payloadLength: 0 }] } : slice,
+        ordinal === 0
+          ? {
+              ...slice,
+              index: [
+                { recordCount: 1, payloadOffset: 0, payloadLength: 5 },
+                { recordCount: 2, payloadOffset: 4, payloadLength: 0 },
+              ],
+            }
+          : slice,
       ),
     });
     // Slice 0 starts at 44; its second index item's payloadOffset is at 44 + 4+7+15+8+4+4 + 12 + 4 = 102.
@@ -365,9 +440,9 @@ describe("NRS1 strict decoding of CRC-valid but malformed objects", () => {
     const encoded = encodeWalObject(GOLDEN_INPUT);
     const first = encoded.manifest[0];
     if (first === undefined) throw new Error("no slice");
-    expect(toHex(buildSlice(rawGolden.slices[0] ?? { streamId: "", sliceId: "", firstExpectedOffset: 0, entries: [] }))).toBe(
-      toHex(encoded.bytes.subarray(first.offset, first.offset + first.length)),
-    );
+    expect(
+      toHex(buildSlice(rawGolden.slices[0] ?? { streamId: "", sliceId: "", firstExpectedOffset: 0, entries: [] })),
+    ).toBe(toHex(encoded.bytes.subarray(first.offset, first.offset + first.length)));
   });
 });
 
@@ -389,7 +464,10 @@ describe("encodeWalObject memory and checksums", () => {
       fc.property(objectInput, (input) => {
         const withCrcs: WalObjectInput = {
           ...input,
-          slices: input.slices.map((slice) => ({ ...slice, entries: slice.entries.map((each) => ({ ...each, payloadCrc32c: crc32c(each.payload) })) })),
+          slices: input.slices.map((slice) => ({
+            ...slice,
+            entries: slice.entries.map((each) => ({ ...each, payloadCrc32c: crc32c(each.payload) })),
+          })),
         };
         const plain = encodeWalObject(input);
         const combined = encodeWalObject(withCrcs);
@@ -402,7 +480,9 @@ describe("encodeWalObject memory and checksums", () => {
   });
 
   it("refuses an allocator that returns the wrong length", () => {
-    expect(decodeFailure(() => encodeWalObject(GOLDEN_INPUT, (length) => new Uint8Array(length + 1))).code).toBe(ErrorCode.INVALID_ARGUMENT);
+    expect(decodeFailure(() => encodeWalObject(GOLDEN_INPUT, (length) => new Uint8Array(length + 1))).code).toBe(
+      ErrorCode.INVALID_ARGUMENT,
+    );
   });
 });
 
@@ -414,12 +494,52 @@ describe("encodeWalObject input checks", () => {
     ["an empty attempt key", { ...valid, attemptKey: "" }],
     ["a negative creation time", { ...valid, createdAtMillis: -1 }],
     ["two slices of one stream", { ...valid, slices: [valid.slices[0], valid.slices[0]] }],
-    ["an empty stream id", { ...valid, slices: [{ streamId: "", firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: new Uint8Array(1) }] }] }],
+    [
+      "an empty stream id",
+      {
+        ...valid,
+        slices: [{ streamId: "", firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: new Uint8Array(1) }] }],
+      },
+    ],
     ["a slice without entries", { ...valid, slices: [{ streamId: "s", firstExpectedOffset: 0, entries: [] }] }],
-    ["a zero record count", { ...valid, slices: [{ streamId: "s", firstExpectedOffset: 0, entries: [{ recordCount: 0, payload: new Uint8Array(1) }] }] }],
-    ["a record count above 2^31-1", { ...valid, slices: [{ streamId: "s", firstExpectedOffset: 0, entries: [{ recordCount: 2 ** 31, payload: new Uint8Array(1) }] }] }],
-    ["offsets past 2^53-1", { ...valid, slices: [{ streamId: "s", firstExpectedOffset: Number.MAX_SAFE_INTEGER, entries: [{ recordCount: 1, payload: new Uint8Array(1) }] }] }],
-    ["an unpaired surrogate in a stream id", { ...valid, slices: [{ streamId: "\ud800", firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: new Uint8Array(1) }] }] }],
+    [
+      "a zero record count",
+      {
+        ...valid,
+        slices: [{ streamId: "s", firstExpectedOffset: 0, entries: [{ recordCount: 0, payload: new Uint8Array(1) }] }],
+      },
+    ],
+    [
+      "a record count above 2^31-1",
+      {
+        ...valid,
+        slices: [
+          { streamId: "s", firstExpectedOffset: 0, entries: [{ recordCount: 2 ** 31, payload: new Uint8Array(1) }] },
+        ],
+      },
+    ],
+    [
+      "offsets past 2^53-1",
+      {
+        ...valid,
+        slices: [
+          {
+            streamId: "s",
+            firstExpectedOffset: Number.MAX_SAFE_INTEGER,
+            entries: [{ recordCount: 1, payload: new Uint8Array(1) }],
+          },
+        ],
+      },
+    ],
+    [
+      "an unpaired surrogate in a stream id",
+      {
+        ...valid,
+        slices: [
+          { streamId: "\ud800", firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: new Uint8Array(1) }] },
+        ],
+      },
+    ],
   ] as [string, WalObjectInput][])("refuses %s with INVALID_ARGUMENT", (_name, input) => {
     expect(decodeFailure(() => encodeWalObject(input)).code).toBe(ErrorCode.INVALID_ARGUMENT);
   });

@@ -27,7 +27,9 @@ export interface AdvanceGenerationZeroResult {
 }
 
 /** Closes every generation-0 index gap in [max(from, trim), head end). */
-export async function advanceGenerationZeroIndex(input: AdvanceGenerationZeroInput): Promise<AdvanceGenerationZeroResult> {
+export async function advanceGenerationZeroIndex(
+  input: AdvanceGenerationZeroInput,
+): Promise<AdvanceGenerationZeroResult> {
   const { metadata, keyspace, head } = input;
   const streamId = head.streamId;
   const end = head.committedEndOffset;
@@ -35,7 +37,11 @@ export async function advanceGenerationZeroIndex(input: AdvanceGenerationZeroInp
   let repairedGaps = 0;
   while (cursor < end) {
     input.signal?.throwIfAborted();
-    const page = await metadata.scan(keyspace.indexPrefix(streamId), { startAt: keyspace.indexScanStart(streamId, cursor + 1), limit: SCAN_PAGE, signal: input.signal });
+    const page = await metadata.scan(keyspace.indexPrefix(streamId), {
+      startAt: keyspace.indexScanStart(streamId, cursor + 1),
+      limit: SCAN_PAGE,
+      signal: input.signal,
+    });
     let gapAbove: OffsetIndexEntry | undefined;
     let gap = false;
     for (const item of page.items) {
@@ -56,7 +62,11 @@ export async function advanceGenerationZeroIndex(input: AdvanceGenerationZeroInp
   return { indexedEnd: cursor, repairedGaps };
 }
 
-async function repairUntilCovered(input: AdvanceGenerationZeroInput, offset: number, above: OffsetIndexEntry | undefined): Promise<void> {
+async function repairUntilCovered(
+  input: AdvanceGenerationZeroInput,
+  offset: number,
+  above: OffsetIndexEntry | undefined,
+): Promise<void> {
   let anchor = above;
   for (;;) {
     try {
@@ -81,7 +91,11 @@ async function repairUntilCovered(input: AdvanceGenerationZeroInput, offset: num
 /** The first generation-0 entry starting above `offset` (what the last repair step left as its lower edge). */
 async function lowestAbove(input: AdvanceGenerationZeroInput, offset: number): Promise<OffsetIndexEntry | undefined> {
   const { metadata, keyspace, head } = input;
-  const page = await metadata.scan(keyspace.indexPrefix(head.streamId), { startAt: keyspace.indexScanStart(head.streamId, offset + 1), limit: SCAN_PAGE, signal: input.signal });
+  const page = await metadata.scan(keyspace.indexPrefix(head.streamId), {
+    startAt: keyspace.indexScanStart(head.streamId, offset + 1),
+    limit: SCAN_PAGE,
+    signal: input.signal,
+  });
   for (const item of page.items) {
     const entry = keyspace.decodeIndex(item);
     if (entry.generation === 0 && entry.offsetStart > offset) return entry;

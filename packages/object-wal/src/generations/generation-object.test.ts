@@ -1,13 +1,26 @@
 import { mkdtemp, rm, truncate } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { ErrorCode, NereusError, type ObjectInfo, type ObjectIoOptions, type ObjectStore, type StoredEntry } from "@nereus/core";
+import {
+  ErrorCode,
+  NereusError,
+  type ObjectInfo,
+  type ObjectIoOptions,
+  type ObjectStore,
+  type StoredEntry,
+} from "@nereus/core";
 import { InMemoryObjectStore } from "@nereus/core/testing";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { fileSystemKeyPath } from "../file-system-key-path.js";
 import { createFileSystemObjectStore } from "../file-system-object-store.js";
-import { encodeGenerationObject, encodeGenerationObjectYielding, uploadGenerationObject, verifyUploadedGenerationObject, type EncodedGenerationObject } from "./generation-object.js";
+import {
+  encodeGenerationObject,
+  encodeGenerationObjectYielding,
+  uploadGenerationObject,
+  verifyUploadedGenerationObject,
+  type EncodedGenerationObject,
+} from "./generation-object.js";
 
 const encoder = new TextEncoder();
 
@@ -46,7 +59,11 @@ class AlteringObjectStore implements ObjectStore {
     return this.inner.putIfAbsent(key, this.alter(body), options);
   }
 
-  get(key: string, range?: { readonly offset: number; readonly length: number }, options?: ObjectIoOptions): Promise<Uint8Array> {
+  get(
+    key: string,
+    range?: { readonly offset: number; readonly length: number },
+    options?: ObjectIoOptions,
+  ): Promise<Uint8Array> {
     this.gets += 1;
     return this.inner.get(key, range, options);
   }
@@ -77,53 +94,67 @@ async function upload(store: ObjectStore, encoded: EncodedGenerationObject): Pro
 describe("encodeGenerationObject", () => {
   it("names the object by the SHA-256 of the concatenated payloads (the same whatever the entry split), plus the claim token", () => {
     fc.assert(
-      fc.property(fc.array(fc.uint8Array({ minLength: 1, maxLength: 64 }), { minLength: 1, maxLength: 8 }), (payloads) => {
-        const whole = Buffer.concat(payloads);
-        const split = encode(payloads.map((payload) => ({ payload, recordCount: 1 })));
-        const single = encodeGenerationObject({
-          cluster: "c",
-          streamId: "stream-1",
-          offsetStart: 10,
-          offsetEnd: 11,
-          entries: [{ payload: whole, recordCount: 1 }],
-          workerId: "worker",
-          processRunId: "run",
-          claimToken: "token-1",
-          createdAtMillis: 1_000,
-          orphanGraceMs: 60_000,
-        });
-        const sha = split.objectKey.split("/").at(-1)?.split("-")[0];
-        expect(sha).toBe(single.objectKey.split("/").at(-1)?.split("-")[0]);
-        expect(sha).toMatch(/^[0-9a-f]{64}$/);
-        expect(split.logicalBytes).toBe(whole.length);
-      }),
+      fc.property(
+        fc.array(fc.uint8Array({ minLength: 1, maxLength: 64 }), { minLength: 1, maxLength: 8 }),
+        (payloads) => {
+          const whole = Buffer.concat(payloads);
+          const split = encode(payloads.map((payload) => ({ payload, recordCount: 1 })));
+          const single = encodeGenerationObject({
+            cluster: "c",
+            streamId: "stream-1",
+            offsetStart: 10,
+            offsetEnd: 11,
+            entries: [{ payload: whole, recordCount: 1 }],
+            workerId: "worker",
+            processRunId: "run",
+            claimToken: "token-1",
+            createdAtMillis: 1_000,
+            orphanGraceMs: 60_000,
+          });
+          const sha = split.objectKey.split("/").at(-1)?.split("-")[0];
+          expect(sha).toBe(single.objectKey.split("/").at(-1)?.split("-")[0]);
+          expect(sha).toMatch(/^[0-9a-f]{64}$/);
+          expect(split.logicalBytes).toBe(whole.length);
+        },
+      ),
     );
     expect(encode(entries("a")).objectKey).not.toBe(encode(entries("a"), "token-2").objectKey);
   });
 
   it("yielding between hash steps: the same bytes, key and root as the synchronous encoder", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.uint8Array({ minLength: 0, maxLength: 300 }).chain((small) => fc.constantFrom(small, new Uint8Array(1024 * 1024 + small.length).fill(small[0] ?? 1))), fc.integer({ min: 1, max: 5 })), { minLength: 1, maxLength: 10 }), async (parts) => {
-        const stored = parts.map(([payload, recordCount]) => ({ payload, recordCount }));
-        const sync = encode(stored);
-        const records = stored.reduce((sum, entry) => sum + entry.recordCount, 0);
-        const offLoop = await encodeGenerationObjectYielding({
-          cluster: "c",
-          streamId: "stream-1",
-          offsetStart: 10,
-          offsetEnd: 10 + records,
-          entries: stored,
-          workerId: "worker",
-          processRunId: "run",
-          claimToken: "token-1",
-          createdAtMillis: 1_000,
-          orphanGraceMs: 60_000,
-        });
-        expect(offLoop.objectKey).toBe(sync.objectKey);
-        expect(Buffer.from(offLoop.bytes).equals(Buffer.from(sync.bytes))).toBe(true);
-        expect(offLoop.root).toEqual(sync.root);
-        expect(offLoop.target).toEqual(sync.target);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.tuple(
+            fc
+              .uint8Array({ minLength: 0, maxLength: 300 })
+              .chain((small) => fc.constantFrom(small, new Uint8Array(1024 * 1024 + small.length).fill(small[0] ?? 1))),
+            fc.integer({ min: 1, max: 5 }),
+          ),
+          { minLength: 1, maxLength: 10 },
+        ),
+        async (parts) => {
+          const stored = parts.map(([payload, recordCount]) => ({ payload, recordCount }));
+          const sync = encode(stored);
+          const records = stored.reduce((sum, entry) => sum + entry.recordCount, 0);
+          const offLoop = await encodeGenerationObjectYielding({
+            cluster: "c",
+            streamId: "stream-1",
+            offsetStart: 10,
+            offsetEnd: 10 + records,
+            entries: stored,
+            workerId: "worker",
+            processRunId: "run",
+            claimToken: "token-1",
+            createdAtMillis: 1_000,
+            orphanGraceMs: 60_000,
+          });
+          expect(offLoop.objectKey).toBe(sync.objectKey);
+          expect(Buffer.from(offLoop.bytes).equals(Buffer.from(sync.bytes))).toBe(true);
+          expect(offLoop.root).toEqual(sync.root);
+          expect(offLoop.target).toEqual(sync.target);
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -140,7 +171,9 @@ describe("verifyUploadedGenerationObject", () => {
     const stored = entries("alpha", "beta", "gamma");
     const encoded = encode(stored);
     await upload(store, encoded);
-    await expect(verifyUploadedGenerationObject(store, encoded, "stream-1", 10, stored)).resolves.toBe("STORE_CHECKSUM");
+    await expect(verifyUploadedGenerationObject(store, encoded, "stream-1", 10, stored)).resolves.toBe(
+      "STORE_CHECKSUM",
+    );
     expect(store.gets).toBe(0);
   });
 
@@ -150,7 +183,9 @@ describe("verifyUploadedGenerationObject", () => {
       const store = new AlteringObjectStore(flipMiddleBit, reportsCrc);
       const encoded = encode(stored);
       await upload(store, encoded);
-      await expect(verifyUploadedGenerationObject(store, encoded, "stream-1", 10, stored)).rejects.toMatchObject(verificationFailure());
+      await expect(verifyUploadedGenerationObject(store, encoded, "stream-1", 10, stored)).rejects.toMatchObject(
+        verificationFailure(),
+      );
     }
   });
 
@@ -186,7 +221,9 @@ describe("verifyUploadedGenerationObject", () => {
       [stored, "stream-1", 11],
     ];
     for (const [expected, streamId, offsetStart] of cases) {
-      await expect(verifyUploadedGenerationObject(store, encoded, streamId, offsetStart, expected)).rejects.toMatchObject(verificationFailure());
+      await expect(
+        verifyUploadedGenerationObject(store, encoded, streamId, offsetStart, expected),
+      ).rejects.toMatchObject(verificationFailure());
     }
     expect(store.gets).toBe(0);
   });
@@ -207,9 +244,16 @@ describe("verifyUploadedGenerationObject", () => {
       const stored = entries("alpha", "beta", "gamma");
       const encoded = encode(stored);
       await upload(store, encoded);
-      await expect(verifyUploadedGenerationObject(store, encoded, "stream-1", 10, stored)).resolves.toBe("STORE_CHECKSUM");
-      await truncate(path.join(root, "objects", fileSystemKeyPath.objectPath(encoded.objectKey)), 8 + encoded.bytes.length - 3);
-      await expect(verifyUploadedGenerationObject(store, encoded, "stream-1", 10, stored)).rejects.toMatchObject(verificationFailure());
+      await expect(verifyUploadedGenerationObject(store, encoded, "stream-1", 10, stored)).resolves.toBe(
+        "STORE_CHECKSUM",
+      );
+      await truncate(
+        path.join(root, "objects", fileSystemKeyPath.objectPath(encoded.objectKey)),
+        8 + encoded.bytes.length - 3,
+      );
+      await expect(verifyUploadedGenerationObject(store, encoded, "stream-1", 10, stored)).rejects.toMatchObject(
+        verificationFailure(),
+      );
     } finally {
       await store.close();
     }

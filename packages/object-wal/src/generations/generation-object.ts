@@ -13,7 +13,15 @@
 // bytes until verified.
 import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { ErrorCode, NereusError, type ObjectSliceTarget, type ObjectStore, type ReadTarget, type StoredEntry, type WalReader } from "@nereus/core";
+import {
+  ErrorCode,
+  NereusError,
+  type ObjectSliceTarget,
+  type ObjectStore,
+  type ReadTarget,
+  type StoredEntry,
+  type WalReader,
+} from "@nereus/core";
 import { encodeKeyComponent, pad19 } from "@nereus/core/internal";
 import { decodeWalObject } from "../format/decode-wal-object.js";
 import { encodeWalObject } from "../format/encode-wal-object.js";
@@ -32,14 +40,23 @@ export type SourceReaders = (target: ReadTarget) => WalReader | undefined;
 const SOURCE_READ_CONCURRENCY = 8;
 
 /** Reads one source's entries and checks them against its index record. */
-export async function readSourceEntries(readers: SourceReaders, source: MaterializationSource, signal?: AbortSignal): Promise<readonly StoredEntry[]> {
+export async function readSourceEntries(
+  readers: SourceReaders,
+  source: MaterializationSource,
+  signal?: AbortSignal,
+): Promise<readonly StoredEntry[]> {
   const reader = readers(source.readTarget);
   if (reader === undefined) {
-    throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no source reader for ${source.readTarget.type} targets`, { retryable: false });
+    throw new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `no source reader for ${source.readTarget.type} targets`, {
+      retryable: false,
+    });
   }
   const stored = await reader.readEntries(source.readTarget, { signal });
   const counts = stored.map((entry) => entry.recordCount);
-  if (counts.length !== source.entryRecordCounts.length || counts.some((count, index) => count !== source.entryRecordCounts[index])) {
+  if (
+    counts.length !== source.entryRecordCounts.length ||
+    counts.some((count, index) => count !== source.entryRecordCounts[index])
+  ) {
     throw new NereusError(
       ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
       `source [${String(source.offsetStart)}, ${String(source.offsetEnd)}) does not match its index record`,
@@ -113,7 +130,9 @@ export interface EncodedGenerationObject {
 }
 
 /** Encodes the output object of a task (pure; hashes on the calling thread). */
-export function encodeGenerationObject(input: Omit<GenerationObjectInput, "store" | "signal">): EncodedGenerationObject {
+export function encodeGenerationObject(
+  input: Omit<GenerationObjectInput, "store" | "signal">,
+): EncodedGenerationObject {
   // SHA-256 over the concatenated payloads, fed entry by entry (no concatenated copy).
   const hasher = createHash("sha256");
   for (const entry of input.entries) hasher.update(entry.payload);
@@ -133,7 +152,7 @@ export async function encodeGenerationObjectYielding(
   const hasher = createHash("sha256");
   let sinceYield = 0;
   for (const entry of input.entries) {
-    for (let at = 0; at < entry.payload.length; ) {
+    for (let at = 0; at < entry.payload.length;) {
       const step = entry.payload.subarray(at, at + HASH_STEP_BYTES - sinceYield);
       hasher.update(step);
       at += step.length;
@@ -159,21 +178,34 @@ function encodeOutput(input: Omit<GenerationObjectInput, "store" | "signal">): E
     slices: [{ streamId: input.streamId, firstExpectedOffset: input.offsetStart, entries: input.entries }],
   });
   const slice = encoded.manifest[0];
-  if (encoded.manifest.length !== 1 || slice === undefined || slice.recordCount !== input.offsetEnd - input.offsetStart) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, "generation object entries do not cover the task range exactly", { retryable: false });
+  if (
+    encoded.manifest.length !== 1 ||
+    slice === undefined ||
+    slice.recordCount !== input.offsetEnd - input.offsetStart
+  ) {
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, "generation object entries do not cover the task range exactly", {
+      retryable: false,
+    });
   }
   return encoded;
 }
 
 const objectIdOf = (claimToken: string): string => `go-${encodeKeyComponent(claimToken)}`;
 
-function describeGenerationObject(input: Omit<GenerationObjectInput, "store" | "signal">, encoded: EncodedWalObject, contentSha: string): EncodedGenerationObject {
+function describeGenerationObject(
+  input: Omit<GenerationObjectInput, "store" | "signal">,
+  encoded: EncodedWalObject,
+  contentSha: string,
+): EncodedGenerationObject {
   const slice = encoded.manifest[0] as WalSliceDescriptor;
   const objectId = objectIdOf(input.claimToken);
   const objectKey =
     `${encodeKeyComponent(input.cluster)}/generations/v1/${encodeKeyComponent(input.streamId)}/` +
     `${pad19(input.offsetStart)}-${pad19(input.offsetEnd)}/${contentSha}-${encodeKeyComponent(input.claimToken)}.nrs`;
-  const footer = decodeWalObjectFooter(encoded.bytes.subarray(encoded.bytes.length - WAL_OBJECT_LAYOUT.footerBytes), encoded.bytes.length);
+  const footer = decodeWalObjectFooter(
+    encoded.bytes.subarray(encoded.bytes.length - WAL_OBJECT_LAYOUT.footerBytes),
+    encoded.bytes.length,
+  );
   return {
     objectKey,
     bytes: encoded.bytes,
@@ -212,7 +244,11 @@ function describeGenerationObject(input: Omit<GenerationObjectInput, "store" | "
 }
 
 /** Uploads `encoded` (create-only; a lost response resolved by read-back). */
-export async function uploadGenerationObject(store: ObjectStore, encoded: EncodedGenerationObject, signal: AbortSignal): Promise<void> {
+export async function uploadGenerationObject(
+  store: ObjectStore,
+  encoded: EncodedGenerationObject,
+  signal: AbortSignal,
+): Promise<void> {
   await uploadImmutableObject(store, encoded.objectKey, encoded.bytes, { attempts: 3, backoffMs: 50, signal });
 }
 
@@ -236,14 +272,20 @@ export async function verifyUploadedGenerationObject(
   verifyGenerationBytes(encoded.bytes, encoded.target, streamId, offsetStart, expected);
   const info = await store.head(encoded.objectKey, { signal });
   if (info === undefined) {
-    throw new NereusError(ErrorCode.OBJECT_NOT_FOUND, `generation object ${encoded.objectKey} is missing right after its upload`, {
-      retryable: false,
-      details: { key: encoded.objectKey },
-    });
+    throw new NereusError(
+      ErrorCode.OBJECT_NOT_FOUND,
+      `generation object ${encoded.objectKey} is missing right after its upload`,
+      {
+        retryable: false,
+        details: { key: encoded.objectKey },
+      },
+    );
   }
-  if (info.size !== encoded.bytes.length) throw mismatch(`the stored object has ${String(info.size)} byte(s), ${String(encoded.bytes.length)} were encoded`);
+  if (info.size !== encoded.bytes.length)
+    throw mismatch(`the stored object has ${String(info.size)} byte(s), ${String(encoded.bytes.length)} were encoded`);
   if (info.crc32c !== undefined) {
-    if (info.crc32c >>> 0 !== encoded.root.storageChecksum) throw mismatch("the stored CRC32C differs from the encoded bytes'");
+    if (info.crc32c >>> 0 !== encoded.root.storageChecksum)
+      throw mismatch("the stored CRC32C differs from the encoded bytes'");
     return "STORE_CHECKSUM";
   }
   const stored = await store.get(encoded.objectKey, undefined, { signal });
@@ -255,18 +297,38 @@ export async function verifyUploadedGenerationObject(
  * Reads `target`'s whole object back, decodes it strictly and requires exactly `expected` (same entries, same
  * bytes, same record counts, slice where the target says). Throws OBJECT_CHECKSUM_MISMATCH-class errors otherwise.
  */
-export async function verifyGenerationObject(store: ObjectStore, target: ReadTarget, streamId: string, offsetStart: number, expected: readonly StoredEntry[], signal?: AbortSignal): Promise<void> {
+export async function verifyGenerationObject(
+  store: ObjectStore,
+  target: ReadTarget,
+  streamId: string,
+  offsetStart: number,
+  expected: readonly StoredEntry[],
+  signal?: AbortSignal,
+): Promise<void> {
   if (target.type !== "OBJECT_SLICE") throw mismatch("the output is not an object slice");
-  verifyGenerationBytes(await store.get(target.objectKey, undefined, { signal }), target, streamId, offsetStart, expected);
+  verifyGenerationBytes(
+    await store.get(target.objectKey, undefined, { signal }),
+    target,
+    streamId,
+    offsetStart,
+    expected,
+  );
 }
 
 /** Decodes `bytes` strictly as `target`'s object and requires exactly `expected` (no I/O). */
-export function verifyGenerationBytes(bytes: Uint8Array, target: ReadTarget, streamId: string, offsetStart: number, expected: readonly StoredEntry[]): void {
+export function verifyGenerationBytes(
+  bytes: Uint8Array,
+  target: ReadTarget,
+  streamId: string,
+  offsetStart: number,
+  expected: readonly StoredEntry[],
+): void {
   if (target.type !== "OBJECT_SLICE") throw mismatch("the output is not an object slice");
   const decoded = decodeWalObject(bytes);
   const descriptor = decoded.manifest[0];
   const slice = decoded.slices[0];
-  if (decoded.slices.length !== 1 || descriptor === undefined || slice === undefined) throw mismatch("a generation object holds exactly one slice");
+  if (decoded.slices.length !== 1 || descriptor === undefined || slice === undefined)
+    throw mismatch("a generation object holds exactly one slice");
   if (
     slice.streamId !== streamId ||
     slice.firstExpectedOffset !== offsetStart ||
@@ -287,9 +349,14 @@ export function verifyGenerationBytes(bytes: Uint8Array, target: ReadTarget, str
 
 /** Byte equality through the native comparison (the payloads are megabytes). */
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+  return (
+    a.byteLength === b.byteLength &&
+    Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength))
+  );
 }
 
 function mismatch(message: string): NereusError {
-  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `generation object verification failed: ${message}`, { retryable: false });
+  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `generation object verification failed: ${message}`, {
+    retryable: false,
+  });
 }

@@ -2,12 +2,21 @@ import { fromHex, toHex } from "@nereus/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { expectCorruptionRejected, invariantViolation } from "@nereus/core/testing";
-import { parseStreamRegistrationKey, registryShard, streamMaterializationKey, streamRegistrationKey } from "./materialization-keys.js";
+import {
+  parseStreamRegistrationKey,
+  registryShard,
+  streamMaterializationKey,
+  streamRegistrationKey,
+} from "./materialization-keys.js";
 import type { MaterializationTask, StreamMaterialization, StreamRegistration } from "./materialization-records.js";
 import { streamMaterializationCodec } from "./stream-materialization-codec.js";
 import { streamRegistrationCodec } from "./stream-registration-codec.js";
 
-const REGISTRATION: StreamRegistration = { streamId: "s-orders", profile: "OBJECT_WAL_ASYNC_OBJECT", registeredAtMillis: 1_764_504_000_000 };
+const REGISTRATION: StreamRegistration = {
+  streamId: "s-orders",
+  profile: "OBJECT_WAL_ASYNC_OBJECT",
+  registeredAtMillis: 1_764_504_000_000,
+};
 
 const TASK: MaterializationTask = {
   taskId: "mt1-abc",
@@ -92,7 +101,9 @@ const MATERIALIZATION_KEY = streamMaterializationKey("unit", "s-orders");
 
 describe("materialization keys", () => {
   test("layout", () => {
-    expect(REGISTRATION_KEY).toBe(`/nereus/clusters/unit/materialization/v1/stream-registry/${registryShard("s-orders")}/s-orders`);
+    expect(REGISTRATION_KEY).toBe(
+      `/nereus/clusters/unit/materialization/v1/stream-registry/${registryShard("s-orders")}/s-orders`,
+    );
     expect(registryShard("s-orders")).toMatch(/^[0-6]\d$/);
     expect(Number(registryShard("s-orders"))).toBeLessThan(64);
     expect(parseStreamRegistrationKey(REGISTRATION_KEY)).toEqual({ cluster: "unit", streamId: "s-orders" });
@@ -107,19 +118,27 @@ describe("streamRegistrationCodec", () => {
   });
 
   test("every truncation, bit flip and trailing byte is rejected; so is a foreign key", () => {
-    expectCorruptionRejected(fromHex(GOLDEN_REGISTRATION), (bytes) => streamRegistrationCodec.decode(bytes, REGISTRATION_KEY));
-    invariantViolation(() => streamRegistrationCodec.decode(fromHex(GOLDEN_REGISTRATION), streamRegistrationKey("unit", "s-other")));
+    expectCorruptionRejected(fromHex(GOLDEN_REGISTRATION), (bytes) =>
+      streamRegistrationCodec.decode(bytes, REGISTRATION_KEY),
+    );
+    invariantViolation(() =>
+      streamRegistrationCodec.decode(fromHex(GOLDEN_REGISTRATION), streamRegistrationKey("unit", "s-other")),
+    );
   });
 });
 
 describe("streamMaterializationCodec", () => {
   test("golden bytes", () => {
     expect(toHex(streamMaterializationCodec.encode(MATERIALIZATION))).toBe(GOLDEN_MATERIALIZATION);
-    expect(streamMaterializationCodec.decode(fromHex(GOLDEN_MATERIALIZATION), MATERIALIZATION_KEY)).toEqual(MATERIALIZATION);
+    expect(streamMaterializationCodec.decode(fromHex(GOLDEN_MATERIALIZATION), MATERIALIZATION_KEY)).toEqual(
+      MATERIALIZATION,
+    );
   });
 
   test("every truncation, bit flip and trailing byte is rejected", () => {
-    expectCorruptionRejected(fromHex(GOLDEN_MATERIALIZATION), (bytes) => streamMaterializationCodec.decode(bytes, MATERIALIZATION_KEY));
+    expectCorruptionRejected(fromHex(GOLDEN_MATERIALIZATION), (bytes) =>
+      streamMaterializationCodec.decode(bytes, MATERIALIZATION_KEY),
+    );
   });
 
   test("encode refuses records that break the task lifecycle rules", () => {
@@ -141,7 +160,9 @@ describe("streamMaterializationCodec", () => {
       .record({
         materializedEnd: fc.nat({ max: 2 ** 40 }),
         nextGeneration: fc.integer({ min: 2, max: 2 ** 40 }),
-        state: fc.constantFrom("CLAIMED", "PREPARED", "PUBLISHED", "ABANDONED") as fc.Arbitrary<MaterializationTask["state"]>,
+        state: fc.constantFrom("CLAIMED", "PREPARED", "PUBLISHED", "ABANDONED") as fc.Arbitrary<
+          MaterializationTask["state"]
+        >,
         withTask: fc.boolean(),
       })
       .map(({ materializedEnd, nextGeneration, state, withTask }): StreamMaterialization => {
@@ -152,13 +173,21 @@ describe("streamMaterializationCodec", () => {
           materializedEnd,
           nextGeneration,
           task: withTask
-            ? { ...TASK, state, claim: active ? TASK.claim : undefined, generation: allocated ? nextGeneration - 1 : 0, output: allocated ? TASK.output : undefined }
+            ? {
+                ...TASK,
+                state,
+                claim: active ? TASK.claim : undefined,
+                generation: allocated ? nextGeneration - 1 : 0,
+                output: allocated ? TASK.output : undefined,
+              }
             : undefined,
         };
       });
     fc.assert(
       fc.property(arbitrary, (record) => {
-        expect(streamMaterializationCodec.decode(streamMaterializationCodec.encode(record), MATERIALIZATION_KEY)).toEqual(record);
+        expect(
+          streamMaterializationCodec.decode(streamMaterializationCodec.encode(record), MATERIALIZATION_KEY),
+        ).toEqual(record);
       }),
     );
   });

@@ -3,7 +3,15 @@
 //   P/streams/{sid}/materialization/v1/state                 StreamMaterialization (coverage, counter, task)
 // The registry shard is the low 6 bits of sha256(streamId) (00..63), so discovery can scan in bounded slices.
 import type { NereusError } from "@nereus/core";
-import { clusterPrefix, decodeKeyComponent, encodeKeyComponent, notKeyOf, parseStreamScopedKey, sha256, streamPrefix } from "@nereus/core/internal";
+import {
+  clusterPrefix,
+  decodeKeyComponent,
+  encodeKeyComponent,
+  notKeyOf,
+  parseStreamScopedKey,
+  sha256,
+  streamPrefix,
+} from "@nereus/core/internal";
 
 const encoder = new TextEncoder();
 

@@ -13,10 +13,16 @@ export interface MaterializationLagBound {
   readonly maxBytes: number;
 }
 
-export const DEFAULT_LAG_BOUND: MaterializationLagBound = Object.freeze({ maxRecords: 1_000_000, maxBytes: 1024 * 1024 * 1024 });
+export const DEFAULT_LAG_BOUND: MaterializationLagBound = Object.freeze({
+  maxRecords: 1_000_000,
+  maxBytes: 1024 * 1024 * 1024,
+});
 
 /** The lag of `head` against `coverage`. */
-export function measureLag(head: StreamHead, coverage: StreamCoverage): { readonly records: number; readonly bytes: number } {
+export function measureLag(
+  head: StreamHead,
+  coverage: StreamCoverage,
+): { readonly records: number; readonly bytes: number } {
   const from = Math.max(coverage.materializedEnd, head.trimOffset);
   return {
     records: Math.max(0, head.committedEndOffset - from),

@@ -81,5 +81,13 @@ export const MaterializationWireIds = {
 
 /** The record of a stream nothing has materialized yet. */
 export function emptyMaterialization(streamId: string): StreamMaterialization {
-  return { streamId, generationZeroIndexedEnd: 0, materializedEnd: 0, materializedCumulativeSize: 0, mergedEnd: 0, nextGeneration: 1, task: undefined };
+  return {
+    streamId,
+    generationZeroIndexedEnd: 0,
+    materializedEnd: 0,
+    materializedCumulativeSize: 0,
+    mergedEnd: 0,
+    nextGeneration: 1,
+    task: undefined,
+  };
 }

@@ -66,7 +66,8 @@ export class MaterializationStateStore {
     } catch (error) {
       if (!NereusError.is(error) || error.details["ambiguous"] === false) throw error;
       const stored = await this.#metadata.get(key, { signal });
-      if (stored !== undefined && stored.modRevision > expected.revision && bytesEqual(stored.value, value)) return { ok: true, revision: stored.modRevision };
+      if (stored !== undefined && stored.modRevision > expected.revision && bytesEqual(stored.value, value))
+        return { ok: true, revision: stored.modRevision };
       return { ok: false };
     }
   }

@@ -40,7 +40,9 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 async function committed(stack: ObjectWalStack, streamId: string): Promise<Array<[number, number]>> {
-  return (await stack.generations(streamId)).filter((entry) => entry.state === "COMMITTED").map((entry) => [entry.offsetStart, entry.offsetEnd]);
+  return (await stack.generations(streamId))
+    .filter((entry) => entry.state === "COMMITTED")
+    .map((entry) => [entry.offsetStart, entry.offsetEnd]);
 }
 
 describe("MaterializationWorker deferral", () => {
@@ -50,7 +52,10 @@ describe("MaterializationWorker deferral", () => {
     const { streamId } = await store.createStream("small", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`small-${String(index)}`));
     let now = 1_000_000;
-    const worker = stack.worker({ clock: () => now, policy: { minLevelOneBytes: 1024 * 1024, maxLevelOneDelayMs: 1000 } });
+    const worker = stack.worker({
+      clock: () => now,
+      policy: { minLevelOneBytes: 1024 * 1024, maxLevelOneDelayMs: 1000 },
+    });
 
     expect(worker.pendingBytes).toBe(0);
     await worker.runOnce(undefined, { defer: true });
@@ -73,7 +78,10 @@ describe("MaterializationWorker deferral", () => {
     // An explicit pass defers nothing.
     await store.append(streamId, opaque("small-3"));
     await worker.runOnce();
-    expect(await committed(stack, streamId)).toEqual([[0, 3], [3, 4]]);
+    expect(await committed(stack, streamId)).toEqual([
+      [0, 3],
+      [3, 4],
+    ]);
   });
 
   it("while the foreground is busy a background pass waits for the busy backlog and starts no merge; once quiet it merges", async () => {
@@ -82,7 +90,13 @@ describe("MaterializationWorker deferral", () => {
     const { streamId } = await store.createStream("busy", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     let busy = true;
     let now = 1_000_000;
-    const policy = { minLevelOneBytes: 1, maxLevelOneDelayMs: 1000, busyLevelOneBytes: 2000, busyLevelOneDelayMs: 30_000, minMergeSources: 2 };
+    const policy = {
+      minLevelOneBytes: 1,
+      maxLevelOneDelayMs: 1000,
+      busyLevelOneBytes: 2000,
+      busyLevelOneDelayMs: 30_000,
+      minMergeSources: 2,
+    };
     const worker = stack.worker({ clock: () => now, policy, foregroundBusy: () => busy });
     await store.append(streamId, opaque("a".repeat(600)));
     await worker.runOnce(undefined, { defer: true });
@@ -97,10 +111,16 @@ describe("MaterializationWorker deferral", () => {
     expect(await committed(stack, streamId)).toEqual([[0, 4]]);
     await store.append(streamId, opaque("e".repeat(700), "f".repeat(700), "g".repeat(700)));
     await worker.runOnce(undefined, { defer: true });
-    expect(await committed(stack, streamId)).toEqual([[0, 4], [4, 7]]);
+    expect(await committed(stack, streamId)).toEqual([
+      [0, 4],
+      [4, 7],
+    ]);
     // Two level-1 generations could merge, but not while busy.
     await worker.runOnce(undefined, { defer: true });
-    expect(await committed(stack, streamId)).toEqual([[0, 4], [4, 7]]);
+    expect(await committed(stack, streamId)).toEqual([
+      [0, 4],
+      [4, 7],
+    ]);
     busy = false;
     await worker.runOnce(undefined, { defer: true });
     expect(await committed(stack, streamId)).toContainEqual([0, 7]);
@@ -118,7 +138,11 @@ describe("MaterializationWorker deferral", () => {
     const { store } = stack.open();
     const { streamId } = await store.createStream("walked", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     for (let index = 0; index < 600; index++) await store.append(streamId, opaque(`e-${String(index)}`));
-    const worker = stack.worker({ clock: () => 5_000, policy: { busyLevelOneBytes: 1 << 30, busyLevelOneDelayMs: 600_000 }, foregroundBusy: () => true });
+    const worker = stack.worker({
+      clock: () => 5_000,
+      policy: { busyLevelOneBytes: 1 << 30, busyLevelOneDelayMs: 600_000 },
+      foregroundBusy: () => true,
+    });
     await worker.runOnce(undefined, { defer: true });
     metadata.stats.reset();
     await store.append(streamId, opaque("one more"));
@@ -136,7 +160,11 @@ describe("MaterializationWorker deferral", () => {
     const { store } = stack.open();
     const { streamId } = await store.createStream("waited", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     let now = 1_000_000;
-    const worker = stack.worker({ clock: () => now, policy: { busyLevelOneBytes: 1 << 30, busyLevelOneDelayMs: 30_000 }, foregroundBusy: () => true });
+    const worker = stack.worker({
+      clock: () => now,
+      policy: { busyLevelOneBytes: 1 << 30, busyLevelOneDelayMs: 30_000 },
+      foregroundBusy: () => true,
+    });
     await store.append(streamId, opaque("small"));
     await worker.runOnce(undefined, { defer: true });
     expect(await committed(stack, streamId)).toEqual([]);
@@ -175,7 +203,11 @@ describe("MaterializationWorker deferral", () => {
     const { store } = stack.open();
     const { streamId } = await store.createStream("poked", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     await store.append(streamId, opaque("waits"));
-    const worker = stack.worker({ clock: () => 5_000, intervalMs: 600_000, policy: { minLevelOneBytes: 1024 * 1024, maxLevelOneDelayMs: 600_000 } });
+    const worker = stack.worker({
+      clock: () => 5_000,
+      intervalMs: 600_000,
+      policy: { minLevelOneBytes: 1024 * 1024, maxLevelOneDelayMs: 600_000 },
+    });
     const published = worker.coverage.changed(streamId);
     worker.start();
     worker.poke();
@@ -192,12 +224,20 @@ describe("MaterializationWorker output verification", () => {
     const { streamId } = await store.createStream("proof", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`p-${String(index)}`));
     const expected = await stack.readAll(store, streamId);
-    const sources = new Set((await stack.generationZero(streamId)).map((entry) => (entry.readTarget.type === "OBJECT_SLICE" ? entry.readTarget.objectKey : "")));
+    const sources = new Set(
+      (await stack.generationZero(streamId)).map((entry) =>
+        entry.readTarget.type === "OBJECT_SLICE" ? entry.readTarget.objectKey : "",
+      ),
+    );
     const worker = stack.worker();
     stack.objects.stats.gets = 0;
     stack.objects.stats.heads = 0;
     await worker.runStream(streamId);
-    expect(worker.stats).toMatchObject({ tasksPublished: 1, outputsVerifiedByChecksum: 1, outputsVerifiedByReadBack: 0 });
+    expect(worker.stats).toMatchObject({
+      tasksPublished: 1,
+      outputsVerifiedByChecksum: 1,
+      outputsVerifiedByReadBack: 0,
+    });
     expect(stack.objects.stats.gets).toBe(sources.size);
     expect(stack.objects.stats.heads).toBe(1);
     expect(await stack.readAll(store, streamId)).toEqual(expected);
@@ -252,7 +292,13 @@ describe("MaterializationWorker pacing", () => {
     const readers = readersThat(stack, () => {
       busy = true;
     });
-    const worker = stack.worker({ readers, clock: () => now, claimTtlMs: 30_000, policy: { minLevelOneBytes: 1 }, foregroundBusy: () => busy });
+    const worker = stack.worker({
+      readers,
+      clock: () => now,
+      claimTtlMs: 30_000,
+      policy: { minLevelOneBytes: 1 },
+      foregroundBusy: () => busy,
+    });
     const pass = worker.runOnce(undefined, { defer: true });
     await until(() => busy);
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -269,7 +315,11 @@ describe("MaterializationWorker pacing", () => {
     const { store } = stack.open();
     const { streamId } = await store.createStream("forced", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     for (let index = 0; index < 3; index++) await store.append(streamId, opaque(`entry-${String(index)}`));
-    const worker = stack.worker({ clock: () => 1_000_000, policy: { minLevelOneBytes: 1, busyLevelOneBytes: 1 }, foregroundBusy: () => true });
+    const worker = stack.worker({
+      clock: () => 1_000_000,
+      policy: { minLevelOneBytes: 1, busyLevelOneBytes: 1 },
+      foregroundBusy: () => true,
+    });
     await worker.runOnce(undefined, { defer: true });
     expect(await committed(stack, streamId)).toEqual([[0, 3]]);
     expect(worker.stats.foregroundWaitMs).toBe(0);
@@ -280,7 +330,10 @@ describe("MaterializationWorker pacing", () => {
     const { store } = stack.open();
     const { streamId } = await store.createStream("paced", { profile: "OBJECT_WAL_SYNC_OBJECT" });
     for (let index = 0; index < 4; index++) await store.append(streamId, opaque("z".repeat(1000)));
-    const sliceBytes = (await stack.generationZero(streamId)).reduce((sum, entry) => sum + (entry.readTarget.type === "OBJECT_SLICE" ? entry.readTarget.sliceLength : 0), 0);
+    const sliceBytes = (await stack.generationZero(streamId)).reduce(
+      (sum, entry) => sum + (entry.readTarget.type === "OBJECT_SLICE" ? entry.readTarget.sliceLength : 0),
+      0,
+    );
     const rate = 20_000;
     const worker = stack.worker({ maxBytesPerSecond: rate, policy: { maxSources: 1, maxLevel: 1 } });
     const started = performance.now();

@@ -27,7 +27,17 @@
 import { setImmediate as nextTurn, setTimeout as delay } from "node:timers/promises";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
-import { ErrorCode, NereusError, type GenerationIndexEntry, type MetadataStore, type ObjectStore, type RevisionCompare, type WriteOp, type StorageProfile, type StreamHead } from "@nereus/core";
+import {
+  ErrorCode,
+  NereusError,
+  type GenerationIndexEntry,
+  type MetadataStore,
+  type ObjectStore,
+  type RevisionCompare,
+  type WriteOp,
+  type StorageProfile,
+  type StreamHead,
+} from "@nereus/core";
 import { StreamKeyspace } from "@nereus/core/internal";
 import { PhysicalObjectRoots } from "../roots/physical-object-roots.js";
 import { newProcessRunId } from "../writer/wal-object-naming.js";
@@ -164,7 +174,8 @@ interface StreamView {
 /** "idle": nothing to do; "busy": another worker holds the stream's task; "deferred": a small increment waits. */
 type TaskOutcome = "published" | "abandoned" | "lost" | "busy" | "idle" | "deferred";
 
-const memoOf = (headRevision: number, stateRevision: number): string => `${String(headRevision)}/${String(stateRevision)}`;
+const memoOf = (headRevision: number, stateRevision: number): string =>
+  `${String(headRevision)}/${String(stateRevision)}`;
 
 export class MaterializationWorker implements AsyncDisposable {
   readonly stats = new MaterializationWorkerStats();
@@ -230,7 +241,8 @@ export class MaterializationWorker implements AsyncDisposable {
     this.#registry = new StreamRegistry(options.metadata, options.cluster, this.#clock);
     this.#roots = new PhysicalObjectRoots(options.cluster);
     this.#readers = options.readers;
-    this.#profiles = options.materializeProfiles ?? new Set<StorageProfile>(["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
+    this.#profiles =
+      options.materializeProfiles ?? new Set<StorageProfile>(["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
     this.#claimTtlMs = options.claimTtlMs ?? 30_000;
     this.#clockSkewMs = options.clockSkewMs ?? 1_000;
     this.#intervalMs = options.intervalMs ?? 200;
@@ -345,7 +357,9 @@ export class MaterializationWorker implements AsyncDisposable {
   /** Idempotent: stops the loop and aborts in-flight work (claims expire; another worker resumes them). */
   close(): Promise<void> {
     this.#closed ??= (async () => {
-      this.#closing.abort(new NereusError(ErrorCode.STORAGE_CLOSED, "materialization worker closed", { retryable: false }));
+      this.#closing.abort(
+        new NereusError(ErrorCode.STORAGE_CLOSED, "materialization worker closed", { retryable: false }),
+      );
       this.#wake?.();
       await this.#loop?.catch(() => undefined);
     })();
@@ -356,7 +370,12 @@ export class MaterializationWorker implements AsyncDisposable {
     await this.close();
   }
 
-  async #visit(registration: StreamRegistration, view: StreamView | undefined, signal: AbortSignal, defer: boolean): Promise<void> {
+  async #visit(
+    registration: StreamRegistration,
+    view: StreamView | undefined,
+    signal: AbortSignal,
+    defer: boolean,
+  ): Promise<void> {
     if (view === undefined || !this.#profiles.has(registration.profile)) return;
     this.stats.streamsVisited += 1;
     if (this.#idle.get(registration.streamId) === memoOf(view.headRevision, view.state.revision)) {
@@ -372,8 +391,14 @@ export class MaterializationWorker implements AsyncDisposable {
     }
   }
 
-  async #loadViews(registrations: readonly StreamRegistration[], signal: AbortSignal): Promise<Map<string, StreamView>> {
-    const keys = registrations.flatMap((registration) => [this.#keyspace.headKey(registration.streamId), this.#states.key(registration.streamId)]);
+  async #loadViews(
+    registrations: readonly StreamRegistration[],
+    signal: AbortSignal,
+  ): Promise<Map<string, StreamView>> {
+    const keys = registrations.flatMap((registration) => [
+      this.#keyspace.headKey(registration.streamId),
+      this.#states.key(registration.streamId),
+    ]);
     const found = await this.#metadata.getMany(keys, { signal });
     const views = new Map<string, StreamView>();
     for (const { streamId } of registrations) {
@@ -422,7 +447,10 @@ export class MaterializationWorker implements AsyncDisposable {
       // written alone when the stream turns out idle. While its tasks are deferred, the walk resumes from where this
       // worker's last walk of the same stream incarnation ended (kept in memory: no write per pass).
       const walked = this.#indexedEnds.get(streamId);
-      let indexedEnd = Math.max(state.record.generationZeroIndexedEnd, walked !== undefined && walked.createdAtMillis === head.createdAtMillis ? walked.end : 0);
+      let indexedEnd = Math.max(
+        state.record.generationZeroIndexedEnd,
+        walked !== undefined && walked.createdAtMillis === head.createdAtMillis ? walked.end : 0,
+      );
       if (indexedEnd < head.committedEndOffset) {
         const advanced = await advanceGenerationZeroIndex({
           metadata: this.#metadata,
@@ -459,8 +487,17 @@ export class MaterializationWorker implements AsyncDisposable {
   }
 
   /** Claims or resumes a task and drives it to an end. "busy": nothing to do or someone else holds the task. */
-  async #runTask(head: StreamHead, state: VersionedMaterialization, indexedEnd: number, signal: AbortSignal, defer: boolean): Promise<TaskOutcome> {
-    const record: StreamMaterialization = { ...state.record, generationZeroIndexedEnd: Math.max(state.record.generationZeroIndexedEnd, indexedEnd) };
+  async #runTask(
+    head: StreamHead,
+    state: VersionedMaterialization,
+    indexedEnd: number,
+    signal: AbortSignal,
+    defer: boolean,
+  ): Promise<TaskOutcome> {
+    const record: StreamMaterialization = {
+      ...state.record,
+      generationZeroIndexedEnd: Math.max(state.record.generationZeroIndexedEnd, indexedEnd),
+    };
     const task = record.task;
     const now = this.#clock();
     if (task !== undefined && (task.state === "CLAIMED" || task.state === "PREPARED")) {
@@ -472,8 +509,19 @@ export class MaterializationWorker implements AsyncDisposable {
       if (!replaced.ok) return this.#lost();
       this.stats.tasksResumed += 1;
       const sources = await this.#collectSources(head.streamId, claimed, signal);
-      if (sources === undefined) return this.#abandon(head.streamId, { record: { ...record, task: claimed }, revision: replaced.revision }, signal);
-      return this.#drive(head, { record: { ...record, task: claimed }, revision: replaced.revision }, sources, signal, defer);
+      if (sources === undefined)
+        return this.#abandon(
+          head.streamId,
+          { record: { ...record, task: claimed }, revision: replaced.revision },
+          signal,
+        );
+      return this.#drive(
+        head,
+        { record: { ...record, task: claimed }, revision: replaced.revision },
+        sources,
+        signal,
+        defer,
+      );
     }
     const plan = await this.#plan(head, record, signal, defer);
     if (plan === undefined) return "idle";
@@ -496,10 +544,21 @@ export class MaterializationWorker implements AsyncDisposable {
     const replaced = await this.#states.replace(state, { ...record, task: claimed }, {}, signal);
     if (!replaced.ok) return this.#lost();
     this.stats.tasksClaimed += 1;
-    return this.#drive(head, { record: { ...record, task: claimed }, revision: replaced.revision }, plan.sources, signal, defer);
+    return this.#drive(
+      head,
+      { record: { ...record, task: claimed }, revision: replaced.revision },
+      plan.sources,
+      signal,
+      defer,
+    );
   }
 
-  async #plan(head: StreamHead, record: StreamMaterialization, signal: AbortSignal, defer: boolean): Promise<MaterializationPlan | "deferred" | undefined> {
+  async #plan(
+    head: StreamHead,
+    record: StreamMaterialization,
+    signal: AbortSignal,
+    defer: boolean,
+  ): Promise<MaterializationPlan | "deferred" | undefined> {
     const streamId = head.streamId;
     const start = Math.max(record.materializedEnd, head.trimOffset);
     const busy = defer && this.policy.busyLevelOneBytes > 0 && this.#foregroundBusy();
@@ -511,7 +570,11 @@ export class MaterializationWorker implements AsyncDisposable {
         limit: this.policy.maxSources + 1,
         signal,
       });
-      const scanned: ScannedIndexEntry[] = page.items.map((item) => ({ key: item.key, value: item.value, entry: this.#keyspace.decodeIndex(item) }));
+      const scanned: ScannedIndexEntry[] = page.items.map((item) => ({
+        key: item.key,
+        value: item.value,
+        entry: this.#keyspace.decodeIndex(item),
+      }));
       const levelOne = planLevelOne(streamId, start, head.committedEndOffset, scanned, this.policy);
       if (levelOne !== undefined) {
         this.#pendingSince.delete(streamId);
@@ -527,7 +590,11 @@ export class MaterializationWorker implements AsyncDisposable {
       limit: 512,
       signal,
     });
-    const generations: ScannedGeneration[] = page.items.map((item) => ({ key: item.key, value: item.value, entry: this.#keyspace.decodeGenerationIndex(item) }));
+    const generations: ScannedGeneration[] = page.items.map((item) => ({
+      key: item.key,
+      value: item.value,
+      entry: this.#keyspace.decodeGenerationIndex(item),
+    }));
     return planMerge(streamId, record.mergedEnd, generations, this.policy) ?? (deferred ? "deferred" : undefined);
   }
 
@@ -541,11 +608,19 @@ export class MaterializationWorker implements AsyncDisposable {
       this.#pendingSince.set(head.streamId, { from: start, since });
     }
     const lag = measureLag(head, record);
-    return shouldDeferLevelOne({ profile: head.profile, records: lag.records, bytes: lag.bytes, waitedMs: now - since, busy }, this.policy, this.#lagBound);
+    return shouldDeferLevelOne(
+      { profile: head.profile, records: lag.records, bytes: lag.bytes, waitedMs: now - since, busy },
+      this.policy,
+      this.#lagBound,
+    );
   }
 
   /** Re-reads the exact sources of `task` (undefined when they changed: the task must be abandoned). */
-  async #collectSources(streamId: string, task: MaterializationTask, signal: AbortSignal): Promise<MaterializationSource[] | undefined> {
+  async #collectSources(
+    streamId: string,
+    task: MaterializationTask,
+    signal: AbortSignal,
+  ): Promise<MaterializationSource[] | undefined> {
     const sources: MaterializationSource[] = [];
     if (task.sourceKind === "GENERATION_ZERO") {
       const page = await this.#metadata.scan(this.#keyspace.indexPrefix(streamId), {
@@ -556,7 +631,13 @@ export class MaterializationWorker implements AsyncDisposable {
       let cursor = task.offsetStart;
       for (const item of page.items) {
         const entry = this.#keyspace.decodeIndex(item);
-        if (entry.generation !== 0 || entry.offsetEnd <= cursor || entry.offsetStart !== cursor || entry.offsetEnd > task.offsetEnd) continue;
+        if (
+          entry.generation !== 0 ||
+          entry.offsetEnd <= cursor ||
+          entry.offsetStart !== cursor ||
+          entry.offsetEnd > task.offsetEnd
+        )
+          continue;
         sources.push(materializationSource(item.key, item.value, entry));
         cursor = entry.offsetEnd;
         if (cursor === task.offsetEnd) break;
@@ -570,7 +651,10 @@ export class MaterializationWorker implements AsyncDisposable {
       let cursor = task.offsetStart;
       const committed = page.items
         .map((item) => ({ item, entry: this.#keyspace.decodeGenerationIndex(item) }))
-        .filter(({ entry }) => entry.state === "COMMITTED" && entry.level === task.level - 1 && entry.offsetEnd <= task.offsetEnd)
+        .filter(
+          ({ entry }) =>
+            entry.state === "COMMITTED" && entry.level === task.level - 1 && entry.offsetEnd <= task.offsetEnd,
+        )
         .sort((a, b) => a.entry.offsetStart - b.entry.offsetStart || b.entry.generation - a.entry.generation);
       for (const { item, entry } of committed) {
         if (entry.offsetStart !== cursor) continue;
@@ -663,7 +747,8 @@ export class MaterializationWorker implements AsyncDisposable {
     try {
       entries = await readAllSources(this.#readers, sources, signal, betweenSteps);
     } catch (error) {
-      if (!(error instanceof SourceReadError) || !isCorruption(error.cause)) throw error instanceof SourceReadError ? error.cause : error;
+      if (!(error instanceof SourceReadError) || !isCorruption(error.cause))
+        throw error instanceof SourceReadError ? error.cause : error;
       // A corrupt generation source is quarantined (reads and later plans skip it); generation 0 has no fallback.
       const source = sources[error.sourceIndex] as MaterializationSource;
       if (task.sourceKind === "GENERATION") await this.#quarantine(source, signal);
@@ -673,21 +758,34 @@ export class MaterializationWorker implements AsyncDisposable {
     let state = claimed;
     let prepared: { readonly key: string; readonly entry: GenerationIndexEntry; readonly revision: number };
     if (task.state === "CLAIMED") {
-      const encoded = await encodeGenerationObjectYielding({
-        cluster: this.#cluster,
-        streamId,
-        offsetStart: task.offsetStart,
-        offsetEnd: task.offsetEnd,
-        entries,
-        workerId: this.workerId,
-        processRunId: this.processRunId,
-        claimToken: claim.token,
-        createdAtMillis: this.#clock(),
-        orphanGraceMs: this.#orphanGraceMs,
-      }, betweenSteps);
+      const encoded = await encodeGenerationObjectYielding(
+        {
+          cluster: this.#cluster,
+          streamId,
+          offsetStart: task.offsetStart,
+          offsetEnd: task.offsetEnd,
+          entries,
+          workerId: this.workerId,
+          processRunId: this.processRunId,
+          claimToken: claim.token,
+          createdAtMillis: this.#clock(),
+          orphanGraceMs: this.#orphanGraceMs,
+        },
+        betweenSteps,
+      );
       await betweenSteps();
-      const [root] = await Promise.all([this.#roots.create(this.#metadata, encoded.root, signal), uploadGenerationObject(this.#store, encoded, signal)]);
-      const proof = await verifyUploadedGenerationObject(this.#store, encoded, streamId, task.offsetStart, entries, signal);
+      const [root] = await Promise.all([
+        this.#roots.create(this.#metadata, encoded.root, signal),
+        uploadGenerationObject(this.#store, encoded, signal),
+      ]);
+      const proof = await verifyUploadedGenerationObject(
+        this.#store,
+        encoded,
+        streamId,
+        task.offsetStart,
+        entries,
+        signal,
+      );
       if (proof === "STORE_CHECKSUM") this.stats.outputsVerifiedByChecksum += 1;
       else this.stats.outputsVerifiedByReadBack += 1;
       await this.#hooks.afterOutputUpload?.(task);
@@ -731,7 +829,8 @@ export class MaterializationWorker implements AsyncDisposable {
       const key = this.#keyspace.generationIndexKey(streamId, task.offsetEnd, task.generation);
       const stored = await this.#metadata.get(key, { signal });
       const entry = stored === undefined ? undefined : this.#keyspace.decodeGenerationIndex(stored);
-      if (stored === undefined || entry === undefined || entry.state !== "PREPARED" || task.output === undefined) return this.#abandon(streamId, state, signal);
+      if (stored === undefined || entry === undefined || entry.state !== "PREPARED" || task.output === undefined)
+        return this.#abandon(streamId, state, signal);
       try {
         await verifyGenerationObject(this.#store, task.output, streamId, task.offsetStart, entries, signal);
         this.stats.outputsVerifiedByReadBack += 1;
@@ -754,17 +853,25 @@ export class MaterializationWorker implements AsyncDisposable {
     // Re-verify what the publication relies on: the stream still exists and the sources are exactly the planned ones.
     const headKv = await this.#metadata.get(this.#keyspace.headKey(streamId), { signal });
     const head = headKv === undefined ? undefined : this.#keyspace.decodeHead(headKv).head;
-    if (head === undefined || (head.state !== "ACTIVE" && head.state !== "SEALED") || head.committedEndOffset < task.offsetEnd) {
+    if (
+      head === undefined ||
+      (head.state !== "ACTIVE" && head.state !== "SEALED") ||
+      head.committedEndOffset < task.offsetEnd
+    ) {
       return this.#abandon(streamId, state, signal);
     }
-    if ((await this.#collectSources(streamId, task, signal)) === undefined) return this.#abandon(streamId, state, signal);
+    if ((await this.#collectSources(streamId, task, signal)) === undefined)
+      return this.#abandon(streamId, state, signal);
     await this.#hooks.beforePublish?.(task);
     const record = state.record;
     const contiguous = task.level === 1 && task.offsetStart <= Math.max(record.materializedEnd, head.trimOffset);
     const next: StreamMaterialization = {
       ...record,
       materializedEnd: contiguous ? Math.max(record.materializedEnd, task.offsetEnd) : record.materializedEnd,
-      materializedCumulativeSize: contiguous && task.offsetEnd > record.materializedEnd ? prepared.entry.cumulativeSize : record.materializedCumulativeSize,
+      materializedCumulativeSize:
+        contiguous && task.offsetEnd > record.materializedEnd
+          ? prepared.entry.cumulativeSize
+          : record.materializedCumulativeSize,
       mergedEnd: task.sourceKind === "GENERATION" ? Math.max(record.mergedEnd, task.offsetEnd) : record.mergedEnd,
       task: { ...task, state: "PUBLISHED", claim: undefined },
     };
@@ -781,7 +888,10 @@ export class MaterializationWorker implements AsyncDisposable {
     if (!replaced.ok) return this.#lost();
     this.stats.tasksPublished += 1;
     this.stats.publishedByLevel.set(task.level, (this.stats.publishedByLevel.get(task.level) ?? 0) + 1);
-    this.coverage.update(streamId, { materializedEnd: next.materializedEnd, materializedCumulativeSize: next.materializedCumulativeSize });
+    this.coverage.update(streamId, {
+      materializedEnd: next.materializedEnd,
+      materializedCumulativeSize: next.materializedCumulativeSize,
+    });
     return "published";
   }
 
@@ -797,11 +907,20 @@ export class MaterializationWorker implements AsyncDisposable {
         const entry = this.#keyspace.decodeGenerationIndex(stored);
         if (entry.state === "PREPARED") {
           compares.push({ key, modRevision: stored.modRevision });
-          writes.push({ type: "put" as const, key, value: this.#keyspace.encodeGenerationIndex({ ...entry, state: "ABORTED" }) });
+          writes.push({
+            type: "put" as const,
+            key,
+            value: this.#keyspace.encodeGenerationIndex({ ...entry, state: "ABORTED" }),
+          });
         }
       }
     }
-    const replaced = await this.#states.replace(state, { ...state.record, task: { ...task, state: "ABANDONED", claim: undefined } }, { compares, writes }, signal);
+    const replaced = await this.#states.replace(
+      state,
+      { ...state.record, task: { ...task, state: "ABANDONED", claim: undefined } },
+      { compares, writes },
+      signal,
+    );
     if (!replaced.ok) return this.#lost();
     this.stats.tasksAbandoned += 1;
     return "abandoned";
@@ -815,7 +934,13 @@ export class MaterializationWorker implements AsyncDisposable {
     await this.#metadata.txn(
       {
         compares: [{ key: source.key, modRevision: stored.modRevision }],
-        writes: [{ type: "put", key: source.key, value: this.#keyspace.encodeGenerationIndex({ ...entry, state: "QUARANTINED" }) }],
+        writes: [
+          {
+            type: "put",
+            key: source.key,
+            value: this.#keyspace.encodeGenerationIndex({ ...entry, state: "QUARANTINED" }),
+          },
+        ],
       },
       { signal },
     );

@@ -9,7 +9,14 @@
 //   appends wait for the generation, never past half an async lag bound.
 // Sources are named by their exact index records; the task id and source digest derive from them, so a retried
 // plan over the same sources is the same task.
-import { type GenerationIndexEntry, type OffsetIndexEntry, type PayloadFormat, type ReadTarget, type StorageProfile, type StorageProfileTraits } from "@nereus/core";
+import {
+  type GenerationIndexEntry,
+  type OffsetIndexEntry,
+  type PayloadFormat,
+  type ReadTarget,
+  type StorageProfile,
+  type StorageProfileTraits,
+} from "@nereus/core";
 import { STORAGE_PROFILE_TRAITS, base32LowerNoPad, sha256, sha256Hex } from "@nereus/core/internal";
 import type { MaterializationSourceKind } from "./materialization-records.js";
 
@@ -78,7 +85,11 @@ export interface MaterializationSource {
 }
 
 /** The source that the index entry `entry` (stored at `key` as `value`) names: its range, target and totals. */
-export function materializationSource(key: string, value: Uint8Array, entry: Omit<MaterializationSource, "key" | "value">): MaterializationSource {
+export function materializationSource(
+  key: string,
+  value: Uint8Array,
+  entry: Omit<MaterializationSource, "key" | "value">,
+): MaterializationSource {
   return {
     key,
     value,
@@ -131,7 +142,13 @@ export function sourceDigest(sources: readonly Pick<MaterializationSource, "key"
 }
 
 /** Deterministic task id of (stream, level, range, sources). */
-export function materializationTaskId(streamId: string, level: number, offsetStart: number, offsetEnd: number, digest: string): string {
+export function materializationTaskId(
+  streamId: string,
+  level: number,
+  offsetStart: number,
+  offsetEnd: number,
+  digest: string,
+): string {
   return `mt1-${base32LowerNoPad(sha256(encoder.encode(`nereus-materialization-v1\0${streamId}\0${String(level)}\0${String(offsetStart)}\0${String(offsetEnd)}\0${digest}`)))}`;
 }
 
@@ -140,7 +157,9 @@ export function materializationTaskId(streamId: string, level: number, offsetSta
  * ranges) the stream's cumulative-size growth from the previous source of the run (the first such source counts 0,
  * so a run may exceed `maxBytes` by at most one source; `maxEntries` still bounds it).
  */
-export function estimatedRunBytes(run: readonly Pick<MaterializationSource, "readTarget" | "cumulativeSize">[]): number {
+export function estimatedRunBytes(
+  run: readonly Pick<MaterializationSource, "readTarget" | "cumulativeSize">[],
+): number {
   let bytes = 0;
   for (const [index, source] of run.entries()) {
     const previous = run[index - 1];
@@ -150,7 +169,12 @@ export function estimatedRunBytes(run: readonly Pick<MaterializationSource, "rea
   return bytes;
 }
 
-function plan(streamId: string, level: number, sourceKind: MaterializationSourceKind, sources: readonly MaterializationSource[]): MaterializationPlan | undefined {
+function plan(
+  streamId: string,
+  level: number,
+  sourceKind: MaterializationSourceKind,
+  sources: readonly MaterializationSource[],
+): MaterializationPlan | undefined {
   const first = sources[0];
   const last = sources.at(-1);
   if (first === undefined || last === undefined) return undefined;
@@ -167,10 +191,20 @@ function plan(streamId: string, level: number, sourceKind: MaterializationSource
 }
 
 /** Adds `source` to `taken` if it continues the run and fits the bounds. */
-function fits(taken: readonly MaterializationSource[], source: MaterializationSource, policy: MaterializationPolicy, maxSources: number): boolean {
+function fits(
+  taken: readonly MaterializationSource[],
+  source: MaterializationSource,
+  policy: MaterializationPolicy,
+  maxSources: number,
+): boolean {
   const last = taken.at(-1);
   if (last === undefined) return true;
-  if (source.offsetStart !== last.offsetEnd || source.payloadFormat !== last.payloadFormat || taken.length >= maxSources) return false;
+  if (
+    source.offsetStart !== last.offsetEnd ||
+    source.payloadFormat !== last.payloadFormat ||
+    taken.length >= maxSources
+  )
+    return false;
   const records = source.offsetEnd - (taken[0]?.offsetStart ?? 0);
   const entries = taken.reduce((sum, item) => sum + item.entryRecordCounts.length, source.entryRecordCounts.length);
   const bytes = estimatedRunBytes([...taken, source]);
@@ -232,7 +266,10 @@ export function planMerge(
   for (const { key, value, entry } of visible) {
     const source = materializationSource(key, value, entry);
     const mergeable = entry.level < policy.maxLevel;
-    if (mergeable && (run.length === 0 || (entry.level === runLevel && fits(run, source, policy, policy.maxMergeSources)))) {
+    if (
+      mergeable &&
+      (run.length === 0 || (entry.level === runLevel && fits(run, source, policy, policy.maxMergeSources)))
+    ) {
       if (run.length === 0) runLevel = entry.level;
       run.push(source);
       continue;
@@ -272,7 +309,9 @@ export function shouldDeferLevelOne(
   const traits = STORAGE_PROFILE_TRAITS[pending.profile] as StorageProfileTraits | undefined;
   if (pending.records <= 0 || traits === undefined || traits.syncObjectMaterialization) return false;
   const busy = pending.busy === true && policy.busyLevelOneBytes > 0;
-  const minBytes = busy ? Math.max(policy.busyLevelOneBytes, policy.minLevelOneBytes) : Math.min(policy.minLevelOneBytes, policy.maxBytes);
+  const minBytes = busy
+    ? Math.max(policy.busyLevelOneBytes, policy.minLevelOneBytes)
+    : Math.min(policy.minLevelOneBytes, policy.maxBytes);
   const maxDelayMs = busy ? Math.max(policy.busyLevelOneDelayMs, policy.maxLevelOneDelayMs) : policy.maxLevelOneDelayMs;
   if (pending.bytes >= minBytes || pending.waitedMs >= maxDelayMs) return false;
   if (traits.asyncObjectMaterialization) {

@@ -22,9 +22,19 @@
 // Invariants: a CLAIMED or PREPARED task has a claim; PREPARED and PUBLISHED tasks have a generation
 // (< nextGeneration) and an output; the task range is non-empty.
 import type { ByteReader, ByteWriter } from "@nereus/core";
-import { defineRecordCodec, matchStreamKey, readTargetCodec, type RecordChecks, type RecordCodec } from "@nereus/core/internal";
+import {
+  defineRecordCodec,
+  matchStreamKey,
+  readTargetCodec,
+  type RecordChecks,
+  type RecordCodec,
+} from "@nereus/core/internal";
 import { parseStreamMaterializationKey } from "./materialization-keys.js";
-import { MaterializationWireIds, type MaterializationTask, type StreamMaterialization } from "./materialization-records.js";
+import {
+  MaterializationWireIds,
+  type MaterializationTask,
+  type StreamMaterialization,
+} from "./materialization-records.js";
 
 const RECORD_TYPE = "StreamMaterialization";
 const SCHEMA_VERSION = 1;
@@ -39,12 +49,21 @@ function validate(record: StreamMaterialization, checks: RecordChecks): void {
   const task = record.task;
   if (task === undefined) return;
   checks.text("taskId", task.taskId);
-  checks.require(MaterializationWireIds.taskState.idOf(task.state) !== undefined, `unknown task state ${String(task.state)}`);
+  checks.require(
+    MaterializationWireIds.taskState.idOf(task.state) !== undefined,
+    `unknown task state ${String(task.state)}`,
+  );
   checks.u32("level", task.level, 1);
   checks.natural("offsetStart", task.offsetStart);
   checks.natural("offsetEnd", task.offsetEnd, 1);
-  checks.require(task.offsetStart < task.offsetEnd, `empty task range [${String(task.offsetStart)}, ${String(task.offsetEnd)})`);
-  checks.require(MaterializationWireIds.sourceKind.idOf(task.sourceKind) !== undefined, `unknown source kind ${String(task.sourceKind)}`);
+  checks.require(
+    task.offsetStart < task.offsetEnd,
+    `empty task range [${String(task.offsetStart)}, ${String(task.offsetEnd)})`,
+  );
+  checks.require(
+    MaterializationWireIds.sourceKind.idOf(task.sourceKind) !== undefined,
+    `unknown source kind ${String(task.sourceKind)}`,
+  );
   checks.u32("sourceCount", task.sourceCount, 1);
   checks.sha256Hex("sourceDigest", task.sourceDigest);
   checks.u32("attempt", task.attempt, 1);
@@ -58,7 +77,10 @@ function validate(record: StreamMaterialization, checks: RecordChecks): void {
   checks.require(active === (task.claim !== undefined), `a ${task.state} task ${active ? "needs" : "has no"} claim`);
   const allocated = task.state === "PREPARED" || task.state === "PUBLISHED";
   if (allocated) {
-    checks.require(task.generation >= 1 && task.generation < record.nextGeneration, `generation ${String(task.generation)} was not allocated`);
+    checks.require(
+      task.generation >= 1 && task.generation < record.nextGeneration,
+      `generation ${String(task.generation)} was not allocated`,
+    );
     checks.require(task.output !== undefined, `a ${task.state} task needs its output`);
   }
 }
@@ -75,7 +97,12 @@ function writeTask(writer: ByteWriter, task: MaterializationTask): void {
     .writeString(task.sourceDigest)
     .writeU32(task.attempt);
   if (task.claim === undefined) writer.writeU8(0);
-  else writer.writeU8(1).writeString(task.claim.workerId).writeString(task.claim.token).writeU64(task.claim.expiresAtMillis);
+  else
+    writer
+      .writeU8(1)
+      .writeString(task.claim.workerId)
+      .writeString(task.claim.token)
+      .writeU64(task.claim.expiresAtMillis);
   writer.writeU64(task.generation);
   if (task.output === undefined) writer.writeU8(0);
   else writer.writeU8(1).writeLengthPrefixedBytes(readTargetCodec.encode(task.output));
@@ -99,11 +126,30 @@ function readTask(reader: ByteReader, checks: RecordChecks): MaterializationTask
   const sourceDigest = reader.readString("sourceDigest");
   const attempt = reader.readU32("attempt");
   const claim = presence(reader, "claim")
-    ? { workerId: reader.readString("claim.workerId"), token: reader.readString("claim.token"), expiresAtMillis: reader.readU64("claim.expiresAtMillis") }
+    ? {
+        workerId: reader.readString("claim.workerId"),
+        token: reader.readString("claim.token"),
+        expiresAtMillis: reader.readU64("claim.expiresAtMillis"),
+      }
     : undefined;
   const generation = reader.readU64("generation");
-  const output = presence(reader, "output") ? readTargetCodec.decode(reader.readLengthPrefixedBytes("output")) : undefined;
-  return { taskId, state, level, offsetStart, offsetEnd, sourceKind, sourceCount, sourceDigest, attempt, claim, generation, output };
+  const output = presence(reader, "output")
+    ? readTargetCodec.decode(reader.readLengthPrefixedBytes("output"))
+    : undefined;
+  return {
+    taskId,
+    state,
+    level,
+    offsetStart,
+    offsetEnd,
+    sourceKind,
+    sourceCount,
+    sourceDigest,
+    attempt,
+    claim,
+    generation,
+    output,
+  };
 }
 
 /** Codec of the StreamMaterialization record. `decode` requires the key's stream id to match. */

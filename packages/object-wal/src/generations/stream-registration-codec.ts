@@ -2,7 +2,13 @@
 //   streamId            string
 //   profile             u8 wire id (core's StorageProfile ids)
 //   registeredAtMillis  u64
-import { RecordWireIds, defineRecordCodec, matchStreamKey, type RecordChecks, type RecordCodec } from "@nereus/core/internal";
+import {
+  RecordWireIds,
+  defineRecordCodec,
+  matchStreamKey,
+  type RecordChecks,
+  type RecordCodec,
+} from "@nereus/core/internal";
 import { parseStreamRegistrationKey } from "./materialization-keys.js";
 import type { StreamRegistration } from "./materialization-records.js";
 
@@ -11,7 +17,10 @@ const SCHEMA_VERSION = 1;
 
 function validate(registration: StreamRegistration, checks: RecordChecks): void {
   checks.text("streamId", registration.streamId);
-  checks.require(RecordWireIds.storageProfile.idOf(registration.profile) !== undefined, `unknown profile ${String(registration.profile)}`);
+  checks.require(
+    RecordWireIds.storageProfile.idOf(registration.profile) !== undefined,
+    `unknown profile ${String(registration.profile)}`,
+  );
   checks.natural("registeredAtMillis", registration.registeredAtMillis);
 }
 

@@ -34,7 +34,10 @@ export class StreamRegistry {
     const value = streamRegistrationCodec.encode({ streamId, profile, registeredAtMillis: this.#clock() });
     let stored;
     try {
-      const result = await this.#metadata.txn({ compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value }], readOnFailure: [key] }, { signal });
+      const result = await this.#metadata.txn(
+        { compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value }], readOnFailure: [key] },
+        { signal },
+      );
       if (!result.succeeded) stored = result.current.get(key);
     } catch (error) {
       if (!NereusError.is(error) || error.details["ambiguous"] === false) throw error;
@@ -59,7 +62,11 @@ export class StreamRegistry {
     const prefix = streamRegistryPrefix(this.#cluster);
     let startAfter: string | undefined;
     for (;;) {
-      const page = await this.#metadata.scan(prefix, { limit: SCAN_PAGE, ...(startAfter === undefined ? {} : { startAfter }), signal });
+      const page = await this.#metadata.scan(prefix, {
+        limit: SCAN_PAGE,
+        ...(startAfter === undefined ? {} : { startAfter }),
+        signal,
+      });
       for (const item of page.items) {
         const registration = streamRegistrationCodec.decode(item.value, item.key);
         this.#remember(registration.streamId, registration.profile);

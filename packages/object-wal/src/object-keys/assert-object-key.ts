@@ -7,7 +7,6 @@ import { isWellFormedString } from "@nereus/core/internal";
 /** S3's limit on the UTF-8 length of a key; object-wal applies it to every store. */
 export const MAX_OBJECT_KEY_BYTES = 1024;
 
-
 /**
  * Throws `NereusError(INVALID_ARGUMENT)` unless `key` is a non-empty, well-formed string of at most 1024 UTF-8
  * bytes made of "/"-separated segments that are neither empty nor "." nor "..", without control characters.

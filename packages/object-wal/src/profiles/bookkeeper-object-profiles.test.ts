@@ -6,13 +6,25 @@
 import { AppendFailedError, ErrorCode, createStreamStore, type StorageProfile, type StreamStore } from "@nereus/core";
 import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { createObjectWalRuntime, type ObjectWalRuntime, type ObjectWalRuntimeOptions } from "../runtime/create-object-wal-runtime.js";
+import {
+  createObjectWalRuntime,
+  type ObjectWalRuntime,
+  type ObjectWalRuntimeOptions,
+} from "../runtime/create-object-wal-runtime.js";
 import { FaultInjectingObjectStore } from "../testing/fault-injecting-object-store.js";
 import { CoverageCache } from "../generations/coverage-cache.js";
-import { BOOKKEEPER_OBJECT_PROFILES, LAG_BOUNDED_PROFILES, OBJECT_WAL_PROFILES, defaultMaterializedProfiles } from "./materialized-profiles.js";
+import {
+  BOOKKEEPER_OBJECT_PROFILES,
+  LAG_BOUNDED_PROFILES,
+  OBJECT_WAL_PROFILES,
+  defaultMaterializedProfiles,
+} from "./materialized-profiles.js";
 
 const encoder = new TextEncoder();
-const batch = (text: string) => ({ payloadFormat: "OPAQUE_RECORD_BATCH" as const, entries: [{ payload: encoder.encode(text), recordCount: 1 }] });
+const batch = (text: string) => ({
+  payloadFormat: "OPAQUE_RECORD_BATCH" as const,
+  entries: [{ payload: encoder.encode(text), recordCount: 1 }],
+});
 
 interface Stack {
   readonly bk: MemoryWalProvider;
@@ -30,7 +42,14 @@ function stack(overrides: Partial<ObjectWalRuntimeOptions> = {}): Stack {
   const metadata = new InMemoryMetadataStore();
   const objects = new FaultInjectingObjectStore(new InMemoryObjectStore());
   const bk = new MemoryWalProvider({ walKind: "BOOKKEEPER" });
-  const runtime = createObjectWalRuntime({ objectStore: objects, metadata, cluster: "bkobj", writerId: "w1", sourceReaders: [bk], ...overrides });
+  const runtime = createObjectWalRuntime({
+    objectStore: objects,
+    metadata,
+    cluster: "bkobj",
+    writerId: "w1",
+    sourceReaders: [bk],
+    ...overrides,
+  });
   const objectSide = runtime.storeOptions();
   const store = createStreamStore({
     metadata,
@@ -52,7 +71,7 @@ function stack(overrides: Partial<ObjectWalRuntimeOptions> = {}): Stack {
 
 async function readAll(store: StreamStore, streamId: string): Promise<string[]> {
   const out: string[] = [];
-  for (let offset = 0; ; ) {
+  for (let offset = 0; ;) {
     const page = await store.read(streamId, offset);
     out.push(...page.entries.map((entry) => new TextDecoder().decode(entry.payload)));
     if (page.endOfStream) return out;
@@ -62,9 +81,15 @@ async function readAll(store: StreamStore, streamId: string): Promise<string[]> 
 
 describe("profile sets", () => {
   it("lag-bounds both async profiles and serves BK profiles only with a BOOKKEEPER_ENTRY_RANGE source reader", () => {
-    expect([...LAG_BOUNDED_PROFILES].sort()).toEqual<StorageProfile[]>(["BOOKKEEPER_WAL_ASYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
+    expect([...LAG_BOUNDED_PROFILES].sort()).toEqual<StorageProfile[]>([
+      "BOOKKEEPER_WAL_ASYNC_OBJECT",
+      "OBJECT_WAL_ASYNC_OBJECT",
+    ]);
     expect(defaultMaterializedProfiles(["OBJECT_SLICE"])).toBe(OBJECT_WAL_PROFILES);
-    expect([...defaultMaterializedProfiles(["BOOKKEEPER_ENTRY_RANGE"])]).toEqual([...OBJECT_WAL_PROFILES, ...BOOKKEEPER_OBJECT_PROFILES]);
+    expect([...defaultMaterializedProfiles(["BOOKKEEPER_ENTRY_RANGE"])]).toEqual([
+      ...OBJECT_WAL_PROFILES,
+      ...BOOKKEEPER_OBJECT_PROFILES,
+    ]);
   });
 });
 

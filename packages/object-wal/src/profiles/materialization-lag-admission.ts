@@ -44,7 +44,10 @@ export class MaterializationLagAdmission implements AdmissionHook {
     const cached = coverage.get(streamId);
     if (cached !== undefined && !over(measureLag(head, cached), bound)) return;
     const { record } = await states.load(streamId, options.signal);
-    const fresh = { materializedEnd: record.materializedEnd, materializedCumulativeSize: record.materializedCumulativeSize };
+    const fresh = {
+      materializedEnd: record.materializedEnd,
+      materializedCumulativeSize: record.materializedCumulativeSize,
+    };
     coverage.update(streamId, fresh);
     const lag = measureLag(head, fresh);
     if (!over(lag, bound)) return;
@@ -53,7 +56,15 @@ export class MaterializationLagAdmission implements AdmissionHook {
       ErrorCode.BACKPRESSURE_REJECTED,
       `stream ${streamId}: materialization lag ${String(lag.records)} record(s) / ${String(lag.bytes)} byte(s) is above the bound ` +
         `(${String(bound.maxRecords)} records / ${String(bound.maxBytes)} bytes); retry later`,
-      { retryable: true, details: { lagRecords: lag.records, lagBytes: lag.bytes, maxRecords: bound.maxRecords, maxBytes: bound.maxBytes } },
+      {
+        retryable: true,
+        details: {
+          lagRecords: lag.records,
+          lagBytes: lag.bytes,
+          maxRecords: bound.maxRecords,
+          maxBytes: bound.maxBytes,
+        },
+      },
     );
   }
 }

@@ -7,12 +7,20 @@
 import { type ReadTargetType, type StorageProfile } from "@nereus/core";
 import { STORAGE_PROFILE_TRAITS } from "@nereus/core/internal";
 
-export const OBJECT_WAL_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>(["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT"]);
-export const BOOKKEEPER_OBJECT_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>(["BOOKKEEPER_WAL_ASYNC_OBJECT", "BOOKKEEPER_WAL_SYNC_OBJECT"]);
+export const OBJECT_WAL_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>([
+  "OBJECT_WAL_SYNC_OBJECT",
+  "OBJECT_WAL_ASYNC_OBJECT",
+]);
+export const BOOKKEEPER_OBJECT_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>([
+  "BOOKKEEPER_WAL_ASYNC_OBJECT",
+  "BOOKKEEPER_WAL_SYNC_OBJECT",
+]);
 
 /** Profiles whose appends are rejected before any primary-WAL I/O while the materialization lag is over the bound. */
 export const LAG_BOUNDED_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>(
-  (Object.keys(STORAGE_PROFILE_TRAITS) as StorageProfile[]).filter((profile) => STORAGE_PROFILE_TRAITS[profile].asyncObjectMaterialization),
+  (Object.keys(STORAGE_PROFILE_TRAITS) as StorageProfile[]).filter(
+    (profile) => STORAGE_PROFILE_TRAITS[profile].asyncObjectMaterialization,
+  ),
 );
 
 /**
@@ -20,5 +28,7 @@ export const LAG_BOUNDED_PROFILES: ReadonlySet<StorageProfile> = new Set<Storage
  * when `sourceTargetTypes` (the target types of the installed source readers) include BOOKKEEPER_ENTRY_RANGE.
  */
 export function defaultMaterializedProfiles(sourceTargetTypes: readonly ReadTargetType[]): ReadonlySet<StorageProfile> {
-  return sourceTargetTypes.includes("BOOKKEEPER_ENTRY_RANGE") ? new Set([...OBJECT_WAL_PROFILES, ...BOOKKEEPER_OBJECT_PROFILES]) : OBJECT_WAL_PROFILES;
+  return sourceTargetTypes.includes("BOOKKEEPER_ENTRY_RANGE")
+    ? new Set([...OBJECT_WAL_PROFILES, ...BOOKKEEPER_OBJECT_PROFILES])
+    : OBJECT_WAL_PROFILES;
 }

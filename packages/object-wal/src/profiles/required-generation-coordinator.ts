@@ -9,7 +9,16 @@
 // counts as the primary WAL holds. It never changes the commit: a timeout (e.g. the object store is down) makes the append fail
 // KNOWN_COMMITTED, and `recoverAppend` waits again — no primary-WAL write is ever repeated.
 import { setTimeout as delay } from "node:timers/promises";
-import { ErrorCode, NereusError, type CompletionContext, type CompletionCoordinator, type GenerationIndexEntry, type ReadTarget, type StoredEntry, type WalReader } from "@nereus/core";
+import {
+  ErrorCode,
+  NereusError,
+  type CompletionContext,
+  type CompletionCoordinator,
+  type GenerationIndexEntry,
+  type ReadTarget,
+  type StoredEntry,
+  type WalReader,
+} from "@nereus/core";
 import { StreamKeyspace, bytesEqual } from "@nereus/core/internal";
 import type { MaterializationStateStore } from "../generations/materialization-state-store.js";
 import type { CoverageCache } from "../generations/coverage-cache.js";
@@ -58,7 +67,9 @@ export class RequiredGenerationCoordinator implements CompletionCoordinator {
       const cut = new AbortController();
       const published = this.#options.coverage?.changed(streamId, cut.signal).then(() => undefined);
       try {
-        await (published === undefined ? sleep(delay, context.signal) : Promise.race([sleep(delay, context.signal), published]));
+        await (published === undefined
+          ? sleep(delay, context.signal)
+          : Promise.race([sleep(delay, context.signal), published]));
       } finally {
         cut.abort();
       }
@@ -81,19 +92,27 @@ export class RequiredGenerationCoordinator implements CompletionCoordinator {
     const signal = context.signal;
     const covering = await findCovering(context, keyspace, streamId, startOffset, endOffset);
     if (covering === undefined || covering.readTarget.type !== "OBJECT_SLICE") {
-      throw invariant(`no COMMITTED Object generation covers [${String(startOffset)}, ${String(endOffset)}) of stream ${streamId} although its coverage says so`);
+      throw invariant(
+        `no COMMITTED Object generation covers [${String(startOffset)}, ${String(endOffset)}) of stream ${streamId} although its coverage says so`,
+      );
     }
     const stored = await reader.readEntries(covering.readTarget, { signal });
     const entries = clip(stored, covering, startOffset, endOffset);
     if (entries === undefined) {
-      throw invariant(`generation ${String(covering.generation)} of stream ${streamId} does not split at [${String(startOffset)}, ${String(endOffset)})`);
+      throw invariant(
+        `generation ${String(covering.generation)} of stream ${streamId} does not split at [${String(startOffset)}, ${String(endOffset)})`,
+      );
     }
     const source = readTarget.type === "OBJECT_SLICE" ? undefined : sources?.(readTarget);
     if (source === undefined) return;
     const original = await source.readEntries(readTarget, { signal });
     const same =
       original.length === entries.length &&
-      original.every((entry, index) => entry.recordCount === entries[index]?.recordCount && bytesEqual(entry.payload, (entries[index] as StoredEntry).payload));
+      original.every(
+        (entry, index) =>
+          entry.recordCount === entries[index]?.recordCount &&
+          bytesEqual(entry.payload, (entries[index] as StoredEntry).payload),
+      );
     if (!same) {
       throw new NereusError(
         ErrorCode.OBJECT_CHECKSUM_MISMATCH,
@@ -133,7 +152,12 @@ async function findCovering(
 }
 
 /** The entries of `covering` that hold exactly the offsets [start, end), or undefined when no entry boundary fits. */
-function clip(stored: readonly StoredEntry[], covering: GenerationIndexEntry, start: number, end: number): StoredEntry[] | undefined {
+function clip(
+  stored: readonly StoredEntry[],
+  covering: GenerationIndexEntry,
+  start: number,
+  end: number,
+): StoredEntry[] | undefined {
   const out: StoredEntry[] = [];
   let offset = covering.offsetStart;
   for (const entry of stored) {
@@ -164,5 +188,9 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 function aborted(signal: AbortSignal): NereusError {
   return NereusError.is(signal.reason)
     ? signal.reason
-    : new NereusError(ErrorCode.TIMEOUT, "the required Object generation was not committed before the append's deadline", { cause: signal.reason });
+    : new NereusError(
+        ErrorCode.TIMEOUT,
+        "the required Object generation was not committed before the append's deadline",
+        { cause: signal.reason },
+      );
 }

@@ -88,7 +88,9 @@ describe("FilePublishPool read buffers", () => {
 
   it("keeps bytes of reads that are still referenced intact across many reads and collections", async () => {
     const { pool, file, read } = await setup({ readBufferBytes: 1024 * 1024 });
-    const files = await Promise.all(Array.from({ length: 8 }, (_, index) => file(`f${String(index)}`, 40_000 + index * 7_000)));
+    const files = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => file(`f${String(index)}`, 40_000 + index * 7_000)),
+    );
     const kept: Array<{ bytes: Uint8Array; expected: Uint8Array }> = [];
     for (let round = 0; round < 60; round++) {
       const source = files[round % files.length];
@@ -133,7 +135,13 @@ describe("FilePublishPool read buffers", () => {
     await mkdir(path.join(root, "tmp"));
     const shared = new Uint8Array(new SharedArrayBuffer(64 * 1024)).fill(7);
     const body = shared.subarray(0, 60_000);
-    const published = pool.publish({ temporary: path.join(root, "tmp", "x.tmp"), target: path.join(root, "objects", "x.obj"), header: new Uint8Array([1]), body, fsync: false });
+    const published = pool.publish({
+      temporary: path.join(root, "tmp", "x.tmp"),
+      target: path.join(root, "objects", "x.obj"),
+      header: new Uint8Array([1]),
+      body,
+      fsync: false,
+    });
     shared.fill(9);
     expect(await published).toEqual({ kind: "published", created: true });
     const written = await readFile(path.join(root, "objects", "x.obj"));
@@ -143,7 +151,15 @@ describe("FilePublishPool read buffers", () => {
     const segment = path.join(root, "segment");
     const segmentBody = shared.subarray(0, 30_000);
     shared.fill(5);
-    const writing = pool.writeSegment({ path: segment, create: true, position: 0, records: [{ head: new Uint8Array([2]), body: segmentBody }], sync: false, syncDirectory: false, close: true });
+    const writing = pool.writeSegment({
+      path: segment,
+      create: true,
+      position: 0,
+      records: [{ head: new Uint8Array([2]), body: segmentBody }],
+      sync: false,
+      syncDirectory: false,
+      close: true,
+    });
     shared.fill(6);
     expect(await writing).toEqual({ kind: "written", skipped: [] });
     const segmentBytes = await readFile(segment);
@@ -154,6 +170,8 @@ describe("FilePublishPool read buffers", () => {
   it("rejects a bad read buffer size: the pool with a RangeError, the store with INVALID_ARGUMENT", async () => {
     expect(() => new FilePublishPool(1, { readBufferBytes: -1 })).toThrow(RangeError);
     expect(() => new FilePublishPool(1, { readBufferBytes: 1.5 })).toThrow(RangeError);
-    expect(() => new FileSystemObjectStore({ root: path.join(tmpdir(), "unused"), readBufferBytes: Number.NaN })).toThrow(/readBufferBytes must be a non-negative integer/);
+    expect(
+      () => new FileSystemObjectStore({ root: path.join(tmpdir(), "unused"), readBufferBytes: Number.NaN }),
+    ).toThrow(/readBufferBytes must be a non-negative integer/);
   });
 });

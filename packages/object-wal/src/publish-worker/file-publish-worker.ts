@@ -11,7 +11,16 @@
 // jobs. The messages both ways are those of publish-worker-protocol.ts.
 import type { Worker } from "node:worker_threads";
 import { SharedLatencyHistogram, startWorkerModule, type LatencySnapshot } from "@nereus/core";
-import type { PublishError, PublishJob, PublishOutcome, ReadJob, ReadOutcome, SegmentWriteJob, SegmentWriteOutcome, SegmentWriteRecord } from "./publish-jobs.js";
+import type {
+  PublishError,
+  PublishJob,
+  PublishOutcome,
+  ReadJob,
+  ReadOutcome,
+  SegmentWriteJob,
+  SegmentWriteOutcome,
+  SegmentWriteRecord,
+} from "./publish-jobs.js";
 import type {
   PublishWorkerData,
   PublishWorkerReply,
@@ -21,16 +30,31 @@ import type {
 } from "./publish-worker-protocol.js";
 
 export { FOLLOWER_REFUSED_CODE } from "./publish-jobs.js";
-export type { PublishError, PublishJob, PublishOutcome, ReadJob, ReadOutcome, SegmentWriteJob, SegmentWriteOutcome, SegmentWriteRecord } from "./publish-jobs.js";
+export type {
+  PublishError,
+  PublishJob,
+  PublishOutcome,
+  ReadJob,
+  ReadOutcome,
+  SegmentWriteJob,
+  SegmentWriteOutcome,
+  SegmentWriteRecord,
+} from "./publish-jobs.js";
 
 /** Default bytes of read chunks per pool (split evenly between its workers). */
 export const DEFAULT_READ_BUFFER_BYTES = 128 * 1024 * 1024;
 
 /** A request that has a reply, as the pool hands it to `#post` (which gives it its id). */
-type Outgoing = Extract<PublishWorkerRequest, { readonly kind: PublishWorkerReply["kind"] }> extends infer R ? (R extends unknown ? Omit<R, "id"> : never) : never;
+type Outgoing =
+  Extract<PublishWorkerRequest, { readonly kind: PublishWorkerReply["kind"] }> extends infer R
+    ? R extends unknown
+      ? Omit<R, "id">
+      : never
+    : never;
 
 /** What a pending request comes to: the worker's reply, or the worker's end (every request it held fails). */
-type Answer<K extends PublishWorkerReply["kind"]> = Extract<PublishWorkerReply, { readonly kind: K }> | { readonly kind: "lost"; readonly error: PublishError };
+type Answer<K extends PublishWorkerReply["kind"]> =
+  Extract<PublishWorkerReply, { readonly kind: K }> | { readonly kind: "lost"; readonly error: PublishError };
 
 interface PendingJob {
   /** The reply to the request (of its kind), or the worker's end. */
@@ -112,7 +136,12 @@ export class FilePublishPool {
    * fsync + link + directory fsync; the files layout), `objectRead` one read job that succeeded (open, header and range
    * reads, close).
    */
-  timings(): { readonly segmentWrite: LatencySnapshot; readonly segmentSync: LatencySnapshot; readonly objectPublish: LatencySnapshot; readonly objectRead: LatencySnapshot } {
+  timings(): {
+    readonly segmentWrite: LatencySnapshot;
+    readonly segmentSync: LatencySnapshot;
+    readonly objectPublish: LatencySnapshot;
+    readonly objectRead: LatencySnapshot;
+  } {
     return {
       segmentWrite: this.#timings.segmentWrite.snapshot(),
       segmentSync: this.#timings.segmentSync.snapshot(),
@@ -122,7 +151,8 @@ export class FilePublishPool {
   }
 
   constructor(size: number, options: FilePublishPoolOptions = {}) {
-    if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`publish workers must be a positive integer, got ${String(size)}`);
+    if (!Number.isSafeInteger(size) || size < 1)
+      throw new RangeError(`publish workers must be a positive integer, got ${String(size)}`);
     const readBufferBytes = options.readBufferBytes ?? DEFAULT_READ_BUFFER_BYTES;
     if (!Number.isSafeInteger(readBufferBytes) || readBufferBytes < 0) {
       throw new RangeError(`read buffer bytes must be a non-negative integer, got ${String(readBufferBytes)}`);
@@ -144,7 +174,8 @@ export class FilePublishPool {
    * The bytes may be lent shared memory: read-only, like every read result.
    */
   read(job: ReadJob): Promise<ReadOutcome> {
-    if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
+    if (this.#closed)
+      return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     return new Promise<ReadOutcome>((resolve) => {
       if (this.#queuedReads === undefined) {
         this.#queuedReads = [];
@@ -160,19 +191,25 @@ export class FilePublishPool {
    * refuses it if this one failed).
    */
   writeSegment(job: SegmentWriteJob): Promise<SegmentWriteOutcome> {
-    if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
+    if (this.#closed)
+      return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#workers[0] ?? this.#spawn();
     const records = job.records.map((record) =>
-      record.memory === undefined ? ownedRecord(record) : { ...ownedRecord(record), memory: this.#share(target, record.memory) },
+      record.memory === undefined
+        ? ownedRecord(record)
+        : { ...ownedRecord(record), memory: this.#share(target, record.memory) },
     );
-    return this.#post(target, { kind: "write-segment", job: { ...job, records } }).then((answer) => (answer.kind === "lost" ? { kind: "failed", error: answer.error } : answer.outcome));
+    return this.#post(target, { kind: "write-segment", job: { ...job, records } }).then((answer) =>
+      answer.kind === "lost" ? { kind: "failed", error: answer.error } : answer.outcome,
+    );
   }
 
   #sendReads(): void {
     const queued = this.#queuedReads ?? [];
     this.#queuedReads = undefined;
     if (this.#closed) {
-      for (const entry of queued) entry.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
+      for (const entry of queued)
+        entry.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
       return;
     }
     this.readJobs += 1;
@@ -180,8 +217,13 @@ export class FilePublishPool {
     void this.#post(target, { kind: "read", jobs: queued.map((entry) => entry.job) }).then((answer) => {
       // One outcome per read, or one failure (the worker died) for all of them.
       queued.forEach((entry, index) => {
-        const each: WorkerReadOutcome | undefined = answer.kind === "lost" ? { kind: "failed", error: answer.error } : answer.outcomes[index];
-        entry.resolve(each === undefined ? { kind: "failed", error: { code: "EWORKER", message: "publish worker answered too few reads" } } : this.#received(target, each));
+        const each: WorkerReadOutcome | undefined =
+          answer.kind === "lost" ? { kind: "failed", error: answer.error } : answer.outcomes[index];
+        entry.resolve(
+          each === undefined
+            ? { kind: "failed", error: { code: "EWORKER", message: "publish worker answered too few reads" } }
+            : this.#received(target, each),
+        );
       });
     });
   }
@@ -197,7 +239,12 @@ export class FilePublishPool {
     this.lentReads += 1;
     // `buffer` is this thread's own object for the chunk (one per message): every view of the bytes keeps it alive.
     this.#lent.register(buffer, { worker, chunk });
-    return { kind: "read", header: outcome.header, bodySize: outcome.bodySize, bytes: new Uint8Array(buffer, 0, length) };
+    return {
+      kind: "read",
+      header: outcome.header,
+      bodySize: outcome.bodySize,
+      bytes: new Uint8Array(buffer, 0, length),
+    };
   }
 
   /** Queues `lent` to go back to its worker (one message per worker and turn); dropped if that worker is gone. */
@@ -224,14 +271,20 @@ export class FilePublishPool {
   }
 
   #run(job: PublishJob): Promise<PublishOutcome> {
-    if (this.#closed) return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
+    if (this.#closed)
+      return Promise.resolve({ kind: "failed", error: { code: "ECLOSED", message: "publish pool closed" } });
     const target = this.#pick();
     const outgoing = job.memory === undefined ? job : { ...job, memory: this.#share(target, job.memory) };
-    return this.#post(target, { kind: "publish", job: outgoing }).then((answer) => (answer.kind === "lost" ? { kind: "failed", error: answer.error } : answer.outcome));
+    return this.#post(target, { kind: "publish", job: outgoing }).then((answer) =>
+      answer.kind === "lost" ? { kind: "failed", error: answer.error } : answer.outcome,
+    );
   }
 
   /** Only the first job on a worker that uses a shared buffer carries it; later ones name it by id. */
-  #share<M extends { readonly id: number; readonly buffer: SharedArrayBuffer }>(target: PoolWorker, memory: M): SharedBodyReference<M> {
+  #share<M extends { readonly id: number; readonly buffer: SharedArrayBuffer }>(
+    target: PoolWorker,
+    memory: M,
+  ): SharedBodyReference<M> {
     if (target.memories.has(memory.id)) {
       const { buffer: _sent, ...named } = memory;
       return named;
@@ -253,7 +306,8 @@ export class FilePublishPool {
   /** Makes every worker drop its reference to shared body buffer `id` (the pool let it go). */
   forget(id: number): void {
     for (const entry of this.#workers) {
-      if (entry.memories.delete(id)) entry.worker.postMessage({ kind: "forget", memory: id } satisfies PublishWorkerRequest);
+      if (entry.memories.delete(id))
+        entry.worker.postMessage({ kind: "forget", memory: id } satisfies PublishWorkerRequest);
     }
   }
 

@@ -73,7 +73,12 @@ export interface SegmentWriteRecord {
   readonly unlessFile?: string;
   readonly head: Uint8Array;
   readonly body?: Uint8Array;
-  readonly memory?: { readonly id: number; readonly buffer: SharedArrayBuffer; readonly start: number; readonly length: number };
+  readonly memory?: {
+    readonly id: number;
+    readonly buffer: SharedArrayBuffer;
+    readonly start: number;
+    readonly length: number;
+  };
 }
 
 /** A segment write's outcome: every byte written (and synced as asked), or the failing step's errno. */
@@ -94,4 +99,3 @@ export interface PublishError {
   readonly code: string;
   readonly message: string;
 }
-

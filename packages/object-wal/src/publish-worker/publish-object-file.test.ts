@@ -18,7 +18,13 @@ describe("ObjectFilePublisher (on this thread)", () => {
     directory = await mkdtemp(path.join(tmpdir(), "nereus-publish-object-"));
     const publisher = new ObjectFilePublisher(new SharedBodies());
     const target = path.join(directory, "a", "b", "object");
-    const job = (body: string) => ({ temporary: path.join(directory, `tmp-${body}`), target, header: bytes("H"), body: bytes(body), fsync: true });
+    const job = (body: string) => ({
+      temporary: path.join(directory, `tmp-${body}`),
+      target,
+      header: bytes("H"),
+      body: bytes(body),
+      fsync: true,
+    });
     expect(publisher.publish(job("first"))).toEqual({ kind: "published", created: true });
     expect(publisher.publish(job("second"))).toEqual({ kind: "published", created: false });
     expect(fs.readFileSync(target, "utf8")).toBe("Hfirst");
@@ -31,8 +37,20 @@ describe("ObjectFilePublisher (on this thread)", () => {
     const shared = new SharedArrayBuffer(8);
     new Uint8Array(shared).set(bytes("HBODY"));
     const base = { header: new Uint8Array(0), body: new Uint8Array(0), fsync: false };
-    publisher.publish({ ...base, temporary: path.join(directory, "t1"), target: path.join(directory, "one"), memory: { id: 7, buffer: shared, length: 5 } });
+    publisher.publish({
+      ...base,
+      temporary: path.join(directory, "t1"),
+      target: path.join(directory, "one"),
+      memory: { id: 7, buffer: shared, length: 5 },
+    });
     expect(fs.readFileSync(path.join(directory, "one"), "utf8")).toBe("HBODY");
-    expect(() => publisher.publish({ ...base, temporary: path.join(directory, "t2"), target: path.join(directory, "two"), memory: { id: 8, length: 5 } })).toThrow(/never registered/);
+    expect(() =>
+      publisher.publish({
+        ...base,
+        temporary: path.join(directory, "t2"),
+        target: path.join(directory, "two"),
+        memory: { id: 8, length: 5 },
+      }),
+    ).toThrow(/never registered/);
   });
 });

@@ -3,7 +3,15 @@
 // the worker's start-up data and the sizes of its read chunks. A shared buffer crosses once per worker: the first
 // job that uses it carries it, later ones name it by id (`SharedBodyReference`).
 import type { SharedLatencyHistogramHandle } from "@nereus/core";
-import type { PublishError, PublishJob, PublishOutcome, ReadJob, SegmentWriteJob, SegmentWriteOutcome, SegmentWriteRecord } from "./publish-jobs.js";
+import type {
+  PublishError,
+  PublishJob,
+  PublishOutcome,
+  ReadJob,
+  SegmentWriteJob,
+  SegmentWriteOutcome,
+  SegmentWriteRecord,
+} from "./publish-jobs.js";
 
 /** Reads shorter than this get a buffer of their own (a small malloc is cheap and rarely faults). */
 export const MIN_POOLED_READ_BYTES = 16 * 1024;
@@ -12,7 +20,8 @@ export const MIN_READ_CHUNK_BYTES = 64 * 1024;
 export const MAX_READ_CHUNK_BYTES = 8 * 1024 * 1024;
 
 /** A shared buffer as a message names it: with the buffer the first time a worker sees `id`, by `id` alone after. */
-export type SharedBodyReference<M extends { readonly id: number; readonly buffer: SharedArrayBuffer }> = M | Omit<M, "buffer">;
+export type SharedBodyReference<M extends { readonly id: number; readonly buffer: SharedArrayBuffer }> =
+  M | Omit<M, "buffer">;
 
 /** A publish job as sent. */
 export interface PublishJobMessage extends Omit<PublishJob, "memory"> {
@@ -42,7 +51,13 @@ export type PublishWorkerRequest =
 
 /** What a worker answers for one read: the bytes transferred, or lent in one of its shared chunks. */
 export type WorkerReadOutcome =
-  | { readonly kind: "read"; readonly header: Uint8Array; readonly bodySize: number; readonly bytes: Uint8Array; readonly lent?: undefined }
+  | {
+      readonly kind: "read";
+      readonly header: Uint8Array;
+      readonly bodySize: number;
+      readonly bytes: Uint8Array;
+      readonly lent?: undefined;
+    }
   | {
       readonly kind: "read";
       readonly header: Uint8Array;

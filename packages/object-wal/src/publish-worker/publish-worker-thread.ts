@@ -8,7 +8,13 @@ import { parentPort, workerData } from "node:worker_threads";
 import { SharedLatencyHistogram } from "@nereus/core";
 import { ObjectFilePublisher } from "./publish-object-file.js";
 import type { PublishOutcome } from "./publish-jobs.js";
-import type { PublishJobMessage, PublishWorkerData, PublishWorkerReply, PublishWorkerRequest, WorkerReadOutcome } from "./publish-worker-protocol.js";
+import type {
+  PublishJobMessage,
+  PublishWorkerData,
+  PublishWorkerReply,
+  PublishWorkerRequest,
+  WorkerReadOutcome,
+} from "./publish-worker-protocol.js";
 import { ReadChunks } from "./read-chunks.js";
 import { readObjectFile } from "./read-object-file.js";
 import { SegmentFileWriter } from "./segment-file-writer.js";
@@ -50,7 +56,8 @@ function publish(job: PublishJobMessage): PublishOutcome {
   const started = process.hrtime.bigint();
   try {
     const outcome = publisher.publish(job);
-    if (outcome.kind === "published" && outcome.created) timings.objectPublish.observeNanos(process.hrtime.bigint() - started);
+    if (outcome.kind === "published" && outcome.created)
+      timings.objectPublish.observeNanos(process.hrtime.bigint() - started);
     return outcome;
   } catch (error) {
     try {
@@ -74,7 +81,8 @@ port.on("message", (request: PublishWorkerRequest) => {
       const outcomes = request.jobs.map(read);
       const transfer: ArrayBuffer[] = [];
       for (const each of outcomes) {
-        if (each.kind === "read" && each.bytes !== undefined && !transfer.includes(each.bytes.buffer as ArrayBuffer)) transfer.push(each.bytes.buffer as ArrayBuffer);
+        if (each.kind === "read" && each.bytes !== undefined && !transfer.includes(each.bytes.buffer as ArrayBuffer))
+          transfer.push(each.bytes.buffer as ArrayBuffer);
       }
       reply({ kind: "read", id: request.id, outcomes }, transfer);
       return;

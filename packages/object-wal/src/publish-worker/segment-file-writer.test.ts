@@ -23,7 +23,10 @@ describe("SegmentFileWriter (on this thread)", () => {
     fs.writeFileSync(taken, "");
     const shared = new SharedArrayBuffer(8);
     new Uint8Array(shared).set(bytes("XYZW"));
-    const writer = new SegmentFileWriter(new SharedBodies(), { write: SharedLatencyHistogram.create(), sync: SharedLatencyHistogram.create() });
+    const writer = new SegmentFileWriter(new SharedBodies(), {
+      write: SharedLatencyHistogram.create(),
+      sync: SharedLatencyHistogram.create(),
+    });
     const gates = new SharedDurabilityGates();
     const outcome = writer.run({
       path: file,
@@ -46,9 +49,20 @@ describe("SegmentFileWriter (on this thread)", () => {
 
   it("fails the gate of a failed job and refuses the job that follows it", async () => {
     directory = await mkdtemp(path.join(tmpdir(), "nereus-segment-writer-"));
-    const writer = new SegmentFileWriter(new SharedBodies(), { write: SharedLatencyHistogram.create(), sync: SharedLatencyHistogram.create() });
+    const writer = new SegmentFileWriter(new SharedBodies(), {
+      write: SharedLatencyHistogram.create(),
+      sync: SharedLatencyHistogram.create(),
+    });
     const gates = new SharedDurabilityGates();
-    const job = { path: path.join(directory, "missing", "0001.seg"), create: true, position: 0, records: [], sync: false, syncDirectory: false, close: false };
+    const job = {
+      path: path.join(directory, "missing", "0001.seg"),
+      create: true,
+      position: 0,
+      records: [],
+      sync: false,
+      syncDirectory: false,
+      close: false,
+    };
     const failed = writer.run({ ...job, gate: { words: gates.words, sequence: 1 } });
     expect(failed.kind === "failed" && failed.error.code).toBe("ENOENT");
     expect(new BigInt64Array(gates.words)[1]).toBe(1n);

@@ -19,7 +19,10 @@ export class SegmentFileWriter {
   /** Whether the last job failed (or was refused): a job that follows it is refused too. */
   #lastJobFailed = false;
 
-  constructor(bodies: SharedBodies, timings: { readonly write: SharedLatencyHistogram; readonly sync: SharedLatencyHistogram }) {
+  constructor(
+    bodies: SharedBodies,
+    timings: { readonly write: SharedLatencyHistogram; readonly sync: SharedLatencyHistogram },
+  ) {
     this.#bodies = bodies;
     this.#timings = timings;
   }
@@ -27,7 +30,8 @@ export class SegmentFileWriter {
   /** Runs `job`: its outcome, with the failing system call's errno when it failed (the segment is closed then). */
   run(job: SegmentWriteJobMessage): SegmentWriteOutcome {
     try {
-      if (job.follows === true && this.#lastJobFailed) throw codedError(FOLLOWER_REFUSED_CODE, "the segment write before this one failed");
+      if (job.follows === true && this.#lastJobFailed)
+        throw codedError(FOLLOWER_REFUSED_CODE, "the segment write before this one failed");
       this.#lastJobFailed = true;
       const outcome = this.#write(job);
       this.#lastJobFailed = false;
@@ -62,7 +66,10 @@ export class SegmentFileWriter {
       writeAll(fd, record.head, position);
       position += record.head.length;
       const memory = record.memory;
-      const body = memory === undefined ? record.body : this.#bodies.bytes(memory).subarray(memory.start, memory.start + memory.length);
+      const body =
+        memory === undefined
+          ? record.body
+          : this.#bodies.bytes(memory).subarray(memory.start, memory.start + memory.length);
       if (body !== undefined) {
         writeAll(fd, body, position);
         position += body.length;

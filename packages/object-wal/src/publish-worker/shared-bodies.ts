@@ -9,7 +9,8 @@ export class SharedBodies {
 
   /** The whole shared buffer `reference` names, registering it when the reference carries it. Throws EMEMORY if unknown. */
   bytes(reference: SharedBodyReference<{ readonly id: number; readonly buffer: SharedArrayBuffer }>): Uint8Array {
-    if ("buffer" in reference && reference.buffer !== undefined) this.#bodies.set(reference.id, new Uint8Array(reference.buffer));
+    if ("buffer" in reference && reference.buffer !== undefined)
+      this.#bodies.set(reference.id, new Uint8Array(reference.buffer));
     const bytes = this.#bodies.get(reference.id);
     if (bytes === undefined) throw codedError("EMEMORY", `shared body ${String(reference.id)} was never registered`);
     return bytes;

@@ -6,7 +6,7 @@ import type { PublishError } from "./publish-jobs.js";
 
 /** Writes all of `bytes` at `position` (looping over short writes). */
 export function writeAll(fd: number, bytes: Uint8Array, position: number): void {
-  for (let written = 0; written < bytes.length; ) {
+  for (let written = 0; written < bytes.length;) {
     written += fs.writeSync(fd, bytes, written, bytes.length - written, position + written);
   }
 }

@@ -14,8 +14,22 @@ async function twoSliceObject(store: InMemoryObjectStore, key = "wal/one.nrs"): 
     attemptKey: "wo-1",
     createdAtMillis: 1,
     slices: [
-      { streamId: "s-a", firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: encoder.encode("a") }, { recordCount: 2, payload: encoder.encode("b") }] },
-      { streamId: "s-b", firstExpectedOffset: 0, entries: [{ recordCount: 1, payload: encoder.encode("x".repeat(4096)) }, { recordCount: 1, payload: encoder.encode("y") }] },
+      {
+        streamId: "s-a",
+        firstExpectedOffset: 0,
+        entries: [
+          { recordCount: 1, payload: encoder.encode("a") },
+          { recordCount: 2, payload: encoder.encode("b") },
+        ],
+      },
+      {
+        streamId: "s-b",
+        firstExpectedOffset: 0,
+        entries: [
+          { recordCount: 1, payload: encoder.encode("x".repeat(4096)) },
+          { recordCount: 1, payload: encoder.encode("y") },
+        ],
+      },
     ],
   });
   await store.putIfAbsent(key, encoded.bytes);
@@ -52,7 +66,10 @@ describe("ObjectWalReader", () => {
     const targets = await twoSliceObject(store);
     const reader = new ObjectWalReader({ objectStore: store });
     const results = await Promise.all(reader.readEntriesMany(targets));
-    expect(results.map(texts)).toEqual([["a", "b"], ["xxx", "y"]]);
+    expect(results.map(texts)).toEqual([
+      ["a", "b"],
+      ["xxx", "y"],
+    ]);
     expect(store.stats.gets).toBe(1);
     expect(reader.stats.coalescedSlices).toBe(1);
   });
@@ -68,7 +85,11 @@ describe("ObjectWalReader", () => {
     await Promise.all(reader.readEntriesMany([second, other[0] as ObjectSliceTarget]));
     expect(store.stats.gets).toBe(2);
     // Slices whose gap is larger than allowed are fetched separately.
-    const apart = new ObjectWalReader({ objectStore: store, coalesceGapBytes: 0, maxCoalescedBytes: first.sliceLength });
+    const apart = new ObjectWalReader({
+      objectStore: store,
+      coalesceGapBytes: 0,
+      maxCoalescedBytes: first.sliceLength,
+    });
     await Promise.all(apart.readEntriesMany(targets));
     expect(store.stats.gets).toBe(4);
   });
@@ -103,8 +124,16 @@ describe("ObjectWalReader", () => {
     const [first] = await twoSliceObject(store);
     if (first === undefined) throw new Error("no slice");
     const reader = new ObjectWalReader({ objectStore: store });
-    const results = await Promise.all([reader.readEntries(first), reader.readEntries(first), reader.readEntries(first)]);
-    expect(results.map(texts)).toEqual([["a", "b"], ["a", "b"], ["a", "b"]]);
+    const results = await Promise.all([
+      reader.readEntries(first),
+      reader.readEntries(first),
+      reader.readEntries(first),
+    ]);
+    expect(results.map(texts)).toEqual([
+      ["a", "b"],
+      ["a", "b"],
+      ["a", "b"],
+    ]);
     expect(store.stats.gets).toBe(1);
   });
 

@@ -84,7 +84,10 @@ export class ObjectWalReader implements WalReader {
     this.#store = options.objectStore;
     this.#cache = new VerifiedSliceCache(options.cacheBytes ?? DEFAULT_SLICE_CACHE_BYTES);
     this.#coalesceGapBytes = nonNegative("coalesceGapBytes", options.coalesceGapBytes ?? DEFAULT_COALESCE_GAP_BYTES);
-    this.#maxCoalescedBytes = nonNegative("maxCoalescedBytes", options.maxCoalescedBytes ?? DEFAULT_MAX_COALESCED_BYTES);
+    this.#maxCoalescedBytes = nonNegative(
+      "maxCoalescedBytes",
+      options.maxCoalescedBytes ?? DEFAULT_MAX_COALESCED_BYTES,
+    );
   }
 
   /** Bytes of verified slices currently cached. */
@@ -109,7 +112,13 @@ export class ObjectWalReader implements WalReader {
     for (const target of targets) {
       if (target.type !== "OBJECT_SLICE" || !NRS1_OBJECT_TYPES.has(target.objectType)) {
         const what = target.type === "OBJECT_SLICE" ? `${target.objectType} slices` : `${target.type} targets`;
-        results.push(Promise.reject(new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `the Object WAL reader cannot read ${what}`, { retryable: false })));
+        results.push(
+          Promise.reject(
+            new NereusError(ErrorCode.UNSUPPORTED_READ_TARGET, `the Object WAL reader cannot read ${what}`, {
+              retryable: false,
+            }),
+          ),
+        );
         continue;
       }
       this.stats.requestedBytes += target.sliceLength;
@@ -218,7 +227,10 @@ export class ObjectWalReader implements WalReader {
       try {
         const from = target.sliceOffset - start;
         // A short body makes the view short too; the decoder reports the length mismatch.
-        const view = bytes.subarray(Math.min(from, bytes.byteLength), Math.min(from + target.sliceLength, bytes.byteLength));
+        const view = bytes.subarray(
+          Math.min(from, bytes.byteLength),
+          Math.min(from + target.sliceLength, bytes.byteLength),
+        );
         const decoded = decodeSliceBytes(view, {
           offset: target.sliceOffset,
           length: target.sliceLength,
@@ -247,6 +259,7 @@ function checkEntryCount(entries: readonly StoredEntry[], target: ObjectSliceTar
 }
 
 function nonNegative(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative safe integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new RangeError(`${name} must be a non-negative safe integer, got ${String(value)}`);
   return value;
 }

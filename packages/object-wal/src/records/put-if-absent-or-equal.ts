@@ -25,20 +25,29 @@ export async function putIfAbsentOrEqual(
       if (result.succeeded) return result.revision;
       stored = result.current.get(key);
     } catch (error) {
-      if (!NereusError.is(error) || error.details["ambiguous"] === false || error.code === ErrorCode.CANCELLED) throw error;
+      if (!NereusError.is(error) || error.details["ambiguous"] === false || error.code === ErrorCode.CANCELLED)
+        throw error;
       lastError = error;
       stored = await metadata.get(key, { signal });
     }
     if (stored !== undefined) {
       if (bytesEqual(stored.value, value)) return stored.modRevision;
-      throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `${key} exists with different content; refusing to overwrite it`, {
-        retryable: false,
-        details: { key },
-      });
+      throw new NereusError(
+        ErrorCode.METADATA_INVARIANT_VIOLATION,
+        `${key} exists with different content; refusing to overwrite it`,
+        {
+          retryable: false,
+          details: { key },
+        },
+      );
     }
   }
-  throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `could not create ${key}: it kept disappearing or the store kept failing`, {
-    cause: lastError,
-    details: { key },
-  });
+  throw new NereusError(
+    ErrorCode.METADATA_CONDITION_FAILED,
+    `could not create ${key}: it kept disappearing or the store kept failing`,
+    {
+      cause: lastError,
+      details: { key },
+    },
+  );
 }

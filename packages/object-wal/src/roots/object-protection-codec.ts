@@ -14,7 +14,10 @@ const SCHEMA_VERSION = 1;
 
 function validate(protection: ObjectProtection, checks: RecordChecks): void {
   checks.sha256Hex("objectKeyHash", protection.objectKeyHash);
-  checks.require(PhysicalObjectWireIds.protectionType.idOf(protection.type) !== undefined, `unknown type ${String(protection.type)}`);
+  checks.require(
+    PhysicalObjectWireIds.protectionType.idOf(protection.type) !== undefined,
+    `unknown type ${String(protection.type)}`,
+  );
   checks.text("referenceId", protection.referenceId);
   checks.text("ownerKey", protection.ownerKey);
   checks.text("streamId", protection.streamId);

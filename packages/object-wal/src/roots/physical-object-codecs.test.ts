@@ -4,7 +4,12 @@ import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { expectCorruptionRejected, invariantViolation } from "@nereus/core/testing";
 import { objectProtectionCodec } from "./object-protection-codec.js";
-import { objectKeyHash, objectProtectionKey, parsePhysicalObjectRootKey, physicalObjectRootKey } from "./physical-object-keys.js";
+import {
+  objectKeyHash,
+  objectProtectionKey,
+  parsePhysicalObjectRootKey,
+  physicalObjectRootKey,
+} from "./physical-object-keys.js";
 import type { ObjectProtection, PhysicalObjectRoot } from "./physical-object-records.js";
 import { physicalObjectRootCodec } from "./physical-object-root-codec.js";
 import { protectionReferenceId } from "./physical-object-roots.js";
@@ -90,16 +95,22 @@ describe("physical-object keys", () => {
     expect(ROOT_KEY).toBe(`/nereus/clusters/unit/physical-objects/v1/023/roots/${HASH}`);
     expect(PROTECTION_KEY).toBe(`/nereus/clusters/unit/physical-objects/v1/023/objects/${HASH}/protections/01/ra1-abc`);
     expect(parsePhysicalObjectRootKey(ROOT_KEY)).toEqual({ cluster: "unit", objectKeyHash: HASH });
-    expect(() => parsePhysicalObjectRootKey(ROOT_KEY.replace("/023/", "/024/"))).toThrow(/not a physical-object root key/);
+    expect(() => parsePhysicalObjectRootKey(ROOT_KEY.replace("/023/", "/024/"))).toThrow(
+      /not a physical-object root key/,
+    );
     expect(() => parsePhysicalObjectRootKey(`${ROOT_KEY}/x`)).toThrow(/not a physical-object root key/);
   });
 
   test("reference ids are deterministic per owner and differ by type", () => {
     const owner = FIXTURE_PROTECTION.ownerKey;
-    expect(protectionReferenceId("REACHABLE_APPEND", "s-x", owner, HASH)).toBe(protectionReferenceId("REACHABLE_APPEND", "s-x", owner, HASH));
+    expect(protectionReferenceId("REACHABLE_APPEND", "s-x", owner, HASH)).toBe(
+      protectionReferenceId("REACHABLE_APPEND", "s-x", owner, HASH),
+    );
     expect(protectionReferenceId("REACHABLE_APPEND", "s-x", owner, HASH)).toMatch(/^ra1-[a-z2-7]{52}$/);
     expect(protectionReferenceId("VISIBLE_GENERATION", "s-x", owner, HASH)).toMatch(/^vg1-/);
-    expect(protectionReferenceId("REACHABLE_APPEND", "s-x", `${owner}x`, HASH)).not.toBe(protectionReferenceId("REACHABLE_APPEND", "s-x", owner, HASH));
+    expect(protectionReferenceId("REACHABLE_APPEND", "s-x", `${owner}x`, HASH)).not.toBe(
+      protectionReferenceId("REACHABLE_APPEND", "s-x", owner, HASH),
+    );
   });
 });
 
@@ -115,8 +126,12 @@ describe("physicalObjectRootCodec", () => {
 
   test("a foreign key or record type is rejected", () => {
     const other = physicalObjectRootKey("unit", objectKeyHash("other"));
-    expect(invariantViolation(() => physicalObjectRootCodec.decode(fromHex(GOLDEN_ROOT), other)).message).toContain("does not match the key's");
-    expect(invariantViolation(() => physicalObjectRootCodec.decode(fromHex(GOLDEN_PROTECTION), ROOT_KEY)).message).toContain('expected "PhysicalObjectRoot"');
+    expect(invariantViolation(() => physicalObjectRootCodec.decode(fromHex(GOLDEN_ROOT), other)).message).toContain(
+      "does not match the key's",
+    );
+    expect(
+      invariantViolation(() => physicalObjectRootCodec.decode(fromHex(GOLDEN_PROTECTION), ROOT_KEY)).message,
+    ).toContain('expected "PhysicalObjectRoot"');
   });
 
   test("encode refuses roots that break invariants", () => {
@@ -141,7 +156,9 @@ describe("physicalObjectRootCodec", () => {
         objectKey: fc.string({ minLength: 1, maxLength: 40 }).filter((text) => isWellFormedString(text)),
         objectId: fc.string({ minLength: 1, maxLength: 20 }).filter((text) => isWellFormedString(text)),
         kind: fc.constantFrom("OBJECT_WAL", "STREAM_GENERATION") as fc.Arbitrary<PhysicalObjectRoot["kind"]>,
-        lifecycle: fc.constantFrom("ACTIVE", "MARKED", "DELETING", "DELETED", "QUARANTINED") as fc.Arbitrary<PhysicalObjectRoot["lifecycle"]>,
+        lifecycle: fc.constantFrom("ACTIVE", "MARKED", "DELETING", "DELETED", "QUARANTINED") as fc.Arbitrary<
+          PhysicalObjectRoot["lifecycle"]
+        >,
         lifecycleEpoch: fc.nat(),
         createdAtMillis: fc.nat(),
         objectLength: fc.integer({ min: 100, max: 2 ** 40 }),
@@ -157,7 +174,12 @@ describe("physicalObjectRootCodec", () => {
       }));
     fc.assert(
       fc.property(arbitrary, (root) => {
-        expect(physicalObjectRootCodec.decode(physicalObjectRootCodec.encode(root), physicalObjectRootKey("c", root.objectKeyHash))).toEqual(root);
+        expect(
+          physicalObjectRootCodec.decode(
+            physicalObjectRootCodec.encode(root),
+            physicalObjectRootKey("c", root.objectKeyHash),
+          ),
+        ).toEqual(root);
       }),
     );
   });
@@ -170,11 +192,16 @@ describe("objectProtectionCodec", () => {
   });
 
   test("every truncation, bit flip and trailing byte is rejected", () => {
-    expectCorruptionRejected(fromHex(GOLDEN_PROTECTION), (bytes) => objectProtectionCodec.decode(bytes, PROTECTION_KEY));
+    expectCorruptionRejected(fromHex(GOLDEN_PROTECTION), (bytes) =>
+      objectProtectionCodec.decode(bytes, PROTECTION_KEY),
+    );
   });
 
   test("the key's hash, type and reference id must match", () => {
-    for (const key of [objectProtectionKey("unit", HASH, 2, "ra1-abc"), objectProtectionKey("unit", HASH, 1, "ra1-abd")]) {
+    for (const key of [
+      objectProtectionKey("unit", HASH, 2, "ra1-abc"),
+      objectProtectionKey("unit", HASH, 1, "ra1-abd"),
+    ]) {
       invariantViolation(() => objectProtectionCodec.decode(fromHex(GOLDEN_PROTECTION), key));
     }
     invariantViolation(() => objectProtectionCodec.encode({ ...FIXTURE_PROTECTION, ownerKey: "" }));

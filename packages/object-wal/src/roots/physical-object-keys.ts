@@ -5,7 +5,15 @@
 // `objectKeyHash` is the hex SHA-256 of the exact object key (store-relative, UTF-8); the shard is its first byte
 // (000..255) so a later GC can scan roots in bounded, restartable slices. Parsers are strict: a key the builders
 // could not have produced throws DECODE_ERROR.
-import { PhysicalKeySpace, decodeKeyComponent, encodeKeyComponent, isPhysicalHash, notKeyOf, protectionTypeSlot, sha256Hex } from "@nereus/core/internal";
+import {
+  PhysicalKeySpace,
+  decodeKeyComponent,
+  encodeKeyComponent,
+  isPhysicalHash,
+  notKeyOf,
+  protectionTypeSlot,
+  sha256Hex,
+} from "@nereus/core/internal";
 
 /** Fixed path segments (durable; never rename). */
 export const PhysicalObjectKeySegment = {

@@ -30,7 +30,10 @@ function validate(root: PhysicalObjectRoot, checks: RecordChecks): void {
   checks.require(root.objectKeyHash === objectKeyHash(root.objectKey), "objectKeyHash is not the SHA-256 of objectKey");
   checks.text("objectId", root.objectId);
   checks.require(PhysicalObjectWireIds.kind.idOf(root.kind) !== undefined, `unknown kind ${String(root.kind)}`);
-  checks.require(PhysicalObjectWireIds.lifecycle.idOf(root.lifecycle) !== undefined, `unknown lifecycle ${String(root.lifecycle)}`);
+  checks.require(
+    PhysicalObjectWireIds.lifecycle.idOf(root.lifecycle) !== undefined,
+    `unknown lifecycle ${String(root.lifecycle)}`,
+  );
   checks.natural("lifecycleEpoch", root.lifecycleEpoch);
   checks.text("writerId", root.writerId);
   checks.text("processRunId", root.processRunId);
@@ -38,13 +41,22 @@ function validate(root: PhysicalObjectRoot, checks: RecordChecks): void {
   checks.natural("orphanNotBeforeMillis", root.orphanNotBeforeMillis);
   checks.natural("objectLength", root.objectLength, 1);
   checks.u32("storageChecksum", root.storageChecksum);
-  checks.require(Number.isInteger(root.formatMajor) && root.formatMajor >= 1 && root.formatMajor <= 0xffff, "formatMajor must be in 1..65535");
-  checks.require(Number.isInteger(root.formatMinor) && root.formatMinor >= 0 && root.formatMinor <= 0xffff, "formatMinor must be in 0..65535");
+  checks.require(
+    Number.isInteger(root.formatMajor) && root.formatMajor >= 1 && root.formatMajor <= 0xffff,
+    "formatMajor must be in 1..65535",
+  );
+  checks.require(
+    Number.isInteger(root.formatMinor) && root.formatMinor >= 0 && root.formatMinor <= 0xffff,
+    "formatMinor must be in 0..65535",
+  );
   checks.u32("sliceCount", root.sliceCount, 1);
   checks.natural("manifestOffset", root.manifestOffset);
   checks.u32("manifestLength", root.manifestLength, 1);
   checks.u32("manifestChecksum", root.manifestChecksum);
-  checks.require(root.manifestOffset + root.manifestLength <= root.objectLength, "the manifest lies outside the object");
+  checks.require(
+    root.manifestOffset + root.manifestLength <= root.objectLength,
+    "the manifest lies outside the object",
+  );
 }
 
 /**
@@ -58,7 +70,10 @@ export const physicalObjectRootCodec: RecordCodec<PhysicalObjectRoot> = defineRe
   parseKey: parsePhysicalObjectRootKey,
 
   matchKey(root, location, checks) {
-    checks.require(root.objectKeyHash === location.objectKeyHash, `objectKeyHash ${root.objectKeyHash} does not match the key's ${location.objectKeyHash}`);
+    checks.require(
+      root.objectKeyHash === location.objectKeyHash,
+      `objectKeyHash ${root.objectKeyHash} does not match the key's ${location.objectKeyHash}`,
+    );
   },
 
   write(writer, root) {

@@ -9,7 +9,11 @@ import { putIfAbsentOrEqual } from "../records/put-if-absent-or-equal.js";
 import { objectProtectionCodec } from "./object-protection-codec.js";
 import { objectKeyHash, objectProtectionKey, physicalObjectRootKey } from "./physical-object-keys.js";
 import { physicalObjectRootCodec } from "./physical-object-root-codec.js";
-import { PhysicalObjectWireIds, type ObjectProtectionType, type PhysicalObjectRoot } from "./physical-object-records.js";
+import {
+  PhysicalObjectWireIds,
+  type ObjectProtectionType,
+  type PhysicalObjectRoot,
+} from "./physical-object-records.js";
 
 const encoder = new TextEncoder();
 
@@ -46,7 +50,12 @@ export class PhysicalObjectRoots {
 
   /** Creates `root` (ACTIVE) unless it exists with exactly these bytes; returns its revision. */
   async create(metadata: MetadataStore, root: PhysicalObjectRoot, signal?: AbortSignal): Promise<VersionedRoot> {
-    const revision = await putIfAbsentOrEqual(metadata, physicalObjectRootKey(this.cluster, root.objectKeyHash), physicalObjectRootCodec.encode(root), signal);
+    const revision = await putIfAbsentOrEqual(
+      metadata,
+      physicalObjectRootKey(this.cluster, root.objectKeyHash),
+      physicalObjectRootCodec.encode(root),
+      signal,
+    );
     return { root, revision };
   }
 
@@ -57,7 +66,11 @@ export class PhysicalObjectRoots {
     if (stored === undefined) return undefined;
     const root = physicalObjectRootCodec.decode(stored.value, key);
     if (root.objectKey !== objectKey) {
-      throw new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, `root ${key} names object ${root.objectKey}, not ${objectKey}`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.METADATA_INVARIANT_VIOLATION,
+        `root ${key} names object ${root.objectKey}, not ${objectKey}`,
+        { retryable: false },
+      );
     }
     return { root, revision: stored.modRevision };
   }
@@ -71,7 +84,11 @@ export class PhysicalObjectRoots {
   creatingProtection(root: PhysicalObjectRoot, request: ProtectionRequest): RootProtection {
     // Revision 0 makes the root compare a compare on absence (MetadataStore SPI).
     const protection = this.protection({ root, revision: 0 }, request);
-    const rootPut: WriteOp = { type: "put", key: physicalObjectRootKey(this.cluster, root.objectKeyHash), value: physicalObjectRootCodec.encode(root) };
+    const rootPut: WriteOp = {
+      type: "put",
+      key: physicalObjectRootKey(this.cluster, root.objectKeyHash),
+      value: physicalObjectRootCodec.encode(root),
+    };
     return { compares: protection.compares, writes: [rootPut, ...protection.writes] };
   }
 
@@ -82,10 +99,14 @@ export class PhysicalObjectRoots {
   protection(versioned: VersionedRoot, request: ProtectionRequest): RootProtection {
     const { root, revision } = versioned;
     if (root.lifecycle !== "ACTIVE") {
-      throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `object ${root.objectKey} is ${root.lifecycle}; it may not be referenced`, {
-        retryable: false,
-        details: { objectKey: root.objectKey, lifecycle: root.lifecycle },
-      });
+      throw new NereusError(
+        ErrorCode.METADATA_CONDITION_FAILED,
+        `object ${root.objectKey} is ${root.lifecycle}; it may not be referenced`,
+        {
+          retryable: false,
+          details: { objectKey: root.objectKey, lifecycle: root.lifecycle },
+        },
+      );
     }
     const referenceId = protectionReferenceId(request.type, request.streamId, request.ownerKey, root.objectKeyHash);
     const typeId = PhysicalObjectWireIds.protectionType.idOf(request.type) ?? 0;
@@ -108,7 +129,12 @@ export class PhysicalObjectRoots {
  * Deterministic reference id of a protection: `ra1-` (REACHABLE_APPEND) or `vg1-` (VISIBLE_GENERATION) +
  * base32(sha256(streamId ‖ 0 ‖ ownerKey ‖ 0 ‖ objectKeyHash)).
  */
-export function protectionReferenceId(type: ObjectProtectionType, streamId: string, ownerKey: string, keyHash: string): string {
+export function protectionReferenceId(
+  type: ObjectProtectionType,
+  streamId: string,
+  ownerKey: string,
+  keyHash: string,
+): string {
   const prefix = type === "REACHABLE_APPEND" ? "ra1-" : "vg1-";
   return prefix + base32LowerNoPad(sha256(encoder.encode(`${streamId}\0${ownerKey}\0${keyHash}`)));
 }

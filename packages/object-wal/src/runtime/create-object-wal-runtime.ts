@@ -128,7 +128,9 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
   const sourceReader = new ObjectWalReader({ objectStore: options.objectStore });
   const extraReaders = options.sourceReaders ?? [];
   const readers = (target: ReadTarget): WalReader | undefined =>
-    target.type === "OBJECT_SLICE" ? sourceReader : extraReaders.find((candidate) => candidate.targetTypes.includes(target.type));
+    target.type === "OBJECT_SLICE"
+      ? sourceReader
+      : extraReaders.find((candidate) => candidate.targetTypes.includes(target.type));
   const coverage = new CoverageCache();
   const registry = new StreamRegistry(options.metadata, options.cluster, clock);
   const materialization = options.materialization ?? {};
@@ -141,15 +143,23 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     states,
     coverage,
     bound: lagBound,
-    registeredProfiles: new Set<StorageProfile>([...profiles, ...[...LAG_BOUNDED_PROFILES].filter((profile) => served.has(profile))]),
+    registeredProfiles: new Set<StorageProfile>([
+      ...profiles,
+      ...[...LAG_BOUNDED_PROFILES].filter((profile) => served.has(profile)),
+    ]),
   });
   const busyBytesPerSecond = materialization.busyBytesPerSecond ?? 0;
   if (!(Number.isFinite(busyBytesPerSecond) && busyBytesPerSecond >= 0)) {
-    throw new RangeError(`materialization.busyBytesPerSecond must be a non-negative number, got ${String(busyBytesPerSecond)}`);
+    throw new RangeError(
+      `materialization.busyBytesPerSecond must be a non-negative number, got ${String(busyBytesPerSecond)}`,
+    );
   }
   const activity =
     busyBytesPerSecond > 0
-      ? new ForegroundActivity({ total: () => writer.stats.objectBytes + reader.stats.requestedBytes, busyBytesPerSecond })
+      ? new ForegroundActivity({
+          total: () => writer.stats.objectBytes + reader.stats.requestedBytes,
+          busyBytesPerSecond,
+        })
       : undefined;
   const worker = new MaterializationWorker({
     metadata: options.metadata,
@@ -167,12 +177,19 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     ...(materialization.claimTtlMs === undefined ? {} : { claimTtlMs: materialization.claimTtlMs }),
     ...(materialization.concurrency === undefined ? {} : { concurrency: materialization.concurrency }),
     ...(materialization.taskPauseMs === undefined ? {} : { taskPauseMs: materialization.taskPauseMs }),
-    ...(materialization.maxBytesPerSecond === undefined ? {} : { maxBytesPerSecond: materialization.maxBytesPerSecond }),
+    ...(materialization.maxBytesPerSecond === undefined
+      ? {}
+      : { maxBytesPerSecond: materialization.maxBytesPerSecond }),
     ...(activity === undefined ? {} : { foregroundBusy: () => activity.busy() }),
     ...(materialization.hooks === undefined ? {} : { hooks: materialization.hooks }),
     ...(materialization.onError === undefined ? {} : { onError: materialization.onError }),
   });
-  const required = new RequiredGenerationCoordinator({ states, coverage, poke: () => worker.poke(), verify: { cluster: options.cluster, reader, sources: readers } });
+  const required = new RequiredGenerationCoordinator({
+    states,
+    coverage,
+    poke: () => worker.poke(),
+    verify: { cluster: options.cluster, reader, sources: readers },
+  });
   const providers: ObjectWalStoreProviders = {
     walWriters: [writer],
     walReaders: [reader],

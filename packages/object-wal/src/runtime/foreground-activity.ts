@@ -39,7 +39,8 @@ export class ForegroundActivity {
       throw new RangeError(`busyBytesPerSecond must be a positive number, got ${String(options.busyBytesPerSecond)}`);
     }
     const windowMs = options.windowMs ?? DEFAULT_FOREGROUND_WINDOW_MS;
-    if (!(Number.isFinite(windowMs) && windowMs > 0)) throw new RangeError(`windowMs must be a positive number, got ${String(windowMs)}`);
+    if (!(Number.isFinite(windowMs) && windowMs > 0))
+      throw new RangeError(`windowMs must be a positive number, got ${String(windowMs)}`);
     this.#total = options.total;
     this.#threshold = options.busyBytesPerSecond;
     this.#windowMs = windowMs;

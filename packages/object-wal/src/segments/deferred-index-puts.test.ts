@@ -2,8 +2,18 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
 import { SegmentIndex, type SegmentLocation } from "./segment-index.js";
 
-const location = (segment: number, recordOffset: number, size = 10): SegmentLocation => ({ segment, recordOffset, bodyOffset: recordOffset + 20, size, crc32c: recordOffset });
-const put = (key: string, segment: number, recordOffset: number): HeldPut => ({ key, location: location(segment, recordOffset), recordBytes: 30 });
+const location = (segment: number, recordOffset: number, size = 10): SegmentLocation => ({
+  segment,
+  recordOffset,
+  bodyOffset: recordOffset + 20,
+  size,
+  crc32c: recordOffset,
+});
+const put = (key: string, segment: number, recordOffset: number): HeldPut => ({
+  key,
+  location: location(segment, recordOffset),
+  recordBytes: 30,
+});
 
 describe("DeferredIndexPuts", () => {
   const indexes: SegmentIndex[] = [];
@@ -62,7 +72,12 @@ describe("DeferredIndexPuts", () => {
     const index = open();
     const failures: unknown[] = [];
     let recovered = 0;
-    const puts = new DeferredIndexPuts(index, { maxHeld: 100, retryDelayMs: 1_000, onFailure: (error) => failures.push(error), onRecovered: () => (recovered += 1) });
+    const puts = new DeferredIndexPuts(index, {
+      maxHeld: 100,
+      retryDelayMs: 1_000,
+      onFailure: (error) => failures.push(error),
+      onRecovered: () => (recovered += 1),
+    });
     puts.hold([put("k", 1, 0), put("gone", 1, 30)], { segment: 1, offset: 60 });
     // A full disk: the index transaction fails (and rolls back).
     const full = vi.spyOn(index, "transaction").mockImplementation(() => {
@@ -71,7 +86,10 @@ describe("DeferredIndexPuts", () => {
     expect(puts.flush()).toBe(false);
     expect(puts.failing).toBe(true);
     // A delete of a held put is seen at once, like the put.
-    puts.hold([{ key: "gone", segment: 1, recordOffset: 60, recordBytes: 20, delete: { segment: 1, offset: 30 } }], { segment: 1, offset: 80 });
+    puts.hold([{ key: "gone", segment: 1, recordOffset: 60, recordBytes: 20, delete: { segment: 1, offset: 30 } }], {
+      segment: 1,
+      offset: 80,
+    });
     expect(puts.get("k")).toEqual(location(1, 0));
     expect(puts.get("gone")).toBeUndefined();
     expect(index.get("k")).toBeUndefined();

@@ -102,7 +102,12 @@ export class DeferredIndexPuts {
         this.#latest.set(record.key, record.location);
       } else {
         const current = this.get(record.key);
-        if (current !== undefined && current.segment === record.delete.segment && current.recordOffset === record.delete.offset) this.#latest.set(record.key, null);
+        if (
+          current !== undefined &&
+          current.segment === record.delete.segment &&
+          current.recordOffset === record.delete.offset
+        )
+          this.#latest.set(record.key, null);
       }
     }
     this.#applied = applied;
@@ -126,7 +131,15 @@ export class DeferredIndexPuts {
       this.#index.transaction(() => {
         for (const record of held) {
           if (record.delete === undefined) this.#index.applyPut(record.key, record.location, record.recordBytes);
-          else this.#index.applyDelete(record.key, record.segment, record.recordOffset, record.recordBytes, record.delete.segment, record.delete.offset);
+          else
+            this.#index.applyDelete(
+              record.key,
+              record.segment,
+              record.recordOffset,
+              record.recordBytes,
+              record.delete.segment,
+              record.delete.offset,
+            );
         }
         this.#index.setApplied(applied);
       });

@@ -6,13 +6,18 @@ import path from "node:path";
 import { DurabilityGateWord, ErrorCode, NereusError, crc32c, type DurabilityGate, type GatedPut } from "@nereus/core";
 import { expectNereusError, nereusRejectionOf } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { FilePublishPool, type SegmentWriteJob, type SegmentWriteOutcome } from "../publish-worker/file-publish-worker.js";
+import {
+  FilePublishPool,
+  type SegmentWriteJob,
+  type SegmentWriteOutcome,
+} from "../publish-worker/file-publish-worker.js";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
 import { MAX_SEGMENT_JOBS_IN_FLIGHT, SegmentLog } from "./segment-log.js";
 import { segmentFileName } from "./segment-recovery.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
-const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
+const sized = (length: number, seed: number): Uint8Array =>
+  Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
 
 interface GateWords {
   readonly durable: bigint;
@@ -52,7 +57,10 @@ async function newRoot(): Promise<string> {
 }
 
 /** `segments: "off"`: no segments option at all. */
-function openStore(root: string, segments: boolean | SegmentLayoutOptions | "off" = { segmentBytes: 4096, compactBelow: 0 }): FileSystemObjectStore {
+function openStore(
+  root: string,
+  segments: boolean | SegmentLayoutOptions | "off" = { segmentBytes: 4096, compactBelow: 0 },
+): FileSystemObjectStore {
   const store = new FileSystemObjectStore(segments === "off" ? { root } : { root, segments });
   stores.push(store);
   return store;
@@ -92,7 +100,11 @@ class HoldingPool extends FilePublishPool {
   }
 }
 
-async function openLog(directory: string, segmentBytes = 4096, pool: FilePublishPool = new FilePublishPool(1)): Promise<{ log: SegmentLog; pool: FilePublishPool }> {
+async function openLog(
+  directory: string,
+  segmentBytes = 4096,
+  pool: FilePublishPool = new FilePublishPool(1),
+): Promise<{ log: SegmentLog; pool: FilePublishPool }> {
   pools.push(pool);
   const log = await SegmentLog.open({ directory, pool, fsync: true, segmentBytes, compactBelow: 0 });
   logs.push(log);
@@ -193,7 +205,11 @@ describe("SegmentLog.putGated", () => {
     const jobs = pool.sent.filter((job) => job.records.length > 0);
     expect(jobs).toHaveLength(2);
     expect(jobs[0]).toBe(firstJob);
-    expect(jobs[1]).toMatchObject({ create: false, follows: true, position: (firstJob.records[0]?.head.length ?? 0) + 700 });
+    expect(jobs[1]).toMatchObject({
+      create: false,
+      follows: true,
+      position: (firstJob.records[0]?.head.length ?? 0) + 700,
+    });
     expect(jobs[1]?.records).toHaveLength(2);
     expect(log.stats.followingJobs).toBe(1);
     expect(log.stats.writeJobs).toBe(2);
@@ -276,7 +292,8 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
     const reads = puts.map((_, index) => store.get(`many/${String(index)}`));
     const heads = puts.map((_, index) => store.head(`many/${String(index)}`));
     for (const [index, read] of reads.entries()) expect(await read).toEqual(bodies[index]);
-    for (const [index, head] of heads.entries()) expect(await head).toMatchObject({ size: bodies[index]?.length, crc32c: crc32c(bodies[index] ?? bytes("")) });
+    for (const [index, head] of heads.entries())
+      expect(await head).toMatchObject({ size: bodies[index]?.length, crc32c: crc32c(bodies[index] ?? bytes("")) });
     const gates = puts.map((put) => started(put));
     await Promise.all(gates.map((put) => put.gate.durable));
     const highest = Math.max(...gates.map((put) => shared(put.gate).sequence));

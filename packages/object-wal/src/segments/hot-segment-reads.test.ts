@@ -9,7 +9,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
 import { HotSegmentReads, MAX_HOT_READ_BYTES, SLOW_READS_TO_COLD } from "./hot-segment-reads.js";
 
-const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
+const sized = (length: number, seed: number): Uint8Array =>
+  Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
 
 const roots: string[] = [];
 async function newRoot(): Promise<string> {
@@ -27,10 +28,18 @@ afterEach(async () => {
 });
 
 /** Segment files 1..count of 100 bytes each (segment n holds sized(100, n)) and a reader over them. */
-async function segments(count: number, window: number, slowReadMs?: number): Promise<{ reader: HotSegmentReads; root: string }> {
+async function segments(
+  count: number,
+  window: number,
+  slowReadMs?: number,
+): Promise<{ reader: HotSegmentReads; root: string }> {
   const root = await newRoot();
-  for (let segment = 1; segment <= count; segment++) await writeFile(path.join(root, `${String(segment)}.seg`), sized(100, segment));
-  const reader = new HotSegmentReads((segment) => path.join(root, `${String(segment)}.seg`), { window, ...(slowReadMs === undefined ? {} : { slowReadMs }) });
+  for (let segment = 1; segment <= count; segment++)
+    await writeFile(path.join(root, `${String(segment)}.seg`), sized(100, segment));
+  const reader = new HotSegmentReads((segment) => path.join(root, `${String(segment)}.seg`), {
+    window,
+    ...(slowReadMs === undefined ? {} : { slowReadMs }),
+  });
   readers.push(reader);
   return { reader, root };
 }
@@ -164,7 +173,9 @@ describe("FileSystemObjectStore hot segment reads", () => {
     const reads = (): number => store.hotReadStats?.reads ?? 0;
     // The newest object sits in the active segment, the oldest in the first segment, outside the window.
     const newest = keys.length - 1;
-    expect(await store.get(keys[newest] ?? "", { offset: 100, length: 50 })).toEqual(sized(900, newest).subarray(100, 150));
+    expect(await store.get(keys[newest] ?? "", { offset: 100, length: 50 })).toEqual(
+      sized(900, newest).subarray(100, 150),
+    );
     expect(reads()).toBe(1);
     expect(await store.get(keys[0] ?? "")).toEqual(sized(900, 0));
     expect(reads()).toBe(1);

@@ -60,9 +60,11 @@ export class HotSegmentReads {
   #closed = false;
 
   constructor(pathOf: (segment: number) => string, options: HotSegmentReadsOptions) {
-    if (!Number.isSafeInteger(options.window) || options.window < 0) throw new RangeError(`hot read window must be a non-negative integer, got ${String(options.window)}`);
+    if (!Number.isSafeInteger(options.window) || options.window < 0)
+      throw new RangeError(`hot read window must be a non-negative integer, got ${String(options.window)}`);
     const slowReadMs = options.slowReadMs ?? DEFAULT_SLOW_HOT_READ_MS;
-    if (!(slowReadMs >= 0) || !Number.isFinite(slowReadMs)) throw new RangeError(`slow hot read threshold must be a non-negative number of ms, got ${String(slowReadMs)}`);
+    if (!(slowReadMs >= 0) || !Number.isFinite(slowReadMs))
+      throw new RangeError(`slow hot read threshold must be a non-negative number of ms, got ${String(slowReadMs)}`);
     this.#pathOf = pathOf;
     this.#window = options.window;
     this.#slowReadNanos = BigInt(Math.round(slowReadMs * 1e6));
@@ -75,7 +77,8 @@ export class HotSegmentReads {
    * not), or the read failed. The bytes may be lent from a reused buffer (lent-read-buffers.ts): never modify them.
    */
   read(segment: number, active: number, position: number, length: number): Uint8Array | undefined {
-    if (this.#closed || length > MAX_HOT_READ_BYTES || segment <= active - this.#window || this.#cold.has(segment)) return undefined;
+    if (this.#closed || length > MAX_HOT_READ_BYTES || segment <= active - this.#window || this.#cold.has(segment))
+      return undefined;
     const started = process.hrtime.bigint();
     try {
       let file = this.#files.get(segment);
@@ -132,7 +135,8 @@ export class HotSegmentReads {
   retire(active: number): void {
     for (const segment of [...this.#files.keys()]) if (segment <= active - this.#window) this.forget(segment);
     for (const segment of [...this.#cold]) if (segment <= active - this.#window) this.#cold.delete(segment);
-    for (const segment of [...this.#slowStreaks.keys()]) if (segment <= active - this.#window) this.#slowStreaks.delete(segment);
+    for (const segment of [...this.#slowStreaks.keys()])
+      if (segment <= active - this.#window) this.#slowStreaks.delete(segment);
   }
 
   /** Closes every file; later reads return undefined. Idempotent. */

@@ -22,7 +22,10 @@ async function untilReturned(buffers: LentReadBuffers, count: number): Promise<v
  * suspended frame could keep the whole buffer alive in a register.
  */
 function lentPart(buffers: LentReadBuffers, length: number, value: number): Uint8Array {
-  return buffers.take(length).fill(value).subarray(10, length - 10_000);
+  return buffers
+    .take(length)
+    .fill(value)
+    .subarray(10, length - 10_000);
 }
 
 describe("LentReadBuffers", () => {

@@ -55,11 +55,14 @@ export class LentReadBuffers {
    * chunks are let go once nothing was lent for between one and two such periods (0: never).
    */
   constructor(limitBytes: number = DEFAULT_LENT_READ_BUFFER_BYTES, idleMs: number = DEFAULT_LENT_READ_IDLE_MS) {
-    if (!Number.isSafeInteger(limitBytes) || limitBytes < 0) throw new RangeError(`lent read buffer bytes must be a non-negative integer, got ${String(limitBytes)}`);
-    if (!Number.isSafeInteger(idleMs) || idleMs < 0) throw new RangeError(`lent read buffer idle period must be a non-negative integer of ms, got ${String(idleMs)}`);
+    if (!Number.isSafeInteger(limitBytes) || limitBytes < 0)
+      throw new RangeError(`lent read buffer bytes must be a non-negative integer, got ${String(limitBytes)}`);
+    if (!Number.isSafeInteger(idleMs) || idleMs < 0)
+      throw new RangeError(`lent read buffer idle period must be a non-negative integer of ms, got ${String(idleMs)}`);
     this.#limitBytes = limitBytes;
     // Unref'd: never keeps the process alive.
-    this.#idleTimer = limitBytes > 0 && idleMs > 0 ? setInterval(() => this.#releaseIfIdle(), idleMs).unref() : undefined;
+    this.#idleTimer =
+      limitBytes > 0 && idleMs > 0 ? setInterval(() => this.#releaseIfIdle(), idleMs).unref() : undefined;
   }
 
   /** Bytes of chunks allocated so far (lent or free). */

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { SegmentIndex } from "./segment-index.js";
 
-const at = (segment: number, recordOffset: number, size = 10) => ({ segment, recordOffset, bodyOffset: recordOffset + 30, size, crc32c: 0 });
+const at = (segment: number, recordOffset: number, size = 10) => ({
+  segment,
+  recordOffset,
+  bodyOffset: recordOffset + 30,
+  size,
+  crc32c: 0,
+});
 
 describe("SegmentIndex", () => {
   it("counts live puts per segment; a later put of a key moves it", () => {

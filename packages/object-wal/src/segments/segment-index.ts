@@ -79,12 +79,15 @@ export class SegmentIndex {
     try {
       // One store owns the directory (segment-lock.ts): no shared-memory file, no locking per transaction.
       db.pragma("locking_mode = EXCLUSIVE");
-      if (file !== ":memory:" && db.pragma("journal_mode = WAL", { simple: true }) !== "wal") throw new Error("could not enable WAL journal mode");
+      if (file !== ":memory:" && db.pragma("journal_mode = WAL", { simple: true }) !== "wal")
+        throw new Error("could not enable WAL journal mode");
       // A cache of the segments: commits need not reach the disk; WAL mode keeps the file consistent after a crash.
       db.pragma("synchronous = NORMAL");
       db.exec(SCHEMA);
-      const version = (db.prepare("SELECT value FROM meta WHERE name = 'format_version'").get() as { value: number }).value;
-      if (version !== FORMAT_VERSION) throw new Error(`segment index format ${String(version)} is not ${String(FORMAT_VERSION)}`);
+      const version = (db.prepare("SELECT value FROM meta WHERE name = 'format_version'").get() as { value: number })
+        .value;
+      if (version !== FORMAT_VERSION)
+        throw new Error(`segment index format ${String(version)} is not ${String(FORMAT_VERSION)}`);
       return new SegmentIndex(db);
     } catch (error) {
       db.close();
@@ -119,7 +122,15 @@ export class SegmentIndex {
 
   get(key: string): SegmentLocation | undefined {
     const row = this.#statements.selectObject.get(key) as LocationRow | undefined;
-    return row === undefined ? undefined : { segment: row.segment, recordOffset: row.record_offset, bodyOffset: row.body_offset, size: row.size, crc32c: row.crc };
+    return row === undefined
+      ? undefined
+      : {
+          segment: row.segment,
+          recordOffset: row.record_offset,
+          bodyOffset: row.body_offset,
+          size: row.size,
+          crc32c: row.crc,
+        };
   }
 
   /** Live keys starting with `prefix`, after `after` (UTF-8 byte order: SQLite's binary collation), ascending. */
@@ -171,7 +182,14 @@ export class SegmentIndex {
   /** A put record of `recordBytes` at `location`: the key now lives there (a later put of a key replaces it). */
   applyPut(key: string, location: SegmentLocation, recordBytes: number): void {
     this.addSegment(location.segment);
-    const values = [key, location.segment, location.recordOffset, location.bodyOffset, location.size, location.crc32c] as const;
+    const values = [
+      key,
+      location.segment,
+      location.recordOffset,
+      location.bodyOffset,
+      location.size,
+      location.crc32c,
+    ] as const;
     // The usual case is a new key: one insert. A key already there (compaction moved it) is replaced.
     if (this.#statements.insertObject.run(...values).changes === 0) {
       this.#drop(key);
@@ -184,13 +202,22 @@ export class SegmentIndex {
    * A delete record in segment `seq` at `recordOffset` naming the put at (`targetSegment`, `targetOffset`): removes
    * the key if it is still that put. Returns true when it removed the key.
    */
-  applyDelete(key: string, seq: number, recordOffset: number, recordBytes: number, targetSegment: number, targetOffset: number): boolean {
+  applyDelete(
+    key: string,
+    seq: number,
+    recordOffset: number,
+    recordBytes: number,
+    targetSegment: number,
+    targetOffset: number,
+  ): boolean {
     this.addSegment(seq);
     this.#statements.growSegment.run(recordOffset + recordBytes, seq);
     // A delete of a put in a segment already gone is not needed by anyone.
-    if (targetSegment !== seq && this.#segment(targetSegment) !== undefined) this.#statements.insertDelete.run(seq, key, targetSegment, targetOffset);
+    if (targetSegment !== seq && this.#segment(targetSegment) !== undefined)
+      this.#statements.insertDelete.run(seq, key, targetSegment, targetOffset);
     const current = this.get(key);
-    if (current === undefined || current.segment !== targetSegment || current.recordOffset !== targetOffset) return false;
+    if (current === undefined || current.segment !== targetSegment || current.recordOffset !== targetOffset)
+      return false;
     this.#drop(key);
     return true;
   }
@@ -210,7 +237,9 @@ export class SegmentIndex {
 
   /** The deletes of `seq` whose target segment is still present (without them the target's puts would revive). */
   neededDeletes(seq: number): SegmentDelete[] {
-    return (this.#statements.selectNeededDeletes.all(seq) as { key: string; target_segment: number; target_offset: number }[]).map((row) => ({
+    return (
+      this.#statements.selectNeededDeletes.all(seq) as { key: string; target_segment: number; target_offset: number }[]
+    ).map((row) => ({
       key: row.key,
       targetSegment: row.target_segment,
       targetOffset: row.target_offset,
@@ -246,7 +275,8 @@ export class SegmentIndex {
   }
 
   #segment(seq: number): { bytes: number; live_puts: number; live_bytes: number } | undefined {
-    return this.#statements.selectSegment.get(seq) as { bytes: number; live_puts: number; live_bytes: number } | undefined;
+    return this.#statements.selectSegment.get(seq) as
+      { bytes: number; live_puts: number; live_bytes: number } | undefined;
   }
 
   #drop(key: string): void {
@@ -265,7 +295,9 @@ function prepare(db: Database.Database) {
     ),
     countObjects: db.prepare("SELECT count(*) AS count FROM objects"),
     selectObject: db.prepare("SELECT segment, record_offset, body_offset, size, crc FROM objects WHERE key = ?"),
-    insertObject: db.prepare("INSERT INTO objects (key, segment, record_offset, body_offset, size, crc) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING"),
+    insertObject: db.prepare(
+      "INSERT INTO objects (key, segment, record_offset, body_offset, size, crc) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING",
+    ),
     deleteObject: db.prepare("DELETE FROM objects WHERE key = ?"),
     listFrom: db.prepare("SELECT key, size FROM objects WHERE key >= ? ORDER BY key"),
     listAfter: db.prepare("SELECT key, size FROM objects WHERE key > ? ORDER BY key"),
@@ -275,7 +307,9 @@ function prepare(db: Database.Database) {
     selectSegment: db.prepare("SELECT bytes, live_puts, live_bytes FROM segments WHERE seq = ?"),
     insertSegment: db.prepare("INSERT OR IGNORE INTO segments (seq, bytes, live_puts, live_bytes) VALUES (?, 0, 0, 0)"),
     addLive: db.prepare("UPDATE segments SET live_puts = live_puts + ?, live_bytes = live_bytes + ? WHERE seq = ?"),
-    addPut: db.prepare("UPDATE segments SET live_puts = live_puts + 1, live_bytes = live_bytes + ?, bytes = max(bytes, ?) WHERE seq = ?"),
+    addPut: db.prepare(
+      "UPDATE segments SET live_puts = live_puts + 1, live_bytes = live_bytes + ?, bytes = max(bytes, ?) WHERE seq = ?",
+    ),
     growSegment: db.prepare("UPDATE segments SET bytes = max(bytes, ?) WHERE seq = ?"),
     setSegmentBytes: db.prepare("UPDATE segments SET bytes = ? WHERE seq = ?"),
     deleteSegment: db.prepare("DELETE FROM segments WHERE seq = ?"),

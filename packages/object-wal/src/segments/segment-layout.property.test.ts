@@ -14,14 +14,29 @@ type Op =
   | { readonly kind: "tear"; readonly bytes: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant("put" as const), key: fc.integer({ min: 0, max: 11 }), size: fc.integer({ min: 0, max: 3000 }), seed: fc.integer({ min: 0, max: 250 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant("delete" as const), keys: fc.uniqueArray(fc.integer({ min: 0, max: 11 }), { maxLength: 4 }) }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({
+      kind: fc.constant("put" as const),
+      key: fc.integer({ min: 0, max: 11 }),
+      size: fc.integer({ min: 0, max: 3000 }),
+      seed: fc.integer({ min: 0, max: 250 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("delete" as const),
+      keys: fc.uniqueArray(fc.integer({ min: 0, max: 11 }), { maxLength: 4 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("reopen" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("tear" as const), bytes: fc.integer({ min: 1, max: 600 }) }) },
 );
 
 const keyOf = (index: number): string => `p/${String(index).padStart(2, "0")}`;
-const body = (size: number, seed: number): Uint8Array => Uint8Array.from({ length: size }, (_, index) => (index * 7 + seed) % 256);
+const body = (size: number, seed: number): Uint8Array =>
+  Uint8Array.from({ length: size }, (_, index) => (index * 7 + seed) % 256);
 const OPTIONS = { segmentBytes: 4096, maxObjectBytes: 2500, compactBelow: 0.5 } as const;
 
 describe("segment layout under random operations", () => {
@@ -66,7 +81,9 @@ describe("segment layout under random operations", () => {
                 model.clear();
                 for (const key of listed) {
                   const stored = await store.get(key);
-                  expect((written.get(key) ?? []).some((candidate) => Buffer.from(candidate).equals(Buffer.from(stored)))).toBe(true);
+                  expect(
+                    (written.get(key) ?? []).some((candidate) => Buffer.from(candidate).equals(Buffer.from(stored))),
+                  ).toBe(true);
                   model.set(key, stored);
                 }
               }

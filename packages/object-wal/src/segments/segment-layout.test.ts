@@ -9,8 +9,8 @@ import { segmentFileName } from "./segment-recovery.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const text = (value: Uint8Array): string => new TextDecoder().decode(value);
-const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
-
+const sized = (length: number, seed: number): Uint8Array =>
+  Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
 
 describeObjectStoreConformance("FileSystemObjectStore conformance (segment layout, 4 KiB segments)", async () => {
   const root = await mkdtemp(path.join(tmpdir(), "nereus-seg-store-"));
@@ -29,12 +29,16 @@ describe("FileSystemObjectStore segment layout", () => {
     roots.push(root);
     return root;
   }
-  function openStore(root: string, segments: boolean | SegmentLayoutOptions = { segmentBytes: 4096 }): FileSystemObjectStore {
+  function openStore(
+    root: string,
+    segments: boolean | SegmentLayoutOptions = { segmentBytes: 4096 },
+  ): FileSystemObjectStore {
     const store = new FileSystemObjectStore({ root, segments });
     stores.push(store);
     return store;
   }
-  const segmentFiles = async (root: string): Promise<string[]> => (await readdir(path.join(root, "segments"))).filter((name) => name.endsWith(".nsr")).sort();
+  const segmentFiles = async (root: string): Promise<string[]> =>
+    (await readdir(path.join(root, "segments"))).filter((name) => name.endsWith(".nsr")).sort();
   afterEach(async () => {
     for (const store of stores.splice(0)) await store.close();
     for (const root of roots.splice(0)) await rm(root, { recursive: true, force: true });
@@ -43,16 +47,24 @@ describe("FileSystemObjectStore segment layout", () => {
   it("appends small objects to segment files (no file per object) and reads them back after a reopen", async () => {
     const root = await newRoot();
     const store = openStore(root);
-    for (let index = 0; index < 20; index++) await store.putIfAbsent(`wal/${String(index).padStart(2, "0")}`, sized(700, index));
+    for (let index = 0; index < 20; index++)
+      await store.putIfAbsent(`wal/${String(index).padStart(2, "0")}`, sized(700, index));
     expect(await readdir(path.join(root, "objects"))).toEqual([]);
     const files = await segmentFiles(root);
     expect(files.length).toBeGreaterThan(2);
     for (const file of files) expect((await stat(path.join(root, "segments", file))).size).toBeLessThanOrEqual(4096);
     await store.close();
     const reopened = openStore(root);
-    for (let index = 0; index < 20; index++) expect(await reopened.get(`wal/${String(index).padStart(2, "0")}`)).toEqual(sized(700, index));
+    for (let index = 0; index < 20; index++)
+      expect(await reopened.get(`wal/${String(index).padStart(2, "0")}`)).toEqual(sized(700, index));
     expect(await reopened.get("wal/07", { offset: 100, length: 50 })).toEqual(sized(700, 7).subarray(100, 150));
-    expect((await reopened.list("wal/", { limit: 5 })).items.map((item) => item.key)).toEqual(["wal/00", "wal/01", "wal/02", "wal/03", "wal/04"]);
+    expect((await reopened.list("wal/", { limit: 5 })).items.map((item) => item.key)).toEqual([
+      "wal/00",
+      "wal/01",
+      "wal/02",
+      "wal/03",
+      "wal/04",
+    ]);
     expect(await reopened.head("wal/03")).toMatchObject({ key: "wal/03", size: 700 });
   });
 
@@ -62,10 +74,15 @@ describe("FileSystemObjectStore segment layout", () => {
     await store.putIfAbsent("k/b", sized(2000, 1));
     await store.putIfAbsent("k/a", sized(10, 2));
     await store.putIfAbsent("k/c", sized(10, 3));
-    expect((await readdir(path.join(root, "objects"), { recursive: true })).some((name) => name.endsWith("~obj"))).toBe(true);
+    expect((await readdir(path.join(root, "objects"), { recursive: true })).some((name) => name.endsWith("~obj"))).toBe(
+      true,
+    );
     const first = await store.list("k/", { limit: 2 });
     expect(first.items.map((item) => item.key)).toEqual(["k/a", "k/b"]);
-    const second = await store.list("k/", { limit: 2, ...(first.continuationToken === undefined ? {} : { continuationToken: first.continuationToken }) });
+    const second = await store.list("k/", {
+      limit: 2,
+      ...(first.continuationToken === undefined ? {} : { continuationToken: first.continuationToken }),
+    });
     expect(second.items.map((item) => item.key)).toEqual(["k/c"]);
     expect(second.continuationToken).toBeUndefined();
     expect(await store.putIfAbsent("k/b", sized(5, 0))).toEqual({ created: false });
@@ -89,7 +106,9 @@ describe("FileSystemObjectStore segment layout", () => {
 
   it("lets exactly one of concurrent puts of a key win", async () => {
     const store = openStore(await newRoot());
-    const outcomes = await Promise.all(Array.from({ length: 8 }, (_, index) => store.putIfAbsent("race", bytes(`writer ${String(index)}`))));
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => store.putIfAbsent("race", bytes(`writer ${String(index)}`))),
+    );
     expect(outcomes.filter((outcome) => outcome.created)).toHaveLength(1);
     const winner = outcomes.findIndex((outcome) => outcome.created);
     expect(text(await store.get("race"))).toBe(`writer ${String(winner)}`);
@@ -99,7 +118,9 @@ describe("FileSystemObjectStore segment layout", () => {
     const store = openStore(await newRoot(), true);
     await store.putIfAbsent("first", bytes("x"));
     const before = store.segmentStats?.writeJobs ?? 0;
-    await Promise.all(Array.from({ length: 10 }, (_, index) => store.putIfAbsent(`group/${String(index)}`, bytes("y"))));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, index) => store.putIfAbsent(`group/${String(index)}`, bytes("y"))),
+    );
     expect((store.segmentStats?.writeJobs ?? 0) - before).toBeLessThanOrEqual(2);
   });
 
@@ -126,7 +147,10 @@ describe("FileSystemObjectStore segment layout", () => {
     const before = await segmentFiles(root);
     await store.deleteMany(keys.slice(0, 24));
     // Counted only once the directory fsync after the unlinks returned: wait for both.
-    await waitFor(async () => (await segmentFiles(root)).length < before.length - 3 && (store.segmentStats?.segmentsRemoved ?? 0) > 3);
+    await waitFor(
+      async () =>
+        (await segmentFiles(root)).length < before.length - 3 && (store.segmentStats?.segmentsRemoved ?? 0) > 3,
+    );
     expect(store.segmentStats?.segmentsRemoved).toBeGreaterThan(3);
     await store.close();
     const reopened = openStore(root, { segmentBytes: 4096, compactBelow: 0 });
@@ -206,8 +230,17 @@ describe("FileSystemObjectStore segment layout", () => {
     await again.close();
     await restoreIndex(root, saved);
     const reopened = openStore(root, { segmentBytes: 2048, compactBelow: 0 });
-    expect((await reopened.list("l/")).items.map((item) => item.key)).toEqual(["l/1", "l/2", "l/3", "l/5", "l/6", "l/7", "l/8"]);
-    for (const index of [1, 2, 3, 5, 6, 7, 8]) expect(await reopened.get(`l/${String(index)}`)).toEqual(sized(500, index));
+    expect((await reopened.list("l/")).items.map((item) => item.key)).toEqual([
+      "l/1",
+      "l/2",
+      "l/3",
+      "l/5",
+      "l/6",
+      "l/7",
+      "l/8",
+    ]);
+    for (const index of [1, 2, 3, 5, 6, 7, 8])
+      expect(await reopened.get(`l/${String(index)}`)).toEqual(sized(500, index));
   });
 
   it("rebuilds a lost or unreadable index from the segments", async () => {
@@ -216,10 +249,21 @@ describe("FileSystemObjectStore segment layout", () => {
     for (let index = 0; index < 8; index++) await store.putIfAbsent(`r/${String(index)}`, sized(400, index));
     await store.deleteMany(["r/2"]);
     await store.close();
-    await writeFile(path.join(root, "segments", "index.sqlite"), "not a database, just text that is long enough to be read as a header");
+    await writeFile(
+      path.join(root, "segments", "index.sqlite"),
+      "not a database, just text that is long enough to be read as a header",
+    );
     await rm(path.join(root, "segments", "index.sqlite-wal"), { force: true });
     const reopened = openStore(root, { segmentBytes: 2048, compactBelow: 0 });
-    expect((await reopened.list("r/")).items.map((item) => item.key)).toEqual(["r/0", "r/1", "r/3", "r/4", "r/5", "r/6", "r/7"]);
+    expect((await reopened.list("r/")).items.map((item) => item.key)).toEqual([
+      "r/0",
+      "r/1",
+      "r/3",
+      "r/4",
+      "r/5",
+      "r/6",
+      "r/7",
+    ]);
     expect(await reopened.get("r/7")).toEqual(sized(400, 7));
     expect(reopened.segmentRebuiltIndex).toMatch(/database|not/i);
     expect(await readdir(path.join(root, "segments"))).toContain("index.sqlite.broken");
@@ -276,9 +320,15 @@ describe("FileSystemObjectStore segment layout", () => {
   });
 
   it("validates its options before any I/O", () => {
-    expect(() => new FileSystemObjectStore({ root: "/nonexistent/x", segments: { segmentBytes: 0 } })).toThrow(/segmentBytes/);
-    expect(() => new FileSystemObjectStore({ root: "/nonexistent/x", segments: { compactBelow: 1 } })).toThrow(/compactBelow/);
-    expect(() => new FileSystemObjectStore({ root: "/nonexistent/x", segments: { maxObjectBytes: -1 } })).toThrow(/maxObjectBytes/);
+    expect(() => new FileSystemObjectStore({ root: "/nonexistent/x", segments: { segmentBytes: 0 } })).toThrow(
+      /segmentBytes/,
+    );
+    expect(() => new FileSystemObjectStore({ root: "/nonexistent/x", segments: { compactBelow: 1 } })).toThrow(
+      /compactBelow/,
+    );
+    expect(() => new FileSystemObjectStore({ root: "/nonexistent/x", segments: { maxObjectBytes: -1 } })).toThrow(
+      /maxObjectBytes/,
+    );
   });
 
   it("truncation of an empty last segment leaves a usable store", async () => {

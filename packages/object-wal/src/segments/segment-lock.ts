@@ -25,10 +25,14 @@ function alive(pid: number): boolean {
 }
 
 function inUse(directory: string, owner: string): NereusError {
-  return new NereusError(ErrorCode.INVALID_ARGUMENT, `segment directory ${directory} is in use by ${owner}; one store may write it at a time`, {
-    retryable: false,
-    details: { directory },
-  });
+  return new NereusError(
+    ErrorCode.INVALID_ARGUMENT,
+    `segment directory ${directory} is in use by ${owner}; one store may write it at a time`,
+    {
+      retryable: false,
+      details: { directory },
+    },
+  );
 }
 
 /** Takes the lock of `directory` (which must exist). Throws INVALID_ARGUMENT naming the owner when it is held. */
@@ -53,7 +57,8 @@ export async function lockSegmentDirectory(directory: string): Promise<SegmentLo
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
         const owner = Number.parseInt((await lockOwner(file)).trim(), 10);
-        if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && alive(owner)) throw inUse(resolved, `process ${String(owner)}`);
+        if (Number.isSafeInteger(owner) && owner > 0 && owner !== process.pid && alive(owner))
+          throw inUse(resolved, `process ${String(owner)}`);
         await rm(file, { force: true });
       }
     }

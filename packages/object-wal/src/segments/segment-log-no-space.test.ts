@@ -8,12 +8,17 @@ import path from "node:path";
 import { ErrorCode, crc32c } from "@nereus/core";
 import { nereusRejectionOf } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { FilePublishPool, type SegmentWriteJob, type SegmentWriteOutcome } from "../publish-worker/file-publish-worker.js";
+import {
+  FilePublishPool,
+  type SegmentWriteJob,
+  type SegmentWriteOutcome,
+} from "../publish-worker/file-publish-worker.js";
 import { StoreWriteHealthTracker } from "../file-system/store-write-health.js";
 import { SegmentLog } from "./segment-log.js";
 import { segmentFileName } from "./segment-recovery.js";
 
-const sized = (length: number, seed: number): Uint8Array => Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
+const sized = (length: number, seed: number): Uint8Array =>
+  Uint8Array.from({ length }, (_, index) => (index * 31 + seed) % 251);
 
 /**
  * A real pool that, while `full` is set, lets the next job with records write only the head of its first record and
@@ -35,9 +40,20 @@ const roots: string[] = [];
 const pools: FilePublishPool[] = [];
 const logs: SegmentLog[] = [];
 
-async function openLog(directory: string, pool: FilePublishPool, health?: StoreWriteHealthTracker): Promise<SegmentLog> {
+async function openLog(
+  directory: string,
+  pool: FilePublishPool,
+  health?: StoreWriteHealthTracker,
+): Promise<SegmentLog> {
   pools.push(pool);
-  const log = await SegmentLog.open({ directory, pool, fsync: true, segmentBytes: 64 * 1024, compactBelow: 0, ...(health === undefined ? {} : { health }) });
+  const log = await SegmentLog.open({
+    directory,
+    pool,
+    fsync: true,
+    segmentBytes: 64 * 1024,
+    compactBelow: 0,
+    ...(health === undefined ? {} : { health }),
+  });
   logs.push(log);
   return log;
 }

@@ -18,8 +18,22 @@
 // the store's write health (file-system/store-write-health.ts).
 import path from "node:path";
 import { unlink } from "node:fs/promises";
-import { ErrorCode, NereusError, SharedDurabilityGates, crc32c, type DurabilityGate, type LatencySnapshot, type ObjectInfo } from "@nereus/core";
-import { FOLLOWER_REFUSED_CODE, type FilePublishPool, type PublishError, type SegmentWriteOutcome, type SegmentWriteRecord } from "../publish-worker/file-publish-worker.js";
+import {
+  ErrorCode,
+  NereusError,
+  SharedDurabilityGates,
+  crc32c,
+  type DurabilityGate,
+  type LatencySnapshot,
+  type ObjectInfo,
+} from "@nereus/core";
+import {
+  FOLLOWER_REFUSED_CODE,
+  type FilePublishPool,
+  type PublishError,
+  type SegmentWriteOutcome,
+  type SegmentWriteRecord,
+} from "../publish-worker/file-publish-worker.js";
 import { fsyncDirectory, makeDirectories } from "../file-system/durable-directories.js";
 import { mapFileSystemError } from "../file-system/map-file-system-error.js";
 import { StoreWriteHealthTracker } from "../file-system/store-write-health.js";
@@ -174,28 +188,64 @@ export class SegmentLog {
     this.#index = recovered.index;
     this.#health = options.health ?? new StoreWriteHealthTracker();
     this.#puts = new DeferredIndexPuts(recovered.index, {
-      onFailure: (error) => this.#health.failed("segment-index", new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, { retryable: true, cause: error })),
+      onFailure: (error) =>
+        this.#health.failed(
+          "segment-index",
+          new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment index update failed: ${String(error)}`, {
+            retryable: true,
+            cause: error,
+          }),
+        ),
       onRecovered: () => this.#health.succeeded("segment-index"),
     });
     this.#lock = lock;
     const { index: _index, ...summary } = recovered;
     this.recovered = summary;
-    this.#active = recovered.last === 0 ? { seq: recovered.next, bytes: 0, created: false } : { seq: recovered.last, bytes: recovered.lastBytes, created: true };
+    this.#active =
+      recovered.last === 0
+        ? { seq: recovered.next, bytes: 0, created: false }
+        : { seq: recovered.last, bytes: recovered.lastBytes, created: true };
   }
 
   /** Locks `directory`, replays its segments (cutting a torn tail) and returns the open log. */
   static async open(options: SegmentLogOptions): Promise<SegmentLog> {
-    if (!Number.isSafeInteger(options.segmentBytes) || options.segmentBytes < 1 || options.segmentBytes > MAX_SEGMENT_BYTES) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(options.segmentBytes)}`, { retryable: false });
+    if (
+      !Number.isSafeInteger(options.segmentBytes) ||
+      options.segmentBytes < 1 ||
+      options.segmentBytes > MAX_SEGMENT_BYTES
+    ) {
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `segmentBytes must be an integer in [1, ${String(MAX_SEGMENT_BYTES)}], got ${String(options.segmentBytes)}`,
+        { retryable: false },
+      );
     }
-    if (options.hotReadSegments !== undefined && !(Number.isSafeInteger(options.hotReadSegments) && options.hotReadSegments >= 0)) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `hotReadSegments must be a non-negative integer, got ${String(options.hotReadSegments)}`, { retryable: false });
+    if (
+      options.hotReadSegments !== undefined &&
+      !(Number.isSafeInteger(options.hotReadSegments) && options.hotReadSegments >= 0)
+    ) {
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `hotReadSegments must be a non-negative integer, got ${String(options.hotReadSegments)}`,
+        { retryable: false },
+      );
     }
-    if (options.hotReadBufferBytes !== undefined && !(Number.isSafeInteger(options.hotReadBufferBytes) && options.hotReadBufferBytes >= 0)) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `hotReadBufferBytes must be a non-negative integer, got ${String(options.hotReadBufferBytes)}`, { retryable: false });
+    if (
+      options.hotReadBufferBytes !== undefined &&
+      !(Number.isSafeInteger(options.hotReadBufferBytes) && options.hotReadBufferBytes >= 0)
+    ) {
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `hotReadBufferBytes must be a non-negative integer, got ${String(options.hotReadBufferBytes)}`,
+        { retryable: false },
+      );
     }
     if (!(options.compactBelow >= 0 && options.compactBelow < 1)) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `compactBelow must be in [0, 1), got ${String(options.compactBelow)}`, { retryable: false });
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `compactBelow must be in [0, 1), got ${String(options.compactBelow)}`,
+        { retryable: false },
+      );
     }
     await makeDirectories(options.directory);
     const lock = await lockSegmentDirectory(options.directory);
@@ -261,13 +311,25 @@ export class SegmentLog {
    * thread hears of the write — and fails with the layout; `written` settles like `put`. Until it settles, `read`
    * and `whenWritten` of the key wait for it.
    */
-  putGated(key: string, body: Uint8Array | SharedBody, crc: number): { readonly gate: DurabilityGate; readonly written: Promise<boolean> } {
+  putGated(
+    key: string,
+    body: Uint8Array | SharedBody,
+    crc: number,
+  ): { readonly gate: DurabilityGate; readonly written: Promise<boolean> } {
     this.#check("put", key);
     const size = body.length;
     const head = encodeSegmentRecordHead({ kind: "put", key, bodyLength: size, bodyCrc32c: crc });
     const write: SegmentWriteRecord = body instanceof Uint8Array ? { head, body } : { head, memory: body };
     const sequence = this.#gates.nextSequence();
-    const written = this.#append({ key, head, write, bytes: head.length + size, size, crc32c: crc, gateSequence: sequence });
+    const written = this.#append({
+      key,
+      head,
+      write,
+      bytes: head.length + size,
+      size,
+      crc32c: crc,
+      gateSequence: sequence,
+    });
     const settled = written.finally(() => {
       if (this.#gatedInFlight.get(key) === settled) this.#gatedInFlight.delete(key);
     });
@@ -277,7 +339,6 @@ export class SegmentLog {
     durable.catch(() => undefined);
     return { gate: { durable, shared: { words: this.#gates.words, sequence } }, written };
   }
-
 
   /** Deletes those of `keys` that are live here; returns the others (not in this layout). */
   async delete(keys: readonly string[]): Promise<string[]> {
@@ -292,9 +353,22 @@ export class SegmentLog {
         continue;
       }
       this.#check("delete", key);
-      const head = encodeSegmentRecordHead({ kind: "delete", key, targetSegment: location.segment, targetOffset: location.recordOffset });
+      const head = encodeSegmentRecordHead({
+        kind: "delete",
+        key,
+        targetSegment: location.segment,
+        targetOffset: location.recordOffset,
+      });
       this.#deleting.set(key, (this.#deleting.get(key) ?? 0) + 1);
-      const written = this.#append({ key, head, write: { head }, bytes: head.length, size: 0, crc32c: 0, delete: { segment: location.segment, offset: location.recordOffset } });
+      const written = this.#append({
+        key,
+        head,
+        write: { head },
+        bytes: head.length,
+        size: 0,
+        crc32c: 0,
+        delete: { segment: location.segment, offset: location.recordOffset },
+      });
       appends.push(
         written.finally(() => {
           const left = (this.#deleting.get(key) ?? 1) - 1;
@@ -312,7 +386,10 @@ export class SegmentLog {
    * The body of `key` (or `range` of it); undefined when `key` is not live here. Whole reads are verified against
    * the stored CRC32C.
    */
-  async read(key: string, range: { readonly offset: number; readonly length: number } | undefined): Promise<Uint8Array | undefined> {
+  async read(
+    key: string,
+    range: { readonly offset: number; readonly length: number } | undefined,
+  ): Promise<Uint8Array | undefined> {
     for (let attempt = 0; ; attempt += 1) {
       const location = this.#puts.get(key);
       if (location === undefined) {
@@ -331,13 +408,17 @@ export class SegmentLog {
       const length = range?.length ?? location.size;
       const position = location.bodyOffset + (range?.offset ?? 0);
       const hot = this.#hot.read(location.segment, this.#active.seq, position, length);
-      const outcome = hot !== undefined ? { kind: "read" as const, bytes: hot } : await this.#pool.read({ path: this.#path(location.segment), headerBytes: 0, offset: position, length });
+      const outcome =
+        hot !== undefined
+          ? { kind: "read" as const, bytes: hot }
+          : await this.#pool.read({ path: this.#path(location.segment), headerBytes: 0, offset: position, length });
       if (outcome.kind === "failed") {
         // Compaction moved the object and removed its old segment meanwhile: look it up again.
         if (outcome.error.code === "ENOENT" && !sameLocation(this.#puts.get(key), location) && attempt < 3) continue;
         throw mapFileSystemError(asError(outcome.error), "get", key);
       }
-      if (outcome.bytes.length !== length) throw corrupt(key, `segment ${String(location.segment)} ends inside the object`);
+      if (outcome.bytes.length !== length)
+        throw corrupt(key, `segment ${String(location.segment)} ends inside the object`);
       if (range === undefined) {
         const actual = crc32c(outcome.bytes);
         if (actual !== location.crc32c) {
@@ -359,7 +440,15 @@ export class SegmentLog {
     await this.#housekeeping?.catch(() => undefined);
     await this.#draining;
     if (this.#active.created && this.#failure === undefined) {
-      await this.#pool.writeSegment({ path: this.#path(this.#active.seq), create: false, position: this.#active.bytes, records: [], sync: this.#fsync, syncDirectory: false, close: true });
+      await this.#pool.writeSegment({
+        path: this.#path(this.#active.seq),
+        create: false,
+        position: this.#active.bytes,
+        records: [],
+        sync: this.#fsync,
+        syncDirectory: false,
+        close: true,
+      });
     }
     this.#puts.flush();
     this.#puts.close();
@@ -370,11 +459,15 @@ export class SegmentLog {
 
   #check(operation: "put" | "delete", key: string): void {
     if (this.#failure !== undefined && !this.#repairable) {
-      throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${operation} of ${key}: the segment layout failed earlier (${this.#failure.message}); reopen the store`, {
-        retryable: false,
-        cause: this.#failure,
-        details: { key },
-      });
+      throw new NereusError(
+        ErrorCode.OBJECT_UPLOAD_FAILED,
+        `${operation} of ${key}: the segment layout failed earlier (${this.#failure.message}); reopen the store`,
+        {
+          retryable: false,
+          cause: this.#failure,
+          details: { key },
+        },
+      );
     }
   }
 
@@ -383,7 +476,11 @@ export class SegmentLog {
       this.#queue.push({ ...record, resolve, reject });
       if (!this.#drainRunning) {
         this.#draining = this.#drain();
-      } else if (!this.#followerScheduled && this.#inFlight.length > 0 && this.#inFlight.length < MAX_SEGMENT_JOBS_IN_FLIGHT) {
+      } else if (
+        !this.#followerScheduled &&
+        this.#inFlight.length > 0 &&
+        this.#inFlight.length < MAX_SEGMENT_JOBS_IN_FLIGHT
+      ) {
         // The next job goes out at the end of this event-loop turn, with every record queued by then (puts of many
         // streams in one turn share its fdatasync).
         this.#followerScheduled = true;
@@ -433,7 +530,11 @@ export class SegmentLog {
    * when the job before it failed, so nothing is written after a failed write.
    */
   #dispatch(): void {
-    while (this.#queue.length > 0 && this.#failure === undefined && this.#inFlight.length < MAX_SEGMENT_JOBS_IN_FLIGHT) {
+    while (
+      this.#queue.length > 0 &&
+      this.#failure === undefined &&
+      this.#inFlight.length < MAX_SEGMENT_JOBS_IN_FLIGHT
+    ) {
       const previous = this.#inFlight[this.#inFlight.length - 1];
       if (previous !== undefined && previous.mayShift) return;
       const active = this.#active;
@@ -493,7 +594,13 @@ export class SegmentLog {
     const active = this.#active;
     if (job.position !== active.bytes) {
       // Cannot happen (a job follows only one whose records all land); refuse rather than index wrong offsets.
-      this.#fail(new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `segment write at ${String(job.position)} settled with the segment at ${String(active.bytes)}`, { retryable: false }));
+      this.#fail(
+        new NereusError(
+          ErrorCode.OBJECT_UPLOAD_FAILED,
+          `segment write at ${String(job.position)} settled with the segment at ${String(active.bytes)}`,
+          { retryable: false },
+        ),
+      );
       for (const record of batch) record.reject(this.#uncertain(record.key));
       return;
     }
@@ -509,7 +616,13 @@ export class SegmentLog {
       if (record.delete === undefined) {
         records.push({ key: record.key, location: putLocation(record, active.seq, offset), recordBytes: record.bytes });
       } else {
-        records.push({ key: record.key, segment: active.seq, recordOffset: offset, recordBytes: record.bytes, delete: record.delete });
+        records.push({
+          key: record.key,
+          segment: active.seq,
+          recordOffset: offset,
+          recordBytes: record.bytes,
+          delete: record.delete,
+        });
         deletes = true;
       }
       offset += record.bytes;
@@ -526,7 +639,15 @@ export class SegmentLog {
   /** Seals the active segment (fdatasync + close, whatever the durability) and starts the next one. */
   async #roll(): Promise<void> {
     const active = this.#active;
-    const outcome = await this.#pool.writeSegment({ path: this.#path(active.seq), create: false, position: active.bytes, records: [], sync: true, syncDirectory: false, close: true });
+    const outcome = await this.#pool.writeSegment({
+      path: this.#path(active.seq),
+      create: false,
+      position: active.bytes,
+      records: [],
+      sync: true,
+      syncDirectory: false,
+      close: true,
+    });
     if (outcome.kind === "failed") {
       this.#fail(mapFileSystemError(asError(outcome.error), "put"), isNoSpaceError(outcome.error.code));
       return;
@@ -560,7 +681,11 @@ export class SegmentLog {
   /** Unlinks removable segments, then fsyncs the directory before counting them gone (see SegmentIndex). */
   async #removeUnneeded(): Promise<void> {
     if (!this.#puts.flush()) return;
-    for (let removable = this.#index.removable(this.#active.seq); removable.length > 0; removable = this.#index.removable(this.#active.seq)) {
+    for (
+      let removable = this.#index.removable(this.#active.seq);
+      removable.length > 0;
+      removable = this.#index.removable(this.#active.seq)
+    ) {
       for (const seq of removable) {
         // An open descriptor would keep the unlinked file's blocks allocated.
         this.#hot.forget(seq);
@@ -598,8 +723,21 @@ export class SegmentLog {
     const deletes = this.#index.neededDeletes(victim);
     await Promise.all(
       deletes.map(async (entry) => {
-        const head = encodeSegmentRecordHead({ kind: "delete", key: entry.key, targetSegment: entry.targetSegment, targetOffset: entry.targetOffset });
-        await this.#append({ key: entry.key, head, write: { head }, bytes: head.length, size: 0, crc32c: 0, delete: { segment: entry.targetSegment, offset: entry.targetOffset } });
+        const head = encodeSegmentRecordHead({
+          kind: "delete",
+          key: entry.key,
+          targetSegment: entry.targetSegment,
+          targetOffset: entry.targetOffset,
+        });
+        await this.#append({
+          key: entry.key,
+          head,
+          write: { head },
+          bytes: head.length,
+          size: 0,
+          crc32c: 0,
+          delete: { segment: entry.targetSegment, offset: entry.targetOffset },
+        });
       }),
     );
     this.#index.dropDeletes(victim);
@@ -615,7 +753,14 @@ export class SegmentLog {
     // Checked again right before the record is queued (no await in between): a delete queued meanwhile wins.
     if (body === undefined || !sameLocation(this.#puts.get(key), location) || this.#deleting.has(key)) return false;
     const head = encodeSegmentRecordHead({ kind: "put", key, bodyLength: body.length, bodyCrc32c: location.crc32c });
-    await this.#append({ key, head, write: { head, body }, bytes: head.length + body.length, size: body.length, crc32c: location.crc32c });
+    await this.#append({
+      key,
+      head,
+      write: { head, body },
+      bytes: head.length + body.length,
+      size: body.length,
+      crc32c: location.crc32c,
+    });
     this.stats.objectsCompacted += 1;
     return true;
   }
@@ -659,25 +804,37 @@ export class SegmentLog {
 
   #refused(key: string): NereusError {
     if (this.#repairable) {
-      return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${key} was not written: the segment layout cannot write (${this.#failure?.message ?? "no space"}); retry once the disk has room`, {
-        retryable: true,
-        cause: this.#failure,
-        details: { key, mayHaveApplied: false },
-      });
+      return new NereusError(
+        ErrorCode.OBJECT_UPLOAD_FAILED,
+        `${key} was not written: the segment layout cannot write (${this.#failure?.message ?? "no space"}); retry once the disk has room`,
+        {
+          retryable: true,
+          cause: this.#failure,
+          details: { key, mayHaveApplied: false },
+        },
+      );
     }
-    return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${key}: the segment layout failed earlier (${this.#failure?.message ?? "closed"}); reopen the store`, {
-      retryable: false,
-      cause: this.#failure,
-      details: { key },
-    });
+    return new NereusError(
+      ErrorCode.OBJECT_UPLOAD_FAILED,
+      `${key}: the segment layout failed earlier (${this.#failure?.message ?? "closed"}); reopen the store`,
+      {
+        retryable: false,
+        cause: this.#failure,
+        details: { key },
+      },
+    );
   }
 
   #uncertain(key: string): NereusError {
-    return new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `${key}: writing the segment failed (${this.#failure?.message ?? "unknown"}); the record may have been written`, {
-      retryable: true,
-      cause: this.#failure,
-      details: { key, mayHaveApplied: true },
-    });
+    return new NereusError(
+      ErrorCode.OBJECT_UPLOAD_FAILED,
+      `${key}: writing the segment failed (${this.#failure?.message ?? "unknown"}); the record may have been written`,
+      {
+        retryable: true,
+        cause: this.#failure,
+        details: { key, mayHaveApplied: true },
+      },
+    );
   }
 
   #path(seq: number): string {
@@ -687,7 +844,13 @@ export class SegmentLog {
 
 /** Where the body of put record `record`, written at `recordOffset` of segment `segment`, lives. */
 function putLocation(record: PendingRecord, segment: number, recordOffset: number): SegmentLocation {
-  return { segment, recordOffset, bodyOffset: recordOffset + record.head.length, size: record.size, crc32c: record.crc32c };
+  return {
+    segment,
+    recordOffset,
+    bodyOffset: recordOffset + record.head.length,
+    size: record.size,
+    crc32c: record.crc32c,
+  };
 }
 
 function sameLocation(left: SegmentLocation | undefined, right: SegmentLocation): boolean {
@@ -699,5 +862,8 @@ function asError(error: PublishError): Error {
 }
 
 function corrupt(key: string, reason: string): NereusError {
-  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} is corrupt: ${reason}`, { retryable: false, details: { key } });
+  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `object ${key} is corrupt: ${reason}`, {
+    retryable: false,
+    details: { key },
+  });
 }

@@ -12,8 +12,10 @@ const hex = (value: Uint8Array): string => Buffer.from(value).toString("hex");
 const fromHex = (value: string): Uint8Array => Uint8Array.from(Buffer.from(value, "hex"));
 
 // Head CRC32Cs cross-checked with an independent bitwise CRC32C (polynomial 0x82F63B78) over bytes [0, 24) + key.
-const PUT_GOLDEN = "4e535231" + "01" + "00" + "0005" + "00000003" + "12345678" + "00000000" + "00000000" + "ffc17411" + "77616c2f61";
-const DELETE_GOLDEN = "4e535231" + "02" + "00" + "0005" + "00000000" + "00000000" + "00000002" + "00001000" + "8be4ffe7" + "77616c2f61";
+const PUT_GOLDEN =
+  "4e535231" + "01" + "00" + "0005" + "00000003" + "12345678" + "00000000" + "00000000" + "ffc17411" + "77616c2f61";
+const DELETE_GOLDEN =
+  "4e535231" + "02" + "00" + "0005" + "00000000" + "00000000" + "00000002" + "00001000" + "8be4ffe7" + "77616c2f61";
 
 function failure(bytes: Uint8Array): string {
   try {
@@ -30,28 +32,44 @@ describe("NSR1 segment records", () => {
     const head = encodeSegmentRecordHead({ kind: "put", key: "wal/a", bodyLength: 3, bodyCrc32c: 0x12345678 });
     expect(hex(head)).toBe(PUT_GOLDEN);
     const withBody = new Uint8Array([...head, 1, 2, 3]);
-    expect(decodeSegmentRecordHead(withBody)).toEqual({ head: { kind: "put", key: "wal/a", bodyLength: 3, bodyCrc32c: 0x12345678 }, recordBytes: SEGMENT_RECORD_HEAD_BYTES + 5 + 3 });
+    expect(decodeSegmentRecordHead(withBody)).toEqual({
+      head: { kind: "put", key: "wal/a", bodyLength: 3, bodyCrc32c: 0x12345678 },
+      recordBytes: SEGMENT_RECORD_HEAD_BYTES + 5 + 3,
+    });
   });
 
   it("encodes a delete head to the golden bytes and decodes them back", () => {
     const head = encodeSegmentRecordHead({ kind: "delete", key: "wal/a", targetSegment: 2, targetOffset: 4096 });
     expect(hex(head)).toBe(DELETE_GOLDEN);
-    expect(decodeSegmentRecordHead(head)).toEqual({ head: { kind: "delete", key: "wal/a", targetSegment: 2, targetOffset: 4096 }, recordBytes: SEGMENT_RECORD_HEAD_BYTES + 5 });
+    expect(decodeSegmentRecordHead(head)).toEqual({
+      head: { kind: "delete", key: "wal/a", targetSegment: 2, targetOffset: 4096 },
+      recordBytes: SEGMENT_RECORD_HEAD_BYTES + 5,
+    });
   });
 
   it("round-trips multi-byte UTF-8 keys up to the limit", () => {
     const key = "\u00e9".repeat(MAX_SEGMENT_KEY_BYTES / 2);
     const head = encodeSegmentRecordHead({ kind: "put", key, bodyLength: 0, bodyCrc32c: 0 });
     expect(decodeSegmentRecordHead(head).head.key).toBe(key);
-    expect(() => encodeSegmentRecordHead({ kind: "put", key: `${key}x`, bodyLength: 0, bodyCrc32c: 0 })).toThrow(/1\.\.1024/);
-    expect(() => encodeSegmentRecordHead({ kind: "put", key: "", bodyLength: 0, bodyCrc32c: 0 })).toThrow(SegmentRecordError);
+    expect(() => encodeSegmentRecordHead({ kind: "put", key: `${key}x`, bodyLength: 0, bodyCrc32c: 0 })).toThrow(
+      /1\.\.1024/,
+    );
+    expect(() => encodeSegmentRecordHead({ kind: "put", key: "", bodyLength: 0, bodyCrc32c: 0 })).toThrow(
+      SegmentRecordError,
+    );
   });
 
   it("rejects out-of-range fields when encoding", () => {
-    expect(() => encodeSegmentRecordHead({ kind: "put", key: "k", bodyLength: 2 ** 32, bodyCrc32c: 0 })).toThrow(/body length/);
+    expect(() => encodeSegmentRecordHead({ kind: "put", key: "k", bodyLength: 2 ** 32, bodyCrc32c: 0 })).toThrow(
+      /body length/,
+    );
     expect(() => encodeSegmentRecordHead({ kind: "put", key: "k", bodyLength: 1, bodyCrc32c: -1 })).toThrow(/CRC32C/);
-    expect(() => encodeSegmentRecordHead({ kind: "delete", key: "k", targetSegment: 0, targetOffset: 0 })).toThrow(/target segment/);
-    expect(() => encodeSegmentRecordHead({ kind: "delete", key: "k", targetSegment: 1, targetOffset: 1.5 })).toThrow(/target offset/);
+    expect(() => encodeSegmentRecordHead({ kind: "delete", key: "k", targetSegment: 0, targetOffset: 0 })).toThrow(
+      /target segment/,
+    );
+    expect(() => encodeSegmentRecordHead({ kind: "delete", key: "k", targetSegment: 1, targetOffset: 1.5 })).toThrow(
+      /target offset/,
+    );
   });
 
   it("rejects every single flipped bit of the head and key", () => {
@@ -100,7 +118,10 @@ describe("NSR1 segment records", () => {
 /** Recomputes the head CRC32C of a patched record (so only the patched field is wrong). */
 function withCrc(bytes: Uint8Array): Uint8Array {
   const keyLength = (bytes[6] as number) * 256 + (bytes[7] as number);
-  const fixedAndKey = new Uint8Array([...bytes.subarray(0, 24), ...bytes.subarray(SEGMENT_RECORD_HEAD_BYTES, SEGMENT_RECORD_HEAD_BYTES + keyLength)]);
+  const fixedAndKey = new Uint8Array([
+    ...bytes.subarray(0, 24),
+    ...bytes.subarray(SEGMENT_RECORD_HEAD_BYTES, SEGMENT_RECORD_HEAD_BYTES + keyLength),
+  ]);
   const crc = crc32cOf(fixedAndKey);
   const copy = bytes.slice();
   new DataView(copy.buffer).setUint32(24, crc);

@@ -57,7 +57,9 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 export function encodeSegmentRecordHead(head: SegmentRecordHead): Uint8Array {
   const key = encoder.encode(head.key);
   if (key.length < 1 || key.length > MAX_SEGMENT_KEY_BYTES) {
-    throw new SegmentRecordError(`key must be 1..${String(MAX_SEGMENT_KEY_BYTES)} UTF-8 bytes, got ${String(key.length)}`);
+    throw new SegmentRecordError(
+      `key must be 1..${String(MAX_SEGMENT_KEY_BYTES)} UTF-8 bytes, got ${String(key.length)}`,
+    );
   }
   const bytes = new Uint8Array(SEGMENT_RECORD_HEAD_BYTES + key.length);
   const view = new DataView(bytes.buffer);
@@ -84,17 +86,21 @@ export function encodeSegmentRecordHead(head: SegmentRecordHead): Uint8Array {
 /** The key length a head declares (bytes [0, 28) must be present); checks magic, kind and flags first. */
 export function segmentRecordKeyLength(fixed: Uint8Array): number {
   if (fixed.length < SEGMENT_RECORD_HEAD_BYTES) {
-    throw new SegmentRecordError(`head needs ${String(SEGMENT_RECORD_HEAD_BYTES)} bytes, ${String(fixed.length)} present`);
+    throw new SegmentRecordError(
+      `head needs ${String(SEGMENT_RECORD_HEAD_BYTES)} bytes, ${String(fixed.length)} present`,
+    );
   }
   const view = new DataView(fixed.buffer, fixed.byteOffset, SEGMENT_RECORD_HEAD_BYTES);
   const magic = view.getUint32(0);
-  if (magic !== SEGMENT_RECORD_MAGIC) throw new SegmentRecordError(`magic is 0x${magic.toString(16).padStart(8, "0")}, not NSR1`);
+  if (magic !== SEGMENT_RECORD_MAGIC)
+    throw new SegmentRecordError(`magic is 0x${magic.toString(16).padStart(8, "0")}, not NSR1`);
   const kind = view.getUint8(4);
   if (kind !== KIND_PUT && kind !== KIND_DELETE) throw new SegmentRecordError(`unknown kind ${String(kind)}`);
   const flags = view.getUint8(5);
   if (flags !== 0) throw new SegmentRecordError(`flags are ${String(flags)}, must be 0`);
   const keyLength = view.getUint16(6);
-  if (keyLength < 1 || keyLength > MAX_SEGMENT_KEY_BYTES) throw new SegmentRecordError(`key length ${String(keyLength)} is outside 1..${String(MAX_SEGMENT_KEY_BYTES)}`);
+  if (keyLength < 1 || keyLength > MAX_SEGMENT_KEY_BYTES)
+    throw new SegmentRecordError(`key length ${String(keyLength)} is outside 1..${String(MAX_SEGMENT_KEY_BYTES)}`);
   return keyLength;
 }
 
@@ -102,15 +108,21 @@ export function segmentRecordKeyLength(fixed: Uint8Array): number {
  * Decodes the head at the start of `bytes` (the fixed part and the key must be present; a body may follow).
  * Returns the head and the record's total size (head + key + body).
  */
-export function decodeSegmentRecordHead(bytes: Uint8Array): { readonly head: SegmentRecordHead; readonly recordBytes: number } {
+export function decodeSegmentRecordHead(bytes: Uint8Array): {
+  readonly head: SegmentRecordHead;
+  readonly recordBytes: number;
+} {
   const keyLength = segmentRecordKeyLength(bytes);
   if (bytes.length < SEGMENT_RECORD_HEAD_BYTES + keyLength) {
-    throw new SegmentRecordError(`head and key need ${String(SEGMENT_RECORD_HEAD_BYTES + keyLength)} bytes, ${String(bytes.length)} present`);
+    throw new SegmentRecordError(
+      `head and key need ${String(SEGMENT_RECORD_HEAD_BYTES + keyLength)} bytes, ${String(bytes.length)} present`,
+    );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, SEGMENT_RECORD_HEAD_BYTES);
   const stored = view.getUint32(24);
   const actual = headCrc(bytes, keyLength);
-  if (stored !== actual) throw new SegmentRecordError(`head CRC32C is 0x${actual.toString(16)}, stored 0x${stored.toString(16)}`);
+  if (stored !== actual)
+    throw new SegmentRecordError(`head CRC32C is 0x${actual.toString(16)}, stored 0x${stored.toString(16)}`);
   let key: string;
   try {
     key = decoder.decode(bytes.subarray(SEGMENT_RECORD_HEAD_BYTES, SEGMENT_RECORD_HEAD_BYTES + keyLength));
@@ -123,15 +135,24 @@ export function decodeSegmentRecordHead(bytes: Uint8Array): { readonly head: Seg
   const targetOffset = view.getUint32(20);
   if (view.getUint8(4) === KIND_PUT) {
     if (targetSegment !== 0 || targetOffset !== 0) throw new SegmentRecordError("a put names a target");
-    return { head: { kind: "put", key, bodyLength, bodyCrc32c }, recordBytes: SEGMENT_RECORD_HEAD_BYTES + keyLength + bodyLength };
+    return {
+      head: { kind: "put", key, bodyLength, bodyCrc32c },
+      recordBytes: SEGMENT_RECORD_HEAD_BYTES + keyLength + bodyLength,
+    };
   }
   if (bodyLength !== 0 || bodyCrc32c !== 0) throw new SegmentRecordError("a delete carries a body");
   if (targetSegment === 0) throw new SegmentRecordError("a delete names target segment 0");
-  return { head: { kind: "delete", key, targetSegment, targetOffset }, recordBytes: SEGMENT_RECORD_HEAD_BYTES + keyLength };
+  return {
+    head: { kind: "delete", key, targetSegment, targetOffset },
+    recordBytes: SEGMENT_RECORD_HEAD_BYTES + keyLength,
+  };
 }
 
 function headCrc(bytes: Uint8Array, keyLength: number): number {
-  return crc32c(bytes.subarray(SEGMENT_RECORD_HEAD_BYTES, SEGMENT_RECORD_HEAD_BYTES + keyLength), crc32c(bytes.subarray(0, 24)));
+  return crc32c(
+    bytes.subarray(SEGMENT_RECORD_HEAD_BYTES, SEGMENT_RECORD_HEAD_BYTES + keyLength),
+    crc32c(bytes.subarray(0, 24)),
+  );
 }
 
 function checkU32(what: string, value: number): void {

@@ -23,7 +23,8 @@ const INDEX_FILE = "index.sqlite";
 
 /** File name of segment `seq` (1..2^32-1). */
 export function segmentFileName(seq: number): string {
-  if (!Number.isSafeInteger(seq) || seq < 1 || seq > MAX_SEGMENT_SEQ) throw new RangeError(`segment number must be in 1..${String(MAX_SEGMENT_SEQ)}, got ${String(seq)}`);
+  if (!Number.isSafeInteger(seq) || seq < 1 || seq > MAX_SEGMENT_SEQ)
+    throw new RangeError(`segment number must be in 1..${String(MAX_SEGMENT_SEQ)}, got ${String(seq)}`);
   return `segment-${String(seq).padStart(10, "0")}.nsr`;
 }
 
@@ -62,10 +63,14 @@ export async function recoverSegments(directory: string): Promise<RecoveredSegme
     for (const seq of index.segments()) {
       if (present.has(seq)) continue;
       if (index.livePuts(seq) > 0) {
-        throw new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `segment file ${path.join(directory, segmentFileName(seq))} is missing but holds ${String(index.livePuts(seq))} live object(s)`, {
-          retryable: false,
-          details: { segment: seq },
-        });
+        throw new NereusError(
+          ErrorCode.OBJECT_CHECKSUM_MISMATCH,
+          `segment file ${path.join(directory, segmentFileName(seq))} is missing but holds ${String(index.livePuts(seq))} live object(s)`,
+          {
+            retryable: false,
+            details: { segment: seq },
+          },
+        );
       }
       index.removeSegment(seq);
     }
@@ -163,11 +168,14 @@ async function replaySegment(
     const { bytesRead } = await handle.read(headBuffer, 0, available, offset);
     let decoded;
     try {
-      if (bytesRead < SEGMENT_RECORD_HEAD_BYTES) throw new SegmentRecordError(`file ends ${String(bytesRead)} byte(s) into a record head`);
+      if (bytesRead < SEGMENT_RECORD_HEAD_BYTES)
+        throw new SegmentRecordError(`file ends ${String(bytesRead)} byte(s) into a record head`);
       const keyLength = segmentRecordKeyLength(headBuffer.subarray(0, bytesRead));
-      if (bytesRead < SEGMENT_RECORD_HEAD_BYTES + keyLength) throw new SegmentRecordError("file ends inside a record key");
+      if (bytesRead < SEGMENT_RECORD_HEAD_BYTES + keyLength)
+        throw new SegmentRecordError("file ends inside a record key");
       decoded = decodeSegmentRecordHead(headBuffer.subarray(0, bytesRead));
-      if (offset + decoded.recordBytes > size) throw new SegmentRecordError(`record of ${String(decoded.recordBytes)} bytes runs past the end of the file`);
+      if (offset + decoded.recordBytes > size)
+        throw new SegmentRecordError(`record of ${String(decoded.recordBytes)} bytes runs past the end of the file`);
     } catch (error) {
       if (!(error instanceof SegmentRecordError)) throw error;
       failure = `${error.reason} (record at offset ${String(offset)})`;
@@ -185,7 +193,13 @@ async function replaySegment(
           break;
         }
       }
-      apply.push(() => index.applyPut(head.key, { segment: seq, recordOffset: at, bodyOffset, size: head.bodyLength, crc32c: head.bodyCrc32c }, recordBytes));
+      apply.push(() =>
+        index.applyPut(
+          head.key,
+          { segment: seq, recordOffset: at, bodyOffset, size: head.bodyLength, crc32c: head.bodyCrc32c },
+          recordBytes,
+        ),
+      );
     } else {
       apply.push(() => index.applyDelete(head.key, seq, at, recordBytes, head.targetSegment, head.targetOffset));
     }
@@ -216,8 +230,12 @@ async function readFully(handle: FileHandle, into: Uint8Array, position: number)
 }
 
 function corruptSegment(file: string, offset: number, reason: string): NereusError {
-  return new NereusError(ErrorCode.OBJECT_CHECKSUM_MISMATCH, `segment file ${file} is corrupt at byte offset ${String(offset)}: ${reason}`, {
-    retryable: false,
-    details: { file, offset },
-  });
+  return new NereusError(
+    ErrorCode.OBJECT_CHECKSUM_MISMATCH,
+    `segment file ${file} is corrupt at byte offset ${String(offset)}: ${reason}`,
+    {
+      retryable: false,
+      details: { file, offset },
+    },
+  );
 }

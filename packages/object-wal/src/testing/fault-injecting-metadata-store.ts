@@ -1,7 +1,19 @@
 // Test-only MetadataStore wrapper that injects response loss into a real store (etcd, SQLite, in-memory): a matching
 // transaction is applied by the real store and then its response is "lost" (the caller sees MetadataAmbiguousError),
 // exactly what a dropped connection after commit looks like. Everything else passes through; counts transactions.
-import { MetadataAmbiguousError, type KeyValue, type Lease, type MetadataStore, type OperationOptions, type ScanOptions, type ScanPage, type TxnRequest, type TxnResult, type WatchEvent, type WatchHandle } from "@nereus/core";
+import {
+  MetadataAmbiguousError,
+  type KeyValue,
+  type Lease,
+  type MetadataStore,
+  type OperationOptions,
+  type ScanOptions,
+  type ScanPage,
+  type TxnRequest,
+  type TxnResult,
+  type WatchEvent,
+  type WatchHandle,
+} from "@nereus/core";
 
 export interface TxnFaultRule {
   /** Which transactions the rule applies to. */
@@ -53,7 +65,9 @@ export class FaultInjectingMetadataStore implements MetadataStore {
       rule.times = (rule.times ?? 1) - 1;
       if (rule.times <= 0) this.#rules.splice(index, 1);
       this.lostResponses += 1;
-      throw new MetadataAmbiguousError(`injected fault: the transaction applied (succeeded: ${String(result.succeeded)}) but its response was lost`);
+      throw new MetadataAmbiguousError(
+        `injected fault: the transaction applied (succeeded: ${String(result.succeeded)}) but its response was lost`,
+      );
     }
     return result;
   }

@@ -48,15 +48,23 @@ export class FaultInjectingObjectStore implements ObjectStore {
     const result = await this.inner.putIfAbsent(key, body, options);
     if (this.#loseNextPuts > 0) {
       this.#loseNextPuts -= 1;
-      throw new NereusError(ErrorCode.OBJECT_UPLOAD_FAILED, `injected fault: put of ${key} applied (created: ${String(result.created)}) but its response was lost`, {
-        retryable: true,
-        details: { key, mayHaveApplied: true, injected: true },
-      });
+      throw new NereusError(
+        ErrorCode.OBJECT_UPLOAD_FAILED,
+        `injected fault: put of ${key} applied (created: ${String(result.created)}) but its response was lost`,
+        {
+          retryable: true,
+          details: { key, mayHaveApplied: true, injected: true },
+        },
+      );
     }
     return result;
   }
 
-  async get(key: string, range?: { readonly offset: number; readonly length: number }, options?: ObjectIoOptions): Promise<Uint8Array> {
+  async get(
+    key: string,
+    range?: { readonly offset: number; readonly length: number },
+    options?: ObjectIoOptions,
+  ): Promise<Uint8Array> {
     this.#refuse(ErrorCode.OBJECT_READ_FAILED, key);
     this.stats.gets += 1;
     const bytes = await this.inner.get(key, range, options);
@@ -70,7 +78,10 @@ export class FaultInjectingObjectStore implements ObjectStore {
     return this.inner.head(key, options);
   }
 
-  async list(prefix: string, options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number }): Promise<ObjectListPage> {
+  async list(
+    prefix: string,
+    options?: ObjectIoOptions & { readonly continuationToken?: string; readonly limit?: number },
+  ): Promise<ObjectListPage> {
     this.#refuse(ErrorCode.OBJECT_READ_FAILED, prefix);
     this.stats.lists += 1;
     return this.inner.list(prefix, options);
@@ -83,7 +94,10 @@ export class FaultInjectingObjectStore implements ObjectStore {
   #refuse(code: typeof ErrorCode.OBJECT_UPLOAD_FAILED | typeof ErrorCode.OBJECT_READ_FAILED, key: string): void {
     if (!this.outage) return;
     this.refused += 1;
-    throw new NereusError(code, `injected object-store outage: ${key}`, { retryable: true, details: { key, mayHaveApplied: false, injected: true } });
+    throw new NereusError(code, `injected object-store outage: ${key}`, {
+      retryable: true,
+      details: { key, mayHaveApplied: false, injected: true },
+    });
   }
 
   async close(): Promise<void> {

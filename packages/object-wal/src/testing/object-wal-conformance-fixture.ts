@@ -16,9 +16,18 @@ export interface ObjectWalConformanceOptions {
 }
 
 /** A conformance fixture of an ObjectWalWriter and ObjectWalReader over `objectStore`. */
-export function objectWalConformanceFixture(objectStore: ObjectStore, options: ObjectWalConformanceOptions): WalProviderConformanceFixture {
+export function objectWalConformanceFixture(
+  objectStore: ObjectStore,
+  options: ObjectWalConformanceOptions,
+): WalProviderConformanceFixture {
   const metadata = new InMemoryMetadataStore();
-  const writer = new ObjectWalWriter({ objectStore, metadata, cluster: options.cluster, writerId: "conformance", flush: { lingerMs: options.lingerMs } });
+  const writer = new ObjectWalWriter({
+    objectStore,
+    metadata,
+    cluster: options.cluster,
+    writerId: "conformance",
+    flush: { lingerMs: options.lingerMs },
+  });
   return {
     writer,
     reader: new ObjectWalReader({ objectStore }),

@@ -3,14 +3,29 @@
 // with the same writer id), builds standalone materialization workers, injects faults through wrappers around the
 // real stores, and reads the durable state back for assertions. Test-only.
 import { randomBytes } from "node:crypto";
-import { createStreamStore, type AppendBatch, type GenerationIndexEntry, type MetadataStore, type ObjectStore, type OffsetIndexEntry, type ReadResult, type StreamHead, type StreamStore, type StreamStoreOptions } from "@nereus/core";
+import {
+  createStreamStore,
+  type AppendBatch,
+  type GenerationIndexEntry,
+  type MetadataStore,
+  type ObjectStore,
+  type OffsetIndexEntry,
+  type ReadResult,
+  type StreamHead,
+  type StreamStore,
+  type StreamStoreOptions,
+} from "@nereus/core";
 import { StreamKeyspace, streamPrefix } from "@nereus/core/internal";
 import { MaterializationWorker, type MaterializationWorkerOptions } from "../generations/materialization-worker.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
 import { objectProtectionsPrefix, objectKeyHash, physicalObjectRootKey } from "../roots/physical-object-keys.js";
 import { physicalObjectRootCodec } from "../roots/physical-object-root-codec.js";
 import type { PhysicalObjectRoot } from "../roots/physical-object-records.js";
-import { createObjectWalRuntime, type ObjectWalRuntime, type ObjectWalRuntimeOptions } from "../runtime/create-object-wal-runtime.js";
+import {
+  createObjectWalRuntime,
+  type ObjectWalRuntime,
+  type ObjectWalRuntimeOptions,
+} from "../runtime/create-object-wal-runtime.js";
 import { FaultInjectingMetadataStore } from "./fault-injecting-metadata-store.js";
 import { FaultInjectingObjectStore } from "./fault-injecting-object-store.js";
 
@@ -103,7 +118,9 @@ export class ObjectWalStack implements AsyncDisposable {
 
   /** Number of commit intents stored for the stream (reachable or not). */
   async intentCount(streamId: string): Promise<number> {
-    const page = await this.metadata.scan(`${streamPrefix(this.keyspace.prefix, streamId)}commit-log/`, { limit: 10_000 });
+    const page = await this.metadata.scan(`${streamPrefix(this.keyspace.prefix, streamId)}commit-log/`, {
+      limit: 10_000,
+    });
     return page.items.length;
   }
 
@@ -114,7 +131,9 @@ export class ObjectWalStack implements AsyncDisposable {
   }
 
   async protectionCount(objectKey: string): Promise<number> {
-    const page = await this.metadata.scan(objectProtectionsPrefix(this.cluster, objectKeyHash(objectKey)), { limit: 1000 });
+    const page = await this.metadata.scan(objectProtectionsPrefix(this.cluster, objectKeyHash(objectKey)), {
+      limit: 1000,
+    });
     return page.items.length;
   }
 
@@ -153,10 +172,16 @@ export class ObjectWalStack implements AsyncDisposable {
 
 /** A batch of opaque entries, one per text. */
 export function opaque(...texts: string[]): AppendBatch {
-  return { payloadFormat: "OPAQUE_RECORD_BATCH", entries: texts.map((value) => ({ payload: encoder.encode(value), recordCount: 1 })) };
+  return {
+    payloadFormat: "OPAQUE_RECORD_BATCH",
+    entries: texts.map((value) => ({ payload: encoder.encode(value), recordCount: 1 })),
+  };
 }
 
 /** A batch of ranged (Kafka-like) entries: [text, recordCount] pairs. */
 export function ranged(...entries: ReadonlyArray<readonly [string, number]>): AppendBatch {
-  return { payloadFormat: "KAFKA_RECORD_BATCH", entries: entries.map(([value, recordCount]) => ({ payload: encoder.encode(value), recordCount })) };
+  return {
+    payloadFormat: "KAFKA_RECORD_BATCH",
+    entries: entries.map(([value, recordCount]) => ({ payload: encoder.encode(value), recordCount })),
+  };
 }

@@ -33,6 +33,10 @@ export function resolveFlushPolicy(overrides: Partial<FlushPolicy> = {}): FlushP
 
 function check(name: string, value: number, min: number): void {
   if (!Number.isSafeInteger(value) || value < min) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `flush policy ${name} must be an integer >= ${String(min)}, got ${String(value)}`, { retryable: false });
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `flush policy ${name} must be an integer >= ${String(min)}, got ${String(value)}`,
+      { retryable: false },
+    );
   }
 }

@@ -1,12 +1,31 @@
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { DurabilityGateWord, ErrorCode, NereusError, streamIdFromName, type DurabilityGate, type ObjectSliceTarget, type PersistedWrite, type ReadTarget, type WalWriteRequest } from "@nereus/core";
-import { InMemoryMetadataStore, InMemoryObjectStore, corruptObjectSlice, describeWalProviderConformance } from "@nereus/core/testing";
+import {
+  DurabilityGateWord,
+  ErrorCode,
+  NereusError,
+  streamIdFromName,
+  type DurabilityGate,
+  type ObjectSliceTarget,
+  type PersistedWrite,
+  type ReadTarget,
+  type WalWriteRequest,
+} from "@nereus/core";
+import {
+  InMemoryMetadataStore,
+  InMemoryObjectStore,
+  corruptObjectSlice,
+  describeWalProviderConformance,
+} from "@nereus/core/testing";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeWalObject } from "../format/decode-wal-object.js";
-import { createFileSystemObjectStore, type FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
+import {
+  createFileSystemObjectStore,
+  type FileSystemObjectStore,
+  type SegmentLayoutOptions,
+} from "../file-system-object-store.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
 import { objectProtectionCodec } from "../roots/object-protection-codec.js";
 import { segmentFileName } from "../segments/segment-recovery.js";
@@ -55,7 +74,14 @@ const open: Fixture[] = [];
 function fixture(overrides: Partial<ObjectWalWriterOptions> = {}): Fixture {
   const objectStore = new InMemoryObjectStore();
   const metadata = new InMemoryMetadataStore();
-  const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "broker-1", flush: { lingerMs: 5 }, ...overrides });
+  const writer = new ObjectWalWriter({
+    objectStore,
+    metadata,
+    cluster: CLUSTER,
+    writerId: "broker-1",
+    flush: { lingerMs: 5 },
+    ...overrides,
+  });
   const created = { objectStore, metadata, writer, reader: new ObjectWalReader({ objectStore }) };
   open.push(created);
   return created;
@@ -102,7 +128,9 @@ describe("ObjectWalWriter: multi-stream objects", () => {
   it("packs appends of many streams that arrive within the linger time into ONE object with ONE PUT", async () => {
     const { writer, objectStore, reader } = fixture();
     const streams = Array.from({ length: 50 }, (_, index) => `orders-${String(index)}`);
-    const persisted = await Promise.all(streams.map((stream) => writer.persist(writer.prepare(request(stream, [`${stream}:a`, `${stream}:b`])))));
+    const persisted = await Promise.all(
+      streams.map((stream) => writer.persist(writer.prepare(request(stream, [`${stream}:a`, `${stream}:b`])))),
+    );
     expect(objectStore.stats.puts).toBe(1);
     expect(writer.stats).toMatchObject({ objects: 1, puts: 1, slices: 50, failedFlushes: 0 });
     const keys = new Set(persisted.map((item) => asSlice(item.readTarget).objectKey));
@@ -111,14 +139,20 @@ describe("ObjectWalWriter: multi-stream objects", () => {
     expect(decoded.slices).toHaveLength(50);
     for (const [index, item] of persisted.entries()) {
       const entries = await reader.readEntries(item.readTarget);
-      expect(entries.map((entry) => decoder.decode(entry.payload))).toEqual([`${streams[index] ?? ""}:a`, `${streams[index] ?? ""}:b`]);
+      expect(entries.map((entry) => decoder.decode(entry.payload))).toEqual([
+        `${streams[index] ?? ""}:a`,
+        `${streams[index] ?? ""}:b`,
+      ]);
     }
   });
 
   it("linger 0: appends reaching the writer through promise chains of any depth in one turn share ONE object, uploaded before the turn's check phase", async () => {
     const uploads: string[] = [];
     let checkPhaseRan = false;
-    const { writer, objectStore } = fixture({ flush: { lingerMs: 0 }, hooks: { beforeUpload: (key) => void uploads.push(`${key}:${String(checkPhaseRan)}`) } });
+    const { writer, objectStore } = fixture({
+      flush: { lingerMs: 0 },
+      hooks: { beforeUpload: (key) => void uploads.push(`${key}:${String(checkPhaseRan)}`) },
+    });
     const persistAfter = async (stream: string, awaits: number): Promise<PersistedWrite> => {
       for (let step = 0; step < awaits; step += 1) await Promise.resolve();
       return writer.persist(writer.prepare(request(stream, [stream])));
@@ -126,7 +160,11 @@ describe("ObjectWalWriter: multi-stream objects", () => {
     setImmediate(() => {
       checkPhaseRan = true;
     });
-    const persisted = await Promise.all([persistAfter("shallow", 0), persistAfter("middle", 3), persistAfter("deep", 12)]);
+    const persisted = await Promise.all([
+      persistAfter("shallow", 0),
+      persistAfter("middle", 3),
+      persistAfter("deep", 12),
+    ]);
     expect(new Set(persisted.map((item) => asSlice(item.readTarget).objectKey)).size).toBe(1);
     expect(objectStore.stats.puts).toBe(1);
     // The upload started before the check phase of the turn the appends were issued in.
@@ -140,12 +178,20 @@ describe("ObjectWalWriter: multi-stream objects", () => {
 
   it("starts a new object at maxSlices and at maxBytes", async () => {
     const bySlices = fixture({ flush: { lingerMs: 100, maxSlices: 10 } });
-    await Promise.all(Array.from({ length: 30 }, (_, index) => bySlices.writer.persist(bySlices.writer.prepare(request(`s-${String(index)}`, ["x"])))));
+    await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        bySlices.writer.persist(bySlices.writer.prepare(request(`s-${String(index)}`, ["x"]))),
+      ),
+    );
     expect(bySlices.writer.stats).toMatchObject({ objects: 3, puts: 3, slices: 30 });
 
     const byBytes = fixture({ flush: { lingerMs: 100, maxBytes: 64 * 1024 } });
     const payload = "y".repeat(20 * 1024);
-    await Promise.all(Array.from({ length: 6 }, (_, index) => byBytes.writer.persist(byBytes.writer.prepare(request(`b-${String(index)}`, [payload])))));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        byBytes.writer.persist(byBytes.writer.prepare(request(`b-${String(index)}`, [payload]))),
+      ),
+    );
     expect(byBytes.writer.stats.objects).toBe(2);
   });
 
@@ -155,7 +201,9 @@ describe("ObjectWalWriter: multi-stream objects", () => {
       writer.persist(writer.prepare(request("same", ["one"]))),
       writer.persist(writer.prepare(request("same", ["two"], 1))),
     ]);
-    expect(asSlice(first?.readTarget as ReadTarget).objectKey).not.toBe(asSlice(second?.readTarget as ReadTarget).objectKey);
+    expect(asSlice(first?.readTarget as ReadTarget).objectKey).not.toBe(
+      asSlice(second?.readTarget as ReadTarget).objectKey,
+    );
     expect(writer.stats.objects).toBe(2);
   });
 
@@ -176,7 +224,9 @@ describe("ObjectWalWriter: multi-stream objects", () => {
     });
     const first = writer.persist(writer.prepare(request("first", ["a"])));
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const later = Array.from({ length: 20 }, (_, index) => writer.persist(writer.prepare(request(`later-${String(index)}`, ["b"]))));
+    const later = Array.from({ length: 20 }, (_, index) =>
+      writer.persist(writer.prepare(request(`later-${String(index)}`, ["b"]))),
+    );
     await new Promise((resolve) => setTimeout(resolve, 10));
     release();
     await Promise.all([first, ...later]);
@@ -195,9 +245,16 @@ describe("ObjectWalWriter: multi-stream objects", () => {
   it("copies caller-owned payloads at prepare, and keeps handed-over ones by reference", async () => {
     const { writer, reader } = fixture();
     const kept = encoder.encode("kept!");
-    const handedOver = writer.prepare({ ...request("kept", []), entries: [{ payload: kept, recordCount: 1 }], payloadsHandedOver: true });
+    const handedOver = writer.prepare({
+      ...request("kept", []),
+      entries: [{ payload: kept, recordCount: 1 }],
+      payloadsHandedOver: true,
+    });
     const ownedAgain = encoder.encode("later");
-    const copiedWrite = writer.prepare({ ...request("copied", []), entries: [{ payload: ownedAgain, recordCount: 1 }] });
+    const copiedWrite = writer.prepare({
+      ...request("copied", []),
+      entries: [{ payload: ownedAgain, recordCount: 1 }],
+    });
     ownedAgain.set(encoder.encode("XXXXX"));
     const [keptTarget, copiedTarget] = await Promise.all([writer.persist(handedOver), writer.persist(copiedWrite)]);
     expect(decoder.decode((await reader.readEntries(copiedTarget.readTarget))[0]?.payload)).toBe("later");
@@ -221,14 +278,25 @@ describe("ObjectWalWriter: multi-stream objects", () => {
       },
     });
     const metadata = new InMemoryMetadataStore();
-    const writer = new ObjectWalWriter({ objectStore: withAllocator, metadata, cluster: CLUSTER, writerId: "broker-1", flush: { lingerMs: 0 } });
+    const writer = new ObjectWalWriter({
+      objectStore: withAllocator,
+      metadata,
+      cluster: CLUSTER,
+      writerId: "broker-1",
+      flush: { lingerMs: 0 },
+    });
     const reader = new ObjectWalReader({ objectStore });
     open.push({ objectStore, metadata, writer, reader });
     const persisted = await writer.persist(writer.prepare(request("allocated", ["in shared memory"])));
     expect(allocated).toHaveLength(1);
     expect(decoder.decode((await reader.readEntries(persisted.readTarget))[0]?.payload)).toBe("in shared memory");
     if (persisted.readTarget.type !== "OBJECT_SLICE") throw new Error("not a slice");
-    expect(Buffer.compare(Buffer.from(await objectStore.get(persisted.readTarget.objectKey)), Buffer.from(allocated[0] ?? []))).toBe(0);
+    expect(
+      Buffer.compare(
+        Buffer.from(await objectStore.get(persisted.readTarget.objectKey)),
+        Buffer.from(allocated[0] ?? []),
+      ),
+    ).toBe(0);
     // Released once, after the upload ended; a flush whose upload fails releases its body too.
     expect(released).toEqual([allocated[0]]);
     objectStore.faults.add({ op: "put", mode: "fail-before-apply", times: 10 });
@@ -254,7 +322,13 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
     const clock = (): number => Date.UTC(2026, 10, 30, 12, 0, 0);
     const { writer } = fixture({ processRunId: "runabc", clock });
     const persisted = await writer.persist(writer.prepare(request("k", ["x"])));
-    const expected = walObjectIdentity({ cluster: CLUSTER, writerId: "broker-1", processRunId: "runabc", sequence: 1, createdAtMillis: clock() });
+    const expected = walObjectIdentity({
+      cluster: CLUSTER,
+      writerId: "broker-1",
+      processRunId: "runabc",
+      sequence: 1,
+      createdAtMillis: clock(),
+    });
     expect(asSlice(persisted.readTarget).objectKey).toBe(expected.objectKey);
     expect(expected.objectKey).toMatch(/^unit\/wal\/v1\/2026\/11\/30\/[a-z2-7]{52}\/runabc\/0000000000000000001\.nrs$/);
     expect(expected.objectId).toBe("wo-runabc-0000000000000000001");
@@ -272,9 +346,18 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
   it("refuses a key that holds someone else's bytes (an invariant violation, never an overwrite)", async () => {
     const clock = (): number => Date.UTC(2026, 0, 1);
     const { writer, objectStore } = fixture({ processRunId: "collide", clock });
-    const key = walObjectIdentity({ cluster: CLUSTER, writerId: "broker-1", processRunId: "collide", sequence: 1, createdAtMillis: clock() }).objectKey;
+    const key = walObjectIdentity({
+      cluster: CLUSTER,
+      writerId: "broker-1",
+      processRunId: "collide",
+      sequence: 1,
+      createdAtMillis: clock(),
+    }).objectKey;
     await objectStore.putIfAbsent(key, encoder.encode("not ours"));
-    const error = await expectError(writer.persist(writer.prepare(request("c", ["x"]))), ErrorCode.PRIMARY_WAL_WRITE_FAILED);
+    const error = await expectError(
+      writer.persist(writer.prepare(request("c", ["x"]))),
+      ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+    );
     expect(NereusError.hasCode(error.cause, ErrorCode.METADATA_INVARIANT_VIOLATION)).toBe(true);
     expect(decoder.decode(await objectStore.get(key))).toBe("not ours");
   });
@@ -305,7 +388,10 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
     expect(await metadata.get(rootKey)).toBeUndefined();
     const protection = await writer.protect(persisted, "commitone", metadata);
     expect(protection.compares).toEqual([{ key: rootKey, modRevision: 0 }]);
-    expect(protection.writes.map((write) => write.key)).toEqual([rootKey, expect.stringContaining("/protections/") as unknown as string]);
+    expect(protection.writes.map((write) => write.key)).toEqual([
+      rootKey,
+      expect.stringContaining("/protections/") as unknown as string,
+    ]);
     expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(true);
     const stored = await metadata.get(rootKey);
     const root = physicalObjectRootCodec.decode(stored?.value ?? new Uint8Array(), rootKey);
@@ -340,7 +426,10 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
 
   it("a multi-slice object's root is created (ACTIVE) before its members resolve; protect compares its revision", async () => {
     const { writer, metadata } = fixture({ flush: { lingerMs: 60_000 } });
-    const pending = [writer.persist(writer.prepare(request("shared-a", ["x"]))), writer.persist(writer.prepare(request("shared-b", ["y"])))];
+    const pending = [
+      writer.persist(writer.prepare(request("shared-a", ["x"]))),
+      writer.persist(writer.prepare(request("shared-b", ["y"]))),
+    ];
     await writer.flushNow();
     const [persisted, other] = await Promise.all(pending);
     if (persisted === undefined || other === undefined) throw new Error("expected two slices");
@@ -348,17 +437,30 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
     expect(asSlice(other.readTarget).objectKey).toBe(objectKey);
     const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(objectKey));
     const stored = await metadata.get(rootKey);
-    expect(physicalObjectRootCodec.decode(stored?.value ?? new Uint8Array(), rootKey)).toMatchObject({ objectKey, lifecycle: "ACTIVE", sliceCount: 2 });
+    expect(physicalObjectRootCodec.decode(stored?.value ?? new Uint8Array(), rootKey)).toMatchObject({
+      objectKey,
+      lifecycle: "ACTIVE",
+      sliceCount: 2,
+    });
     const protection = await writer.protect(persisted, "commitabc", metadata);
     expect(protection.compares).toEqual([{ key: rootKey, modRevision: stored?.modRevision }]);
     const [write] = protection.writes;
     if (write?.type !== "put") throw new Error("expected a put");
     const record = objectProtectionCodec.decode(write.value, write.key);
-    expect(record).toMatchObject({ type: "REACHABLE_APPEND", streamId: streamIdFromName("shared-a"), rootLifecycleEpoch: 0 });
-    expect(record.ownerKey).toBe(`/nereus/clusters/${CLUSTER}/streams/${streamIdFromName("shared-a")}/commit-log/commitabc`);
+    expect(record).toMatchObject({
+      type: "REACHABLE_APPEND",
+      streamId: streamIdFromName("shared-a"),
+      rootLifecycleEpoch: 0,
+    });
+    expect(record.ownerKey).toBe(
+      `/nereus/clusters/${CLUSTER}/streams/${streamIdFromName("shared-a")}/commit-log/commitabc`,
+    );
     expect(parseObjectProtectionKey(write.key).referenceId).toMatch(/^ra1-[a-z2-7]{52}$/);
     // Once a collector changed the root (e.g. marked it), the protecting transaction cannot commit.
-    await metadata.txn({ compares: [], writes: [{ type: "put", key: rootKey, value: stored?.value ?? new Uint8Array() }] });
+    await metadata.txn({
+      compares: [],
+      writes: [{ type: "put", key: rootKey, value: stored?.value ?? new Uint8Array() }],
+    });
     expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(false);
   });
 
@@ -371,7 +473,10 @@ describe("ObjectWalWriter: upload, validation and uncertain PUTs", () => {
     const protection = await other.protect(persisted, "commitxyz", metadata);
     expect(protection.compares[0]?.modRevision).toBeGreaterThan(0);
     expect((await metadata.txn({ compares: protection.compares, writes: protection.writes })).succeeded).toBe(true);
-    const orphan: typeof persisted = { ...persisted, readTarget: { ...asSlice(persisted.readTarget), objectKey: "unit/wal/v1/none.nrs" } };
+    const orphan: typeof persisted = {
+      ...persisted,
+      readTarget: { ...asSlice(persisted.readTarget), objectKey: "unit/wal/v1/none.nrs" },
+    };
     await expectError(other.protect(orphan, "c", metadata), ErrorCode.METADATA_CONDITION_FAILED);
     await other.close();
   });
@@ -403,16 +508,30 @@ describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layou
       await rm(item.root, { recursive: true, force: true });
     }
   });
-  async function gatedFixture(overrides: Partial<ObjectWalWriterOptions> = {}, segments: boolean | SegmentLayoutOptions = { segmentBytes: 1024 * 1024, compactBelow: 0 }): Promise<GatedFixture> {
+  async function gatedFixture(
+    overrides: Partial<ObjectWalWriterOptions> = {},
+    segments: boolean | SegmentLayoutOptions = { segmentBytes: 1024 * 1024, compactBelow: 0 },
+  ): Promise<GatedFixture> {
     const root = await mkdtemp(path.join(tmpdir(), "nereus-owal-gated-"));
     const objectStore = createFileSystemObjectStore({ root, segments });
     const metadata = new InMemoryMetadataStore();
-    const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "broker-1", flush: { lingerMs: 1 }, ...overrides });
+    const writer = new ObjectWalWriter({
+      objectStore,
+      metadata,
+      cluster: CLUSTER,
+      writerId: "broker-1",
+      flush: { lingerMs: 1 },
+      ...overrides,
+    });
     const created = { objectStore, root, metadata, writer, reader: new ObjectWalReader({ objectStore }) };
     gatedOpen.push(created);
     return created;
   }
-  function sharedWords(gate: DurabilityGate): { readonly sequence: number; readonly durable: () => bigint; readonly failed: () => bigint } {
+  function sharedWords(gate: DurabilityGate): {
+    readonly sequence: number;
+    readonly durable: () => bigint;
+    readonly failed: () => bigint;
+  } {
     const form = gate.shared;
     if (form === undefined) throw new Error("expected a gate with shared words");
     const view = new BigInt64Array(form.words);
@@ -433,7 +552,10 @@ describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layou
     const gate = gateOf(persisted);
     const words = sharedWords(gate);
     // The target reads back at once (a read of the object waits for its write).
-    expect((await reader.readEntries(persisted.readTarget)).map((entry) => decoder.decode(entry.payload))).toEqual(["first", "second"]);
+    expect((await reader.readEntries(persisted.readTarget)).map((entry) => decoder.decode(entry.payload))).toEqual([
+      "first",
+      "second",
+    ]);
     await gate.durable;
     expect(words.durable()).toBeGreaterThanOrEqual(BigInt(words.sequence));
     expect(words.failed()).toBe(0n);
@@ -450,12 +572,22 @@ describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layou
     const protection = await writer.protect(persisted, "gatedcommit", metadata);
     const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(objectKey));
     expect(protection.compares).toEqual([{ key: rootKey, modRevision: 0 }]);
-    const result = await metadata.txn({ compares: protection.compares, writes: protection.writes, after: gateOf(persisted) });
+    const result = await metadata.txn({
+      compares: protection.compares,
+      writes: protection.writes,
+      after: gateOf(persisted),
+    });
     expect(result.succeeded).toBe(true);
     const stored = await metadata.get(rootKey);
     const root = physicalObjectRootCodec.decode(stored?.value ?? new Uint8Array(), rootKey);
     const info = await objectStore.head(objectKey);
-    expect(root).toMatchObject({ objectKey, lifecycle: "ACTIVE", objectLength: info?.size, storageChecksum: info?.crc32c, sliceCount: 1 });
+    expect(root).toMatchObject({
+      objectKey,
+      lifecycle: "ACTIVE",
+      objectLength: info?.size,
+      storageChecksum: info?.crc32c,
+      sliceCount: 1,
+    });
   });
 
   it("several streams flushed into one object use the ordinary upload: no gate", async () => {
@@ -467,7 +599,9 @@ describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layou
     expect(new Set(persisted.map((item) => asSlice(item.readTarget).objectKey)).size).toBe(1);
     for (const item of persisted) expect(item.gate).toBeUndefined();
     expect(writer.stats).toMatchObject({ objects: 1, puts: 1, slices: 2 });
-    expect((await reader.readEntries(persisted[1]?.readTarget as ReadTarget)).map((entry) => decoder.decode(entry.payload))).toEqual(["b"]);
+    expect(
+      (await reader.readEntries(persisted[1]?.readTarget as ReadTarget)).map((entry) => decoder.decode(entry.payload)),
+    ).toEqual(["b"]);
   });
 
   it("a store without putIfAbsentGated, or one that declines (segment layout off), gets no gate", async () => {
@@ -477,7 +611,9 @@ describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layou
     const persisted = await writer.persist(writer.prepare(request("layout-off", ["y"])));
     expect(persisted.gate).toBeUndefined();
     expect(objectStore.segmentStats).toBeUndefined();
-    expect((await reader.readEntries(persisted.readTarget)).map((entry) => decoder.decode(entry.payload))).toEqual(["y"]);
+    expect((await reader.readEntries(persisted.readTarget)).map((entry) => decoder.decode(entry.payload))).toEqual([
+      "y",
+    ]);
   });
 
   it("with the afterUpload hook set, the gated put is written before the hook runs", async () => {
@@ -512,7 +648,10 @@ describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layou
     expect(words.durable()).toBeLessThan(BigInt(words.sequence));
     expect(writer.stats.failedFlushes).toBe(1);
     const protection = await writer.protect(persisted, "doomedcommit", metadata);
-    const refused = await expectError(metadata.txn({ compares: protection.compares, writes: protection.writes, after: gate }), ErrorCode.PRIMARY_WAL_WRITE_FAILED);
+    const refused = await expectError(
+      metadata.txn({ compares: protection.compares, writes: protection.writes, after: gate }),
+      ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+    );
     expect(refused.details).toMatchObject({ ambiguous: false });
     const rootKey = physicalObjectRootKey(CLUSTER, objectKeyHash(asSlice(persisted.readTarget).objectKey));
     expect(await metadata.get(rootKey)).toBeUndefined();
@@ -524,9 +663,18 @@ describe("ObjectWalReader", () => {
     const { writer, reader, objectStore } = fixture();
     const persisted = await writer.persist(writer.prepare(request("read", ["x", "y"])));
     const target = asSlice(persisted.readTarget);
-    await expectError(reader.readEntries({ ...target, objectType: "MEMORY_OBJECT" }), ErrorCode.UNSUPPORTED_READ_TARGET);
-    await expectError(reader.readEntries({ ...target, sliceChecksum: (target.sliceChecksum + 1) >>> 0 }), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
-    await expectError(reader.readEntries({ ...target, sliceLength: target.sliceLength - 1 }), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
+    await expectError(
+      reader.readEntries({ ...target, objectType: "MEMORY_OBJECT" }),
+      ErrorCode.UNSUPPORTED_READ_TARGET,
+    );
+    await expectError(
+      reader.readEntries({ ...target, sliceChecksum: (target.sliceChecksum + 1) >>> 0 }),
+      ErrorCode.OBJECT_CHECKSUM_MISMATCH,
+    );
+    await expectError(
+      reader.readEntries({ ...target, sliceLength: target.sliceLength - 1 }),
+      ErrorCode.OBJECT_CHECKSUM_MISMATCH,
+    );
     await expectError(reader.readEntries({ ...target, entryCount: 3 }), ErrorCode.DECODE_ERROR);
     await corruptObjectSlice(objectStore, target);
     await expectError(reader.readEntries(target), ErrorCode.OBJECT_CHECKSUM_MISMATCH);
@@ -537,18 +685,37 @@ describe("ObjectWalWriter: property", () => {
   it("any mix of concurrent persists: each target reads back exactly its entries, one PUT per object, one slice per stream per object", async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ stream: fc.integer({ min: 0, max: 5 }), sizes: fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 4 }) }), { minLength: 1, maxLength: 25 }),
-        fc.record({ maxBytes: fc.integer({ min: 200, max: 4000 }), maxSlices: fc.integer({ min: 1, max: 8 }), lingerMs: fc.constantFrom(0, 1), maxConcurrentFlushes: fc.integer({ min: 1, max: 3 }) }),
+        fc.array(
+          fc.record({
+            stream: fc.integer({ min: 0, max: 5 }),
+            sizes: fc.array(fc.integer({ min: 0, max: 300 }), { minLength: 1, maxLength: 4 }),
+          }),
+          { minLength: 1, maxLength: 25 },
+        ),
+        fc.record({
+          maxBytes: fc.integer({ min: 200, max: 4000 }),
+          maxSlices: fc.integer({ min: 1, max: 8 }),
+          lingerMs: fc.constantFrom(0, 1),
+          maxConcurrentFlushes: fc.integer({ min: 1, max: 3 }),
+        }),
         async (appends, flush) => {
           const objectStore = new InMemoryObjectStore();
           const metadata = new InMemoryMetadataStore();
           const writer = new ObjectWalWriter({ objectStore, metadata, cluster: CLUSTER, writerId: "property", flush });
           const reader = new ObjectWalReader({ objectStore });
           try {
-            const expected = appends.map((append, index) => append.sizes.map((size, entry) => `${String(index)}.${String(entry)}:${"x".repeat(size)}`));
-            const persisted = await Promise.all(appends.map((append, index) => writer.persist(writer.prepare(request(`p-${String(append.stream)}`, expected[index] ?? [])))));
+            const expected = appends.map((append, index) =>
+              append.sizes.map((size, entry) => `${String(index)}.${String(entry)}:${"x".repeat(size)}`),
+            );
+            const persisted = await Promise.all(
+              appends.map((append, index) =>
+                writer.persist(writer.prepare(request(`p-${String(append.stream)}`, expected[index] ?? []))),
+              ),
+            );
             for (const [index, item] of persisted.entries()) {
-              expect((await reader.readEntries(item.readTarget)).map((entry) => decoder.decode(entry.payload))).toEqual(expected[index]);
+              expect((await reader.readEntries(item.readTarget)).map((entry) => decoder.decode(entry.payload))).toEqual(
+                expected[index],
+              );
             }
             expect(objectStore.stats.puts).toBe(writer.stats.objects);
             expect(writer.stats.slices).toBe(appends.length);

@@ -12,7 +12,24 @@
 // attempt goes into a new object). Buffers: `prepare` copies the caller's payloads unless the request says they were
 // handed over (then it keeps references; each byte is copied once, into the object, built in the store's
 // `allocateBody` memory when it offers one).
-import { ErrorCode, NereusError, WAL_SPI_VERSION, crc32c, crc32cCombine, type AppendEntry, type DurabilityGate, type MetadataStore, type ObjectSliceTarget, type ObjectStore, type PersistedWrite, type PreparedWrite, type TargetProtection, type WalIoOptions, type WalWriteRequest, type WalWriter } from "@nereus/core";
+import {
+  ErrorCode,
+  NereusError,
+  WAL_SPI_VERSION,
+  crc32c,
+  crc32cCombine,
+  type AppendEntry,
+  type DurabilityGate,
+  type MetadataStore,
+  type ObjectSliceTarget,
+  type ObjectStore,
+  type PersistedWrite,
+  type PreparedWrite,
+  type TargetProtection,
+  type WalIoOptions,
+  type WalWriteRequest,
+  type WalWriter,
+} from "@nereus/core";
 import { clusterPrefix, commitIntentKey, raceAbort } from "@nereus/core/internal";
 import { assertObjectKey } from "../object-keys/assert-object-key.js";
 import { decodeWalManifest } from "../format/decode-wal-manifest.js";
@@ -157,10 +174,13 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
   #closed: Promise<void> | undefined;
 
   constructor(options: ObjectWalWriterOptions) {
-    if (typeof options.writerId !== "string" || options.writerId.length === 0) throw invalid("writerId must be a non-empty string");
-    if (typeof options.cluster !== "string" || options.cluster.length === 0) throw invalid("cluster must be a non-empty string");
+    if (typeof options.writerId !== "string" || options.writerId.length === 0)
+      throw invalid("writerId must be a non-empty string");
+    if (typeof options.cluster !== "string" || options.cluster.length === 0)
+      throw invalid("cluster must be a non-empty string");
     this.#store = options.objectStore;
-    this.#allocateBody = options.objectStore.allocateBody?.bind(options.objectStore) ?? ((length: number) => new Uint8Array(length));
+    this.#allocateBody =
+      options.objectStore.allocateBody?.bind(options.objectStore) ?? ((length: number) => new Uint8Array(length));
     this.#metadata = options.metadata;
     this.#cluster = options.cluster;
     this.#clusterPrefix = clusterPrefix(options.cluster);
@@ -183,7 +203,11 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     let recordCount = 0;
     const entries: AppendEntry[] = request.entries.map((entry) => {
       const payload = handedOver ? entry.payload : entry.payload.slice();
-      if (!Number.isInteger(entry.recordCount) || entry.recordCount < 1 || entry.recordCount > WAL_OBJECT_LAYOUT.maxEntryRecordCount) {
+      if (
+        !Number.isInteger(entry.recordCount) ||
+        entry.recordCount < 1 ||
+        entry.recordCount > WAL_OBJECT_LAYOUT.maxEntryRecordCount
+      ) {
         throw invalid(`entry record count must be an integer in [1, 2^31-1], got ${String(entry.recordCount)}`);
       }
       const payloadCrc32c = entry.payloadCrc32c;
@@ -209,7 +233,11 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     this.#prepared.set(prepared, {
       prepared,
       entries,
-      estimatedBytes: logicalBytes + entries.length * WAL_OBJECT_LAYOUT.indexItemBytes + SLICE_OVERHEAD_BYTES + request.streamId.length * 2,
+      estimatedBytes:
+        logicalBytes +
+        entries.length * WAL_OBJECT_LAYOUT.indexItemBytes +
+        SLICE_OVERHEAD_BYTES +
+        request.streamId.length * 2,
       result: undefined,
       inFlight: undefined,
     });
@@ -239,13 +267,22 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     return raceAbort(shared, signal, () => cancelled(signal as AbortSignal));
   }
 
-  async protect(persisted: PersistedWrite, commitId: string, metadata: MetadataStore, options: WalIoOptions = {}): Promise<TargetProtection> {
+  async protect(
+    persisted: PersistedWrite,
+    commitId: string,
+    metadata: MetadataStore,
+    options: WalIoOptions = {},
+  ): Promise<TargetProtection> {
     const target = persisted.readTarget;
     if (target.type !== "OBJECT_SLICE" || target.objectType !== "MULTI_STREAM_WAL_OBJECT") {
       throw invalid(`the Object WAL writer protects its own MULTI_STREAM_WAL_OBJECT slices, not ${target.type}`);
     }
     const streamId = persisted.prepared.request.streamId;
-    const request = { type: "REACHABLE_APPEND", streamId, ownerKey: commitIntentKey(this.#clusterPrefix, streamId, commitId) } as const;
+    const request = {
+      type: "REACHABLE_APPEND",
+      streamId,
+      ownerKey: commitIntentKey(this.#clusterPrefix, streamId, commitId),
+    } as const;
     const uncreated = this.#uncreatedRoots.get(target.objectKey);
     if (uncreated !== undefined && !uncreated.protected) {
       // First protection of a single-slice object: nobody else names it, so its root is absent and this head
@@ -257,11 +294,16 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     if (versioned === undefined) {
       versioned = await this.#roots.load(metadata, target.objectKey, options.signal);
       // A retry after a head transaction that did not commit: the root is still ours to create.
-      if (versioned === undefined && uncreated !== undefined) return this.#roots.creatingProtection(uncreated.root, request);
+      if (versioned === undefined && uncreated !== undefined)
+        return this.#roots.creatingProtection(uncreated.root, request);
       if (versioned === undefined) {
-        throw new NereusError(ErrorCode.METADATA_CONDITION_FAILED, `WAL object ${target.objectKey} has no physical root; it may not be referenced`, {
-          retryable: false,
-        });
+        throw new NereusError(
+          ErrorCode.METADATA_CONDITION_FAILED,
+          `WAL object ${target.objectKey} has no physical root; it may not be referenced`,
+          {
+            retryable: false,
+          },
+        );
       }
     }
     return this.#roots.protection(versioned, request);
@@ -288,7 +330,8 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
   }
 
   #checkOpen(): void {
-    if (this.#closed !== undefined) throw new NereusError(ErrorCode.STORAGE_CLOSED, "Object WAL writer closed", { retryable: false });
+    if (this.#closed !== undefined)
+      throw new NereusError(ErrorCode.STORAGE_CLOSED, "Object WAL writer closed", { retryable: false });
   }
 
   #enqueue(state: PreparedState, signal: AbortSignal | undefined): Promise<PersistedWrite> {
@@ -337,7 +380,8 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         signal.addEventListener("abort", onAbort, { once: true });
         member.detach = () => signal.removeEventListener("abort", onAbort);
       }
-      if (pending.bytes >= this.policy.maxBytes || pending.members.length >= this.policy.maxSlices) this.#seal(pending, true);
+      if (pending.bytes >= this.policy.maxBytes || pending.members.length >= this.policy.maxSlices)
+        this.#seal(pending, true);
     });
   }
 
@@ -393,16 +437,19 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         createdAtMillis,
       });
       assertObjectKey(identity.objectKey);
-      const encoded = encodeWalObject({
-        writerId: this.writerId,
-        attemptKey: identity.objectId,
-        createdAtMillis,
-        slices: members.map((member) => ({
-          streamId: member.state.prepared.request.streamId,
-          firstExpectedOffset: member.state.prepared.request.expectedStartOffset,
-          entries: member.state.entries,
-        })),
-      }, this.#allocateBody);
+      const encoded = encodeWalObject(
+        {
+          writerId: this.writerId,
+          attemptKey: identity.objectId,
+          createdAtMillis,
+          slices: members.map((member) => ({
+            streamId: member.state.prepared.request.streamId,
+            firstExpectedOffset: member.state.prepared.request.expectedStartOffset,
+            entries: member.state.entries,
+          })),
+        },
+        this.#allocateBody,
+      );
       encodedBody = encoded.bytes;
       const descriptors = validateEncodedObject(encoded, members);
       const root = this.#root(identity, encoded, createdAtMillis);
@@ -411,7 +458,12 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       const signal = deadline.signal;
       // One slice into a store that gates puts: the members resolve as soon as the write is queued, with its gate;
       // the head transaction waits for it (so the txn is built and sent while the bytes are being synced).
-      const gate = members.length === 1 ? await this.#putGated(identity.objectKey, encoded.bytes, encoded.storageChecksum, signal).finally(deadline.dispose) : undefined;
+      const gate =
+        members.length === 1
+          ? await this.#putGated(identity.objectKey, encoded.bytes, encoded.storageChecksum, signal).finally(
+              deadline.dispose,
+            )
+          : undefined;
       if (gate !== undefined) {
         uploadStarted = true;
         this.#rememberUncreatedRoot(root);
@@ -437,7 +489,10 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         if (upload.recognisedOwnWrite) this.stats.recognisedOwnWrites += 1;
         this.#rememberUncreatedRoot(root);
       } else {
-        const [versioned, upload] = await Promise.all([this.#roots.create(this.#metadata, root, signal), uploading]).finally(deadline.dispose);
+        const [versioned, upload] = await Promise.all([
+          this.#roots.create(this.#metadata, root, signal),
+          uploading,
+        ]).finally(deadline.dispose);
         if (upload.recognisedOwnWrite) this.stats.recognisedOwnWrites += 1;
         this.#rememberRoot(identity.objectKey, versioned);
       }
@@ -451,7 +506,13 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
   }
 
   /** Resolves every member with its slice of the uploaded (or, with `gate`, queued) object. */
-  #resolveMembers(objectKey: string, objectBytes: number, members: readonly Member[], descriptors: readonly WalSliceDescriptor[], gate: DurabilityGate | undefined): void {
+  #resolveMembers(
+    objectKey: string,
+    objectBytes: number,
+    members: readonly Member[],
+    descriptors: readonly WalSliceDescriptor[],
+    gate: DurabilityGate | undefined,
+  ): void {
     this.stats.objects += 1;
     this.stats.slices += members.length;
     this.stats.objectBytes += objectBytes;
@@ -467,7 +528,11 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         sliceChecksum: descriptor.checksum,
         entryCount: descriptor.entryCount,
       };
-      member.resolve(gate === undefined ? { prepared: member.state.prepared, readTarget: target } : { prepared: member.state.prepared, readTarget: target, gate });
+      member.resolve(
+        gate === undefined
+          ? { prepared: member.state.prepared, readTarget: target }
+          : { prepared: member.state.prepared, readTarget: target, gate },
+      );
     });
   }
 
@@ -476,7 +541,12 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
    * goes back to the store once the put ended; with the `afterUpload` hook set, the put is awaited (the hook's
    * contract is "after the PUT").
    */
-  async #putGated(objectKey: string, body: Uint8Array, crc32c: number, signal: AbortSignal): Promise<DurabilityGate | undefined> {
+  async #putGated(
+    objectKey: string,
+    body: Uint8Array,
+    crc32c: number,
+    signal: AbortSignal,
+  ): Promise<DurabilityGate | undefined> {
     if (this.#store.putIfAbsentGated === undefined) return undefined;
     const started = await this.#store.putIfAbsentGated(objectKey, body, { signal, crc32c });
     if (started === undefined) return undefined;
@@ -484,7 +554,10 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     const release = (): void => this.#store.releaseBody?.(body);
     started.done.then(release, release);
     const durable = started.done.then(({ created }) => {
-      if (!created) throw new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object key ${objectKey} was taken`, { retryable: false });
+      if (!created)
+        throw new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object key ${objectKey} was taken`, {
+          retryable: false,
+        });
     });
     durable.catch(() => {
       this.stats.failedFlushes += 1;
@@ -497,7 +570,9 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
   #flushDeadline(): { readonly signal: AbortSignal; readonly dispose: () => void } {
     const controller = new AbortController();
     const timer = setTimeout(() => {
-      controller.abort(new NereusError(ErrorCode.TIMEOUT, `WAL object flush exceeded ${String(this.#flushTimeoutMs)} ms`));
+      controller.abort(
+        new NereusError(ErrorCode.TIMEOUT, `WAL object flush exceeded ${String(this.#flushTimeoutMs)} ms`),
+      );
     }, this.#flushTimeoutMs);
     timer.unref();
     const closing = this.#closing.signal;
@@ -513,7 +588,10 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
   }
 
   #root(identity: WalObjectIdentity, encoded: EncodedWalObject, createdAtMillis: number): PhysicalObjectRoot {
-    const footer = decodeWalObjectFooter(encoded.bytes.subarray(encoded.bytes.length - WAL_OBJECT_LAYOUT.footerBytes), encoded.bytes.length);
+    const footer = decodeWalObjectFooter(
+      encoded.bytes.subarray(encoded.bytes.length - WAL_OBJECT_LAYOUT.footerBytes),
+      encoded.bytes.length,
+    );
     return {
       objectKey: identity.objectKey,
       objectKeyHash: objectKeyHash(identity.objectKey),
@@ -560,9 +638,13 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
 function validateEncodedObject(encoded: EncodedWalObject, members: readonly Member[]): WalSliceDescriptor[] {
   const bytes = encoded.bytes;
   const footer = decodeWalObjectFooter(bytes.subarray(bytes.length - WAL_OBJECT_LAYOUT.footerBytes), bytes.length);
-  const manifest = decodeWalManifest(bytes.subarray(footer.manifestOffset, footer.manifestOffset + footer.manifestLength), footer);
+  const manifest = decodeWalManifest(
+    bytes.subarray(footer.manifestOffset, footer.manifestOffset + footer.manifestLength),
+    footer,
+  );
   const byStream = new Map(manifest.map((descriptor) => [descriptor.streamId, descriptor]));
-  if (manifest.length !== members.length) throw misencoded(`${String(manifest.length)} slices for ${String(members.length)} appends`);
+  if (manifest.length !== members.length)
+    throw misencoded(`${String(manifest.length)} slices for ${String(members.length)} appends`);
   return members.map((member) => {
     const prepared = member.state.prepared;
     const descriptor = byStream.get(prepared.request.streamId);
@@ -581,11 +663,17 @@ function validateEncodedObject(encoded: EncodedWalObject, members: readonly Memb
 }
 
 function misencoded(message: string): NereusError {
-  return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object failed validation before upload: ${message}`, { retryable: false });
+  return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object failed validation before upload: ${message}`, {
+    retryable: false,
+  });
 }
 
 function asWriteFailure(error: unknown): NereusError {
-  if (NereusError.is(error) && (error.code === ErrorCode.PRIMARY_WAL_WRITE_FAILED || error.code === ErrorCode.STORAGE_CLOSED)) return error;
+  if (
+    NereusError.is(error) &&
+    (error.code === ErrorCode.PRIMARY_WAL_WRITE_FAILED || error.code === ErrorCode.STORAGE_CLOSED)
+  )
+    return error;
   if (NereusError.is(error)) {
     return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object flush failed: ${error.message}`, {
       retryable: error.retryable,
@@ -593,7 +681,10 @@ function asWriteFailure(error: unknown): NereusError {
       details: { ...error.details },
     });
   }
-  return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object flush failed: ${String(error)}`, { retryable: false, cause: error });
+  return new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `WAL object flush failed: ${String(error)}`, {
+    retryable: false,
+    cause: error,
+  });
 }
 
 function throwIfAborted(signal: AbortSignal | undefined): void {
@@ -601,7 +692,9 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
 }
 
 function cancelled(signal: AbortSignal): NereusError {
-  return NereusError.is(signal.reason) ? signal.reason : new NereusError(ErrorCode.CANCELLED, "Object WAL persist cancelled", { retryable: false, cause: signal.reason });
+  return NereusError.is(signal.reason)
+    ? signal.reason
+    : new NereusError(ErrorCode.CANCELLED, "Object WAL persist cancelled", { retryable: false, cause: signal.reason });
 }
 
 function invalid(message: string): NereusError {
@@ -609,6 +702,7 @@ function invalid(message: string): NereusError {
 }
 
 function positive(name: string, value: number): number {
-  if (!Number.isSafeInteger(value) || value < 1) throw invalid(`${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw invalid(`${name} must be a positive integer, got ${String(value)}`);
   return value;
 }

@@ -30,14 +30,22 @@ export interface UploadOutcome {
  * Uploads `bytes` to `key`. Throws `PRIMARY_WAL_WRITE_FAILED` (retryable as its cause; `details.mayHaveApplied`
  * when the object may exist) or `METADATA_INVARIANT_VIOLATION` when the key holds different bytes.
  */
-export async function uploadImmutableObject(store: ObjectStore, key: string, bytes: Uint8Array, options: UploadOptions): Promise<UploadOutcome> {
+export async function uploadImmutableObject(
+  store: ObjectStore,
+  key: string,
+  bytes: Uint8Array,
+  options: UploadOptions,
+): Promise<UploadOutcome> {
   let mayHaveApplied = false;
   let putCalls = 0;
   for (let attempt = 1; ; attempt++) {
     try {
       putCalls += 1;
       options.onPut?.();
-      const { created } = await store.putIfAbsent(key, bytes, { signal: options.signal, ...(options.crc32c === undefined ? {} : { crc32c: options.crc32c }) });
+      const { created } = await store.putIfAbsent(key, bytes, {
+        signal: options.signal,
+        ...(options.crc32c === undefined ? {} : { crc32c: options.crc32c }),
+      });
       if (created) return { putCalls, recognisedOwnWrite: false };
       await expectOurBytes(store, key, bytes, options.signal);
       return { putCalls, recognisedOwnWrite: true };
@@ -46,11 +54,15 @@ export async function uploadImmutableObject(store: ObjectStore, key: string, byt
       mayHaveApplied ||= !NereusError.is(error) || error.details["mayHaveApplied"] !== false;
       const retryable = NereusError.is(error) && error.retryable && error.code !== ErrorCode.CANCELLED;
       if (!retryable || attempt >= options.attempts || options.signal.aborted) {
-        throw new NereusError(ErrorCode.PRIMARY_WAL_WRITE_FAILED, `upload of WAL object ${key} failed after ${String(attempt)} transmission(s)`, {
-          retryable: NereusError.is(error) ? error.retryable : false,
-          cause: error,
-          details: { objectKey: key, mayHaveApplied },
-        });
+        throw new NereusError(
+          ErrorCode.PRIMARY_WAL_WRITE_FAILED,
+          `upload of WAL object ${key} failed after ${String(attempt)} transmission(s)`,
+          {
+            retryable: NereusError.is(error) ? error.retryable : false,
+            cause: error,
+            details: { objectKey: key, mayHaveApplied },
+          },
+        );
       }
       await delay(options.backoffMs * attempt, undefined, { signal: options.signal }).catch(() => undefined);
     }

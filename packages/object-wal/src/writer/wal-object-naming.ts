@@ -27,7 +27,8 @@ let lastWriterIdHash: { readonly writerId: string; readonly hash: string } | und
 
 /** base32(sha256(writerId)): the writer's key component (52 characters). */
 export function writerIdHash(writerId: string): string {
-  if (lastWriterIdHash?.writerId !== writerId) lastWriterIdHash = { writerId, hash: base32LowerNoPad(sha256(encoder.encode(writerId))) };
+  if (lastWriterIdHash?.writerId !== writerId)
+    lastWriterIdHash = { writerId, hash: base32LowerNoPad(sha256(encoder.encode(writerId))) };
   return lastWriterIdHash.hash;
 }
 

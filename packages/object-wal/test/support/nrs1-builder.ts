@@ -91,7 +91,11 @@ export function buildSlice(slice: RawSlice): Buffer {
     u64(slice.firstExpectedOffset),
     u32(slice.entryCount ?? slice.entries.length),
     u32(slice.payloadLength ?? running),
-    ...(slice.index ?? derivedIndex).flatMap((item) => [u32(item.recordCount), u32(item.payloadOffset), u32(item.payloadLength)]),
+    ...(slice.index ?? derivedIndex).flatMap((item) => [
+      u32(item.recordCount),
+      u32(item.payloadOffset),
+      u32(item.payloadLength),
+    ]),
     ...payloads,
   ]);
   return Buffer.concat([body, u32(slice.checksum ?? crc32c(body))]);

@@ -93,7 +93,9 @@ export class S3FaultProxy extends EventEmitter<{ request: [ProxiedRequest] }> {
       request.resume();
       const [status, code] = action === "fake-404" ? [404, "NoSuchKey"] : [501, "NotImplemented"];
       response.writeHead(status, { "content-type": "application/xml" });
-      response.end(`<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>injected</Message></Error>`);
+      response.end(
+        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>injected</Message></Error>`,
+      );
       return;
     }
     const headers = { ...request.headers };
@@ -104,7 +106,9 @@ export class S3FaultProxy extends EventEmitter<{ request: [ProxiedRequest] }> {
       (upstreamResponse) => {
         const chunks: Buffer[] = [];
         upstreamResponse.on("data", (chunk: Buffer) => chunks.push(chunk));
-        upstreamResponse.on("end", () => this.#answer(action, request, response, upstreamResponse, Buffer.concat(chunks)));
+        upstreamResponse.on("end", () =>
+          this.#answer(action, request, response, upstreamResponse, Buffer.concat(chunks)),
+        );
       },
     );
     upstream.on("error", () => response.destroy());
@@ -125,7 +129,9 @@ export class S3FaultProxy extends EventEmitter<{ request: [ProxiedRequest] }> {
     if (action === "hold-response") return;
     if (action === "replace-with-503") {
       response.writeHead(503, { "content-type": "application/xml" });
-      response.end('<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>injected</Message></Error>');
+      response.end(
+        '<?xml version="1.0" encoding="UTF-8"?><Error><Code>SlowDown</Code><Message>injected</Message></Error>',
+      );
       return;
     }
     if (action === "turn-412-into-200" && upstreamResponse.statusCode === 412) {

@@ -6,11 +6,22 @@
 // the object store only (BookKeeper and etcd stay real). Composition lives here because providers never import
 // each other (docs/architecture.md §2).
 import { randomUUID } from "node:crypto";
-import { createBookKeeperClient, createBookKeeperWalRuntime, type BookKeeperClient, type BookKeeperWalRuntime } from "@nereus/bookkeeper";
+import {
+  createBookKeeperClient,
+  createBookKeeperWalRuntime,
+  type BookKeeperClient,
+  type BookKeeperWalRuntime,
+} from "@nereus/bookkeeper";
 import { createStreamStore, type MetadataStore, type StreamStore } from "@nereus/core";
 import { deleteObjectsUnder } from "@nereus/core/testing";
 import { createEtcdMetadataStore } from "@nereus/metadata";
-import { createObjectWalRuntime, createS3ObjectStore, type ObjectWalRuntime, type ObjectWalRuntimeOptions, type S3ObjectStore } from "@nereus/object-wal";
+import {
+  createObjectWalRuntime,
+  createS3ObjectStore,
+  type ObjectWalRuntime,
+  type ObjectWalRuntimeOptions,
+  type S3ObjectStore,
+} from "@nereus/object-wal";
 import { FaultInjectingObjectStore } from "@nereus/object-wal/testing";
 import { loadServices, s3ClientOptions } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
@@ -46,20 +57,43 @@ export function bookKeeperClient(): BookKeeperClient {
   const services = loadServices();
   const bookkeeper = services.bookkeeper;
   const zookeeper = services.zookeeper;
-  if (bookkeeper === undefined || zookeeper === undefined) throw new Error("the test services run no BookKeeper/ZooKeeper");
-  return createBookKeeperClient({ zooKeeperConnectString: zookeeper.connectString, ledgersRoot: bookkeeper.zkLedgersRoot });
+  if (bookkeeper === undefined || zookeeper === undefined)
+    throw new Error("the test services run no BookKeeper/ZooKeeper");
+  return createBookKeeperClient({
+    zooKeeperConnectString: zookeeper.connectString,
+    ledgersRoot: bookkeeper.zkLedgersRoot,
+  });
 }
 
 /** Opens a process on a fresh cluster (E=3 Qw=2 Qa=2, CRC32C). */
-export async function openProcess(objectWal: Partial<ObjectWalRuntimeOptions> = {}, writerId = "broker-1"): Promise<BookKeeperObjectProcess> {
+export async function openProcess(
+  objectWal: Partial<ObjectWalRuntimeOptions> = {},
+  writerId = "broker-1",
+): Promise<BookKeeperObjectProcess> {
   clusters += 1;
   const cluster = `${clusterPrefix}${String(clusters)}`;
   const metadata = await createEtcdMetadataStore({ endpoints: [loadServices().etcd.endpoint] });
   const s3 = createS3ObjectStore(s3Options());
   const objects = new FaultInjectingObjectStore(s3);
   const client = bookKeeperClient();
-  const bk = createBookKeeperWalRuntime({ client, metadata, cluster, clusterAlias: BK_ALIAS, ensembleSize: 3, writeQuorumSize: 2, ackQuorumSize: 2, password: BK_PASSWORD });
-  const owal = createObjectWalRuntime({ objectStore: objects, metadata, cluster, writerId, sourceReaders: [bk.reader], ...objectWal });
+  const bk = createBookKeeperWalRuntime({
+    client,
+    metadata,
+    cluster,
+    clusterAlias: BK_ALIAS,
+    ensembleSize: 3,
+    writeQuorumSize: 2,
+    ackQuorumSize: 2,
+    password: BK_PASSWORD,
+  });
+  const owal = createObjectWalRuntime({
+    objectStore: objects,
+    metadata,
+    cluster,
+    writerId,
+    sourceReaders: [bk.reader],
+    ...objectWal,
+  });
   const objectSide = owal.storeOptions({ builtInCoordinators: false });
   const store = createStreamStore({
     metadata,

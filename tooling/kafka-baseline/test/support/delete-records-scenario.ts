@@ -8,7 +8,8 @@ export async function runDeleteRecordsScenario(driver: JavaDriver, bootstrap: st
   await runDriver(driver, "create-topic", { bootstrap, topic, partitions: 1 });
   const produced = await runDriver<ProduceResult>(driver, "produce", { bootstrap, topic, from: 0, count: 100 });
   expect(produced.acked).toBe(100);
-  const deleteBefore = (offset: number): Promise<DeleteRecordsResult> => runDriver<DeleteRecordsResult>(driver, "delete-records", { bootstrap, topic, partition: 0, offset });
+  const deleteBefore = (offset: number): Promise<DeleteRecordsResult> =>
+    runDriver<DeleteRecordsResult>(driver, "delete-records", { bootstrap, topic, partition: 0, offset });
   expect(await deleteBefore(40)).toEqual({ topic, partition: 0, lowWatermark: 40, earliest: 40, latest: 100 });
   expect(await deleteBefore(10)).toEqual({ topic, partition: 0, lowWatermark: 40, earliest: 40, latest: 100 });
   expect(await deleteBefore(-1)).toEqual({ topic, partition: 0, lowWatermark: 100, earliest: 100, latest: 100 });

@@ -3,7 +3,15 @@
 // consumer group of two members reads them all back exactly once and commits; the broker restarts; the committed
 // offsets are still there; more records are produced and the same group resumes exactly after its commits.
 import { expect } from "vitest";
-import { type CommittedOffsets, type CommittedResult, type ConsumeGroupResult, type CreateTopicResult, type JavaDriver, type ProduceResult, runDriver } from "../../src/index.js";
+import {
+  type CommittedOffsets,
+  type CommittedResult,
+  type ConsumeGroupResult,
+  type CreateTopicResult,
+  type JavaDriver,
+  type ProduceResult,
+  runDriver,
+} from "../../src/index.js";
 
 /** A broker the scenario can use and restart. */
 export interface ScenarioBroker {
@@ -32,7 +40,13 @@ export interface ScenarioReport {
 function expectExactlyOnce(read: ConsumeGroupResult, count: number): void {
   expect(read.error, "no member failed").toBeUndefined();
   expect(read.timedOut, "the group read everything in time").toBe(false);
-  expect({ distinct: read.distinct, missing: read.missing, duplicates: read.duplicates, unexpected: read.unexpected, bad: read.bad }).toEqual({
+  expect({
+    distinct: read.distinct,
+    missing: read.missing,
+    duplicates: read.duplicates,
+    unexpected: read.unexpected,
+    bad: read.bad,
+  }).toEqual({
     distinct: count,
     missing: 0,
     duplicates: 0,
@@ -40,9 +54,14 @@ function expectExactlyOnce(read: ConsumeGroupResult, count: number): void {
     bad: 0,
   });
   expect(read.shared, "both members held partitions").toBe(true);
-  for (const member of Object.values(read.members)) expect(member.consumed, `every member consumed (${read.assignments})`).toBeGreaterThan(0);
+  for (const member of Object.values(read.members))
+    expect(member.consumed, `every member consumed (${read.assignments})`).toBeGreaterThan(0);
   for (const [partition, offsets] of Object.entries(read.partitions)) {
-    expect({ partition, duplicateOffsets: offsets.duplicateOffsets, offsetHoles: offsets.offsetHoles }).toEqual({ partition, duplicateOffsets: 0, offsetHoles: 0 });
+    expect({ partition, duplicateOffsets: offsets.duplicateOffsets, offsetHoles: offsets.offsetHoles }).toEqual({
+      partition,
+      duplicateOffsets: 0,
+      offsetHoles: 0,
+    });
   }
   expectCommittedAtEnd(read.committed);
 }
@@ -54,25 +73,48 @@ function expectCommittedAtEnd(committed: CommittedOffsets): void {
 }
 
 /** Runs the scenario; assertions fail the calling test. */
-export async function runInteropScenario(driver: JavaDriver, broker: ScenarioBroker, options: ScenarioOptions): Promise<ScenarioReport> {
+export async function runInteropScenario(
+  driver: JavaDriver,
+  broker: ScenarioBroker,
+  options: ScenarioOptions,
+): Promise<ScenarioReport> {
   const log = options.log ?? (() => {});
   const partitions = options.partitions ?? 4;
   const first = options.first ?? 2_000;
   const second = options.second ?? 1_000;
   const { topic, group } = options;
 
-  const created = await runDriver<CreateTopicResult>(driver, "create-topic", { bootstrap: broker.bootstrap, topic, partitions });
+  const created = await runDriver<CreateTopicResult>(driver, "create-topic", {
+    bootstrap: broker.bootstrap,
+    topic,
+    partitions,
+  });
   expect(created).toMatchObject({ topic, partitions, created: true });
 
-  const produced = await runDriver<ProduceResult>(driver, "produce", { bootstrap: broker.bootstrap, topic, from: 0, count: first });
+  const produced = await runDriver<ProduceResult>(driver, "produce", {
+    bootstrap: broker.bootstrap,
+    topic,
+    from: 0,
+    count: first,
+  });
   expect(produced.firstError).toBeUndefined();
   expect({ acked: produced.acked, errors: produced.errors }).toEqual({ acked: first, errors: 0 });
   expect(Object.keys(produced.partitions).length, "records spread over the partitions by key").toBe(partitions);
-  for (const range of Object.values(produced.partitions)) expect(range.last - range.first + 1, "offsets contiguous per partition").toBe(range.count);
+  for (const range of Object.values(produced.partitions))
+    expect(range.last - range.first + 1, "offsets contiguous per partition").toBe(range.count);
   log(`produced ${String(first)} records in ${produced.seconds.toFixed(2)} s`);
 
-  const firstRead = await runDriver<ConsumeGroupResult>(driver, "consume-group", { bootstrap: broker.bootstrap, topic, group, members: 2, from: 0, count: first });
-  log(`group read ${String(firstRead.distinct)} records in ${firstRead.seconds.toFixed(2)} s, assignments ${firstRead.assignments}`);
+  const firstRead = await runDriver<ConsumeGroupResult>(driver, "consume-group", {
+    bootstrap: broker.bootstrap,
+    topic,
+    group,
+    members: 2,
+    from: 0,
+    count: first,
+  });
+  log(
+    `group read ${String(firstRead.distinct)} records in ${firstRead.seconds.toFixed(2)} s, assignments ${firstRead.assignments}`,
+  );
   expectExactlyOnce(firstRead, first);
   const endsBefore = Object.values(firstRead.committed).reduce((sum, p) => sum + p.end, 0);
   expect(endsBefore).toBe(first);
@@ -83,17 +125,39 @@ export async function runInteropScenario(driver: JavaDriver, broker: ScenarioBro
   const after = await runDriver<CommittedResult>(driver, "committed", { bootstrap: broker.bootstrap, topic, group });
   expect(after.committed, "committed offsets survive the restart").toEqual(firstRead.committed);
 
-  const more = await runDriver<ProduceResult>(driver, "produce", { bootstrap: broker.bootstrap, topic, from: first, count: second });
-  expect({ acked: more.acked, errors: more.errors, firstError: more.firstError }).toEqual({ acked: second, errors: 0, firstError: undefined });
+  const more = await runDriver<ProduceResult>(driver, "produce", {
+    bootstrap: broker.bootstrap,
+    topic,
+    from: first,
+    count: second,
+  });
+  expect({ acked: more.acked, errors: more.errors, firstError: more.firstError }).toEqual({
+    acked: second,
+    errors: 0,
+    firstError: undefined,
+  });
   for (const [partition, range] of Object.entries(more.partitions)) {
-    expect({ partition, first: range.first }, "new records follow the old ones").toEqual({ partition, first: firstRead.committed[partition]?.end });
+    expect({ partition, first: range.first }, "new records follow the old ones").toEqual({
+      partition,
+      first: firstRead.committed[partition]?.end,
+    });
   }
 
-  const secondRead = await runDriver<ConsumeGroupResult>(driver, "consume-group", { bootstrap: broker.bootstrap, topic, group, members: 2, from: first, count: second });
+  const secondRead = await runDriver<ConsumeGroupResult>(driver, "consume-group", {
+    bootstrap: broker.bootstrap,
+    topic,
+    group,
+    members: 2,
+    from: first,
+    count: second,
+  });
   log(`group resumed: ${String(secondRead.distinct)} new records, ${String(secondRead.unexpected)} redelivered`);
   expectExactlyOnce(secondRead, second);
   for (const [partition, range] of Object.entries(secondRead.partitions)) {
-    expect({ partition, first: range.first }, "the group resumed at its committed offset").toEqual({ partition, first: firstRead.committed[partition]?.committed });
+    expect({ partition, first: range.first }, "the group resumed at its committed offset").toEqual({
+      partition,
+      first: firstRead.committed[partition]?.committed,
+    });
   }
   return { firstRead, committedAfterRestart: after.committed, secondRead };
 }

@@ -6,9 +6,19 @@
 import { expect } from "vitest";
 import { type JavaDriver, type PartitionsAndGroupsResult, runDriver } from "../../src/index.js";
 
-export async function runPartitionsAndGroupsScenario(driver: JavaDriver, bootstrap: string, topic: string): Promise<void> {
+export async function runPartitionsAndGroupsScenario(
+  driver: JavaDriver,
+  bootstrap: string,
+  topic: string,
+): Promise<void> {
   await runDriver(driver, "create-topic", { bootstrap, topic, partitions: 1 });
-  expect(await runDriver<PartitionsAndGroupsResult>(driver, "partitions-and-groups", { bootstrap, topic, group: `${topic}-group` })).toEqual({
+  expect(
+    await runDriver<PartitionsAndGroupsResult>(driver, "partitions-and-groups", {
+      bootstrap,
+      topic,
+      group: `${topic}-group`,
+    }),
+  ).toEqual({
     lowerCount: "InvalidPartitionsException",
     partitions: 3,
     whileMember: "GroupNotEmptyException",

@@ -13,7 +13,13 @@ const SIZE = 512;
 export async function runPerfModesScenario(driver: JavaDriver, bootstrap: string, topic: string): Promise<void> {
   const warmupTopic = `${topic}-warmup`;
   for (const t of [topic, warmupTopic]) await runDriver(driver, "create-topic", { bootstrap, topic: t, partitions: 1 });
-  const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", { bootstrap, topic, records: RECORDS, size: SIZE, warmup: WARMUP });
+  const produced = await runDriver<ProducePerfResult>(driver, "produce-perf", {
+    bootstrap,
+    topic,
+    records: RECORDS,
+    size: SIZE,
+    warmup: WARMUP,
+  });
   expect({ records: produced.records, errors: produced.errors }).toEqual({ records: RECORDS, errors: 0 });
   expect(produced.p50Ms).toBeGreaterThan(0);
   expect(produced.p99Ms).toBeGreaterThanOrEqual(produced.p50Ms);
@@ -37,7 +43,11 @@ export async function runPerfModesScenario(driver: JavaDriver, bootstrap: string
     warmup: WARMUP,
     "warmup-topic": warmupTopic,
   });
-  expect({ records: consumed.records, bytes: consumed.bytes, timedOut: consumed.timedOut }).toEqual({ records: RECORDS, bytes: RECORDS * SIZE, timedOut: false });
+  expect({ records: consumed.records, bytes: consumed.bytes, timedOut: consumed.timedOut }).toEqual({
+    records: RECORDS,
+    bytes: RECORDS * SIZE,
+    timedOut: false,
+  });
   expect(consumed.clientCpuMs).toBeGreaterThan(0);
   expect(consumed.clientJitMs).toBeGreaterThanOrEqual(0);
   const overAsked = await runDriver<ConsumePerfResult>(driver, "consume-perf", {

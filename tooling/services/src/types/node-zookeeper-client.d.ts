@@ -45,9 +45,17 @@ declare module "node-zookeeper-client" {
     close(): void;
     getSessionId(): Buffer;
     exists(path: string, callback: (error: Exception | Error | null, stat: Stat | null) => void): void;
-    getChildren(path: string, callback: (error: Exception | Error | null, children: string[], stat: Stat) => void): void;
+    getChildren(
+      path: string,
+      callback: (error: Exception | Error | null, children: string[], stat: Stat) => void,
+    ): void;
     getData(path: string, callback: (error: Exception | Error | null, data: Buffer | null, stat: Stat) => void): void;
-    create(path: string, data: Buffer | null, mode: number, callback: (error: Exception | Error | null, path: string) => void): void;
+    create(
+      path: string,
+      data: Buffer | null,
+      mode: number,
+      callback: (error: Exception | Error | null, path: string) => void,
+    ): void;
     remove(path: string, version: number, callback: (error: Exception | Error | null) => void): void;
   }
 

@@ -13,11 +13,20 @@ export interface CliResult {
 }
 
 /** Runs `nereus-services ...args` with `env` (default: this process's), killed after `timeoutMs`. */
-export function runCli(args: readonly string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 120_000): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 120_000,
+): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [BIN, ...args], { env, timeout: timeoutMs, encoding: "utf8" }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env, timeout: timeoutMs, encoding: "utf8" },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }

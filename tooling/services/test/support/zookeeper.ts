@@ -14,7 +14,9 @@ export async function availableBookies(connectString: string, ledgersRoot: strin
       client.connect();
     });
     const children = await new Promise<string[]>((resolve, reject) => {
-      client.getChildren(`${ledgersRoot}/available`, (error, names) => (error === null ? resolve(names) : reject(error)));
+      client.getChildren(`${ledgersRoot}/available`, (error, names) =>
+        error === null ? resolve(names) : reject(error),
+      );
     });
     return children.filter((name) => name !== "readonly").sort();
   } finally {

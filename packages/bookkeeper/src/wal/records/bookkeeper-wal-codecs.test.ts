@@ -12,7 +12,11 @@ import {
   rangeProtectionKey,
   writerStateKey,
 } from "./bookkeeper-wal-keys.js";
-import type { BookKeeperLedgerRoot, BookKeeperRangeProtection, BookKeeperWriterState } from "./bookkeeper-wal-records.js";
+import type {
+  BookKeeperLedgerRoot,
+  BookKeeperRangeProtection,
+  BookKeeperWriterState,
+} from "./bookkeeper-wal-records.js";
 import { ledgerRootCodec } from "./ledger-root-codec.js";
 import { rangeProtectionCodec } from "./range-protection-codec.js";
 import { writerStateCodec } from "./writer-state-codec.js";
@@ -137,12 +141,21 @@ describe("BookKeeper WAL keys", () => {
     expect(ledgerHash("bk-main", LEDGER_ID + 1n)).not.toBe(HASH);
     expect(STATE_KEY).toBe("/nereus/clusters/c1/streams/s-abc/bookkeeper/v1/writer-state");
     expect(ROOT_KEY).toBe(`/nereus/clusters/c1/physical-bookkeeper/v1/133/roots/${HASH}`);
-    expect(PROTECTION_KEY).toBe(`/nereus/clusters/c1/physical-bookkeeper/v1/133/ledgers/${HASH}/ranges/0000000000000000007/protections/01`);
+    expect(PROTECTION_KEY).toBe(
+      `/nereus/clusters/c1/physical-bookkeeper/v1/133/ledgers/${HASH}/ranges/0000000000000000007/protections/01`,
+    );
     expect(parseWriterStateKey(STATE_KEY)).toEqual({ cluster: "c1", streamId: "s-abc" });
     expect(parseLedgerRootKey(ROOT_KEY)).toEqual({ cluster: "c1", ledgerHash: HASH });
-    expect(parseRangeProtectionKey(PROTECTION_KEY)).toEqual({ cluster: "c1", ledgerHash: HASH, firstEntryId: 7, typeId: 1 });
+    expect(parseRangeProtectionKey(PROTECTION_KEY)).toEqual({
+      cluster: "c1",
+      ledgerHash: HASH,
+      firstEntryId: 7,
+      typeId: 1,
+    });
     expect(() => parseLedgerRootKey(ROOT_KEY.replace("/133/", "/134/"))).toThrow(/not a BookKeeper ledger root key/);
-    expect(() => parseRangeProtectionKey(PROTECTION_KEY.replace("/0000000000000000007/", "/7/"))).toThrow(/not a BookKeeper range protection key/);
+    expect(() => parseRangeProtectionKey(PROTECTION_KEY.replace("/0000000000000000007/", "/7/"))).toThrow(
+      /not a BookKeeper range protection key/,
+    );
     expect(() => parseWriterStateKey(`${STATE_KEY}/x`)).toThrow(/not a BookKeeper writer state key/);
     expect(() => ledgerHash("bk", -1n)).toThrow(/outside/);
     expect(() => ledgerHash("bk", 1n << 63n)).toThrow(/outside/);
@@ -160,8 +173,12 @@ describe("writerStateCodec", () => {
   });
 
   test("a foreign key or record type is rejected", () => {
-    expect(invariantViolation(() => writerStateCodec.decode(fromHex(GOLDEN_STATE), writerStateKey("c1", "s-other"))).message).toContain("does not match the key's");
-    expect(invariantViolation(() => writerStateCodec.decode(fromHex(GOLDEN_ROOT), STATE_KEY)).message).toContain('expected "BookKeeperWriterState"');
+    expect(
+      invariantViolation(() => writerStateCodec.decode(fromHex(GOLDEN_STATE), writerStateKey("c1", "s-other"))).message,
+    ).toContain("does not match the key's");
+    expect(invariantViolation(() => writerStateCodec.decode(fromHex(GOLDEN_ROOT), STATE_KEY)).message).toContain(
+      'expected "BookKeeperWriterState"',
+    );
   });
 
   test("encode refuses states that break the lifecycle invariants", () => {
@@ -183,7 +200,9 @@ describe("writerStateCodec", () => {
     const text = fc.string({ minLength: 1, maxLength: 24 }).filter((value) => isWellFormedString(value));
     const arbitrary = fc
       .record({
-        lifecycle: fc.constantFrom("IDLE", "ALLOCATING", "ACTIVE", "SEALING") as fc.Arbitrary<BookKeeperWriterState["lifecycle"]>,
+        lifecycle: fc.constantFrom("IDLE", "ALLOCATING", "ACTIVE", "SEALING") as fc.Arbitrary<
+          BookKeeperWriterState["lifecycle"]
+        >,
         stateEpoch: fc.nat(),
         writerId: text,
         writerEpoch: fc.nat(),
@@ -200,14 +219,18 @@ describe("writerStateCodec", () => {
           lifecycle: fields.lifecycle,
           owner: { writerId: fields.writerId, writerEpoch: fields.writerEpoch },
           nextSegmentSequence: fields.segment + 1,
-          ledger: holds ? { ledgerId: fields.ledgerId, segmentSequence: fields.segment, createdAtMillis: fields.createdAtMillis } : undefined,
+          ledger: holds
+            ? { ledgerId: fields.ledgerId, segmentSequence: fields.segment, createdAtMillis: fields.createdAtMillis }
+            : undefined,
           allocationId: fields.lifecycle === "ALLOCATING" ? fields.allocationId : "",
           updatedAtMillis: fields.createdAtMillis,
         };
       });
-    fc.assert(fc.property(arbitrary, (state) => {
-      expect(writerStateCodec.decode(writerStateCodec.encode(state), STATE_KEY)).toEqual(state);
-    }));
+    fc.assert(
+      fc.property(arbitrary, (state) => {
+        expect(writerStateCodec.decode(writerStateCodec.encode(state), STATE_KEY)).toEqual(state);
+      }),
+    );
   });
 });
 
@@ -223,8 +246,12 @@ describe("ledgerRootCodec", () => {
 
   test("a foreign key or record type is rejected", () => {
     const other = ledgerRootKey("c1", ledgerHash("bk-main", 1n));
-    expect(invariantViolation(() => ledgerRootCodec.decode(fromHex(GOLDEN_ROOT), other)).message).toContain("does not match the key's");
-    expect(invariantViolation(() => ledgerRootCodec.decode(fromHex(GOLDEN_PROTECTION), ROOT_KEY)).message).toContain('expected "BookKeeperLedgerRoot"');
+    expect(invariantViolation(() => ledgerRootCodec.decode(fromHex(GOLDEN_ROOT), other)).message).toContain(
+      "does not match the key's",
+    );
+    expect(invariantViolation(() => ledgerRootCodec.decode(fromHex(GOLDEN_PROTECTION), ROOT_KEY)).message).toContain(
+      'expected "BookKeeperLedgerRoot"',
+    );
   });
 
   test("encode refuses roots that break invariants", () => {
@@ -248,9 +275,21 @@ describe("ledgerRootCodec", () => {
       .record({
         clusterAlias: fc.string({ minLength: 1, maxLength: 16 }).filter((value) => isWellFormedString(value)),
         ledgerId: fc.bigInt({ min: 0n, max: (1n << 63n) - 1n }),
-        lifecycle: fc.constantFrom("ACTIVE", "SEALING", "SEALED", "MARKED", "DELETING", "DELETED", "QUARANTINED") as fc.Arbitrary<BookKeeperLedgerRoot["lifecycle"]>,
-        digestType: fc.constantFrom("CRC32", "HMAC", "CRC32C", "DUMMY") as fc.Arbitrary<BookKeeperLedgerRoot["digestType"]>,
-        quorums: fc.tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 })).map((values) => values.sort((a, b) => b - a)),
+        lifecycle: fc.constantFrom(
+          "ACTIVE",
+          "SEALING",
+          "SEALED",
+          "MARKED",
+          "DELETING",
+          "DELETED",
+          "QUARANTINED",
+        ) as fc.Arbitrary<BookKeeperLedgerRoot["lifecycle"]>,
+        digestType: fc.constantFrom("CRC32", "HMAC", "CRC32C", "DUMMY") as fc.Arbitrary<
+          BookKeeperLedgerRoot["digestType"]
+        >,
+        quorums: fc
+          .tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }))
+          .map((values) => values.sort((a, b) => b - a)),
         lifecycleEpoch: fc.nat(),
         sealedEntryCount: fc.nat(),
         sealedLength: fc.nat(),
@@ -272,9 +311,11 @@ describe("ledgerRootCodec", () => {
           sealedLength: unsealed ? 0 : fields.sealedLength,
         };
       });
-    fc.assert(fc.property(arbitrary, (root) => {
-      expect(ledgerRootCodec.decode(ledgerRootCodec.encode(root), ledgerRootKey("c", root.ledgerHash))).toEqual(root);
-    }));
+    fc.assert(
+      fc.property(arbitrary, (root) => {
+        expect(ledgerRootCodec.decode(ledgerRootCodec.encode(root), ledgerRootKey("c", root.ledgerHash))).toEqual(root);
+      }),
+    );
   });
 });
 
@@ -289,10 +330,19 @@ describe("rangeProtectionCodec", () => {
   });
 
   test("the key's ledger, first entry id and type must be the record's", () => {
-    for (const key of [rangeProtectionKey("c1", HASH, 8, 1), rangeProtectionKey("c1", HASH, 7, 2), rangeProtectionKey("c1", ledgerHash("bk-main", 9n), 7, 1)]) {
+    for (const key of [
+      rangeProtectionKey("c1", HASH, 8, 1),
+      rangeProtectionKey("c1", HASH, 7, 2),
+      rangeProtectionKey("c1", ledgerHash("bk-main", 9n), 7, 1),
+    ]) {
       invariantViolation(() => rangeProtectionCodec.decode(fromHex(GOLDEN_PROTECTION), key));
     }
-    for (const change of [{ ownerKey: "" }, { entryCount: 0 }, { rangeChecksum: 2 ** 32 }, { ledgerHash: ledgerHash("bk-main", 9n) }]) {
+    for (const change of [
+      { ownerKey: "" },
+      { entryCount: 0 },
+      { rangeChecksum: 2 ** 32 },
+      { ledgerHash: ledgerHash("bk-main", 9n) },
+    ]) {
       invariantViolation(() => rangeProtectionCodec.encode({ ...FIXTURE_PROTECTION, ...change }));
     }
   });
@@ -304,14 +354,30 @@ describe("rangeProtectionCodec", () => {
         firstEntryId: fc.nat({ max: 2 ** 40 }),
         entryCount: fc.integer({ min: 1, max: 100_000 }),
         rangeChecksum: fc.nat({ max: 0xffff_ffff }),
-        type: fc.constantFrom("REACHABLE_APPEND", "VISIBLE_GENERATION", "APPEND_RECOVERY", "MATERIALIZATION_SOURCE") as fc.Arbitrary<BookKeeperRangeProtection["type"]>,
+        type: fc.constantFrom(
+          "REACHABLE_APPEND",
+          "VISIBLE_GENERATION",
+          "APPEND_RECOVERY",
+          "MATERIALIZATION_SOURCE",
+        ) as fc.Arbitrary<BookKeeperRangeProtection["type"]>,
         rootLifecycleEpoch: fc.nat(),
       })
-      .map((fields): BookKeeperRangeProtection => ({ ...FIXTURE_PROTECTION, ...fields, ledgerHash: ledgerHash(FIXTURE_PROTECTION.clusterAlias, fields.ledgerId) }));
-    const typeIds = { REACHABLE_APPEND: 1, VISIBLE_GENERATION: 2, APPEND_RECOVERY: 3, MATERIALIZATION_SOURCE: 4 } as const;
-    fc.assert(fc.property(arbitrary, (protection) => {
-      const key = rangeProtectionKey("c", protection.ledgerHash, protection.firstEntryId, typeIds[protection.type]);
-      expect(rangeProtectionCodec.decode(rangeProtectionCodec.encode(protection), key)).toEqual(protection);
-    }));
+      .map((fields): BookKeeperRangeProtection => ({
+        ...FIXTURE_PROTECTION,
+        ...fields,
+        ledgerHash: ledgerHash(FIXTURE_PROTECTION.clusterAlias, fields.ledgerId),
+      }));
+    const typeIds = {
+      REACHABLE_APPEND: 1,
+      VISIBLE_GENERATION: 2,
+      APPEND_RECOVERY: 3,
+      MATERIALIZATION_SOURCE: 4,
+    } as const;
+    fc.assert(
+      fc.property(arbitrary, (protection) => {
+        const key = rangeProtectionKey("c", protection.ledgerHash, protection.firstEntryId, typeIds[protection.type]);
+        expect(rangeProtectionCodec.decode(rangeProtectionCodec.encode(protection), key)).toEqual(protection);
+      }),
+    );
   });
 });

@@ -6,7 +6,18 @@
 // (000..255) so a later collector can scan roots in bounded, restartable slices. Parsers are strict: a key the
 // builders could not have produced throws DECODE_ERROR.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { PhysicalKeySpace, clusterPrefix, isPhysicalHash, notKeyOf, pad19, parsePad19, parseStreamScopedKey, protectionTypeSlot, sha256Hex, streamPrefix } from "@nereus/core/internal";
+import {
+  PhysicalKeySpace,
+  clusterPrefix,
+  isPhysicalHash,
+  notKeyOf,
+  pad19,
+  parsePad19,
+  parseStreamScopedKey,
+  protectionTypeSlot,
+  sha256Hex,
+  streamPrefix,
+} from "@nereus/core/internal";
 
 /** Fixed path segments (durable; never rename). */
 export const BookKeeperKeySegment = {
@@ -113,7 +124,11 @@ export function parseRangeProtectionKey(key: string): RangeProtectionKeyLocation
     type === undefined ||
     !TYPE_PATTERN.test(type)
   ) {
-    throw notKeyOf(key, "a BookKeeper range protection", "expected {shard}/ledgers/{hash}/ranges/{firstEntryId19}/protections/{typeId02}");
+    throw notKeyOf(
+      key,
+      "a BookKeeper range protection",
+      "expected {shard}/ledgers/{hash}/ranges/{firstEntryId19}/protections/{typeId02}",
+    );
   }
   let firstEntryId: number;
   try {

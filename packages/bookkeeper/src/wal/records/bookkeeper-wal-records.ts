@@ -78,7 +78,8 @@ export interface BookKeeperLedgerRoot {
  * head transaction of the append that names the range); the others are reserved for the gen-0 index, append
  * recovery and materialization sources.
  */
-export type RangeProtectionType = "REACHABLE_APPEND" | "VISIBLE_GENERATION" | "APPEND_RECOVERY" | "MATERIALIZATION_SOURCE";
+export type RangeProtectionType =
+  "REACHABLE_APPEND" | "VISIBLE_GENERATION" | "APPEND_RECOVERY" | "MATERIALIZATION_SOURCE";
 
 /**
  * A durable reference to an exact entry range:

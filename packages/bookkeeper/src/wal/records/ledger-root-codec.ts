@@ -28,7 +28,10 @@ function validate(root: BookKeeperLedgerRoot, checks: RecordChecks): void {
   checks.text("clusterAlias", root.clusterAlias);
   checks.require(isLedgerId(root.ledgerId), `ledgerId ${String(root.ledgerId)} is outside 0..2^63-1`);
   checks.sha256Hex("ledgerHash", root.ledgerHash);
-  checks.require(root.ledgerHash === ledgerHash(root.clusterAlias, root.ledgerId), "ledgerHash is not the hash of (clusterAlias, ledgerId)");
+  checks.require(
+    root.ledgerHash === ledgerHash(root.clusterAlias, root.ledgerId),
+    "ledgerHash is not the hash of (clusterAlias, ledgerId)",
+  );
   checks.text("streamId", root.streamId);
   checks.natural("segmentSequence", root.segmentSequence);
   checks.text("allocationId", root.allocationId);
@@ -36,17 +39,28 @@ function validate(root: BookKeeperLedgerRoot, checks: RecordChecks): void {
   checks.natural("owner.writerEpoch", root.owner.writerEpoch);
   const quorums = [root.ensembleSize, root.writeQuorumSize, root.ackQuorumSize];
   checks.require(
-    quorums.every((value) => Number.isInteger(value) && value >= 1 && value <= 255) && root.ensembleSize >= root.writeQuorumSize && root.writeQuorumSize >= root.ackQuorumSize,
+    quorums.every((value) => Number.isInteger(value) && value >= 1 && value <= 255) &&
+      root.ensembleSize >= root.writeQuorumSize &&
+      root.writeQuorumSize >= root.ackQuorumSize,
     `quorums ${quorums.join("/")} must satisfy 255 ≥ ensemble ≥ write ≥ ack ≥ 1`,
   );
-  checks.require(BookKeeperWalWireIds.digestType.idOf(root.digestType) !== undefined, `unknown digest type ${String(root.digestType)}`);
-  checks.require(BookKeeperWalWireIds.ledgerRootLifecycle.idOf(root.lifecycle) !== undefined, `unknown lifecycle ${String(root.lifecycle)}`);
+  checks.require(
+    BookKeeperWalWireIds.digestType.idOf(root.digestType) !== undefined,
+    `unknown digest type ${String(root.digestType)}`,
+  );
+  checks.require(
+    BookKeeperWalWireIds.ledgerRootLifecycle.idOf(root.lifecycle) !== undefined,
+    `unknown lifecycle ${String(root.lifecycle)}`,
+  );
   checks.natural("lifecycleEpoch", root.lifecycleEpoch);
   checks.natural("createdAtMillis", root.createdAtMillis);
   checks.natural("sealedEntryCount", root.sealedEntryCount);
   checks.natural("sealedLength", root.sealedLength);
   if (root.lifecycle === "ACTIVE" || root.lifecycle === "SEALING") {
-    checks.require(root.sealedEntryCount === 0 && root.sealedLength === 0, `a ${root.lifecycle} root has no sealed end yet`);
+    checks.require(
+      root.sealedEntryCount === 0 && root.sealedLength === 0,
+      `a ${root.lifecycle} root has no sealed end yet`,
+    );
   }
 }
 
@@ -61,7 +75,10 @@ export const ledgerRootCodec: RecordCodec<BookKeeperLedgerRoot> = defineRecordCo
   parseKey: parseLedgerRootKey,
 
   matchKey(root, location, checks) {
-    checks.require(root.ledgerHash === location.ledgerHash, `ledgerHash ${root.ledgerHash} does not match the key's ${location.ledgerHash}`);
+    checks.require(
+      root.ledgerHash === location.ledgerHash,
+      `ledgerHash ${root.ledgerHash} does not match the key's ${location.ledgerHash}`,
+    );
   },
 
   write(writer, root) {

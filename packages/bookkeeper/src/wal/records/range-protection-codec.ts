@@ -22,12 +22,18 @@ function validate(protection: BookKeeperRangeProtection, checks: RecordChecks): 
   checks.sha256Hex("ledgerHash", protection.ledgerHash);
   checks.text("clusterAlias", protection.clusterAlias);
   checks.require(isLedgerId(protection.ledgerId), `ledgerId ${String(protection.ledgerId)} is outside 0..2^63-1`);
-  checks.require(protection.ledgerHash === ledgerHash(protection.clusterAlias, protection.ledgerId), "ledgerHash is not the hash of (clusterAlias, ledgerId)");
+  checks.require(
+    protection.ledgerHash === ledgerHash(protection.clusterAlias, protection.ledgerId),
+    "ledgerHash is not the hash of (clusterAlias, ledgerId)",
+  );
   checks.natural("firstEntryId", protection.firstEntryId);
   checks.u32("entryCount", protection.entryCount, 1);
   checks.natural("last entry id", protection.firstEntryId + protection.entryCount - 1);
   checks.u32("rangeChecksum", protection.rangeChecksum);
-  checks.require(BookKeeperWalWireIds.rangeProtectionType.idOf(protection.type) !== undefined, `unknown protection type ${String(protection.type)}`);
+  checks.require(
+    BookKeeperWalWireIds.rangeProtectionType.idOf(protection.type) !== undefined,
+    `unknown protection type ${String(protection.type)}`,
+  );
   checks.text("streamId", protection.streamId);
   checks.text("ownerKey", protection.ownerKey);
   checks.natural("rootLifecycleEpoch", protection.rootLifecycleEpoch);
@@ -45,9 +51,18 @@ export const rangeProtectionCodec: RecordCodec<BookKeeperRangeProtection> = defi
 
   matchKey(protection, location, checks) {
     const typeId = BookKeeperWalWireIds.rangeProtectionType.idOf(protection.type);
-    checks.require(protection.ledgerHash === location.ledgerHash, `ledgerHash ${protection.ledgerHash} does not match the key's ${location.ledgerHash}`);
-    checks.require(protection.firstEntryId === location.firstEntryId, `firstEntryId ${String(protection.firstEntryId)} does not match the key's ${String(location.firstEntryId)}`);
-    checks.require(typeId === location.typeId, `type id ${String(typeId)} does not match the key's ${String(location.typeId)}`);
+    checks.require(
+      protection.ledgerHash === location.ledgerHash,
+      `ledgerHash ${protection.ledgerHash} does not match the key's ${location.ledgerHash}`,
+    );
+    checks.require(
+      protection.firstEntryId === location.firstEntryId,
+      `firstEntryId ${String(protection.firstEntryId)} does not match the key's ${String(location.firstEntryId)}`,
+    );
+    checks.require(
+      typeId === location.typeId,
+      `type id ${String(typeId)} does not match the key's ${String(location.typeId)}`,
+    );
   },
 
   write(writer, protection) {

@@ -13,7 +13,9 @@ export interface Versioned<T> {
 }
 
 /** Outcome of a conditional write. */
-export type CasResult<T> = { readonly ok: true; readonly stored: Versioned<T> } | { readonly ok: false; readonly current: Versioned<T> | undefined };
+export type CasResult<T> =
+  | { readonly ok: true; readonly stored: Versioned<T> }
+  | { readonly ok: false; readonly current: Versioned<T> | undefined };
 
 /** CAS access to the records of one codec. */
 export class VersionedRecords<T> {
@@ -28,7 +30,9 @@ export class VersionedRecords<T> {
   /** The record at `key`, or undefined. */
   async load(key: string, signal?: AbortSignal): Promise<Versioned<T> | undefined> {
     const stored = await this.#metadata.get(key, signal === undefined ? {} : { signal });
-    return stored === undefined ? undefined : { value: this.#codec.decode(stored.value, key), revision: stored.modRevision };
+    return stored === undefined
+      ? undefined
+      : { value: this.#codec.decode(stored.value, key), revision: stored.modRevision };
   }
 
   /** Writes `next` at `key` if the key is at `expectedRevision` (0: absent). */
@@ -36,18 +40,36 @@ export class VersionedRecords<T> {
     const bytes = this.#codec.encode(next);
     try {
       const result = await this.#metadata.txn(
-        { compares: [{ key, modRevision: expectedRevision }], writes: [{ type: "put", key, value: bytes }], readOnFailure: [key] },
+        {
+          compares: [{ key, modRevision: expectedRevision }],
+          writes: [{ type: "put", key, value: bytes }],
+          readOnFailure: [key],
+        },
         signal === undefined ? {} : { signal },
       );
       if (result.succeeded) return { ok: true, stored: { value: next, revision: result.revision } };
       const current = result.current.get(key);
-      if (current !== undefined && bytesEqual(current.value, bytes)) return { ok: true, stored: { value: next, revision: current.modRevision } };
-      return { ok: false, current: current === undefined ? undefined : { value: this.#codec.decode(current.value, key), revision: current.modRevision } };
+      if (current !== undefined && bytesEqual(current.value, bytes))
+        return { ok: true, stored: { value: next, revision: current.modRevision } };
+      return {
+        ok: false,
+        current:
+          current === undefined
+            ? undefined
+            : { value: this.#codec.decode(current.value, key), revision: current.modRevision },
+      };
     } catch (error) {
       if (!MetadataAmbiguousError.isAmbiguous(error)) throw error;
       const current = await this.#metadata.get(key, signal === undefined ? {} : { signal });
-      if (current !== undefined && bytesEqual(current.value, bytes)) return { ok: true, stored: { value: next, revision: current.modRevision } };
-      return { ok: false, current: current === undefined ? undefined : { value: this.#codec.decode(current.value, key), revision: current.modRevision } };
+      if (current !== undefined && bytesEqual(current.value, bytes))
+        return { ok: true, stored: { value: next, revision: current.modRevision } };
+      return {
+        ok: false,
+        current:
+          current === undefined
+            ? undefined
+            : { value: this.#codec.decode(current.value, key), revision: current.modRevision },
+      };
     }
   }
 }

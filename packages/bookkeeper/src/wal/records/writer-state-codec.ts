@@ -22,20 +22,32 @@ const SCHEMA_VERSION = 1;
 function validate(state: BookKeeperWriterState, checks: RecordChecks): void {
   checks.text("streamId", state.streamId);
   checks.natural("stateEpoch", state.stateEpoch);
-  checks.require(BookKeeperWalWireIds.writerStateLifecycle.idOf(state.lifecycle) !== undefined, `unknown lifecycle ${String(state.lifecycle)}`);
+  checks.require(
+    BookKeeperWalWireIds.writerStateLifecycle.idOf(state.lifecycle) !== undefined,
+    `unknown lifecycle ${String(state.lifecycle)}`,
+  );
   checks.text("owner.writerId", state.owner.writerId);
   checks.natural("owner.writerEpoch", state.owner.writerEpoch);
   checks.natural("nextSegmentSequence", state.nextSegmentSequence);
   checks.text("allocationId", state.allocationId, true);
   checks.natural("updatedAtMillis", state.updatedAtMillis);
   const holdsLedger = state.lifecycle === "ACTIVE" || state.lifecycle === "SEALING";
-  checks.require(holdsLedger === (state.ledger !== undefined), `a ${state.lifecycle} writer state ${holdsLedger ? "must" : "must not"} name a ledger`);
-  checks.require((state.lifecycle === "ALLOCATING") === (state.allocationId.length > 0), "allocationId is set exactly while ALLOCATING");
+  checks.require(
+    holdsLedger === (state.ledger !== undefined),
+    `a ${state.lifecycle} writer state ${holdsLedger ? "must" : "must not"} name a ledger`,
+  );
+  checks.require(
+    (state.lifecycle === "ALLOCATING") === state.allocationId.length > 0,
+    "allocationId is set exactly while ALLOCATING",
+  );
   if (state.ledger !== undefined) {
     checks.require(isLedgerId(state.ledger.ledgerId), `ledgerId ${String(state.ledger.ledgerId)} is outside 0..2^63-1`);
     checks.natural("ledger.segmentSequence", state.ledger.segmentSequence);
     checks.natural("ledger.createdAtMillis", state.ledger.createdAtMillis);
-    checks.require(state.ledger.segmentSequence < state.nextSegmentSequence, "the current ledger's segment sequence must be below nextSegmentSequence");
+    checks.require(
+      state.ledger.segmentSequence < state.nextSegmentSequence,
+      "the current ledger's segment sequence must be below nextSegmentSequence",
+    );
   }
 }
 
@@ -57,7 +69,9 @@ export const writerStateCodec: RecordCodec<BookKeeperWriterState> = defineRecord
       .writeU64(state.nextSegmentSequence)
       .writeBoolean(state.ledger !== undefined);
     if (state.ledger !== undefined) {
-      writeLedgerId(writer, state.ledger.ledgerId).writeU64(state.ledger.segmentSequence).writeU64(state.ledger.createdAtMillis);
+      writeLedgerId(writer, state.ledger.ledgerId)
+        .writeU64(state.ledger.segmentSequence)
+        .writeU64(state.ledger.createdAtMillis);
     }
     writer.writeString(state.allocationId).writeU64(state.updatedAtMillis);
   },
@@ -70,7 +84,11 @@ export const writerStateCodec: RecordCodec<BookKeeperWriterState> = defineRecord
       owner: { writerId: reader.readString("ownerWriterId"), writerEpoch: reader.readU64("ownerWriterEpoch") },
       nextSegmentSequence: reader.readU64("nextSegmentSequence"),
       ledger: reader.readBoolean("hasLedger")
-        ? { ledgerId: readLedgerId(reader, "ledgerId"), segmentSequence: reader.readU64("segmentSequence"), createdAtMillis: reader.readU64("createdAtMillis") }
+        ? {
+            ledgerId: readLedgerId(reader, "ledgerId"),
+            segmentSequence: reader.readU64("segmentSequence"),
+            createdAtMillis: reader.readU64("createdAtMillis"),
+          }
         : undefined,
       allocationId: reader.readString("allocationId"),
       updatedAtMillis: reader.readU64("updatedAtMillis"),

@@ -4,4 +4,10 @@ import { parentPort, workerData } from "node:worker_threads";
 import { DURABILITY_GATE_WORDS } from "../../spi/durability-gate.js";
 
 const typed: { readonly fromSource: true } = { fromSource: true };
-parentPort?.postMessage({ ...typed, workerData: workerData as unknown, argv: process.argv.slice(2), gateWords: DURABILITY_GATE_WORDS, stack: new Error("here").stack });
+parentPort?.postMessage({
+  ...typed,
+  workerData: workerData as unknown,
+  argv: process.argv.slice(2),
+  gateWords: DURABILITY_GATE_WORDS,
+  stack: new Error("here").stack,
+});

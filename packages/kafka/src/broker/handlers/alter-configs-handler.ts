@@ -23,7 +23,10 @@ export function createAlterConfigsHandler(services: BrokerServices): KafkaApiHan
   return {
     async handle(context, request) {
       const { resources, validateOnly } = request.body;
-      const changes = resources.map((resource) => ({ ...resource, change: { kind: "replace", configs: resource.configs } as const }));
+      const changes = resources.map((resource) => ({
+        ...resource,
+        change: { kind: "replace", configs: resource.configs } as const,
+      }));
       return { throttleTimeMs: 0, responses: await alterAll(services, context, changes, validateOnly) };
     },
   };
@@ -33,21 +36,38 @@ export function createIncrementalAlterConfigsHandler(services: BrokerServices): 
   return {
     async handle(context, request) {
       const { resources, validateOnly } = request.body;
-      const changes = resources.map((resource) => ({ ...resource, change: { kind: "incremental", operations: resource.configs } as const }));
+      const changes = resources.map((resource) => ({
+        ...resource,
+        change: { kind: "incremental", operations: resource.configs } as const,
+      }));
       return { throttleTimeMs: 0, responses: await alterAll(services, context, changes, validateOnly) };
     },
   };
 }
 
 /** One result per resource, in request order; resources are independent (one refused does not stop the others). */
-async function alterAll(services: BrokerServices, context: RequestContext, changes: readonly ResourceChange[], validateOnly: boolean): Promise<AlterConfigsResourceResult[]> {
+async function alterAll(
+  services: BrokerServices,
+  context: RequestContext,
+  changes: readonly ResourceChange[],
+  validateOnly: boolean,
+): Promise<AlterConfigsResourceResult[]> {
   return Promise.all(
     changes.map(async ({ resourceType, resourceName, change }): Promise<AlterConfigsResourceResult> => {
-      const result = (errorCode: number, errorMessage: string | null): AlterConfigsResourceResult => ({ errorCode, errorMessage, resourceType, resourceName });
+      const result = (errorCode: number, errorMessage: string | null): AlterConfigsResourceResult => ({
+        errorCode,
+        errorMessage,
+        resourceType,
+        resourceName,
+      });
       if (resourceType === ConfigResourceType.broker || resourceType === ConfigResourceType.brokerLogger) {
-        return result(KafkaErrorCode.INVALID_REQUEST, "this broker has no dynamic broker configs: set them in its configuration and restart it");
+        return result(
+          KafkaErrorCode.INVALID_REQUEST,
+          "this broker has no dynamic broker configs: set them in its configuration and restart it",
+        );
       }
-      if (resourceType !== ConfigResourceType.topic) return result(KafkaErrorCode.INVALID_REQUEST, `Unsupported resource type ${String(resourceType)}`);
+      if (resourceType !== ConfigResourceType.topic)
+        return result(KafkaErrorCode.INVALID_REQUEST, `Unsupported resource type ${String(resourceType)}`);
       const unknown = result(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic ${resourceName} does not exist`);
       try {
         if (validateOnly) {
@@ -56,7 +76,11 @@ async function alterAll(services: BrokerServices, context: RequestContext, chang
           const plan = planConfigChange(topic, change);
           return plan.ok ? result(KafkaErrorCode.NONE, null) : result(plan.errorCode, plan.message);
         }
-        const outcome = await services.registry.alterConfigs(resourceName, (topic) => planConfigChange(topic, change), context.signal);
+        const outcome = await services.registry.alterConfigs(
+          resourceName,
+          (topic) => planConfigChange(topic, change),
+          context.signal,
+        );
         if (outcome === undefined) return unknown;
         return outcome.ok ? result(KafkaErrorCode.NONE, null) : result(outcome.errorCode, outcome.message);
       } catch (error) {

@@ -11,9 +11,23 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function createPartitions(client: TestClient, name: string, count: number, options: { assignments?: number[][] | null; validateOnly?: boolean; version?: number } = {}) {
+async function createPartitions(
+  client: TestClient,
+  name: string,
+  count: number,
+  options: { assignments?: number[][] | null; validateOnly?: boolean; version?: number } = {},
+) {
   const response = await client.request(37, options.version ?? 3, {
-    topics: [{ name, count, assignments: options.assignments === undefined || options.assignments === null ? null : options.assignments.map((brokerIds) => ({ brokerIds })) }],
+    topics: [
+      {
+        name,
+        count,
+        assignments:
+          options.assignments === undefined || options.assignments === null
+            ? null
+            : options.assignments.map((brokerIds) => ({ brokerIds })),
+      },
+    ],
     timeoutMs: 5000,
     validateOnly: options.validateOnly ?? false,
   });
@@ -37,7 +51,11 @@ describe("CreatePartitions", () => {
     const client = harness.connect();
     await client.createTopic("growing", 2);
     await client.produce("growing", 0, batchOf(["a", "b"]));
-    expect(await createPartitions(client, "growing", 4, { version: 0 })).toEqual({ name: "growing", errorCode: 0, errorMessage: null });
+    expect(await createPartitions(client, "growing", 4, { version: 0 })).toEqual({
+      name: "growing",
+      errorCode: 0,
+      errorMessage: null,
+    });
     expect(await partitions(client, "growing")).toEqual([0, 1, 2, 3]);
     expect(await client.listOffset("growing", 3, -1)).toMatchObject({ errorCode: 0, offset: 0 });
     expect(await client.produce("growing", 3, batchOf(["c"]))).toMatchObject({ errorCode: 0, baseOffset: 0 });
@@ -55,14 +73,34 @@ describe("CreatePartitions", () => {
     harness = new BrokerHarness({ maxPartitionsPerTopic: 8 });
     const client = harness.connect();
     await client.createTopic("fixed", 3);
-    expect(await createPartitions(client, "fixed", 2)).toEqual({ name: "fixed", errorCode: KafkaErrorCode.INVALID_PARTITIONS, errorMessage: "Topic currently has 3 partitions, which is higher than the requested 2." });
-    expect(await createPartitions(client, "fixed", 3)).toEqual({ name: "fixed", errorCode: KafkaErrorCode.INVALID_PARTITIONS, errorMessage: "Topic already has 3 partitions." });
+    expect(await createPartitions(client, "fixed", 2)).toEqual({
+      name: "fixed",
+      errorCode: KafkaErrorCode.INVALID_PARTITIONS,
+      errorMessage: "Topic currently has 3 partitions, which is higher than the requested 2.",
+    });
+    expect(await createPartitions(client, "fixed", 3)).toEqual({
+      name: "fixed",
+      errorCode: KafkaErrorCode.INVALID_PARTITIONS,
+      errorMessage: "Topic already has 3 partitions.",
+    });
     expect(await createPartitions(client, "fixed", 9)).toMatchObject({ errorCode: KafkaErrorCode.INVALID_PARTITIONS });
-    expect(await createPartitions(client, "fixed", 5, { assignments: [[1]] })).toMatchObject({ errorCode: KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT });
-    expect(await createPartitions(client, "fixed", 4, { assignments: [[2]] })).toMatchObject({ errorCode: KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT });
-    expect(await createPartitions(client, "missing", 4)).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
-    expect(await createPartitions(client, "fixed", 6, { validateOnly: true })).toEqual({ name: "fixed", errorCode: 0, errorMessage: null });
-    expect(await createPartitions(client, "fixed", 2, { validateOnly: true })).toMatchObject({ errorCode: KafkaErrorCode.INVALID_PARTITIONS });
+    expect(await createPartitions(client, "fixed", 5, { assignments: [[1]] })).toMatchObject({
+      errorCode: KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT,
+    });
+    expect(await createPartitions(client, "fixed", 4, { assignments: [[2]] })).toMatchObject({
+      errorCode: KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT,
+    });
+    expect(await createPartitions(client, "missing", 4)).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
+    expect(await createPartitions(client, "fixed", 6, { validateOnly: true })).toEqual({
+      name: "fixed",
+      errorCode: 0,
+      errorMessage: null,
+    });
+    expect(await createPartitions(client, "fixed", 2, { validateOnly: true })).toMatchObject({
+      errorCode: KafkaErrorCode.INVALID_PARTITIONS,
+    });
     const duplicated = await client.request(37, 3, {
       topics: [
         { name: "fixed", count: 4, assignments: null },
@@ -71,7 +109,10 @@ describe("CreatePartitions", () => {
       timeoutMs: 5000,
       validateOnly: false,
     });
-    expect(duplicated.results.map((result) => result.errorCode)).toEqual([KafkaErrorCode.INVALID_REQUEST, KafkaErrorCode.INVALID_REQUEST]);
+    expect(duplicated.results.map((result) => result.errorCode)).toEqual([
+      KafkaErrorCode.INVALID_REQUEST,
+      KafkaErrorCode.INVALID_REQUEST,
+    ]);
     expect(await partitions(client, "fixed")).toEqual([0, 1, 2]);
   });
 
@@ -92,12 +133,21 @@ describe("CreatePartitions", () => {
     expect(await createPartitions(client, "interrupted", 2)).toMatchObject({ errorCode: 0 });
     expect(await client.produce("interrupted", 1, batchOf(["x"]))).toMatchObject({ errorCode: 0, baseOffset: 0 });
     // Partition 2's stream is still above the count; deleting the topic deletes it too.
-    const deleted = await client.request(20, 6, { topics: [{ name: "interrupted", topicId: "00000000-0000-0000-0000-000000000000" }], topicNames: [], timeoutMs: 5000 });
+    const deleted = await client.request(20, 6, {
+      topics: [{ name: "interrupted", topicId: "00000000-0000-0000-0000-000000000000" }],
+      topicNames: [],
+      timeoutMs: 5000,
+    });
     expect(deleted.responses[0]?.errorCode).toBe(0);
     for (const partition of [0, 1, 2, 3]) {
-      const head = await harness.store.getHead(streamIdFromName(partitionStreamName(topicId, partition))).catch((error: unknown) => error);
+      const head = await harness.store
+        .getHead(streamIdFromName(partitionStreamName(topicId, partition)))
+        .catch((error: unknown) => error);
       if (partition === 3) expect(NereusError.hasCode(head, ErrorCode.STREAM_NOT_FOUND)).toBe(true);
-      else expect(NereusError.hasCode(head, ErrorCode.STREAM_NOT_FOUND) || (head as { state?: string }).state === "DELETED").toBe(true);
+      else
+        expect(
+          NereusError.hasCode(head, ErrorCode.STREAM_NOT_FOUND) || (head as { state?: string }).state === "DELETED",
+        ).toBe(true);
     }
   });
 });

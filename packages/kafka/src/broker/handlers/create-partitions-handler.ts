@@ -22,11 +22,18 @@ export function createCreatePartitionsHandler(services: BrokerServices): KafkaAp
     const refuse = (errorCode: number, message: string): TopicChangeRefusal => ({ ok: false, errorCode, message });
     const current = topic.partitionCount;
     if (requested.count < current) {
-      return refuse(KafkaErrorCode.INVALID_PARTITIONS, `Topic currently has ${String(current)} partitions, which is higher than the requested ${String(requested.count)}.`);
+      return refuse(
+        KafkaErrorCode.INVALID_PARTITIONS,
+        `Topic currently has ${String(current)} partitions, which is higher than the requested ${String(requested.count)}.`,
+      );
     }
-    if (requested.count === current) return refuse(KafkaErrorCode.INVALID_PARTITIONS, `Topic already has ${String(current)} partitions.`);
+    if (requested.count === current)
+      return refuse(KafkaErrorCode.INVALID_PARTITIONS, `Topic already has ${String(current)} partitions.`);
     if (requested.count > services.settings.maxPartitionsPerTopic) {
-      return refuse(KafkaErrorCode.INVALID_PARTITIONS, `Number of partitions ${String(requested.count)} exceeds this broker's limit of ${String(services.settings.maxPartitionsPerTopic)}.`);
+      return refuse(
+        KafkaErrorCode.INVALID_PARTITIONS,
+        `Number of partitions ${String(requested.count)} exceeds this broker's limit of ${String(services.settings.maxPartitionsPerTopic)}.`,
+      );
     }
     const { assignments } = requested;
     if (assignments !== null) {
@@ -38,7 +45,10 @@ export function createCreatePartitionsHandler(services: BrokerServices): KafkaAp
       }
       const nodeId = services.identity.nodeId;
       if (assignments.some((assignment) => assignment.brokerIds.length !== 1 || assignment.brokerIds[0] !== nodeId)) {
-        return refuse(KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT, `Every new partition must be assigned to broker ${String(nodeId)} alone: this cluster has one node.`);
+        return refuse(
+          KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT,
+          `Every new partition must be assigned to broker ${String(nodeId)} alone: this cluster has one node.`,
+        );
       }
     }
     return undefined;
@@ -53,22 +63,41 @@ export function createCreatePartitionsHandler(services: BrokerServices): KafkaAp
         topics,
         TOPICS_IN_FLIGHT_PER_REQUEST,
         async (requested): Promise<CreatePartitionsResponseTopic> => {
-          const result = (errorCode: number, errorMessage: string | null): CreatePartitionsResponseTopic => ({ name: requested.name, errorCode, errorMessage });
-          if ((counts.get(requested.name) ?? 0) > 1) return result(KafkaErrorCode.INVALID_REQUEST, "Duplicate topic in request.");
-          const unknown = result(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `The topic '${requested.name}' does not exist.`);
+          const result = (errorCode: number, errorMessage: string | null): CreatePartitionsResponseTopic => ({
+            name: requested.name,
+            errorCode,
+            errorMessage,
+          });
+          if ((counts.get(requested.name) ?? 0) > 1)
+            return result(KafkaErrorCode.INVALID_REQUEST, "Duplicate topic in request.");
+          const unknown = result(
+            KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+            `The topic '${requested.name}' does not exist.`,
+          );
           try {
             if (validateOnly) {
               const topic = await services.registry.lookup(requested.name, context.signal);
               if (topic === undefined) return unknown;
               const refused = refusal(topic, requested);
-              return refused === undefined ? result(KafkaErrorCode.NONE, null) : result(refused.errorCode, refused.message);
+              return refused === undefined
+                ? result(KafkaErrorCode.NONE, null)
+                : result(refused.errorCode, refused.message);
             }
-            const outcome = await services.registry.addPartitions(requested.name, requested.count, (topic) => refusal(topic, requested), context.signal);
+            const outcome = await services.registry.addPartitions(
+              requested.name,
+              requested.count,
+              (topic) => refusal(topic, requested),
+              context.signal,
+            );
             if (outcome === undefined) return unknown;
             return outcome.ok ? result(KafkaErrorCode.NONE, null) : result(outcome.errorCode, outcome.message);
           } catch (error) {
             const mapped = mapStorageError(error);
-            services.logger.warn("adding partitions failed", { topic: requested.name, count: requested.count, error: mapped.message });
+            services.logger.warn("adding partitions failed", {
+              topic: requested.name,
+              count: requested.count,
+              error: mapped.message,
+            });
             return result(mapped.errorCode, mapped.message);
           }
         },

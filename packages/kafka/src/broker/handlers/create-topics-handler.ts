@@ -33,44 +33,76 @@ function invalid(errorCode: number, message: string): Validation {
 }
 
 /** Kafka's CreateTopics checks of one topic entry, without touching storage. */
-export function validateCreatableTopic(topic: CreateTopicsRequestTopic, services: Pick<BrokerServices, "settings" | "identity">): Validation {
+export function validateCreatableTopic(
+  topic: CreateTopicsRequestTopic,
+  services: Pick<BrokerServices, "settings" | "identity">,
+): Validation {
   const { settings, identity } = services;
   const nameProblem = topicNameProblem(topic.name);
   if (nameProblem !== undefined) return invalid(KafkaErrorCode.INVALID_TOPIC_EXCEPTION, nameProblem);
   let partitionCount: number;
   if (topic.assignments.length > 0) {
     if (topic.numPartitions !== -1 || topic.replicationFactor !== -1) {
-      return invalid(KafkaErrorCode.INVALID_REQUEST, "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.");
+      return invalid(
+        KafkaErrorCode.INVALID_REQUEST,
+        "Both numPartitions or replicationFactor and replicasAssignments were set. Both cannot be used at the same time.",
+      );
     }
     const indexes = new Set(topic.assignments.map((assignment) => assignment.partitionIndex));
-    if (indexes.size !== topic.assignments.length || [...indexes].some((index) => index < 0 || index >= topic.assignments.length)) {
-      return invalid(KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT, "Partitions should be a consecutive 0-based integer sequence");
+    if (
+      indexes.size !== topic.assignments.length ||
+      [...indexes].some((index) => index < 0 || index >= topic.assignments.length)
+    ) {
+      return invalid(
+        KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT,
+        "Partitions should be a consecutive 0-based integer sequence",
+      );
     }
-    const elsewhere = topic.assignments.find((assignment) => assignment.brokerIds.length !== 1 || assignment.brokerIds[0] !== identity.nodeId);
+    const elsewhere = topic.assignments.find(
+      (assignment) => assignment.brokerIds.length !== 1 || assignment.brokerIds[0] !== identity.nodeId,
+    );
     if (elsewhere !== undefined) {
-      return invalid(KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT, `Replica assignment of partition ${String(elsewhere.partitionIndex)} must be exactly [${String(identity.nodeId)}]`);
+      return invalid(
+        KafkaErrorCode.INVALID_REPLICA_ASSIGNMENT,
+        `Replica assignment of partition ${String(elsewhere.partitionIndex)} must be exactly [${String(identity.nodeId)}]`,
+      );
     }
     partitionCount = topic.assignments.length;
   } else {
     partitionCount = topic.numPartitions === -1 ? settings.defaultPartitions : topic.numPartitions;
-    if (partitionCount <= 0) return invalid(KafkaErrorCode.INVALID_PARTITIONS, "Number of partitions must be larger than 0.");
+    if (partitionCount <= 0)
+      return invalid(KafkaErrorCode.INVALID_PARTITIONS, "Number of partitions must be larger than 0.");
     const replicationFactor = topic.replicationFactor === -1 ? 1 : topic.replicationFactor;
-    if (replicationFactor <= 0) return invalid(KafkaErrorCode.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.");
+    if (replicationFactor <= 0)
+      return invalid(KafkaErrorCode.INVALID_REPLICATION_FACTOR, "Replication factor must be larger than 0.");
     if (replicationFactor > 1) {
-      return invalid(KafkaErrorCode.INVALID_REPLICATION_FACTOR, `Replication factor: ${String(replicationFactor)} larger than available brokers: 1.`);
+      return invalid(
+        KafkaErrorCode.INVALID_REPLICATION_FACTOR,
+        `Replication factor: ${String(replicationFactor)} larger than available brokers: 1.`,
+      );
     }
   }
   if (partitionCount > settings.maxPartitionsPerTopic) {
-    return invalid(KafkaErrorCode.INVALID_PARTITIONS, `Number of partitions ${String(partitionCount)} exceeds this broker's limit of ${String(settings.maxPartitionsPerTopic)}.`);
+    return invalid(
+      KafkaErrorCode.INVALID_PARTITIONS,
+      `Number of partitions ${String(partitionCount)} exceeds this broker's limit of ${String(settings.maxPartitionsPerTopic)}.`,
+    );
   }
   const configs: Record<string, string> = {};
   let profile = settings.defaultProfile;
   for (const config of topic.configs) {
-    if (config.value === null) return invalid(KafkaErrorCode.INVALID_REQUEST, `Null value not supported for topic configs: ${config.name}`);
+    if (config.value === null)
+      return invalid(KafkaErrorCode.INVALID_REQUEST, `Null value not supported for topic configs: ${config.name}`);
     const problem = topicConfigProblem(config.name, config.value);
     if (problem !== undefined) return invalid(KafkaErrorCode.INVALID_CONFIG, problem);
     if (config.name === STORAGE_PROFILE_CONFIG) profile = canonicalizeProfile(config.value);
-    else Object.defineProperty(configs, config.name, { value: config.value, enumerable: true, writable: true, configurable: true });
+    else
+      Object.defineProperty(configs, config.name, {
+        value: config.value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return { ok: true, name: topic.name, partitionCount, profile, configs };
 }
@@ -103,7 +135,10 @@ export function createCreateTopicsHandler(services: BrokerServices): KafkaApiHan
             );
           }
           if ((counts.get(requested.name) ?? 0) > 1) {
-            return failed(KafkaErrorCode.INVALID_REQUEST, `Create topics request from client contains multiple entries for the topic ${requested.name}`);
+            return failed(
+              KafkaErrorCode.INVALID_REQUEST,
+              `Create topics request from client contains multiple entries for the topic ${requested.name}`,
+            );
           }
           const valid = validateCreatableTopic(requested, services);
           if (!valid.ok) return failed(valid.errorCode, valid.message);
@@ -126,11 +161,18 @@ export function createCreateTopicsHandler(services: BrokerServices): KafkaApiHan
           try {
             if (body.validateOnly) {
               const existing = await services.registry.lookup(valid.name, context.signal);
-              return existing === undefined ? succeeded(ZERO_UUID) : failed(KafkaErrorCode.TOPIC_ALREADY_EXISTS, `Topic '${valid.name}' already exists.`);
+              return existing === undefined
+                ? succeeded(ZERO_UUID)
+                : failed(KafkaErrorCode.TOPIC_ALREADY_EXISTS, `Topic '${valid.name}' already exists.`);
             }
             const outcome = await services.registry.create(valid, context.signal);
             if (outcome.ok) {
-              services.logger.info("topic created", { topic: valid.name, topicId: outcome.topic.topicId, partitions: valid.partitionCount, profile: valid.profile });
+              services.logger.info("topic created", {
+                topic: valid.name,
+                topicId: outcome.topic.topicId,
+                partitions: valid.partitionCount,
+                profile: valid.profile,
+              });
               return succeeded(outcome.topic.topicId);
             }
             switch (outcome.reason) {

@@ -11,7 +11,10 @@ afterEach(async () => {
 
 /** DeleteRecords for one partition; resolves with that partition's result. */
 async function deleteRecords(client: TestClient, topic: string, partition: number, offset: number, version = 2) {
-  const response = await client.request(21, version, { topics: [{ name: topic, partitions: [{ partitionIndex: partition, offset }] }], timeoutMs: 5000 });
+  const response = await client.request(21, version, {
+    topics: [{ name: topic, partitions: [{ partitionIndex: partition, offset }] }],
+    timeoutMs: 5000,
+  });
   expect(response.topics.map((result) => result.name)).toEqual([topic]);
   return response.topics[0]?.partitions[0];
 }
@@ -23,15 +26,31 @@ describe("DeleteRecords", () => {
     await client.createTopic("events", 2);
     await client.produce("events", 0, batchOf(["a", "b"]));
     await client.produce("events", 0, batchOf(["c", "d", "e"]));
-    expect(await deleteRecords(client, "events", 0, 3, 0)).toEqual({ partitionIndex: 0, lowWatermark: 3, errorCode: 0 });
+    expect(await deleteRecords(client, "events", 0, 3, 0)).toEqual({
+      partitionIndex: 0,
+      lowWatermark: 3,
+      errorCode: 0,
+    });
     expect(await client.listOffset("events", 0, -2)).toMatchObject({ errorCode: 0, offset: 3 });
-    expect(await client.fetch("events", 0, 2)).toMatchObject({ errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, logStartOffset: 3, highWatermark: 5 });
+    expect(await client.fetch("events", 0, 2)).toMatchObject({
+      errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE,
+      logStartOffset: 3,
+      highWatermark: 5,
+    });
     // The batch holding offset 3 starts at 2: a fetch from the log start returns it whole, as Kafka does.
     const fetched = await client.fetch("events", 0, 3);
     expect(fetched).toMatchObject({ errorCode: 0, logStartOffset: 3, highWatermark: 5 });
     expect(fetched?.records?.length).toBeGreaterThan(0);
-    expect(await deleteRecords(client, "events", 0, 1, 1)).toEqual({ partitionIndex: 0, lowWatermark: 3, errorCode: 0 });
-    expect(await client.produce("events", 0, batchOf(["f"]))).toMatchObject({ errorCode: 0, baseOffset: 5, logStartOffset: 3 });
+    expect(await deleteRecords(client, "events", 0, 1, 1)).toEqual({
+      partitionIndex: 0,
+      lowWatermark: 3,
+      errorCode: 0,
+    });
+    expect(await client.produce("events", 0, batchOf(["f"]))).toMatchObject({
+      errorCode: 0,
+      baseOffset: 5,
+      logStartOffset: 3,
+    });
     expect(await deleteRecords(client, "events", 0, -1)).toEqual({ partitionIndex: 0, lowWatermark: 6, errorCode: 0 });
     expect(await client.listOffset("events", 0, -2)).toMatchObject({ offset: 6 });
     expect(await client.listOffset("events", 0, -1)).toMatchObject({ offset: 6 });
@@ -46,11 +65,31 @@ describe("DeleteRecords", () => {
     await client.createTopic("both", 1, { "cleanup.policy": "compact,delete" });
     await client.produce("known", 0, batchOf(["a", "b"]));
     await client.produce("both", 0, batchOf(["a", "b"]));
-    expect(await deleteRecords(client, "known", 0, 3)).toEqual({ partitionIndex: 0, lowWatermark: -1, errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE });
-    expect(await deleteRecords(client, "known", 0, -2)).toEqual({ partitionIndex: 0, lowWatermark: -1, errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE });
-    expect(await deleteRecords(client, "known", 1, 0)).toEqual({ partitionIndex: 1, lowWatermark: -1, errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
-    expect(await deleteRecords(client, "missing", 0, 0)).toEqual({ partitionIndex: 0, lowWatermark: -1, errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
-    expect(await deleteRecords(client, "compacted", 0, 0)).toEqual({ partitionIndex: 0, lowWatermark: -1, errorCode: KafkaErrorCode.POLICY_VIOLATION });
+    expect(await deleteRecords(client, "known", 0, 3)).toEqual({
+      partitionIndex: 0,
+      lowWatermark: -1,
+      errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE,
+    });
+    expect(await deleteRecords(client, "known", 0, -2)).toEqual({
+      partitionIndex: 0,
+      lowWatermark: -1,
+      errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE,
+    });
+    expect(await deleteRecords(client, "known", 1, 0)).toEqual({
+      partitionIndex: 1,
+      lowWatermark: -1,
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
+    expect(await deleteRecords(client, "missing", 0, 0)).toEqual({
+      partitionIndex: 0,
+      lowWatermark: -1,
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
+    expect(await deleteRecords(client, "compacted", 0, 0)).toEqual({
+      partitionIndex: 0,
+      lowWatermark: -1,
+      errorCode: KafkaErrorCode.POLICY_VIOLATION,
+    });
     expect(await deleteRecords(client, "both", 0, 1)).toEqual({ partitionIndex: 0, lowWatermark: 1, errorCode: 0 });
     expect(await client.listOffset("known", 0, -2)).toMatchObject({ offset: 0 });
     expect(await client.fetch("known", 0, 0)).toMatchObject({ errorCode: 0, logStartOffset: 0 });
@@ -74,7 +113,9 @@ describe("DeleteRecords", () => {
     const unseen = await deleteRecords(again, "flaky", 0, 2);
     harness.metadata.faults.clear();
     expect(unseen?.errorCode).toBe(KafkaErrorCode.KAFKA_STORAGE_ERROR);
-    expect(harness.events.filter((event) => event.level === "warn").map((event) => event.message)).toContain("topic lookup failed");
+    expect(harness.events.filter((event) => event.level === "warn").map((event) => event.message)).toContain(
+      "topic lookup failed",
+    );
   });
 
   test("the log start survives a restart", async () => {
@@ -86,7 +127,11 @@ describe("DeleteRecords", () => {
     await harness.restart();
     const again = harness.connect();
     expect(await again.listOffset("kept", 0, -2)).toMatchObject({ offset: 2 });
-    expect(await again.fetch("kept", 0, 1)).toMatchObject({ errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, logStartOffset: 2, highWatermark: 3 });
+    expect(await again.fetch("kept", 0, 1)).toMatchObject({
+      errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE,
+      logStartOffset: 2,
+      highWatermark: 3,
+    });
     expect(await deleteRecords(again, "kept", 0, 1)).toEqual({ partitionIndex: 0, lowWatermark: 2, errorCode: 0 });
   });
 });

@@ -22,10 +22,15 @@ export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHa
           const resolved = await lookupTopic(services, { name: requested.name }, context.signal);
           const partitions = await Promise.all(
             requested.partitions.map(async ({ partitionIndex, offset }): Promise<DeleteRecordsResponsePartition> => {
-              const failed = (errorCode: number): DeleteRecordsResponsePartition => ({ partitionIndex, lowWatermark: -1, errorCode });
+              const failed = (errorCode: number): DeleteRecordsResponsePartition => ({
+                partitionIndex,
+                lowWatermark: -1,
+                errorCode,
+              });
               if (resolved.kind === "failed") return failed(resolved.errorCode);
               const topic = resolved.kind === "found" ? resolved.topic : undefined;
-              if (topic === undefined || partitionIndex < 0 || partitionIndex >= topic.partitionCount) return failed(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+              if (topic === undefined || partitionIndex < 0 || partitionIndex >= topic.partitionCount)
+                return failed(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
               if (!allowsRecordDeletion(topic.configs)) return failed(KafkaErrorCode.POLICY_VIOLATION);
               try {
                 const outcome = await services.logs.get(topic.name, partitionIndex).deleteRecordsBefore(topic, offset);
@@ -33,7 +38,12 @@ export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHa
                 return { partitionIndex, lowWatermark: outcome.logStartOffset, errorCode: KafkaErrorCode.NONE };
               } catch (error) {
                 const mapped = mapStorageError(error);
-                services.logger.warn("delete records failed", { topic: topic.name, partition: partitionIndex, offset, error: mapped.message });
+                services.logger.warn("delete records failed", {
+                  topic: topic.name,
+                  partition: partitionIndex,
+                  offset,
+                  error: mapped.message,
+                });
                 return failed(mapped.errorCode);
               }
             }),

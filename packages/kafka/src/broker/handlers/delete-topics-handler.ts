@@ -16,7 +16,12 @@ export function createDeleteTopicsHandler(services: BrokerServices): KafkaApiHan
       const requested = apiVersion >= 6 ? body.topics : body.topicNames.map((name) => ({ name, topicId: ZERO_UUID }));
       const responses = await Promise.all(
         requested.map(async ({ name, topicId }): Promise<DeleteTopicsResponseTopic> => {
-          const answer = (errorCode: number, resolvedName: string | null, id: string, errorMessage: string | null = null): DeleteTopicsResponseTopic => ({
+          const answer = (
+            errorCode: number,
+            resolvedName: string | null,
+            id: string,
+            errorMessage: string | null = null,
+          ): DeleteTopicsResponseTopic => ({
             name: resolvedName ?? (apiVersion >= 6 ? null : ""),
             topicId: id,
             errorCode,
@@ -25,24 +30,47 @@ export function createDeleteTopicsHandler(services: BrokerServices): KafkaApiHan
           try {
             let topicName = name;
             if (topicName === null) {
-              const byId = topicId === ZERO_UUID ? undefined : await services.registry.lookupById(topicId, context.signal);
-              if (byId === undefined) return answer(KafkaErrorCode.UNKNOWN_TOPIC_ID, null, topicId, "This server does not host this topic ID.");
+              const byId =
+                topicId === ZERO_UUID ? undefined : await services.registry.lookupById(topicId, context.signal);
+              if (byId === undefined)
+                return answer(
+                  KafkaErrorCode.UNKNOWN_TOPIC_ID,
+                  null,
+                  topicId,
+                  "This server does not host this topic ID.",
+                );
               topicName = byId.name;
             }
             const current = await services.registry.lookup(topicName, context.signal);
             if (current === undefined || (topicId !== ZERO_UUID && current.topicId !== topicId)) {
               return topicId !== ZERO_UUID && name === null
                 ? answer(KafkaErrorCode.UNKNOWN_TOPIC_ID, null, topicId, "This server does not host this topic ID.")
-                : answer(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, topicName, topicId, "This server does not host this topic-partition.");
+                : answer(
+                    KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                    topicName,
+                    topicId,
+                    "This server does not host this topic-partition.",
+                  );
             }
             services.logs.invalidateTopic(current);
             const outcome = await services.registry.delete(topicName, context.signal);
-            if (!outcome.ok) return answer(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, topicName, topicId, "This server does not host this topic-partition.");
+            if (!outcome.ok)
+              return answer(
+                KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                topicName,
+                topicId,
+                "This server does not host this topic-partition.",
+              );
             services.logs.invalidateTopic(current);
             return answer(KafkaErrorCode.NONE, topicName, outcome.topic.topicId);
           } catch (error) {
             services.logger.warn("topic deletion failed", { topic: name, topicId, error: String(error) });
-            return answer(KafkaErrorCode.KAFKA_STORAGE_ERROR, name, topicId, NereusError.is(error) ? error.message : String(error));
+            return answer(
+              KafkaErrorCode.KAFKA_STORAGE_ERROR,
+              name,
+              topicId,
+              NereusError.is(error) ? error.message : String(error),
+            );
           }
         }),
       );

@@ -14,7 +14,13 @@ import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 
 function brokerConfigs(services: BrokerServices): DescribedConfig[] {
-  const entry = (name: string, value: string, type: number): DescribedConfig => ({ name, value, readOnly: true, source: ConfigSource.STATIC_BROKER_CONFIG, type });
+  const entry = (name: string, value: string, type: number): DescribedConfig => ({
+    name,
+    value,
+    readOnly: true,
+    source: ConfigSource.STATIC_BROKER_CONFIG,
+    type,
+  });
   return [
     entry("broker.id", String(services.identity.nodeId), ConfigType.INT),
     entry("node.id", String(services.identity.nodeId), ConfigType.INT),
@@ -34,31 +40,42 @@ export function createDescribeConfigsHandler(services: BrokerServices): KafkaApi
       const { body } = request;
       const results = await Promise.all(
         body.resources.map(async (resource): Promise<DescribeConfigsResponseResult> => {
-          const result = (errorCode: number, errorMessage: string | null, configs: DescribedConfig[]): DescribeConfigsResponseResult => ({
+          const result = (
+            errorCode: number,
+            errorMessage: string | null,
+            configs: DescribedConfig[],
+          ): DescribeConfigsResponseResult => ({
             errorCode,
             errorMessage,
             resourceType: resource.resourceType,
             resourceName: resource.resourceName,
             configs: configs
-              .filter((config) => resource.configurationKeys === null || resource.configurationKeys.includes(config.name))
-              .map(
-                (config): DescribeConfigsResponseConfig => ({
-                  name: config.name,
-                  value: config.value,
-                  readOnly: config.readOnly,
-                  isDefault: config.source === ConfigSource.DEFAULT_CONFIG,
-                  configSource: config.source,
-                  isSensitive: false,
-                  synonyms: body.includeSynonyms ? [{ name: config.name, value: config.value, source: config.source }] : [],
-                  configType: config.type,
-                  documentation: null,
-                }),
-              ),
+              .filter(
+                (config) => resource.configurationKeys === null || resource.configurationKeys.includes(config.name),
+              )
+              .map((config): DescribeConfigsResponseConfig => ({
+                name: config.name,
+                value: config.value,
+                readOnly: config.readOnly,
+                isDefault: config.source === ConfigSource.DEFAULT_CONFIG,
+                configSource: config.source,
+                isSensitive: false,
+                synonyms: body.includeSynonyms
+                  ? [{ name: config.name, value: config.value, source: config.source }]
+                  : [],
+                configType: config.type,
+                documentation: null,
+              })),
           });
           if (resource.resourceType === ConfigResourceType.topic) {
             try {
               const topic = await services.registry.lookup(resource.resourceName, context.signal);
-              if (topic === undefined) return result(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.", []);
+              if (topic === undefined)
+                return result(
+                  KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                  "This server does not host this topic-partition.",
+                  [],
+                );
               return result(KafkaErrorCode.NONE, null, describeTopicConfigs(topic));
             } catch (error) {
               return result(KafkaErrorCode.KAFKA_STORAGE_ERROR, String(error), []);
@@ -66,11 +83,19 @@ export function createDescribeConfigsHandler(services: BrokerServices): KafkaApi
           }
           if (resource.resourceType === ConfigResourceType.broker) {
             if (resource.resourceName !== "" && resource.resourceName !== String(services.identity.nodeId)) {
-              return result(KafkaErrorCode.INVALID_REQUEST, `Unexpected broker id, expected ${String(services.identity.nodeId)} or empty string, but received ${resource.resourceName}`, []);
+              return result(
+                KafkaErrorCode.INVALID_REQUEST,
+                `Unexpected broker id, expected ${String(services.identity.nodeId)} or empty string, but received ${resource.resourceName}`,
+                [],
+              );
             }
             return result(KafkaErrorCode.NONE, null, brokerConfigs(services));
           }
-          return result(KafkaErrorCode.INVALID_REQUEST, `Unsupported resource type ${String(resource.resourceType)}`, []);
+          return result(
+            KafkaErrorCode.INVALID_REQUEST,
+            `Unsupported resource type ${String(resource.resourceType)}`,
+            [],
+          );
         }),
       );
       return { throttleTimeMs: 0, results };

@@ -7,7 +7,10 @@
 // directory; a volume whose capacity cannot be read reports -1 for its total and usable bytes.
 import { ErrorCode, NereusError } from "@nereus/core";
 import type { DescribeLogDirsRequestTopic } from "../../protocol/apis/describe-log-dirs/describe-log-dirs-request.js";
-import type { DescribeLogDirsResponseTopic, DescribeLogDirsResult } from "../../protocol/apis/describe-log-dirs/describe-log-dirs-response.js";
+import type {
+  DescribeLogDirsResponseTopic,
+  DescribeLogDirsResult,
+} from "../../protocol/apis/describe-log-dirs/describe-log-dirs-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
@@ -28,7 +31,13 @@ export function createDescribeLogDirsHandler(services: BrokerServices): KafkaApi
         result = { errorCode: KafkaErrorCode.NONE, logDir: logDir.path, topics, ...capacity };
       } catch (error) {
         services.logger.warn("describe log dirs failed", { logDir: logDir.path, error: String(error) });
-        result = { errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR, logDir: logDir.path, topics: [], totalBytes: -1, usableBytes: -1 };
+        result = {
+          errorCode: KafkaErrorCode.KAFKA_STORAGE_ERROR,
+          logDir: logDir.path,
+          topics: [],
+          totalBytes: -1,
+          usableBytes: -1,
+        };
       }
       return { throttleTimeMs: 0, errorCode: KafkaErrorCode.NONE, results: [result] };
     },
@@ -41,35 +50,55 @@ interface WantedTopic {
 }
 
 /** The existing topics and partitions the request names (every one when `requested` is null), in request order. */
-async function selectPartitions(services: BrokerServices, requested: readonly DescribeLogDirsRequestTopic[] | null, signal?: AbortSignal): Promise<WantedTopic[]> {
+async function selectPartitions(
+  services: BrokerServices,
+  requested: readonly DescribeLogDirsRequestTopic[] | null,
+  signal?: AbortSignal,
+): Promise<WantedTopic[]> {
   const all = (count: number): number[] => Array.from({ length: count }, (_, index) => index);
-  if (requested === null) return (await services.registry.list(signal)).map((topic) => ({ topic, partitions: all(topic.partitionCount) }));
+  if (requested === null)
+    return (await services.registry.list(signal)).map((topic) => ({ topic, partitions: all(topic.partitionCount) }));
   const wanted = new Map<string, { topic: KafkaTopic; partitions: Set<number> }>();
   for (const { topic: name, partitions } of requested) {
     const topic = wanted.get(name)?.topic ?? (await services.registry.lookup(name, signal));
     if (topic === undefined) continue;
     const entry = wanted.get(name) ?? { topic, partitions: new Set<number>() };
-    for (const partition of partitions) if (partition >= 0 && partition < topic.partitionCount) entry.partitions.add(partition);
+    for (const partition of partitions)
+      if (partition >= 0 && partition < topic.partitionCount) entry.partitions.add(partition);
     wanted.set(name, entry);
   }
-  return [...wanted.values()].filter((entry) => entry.partitions.size > 0).map(({ topic, partitions }) => ({ topic, partitions: [...partitions] }));
+  return [...wanted.values()]
+    .filter((entry) => entry.partitions.size > 0)
+    .map(({ topic, partitions }) => ({ topic, partitions: [...partitions] }));
 }
 
 /**
  * Reads the sizes, at most SIZE_CONCURRENCY at once. A partition whose stream is gone or no longer active (its topic
  * is being deleted) is left out, as Kafka leaves out a log it no longer has.
  */
-async function measure(services: BrokerServices, wanted: readonly WantedTopic[], signal?: AbortSignal): Promise<DescribeLogDirsResponseTopic[]> {
-  const jobs = wanted.flatMap(({ topic, partitions }, topicIndex) => partitions.map((partition, slot) => ({ topic, partition, topicIndex, slot })));
+async function measure(
+  services: BrokerServices,
+  wanted: readonly WantedTopic[],
+  signal?: AbortSignal,
+): Promise<DescribeLogDirsResponseTopic[]> {
+  const jobs = wanted.flatMap(({ topic, partitions }, topicIndex) =>
+    partitions.map((partition, slot) => ({ topic, partition, topicIndex, slot })),
+  );
   const sizes = wanted.map(({ partitions }) => new Array<number | undefined>(partitions.length));
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) {
       const job = jobs[next++]!;
       try {
-        sizes[job.topicIndex]![job.slot] = await services.logs.get(job.topic.name, job.partition).size(job.topic, signal);
+        sizes[job.topicIndex]![job.slot] = await services.logs
+          .get(job.topic.name, job.partition)
+          .size(job.topic, signal);
       } catch (error) {
-        if (!NereusError.is(error) || (error.code !== ErrorCode.STREAM_NOT_FOUND && error.code !== ErrorCode.STREAM_NOT_ACTIVE)) throw error;
+        if (
+          !NereusError.is(error) ||
+          (error.code !== ErrorCode.STREAM_NOT_FOUND && error.code !== ErrorCode.STREAM_NOT_ACTIVE)
+        )
+          throw error;
       }
     }
   };

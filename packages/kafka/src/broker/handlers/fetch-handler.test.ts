@@ -22,7 +22,9 @@ function open(options: ConstructorParameters<typeof BrokerHarness>[0] = {}): Bro
 }
 
 const baseOffsets = (records: Uint8Array | RecordParts | null | undefined): number[] =>
-  splitRecordBatches(recordBytes(records ?? new Uint8Array())).batches.map((batch) => decodeRecordBatch(batch).header.baseOffset);
+  splitRecordBatches(recordBytes(records ?? new Uint8Array())).batches.map(
+    (batch) => decodeRecordBatch(batch).header.baseOffset,
+  );
 
 describe("Fetch", () => {
   test("a fetch offset inside a batch returns that whole batch; the end of the log is empty; beyond it is out of range", async () => {
@@ -33,8 +35,14 @@ describe("Fetch", () => {
     expect(baseOffsets((await client.fetch("t", 0, 1))?.records)).toEqual([0, 3]);
     expect(baseOffsets((await client.fetch("t", 0, 3))?.records)).toEqual([3]);
     expect(await client.fetch("t", 0, 4)).toMatchObject({ errorCode: 0, highWatermark: 4, records: new Uint8Array() });
-    expect(await client.fetch("t", 0, 5)).toMatchObject({ errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, highWatermark: 4, logStartOffset: 0 });
-    expect(await client.fetch("missing", 0, 0, { maxWaitMs: 10_000 })).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+    expect(await client.fetch("t", 0, 5)).toMatchObject({
+      errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE,
+      highWatermark: 4,
+      logStartOffset: 0,
+    });
+    expect(await client.fetch("missing", 0, 0, { maxWaitMs: 10_000 })).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
     expect(await client.fetch("t", 1, 0)).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
   });
 
@@ -47,7 +55,11 @@ describe("Fetch", () => {
     await broker.store.trim(streamIdFromName(partitionStreamName(topicId, 0)), 2);
     await broker.restart();
     const again = broker.connect();
-    expect(await again.fetch("trimmed", 0, 0)).toMatchObject({ errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE, logStartOffset: 2, highWatermark: 6 });
+    expect(await again.fetch("trimmed", 0, 0)).toMatchObject({
+      errorCode: KafkaErrorCode.OFFSET_OUT_OF_RANGE,
+      logStartOffset: 2,
+      highWatermark: 6,
+    });
     expect(baseOffsets((await again.fetch("trimmed", 0, 2))?.records)).toEqual([2, 4]);
     expect(await again.listOffset("trimmed", 0, -2)).toMatchObject({ offset: 2 });
   });
@@ -56,7 +68,8 @@ describe("Fetch", () => {
     const broker = open({ partitionLogs: { tailCacheBytes: 8 * 1024 } });
     const client = broker.connect();
     await client.createTopic("tail");
-    const metric = (name: string): number => broker.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? -1;
+    const metric = (name: string): number =>
+      broker.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? -1;
     const batch = batchOf(["z".repeat(1000)]);
     for (let index = 0; index < 12; index += 1) await client.produce("tail", 0, batch);
     // About 1 KiB per batch: the newest seven fit in 8 KiB, the older ones come from storage.
@@ -79,7 +92,9 @@ describe("Fetch", () => {
     expect(baseOffsets((await waiting)?.records)).toEqual([12]);
     expect(metric("nereus_kafka_fetch_tail_hits_total")).toBe(1);
     expect(metric("nereus_kafka_tail_cache_bytes")).toBeGreaterThan(0);
-    expect((await again.request(20, 5, { topics: [], topicNames: ["tail"], timeoutMs: 1000 })).responses[0]?.errorCode).toBe(0);
+    expect(
+      (await again.request(20, 5, { topics: [], topicNames: ["tail"], timeoutMs: 1000 })).responses[0]?.errorCode,
+    ).toBe(0);
     expect(metric("nereus_kafka_tail_cache_bytes")).toBe(0);
   });
 
@@ -90,7 +105,8 @@ describe("Fetch", () => {
     await client.createTopic("seq");
     const batch = batchOf(["y".repeat(1000)]);
     for (let index = 0; index < 12; index += 1) await client.produce("seq", 0, batch);
-    const metric = (name: string): number => broker.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? -1;
+    const metric = (name: string): number =>
+      broker.broker.metrics.collect().find((family) => family.name === name)?.samples[0]?.value ?? -1;
     // Budgets of two batches: the first read goes to storage and reads the next two budgets ahead.
     const budget = batch.length * 2 + 10;
     let offset = 0;
@@ -112,7 +128,9 @@ describe("Fetch", () => {
     expect(metric("nereus_kafka_fetch_storage_reads_total")).toBe(2);
     // Deleting the topic drops its buffer: the shared read-ahead budget gets the memory back.
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect((await client.request(20, 5, { topics: [], topicNames: ["seq"], timeoutMs: 1000 })).responses[0]?.errorCode).toBe(0);
+    expect(
+      (await client.request(20, 5, { topics: [], topicNames: ["seq"], timeoutMs: 1000 })).responses[0]?.errorCode,
+    ).toBe(0);
     expect(metric("nereus_kafka_read_ahead_bytes")).toBe(0);
   });
 
@@ -128,20 +146,36 @@ describe("Fetch", () => {
     // A per-partition limit below one batch still returns one whole batch for the first partition.
     expect(baseOffsets((await client.fetch("big", 0, 0, { partitionMaxBytes: 10 }))?.records)).toEqual([0]);
     // Two batches fit, the third does not.
-    expect(baseOffsets((await client.fetch("big", 0, 0, { partitionMaxBytes: size * 2 + 10 }))?.records)).toEqual([0, 1]);
+    expect(baseOffsets((await client.fetch("big", 0, 0, { partitionMaxBytes: size * 2 + 10 }))?.records)).toEqual([
+      0, 1,
+    ]);
     // The response budget: the first partition takes it all; the second returns nothing (no error).
-    const both = await client.request(1, 11, fetchBody([
-      { topic: "big", partition: 0, offset: 0, partitionMaxBytes: 1_000_000 },
-      { topic: "big", partition: 1, offset: 0, partitionMaxBytes: 1_000_000 },
-    ], { maxBytes: size + 1 }));
+    const both = await client.request(
+      1,
+      11,
+      fetchBody(
+        [
+          { topic: "big", partition: 0, offset: 0, partitionMaxBytes: 1_000_000 },
+          { topic: "big", partition: 1, offset: 0, partitionMaxBytes: 1_000_000 },
+        ],
+        { maxBytes: size + 1 },
+      ),
+    );
     const [first, second] = both.responses[0]?.partitions ?? [];
     expect(baseOffsets(first?.records)).toEqual([0]);
     expect(second).toMatchObject({ errorCode: 0, highWatermark: 3, records: new Uint8Array() });
     // A budget of less than one batch still returns the first batch of the first non-empty partition.
-    const tiny = await client.request(1, 11, fetchBody([
-      { topic: "big", partition: 0, offset: 3, partitionMaxBytes: 1_000_000 },
-      { topic: "big", partition: 1, offset: 0, partitionMaxBytes: 1_000_000 },
-    ], { maxBytes: 1 }));
+    const tiny = await client.request(
+      1,
+      11,
+      fetchBody(
+        [
+          { topic: "big", partition: 0, offset: 3, partitionMaxBytes: 1_000_000 },
+          { topic: "big", partition: 1, offset: 0, partitionMaxBytes: 1_000_000 },
+        ],
+        { maxBytes: 1 },
+      ),
+    );
     expect(tiny.responses[0]?.partitions.map((partition) => baseOffsets(partition.records))).toEqual([[], [0]]);
   });
 
@@ -168,7 +202,10 @@ describe("Fetch", () => {
     await producer?.produce("min", 0, small);
     expect(baseOffsets((await poll)?.records)).toEqual([0, 1, 2]);
     const started = Date.now();
-    expect(await client.fetch("min", 0, 3, { maxWaitMs: 30, minBytes: 1 })).toMatchObject({ errorCode: 0, records: new Uint8Array() });
+    expect(await client.fetch("min", 0, 3, { maxWaitMs: 30, minBytes: 1 })).toMatchObject({
+      errorCode: 0,
+      records: new Uint8Array(),
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(25);
   });
 
@@ -176,11 +213,22 @@ describe("Fetch", () => {
     const client = open().connect();
     await client.createTopic("rc");
     await client.produce("rc", 0, batchOf(["a"]));
-    expect(await client.fetch("rc", 0, 0, { isolationLevel: 1 })).toMatchObject({ highWatermark: 1, lastStableOffset: 1, abortedTransactions: [] });
+    expect(await client.fetch("rc", 0, 0, { isolationLevel: 1 })).toMatchObject({
+      highWatermark: 1,
+      lastStableOffset: 1,
+      abortedTransactions: [],
+    });
     expect(await client.fetch("rc", 0, 0, { isolationLevel: 0 })).toMatchObject({ abortedTransactions: null });
-    const session = await client.request(1, 11, { ...fetchBody([{ topic: "rc", partition: 0, offset: 0 }]), sessionId: 42, sessionEpoch: 3 });
+    const session = await client.request(1, 11, {
+      ...fetchBody([{ topic: "rc", partition: 0, offset: 0 }]),
+      sessionId: 42,
+      sessionEpoch: 3,
+    });
     expect(session).toMatchObject({ errorCode: KafkaErrorCode.FETCH_SESSION_ID_NOT_FOUND, responses: [] });
-    const full = await client.request(1, 11, { ...fetchBody([{ topic: "rc", partition: 0, offset: 0 }]), sessionEpoch: 0 });
+    const full = await client.request(1, 11, {
+      ...fetchBody([{ topic: "rc", partition: 0, offset: 0 }]),
+      sessionEpoch: 0,
+    });
     expect(full).toMatchObject({ errorCode: 0, sessionId: 0 });
   });
 });
@@ -189,8 +237,14 @@ const UNKNOWN_ID = "11111111-1111-4111-8111-111111111111";
 const ZERO_ID = "00000000-0000-0000-0000-000000000000";
 
 /** A Fetch body addressing topics by id (v13+): `fetchBody` with the ids in place of the names. */
-function fetchByIdBody(partitions: ReadonlyArray<{ topicId: string; partition: number; offset: number; partitionMaxBytes?: number }>, options: Partial<FetchOptions> = {}): RequestBody<1> {
-  const body = fetchBody(partitions.map((entry) => ({ ...entry, topic: entry.topicId })), options);
+function fetchByIdBody(
+  partitions: ReadonlyArray<{ topicId: string; partition: number; offset: number; partitionMaxBytes?: number }>,
+  options: Partial<FetchOptions> = {},
+): RequestBody<1> {
+  const body = fetchBody(
+    partitions.map((entry) => ({ ...entry, topic: entry.topicId })),
+    options,
+  );
   return { ...body, topics: body.topics.map((topic) => ({ ...topic, topic: "", topicId: topic.topic })) };
 }
 
@@ -198,58 +252,104 @@ function fetchByIdBody(partitions: ReadonlyArray<{ topicId: string; partition: n
 async function createWithId(client: TestClient, name: string, partitions = 1): Promise<string> {
   const created = await client.createTopic(name, partitions);
   const topicId = created.topics[0]?.topicId ?? ZERO_ID;
-  const metadata = await client.request(3, 12, { topics: [{ topicId: ZERO_ID, name }], allowAutoTopicCreation: false, includeClusterAuthorizedOperations: false, includeTopicAuthorizedOperations: false });
+  const metadata = await client.request(3, 12, {
+    topics: [{ topicId: ZERO_ID, name }],
+    allowAutoTopicCreation: false,
+    includeClusterAuthorizedOperations: false,
+    includeTopicAuthorizedOperations: false,
+  });
   expect(topicId).not.toBe(ZERO_ID);
   expect(metadata.topics[0]?.topicId).toBe(topicId);
   return topicId;
 }
 
 describe("Fetch v13-17 (topics by id)", () => {
-  test.each([13, 14, 15, 16, 17])("v%i: fetches by topic id, echoes the id, same data and offsets as by name at v12", async (version) => {
-    const client = open().connect();
-    const topicId = await createWithId(client, "by-id", 2);
-    await client.produce("by-id", 0, batchOf(["a", "b", "c"]));
-    await client.produce("by-id", 0, batchOf(["d"]));
-    await client.produce("by-id", 1, batchOf(["e"]));
-    const response = await client.request(1, version, fetchByIdBody([
-      { topicId, partition: 0, offset: 1 },
-      { topicId, partition: 1, offset: 0 },
-    ]));
-    expect(response).toMatchObject({ errorCode: 0, sessionId: 0 });
-    expect(response.responses.map((topic) => topic.topicId)).toEqual([topicId]);
-    const [zero, one] = response.responses[0]?.partitions ?? [];
-    expect(zero).toMatchObject({ partitionIndex: 0, errorCode: 0, highWatermark: 4, lastStableOffset: 4, logStartOffset: 0 });
-    expect(baseOffsets(zero?.records)).toEqual([0, 3]);
-    expect(one).toMatchObject({ partitionIndex: 1, errorCode: 0, highWatermark: 1 });
-    expect(baseOffsets(one?.records)).toEqual([0]);
-    const byName = await client.fetch("by-id", 0, 1, { version: 12 });
-    expect(byName?.records).toEqual(zero?.records);
-  });
+  test.each([13, 14, 15, 16, 17])(
+    "v%i: fetches by topic id, echoes the id, same data and offsets as by name at v12",
+    async (version) => {
+      const client = open().connect();
+      const topicId = await createWithId(client, "by-id", 2);
+      await client.produce("by-id", 0, batchOf(["a", "b", "c"]));
+      await client.produce("by-id", 0, batchOf(["d"]));
+      await client.produce("by-id", 1, batchOf(["e"]));
+      const response = await client.request(
+        1,
+        version,
+        fetchByIdBody([
+          { topicId, partition: 0, offset: 1 },
+          { topicId, partition: 1, offset: 0 },
+        ]),
+      );
+      expect(response).toMatchObject({ errorCode: 0, sessionId: 0 });
+      expect(response.responses.map((topic) => topic.topicId)).toEqual([topicId]);
+      const [zero, one] = response.responses[0]?.partitions ?? [];
+      expect(zero).toMatchObject({
+        partitionIndex: 0,
+        errorCode: 0,
+        highWatermark: 4,
+        lastStableOffset: 4,
+        logStartOffset: 0,
+      });
+      expect(baseOffsets(zero?.records)).toEqual([0, 3]);
+      expect(one).toMatchObject({ partitionIndex: 1, errorCode: 0, highWatermark: 1 });
+      expect(baseOffsets(one?.records)).toEqual([0]);
+      const byName = await client.fetch("by-id", 0, 1, { version: 12 });
+      expect(byName?.records).toEqual(zero?.records);
+    },
+  );
 
   test("the response carries the 16 id bytes where v12 has the name (wire level)", async () => {
     const client = open().connect();
     const topicId = await createWithId(client, "wire");
-    const frame = encodeRequest({ apiKey: 1, apiVersion: 13, correlationId: 7, clientId: "wire" }, fetchByIdBody([{ topicId, partition: 0, offset: 0 }])).subarray(4);
+    const frame = encodeRequest(
+      { apiKey: 1, apiVersion: 13, correlationId: 7, clientId: "wire" },
+      fetchByIdBody([{ topicId, partition: 0, offset: 0 }]),
+    ).subarray(4);
     const answer = await client.connection.handleFrame(frame);
     const bytes = answer?.subarray(4) ?? new Uint8Array();
     // header v1: correlation id, no tags; body: throttle, error code, session id, compact array of 1 topic, topic id.
     const idHex = topicId.replaceAll("-", "");
-    expect(Buffer.from(bytes.subarray(0, 4 + 1 + 4 + 2 + 4 + 1 + 16)).toString("hex")).toBe(`00000007000000000000000000000002${idHex}`);
+    expect(Buffer.from(bytes.subarray(0, 4 + 1 + 4 + 2 + 4 + 1 + 16)).toString("hex")).toBe(
+      `00000007000000000000000000000002${idHex}`,
+    );
     expect(decodeResponse({ apiKey: 1, apiVersion: 13 }, bytes).body.responses[0]?.topicId).toBe(topicId);
   });
 
   test("an unknown topic id (or the zero id) answers UNKNOWN_TOPIC_ID on every partition, at once, id echoed", async () => {
     const client = open({ maxFetchWaitMs: 60_000 }).connect();
     const started = Date.now();
-    const response = await client.request(1, 15, fetchByIdBody([
-      { topicId: UNKNOWN_ID, partition: 0, offset: 0 },
-      { topicId: UNKNOWN_ID, partition: 3, offset: 5 },
-      { topicId: ZERO_ID, partition: 0, offset: 0 },
-    ], { maxWaitMs: 60_000, minBytes: 1 }));
+    const response = await client.request(
+      1,
+      15,
+      fetchByIdBody(
+        [
+          { topicId: UNKNOWN_ID, partition: 0, offset: 0 },
+          { topicId: UNKNOWN_ID, partition: 3, offset: 5 },
+          { topicId: ZERO_ID, partition: 0, offset: 0 },
+        ],
+        { maxWaitMs: 60_000, minBytes: 1 },
+      ),
+    );
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(response.errorCode).toBe(0);
-    expect(response.responses.map((topic) => [topic.topicId, topic.partitions.map((partition) => [partition.partitionIndex, partition.errorCode, partition.highWatermark, partition.records?.length ?? 0])])).toEqual([
-      [UNKNOWN_ID, [[0, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0], [3, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0]]],
+    expect(
+      response.responses.map((topic) => [
+        topic.topicId,
+        topic.partitions.map((partition) => [
+          partition.partitionIndex,
+          partition.errorCode,
+          partition.highWatermark,
+          partition.records?.length ?? 0,
+        ]),
+      ]),
+    ).toEqual([
+      [
+        UNKNOWN_ID,
+        [
+          [0, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0],
+          [3, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0],
+        ],
+      ],
       [ZERO_ID, [[0, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1, 0]]],
     ]);
   });
@@ -258,13 +358,19 @@ describe("Fetch v13-17 (topics by id)", () => {
     const client = open().connect();
     const known = await createWithId(client, "known", 1);
     await client.produce("known", 0, batchOf(["x", "y"]));
-    const response = await client.request(1, 17, fetchByIdBody([
-      { topicId: UNKNOWN_ID, partition: 0, offset: 0 },
-      { topicId: known, partition: 0, offset: 0 },
-      { topicId: known, partition: 1, offset: 0 },
-    ]));
+    const response = await client.request(
+      1,
+      17,
+      fetchByIdBody([
+        { topicId: UNKNOWN_ID, partition: 0, offset: 0 },
+        { topicId: known, partition: 0, offset: 0 },
+        { topicId: known, partition: 1, offset: 0 },
+      ]),
+    );
     expect(response.responses.map((topic) => topic.topicId)).toEqual([UNKNOWN_ID, known]);
-    expect(response.responses[0]?.partitions.map((partition) => partition.errorCode)).toEqual([KafkaErrorCode.UNKNOWN_TOPIC_ID]);
+    expect(response.responses[0]?.partitions.map((partition) => partition.errorCode)).toEqual([
+      KafkaErrorCode.UNKNOWN_TOPIC_ID,
+    ]);
     const [served, missing] = response.responses[1]?.partitions ?? [];
     expect(served).toMatchObject({ errorCode: 0, highWatermark: 2 });
     expect(baseOffsets(served?.records)).toEqual([0]);
@@ -275,13 +381,22 @@ describe("Fetch v13-17 (topics by id)", () => {
     const client = open().connect();
     const topicId = await createWithId(client, "forget");
     await client.produce("forget", 0, batchOf(["a"]));
-    const body = { ...fetchByIdBody([{ topicId, partition: 0, offset: 0 }]), forgottenTopicsData: [{ topic: "", topicId: UNKNOWN_ID, partitions: [0, 1] }, { topic: "", topicId, partitions: [3] }] };
+    const body = {
+      ...fetchByIdBody([{ topicId, partition: 0, offset: 0 }]),
+      forgottenTopicsData: [
+        { topic: "", topicId: UNKNOWN_ID, partitions: [0, 1] },
+        { topic: "", topicId, partitions: [3] },
+      ],
+    };
     for (const sessionEpoch of [-1, 0]) {
       const response = await client.request(1, 16, { ...body, sessionEpoch });
       expect(response).toMatchObject({ errorCode: 0, sessionId: 0, nodeEndpoints: [] });
       expect(baseOffsets(response.responses[0]?.partitions[0]?.records)).toEqual([0]);
     }
-    expect(await client.request(1, 13, { ...body, sessionId: 9, sessionEpoch: 1 })).toMatchObject({ errorCode: KafkaErrorCode.FETCH_SESSION_ID_NOT_FOUND, responses: [] });
+    expect(await client.request(1, 13, { ...body, sessionId: 9, sessionEpoch: 1 })).toMatchObject({
+      errorCode: KafkaErrorCode.FETCH_SESSION_ID_NOT_FOUND,
+      responses: [],
+    });
   });
 
   test("a long poll by id wakes on an append; a deleted topic's old id is unknown, the recreated topic has a new one", async () => {
@@ -289,19 +404,35 @@ describe("Fetch v13-17 (topics by id)", () => {
     const client = broker.connect();
     const producer = broker.connect();
     const oldId = await createWithId(client, "again");
-    const poll = client.request(1, 14, fetchByIdBody([{ topicId: oldId, partition: 0, offset: 0 }], { maxWaitMs: 60_000, minBytes: 1 }));
+    const poll = client.request(
+      1,
+      14,
+      fetchByIdBody([{ topicId: oldId, partition: 0, offset: 0 }], { maxWaitMs: 60_000, minBytes: 1 }),
+    );
     await new Promise((resolve) => setImmediate(resolve));
     await producer.produce("again", 0, batchOf(["wake"]));
     expect(baseOffsets((await poll).responses[0]?.partitions[0]?.records)).toEqual([0]);
 
-    expect((await client.request(20, 5, { topics: [], topicNames: ["again"], timeoutMs: 1000 })).responses[0]?.errorCode).toBe(0);
+    expect(
+      (await client.request(20, 5, { topics: [], topicNames: ["again"], timeoutMs: 1000 })).responses[0]?.errorCode,
+    ).toBe(0);
     const newId = await createWithId(client, "again");
     expect(newId).not.toBe(oldId);
-    const response = await client.request(1, 13, fetchByIdBody([
-      { topicId: oldId, partition: 0, offset: 0 },
-      { topicId: newId, partition: 0, offset: 0 },
-    ]));
-    expect(response.responses.map((topic) => [topic.topicId, topic.partitions[0]?.errorCode, topic.partitions[0]?.highWatermark])).toEqual([
+    const response = await client.request(
+      1,
+      13,
+      fetchByIdBody([
+        { topicId: oldId, partition: 0, offset: 0 },
+        { topicId: newId, partition: 0, offset: 0 },
+      ]),
+    );
+    expect(
+      response.responses.map((topic) => [
+        topic.topicId,
+        topic.partitions[0]?.errorCode,
+        topic.partitions[0]?.highWatermark,
+      ]),
+    ).toEqual([
       [oldId, KafkaErrorCode.UNKNOWN_TOPIC_ID, -1],
       [newId, 0, 0],
     ]);
@@ -325,6 +456,8 @@ describe("Fetch v13-17 (topics by id)", () => {
       expect(response.responses[0]).toMatchObject({ topic: "named", partitions: [{ errorCode: 0, highWatermark: 1 }] });
     }
     // @platformatic/kafka at v12 writes the id's text as the name (its fetch-v12 writer).
-    expect(await client.fetch(topicId, 0, 0, { version: 12 })).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+    expect(await client.fetch(topicId, 0, 0, { version: 12 })).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
   });
 });

@@ -76,13 +76,24 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
         const key = byId ? requested.topicId : requested.topic;
         let lookup = resolved.get(key);
         if (lookup === undefined) {
-          lookup = byId && requested.topicId === ZERO_UUID ? { kind: "absent" } : await lookupTopic(services, byId ? { topicId: requested.topicId } : { name: requested.topic }, context.signal);
+          lookup =
+            byId && requested.topicId === ZERO_UUID
+              ? { kind: "absent" }
+              : await lookupTopic(
+                  services,
+                  byId ? { topicId: requested.topicId } : { name: requested.topic },
+                  context.signal,
+                );
           resolved.set(key, lookup);
         }
         lookups.push(lookup);
       }
       const topics = lookups.map((lookup) => (lookup.kind === "found" ? lookup.topic : undefined));
-      const evaluate = async (): Promise<{ responses: Array<{ topic: string; topicId: string; partitions: FetchResponsePartition[] }>; bytes: number; error: boolean }> => {
+      const evaluate = async (): Promise<{
+        responses: Array<{ topic: string; topicId: string; partitions: FetchResponsePartition[] }>;
+        bytes: number;
+        error: boolean;
+      }> => {
         let budget = Math.max(1, body.maxBytes);
         let bytes = 0;
         let error = false;
@@ -91,7 +102,16 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
           const topic = topics[index];
           const partitions: FetchResponsePartition[] = [];
           for (const partition of requested.partitions) {
-            const result = await fetchPartition(lookups[index], topic, partition.partition, partition.fetchOffset, partition.currentLeaderEpoch, Math.max(0, partition.partitionMaxBytes), budget, bytes === 0);
+            const result = await fetchPartition(
+              lookups[index],
+              topic,
+              partition.partition,
+              partition.fetchOffset,
+              partition.currentLeaderEpoch,
+              Math.max(0, partition.partitionMaxBytes),
+              budget,
+              bytes === 0,
+            );
             partitions.push(result.data);
             bytes += result.bytes;
             budget = Math.max(0, budget - result.bytes);
@@ -119,16 +139,29 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
         });
         if (lookup?.kind === "failed") return fail(lookup.errorCode);
         if (topic === undefined) return fail(unknownTopicError);
-        if (partitionIndex < 0 || partitionIndex >= topic.partitionCount) return fail(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+        if (partitionIndex < 0 || partitionIndex >= topic.partitionCount)
+          return fail(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
         if (currentLeaderEpoch > 0) return fail(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);
         const log = services.logs.get(topic.name, partitionIndex);
         try {
           const view = await log.view(topic);
           const { highWatermark, logStartOffset } = view;
-          if (fetchOffset < logStartOffset || fetchOffset > highWatermark) return fail(KafkaErrorCode.OFFSET_OUT_OF_RANGE, highWatermark, logStartOffset);
+          if (fetchOffset < logStartOffset || fetchOffset > highWatermark)
+            return fail(KafkaErrorCode.OFFSET_OUT_OF_RANGE, highWatermark, logStartOffset);
           const limit = Math.min(partitionMaxBytes, budget);
           if (fetchOffset === highWatermark || (limit === 0 && !first)) {
-            return { data: partitionData(partitionIndex, KafkaErrorCode.NONE, highWatermark, logStartOffset, EMPTY, readCommitted), bytes: 0, error: false };
+            return {
+              data: partitionData(
+                partitionIndex,
+                KafkaErrorCode.NONE,
+                highWatermark,
+                logStartOffset,
+                EMPTY,
+                readCommitted,
+              ),
+              bytes: 0,
+              error: false,
+            };
           }
           const entries = await log.read(view, fetchOffset, Math.max(1, limit), context.signal);
           const chunks: Uint8Array[] = [];
@@ -140,11 +173,26 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
             total += size;
           }
           // The stored batches go into the response as they are (written part by part, never joined into a copy).
-          return { data: partitionData(partitionIndex, KafkaErrorCode.NONE, highWatermark, logStartOffset, new RecordParts(chunks), readCommitted), bytes: total, error: false };
+          return {
+            data: partitionData(
+              partitionIndex,
+              KafkaErrorCode.NONE,
+              highWatermark,
+              logStartOffset,
+              new RecordParts(chunks),
+              readCommitted,
+            ),
+            bytes: total,
+            error: false,
+          };
         } catch (error) {
           const mapped = mapStorageError(error);
           if (mapped.action !== "none" && mapped.action !== "recover") log.invalidate();
-          services.logger.debug("fetch failed", { topic: topic.name, partition: partitionIndex, error: mapped.message });
+          services.logger.debug("fetch failed", {
+            topic: topic.name,
+            partition: partitionIndex,
+            error: mapped.message,
+          });
           return fail(mapped.errorCode);
         }
       };
@@ -179,7 +227,8 @@ function requestedLogs(
     const topic = topics[index];
     if (topic === undefined) continue;
     for (const partition of entry.partitions) {
-      if (partition.partition >= 0 && partition.partition < topic.partitionCount) logs.push(services.logs.get(topic.name, partition.partition));
+      if (partition.partition >= 0 && partition.partition < topic.partitionCount)
+        logs.push(services.logs.get(topic.name, partition.partition));
     }
   }
   return logs;

@@ -9,14 +9,24 @@ export function createInitProducerIdHandler(services: BrokerServices): KafkaApiH
   return {
     async handle(context, request) {
       if (request.body.transactionalId !== null) {
-        return { throttleTimeMs: 0, errorCode: KafkaErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, producerId: -1n, producerEpoch: -1 };
+        return {
+          throttleTimeMs: 0,
+          errorCode: KafkaErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+          producerId: -1n,
+          producerEpoch: -1,
+        };
       }
       try {
         const producerId = await services.producerIds.allocate(context.signal);
         return { throttleTimeMs: 0, errorCode: KafkaErrorCode.NONE, producerId, producerEpoch: 0 };
       } catch (error) {
         services.logger.warn("producer id allocation failed", { error: String(error) });
-        return { throttleTimeMs: 0, errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, producerId: -1n, producerEpoch: -1 };
+        return {
+          throttleTimeMs: 0,
+          errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE,
+          producerId: -1n,
+          producerEpoch: -1,
+        };
       }
     },
   };

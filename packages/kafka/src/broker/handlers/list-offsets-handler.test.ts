@@ -14,7 +14,10 @@ afterEach(async () => {
 const batchAt = (timestamps: readonly number[], compression = 0): Uint8Array =>
   encodeRecordBatch({
     baseTimestamp: timestamps[0] ?? 0,
-    records: timestamps.map((timestamp) => ({ value: utf8(`t${String(timestamp)}`), timestampDelta: timestamp - (timestamps[0] ?? 0) })),
+    records: timestamps.map((timestamp) => ({
+      value: utf8(`t${String(timestamp)}`),
+      timestampDelta: timestamp - (timestamps[0] ?? 0),
+    })),
     compression,
     compress: (_codec, data) => gzipSync(data),
   });
@@ -45,12 +48,18 @@ describe("ListOffsets", () => {
     harness = new BrokerHarness();
     const client = harness.connect();
     await client.createTopic("known");
-    expect(await client.listOffset("unknown", 0, -1)).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
-    expect(await client.listOffset("known", 1, -1)).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
+    expect(await client.listOffset("unknown", 0, -1)).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
+    expect(await client.listOffset("known", 1, -1)).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
     const future = await client.request(2, 5, {
       replicaId: -1,
       isolationLevel: 1,
-      topics: [{ name: "known", partitions: [{ partitionIndex: 0, currentLeaderEpoch: 3, timestamp: -1, maxNumOffsets: 1 }] }],
+      topics: [
+        { name: "known", partitions: [{ partitionIndex: 0, currentLeaderEpoch: 3, timestamp: -1, maxNumOffsets: 1 }] },
+      ],
       timeoutMs: 0,
     });
     expect(future.topics[0]?.partitions[0]?.errorCode).toBe(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);

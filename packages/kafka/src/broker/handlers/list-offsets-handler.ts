@@ -34,14 +34,28 @@ function decodeStored(payload: Uint8Array): DecodedRecordBatch | undefined {
 
 export function createListOffsetsHandler(services: BrokerServices): KafkaApiHandler<2> {
   /** Reads the stored batch `batch` back (one entry). */
-  const readBatch = async (log: PartitionLog, topic: KafkaTopic, batch: BatchSummary): Promise<Uint8Array | undefined> => {
+  const readBatch = async (
+    log: PartitionLog,
+    topic: KafkaTopic,
+    batch: BatchSummary,
+  ): Promise<Uint8Array | undefined> => {
     const view = await log.view(topic);
     const [entry] = await log.read(view, batch.baseOffset, 1);
     return entry?.offset === batch.baseOffset ? entry.payload : undefined;
   };
 
-  const lookup = async (topic: KafkaTopic, partitionIndex: number, timestamp: number): Promise<Omit<ListOffsetsResponsePartition, "partitionIndex">> => {
-    const found = (offset: number, at: number) => ({ errorCode: KafkaErrorCode.NONE, oldStyleOffsets: [], timestamp: at, offset, leaderEpoch: PARTITION_LEADER_EPOCH });
+  const lookup = async (
+    topic: KafkaTopic,
+    partitionIndex: number,
+    timestamp: number,
+  ): Promise<Omit<ListOffsetsResponsePartition, "partitionIndex">> => {
+    const found = (offset: number, at: number) => ({
+      errorCode: KafkaErrorCode.NONE,
+      oldStyleOffsets: [],
+      timestamp: at,
+      offset,
+      leaderEpoch: PARTITION_LEADER_EPOCH,
+    });
     const none = { errorCode: KafkaErrorCode.NONE, oldStyleOffsets: [], timestamp: -1, offset: -1, leaderEpoch: -1 };
     const log = services.logs.get(topic.name, partitionIndex);
     const view = await log.view(topic);
@@ -60,8 +74,13 @@ export function createListOffsetsHandler(services: BrokerServices): KafkaApiHand
         if (batch === undefined) return none;
         const payload = await readBatch(log, topic, batch);
         const decoded = payload === undefined ? undefined : decodeStored(payload);
-        const record = decoded?.records.reduce<(typeof decoded.records)[number] | undefined>((best, next) => (best === undefined || next.timestamp > best.timestamp ? next : best), undefined);
-        return record === undefined ? found(batch.baseOffset + batch.recordCount - 1, max) : found(record.offset, record.timestamp);
+        const record = decoded?.records.reduce<(typeof decoded.records)[number] | undefined>(
+          (best, next) => (best === undefined || next.timestamp > best.timestamp ? next : best),
+          undefined,
+        );
+        return record === undefined
+          ? found(batch.baseOffset + batch.recordCount - 1, max)
+          : found(record.offset, record.timestamp);
       }
       default: {
         const batch = await log.findByTimestamp(topic, timestamp);
@@ -69,7 +88,9 @@ export function createListOffsetsHandler(services: BrokerServices): KafkaApiHand
         const payload = await readBatch(log, topic, batch);
         const decoded = payload === undefined ? undefined : decodeStored(payload);
         const record = decoded?.records.find((candidate) => candidate.timestamp >= timestamp);
-        return record === undefined ? found(batch.baseOffset, batch.maxTimestamp) : found(record.offset, record.timestamp);
+        return record === undefined
+          ? found(batch.baseOffset, batch.maxTimestamp)
+          : found(record.offset, record.timestamp);
       }
     }
   };
@@ -91,15 +112,27 @@ export function createListOffsetsHandler(services: BrokerServices): KafkaApiHand
                 leaderEpoch: -1,
               });
               if (resolved.kind === "failed") return failed(resolved.errorCode);
-              if (topic === undefined || partition.partitionIndex < 0 || partition.partitionIndex >= topic.partitionCount) {
+              if (
+                topic === undefined ||
+                partition.partitionIndex < 0 ||
+                partition.partitionIndex >= topic.partitionCount
+              ) {
                 return failed(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
               }
-              if (partition.currentLeaderEpoch > PARTITION_LEADER_EPOCH) return failed(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);
+              if (partition.currentLeaderEpoch > PARTITION_LEADER_EPOCH)
+                return failed(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);
               try {
-                return { partitionIndex: partition.partitionIndex, ...(await lookup(topic, partition.partitionIndex, partition.timestamp)) };
+                return {
+                  partitionIndex: partition.partitionIndex,
+                  ...(await lookup(topic, partition.partitionIndex, partition.timestamp)),
+                };
               } catch (error) {
                 const mapped = mapStorageError(error);
-                services.logger.debug("list offsets failed", { topic: topic.name, partition: partition.partitionIndex, error: mapped.message });
+                services.logger.debug("list offsets failed", {
+                  topic: topic.name,
+                  partition: partition.partitionIndex,
+                  error: mapped.message,
+                });
                 return failed(mapped.errorCode);
               }
             }),

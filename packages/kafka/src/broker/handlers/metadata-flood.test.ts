@@ -40,7 +40,10 @@ afterEach(async () => {
 
 function flood(allowAutoTopicCreation: boolean): RequestBody<3> {
   return {
-    topics: Array.from({ length: NAMES }, (_, index) => ({ topicId: "00000000-0000-0000-0000-000000000000", name: `flood-${String(index)}` })),
+    topics: Array.from({ length: NAMES }, (_, index) => ({
+      topicId: "00000000-0000-0000-0000-000000000000",
+      name: `flood-${String(index)}`,
+    })),
     allowAutoTopicCreation,
     includeClusterAuthorizedOperations: false,
     includeTopicAuthorizedOperations: false,
@@ -57,7 +60,11 @@ describe("a Metadata request naming 100,000 topics", () => {
   test("with auto-creation: creates the burst, defers the rest of the cap, refuses the names above it", async () => {
     const metadata = new ObservedMetadataStore();
     // A stopped clock: the bucket does not refill during the request, so exactly its burst is created.
-    harness = new BrokerHarness({ clock: () => 1_000 }, {}, { metadata, objectWal: new MemoryWalProvider({ walKind: "OBJECT" }) });
+    harness = new BrokerHarness(
+      { clock: () => 1_000 },
+      {},
+      { metadata, objectWal: new MemoryWalProvider({ walKind: "OBJECT" }) },
+    );
     const client = harness.connect();
     const heapBefore = process.memoryUsage().heapUsed;
     const response = await client.request(3, 4, flood(true));
@@ -76,11 +83,17 @@ describe("a Metadata request naming 100,000 topics", () => {
 
   test("without auto-creation: every absent name is unknown and nothing is stored", async () => {
     const metadata = new ObservedMetadataStore();
-    harness = new BrokerHarness({ maxTopicsPerMetadataRequest: NAMES }, {}, { metadata, objectWal: new MemoryWalProvider({ walKind: "OBJECT" }) });
+    harness = new BrokerHarness(
+      { maxTopicsPerMetadataRequest: NAMES },
+      {},
+      { metadata, objectWal: new MemoryWalProvider({ walKind: "OBJECT" }) },
+    );
     const client = harness.connect();
     const heapBefore = process.memoryUsage().heapUsed;
     const response = await client.request(3, 4, flood(false));
-    expect(Object.fromEntries(countByError(response.topics))).toEqual({ [KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION]: NAMES });
+    expect(Object.fromEntries(countByError(response.topics))).toEqual({
+      [KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION]: NAMES,
+    });
     const keyspace = new KafkaKeyspace(harness.cluster);
     expect((await metadata.scan(`${keyspace.prefix}/`, { limit: 10 })).items.map((item) => item.key)).toEqual([]);
     expect(metadata.mostInFlight).toBeLessThanOrEqual(TOPICS_IN_FLIGHT_PER_REQUEST);

@@ -23,20 +23,38 @@ describe("Metadata", () => {
     const client = harness.connect();
     const created = await client.createTopic("orders", 3);
     const response = await client.request(3, 12, request(["orders"]));
-    expect(response).toMatchObject({ brokers: [{ nodeId: 1, host: "broker.example", port: 19092, rack: null }], clusterId: "cluster-x", controllerId: 1 });
+    expect(response).toMatchObject({
+      brokers: [{ nodeId: 1, host: "broker.example", port: 19092, rack: null }],
+      clusterId: "cluster-x",
+      controllerId: 1,
+    });
     expect(response.topics).toEqual([
       {
         errorCode: 0,
         name: "orders",
         topicId: created.topics[0]?.topicId,
         isInternal: false,
-        partitions: [0, 1, 2].map((partitionIndex) => ({ errorCode: 0, partitionIndex, leaderId: 1, leaderEpoch: 0, replicaNodes: [1], isrNodes: [1], offlineReplicas: [] })),
+        partitions: [0, 1, 2].map((partitionIndex) => ({
+          errorCode: 0,
+          partitionIndex,
+          leaderId: 1,
+          leaderEpoch: 0,
+          replicaNodes: [1],
+          isrNodes: [1],
+          offlineReplicas: [],
+        })),
         topicAuthorizedOperations: -2147483648,
       },
     ]);
-    const byId = await client.request(3, 12, { ...request([]), topics: [{ topicId: created.topics[0]?.topicId ?? "", name: null }] });
+    const byId = await client.request(3, 12, {
+      ...request([]),
+      topics: [{ topicId: created.topics[0]?.topicId ?? "", name: null }],
+    });
     expect(byId.topics[0]).toMatchObject({ name: "orders", errorCode: 0 });
-    const unknownId = await client.request(3, 10, { ...request([]), topics: [{ topicId: "11111111-1111-4111-8111-111111111111", name: null }] });
+    const unknownId = await client.request(3, 10, {
+      ...request([]),
+      topics: [{ topicId: "11111111-1111-4111-8111-111111111111", name: null }],
+    });
     expect(unknownId.topics[0]).toMatchObject({ name: "", errorCode: KafkaErrorCode.UNKNOWN_TOPIC_ID });
   });
 
@@ -50,15 +68,21 @@ describe("Metadata", () => {
     expect(refused.topics[0]).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, partitions: [] });
     // Before v4 requests cannot opt out.
     expect((await client.request(3, 3, request(["old-client"]))).topics[0]?.errorCode).toBe(0);
-    expect((await client.request(3, 9, request(["bad name"]))).topics[0]?.errorCode).toBe(KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
+    expect((await client.request(3, 9, request(["bad name"]))).topics[0]?.errorCode).toBe(
+      KafkaErrorCode.INVALID_TOPIC_EXCEPTION,
+    );
     expect((await client.request(3, 9, request(["a_uto"]))).topics[0]?.errorCode).toBe(0);
-    expect((await client.request(3, 9, request(["a.uto"]))).topics[0]?.errorCode).toBe(KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
+    expect((await client.request(3, 9, request(["a.uto"]))).topics[0]?.errorCode).toBe(
+      KafkaErrorCode.INVALID_TOPIC_EXCEPTION,
+    );
   });
 
   test("auto-creation can be switched off; null (v1+) and empty (v0) lists mean every topic", async () => {
     harness = new BrokerHarness({ autoCreateTopics: false });
     const client = harness.connect();
-    expect((await client.request(3, 9, request(["nope"]))).topics[0]?.errorCode).toBe(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    expect((await client.request(3, 9, request(["nope"]))).topics[0]?.errorCode).toBe(
+      KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    );
     await client.createTopic("b");
     await client.createTopic("a");
     expect((await client.request(3, 9, request(null))).topics.map((topic) => topic.name)).toEqual(["a", "b"]);

@@ -6,7 +6,10 @@
 // unresolved; an auto-creation that finds the broker's token bucket empty is answered LEADER_NOT_AVAILABLE (the
 // client retries), one above the broker's partition limit POLICY_VIOLATION. An absent name leaves nothing behind.
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
-import { AUTHORIZED_OPERATIONS_OMITTED, type MetadataResponseTopic } from "../../protocol/apis/metadata/metadata-response.js";
+import {
+  AUTHORIZED_OPERATIONS_OMITTED,
+  type MetadataResponseTopic,
+} from "../../protocol/apis/metadata/metadata-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import { topicNameProblem } from "../../topics/topic-name.js";
@@ -51,7 +54,12 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
     topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
   });
 
-  async function resolve(name: string, autoCreate: boolean, refusals: Refusals, signal: AbortSignal): Promise<MetadataResponseTopic> {
+  async function resolve(
+    name: string,
+    autoCreate: boolean,
+    refusals: Refusals,
+    signal: AbortSignal,
+  ): Promise<MetadataResponseTopic> {
     if (topicNameProblem(name) !== undefined) return failed(name, KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
     try {
       const existing = await services.registry.lookup(name, signal);
@@ -62,11 +70,20 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
         return failed(name, KafkaErrorCode.LEADER_NOT_AVAILABLE);
       }
       const outcome = await services.registry.create(
-        { name, partitionCount: services.settings.defaultPartitions, profile: services.settings.defaultProfile, configs: {} },
+        {
+          name,
+          partitionCount: services.settings.defaultPartitions,
+          profile: services.settings.defaultProfile,
+          configs: {},
+        },
         signal,
       );
       if (outcome.ok) {
-        services.logger.info("topic auto-created", { topic: name, topicId: outcome.topic.topicId, partitions: outcome.topic.partitionCount });
+        services.logger.info("topic auto-created", {
+          topic: name,
+          topicId: outcome.topic.topicId,
+          partitions: outcome.topic.partitionCount,
+        });
         return describe(outcome.topic);
       }
       if (outcome.reason === "exists") {
@@ -78,7 +95,8 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
         refusals.overCap += 1;
         return failed(name, KafkaErrorCode.POLICY_VIOLATION);
       }
-      if (outcome.reason === "unsupported-profile") services.logger.error("cannot auto-create topic", { topic: name, reason: outcome.message });
+      if (outcome.reason === "unsupported-profile")
+        services.logger.error("cannot auto-create topic", { topic: name, reason: outcome.message });
       return failed(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
     } catch (error) {
       services.logger.warn("metadata lookup failed", { topic: name, error: String(error) });
@@ -110,14 +128,22 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
           if (requested.topicId === ZERO_UUID) return failed(noName, KafkaErrorCode.INVALID_REQUEST);
           try {
             const topic = await services.registry.lookupById(requested.topicId, context.signal);
-            return topic === undefined ? failed(noName, KafkaErrorCode.UNKNOWN_TOPIC_ID, requested.topicId) : describe(topic);
+            return topic === undefined
+              ? failed(noName, KafkaErrorCode.UNKNOWN_TOPIC_ID, requested.topicId)
+              : describe(topic);
           } catch {
             return failed(noName, KafkaErrorCode.LEADER_NOT_AVAILABLE, requested.topicId);
           }
         });
         for (let index = cap; index < distinct.length; index += 1) {
           const requested = distinct[index] as RequestedTopic;
-          topics.push(failed(requested.name ?? noName, KafkaErrorCode.POLICY_VIOLATION, requested.name === null ? requested.topicId : ZERO_UUID));
+          topics.push(
+            failed(
+              requested.name ?? noName,
+              KafkaErrorCode.POLICY_VIOLATION,
+              requested.name === null ? requested.topicId : ZERO_UUID,
+            ),
+          );
         }
         if (distinct.length > cap || refusals.paced > 0 || refusals.overCap > 0) {
           services.logger.warn("Metadata request limited", {

@@ -35,7 +35,11 @@ describe("Produce", () => {
     const decoded = batches.map((batch) => decodeRecordBatch(batch));
     expect(decoded.map((batch) => batch.header.baseOffset)).toEqual([0, 3]);
     expect(decoded.map((batch) => batch.header.partitionLeaderEpoch)).toEqual([0, 0]);
-    expect(decoded.flatMap((batch) => batch.records.map((record) => [record.offset, new TextDecoder().decode(record.value ?? new Uint8Array())]))).toEqual([
+    expect(
+      decoded.flatMap((batch) =>
+        batch.records.map((record) => [record.offset, new TextDecoder().decode(record.value ?? new Uint8Array())]),
+      ),
+    ).toEqual([
       [0, "a"],
       [1, "b"],
       [2, "c"],
@@ -48,10 +52,14 @@ describe("Produce", () => {
     const broker = open();
     const client = broker.connect();
     await client.createTopic("ordered");
-    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => client.produce("ordered", 0, batchOf([`m${String(index)}`, "pad"]))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => client.produce("ordered", 0, batchOf([`m${String(index)}`, "pad"]))),
+    );
     expect(results.map((result) => result?.baseOffset)).toEqual(Array.from({ length: 20 }, (_, index) => index * 2));
     const fetched = await client.fetch("ordered", 0, 0);
-    const values = splitRecordBatches(fetched?.records ?? new Uint8Array()).batches.map((batch) => new TextDecoder().decode(decodeRecordBatch(batch).records[0]?.value ?? new Uint8Array()));
+    const values = splitRecordBatches(fetched?.records ?? new Uint8Array()).batches.map((batch) =>
+      new TextDecoder().decode(decodeRecordBatch(batch).records[0]?.value ?? new Uint8Array()),
+    );
     expect(values).toEqual(Array.from({ length: 20 }, (_, index) => `m${String(index)}`));
   });
 
@@ -66,7 +74,14 @@ describe("Produce", () => {
     new DataView(withOffset.buffer).setBigInt64(RecordBatchOffset.baseOffset, 7n);
     const twoBatches = new Uint8Array([...good, ...good]);
     const control = encodeRecordBatch({ baseTimestamp: 1, isControl: true, records: [{ value: utf8("x") }] });
-    const transactional = encodeRecordBatch({ baseTimestamp: 1, isTransactional: true, producerId: 1n, producerEpoch: 0, baseSequence: 0, records: [{ value: utf8("x") }] });
+    const transactional = encodeRecordBatch({
+      baseTimestamp: 1,
+      isTransactional: true,
+      producerId: 1n,
+      producerEpoch: 0,
+      baseSequence: 0,
+      records: [{ value: utf8("x") }],
+    });
     const cases: Array<[Uint8Array | null, number]> = [
       [badCrc, KafkaErrorCode.CORRUPT_MESSAGE],
       [withOffset, KafkaErrorCode.INVALID_RECORD],
@@ -88,12 +103,25 @@ describe("Produce", () => {
     const broker = open();
     const client = broker.connect();
     await client.createTopic("known");
-    expect(await client.produce("missing", 0, batchOf(["a"]))).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
-    expect(await client.produce("known", 3, batchOf(["a"]))).toMatchObject({ errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION });
-    expect(await client.produce("known", 0, batchOf(["a"]), { version: 2 })).toMatchObject({ errorCode: KafkaErrorCode.UNSUPPORTED_VERSION });
-    expect(await client.produce("known", 0, batchOf(["a"]), { acks: 2 })).toMatchObject({ errorCode: KafkaErrorCode.INVALID_REQUIRED_ACKS });
-    const transactional = await client.request(0, 9, { ...produceBody("known", 0, batchOf(["a"])), transactionalId: "tx" });
-    expect(transactional.responses[0]?.partitionResponses[0]?.errorCode).toBe(KafkaErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED);
+    expect(await client.produce("missing", 0, batchOf(["a"]))).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
+    expect(await client.produce("known", 3, batchOf(["a"]))).toMatchObject({
+      errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+    });
+    expect(await client.produce("known", 0, batchOf(["a"]), { version: 2 })).toMatchObject({
+      errorCode: KafkaErrorCode.UNSUPPORTED_VERSION,
+    });
+    expect(await client.produce("known", 0, batchOf(["a"]), { acks: 2 })).toMatchObject({
+      errorCode: KafkaErrorCode.INVALID_REQUIRED_ACKS,
+    });
+    const transactional = await client.request(0, 9, {
+      ...produceBody("known", 0, batchOf(["a"])),
+      transactionalId: "tx",
+    });
+    expect(transactional.responses[0]?.partitionResponses[0]?.errorCode).toBe(
+      KafkaErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+    );
     expect((await client.fetch("known", 0, 0))?.highWatermark).toBe(0);
   });
 
@@ -109,7 +137,10 @@ describe("Produce", () => {
     const broker = open({ clock: () => 1_800_000_000_000 });
     const client = broker.connect();
     await client.createTopic("stamped", 1, { "message.timestamp.type": "LogAppendTime" });
-    expect(await client.produce("stamped", 0, batchOf(["a", "b"]))).toMatchObject({ errorCode: 0, logAppendTimeMs: 1_800_000_000_000 });
+    expect(await client.produce("stamped", 0, batchOf(["a", "b"]))).toMatchObject({
+      errorCode: 0,
+      logAppendTimeMs: 1_800_000_000_000,
+    });
     const fetched = await client.fetch("stamped", 0, 0);
     const decoded = decodeRecordBatch(fetched?.records ?? new Uint8Array());
     expect(decoded.header.timestampType).toBe("log-append-time");

@@ -44,11 +44,16 @@ const REJECTION_CODES: Readonly<Record<RecordBatchRejection, number>> = {
 /** Inflates compressed batches for validation, each bounded by the storage core's entry limit. */
 const decompress = createBatchDecompressor({ maxInflatedBytes: MAX_ENTRY_BYTES });
 
-type Checked = { readonly ok: true; readonly batch: Uint8Array; readonly header: RecordBatchHeader } | { readonly ok: false; readonly outcome: ProduceOutcome };
+type Checked =
+  | { readonly ok: true; readonly batch: Uint8Array; readonly header: RecordBatchHeader }
+  | { readonly ok: false; readonly outcome: ProduceOutcome };
 
 function rejected(errorCode: number, message: string, recordIndex?: number): Checked {
   const recordErrors = recordIndex === undefined ? undefined : [{ batchIndex: recordIndex, message }];
-  return { ok: false, outcome: { kind: "failed", errorCode, message, ...(recordErrors === undefined ? {} : { recordErrors }) } };
+  return {
+    ok: false,
+    outcome: { kind: "failed", errorCode, message, ...(recordErrors === undefined ? {} : { recordErrors }) },
+  };
 }
 
 /** Validates one partition's records; never throws. */
@@ -61,20 +66,30 @@ export function checkProducedRecords(records: Uint8Array | null, topic: KafkaTop
   } catch (error) {
     return rejected(KafkaErrorCode.CORRUPT_MESSAGE, NereusError.is(error) ? error.message : String(error));
   }
-  if (trailingBytes !== 0) return rejected(KafkaErrorCode.CORRUPT_MESSAGE, `${String(trailingBytes)} bytes do not form a whole record batch`);
+  if (trailingBytes !== 0)
+    return rejected(KafkaErrorCode.CORRUPT_MESSAGE, `${String(trailingBytes)} bytes do not form a whole record batch`);
   const batch = batches[0];
   if (batch === undefined || batches.length !== 1) {
-    return rejected(KafkaErrorCode.INVALID_RECORD, "Produce requests with version 3+ must have exactly one record batch per partition");
+    return rejected(
+      KafkaErrorCode.INVALID_RECORD,
+      "Produce requests with version 3+ must have exactly one record batch per partition",
+    );
   }
-  const validation = validateRecordBatch(batch, { producer: true, maxBatchBytes: Math.min(maxMessageBytes(topic.configs), MAX_ENTRY_BYTES) });
+  const validation = validateRecordBatch(batch, {
+    producer: true,
+    maxBatchBytes: Math.min(maxMessageBytes(topic.configs), MAX_ENTRY_BYTES),
+  });
   if (!validation.ok) return rejected(REJECTION_CODES[validation.reason], validation.message);
   const { header } = validation;
-  if (header.compression > CompressionCodec.zstd) return rejected(KafkaErrorCode.CORRUPT_MESSAGE, `unknown compression codec ${String(header.compression)}`);
+  if (header.compression > CompressionCodec.zstd)
+    return rejected(KafkaErrorCode.CORRUPT_MESSAGE, `unknown compression codec ${String(header.compression)}`);
   if (header.compression === CompressionCodec.zstd && apiVersion < ZSTD_MIN_VERSION) {
     return rejected(KafkaErrorCode.UNSUPPORTED_COMPRESSION_TYPE, "zstd batches need Produce v7 or later");
   }
-  if (header.isTransactional) return rejected(KafkaErrorCode.INVALID_TXN_STATE, "transactions are not supported by this broker");
-  if (header.producerId >= 0n && header.producerEpoch < 0) return rejected(KafkaErrorCode.INVALID_RECORD, "a producer id needs a non-negative producer epoch");
+  if (header.isTransactional)
+    return rejected(KafkaErrorCode.INVALID_TXN_STATE, "transactions are not supported by this broker");
+  if (header.producerId >= 0n && header.producerEpoch < 0)
+    return rejected(KafkaErrorCode.INVALID_RECORD, "a producer id needs a non-negative producer epoch");
   // Walk the records last: the cheap header checks above refuse what they can without inflating anything.
   const walked = validateRecords(batch, header, { decompress });
   if (!walked.ok) return rejected(REJECTION_CODES[walked.reason], walked.message, walked.recordIndex);
@@ -88,24 +103,37 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
       const { body, apiVersion } = request;
       const refusal =
         apiVersion < 3
-          ? { errorCode: KafkaErrorCode.UNSUPPORTED_VERSION, message: "message format v0/v1 (Produce v0-2) is not supported; use Produce v3+" }
+          ? {
+              errorCode: KafkaErrorCode.UNSUPPORTED_VERSION,
+              message: "message format v0/v1 (Produce v0-2) is not supported; use Produce v3+",
+            }
           : body.acks !== 0 && body.acks !== 1 && body.acks !== -1
             ? { errorCode: KafkaErrorCode.INVALID_REQUIRED_ACKS, message: `invalid acks ${String(body.acks)}` }
             : body.transactionalId !== null
-              ? { errorCode: KafkaErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, message: "transactions are not supported by this broker" }
+              ? {
+                  errorCode: KafkaErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
+                  message: "transactions are not supported by this broker",
+                }
               : undefined;
       // Reserve every partition's place in its append order before the first await (arrival order).
       const tickets: Array<Array<ProduceTicket | undefined>> = body.topicData.map((topic) =>
-        topic.partitionData.map((partition) => (refusal === undefined ? services.logs.reserve(topic.name, partition.index) : undefined)),
+        topic.partitionData.map((partition) =>
+          refusal === undefined ? services.logs.reserve(topic.name, partition.index) : undefined,
+        ),
       );
       const outcomes = await Promise.all(
         body.topicData.map(async (topicData, topicIndex) => {
           const topicTickets = tickets[topicIndex] ?? [];
-          if (refusal !== undefined) return topicData.partitionData.map((): ProduceOutcome => ({ kind: "failed", ...refusal }));
+          if (refusal !== undefined)
+            return topicData.partitionData.map((): ProduceOutcome => ({ kind: "failed", ...refusal }));
           const resolved = await lookupTopic(services, { name: topicData.name }, context.signal);
           if (resolved.kind === "failed") {
             for (const ticket of topicTickets) ticket?.cancel();
-            return topicData.partitionData.map((): ProduceOutcome => ({ kind: "failed", errorCode: resolved.errorCode, message: "topic lookup failed" }));
+            return topicData.partitionData.map((): ProduceOutcome => ({
+              kind: "failed",
+              errorCode: resolved.errorCode,
+              message: "topic lookup failed",
+            }));
           }
           const topic = resolved.kind === "found" ? resolved.topic : undefined;
           return Promise.all(
@@ -113,12 +141,20 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
               const ticket = topicTickets[partitionIndex];
               if (topic === undefined || partition.index < 0 || partition.index >= topic.partitionCount) {
                 ticket?.cancel();
-                return Promise.resolve({ kind: "failed", errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, message: "This server does not host this topic-partition." });
+                return Promise.resolve({
+                  kind: "failed",
+                  errorCode: KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
+                  message: "This server does not host this topic-partition.",
+                });
               }
               const checked = checkProducedRecords(partition.records, topic, apiVersion);
               if (!checked.ok || ticket === undefined) {
                 ticket?.cancel();
-                return Promise.resolve(checked.ok ? { kind: "failed", errorCode: KafkaErrorCode.UNKNOWN_SERVER_ERROR, message: "no ticket" } : checked.outcome);
+                return Promise.resolve(
+                  checked.ok
+                    ? { kind: "failed", errorCode: KafkaErrorCode.UNKNOWN_SERVER_ERROR, message: "no ticket" }
+                    : checked.outcome,
+                );
               }
               return ticket.submit({ topic, batch: checked.batch, header: checked.header, timeoutMs: body.timeoutMs });
             }),
@@ -130,7 +166,11 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
       const responses = body.topicData.map((topicData, topicIndex) => ({
         name: topicData.name,
         partitionResponses: topicData.partitionData.map((partition, partitionIndex): ProduceResponsePartition => {
-          const outcome = outcomes[topicIndex]?.[partitionIndex] ?? { kind: "failed", errorCode: KafkaErrorCode.UNKNOWN_SERVER_ERROR, message: "missing outcome" };
+          const outcome = outcomes[topicIndex]?.[partitionIndex] ?? {
+            kind: "failed",
+            errorCode: KafkaErrorCode.UNKNOWN_SERVER_ERROR,
+            message: "missing outcome",
+          };
           if (outcome.kind === "appended") {
             return {
               index: partition.index,
@@ -153,9 +193,14 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
             baseOffset: -1,
             logAppendTimeMs: -1,
             logStartOffset: outcome.logStartOffset ?? -1,
-            recordErrors: (outcome.recordErrors ?? []).map((error) => ({ batchIndex: error.batchIndex, batchIndexErrorMessage: error.message })),
+            recordErrors: (outcome.recordErrors ?? []).map((error) => ({
+              batchIndex: error.batchIndex,
+              batchIndexErrorMessage: error.message,
+            })),
             errorMessage: outcome.message,
-            currentLeader: isNotLeader ? { leaderId: identity.nodeId, leaderEpoch: 0 } : { leaderId: -1, leaderEpoch: -1 },
+            currentLeader: isNotLeader
+              ? { leaderId: identity.nodeId, leaderEpoch: 0 }
+              : { leaderId: -1, leaderEpoch: -1 },
           };
         }),
       }));
@@ -163,7 +208,9 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
       return {
         responses,
         throttleTimeMs,
-        nodeEndpoints: notLeader ? [{ nodeId: identity.nodeId, host: identity.host, port: identity.port, rack: null }] : [],
+        nodeEndpoints: notLeader
+          ? [{ nodeId: identity.nodeId, host: identity.host, port: identity.port, rack: null }]
+          : [],
       };
     },
   };

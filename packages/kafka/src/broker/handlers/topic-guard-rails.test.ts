@@ -37,11 +37,16 @@ describe("topic guard rails", () => {
     harness = new BrokerHarness({ autoCreateTopicsPerSecond: 2, autoCreateTopicsBurst: 1, clock: () => now });
     const client = harness.connect();
     const first = await client.request(3, 9, metadata(["paced-a", "paced-b"]));
-    expect(first.topics.map((topic) => topic.errorCode)).toEqual([KafkaErrorCode.NONE, KafkaErrorCode.LEADER_NOT_AVAILABLE]);
+    expect(first.topics.map((topic) => topic.errorCode)).toEqual([
+      KafkaErrorCode.NONE,
+      KafkaErrorCode.LEADER_NOT_AVAILABLE,
+    ]);
     // An existing topic needs no token.
     expect((await client.request(3, 9, metadata(["paced-a"]))).topics[0]?.errorCode).toBe(KafkaErrorCode.NONE);
     now += 499;
-    expect((await client.request(3, 9, metadata(["paced-b"]))).topics[0]?.errorCode).toBe(KafkaErrorCode.LEADER_NOT_AVAILABLE);
+    expect((await client.request(3, 9, metadata(["paced-b"]))).topics[0]?.errorCode).toBe(
+      KafkaErrorCode.LEADER_NOT_AVAILABLE,
+    );
     now += 1;
     expect((await client.request(3, 9, metadata(["paced-b"]))).topics[0]?.errorCode).toBe(KafkaErrorCode.NONE);
   });
@@ -50,8 +55,14 @@ describe("topic guard rails", () => {
     harness = new BrokerHarness({ maxTopicsPerCreateTopicsRequest: 2 });
     const client = harness.connect();
     const response = await client.request(19, 7, createTopicsBody([{ name: "c1" }, { name: "c2" }, { name: "c3" }]));
-    expect(response.topics.map((topic) => topic.errorCode)).toEqual([KafkaErrorCode.NONE, KafkaErrorCode.NONE, KafkaErrorCode.POLICY_VIOLATION]);
-    expect(response.topics[2]?.errorMessage).toBe("This request names 3 topics; this broker creates at most 2 per request. Send the rest in another request.");
+    expect(response.topics.map((topic) => topic.errorCode)).toEqual([
+      KafkaErrorCode.NONE,
+      KafkaErrorCode.NONE,
+      KafkaErrorCode.POLICY_VIOLATION,
+    ]);
+    expect(response.topics[2]?.errorMessage).toBe(
+      "This request names 3 topics; this broker creates at most 2 per request. Send the rest in another request.",
+    );
     expect(await harness.broker.topics.lookup("c3")).toBeUndefined();
   });
 
@@ -64,7 +75,11 @@ describe("topic guard rails", () => {
       errorCode: KafkaErrorCode.POLICY_VIOLATION,
       errorMessage: "Adding 2 partitions would bring this broker's 3 to 5, above its limit of 4.",
     });
-    const grown = await client.request(37, 3, { topics: [{ name: "big", count: 5, assignments: null }], timeoutMs: 5_000, validateOnly: false });
+    const grown = await client.request(37, 3, {
+      topics: [{ name: "big", count: 5, assignments: null }],
+      timeoutMs: 5_000,
+      validateOnly: false,
+    });
     expect(grown.results[0]?.errorCode).toBe(KafkaErrorCode.POLICY_VIOLATION);
     expect((await client.request(3, 9, metadata(["auto"]))).topics[0]?.errorCode).toBe(KafkaErrorCode.POLICY_VIOLATION);
     expect((await client.createTopic("one", 1)).topics[0]?.errorCode).toBe(KafkaErrorCode.NONE);

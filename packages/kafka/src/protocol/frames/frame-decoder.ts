@@ -33,7 +33,10 @@ export class FrameDecoder {
   constructor(options: FrameDecoderOptions = {}) {
     const max = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_BYTES;
     if (!Number.isSafeInteger(max) || max < 0 || max > 0x7fff_ffff) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `maxFrameBytes must be an integer in [0, 2^31-1], got ${String(max)}`);
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `maxFrameBytes must be an integer in [0, 2^31-1], got ${String(max)}`,
+      );
     }
     this.maxFrameBytes = max;
   }
@@ -93,9 +96,13 @@ export class FrameDecoder {
   }
 
   #fail(reason: string, offset: number): never {
-    this.#failure = new NereusError(ErrorCode.DECODE_ERROR, `Kafka frame at stream byte offset ${String(offset)}: ${reason}`, {
-      details: { context: "Kafka frame", offset },
-    });
+    this.#failure = new NereusError(
+      ErrorCode.DECODE_ERROR,
+      `Kafka frame at stream byte offset ${String(offset)}: ${reason}`,
+      {
+        details: { context: "Kafka frame", offset },
+      },
+    );
     this.#chunks.length = 0;
     this.#buffered = 0;
     throw this.#failure;

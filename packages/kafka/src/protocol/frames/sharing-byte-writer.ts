@@ -23,7 +23,8 @@ export class SharingByteWriter extends ByteWriter {
 
   constructor(initialCapacity: number, minSharedBytes: number) {
     super(initialCapacity);
-    if (!Number.isSafeInteger(minSharedBytes) || minSharedBytes < 1) throw new RangeError(`minSharedBytes must be a positive integer, got ${String(minSharedBytes)}`);
+    if (!Number.isSafeInteger(minSharedBytes) || minSharedBytes < 1)
+      throw new RangeError(`minSharedBytes must be a positive integer, got ${String(minSharedBytes)}`);
     this.#minSharedBytes = minSharedBytes;
   }
 
@@ -36,7 +37,10 @@ export class SharingByteWriter extends ByteWriter {
 
   override patchLength(position: number): this {
     if (this.#shared.some((part) => part.at > position)) {
-      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `length slot at ${String(position)} spans a shared part; set it with setU32 instead`);
+      throw new NereusError(
+        ErrorCode.INVALID_ARGUMENT,
+        `length slot at ${String(position)} spans a shared part; set it with setU32 instead`,
+      );
     }
     return super.patchLength(position);
   }

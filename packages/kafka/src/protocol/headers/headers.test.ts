@@ -2,7 +2,12 @@ import { ByteReader, ByteWriter, toHex } from "@nereus/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { expectDecodeError, hex } from "../../../test/hex.js";
-import { type RequestHeaderVersion, readRequestHeader, requestHeaderVersion, writeRequestHeader } from "./request-header.js";
+import {
+  type RequestHeaderVersion,
+  readRequestHeader,
+  requestHeaderVersion,
+  writeRequestHeader,
+} from "./request-header.js";
 import { readResponseHeader, responseHeaderVersion, writeResponseHeader } from "./response-header.js";
 
 describe("request header", () => {
@@ -14,7 +19,12 @@ describe("request header", () => {
 
   it("v2 keeps the int16 client id and adds a tagged-field section", () => {
     const bytes = hex("0012 0003 00000001 ffff 00");
-    expect(readRequestHeader(new ByteReader(bytes), 2)).toEqual({ apiKey: 18, apiVersion: 3, correlationId: 1, clientId: null });
+    expect(readRequestHeader(new ByteReader(bytes), 2)).toEqual({
+      apiKey: 18,
+      apiVersion: 3,
+      correlationId: 1,
+      clientId: null,
+    });
     const writer = new ByteWriter();
     writeRequestHeader(writer, { apiKey: 18, apiVersion: 3, correlationId: 1, clientId: null }, 2);
     expect(toHex(writer.finish())).toBe(toHex(bytes));

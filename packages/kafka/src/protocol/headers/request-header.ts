@@ -47,7 +47,11 @@ export function readRequestHeader(reader: ByteReader, headerVersion: RequestHead
 }
 
 /** Writes a request header of the given version. */
-export function writeRequestHeader(writer: ByteWriter, header: RequestHeader, headerVersion: RequestHeaderVersion): void {
+export function writeRequestHeader(
+  writer: ByteWriter,
+  header: RequestHeader,
+  headerVersion: RequestHeaderVersion,
+): void {
   writeInt16(writer, header.apiKey);
   writeInt16(writer, header.apiVersion);
   writer.writeI32(header.correlationId);

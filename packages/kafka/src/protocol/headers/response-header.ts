@@ -35,7 +35,11 @@ export function readResponseHeader(reader: ByteReader, headerVersion: ResponseHe
 }
 
 /** Writes a response header of the given version. */
-export function writeResponseHeader(writer: ByteWriter, header: ResponseHeader, headerVersion: ResponseHeaderVersion): void {
+export function writeResponseHeader(
+  writer: ByteWriter,
+  header: ResponseHeader,
+  headerVersion: ResponseHeaderVersion,
+): void {
   writer.writeI32(header.correlationId);
   if (headerVersion >= 1) writeTaggedFields(writer, header.unknownTaggedFields ?? []);
 }

@@ -19,13 +19,22 @@ export function readArrayLength(reader: ByteReader, field: string, layout: Array
   }
   if (length < -1) throw reader.error(field, `negative array length ${String(length)}`, start);
   if (length > reader.remaining) {
-    throw reader.error(field, `array length ${String(length)} exceeds the ${String(reader.remaining)} byte(s) left`, start);
+    throw reader.error(
+      field,
+      `array length ${String(length)} exceeds the ${String(reader.remaining)} byte(s) left`,
+      start,
+    );
   }
   return length;
 }
 
 /** Writes an array length, or the null marker when `length` is null and the layout allows it. */
-export function writeArrayLength(writer: ByteWriter, length: number | null, layout: ArrayLayout, field = "array"): void {
+export function writeArrayLength(
+  writer: ByteWriter,
+  length: number | null,
+  layout: ArrayLayout,
+  field = "array",
+): void {
   if (length === null) {
     if (!layout.nullable) throw invalidArgument(field, length, "null in a non-nullable array field");
     if (layout.compact) writeUnsignedVarint(writer, 0);

@@ -4,7 +4,12 @@ import { ErrorCode, NereusError } from "@nereus/core";
 
 /** `NereusError(INVALID_ARGUMENT)` saying that `value` does not fit the Kafka wire type `kind`. */
 export function invalidArgument(kind: string, value: unknown, reason = "out of range"): NereusError {
-  const shown = typeof value === "bigint" ? `${value.toString()}n` : typeof value === "string" ? JSON.stringify(value) : String(value);
+  const shown =
+    typeof value === "bigint"
+      ? `${value.toString()}n`
+      : typeof value === "string"
+        ? JSON.stringify(value)
+        : String(value);
   return new NereusError(ErrorCode.INVALID_ARGUMENT, `Kafka ${kind}: value ${shown.slice(0, 80)} is ${reason}`, {
     details: { kind },
   });

@@ -19,7 +19,11 @@ export function readKafkaBytes(reader: ByteReader, field: string, layout: BytesL
   }
   if (length < -1) throw reader.error(field, `negative bytes length ${String(length)}`, start);
   if (length > reader.remaining) {
-    throw reader.error(field, `bytes length ${String(length)} exceeds the ${String(reader.remaining)} byte(s) left`, start);
+    throw reader.error(
+      field,
+      `bytes length ${String(length)} exceeds the ${String(reader.remaining)} byte(s) left`,
+      start,
+    );
   }
   return reader.readBytes(length, field);
 }
@@ -29,14 +33,20 @@ export function readKafkaBytes(reader: ByteReader, field: string, layout: BytesL
  * by reference), or null when the layout allows it. A {@link RecordParts} value is written as its parts back to back
  * under one length prefix (the same bytes as its join).
  */
-export function writeKafkaBytes(writer: ByteWriter, value: Uint8Array | RecordParts | null, layout: BytesLayout, field = "bytes"): void {
+export function writeKafkaBytes(
+  writer: ByteWriter,
+  value: Uint8Array | RecordParts | null,
+  layout: BytesLayout,
+  field = "bytes",
+): void {
   if (value === null) {
     if (!layout.nullable) throw invalidArgument(field, value, "null in a non-nullable bytes field");
     if (layout.compact) writeUnsignedVarint(writer, 0);
     else writer.writeI32(-1);
     return;
   }
-  if (!(value instanceof Uint8Array) && !(value instanceof RecordParts)) throw invalidArgument(field, value, "not a Uint8Array");
+  if (!(value instanceof Uint8Array) && !(value instanceof RecordParts))
+    throw invalidArgument(field, value, "not a Uint8Array");
   if (layout.compact) writeUnsignedVarint(writer, value.length + 1);
   else writer.writeI32(value.length);
   if (value instanceof Uint8Array) writer.writeBytes(value);

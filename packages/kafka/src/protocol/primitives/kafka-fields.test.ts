@@ -71,18 +71,14 @@ describe("strings", () => {
 
   it("round-trips in every layout", () => {
     fc.assert(
-      fc.property(
-        fc.option(fc.string({ unit: "grapheme", maxLength: 40 })),
-        fc.boolean(),
-        (value, compact) => {
-          const layout = { compact, nullable: true };
-          const writer = new ByteWriter();
-          writeKafkaString(writer, value, layout);
-          const reader = new ByteReader(writer.finish());
-          expect(readKafkaString(reader, "s", layout)).toBe(value);
-          expect(reader.remaining).toBe(0);
-        },
-      ),
+      fc.property(fc.option(fc.string({ unit: "grapheme", maxLength: 40 })), fc.boolean(), (value, compact) => {
+        const layout = { compact, nullable: true };
+        const writer = new ByteWriter();
+        writeKafkaString(writer, value, layout);
+        const reader = new ByteReader(writer.finish());
+        expect(readKafkaString(reader, "s", layout)).toBe(value);
+        expect(reader.remaining).toBe(0);
+      }),
     );
   });
 });

@@ -33,7 +33,8 @@ export function readKafkaString(reader: ByteReader, field: string, layout: Strin
     if (!layout.nullable) throw reader.error(field, "null in a non-nullable string field", start);
     return null;
   }
-  if (length > MAX_STRING_BYTES) throw reader.error(field, `string length ${String(length)} exceeds ${String(MAX_STRING_BYTES)}`, start);
+  if (length > MAX_STRING_BYTES)
+    throw reader.error(field, `string length ${String(length)} exceeds ${String(MAX_STRING_BYTES)}`, start);
   const bytes = reader.readBytes(length, field);
   try {
     return decodeStrictUtf8(bytes, field);
@@ -43,7 +44,12 @@ export function readKafkaString(reader: ByteReader, field: string, layout: Strin
 }
 
 /** Writes a string (or null, when the layout is nullable) in the given layout. */
-export function writeKafkaString(writer: ByteWriter, value: string | null, layout: StringLayout, field = "string"): void {
+export function writeKafkaString(
+  writer: ByteWriter,
+  value: string | null,
+  layout: StringLayout,
+  field = "string",
+): void {
   if (value === null) {
     if (!layout.nullable) throw invalidArgument(field, value, "null in a non-nullable string field");
     if (layout.compact) writeUnsignedVarint(writer, 0);
@@ -52,7 +58,8 @@ export function writeKafkaString(writer: ByteWriter, value: string | null, layou
   }
   if (typeof value !== "string") throw invalidArgument(field, value, "not a string");
   const bytes = encodeStrictUtf8(value, field);
-  if (bytes.length > MAX_STRING_BYTES) throw invalidArgument(field, value, `longer than ${String(MAX_STRING_BYTES)} UTF-8 bytes`);
+  if (bytes.length > MAX_STRING_BYTES)
+    throw invalidArgument(field, value, `longer than ${String(MAX_STRING_BYTES)} UTF-8 bytes`);
   if (layout.compact) writeUnsignedVarint(writer, bytes.length + 1);
   else writeInt16(writer, bytes.length);
   writer.writeBytes(bytes);

@@ -18,7 +18,11 @@ export function readTaggedFields(reader: ByteReader, field: string): RawTaggedFi
   const count = readUnsignedVarint(reader, field);
   // Each tagged field takes at least two bytes (tag and size).
   if (count * 2 > reader.remaining) {
-    throw reader.error(field, `tagged field count ${String(count)} exceeds the ${String(reader.remaining)} byte(s) left`, start);
+    throw reader.error(
+      field,
+      `tagged field count ${String(count)} exceeds the ${String(reader.remaining)} byte(s) left`,
+      start,
+    );
   }
   const fields: RawTaggedField[] = [];
   const seen = new Set<number>();
@@ -29,7 +33,11 @@ export function readTaggedFields(reader: ByteReader, field: string): RawTaggedFi
     seen.add(tag);
     const size = readUnsignedVarint(reader, field);
     if (size > reader.remaining) {
-      throw reader.error(field, `tagged field ${String(tag)} size ${String(size)} exceeds the ${String(reader.remaining)} byte(s) left`, tagAt);
+      throw reader.error(
+        field,
+        `tagged field ${String(tag)} size ${String(size)} exceeds the ${String(reader.remaining)} byte(s) left`,
+        tagAt,
+      );
     }
     fields.push({ tag, data: reader.readBytes(size, field) });
   }
@@ -40,7 +48,8 @@ export function readTaggedFields(reader: ByteReader, field: string): RawTaggedFi
 export function writeTaggedFields(writer: ByteWriter, fields: readonly RawTaggedField[]): void {
   const sorted = fields.length > 1 ? [...fields].sort((left, right) => left.tag - right.tag) : fields;
   for (let index = 1; index < sorted.length; index += 1) {
-    if (sorted[index]?.tag === sorted[index - 1]?.tag) throw invalidArgument("tagged field", sorted[index]?.tag, "a repeated tag");
+    if (sorted[index]?.tag === sorted[index - 1]?.tag)
+      throw invalidArgument("tagged field", sorted[index]?.tag, "a repeated tag");
   }
   writeUnsignedVarint(writer, sorted.length);
   for (const { tag, data } of sorted) {

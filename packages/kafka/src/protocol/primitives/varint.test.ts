@@ -38,7 +38,9 @@ describe("unsigned varint", () => {
     expectDecodeError(() => readUnsignedVarint(new ByteReader(hex("ffffffff10")), "v"));
     expectDecodeError(() => readUnsignedVarint(new ByteReader(hex("8080808080")), "v"));
     expectDecodeError(() => readUnsignedVarint(new ByteReader(hex("8080")), "v"));
-    expect(expectDecodeError(() => readUnsignedVarint(new ByteReader(hex("ffffffff7f")), "len")).message).toMatch(/len/);
+    expect(expectDecodeError(() => readUnsignedVarint(new ByteReader(hex("ffffffff7f")), "len")).message).toMatch(
+      /len/,
+    );
   });
 
   it("refuses negative or fractional values", () => {
@@ -96,15 +98,19 @@ describe("zigzag varint and varlong", () => {
 
   it("round-trips int32 varints and int64 varlongs", () => {
     fc.assert(
-      fc.property(fc.integer({ min: -0x8000_0000, max: 0x7fff_ffff }), fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }), (small, big) => {
-        const writer = new ByteWriter();
-        writeVarint(writer, small);
-        writeVarlong(writer, big);
-        const reader = new ByteReader(writer.finish());
-        expect(readVarint(reader, "a")).toBe(small);
-        expect(readVarlong(reader, "b")).toBe(big);
-        expect(reader.remaining).toBe(0);
-      }),
+      fc.property(
+        fc.integer({ min: -0x8000_0000, max: 0x7fff_ffff }),
+        fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }),
+        (small, big) => {
+          const writer = new ByteWriter();
+          writeVarint(writer, small);
+          writeVarlong(writer, big);
+          const reader = new ByteReader(writer.finish());
+          expect(readVarint(reader, "a")).toBe(small);
+          expect(readVarlong(reader, "b")).toBe(big);
+          expect(reader.remaining).toBe(0);
+        },
+      ),
     );
   });
 });

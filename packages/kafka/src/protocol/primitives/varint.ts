@@ -59,7 +59,8 @@ export function readSafeVarlong(reader: ByteReader, field: string): number {
 
 /** Writes an unsigned varint (0 .. 2^32-1). */
 export function writeUnsignedVarint(writer: ByteWriter, value: number): void {
-  if (!Number.isInteger(value) || value < 0 || value > MAX_UNSIGNED_VARINT) throw invalidArgument("unsigned varint", value);
+  if (!Number.isInteger(value) || value < 0 || value > MAX_UNSIGNED_VARINT)
+    throw invalidArgument("unsigned varint", value);
   let rest = value;
   while (rest >= 0x80) {
     writer.writeU8((rest % 0x80) | 0x80);

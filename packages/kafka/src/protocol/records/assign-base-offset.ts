@@ -13,9 +13,16 @@ export interface AssignBaseOffsetOptions {
 }
 
 /** `batch` with baseOffset `baseOffset`: a copy (the input is not modified) unless `inPlace`, then `batch` itself. */
-export function assignBaseOffset(batch: Uint8Array, baseOffset: number, options: AssignBaseOffsetOptions = {}): Uint8Array {
+export function assignBaseOffset(
+  batch: Uint8Array,
+  baseOffset: number,
+  options: AssignBaseOffsetOptions = {},
+): Uint8Array {
   if (!Number.isSafeInteger(baseOffset) || baseOffset < 0) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `base offset must be a non-negative safe integer, got ${String(baseOffset)}`);
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `base offset must be a non-negative safe integer, got ${String(baseOffset)}`,
+    );
   }
   const epoch = options.partitionLeaderEpoch;
   if (epoch !== undefined && (!Number.isInteger(epoch) || epoch < -0x8000_0000 || epoch > 0x7fff_ffff)) {
@@ -23,7 +30,10 @@ export function assignBaseOffset(batch: Uint8Array, baseOffset: number, options:
   }
   const minimum = epoch === undefined ? LOG_OVERHEAD_BYTES : RecordBatchOffset.magic;
   if (batch.length < minimum) {
-    throw new NereusError(ErrorCode.INVALID_ARGUMENT, `a batch of ${String(batch.length)} bytes has no room for its header`);
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `a batch of ${String(batch.length)} bytes has no room for its header`,
+    );
   }
   const copy = options.inPlace === true ? batch : batch.slice();
   const view = new DataView(copy.buffer, copy.byteOffset, copy.byteLength);

@@ -42,27 +42,39 @@ export function decodeRecordBatch(batch: Uint8Array, options: DecodeRecordBatchO
   const header = readRecordBatchHeader(batch);
   const outer = new ByteReader(batch, "Kafka RecordBatch");
   if (header.batchLength + LOG_OVERHEAD_BYTES !== batch.length) {
-    throw outer.error("batchLength", `batchLength ${String(header.batchLength)} does not match the ${String(batch.length - LOG_OVERHEAD_BYTES)} bytes after it`, 8);
+    throw outer.error(
+      "batchLength",
+      `batchLength ${String(header.batchLength)} does not match the ${String(batch.length - LOG_OVERHEAD_BYTES)} bytes after it`,
+      8,
+    );
   }
   if (options.verifyCrc !== false && crc32c(batch.subarray(CRC_COVERAGE_START)) !== header.crc) {
     throw outer.error("crc", "CRC-32C mismatch", 17);
   }
-  if (header.recordCount < 0) throw outer.error("recordCount", `negative record count ${String(header.recordCount)}`, 57);
+  if (header.recordCount < 0)
+    throw outer.error("recordCount", `negative record count ${String(header.recordCount)}`, 57);
   let section = batch.subarray(RECORD_BATCH_HEADER_BYTES);
   if (header.compression !== 0) {
     if (options.decompress === undefined) {
-      throw new NereusError(ErrorCode.UNSUPPORTED_FORMAT, `batch is compressed with codec ${String(header.compression)} and no decompressor was given`);
+      throw new NereusError(
+        ErrorCode.UNSUPPORTED_FORMAT,
+        `batch is compressed with codec ${String(header.compression)} and no decompressor was given`,
+      );
     }
     section = options.decompress(header.compression, section);
   }
-  const reader = new ByteReader(section, header.compression === 0 ? "Kafka RecordBatch records" : "Kafka RecordBatch inflated records");
+  const reader = new ByteReader(
+    section,
+    header.compression === 0 ? "Kafka RecordBatch records" : "Kafka RecordBatch inflated records",
+  );
   const records: DecodedRecord[] = [];
   for (let index = 0; index < header.recordCount; index += 1) {
     const record = readRecord(reader);
     records.push({
       ...record,
       offset: header.baseOffset + record.offsetDelta,
-      timestamp: header.timestampType === "log-append-time" ? header.maxTimestamp : header.baseTimestamp + record.timestampDelta,
+      timestamp:
+        header.timestampType === "log-append-time" ? header.maxTimestamp : header.baseTimestamp + record.timestampDelta,
     });
   }
   reader.expectEnd();

@@ -5,7 +5,13 @@ import { ByteWriter, crc32c } from "@nereus/core";
 import { writeInt16, writeInt64BigInt, writeInt8 } from "../primitives/fixed-width.js";
 import { invalidArgument } from "../primitives/invalid-argument.js";
 import { type RecordHeader, writeRecord } from "./kafka-record.js";
-import { CRC_COVERAGE_START, CURRENT_MAGIC, type CompressionCodec, RecordBatchAttribute, RecordBatchOffset } from "./record-batch-header.js";
+import {
+  CRC_COVERAGE_START,
+  CURRENT_MAGIC,
+  type CompressionCodec,
+  RecordBatchAttribute,
+  RecordBatchOffset,
+} from "./record-batch-header.js";
 
 /** One record to encode; deltas default to the record's index and 0. */
 export interface RecordInput {
@@ -41,7 +47,8 @@ export interface RecordBatchInput {
 /** Encodes one batch. */
 export function encodeRecordBatch(input: RecordBatchInput): Uint8Array {
   const compression = input.compression ?? 0;
-  if (!Number.isInteger(compression) || compression < 0 || compression > 7) throw invalidArgument("compression", compression);
+  if (!Number.isInteger(compression) || compression < 0 || compression > 7)
+    throw invalidArgument("compression", compression);
   const recordWriter = new ByteWriter(256);
   let maxDelta = -1;
   let maxTimestampDelta = 0;
@@ -50,11 +57,23 @@ export function encodeRecordBatch(input: RecordBatchInput): Uint8Array {
     const timestampDelta = record.timestampDelta ?? 0;
     maxDelta = Math.max(maxDelta, offsetDelta);
     maxTimestampDelta = index === 0 ? timestampDelta : Math.max(maxTimestampDelta, timestampDelta);
-    writeRecord(recordWriter, { attributes: 0, offsetDelta, timestampDelta, key: record.key ?? null, value: record.value, headers: record.headers ?? [] }, new ByteWriter(64));
+    writeRecord(
+      recordWriter,
+      {
+        attributes: 0,
+        offsetDelta,
+        timestampDelta,
+        key: record.key ?? null,
+        value: record.value,
+        headers: record.headers ?? [],
+      },
+      new ByteWriter(64),
+    );
   });
   let section = recordWriter.finish();
   if (compression !== 0) {
-    if (input.compress === undefined) throw invalidArgument("compression", compression, "set without a compress function");
+    if (input.compress === undefined)
+      throw invalidArgument("compression", compression, "set without a compress function");
     section = input.compress(compression, section);
   }
   const attributes =
@@ -80,6 +99,9 @@ export function encodeRecordBatch(input: RecordBatchInput): Uint8Array {
   writer.writeBytes(section);
   writer.patchLength(length);
   const batch = writer.finish();
-  new DataView(batch.buffer, batch.byteOffset, batch.byteLength).setUint32(RecordBatchOffset.crc, crc32c(batch.subarray(CRC_COVERAGE_START)));
+  new DataView(batch.buffer, batch.byteOffset, batch.byteLength).setUint32(
+    RecordBatchOffset.crc,
+    crc32c(batch.subarray(CRC_COVERAGE_START)),
+  );
   return batch;
 }

@@ -41,7 +41,10 @@ export function readRecord(reader: ByteReader): KafkaRecord {
   const start = reader.offset;
   const length = readVarint(reader, "Record.length");
   if (length < 0) throw reader.error("Record.length", `negative record length ${String(length)}`, start);
-  const body = new ByteReader(reader.readBytes(length, "Record"), `Kafka record at byte offset ${String(start)} of the records`);
+  const body = new ByteReader(
+    reader.readBytes(length, "Record"),
+    `Kafka record at byte offset ${String(start)} of the records`,
+  );
   const attributes = readInt8(body, "Record.attributes");
   const timestampDelta = readSafeVarlong(body, "Record.timestampDelta");
   const offsetDelta = readVarint(body, "Record.offsetDelta");

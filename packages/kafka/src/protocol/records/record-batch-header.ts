@@ -92,11 +92,19 @@ export function readRecordBatchHeader(batch: Uint8Array): RecordBatchHeader {
   if (batch.length > RecordBatchOffset.magic) {
     const magic = batch[RecordBatchOffset.magic] ?? 0;
     if (magic !== CURRENT_MAGIC) {
-      throw reader.error("magic", `record format magic ${String(magic)} is not supported (only magic 2 record batches)`, RecordBatchOffset.magic);
+      throw reader.error(
+        "magic",
+        `record format magic ${String(magic)} is not supported (only magic 2 record batches)`,
+        RecordBatchOffset.magic,
+      );
     }
   }
   if (batch.length < RECORD_BATCH_HEADER_BYTES) {
-    throw reader.error("header", `truncated: ${String(batch.length)} of ${String(RECORD_BATCH_HEADER_BYTES)} header bytes`, batch.length);
+    throw reader.error(
+      "header",
+      `truncated: ${String(batch.length)} of ${String(RECORD_BATCH_HEADER_BYTES)} header bytes`,
+      batch.length,
+    );
   }
   const baseOffset = reader.readI64("baseOffset");
   const batchLength = reader.readI32("batchLength");

@@ -98,7 +98,10 @@ describe("RecordBatch golden bytes", () => {
 
 describe("validateRecordBatch", () => {
   it("accepts the golden batch, also as a produced batch", () => {
-    expect(validateRecordBatch(GOLDEN_BATCH, { producer: true })).toMatchObject({ ok: true, header: { recordCount: 1 } });
+    expect(validateRecordBatch(GOLDEN_BATCH, { producer: true })).toMatchObject({
+      ok: true,
+      header: { recordCount: 1 },
+    });
   });
 
   it.each([
@@ -121,9 +124,16 @@ describe("validateRecordBatch", () => {
   });
 
   it("rejects inconsistent record counts", () => {
-    const twoRecords = encodeRecordBatch({ ...GOLDEN_INPUT, records: [...GOLDEN_INPUT.records, ...GOLDEN_INPUT.records] });
-    expect(validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, lastOffsetDelta: 5 }))).toMatchObject({ reason: "record-count-mismatch" });
-    expect(validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, records: [] }))).toMatchObject({ reason: "record-count-mismatch" });
+    const twoRecords = encodeRecordBatch({
+      ...GOLDEN_INPUT,
+      records: [...GOLDEN_INPUT.records, ...GOLDEN_INPUT.records],
+    });
+    expect(validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, lastOffsetDelta: 5 }))).toMatchObject({
+      reason: "record-count-mismatch",
+    });
+    expect(validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, records: [] }))).toMatchObject({
+      reason: "record-count-mismatch",
+    });
     expect(validateRecordBatch(twoRecords).ok).toBe(true);
     // 1000 records claimed in 13 bytes: caught from the header alone.
     const forged = encodeRecordBatch({ ...GOLDEN_INPUT, lastOffsetDelta: 999 });
@@ -136,11 +146,19 @@ describe("validateRecordBatch", () => {
     const offset = assignBaseOffset(GOLDEN_BATCH, 5);
     expect(validateRecordBatch(offset).ok).toBe(true);
     expect(validateRecordBatch(offset, { producer: true })).toMatchObject({ reason: "invalid-base-offset" });
-    expect(validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, isControl: true }), { producer: true })).toMatchObject({ reason: "control-batch" });
-    expect(validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, producerId: 7n, baseSequence: -1 }), { producer: true })).toMatchObject({
+    expect(
+      validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, isControl: true }), { producer: true }),
+    ).toMatchObject({ reason: "control-batch" });
+    expect(
+      validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, producerId: 7n, baseSequence: -1 }), { producer: true }),
+    ).toMatchObject({
       reason: "invalid-producer-state",
     });
-    expect(validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, producerId: 7n, producerEpoch: 0, baseSequence: 0 }), { producer: true }).ok).toBe(true);
+    expect(
+      validateRecordBatch(encodeRecordBatch({ ...GOLDEN_INPUT, producerId: 7n, producerEpoch: 0, baseSequence: 0 }), {
+        producer: true,
+      }).ok,
+    ).toBe(true);
   });
 
   it("reports an out-of-range timestamp as an invalid header, not an exception", () => {
@@ -202,13 +220,19 @@ describe("decodeRecordBatch", () => {
   });
 
   it("rejects magic 0/1 and corrupt records with DECODE_ERROR", () => {
-    expect(expectDecodeError(() => decodeRecordBatch(withByte(GOLDEN_BATCH, RecordBatchOffset.magic, 1))).message).toMatch(/magic 1 is not supported/);
+    expect(
+      expectDecodeError(() => decodeRecordBatch(withByte(GOLDEN_BATCH, RecordBatchOffset.magic, 1))).message,
+    ).toMatch(/magic 1 is not supported/);
     expectDecodeError(() => decodeRecordBatch(withByte(GOLDEN_BATCH, 70, 0x7f), { verifyCrc: false }));
     expectDecodeError(() => decodeRecordBatch(withByte(GOLDEN_BATCH, GOLDEN_BATCH.length - 1, 0x79)));
   });
 
   it("uses maxTimestamp for LogAppendTime batches", () => {
-    const batch = encodeRecordBatch({ ...GOLDEN_INPUT, timestampType: "log-append-time", maxTimestamp: 1_800_000_000_000 });
+    const batch = encodeRecordBatch({
+      ...GOLDEN_INPUT,
+      timestampType: "log-append-time",
+      maxTimestamp: 1_800_000_000_000,
+    });
     expect(decodeRecordBatch(batch).records[0]?.timestamp).toBe(1_800_000_000_000);
   });
 });
@@ -217,7 +241,10 @@ const recordArbitrary = fc.record({
   timestampDelta: fc.integer({ min: 0, max: 1_000_000 }),
   key: fc.option(fc.uint8Array({ maxLength: 16 }), { nil: null }),
   value: fc.option(fc.uint8Array({ maxLength: 64 }), { nil: null }),
-  headers: fc.array(fc.record({ key: fc.string({ maxLength: 8 }), value: fc.option(fc.uint8Array({ maxLength: 8 }), { nil: null }) }), { maxLength: 3 }),
+  headers: fc.array(
+    fc.record({ key: fc.string({ maxLength: 8 }), value: fc.option(fc.uint8Array({ maxLength: 8 }), { nil: null }) }),
+    { maxLength: 3 },
+  ),
 });
 
 const batchArbitrary = fc.record({
@@ -250,7 +277,10 @@ describe("properties", () => {
             headers: record.headers,
           })),
         );
-        expect(splitRecordBatches(Uint8Array.of(...batch, ...assigned)).batches.map(toHex)).toEqual([toHex(batch), toHex(assigned)]);
+        expect(splitRecordBatches(Uint8Array.of(...batch, ...assigned)).batches.map(toHex)).toEqual([
+          toHex(batch),
+          toHex(assigned),
+        ]);
       }),
       { numRuns: 200 },
     );
@@ -260,14 +290,21 @@ describe("properties", () => {
     fc.assert(
       fc.property(batchArbitrary, fc.nat(), fc.nat({ max: 255 }), fc.nat(), (input, at, value, cut) => {
         const batch = encodeRecordBatch(input);
-        const mutated = withByte(batch, at % batch.length, value).subarray(0, batch.length - (cut % 3 === 0 ? cut % batch.length : 0));
+        const mutated = withByte(batch, at % batch.length, value).subarray(
+          0,
+          batch.length - (cut % 3 === 0 ? cut % batch.length : 0),
+        );
         const validation = validateRecordBatch(mutated);
         for (const verifyCrc of [true, false]) {
           try {
             decodeRecordBatch(mutated, { verifyCrc });
           } catch (error) {
             // A flipped compression bit asks for a decompressor: UNSUPPORTED_FORMAT, as documented.
-            if (!NereusError.hasCode(error, ErrorCode.DECODE_ERROR) && !NereusError.hasCode(error, ErrorCode.UNSUPPORTED_FORMAT)) throw error;
+            if (
+              !NereusError.hasCode(error, ErrorCode.DECODE_ERROR) &&
+              !NereusError.hasCode(error, ErrorCode.UNSUPPORTED_FORMAT)
+            )
+              throw error;
           }
         }
         try {

@@ -25,7 +25,11 @@ export function splitRecordBatches(records: Uint8Array): SplitRecordBatches {
   while (records.length - at >= LOG_OVERHEAD_BYTES) {
     const batchLength = view.getInt32(at + RecordBatchOffset.batchLength);
     if (batchLength < MIN_BATCH_LENGTH) {
-      throw reader.error("batchLength", `batch length ${String(batchLength)} is below the minimum of ${String(MIN_BATCH_LENGTH)}`, at + RecordBatchOffset.batchLength);
+      throw reader.error(
+        "batchLength",
+        `batch length ${String(batchLength)} is below the minimum of ${String(MIN_BATCH_LENGTH)}`,
+        at + RecordBatchOffset.batchLength,
+      );
     }
     const size = LOG_OVERHEAD_BYTES + batchLength;
     if (size > records.length - at) break;

@@ -66,24 +66,42 @@ function reject(reason: RecordBatchRejection, message: string): RecordBatchValid
 }
 
 /** Validates the single batch that spans all of `batch`. */
-export function validateRecordBatch(batch: Uint8Array, options: RecordBatchValidationOptions = {}): RecordBatchValidation {
-  if (batch.length <= RecordBatchOffset.magic) return reject("truncated", `${String(batch.length)} bytes cannot hold a batch header`);
+export function validateRecordBatch(
+  batch: Uint8Array,
+  options: RecordBatchValidationOptions = {},
+): RecordBatchValidation {
+  if (batch.length <= RecordBatchOffset.magic)
+    return reject("truncated", `${String(batch.length)} bytes cannot hold a batch header`);
   const magic = batch[RecordBatchOffset.magic] ?? 0;
-  if (magic === 0 || magic === 1) return reject("unsupported-magic", `message format v${String(magic)} is not supported; use record batches (magic 2)`);
+  if (magic === 0 || magic === 1)
+    return reject(
+      "unsupported-magic",
+      `message format v${String(magic)} is not supported; use record batches (magic 2)`,
+    );
   if (magic !== CURRENT_MAGIC) return reject("invalid-magic", `unknown record format magic ${String(magic)}`);
-  if (batch.length < RECORD_BATCH_HEADER_BYTES) return reject("truncated", `${String(batch.length)} of ${String(RECORD_BATCH_HEADER_BYTES)} header bytes`);
+  if (batch.length < RECORD_BATCH_HEADER_BYTES)
+    return reject("truncated", `${String(batch.length)} of ${String(RECORD_BATCH_HEADER_BYTES)} header bytes`);
   const view = new DataView(batch.buffer, batch.byteOffset, batch.byteLength);
   const batchLength = view.getInt32(RecordBatchOffset.batchLength);
   if (batchLength + LOG_OVERHEAD_BYTES !== batch.length) {
-    return reject("length-mismatch", `batchLength ${String(batchLength)} does not match the ${String(batch.length - LOG_OVERHEAD_BYTES)} bytes after it`);
+    return reject(
+      "length-mismatch",
+      `batchLength ${String(batchLength)} does not match the ${String(batch.length - LOG_OVERHEAD_BYTES)} bytes after it`,
+    );
   }
   if (options.maxBatchBytes !== undefined && batch.length > options.maxBatchBytes) {
-    return reject("too-large", `batch of ${String(batch.length)} bytes exceeds the limit of ${String(options.maxBatchBytes)}`);
+    return reject(
+      "too-large",
+      `batch of ${String(batch.length)} bytes exceeds the limit of ${String(options.maxBatchBytes)}`,
+    );
   }
   const storedCrc = view.getUint32(RecordBatchOffset.crc);
   const actualCrc = crc32c(batch.subarray(CRC_COVERAGE_START));
   if (storedCrc !== actualCrc) {
-    return reject("crc-mismatch", `CRC-32C ${storedCrc.toString(16)} does not match the computed ${actualCrc.toString(16)}`);
+    return reject(
+      "crc-mismatch",
+      `CRC-32C ${storedCrc.toString(16)} does not match the computed ${actualCrc.toString(16)}`,
+    );
   }
   let header: RecordBatchHeader;
   try {
@@ -93,20 +111,34 @@ export function validateRecordBatch(batch: Uint8Array, options: RecordBatchValid
     throw error;
   }
   if (header.recordCount <= 0 || header.lastOffsetDelta + 1 !== header.recordCount) {
-    return reject("record-count-mismatch", `recordCount ${String(header.recordCount)} does not equal lastOffsetDelta + 1 = ${String(header.lastOffsetDelta + 1)}`);
+    return reject(
+      "record-count-mismatch",
+      `recordCount ${String(header.recordCount)} does not equal lastOffsetDelta + 1 = ${String(header.lastOffsetDelta + 1)}`,
+    );
   }
   if (header.compression === 0 && header.recordCount * MIN_RECORD_BYTES > batch.length - RECORD_BATCH_HEADER_BYTES) {
-    return reject("record-count-mismatch", `${String(header.recordCount)} records cannot fit in ${String(batch.length - RECORD_BATCH_HEADER_BYTES)} bytes`);
+    return reject(
+      "record-count-mismatch",
+      `${String(header.recordCount)} records cannot fit in ${String(batch.length - RECORD_BATCH_HEADER_BYTES)} bytes`,
+    );
   }
   if (options.producer === true) {
-    if (header.baseOffset !== 0) return reject("invalid-base-offset", `a produced batch must have base offset 0, not ${String(header.baseOffset)}`);
+    if (header.baseOffset !== 0)
+      return reject(
+        "invalid-base-offset",
+        `a produced batch must have base offset 0, not ${String(header.baseOffset)}`,
+      );
     if (header.isControl) return reject("control-batch", "clients may not write control batches");
     if (header.producerId >= 0n && header.baseSequence < 0) {
       return reject("invalid-producer-state", `producer id ${header.producerId.toString()} without a base sequence`);
     }
   }
   if (options.walkRecords === true) {
-    const records = validateRecords(batch, header, options.decompress === undefined ? {} : { decompress: options.decompress });
+    const records = validateRecords(
+      batch,
+      header,
+      options.decompress === undefined ? {} : { decompress: options.decompress },
+    );
     if (!records.ok) return records;
   }
   return { ok: true, header };

@@ -99,7 +99,10 @@ class RecordCursor {
   }
 
   skip(length: number, field: string): void {
-    if (length > this.limit - this.position) this.fail(`${field} of ${String(length)} bytes overruns the ${String(this.limit - this.position)} bytes left in the record`);
+    if (length > this.limit - this.position)
+      this.fail(
+        `${field} of ${String(length)} bytes overruns the ${String(this.limit - this.position)} bytes left in the record`,
+      );
     this.position += length;
   }
 
@@ -117,7 +120,9 @@ function walkRecord(cursor: RecordCursor, sectionEnd: number): void {
   const length = cursor.varint("length");
   if (length < 0) cursor.fail(`negative record length ${String(length)}`);
   if (length > sectionEnd - cursor.position) {
-    cursor.fail(`length ${String(length)} overruns the ${String(sectionEnd - cursor.position)} bytes left in the batch`);
+    cursor.fail(
+      `length ${String(length)} overruns the ${String(sectionEnd - cursor.position)} bytes left in the batch`,
+    );
   }
   const recordEnd = cursor.position + length;
   cursor.limit = recordEnd;
@@ -142,7 +147,9 @@ function walkRecord(cursor: RecordCursor, sectionEnd: number): void {
     cursor.skipNullableBytes("header value");
   }
   if (cursor.position !== recordEnd) {
-    cursor.fail(`length says ${String(length)} bytes but its fields end ${String(recordEnd - cursor.position)} bytes early`);
+    cursor.fail(
+      `length says ${String(length)} bytes but its fields end ${String(recordEnd - cursor.position)} bytes early`,
+    );
   }
 }
 
@@ -173,17 +180,29 @@ function walkSection(section: Uint8Array, recordCount: number): void {
  * `validateRecordBatch`). Compressed batches are inflated through `options.decompress`; without one they are
  * rejected as `decompression-failed`. Never throws for malformed input.
  */
-export function validateRecords(batch: Uint8Array, header: RecordBatchHeader, options: ValidateRecordsOptions = {}): RecordsValidation {
+export function validateRecords(
+  batch: Uint8Array,
+  header: RecordBatchHeader,
+  options: ValidateRecordsOptions = {},
+): RecordsValidation {
   let section = batch.subarray(RECORD_BATCH_HEADER_BYTES);
   if (header.compression !== 0) {
     if (options.decompress === undefined) {
-      return { ok: false, reason: "decompression-failed", message: `batch is compressed with codec ${String(header.compression)} and no decompressor was given` };
+      return {
+        ok: false,
+        reason: "decompression-failed",
+        message: `batch is compressed with codec ${String(header.compression)} and no decompressor was given`,
+      };
     }
     try {
       section = options.decompress(header.compression, section);
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      return { ok: false, reason: "decompression-failed", message: `the compressed records (codec ${String(header.compression)}) do not inflate: ${detail}` };
+      return {
+        ok: false,
+        reason: "decompression-failed",
+        message: `the compressed records (codec ${String(header.compression)}) do not inflate: ${detail}`,
+      };
     }
   }
   try {

@@ -19,7 +19,9 @@ function describeFields(fields: FieldShape, depth: number, lines: string[]): voi
     if (formatVersionRange(spec.versions) !== "0+") notes.push(`v${formatVersionRange(spec.versions)}`);
     if (spec.nullableVersions !== NO_VERSIONS) notes.push(`nullable v${formatVersionRange(spec.nullableVersions)}`);
     if (spec.tag !== undefined) notes.push(`tag ${String(spec.tag)} v${formatVersionRange(spec.taggedVersions)}`);
-    lines.push(`${"  ".repeat(depth)}${name}: ${spec.type.typeName}${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`);
+    lines.push(
+      `${"  ".repeat(depth)}${name}: ${spec.type.typeName}${notes.length > 0 ? ` (${notes.join(", ")})` : ""}`,
+    );
     const nested = structOf(spec.type);
     if (nested !== undefined) describeFields(nested.fields, depth + 1, lines);
   }
@@ -28,7 +30,9 @@ function describeFields(fields: FieldShape, depth: number, lines: string[]): voi
 /** The grammar lines of `schema`, starting with a title line. */
 export function describeSchema(schema: MessageSchema<FieldShape>): string[] {
   const flexible = schema.flexibleFrom === Infinity ? "never flexible" : `flexible v${String(schema.flexibleFrom)}+`;
-  const lines = [`${schema.name} (api key ${String(schema.apiKey)}), v${formatVersionRange(schema.validVersions)}, ${flexible}`];
+  const lines = [
+    `${schema.name} (api key ${String(schema.apiKey)}), v${formatVersionRange(schema.validVersions)}, ${flexible}`,
+  ];
   describeFields(schema.body.fields, 1, lines);
   return lines;
 }

@@ -3,7 +3,14 @@
 // DECODE_ERROR, never rounded); int64BigInt is for identifiers that may exceed 2^53 (producer ids). string/bytes/
 // records switch to their COMPACT_ forms in flexible versions. Decoded bytes/records are views into the frame.
 import type { ByteReader, ByteWriter } from "@nereus/core";
-import { readInt16, readInt64BigInt, readInt8, writeInt16, writeInt64BigInt, writeInt8 } from "../primitives/fixed-width.js";
+import {
+  readInt16,
+  readInt64BigInt,
+  readInt8,
+  writeInt16,
+  writeInt64BigInt,
+  writeInt8,
+} from "../primitives/fixed-width.js";
 import { invalidArgument } from "../primitives/invalid-argument.js";
 import { readKafkaBytes, writeKafkaBytes } from "../primitives/kafka-bytes.js";
 import type { RecordParts } from "../primitives/record-parts.js";
@@ -34,13 +41,33 @@ export const int8: WireType<number> = scalar("int8", readInt8, writeInt8, 0);
 /** INT16 as a number. */
 export const int16: WireType<number> = scalar("int16", readInt16, writeInt16, 0);
 /** UINT16 as a number. */
-export const uint16: WireType<number> = scalar("uint16", (reader, field) => reader.readU16(field), (writer, value) => writer.writeU16(value), 0);
+export const uint16: WireType<number> = scalar(
+  "uint16",
+  (reader, field) => reader.readU16(field),
+  (writer, value) => writer.writeU16(value),
+  0,
+);
 /** INT32 as a number. */
-export const int32: WireType<number> = scalar("int32", (reader, field) => reader.readI32(field), (writer, value) => writer.writeI32(value), 0);
+export const int32: WireType<number> = scalar(
+  "int32",
+  (reader, field) => reader.readI32(field),
+  (writer, value) => writer.writeI32(value),
+  0,
+);
 /** UINT32 as a number. */
-export const uint32: WireType<number> = scalar("uint32", (reader, field) => reader.readU32(field), (writer, value) => writer.writeU32(value), 0);
+export const uint32: WireType<number> = scalar(
+  "uint32",
+  (reader, field) => reader.readU32(field),
+  (writer, value) => writer.writeU32(value),
+  0,
+);
 /** INT64 as a safe-integer number; values beyond ±(2^53-1) are a DECODE_ERROR. */
-export const int64: WireType<number> = scalar("int64", (reader, field) => reader.readI64(field), (writer, value) => writer.writeI64(value), 0);
+export const int64: WireType<number> = scalar(
+  "int64",
+  (reader, field) => reader.readI64(field),
+  (writer, value) => writer.writeI64(value),
+  0,
+);
 /** INT64 as a bigint, for identifiers that may exceed 2^53 (producer ids). */
 export const int64BigInt: WireType<bigint> = scalar("int64", readInt64BigInt, writeInt64BigInt, 0n);
 /** FLOAT64 (IEEE 754 big-endian). */
@@ -89,7 +116,8 @@ function byteType(typeName: string): NullableWireType<Uint8Array> {
     typeName,
     supportsNull: true,
     read: (reader, field, context, nullable) => readKafkaBytes(reader, field, layout(context, nullable)),
-    write: (writer, value, field, context, nullable) => writeKafkaBytes(writer, value, layout(context, nullable), field),
+    write: (writer, value, field, context, nullable) =>
+      writeKafkaBytes(writer, value, layout(context, nullable), field),
     defaultValue: () => new Uint8Array(0),
   };
 }

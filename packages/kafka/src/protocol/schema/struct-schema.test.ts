@@ -27,7 +27,13 @@ const Sample = message({
     items: field(arrayOf(item)),
     limit: field(int64, { versions: "2+", default: -1 }),
     producerId: field(int64BigInt, { versions: "3+", tag: 0, taggedVersions: "3+", default: -1n }),
-    note: nullableField(string, { versions: "3+", nullableVersions: "3+", tag: 1, taggedVersions: "3+", default: null }),
+    note: nullableField(string, {
+      versions: "3+",
+      nullableVersions: "3+",
+      tag: 1,
+      taggedVersions: "3+",
+      default: null,
+    }),
   },
 });
 
@@ -44,7 +50,13 @@ describe("struct and message schemas", () => {
     const value = { code: 7, items: [{ id: 1, label: "a" }], limit: 99, producerId: 5n, note: "n" };
     const v0 = Sample.encode(value, 0);
     expect(toHex(v0)).toBe(toHex(hex("0007  00000001  00000001")));
-    expect(Sample.decode(v0, 0)).toEqual({ code: 7, items: [{ id: 1, label: null }], limit: -1, producerId: -1n, note: null });
+    expect(Sample.decode(v0, 0)).toEqual({
+      code: 7,
+      items: [{ id: 1, label: null }],
+      limit: -1,
+      producerId: -1n,
+      note: null,
+    });
     const v2 = Sample.encode({ ...value, items: [{ id: 1, label: null }] }, 2);
     expect(toHex(v2)).toBe(toHex(hex("0007  00000001  00000001 ffff  0000000000000063")));
   });
@@ -62,7 +74,13 @@ describe("struct and message schemas", () => {
         `),
       ),
     );
-    expect(Sample.decode(bytes, 3)).toEqual({ code: 7, items: [{ id: 1, label: "a" }], limit: 2, producerId: 5n, note: null });
+    expect(Sample.decode(bytes, 3)).toEqual({
+      code: 7,
+      items: [{ id: 1, label: "a" }],
+      limit: 2,
+      producerId: 5n,
+      note: null,
+    });
   });
 
   it("keeps unknown tags raw and writes them back", () => {
@@ -75,7 +93,9 @@ describe("struct and message schemas", () => {
 
   it("rejects null where the version forbids it, a malformed tagged field and trailing bytes", () => {
     expectDecodeError(() => Sample.decode(hex("0007 00000001 00000001 ffff"), 1));
-    expectInvalidArgument(() => Sample.encode({ code: 1, items: [{ id: 1, label: null }], limit: 0, producerId: 0n, note: null }, 1));
+    expectInvalidArgument(() =>
+      Sample.encode({ code: 1, items: [{ id: 1, label: null }], limit: 0, producerId: 0n, note: null }, 1),
+    );
     expectDecodeError(() => Sample.decode(hex("0007 01 0000000000000002 01 00 02 0000"), 3));
     expectDecodeError(() => Sample.decode(hex("0007 00000000 00"), 0));
     expectInvalidArgument(() => Sample.encode(Sample.body.defaultValue(), 4));

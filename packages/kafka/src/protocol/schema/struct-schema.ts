@@ -56,7 +56,8 @@ export class StructSchema<F extends FieldShape> implements WireType<StructValue<
       const tagged = new Map<number, FieldPlan>();
       for (const [name, spec] of Object.entries(this.fields)) {
         const present = inVersionRange(spec.versions, context.version);
-        const isTagged = present && context.flexible && spec.tag !== undefined && inVersionRange(spec.taggedVersions, context.version);
+        const isTagged =
+          present && context.flexible && spec.tag !== undefined && inVersionRange(spec.taggedVersions, context.version);
         const entry: FieldPlan = {
           key: name,
           label: `${this.typeName}.${name}`,
@@ -78,7 +79,9 @@ export class StructSchema<F extends FieldShape> implements WireType<StructValue<
     const value: Record<string, unknown> = {};
     for (const entry of plan.fields) {
       value[entry.key] =
-        entry.mode === "inline" ? entry.spec.type.read(reader, entry.label, context, entry.nullable) : entry.spec.defaultValue();
+        entry.mode === "inline"
+          ? entry.spec.type.read(reader, entry.label, context, entry.nullable)
+          : entry.spec.defaultValue();
     }
     if (context.flexible) {
       const unknown: RawTaggedField[] = [];
@@ -98,13 +101,20 @@ export class StructSchema<F extends FieldShape> implements WireType<StructValue<
   }
 
   write(writer: ByteWriter, value: StructValue<F> | null, field: string, context: CodecContext): void {
-    if (value === null || typeof value !== "object") throw invalidArgument(field, value, `not a ${this.typeName} object`);
+    if (value === null || typeof value !== "object")
+      throw invalidArgument(field, value, `not a ${this.typeName} object`);
     const plan = this.#plan(context);
     const record = value as Record<string, unknown>;
     for (const entry of plan.fields) {
       if (entry.mode !== "inline") continue;
       const item = record[entry.key];
-      entry.spec.type.write(writer, item === undefined ? entry.spec.defaultValue() : item, entry.label, context, entry.nullable);
+      entry.spec.type.write(
+        writer,
+        item === undefined ? entry.spec.defaultValue() : item,
+        entry.label,
+        context,
+        entry.nullable,
+      );
     }
     if (!context.flexible) return;
     const tagged: RawTaggedField[] = [];

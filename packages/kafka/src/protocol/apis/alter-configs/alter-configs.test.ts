@@ -8,12 +8,24 @@ describeGolden("alter-configs", [
     schema: AlterConfigsRequest,
     versions: versionsFrom(0, 2),
     sample: {
-      resources: [{ resourceType: 2, resourceName: "orders", configs: [{ name: "retention.ms", value: "60000" }, { name: "cleanup.policy", value: null }] }],
+      resources: [
+        {
+          resourceType: 2,
+          resourceName: "orders",
+          configs: [
+            { name: "retention.ms", value: "60000" },
+            { name: "cleanup.policy", value: null },
+          ],
+        },
+      ],
       validateOnly: true,
     } satisfies AlterConfigsRequest,
     wire: (v) => {
       const f = v >= 2;
-      const configs = arr(f, [cat(str(f, "retention.ms"), str(f, "60000"), tags(f)), cat(str(f, "cleanup.policy"), str(f, null), tags(f))]);
+      const configs = arr(f, [
+        cat(str(f, "retention.ms"), str(f, "60000"), tags(f)),
+        cat(str(f, "cleanup.policy"), str(f, null), tags(f)),
+      ]);
       return cat(arr(f, [cat(i8(2), str(f, "orders"), configs, tags(f))]), bool(true), tags(f));
     },
   },
@@ -29,7 +41,10 @@ describeGolden("alter-configs", [
     } satisfies AlterConfigsResponse,
     wire: (v) => {
       const f = v >= 2;
-      const results = [cat(i16(0), str(f, null), i8(2), str(f, "orders"), tags(f)), cat(i16(40), str(f, "Invalid value"), i8(2), str(f, "bad"), tags(f))];
+      const results = [
+        cat(i16(0), str(f, null), i8(2), str(f, "orders"), tags(f)),
+        cat(i16(40), str(f, "Invalid value"), i8(2), str(f, "bad"), tags(f)),
+      ];
       return cat(i32(3), arr(f, results), tags(f));
     },
   },

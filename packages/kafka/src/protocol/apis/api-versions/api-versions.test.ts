@@ -34,7 +34,10 @@ describeGolden("api-versions", [
       const f = v >= 3;
       return cat(
         i16(35),
-        arr(f, response.apiKeys.map((key) => cat(i16(key.apiKey), i16(key.minVersion), i16(key.maxVersion), tags(f)))),
+        arr(
+          f,
+          response.apiKeys.map((key) => cat(i16(key.apiKey), i16(key.minVersion), i16(key.maxVersion), tags(f))),
+        ),
         v >= 1 && i32(5),
         tags(f, [
           [0, arr(true, [cat(str(true, "metadata.version"), i16(1), i16(20), tags(true))])],

@@ -18,7 +18,10 @@ describeGolden("create-partitions", [
     wire: (v) => {
       const f = v >= 2;
       const assignments = arr(f, [cat(arr(f, [i32(1)]), tags(f)), cat(arr(f, [i32(1), i32(2)]), tags(f))]);
-      const topics = arr(f, [cat(str(f, "orders"), i32(6), assignments, tags(f)), cat(str(f, "events"), i32(3), arr(f, null), tags(f))]);
+      const topics = arr(f, [
+        cat(str(f, "orders"), i32(6), assignments, tags(f)),
+        cat(str(f, "events"), i32(3), arr(f, null), tags(f)),
+      ]);
       return cat(topics, i32(30_000), bool(true), tags(f));
     },
   },
@@ -34,7 +37,10 @@ describeGolden("create-partitions", [
     } satisfies CreatePartitionsResponse,
     wire: (v) => {
       const f = v >= 2;
-      const results = [cat(str(f, "orders"), i16(0), str(f, null), tags(f)), cat(str(f, "events"), i16(37), str(f, "Topic already has 3 partitions."), tags(f))];
+      const results = [
+        cat(str(f, "orders"), i16(0), str(f, null), tags(f)),
+        cat(str(f, "events"), i16(37), str(f, "Topic already has 3 partitions."), tags(f)),
+      ];
       return cat(i32(2), arr(f, results), tags(f));
     },
   },

@@ -50,7 +50,10 @@ describeGolden("create-topics", [
         i32(3),
         i16(1),
         arr(f, [cat(i32(0), arr(f, [i32(1)]), tags(f))]),
-        arr(f, [cat(str(f, "cleanup.policy"), str(f, "compact"), tags(f)), cat(str(f, "retention.ms"), str(f, null), tags(f))]),
+        arr(f, [
+          cat(str(f, "cleanup.policy"), str(f, "compact"), tags(f)),
+          cat(str(f, "retention.ms"), str(f, null), tags(f)),
+        ]),
         tags(f),
       );
       return cat(arr(f, [topic]), i32(30_000), v >= 1 && bool(true), tags(f));

@@ -25,7 +25,11 @@ describeGolden("delete-groups", [
     } satisfies DeleteGroupsResponse,
     wire: (v) => {
       const f = v >= 2;
-      return cat(i32(4), arr(f, [cat(str(f, "billing"), i16(0), tags(f)), cat(str(f, "audit"), i16(68), tags(f))]), tags(f));
+      return cat(
+        i32(4),
+        arr(f, [cat(str(f, "billing"), i16(0), tags(f)), cat(str(f, "audit"), i16(68), tags(f))]),
+        tags(f),
+      );
     },
   },
 ]);

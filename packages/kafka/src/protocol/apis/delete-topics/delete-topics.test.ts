@@ -9,7 +9,11 @@ describeGolden("delete-topics", [
   {
     schema: DeleteTopicsRequest,
     versions: versionsFrom(1, 6),
-    sample: { topics: [{ name: "orders", topicId: TOPIC_ID }], topicNames: ["orders", "events"], timeoutMs: 30_000 } satisfies DeleteTopicsRequest,
+    sample: {
+      topics: [{ name: "orders", topicId: TOPIC_ID }],
+      topicNames: ["orders", "events"],
+      timeoutMs: 30_000,
+    } satisfies DeleteTopicsRequest,
     wire: (v) => {
       const f = v >= 4;
       return cat(
@@ -23,7 +27,10 @@ describeGolden("delete-topics", [
   {
     schema: DeleteTopicsResponse,
     versions: versionsFrom(1, 6),
-    sample: { throttleTimeMs: 1, responses: [{ name: "orders", topicId: TOPIC_ID, errorCode: 3, errorMessage: "unknown" }] } satisfies DeleteTopicsResponse,
+    sample: {
+      throttleTimeMs: 1,
+      responses: [{ name: "orders", topicId: TOPIC_ID, errorCode: 3, errorMessage: "unknown" }],
+    } satisfies DeleteTopicsResponse,
     wire: (v) => {
       const f = v >= 4;
       const result = cat(str(f, "orders"), v >= 6 && uuid(TOPIC_ID), i16(3), v >= 5 && str(f, "unknown"), tags(f));

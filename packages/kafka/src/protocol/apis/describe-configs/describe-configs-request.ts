@@ -7,7 +7,15 @@ import { bool, int8, string } from "../../schema/scalar-types.js";
 import { type StructValue, struct } from "../../schema/struct-schema.js";
 
 /** Config resource types. */
-export const ConfigResourceType = { unknown: 0, any: 1, topic: 2, group: 3, broker: 4, brokerLogger: 8, clientMetrics: 16 } as const;
+export const ConfigResourceType = {
+  unknown: 0,
+  any: 1,
+  topic: 2,
+  group: 3,
+  broker: 4,
+  brokerLogger: 8,
+  clientMetrics: 16,
+} as const;
 
 const describeConfigsResource = struct("DescribeConfigsResource", {
   resourceType: field(int8),

@@ -69,7 +69,11 @@ describeGolden("describe-configs", [
         v >= 3 && str(f, "how old segments are discarded"),
         tags(f),
       );
-      return cat(i32(1), arr(f, [cat(i16(0), str(f, null), i8(2), str(f, "orders"), arr(f, [config]), tags(f))]), tags(f));
+      return cat(
+        i32(1),
+        arr(f, [cat(i16(0), str(f, null), i8(2), str(f, "orders"), arr(f, [config]), tags(f))]),
+        tags(f),
+      );
     },
   },
 ]);

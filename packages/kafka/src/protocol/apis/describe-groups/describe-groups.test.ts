@@ -53,7 +53,16 @@ describeGolden("describe-groups", [
         bytes(f, "0002"),
         tags(f),
       );
-      const group = cat(i16(0), str(f, "group-a"), str(f, "Stable"), str(f, "consumer"), str(f, "range"), arr(f, [member]), v >= 3 && i32(8), tags(f));
+      const group = cat(
+        i16(0),
+        str(f, "group-a"),
+        str(f, "Stable"),
+        str(f, "consumer"),
+        str(f, "range"),
+        arr(f, [member]),
+        v >= 3 && i32(8),
+        tags(f),
+      );
       return cat(v >= 1 && i32(1), arr(f, [group]), tags(f));
     },
   },

@@ -25,7 +25,12 @@ describeGolden("describe-log-dirs", [
         {
           errorCode: 0,
           logDir: "/var/lib/nereus",
-          topics: [{ name: "orders", partitions: [{ partitionIndex: 1, partitionSize: 123_456_789_012, offsetLag: 0, isFutureKey: false }] }],
+          topics: [
+            {
+              name: "orders",
+              partitions: [{ partitionIndex: 1, partitionSize: 123_456_789_012, offsetLag: 0, isFutureKey: false }],
+            },
+          ],
           totalBytes: 1_000_000_000_000,
           usableBytes: 400_000_000_000,
         },
@@ -36,7 +41,12 @@ describeGolden("describe-log-dirs", [
       const partitions = arr(f, [cat(i32(1), i64(123_456_789_012), i64(0), bool(false), tags(f))]);
       const topics = arr(f, [cat(str(f, "orders"), partitions, tags(f))]);
       const capacity = v >= 4 && cat(i64(1_000_000_000_000), i64(400_000_000_000));
-      return cat(i32(0), v >= 3 && i16(0), arr(f, [cat(i16(0), str(f, "/var/lib/nereus"), topics, capacity, tags(f))]), tags(f));
+      return cat(
+        i32(0),
+        v >= 3 && i16(0),
+        arr(f, [cat(i16(0), str(f, "/var/lib/nereus"), topics, capacity, tags(f))]),
+        tags(f),
+      );
     },
   },
 ]);

@@ -76,7 +76,13 @@ export const FetchRequest = message({
   validVersions: "0-17",
   flexibleVersions: "12+",
   fields: {
-    clusterId: nullableField(string, { versions: "12+", nullableVersions: "12+", tag: 0, taggedVersions: "12+", default: null }),
+    clusterId: nullableField(string, {
+      versions: "12+",
+      nullableVersions: "12+",
+      tag: 0,
+      taggedVersions: "12+",
+      default: null,
+    }),
     /** -1 for consumers; brokers replicating send their id (v0-14). */
     replicaId: field(int32, { versions: "0-14", default: -1 }),
     replicaState: field(replicaState, { versions: "15+", tag: 1, taggedVersions: "15+" }),

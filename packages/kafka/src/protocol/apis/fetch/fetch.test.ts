@@ -23,7 +23,15 @@ const request: FetchRequest = {
       topic: "orders",
       topicId: TOPIC_ID,
       partitions: [
-        { partition: 0, currentLeaderEpoch: 2, fetchOffset: 100, lastFetchedEpoch: 1, logStartOffset: 0, partitionMaxBytes: 65_536, replicaDirectoryId: DIRECTORY_ID },
+        {
+          partition: 0,
+          currentLeaderEpoch: 2,
+          fetchOffset: 100,
+          lastFetchedEpoch: 1,
+          logStartOffset: 0,
+          partitionMaxBytes: 65_536,
+          replicaDirectoryId: DIRECTORY_ID,
+        },
       ],
     },
   ],
@@ -66,7 +74,15 @@ describeGolden("fetch", [
     sample: request,
     wire: (v) => {
       const f = v >= 12;
-      const partition = cat(i32(0), v >= 9 && i32(2), i64(100), v >= 12 && i32(1), v >= 5 && i64(0), i32(65_536), tags(f, v >= 17 ? [[0, uuid(DIRECTORY_ID)]] : []));
+      const partition = cat(
+        i32(0),
+        v >= 9 && i32(2),
+        i64(100),
+        v >= 12 && i32(1),
+        v >= 5 && i64(0),
+        i32(65_536),
+        tags(f, v >= 17 ? [[0, uuid(DIRECTORY_ID)]] : []),
+      );
       const topic = cat(v <= 12 && str(f, "orders"), v >= 13 && uuid(TOPIC_ID), arr(f, [partition]), tags(f));
       const forgotten = cat(v <= 12 && str(f, "old"), v >= 13 && uuid(OLD_TOPIC_ID), arr(f, [i32(1), i32(2)]), tags(f));
       const tagged: Array<[number, string]> = [];
@@ -114,7 +130,13 @@ describeGolden("fetch", [
       );
       const topic = cat(v <= 12 && str(f, "orders"), v >= 13 && uuid(TOPIC_ID), arr(f, [partition]), tags(f));
       const endpoints = arr(true, [cat(i32(1), str(true, "localhost"), i32(9092), str(true, "r"), tags(true))]);
-      return cat(v >= 1 && i32(1), v >= 7 && i16(0), v >= 7 && i32(3), arr(f, [topic]), tags(f, v >= 16 ? [[0, endpoints]] : []));
+      return cat(
+        v >= 1 && i32(1),
+        v >= 7 && i16(0),
+        v >= 7 && i32(3),
+        arr(f, [topic]),
+        tags(f, v >= 16 ? [[0, endpoints]] : []),
+      );
     },
   },
 ]);

@@ -22,7 +22,12 @@ describeGolden("find-coordinator", [
     sample: request,
     wire: (v) => {
       const f = v >= 3;
-      return cat(v <= 3 && str(f, "group-a"), v >= 1 && i8(1), v >= 4 && arr(f, [str(f, "group-a"), str(f, "group-b")]), tags(f));
+      return cat(
+        v <= 3 && str(f, "group-a"),
+        v >= 1 && i8(1),
+        v >= 4 && arr(f, [str(f, "group-a"), str(f, "group-b")]),
+        tags(f),
+      );
     },
   },
   {

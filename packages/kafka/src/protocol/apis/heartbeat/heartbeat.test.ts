@@ -7,7 +7,12 @@ describeGolden("heartbeat", [
   {
     schema: HeartbeatRequest,
     versions: versionsFrom(0, 4),
-    sample: { groupId: "group-a", generationId: 5, memberId: "member-1", groupInstanceId: "instance-1" } satisfies HeartbeatRequest,
+    sample: {
+      groupId: "group-a",
+      generationId: 5,
+      memberId: "member-1",
+      groupInstanceId: "instance-1",
+    } satisfies HeartbeatRequest,
     wire: (v) => {
       const f = v >= 4;
       return cat(str(f, "group-a"), i32(5), str(f, "member-1"), v >= 3 && str(f, "instance-1"), tags(f));

@@ -43,7 +43,10 @@ describeGolden("incremental-alter-configs", [
     } satisfies IncrementalAlterConfigsResponse,
     wire: (v) => {
       const f = v >= 1;
-      const results = [cat(i16(0), str(f, null), i8(2), str(f, "orders"), tags(f)), cat(i16(3), str(f, "unknown topic"), i8(2), str(f, "gone"), tags(f))];
+      const results = [
+        cat(i16(0), str(f, null), i8(2), str(f, "orders"), tags(f)),
+        cat(i16(3), str(f, "unknown topic"), i8(2), str(f, "gone"), tags(f)),
+      ];
       return cat(i32(5), arr(f, results), tags(f));
     },
   },

@@ -10,7 +10,12 @@ describeGolden("init-producer-id", [
   {
     schema: InitProducerIdRequest,
     versions: versionsFrom(0, 5),
-    sample: { transactionalId: "txn-1", transactionTimeoutMs: 60_000, producerId: PRODUCER_ID, producerEpoch: 3 } satisfies InitProducerIdRequest,
+    sample: {
+      transactionalId: "txn-1",
+      transactionTimeoutMs: 60_000,
+      producerId: PRODUCER_ID,
+      producerEpoch: 3,
+    } satisfies InitProducerIdRequest,
     wire: (v) => {
       const f = v >= 2;
       return cat(str(f, "txn-1"), i32(60_000), v >= 3 && i64(PRODUCER_ID), v >= 3 && i16(3), tags(f));
@@ -19,7 +24,12 @@ describeGolden("init-producer-id", [
   {
     schema: InitProducerIdResponse,
     versions: versionsFrom(0, 5),
-    sample: { throttleTimeMs: 1, errorCode: 0, producerId: PRODUCER_ID, producerEpoch: 4 } satisfies InitProducerIdResponse,
+    sample: {
+      throttleTimeMs: 1,
+      errorCode: 0,
+      producerId: PRODUCER_ID,
+      producerEpoch: 4,
+    } satisfies InitProducerIdResponse,
     wire: (v) => cat(i32(1), i16(0), i64(PRODUCER_ID), i16(4), tags(v >= 2)),
   },
 ]);

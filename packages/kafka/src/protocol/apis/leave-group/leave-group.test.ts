@@ -32,7 +32,12 @@ describeGolden("leave-group", [
     sample: response,
     wire: (v) => {
       const f = v >= 4;
-      return cat(v >= 1 && i32(1), i16(0), v >= 3 && arr(f, [cat(str(f, "member-1"), str(f, null), i16(25), tags(f))]), tags(f));
+      return cat(
+        v >= 1 && i32(1),
+        i16(0),
+        v >= 3 && arr(f, [cat(str(f, "member-1"), str(f, null), i16(25), tags(f))]),
+        tags(f),
+      );
     },
   },
 ]);

@@ -23,7 +23,13 @@ describeGolden("list-groups", [
     } satisfies ListGroupsResponse,
     wire: (v) => {
       const f = v >= 3;
-      const group = cat(str(f, "group-a"), str(f, "consumer"), v >= 4 && str(f, "Stable"), v >= 5 && str(f, "classic"), tags(f));
+      const group = cat(
+        str(f, "group-a"),
+        str(f, "consumer"),
+        v >= 4 && str(f, "Stable"),
+        v >= 5 && str(f, "classic"),
+        tags(f),
+      );
       return cat(v >= 1 && i32(1), i16(0), arr(f, [group]), tags(f));
     },
   },

@@ -8,7 +8,13 @@ import { int32, int64, int8, string } from "../../schema/scalar-types.js";
 import { type StructValue, struct } from "../../schema/struct-schema.js";
 
 /** Special timestamps of ListOffsets. */
-export const ListOffsetsTimestamp = { latest: -1, earliest: -2, maxTimestamp: -3, earliestLocal: -4, latestTiered: -5 } as const;
+export const ListOffsetsTimestamp = {
+  latest: -1,
+  earliest: -2,
+  maxTimestamp: -3,
+  earliestLocal: -4,
+  latestTiered: -5,
+} as const;
 
 const listOffsetsPartition = struct("ListOffsetsPartition", {
   partitionIndex: field(int32),

@@ -24,7 +24,15 @@ const response: MetadataResponse = {
       topicId: TOPIC_ID,
       isInternal: true,
       partitions: [
-        { errorCode: 0, partitionIndex: 2, leaderId: 1, leaderEpoch: 4, replicaNodes: [1], isrNodes: [1], offlineReplicas: [3] },
+        {
+          errorCode: 0,
+          partitionIndex: 2,
+          leaderId: 1,
+          leaderEpoch: 4,
+          replicaNodes: [1],
+          isrNodes: [1],
+          offlineReplicas: [3],
+        },
       ],
       topicAuthorizedOperations: 8,
     },
@@ -64,7 +72,15 @@ describeGolden("metadata", [
         v >= 5 && arr(f, [i32(3)]),
         tags(f),
       );
-      const topic = cat(i16(0), str(f, "orders"), v >= 10 && uuid(TOPIC_ID), v >= 1 && bool(true), arr(f, [partition]), v >= 8 && i32(8), tags(f));
+      const topic = cat(
+        i16(0),
+        str(f, "orders"),
+        v >= 10 && uuid(TOPIC_ID),
+        v >= 1 && bool(true),
+        arr(f, [partition]),
+        v >= 8 && i32(8),
+        tags(f),
+      );
       return cat(
         v >= 3 && i32(3),
         arr(f, [cat(i32(1), str(f, "localhost"), i32(9092), v >= 1 && str(f, "r1"), tags(f))]),

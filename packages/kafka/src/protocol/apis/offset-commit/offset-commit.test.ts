@@ -12,12 +12,23 @@ const request: OffsetCommitRequest = {
   topics: [
     {
       name: "orders",
-      partitions: [{ partitionIndex: 0, committedOffset: 42, committedLeaderEpoch: 3, commitTimestamp: 1_700_000_000_000, committedMetadata: "meta" }],
+      partitions: [
+        {
+          partitionIndex: 0,
+          committedOffset: 42,
+          committedLeaderEpoch: 3,
+          commitTimestamp: 1_700_000_000_000,
+          committedMetadata: "meta",
+        },
+      ],
     },
   ],
 };
 
-const response: OffsetCommitResponse = { throttleTimeMs: 1, topics: [{ name: "orders", partitions: [{ partitionIndex: 0, errorCode: 22 }] }] };
+const response: OffsetCommitResponse = {
+  throttleTimeMs: 1,
+  topics: [{ name: "orders", partitions: [{ partitionIndex: 0, errorCode: 22 }] }],
+};
 
 describeGolden("offset-commit", [
   {
@@ -26,7 +37,14 @@ describeGolden("offset-commit", [
     sample: request,
     wire: (v) => {
       const f = v >= 8;
-      const partition = cat(i32(0), i64(42), v >= 6 && i32(3), v === 1 && i64(1_700_000_000_000), str(f, "meta"), tags(f));
+      const partition = cat(
+        i32(0),
+        i64(42),
+        v >= 6 && i32(3),
+        v === 1 && i64(1_700_000_000_000),
+        str(f, "meta"),
+        tags(f),
+      );
       return cat(
         str(f, "group-a"),
         v >= 1 && i32(5),
@@ -44,7 +62,11 @@ describeGolden("offset-commit", [
     sample: response,
     wire: (v) => {
       const f = v >= 8;
-      return cat(v >= 3 && i32(1), arr(f, [cat(str(f, "orders"), arr(f, [cat(i32(0), i16(22), tags(f))]), tags(f))]), tags(f));
+      return cat(
+        v >= 3 && i32(1),
+        arr(f, [cat(str(f, "orders"), arr(f, [cat(i32(0), i16(22), tags(f))]), tags(f))]),
+        tags(f),
+      );
     },
   },
 ]);

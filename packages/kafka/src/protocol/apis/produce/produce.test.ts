@@ -44,7 +44,13 @@ describeGolden("produce", [
     wire: (v) => {
       const f = v >= 9;
       const partition = cat(i32(0), bytes(f, RECORDS), tags(f));
-      return cat(v >= 3 && str(f, "txn-1"), i16(-1), i32(30_000), arr(f, [cat(str(f, "orders"), arr(f, [partition]), tags(f))]), tags(f));
+      return cat(
+        v >= 3 && str(f, "txn-1"),
+        i16(-1),
+        i32(30_000),
+        arr(f, [cat(str(f, "orders"), arr(f, [partition]), tags(f))]),
+        tags(f),
+      );
     },
   },
   {
@@ -64,7 +70,11 @@ describeGolden("produce", [
         tags(f, v >= 10 ? [[0, cat(i32(1), i32(2), tags(true))]] : []),
       );
       const endpoints = arr(true, [cat(i32(1), str(true, "localhost"), i32(9092), str(true, null), tags(true))]);
-      return cat(arr(f, [cat(str(f, "orders"), arr(f, [partition]), tags(f))]), v >= 1 && i32(10), tags(f, v >= 10 ? [[0, endpoints]] : []));
+      return cat(
+        arr(f, [cat(str(f, "orders"), arr(f, [partition]), tags(f))]),
+        v >= 1 && i32(10),
+        tags(f, v >= 10 ? [[0, endpoints]] : []),
+      );
     },
   },
 ]);

@@ -14,7 +14,13 @@ const request: SyncGroupRequest = {
   assignments: [{ memberId: "member-1", assignment: hex("0001ff") }],
 };
 
-const response: SyncGroupResponse = { throttleTimeMs: 2, errorCode: 0, protocolType: "consumer", protocolName: "range", assignment: hex("0001ff") };
+const response: SyncGroupResponse = {
+  throttleTimeMs: 2,
+  errorCode: 0,
+  protocolType: "consumer",
+  protocolName: "range",
+  assignment: hex("0001ff"),
+};
 
 describeGolden("sync-group", [
   {
@@ -41,7 +47,14 @@ describeGolden("sync-group", [
     sample: response,
     wire: (v) => {
       const f = v >= 4;
-      return cat(v >= 1 && i32(2), i16(0), v >= 5 && str(f, "consumer"), v >= 5 && str(f, "range"), bytes(f, "0001ff"), tags(f));
+      return cat(
+        v >= 1 && i32(2),
+        i16(0),
+        v >= 5 && str(f, "consumer"),
+        v >= 5 && str(f, "range"),
+        bytes(f, "0001ff"),
+        tags(f),
+      );
     },
   },
 ]);
