@@ -169,19 +169,9 @@ function decodeFormat(reader: ProtoReader): LedgerMetadata {
       case 5:
         stateNumber = reader.int32();
         break;
-      case 6: {
-        const segment = reader.message("segment");
-        const ensemble: string[] = [];
-        let firstEntryId: number | undefined;
-        for (let inner = segment.next(); inner !== undefined; inner = segment.next()) {
-          if (inner.field === 1) ensemble.push(segment.string());
-          else if (inner.field === 2) firstEntryId = segment.safeInt64();
-          else segment.skip();
-        }
-        if (firstEntryId === undefined) throw segment.error("required field firstEntryId is missing");
-        segments.push({ firstEntryId, ensemble });
+      case 6:
+        segments.push(decodeSegment(reader.message("segment")));
         break;
-      }
       case 7:
         digestNumber = reader.int32();
         break;
@@ -194,18 +184,9 @@ function decodeFormat(reader: ProtoReader): LedgerMetadata {
       case 10:
         ctimeMs = reader.safeInt64();
         break;
-      case 11: {
-        const entry = reader.message("customMetadata");
-        let key = "";
-        let value: Uint8Array = new Uint8Array(0);
-        for (let inner = entry.next(); inner !== undefined; inner = entry.next()) {
-          if (inner.field === 1) key = entry.string();
-          else if (inner.field === 2) value = entry.bytes().slice();
-          else entry.skip();
-        }
-        customEntries.push([key, value]);
+      case 11:
+        customEntries.push(decodeCustomMetadataEntry(reader.message("customMetadata")));
         break;
-      }
       case 12:
         cToken = reader.int64();
         break;
@@ -239,4 +220,29 @@ function decodeFormat(reader: ProtoReader): LedgerMetadata {
   };
   validateLedgerMetadata(metadata, ErrorCode.DECODE_ERROR);
   return metadata;
+}
+
+/** One `segment:6` message: { ensembleMember:1* string, firstEntryId:2 int64 }. */
+function decodeSegment(segment: ProtoReader): LedgerSegment {
+  const ensemble: string[] = [];
+  let firstEntryId: number | undefined;
+  for (let inner = segment.next(); inner !== undefined; inner = segment.next()) {
+    if (inner.field === 1) ensemble.push(segment.string());
+    else if (inner.field === 2) firstEntryId = segment.safeInt64();
+    else segment.skip();
+  }
+  if (firstEntryId === undefined) throw segment.error("required field firstEntryId is missing");
+  return { firstEntryId, ensemble };
+}
+
+/** One `customMetadata:11` message: { key:1 string, value:2 bytes } (the value copied out of the znode bytes). */
+function decodeCustomMetadataEntry(entry: ProtoReader): [string, Uint8Array] {
+  let key = "";
+  let value: Uint8Array = new Uint8Array(0);
+  for (let inner = entry.next(); inner !== undefined; inner = entry.next()) {
+    if (inner.field === 1) key = entry.string();
+    else if (inner.field === 2) value = entry.bytes().slice();
+    else entry.skip();
+  }
+  return [key, value];
 }
