@@ -3,17 +3,12 @@
 // a lost speculative compare applied nothing and is not classified: the caller falls back), the intent (absent, or present with identical bytes at its revision) and the provider's protection
 // conditions, and writes the protection, the intent, the new head, the replay marker and — when the ack boundary
 // needs it — the generation-0 index entry. A lost CAS is classified from the values the same transaction read
-// back (docs/architecture.md §3.3); only compatible changes are retried. A lost protection compare under an unchanged head
-// is METADATA_CONDITION_FAILED unless the writer's optional `classifyProtectionConflict` (fed the protection keys
-// the same transaction read back) reports the writer FENCED. An exception thrown while the request is in
+// back (docs/architecture.md §3.3; classify-lost-head-commit.ts); only compatible changes are retried. An exception thrown while the request is in
 // flight leaves `attempt.stage === "HEAD_REQUEST_IN_FLIGHT"`: the caller must treat it as MAY_HAVE_COMMITTED.
 import type { CommitIntent } from "../domain/commit-records.js";
 import type { StreamHead } from "../domain/stream-head.js";
-import { ErrorCode } from "../errors/error-code.js";
-import { NereusError } from "../errors/nereus-error.js";
 import type { PipelineLink } from "../lane/pipeline-link.js";
 import { deriveGenerationZero } from "../read/derive-generation-zero.js";
-import { findCommit } from "../commit-chain/find-commit.js";
 import type { SessionPlan } from "../session/plan-session.js";
 import type { TxnRequest, WriteOp } from "../spi/metadata-store.js";
 import type { PersistedWrite, TargetProtection, WalWriter } from "../spi/wal.js";
@@ -21,10 +16,9 @@ import type { AppendContext } from "./append-context.js";
 import type { VersionedHead } from "../records/stream-keyspace.js";
 import type { AppendAttempt } from "../lane/append-attempt.js";
 import type { AppendStepHooks } from "./append-step-hooks.js";
-import { classifyHeadConflict } from "./classify-head-conflict.js";
+import { classifyLostHeadCommit, findMovedCommit } from "./classify-lost-head-commit.js";
 import type { Deadline } from "../timing/deadline.js";
 import { definitelyNotApplied } from "./definitely-not-applied.js";
-import { reuseCommitIntent } from "./reuse-commit-intent.js";
 
 export interface HeadCommitInput {
   readonly context: AppendContext;
@@ -76,29 +70,13 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
   const indexWrite: WriteOp | undefined = attempt.plan.writesGenerationZeroIndex
     ? { type: "put", key: keyspace.indexKey(streamId, intent.offsetEnd, 0), value: keyspace.encodeIndex(derived.index) }
     : undefined;
-  // The protection compare keys ride in the failure read-back, so a lost protection compare is classified from the
-  // same response (no extra round trip; nothing is read on success).
-  const readOnFailure = [
-    headKey,
-    intentKey,
-    markerKey,
-    ...input.protection.compares
-      .map((compare) => compare.key)
-      .filter((key) => key !== headKey && key !== intentKey && key !== markerKey),
-  ];
+  const readOnFailure = failureReadBack(headKey, intentKey, markerKey, input.protection);
   let base = input.base;
   let intentRevision = 0;
   for (let retry = 0; ; retry++) {
     deadline.check(`append to ${streamId}`);
     if (context.stepHooks.beforeHeadCommit !== undefined) await input.runHook("beforeHeadCommit");
-    const next: StreamHead = {
-      ...base.head,
-      committedEndOffset: intent.offsetEnd,
-      cumulativeSize: intent.cumulativeSize,
-      commitVersion: intent.commitVersion,
-      lastCommitId: intent.commitId,
-      session: input.sessionPlan.next,
-    };
+    const next = committedHead(base.head, intent, input.sessionPlan);
     const speculative = retry === 0 ? input.expectedHeadValue : undefined;
     const headValue = keyspace.encodeHead(next);
     const writes: WriteOp[] = [...input.protection.writes];
@@ -143,66 +121,53 @@ export async function commitHead(input: HeadCommitInput): Promise<HeadCommitResu
     }
     attempt.stage = "PRIMARY_WAL_DURABLE";
     if (speculative !== undefined) return undefined;
-    const headKv = result.current.get(headKey);
-    const current = headKv === undefined ? undefined : keyspace.decodeHead(headKv);
-    const storedIntentKv = result.current.get(intentKey);
-    const newIntentRevision = reuseCommitIntent(storedIntentKv, intentBytes, streamId, intent.commitId);
-    const verdict = classifyHeadConflict({
-      expected: base.head,
-      current: current?.head,
-      commitId: intent.commitId,
-      markerFound: result.current.has(markerKey),
-      heldSession: input.heldSession,
+    const lost = classifyLostHeadCommit(input, {
+      base,
+      intentRevision,
+      retry,
+      readBack: result.current,
+      headKey,
+      intentKey,
+      markerKey,
+      intentBytes,
     });
-    if (verdict.kind === "committed") {
-      attempt.stage = "COMMITTED";
-      const stored = storedIntentKv === undefined ? intent : keyspace.decodeIntent(storedIntentKv);
-      return { intent: stored, head: undefined, generationZeroCommitted: indexWrite !== undefined };
-    }
-    if (verdict.kind === "fail")
-      throw new NereusError(verdict.code, verdict.message, { retryable: verdict.code === "OFFSET_CONFLICT" });
-    if (verdict.kind === "end-moved") {
-      const search = await findCommit({
-        metadata,
-        keyspace,
-        streamId,
-        commitId: intent.commitId,
-        expectedStartOffset: intent.offsetStart,
-        budget: context.limits.chainSearchBudget,
-        signal: deadline.signal,
-      });
-      if (search.kind === "found") {
-        attempt.stage = "COMMITTED";
-        return { intent: search.intent, head: undefined, generationZeroCommitted: false };
-      }
-      throw new NereusError(
-        ErrorCode.OFFSET_CONFLICT,
-        `stream ${streamId}: the committed end moved from ${String(intent.offsetStart)} to ${String(current?.head.committedEndOffset)} before this append committed`,
-      );
-    }
-    // Compatible change (renew, trim): resend against the current head, reusing an identical stored intent.
-    if (current === undefined) throw new NereusError(ErrorCode.STREAM_NOT_FOUND, `stream ${streamId} head disappeared`);
-    if (current.revision === base.revision && newIntentRevision === intentRevision) {
-      // The head and intent compares held: a protection compare failed. The provider may know it is final.
-      if (input.walWriter.classifyProtectionConflict?.(input.persisted, result.current) === "FENCED") {
-        throw new NereusError(
-          ErrorCode.FENCED_APPEND,
-          `stream ${streamId}: the WAL target's protection condition no longer holds and the provider reports this writer fenced`,
-          { retryable: false },
-        );
-      }
-      throw new NereusError(
-        ErrorCode.METADATA_CONDITION_FAILED,
-        `stream ${streamId}: the WAL target's protection condition no longer holds`,
-      );
-    }
-    if (retry >= context.limits.compatibleRetries) {
-      throw new NereusError(
-        ErrorCode.METADATA_CONDITION_FAILED,
-        `stream ${streamId}: head kept changing; gave up after ${String(retry + 1)} attempts`,
-      );
-    }
-    base = current;
-    intentRevision = newIntentRevision;
+    if (lost.kind === "committed")
+      return { intent: lost.intent, head: undefined, generationZeroCommitted: indexWrite !== undefined };
+    if (lost.kind === "end-moved")
+      return { intent: await findMovedCommit(input, lost.current), head: undefined, generationZeroCommitted: false };
+    base = lost.base;
+    intentRevision = lost.intentRevision;
   }
+}
+
+/**
+ * The keys a lost CAS reads back. The protection compare keys ride in the failure read-back, so a lost protection
+ * compare is classified from the same response (no extra round trip; nothing is read on success).
+ */
+function failureReadBack(
+  headKey: string,
+  intentKey: string,
+  markerKey: string,
+  protection: TargetProtection,
+): string[] {
+  return [
+    headKey,
+    intentKey,
+    markerKey,
+    ...protection.compares
+      .map((compare) => compare.key)
+      .filter((key) => key !== headKey && key !== intentKey && key !== markerKey),
+  ];
+}
+
+/** The head the CAS writes: `base` with the intent's commit facts and the planned session. */
+function committedHead(base: StreamHead, intent: CommitIntent, sessionPlan: SessionPlan): StreamHead {
+  return {
+    ...base,
+    committedEndOffset: intent.offsetEnd,
+    cumulativeSize: intent.cumulativeSize,
+    commitVersion: intent.commitVersion,
+    lastCommitId: intent.commitId,
+    session: sessionPlan.next,
+  };
 }
