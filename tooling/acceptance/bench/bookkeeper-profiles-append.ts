@@ -10,12 +10,8 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
-import {
-  createBookKeeperClient,
-  createBookKeeperWalRuntime,
-  ENTRY_FRAME_OVERHEAD,
-  type BookKeeperClient,
-} from "@nereus/bookkeeper";
+import { createBookKeeperClient, createBookKeeperWalRuntime, type BookKeeperClient } from "@nereus/bookkeeper";
+import { ENTRY_FRAME_OVERHEAD } from "@nereus/bookkeeper/internal";
 import { createStreamStore, type ObjectStore, type StorageProfile } from "@nereus/core";
 import { deleteObjectsUnder } from "@nereus/core/testing";
 import { createEtcdMetadataStore } from "@nereus/metadata";

@@ -9,7 +9,7 @@ import type { DigestManager } from "./digest-manager.js";
 /** Size of the entry header before the digest. */
 export const ENTRY_HEADER_LENGTH = 32;
 /** Size of the LAC record header before the digest. */
-export const LAC_HEADER_LENGTH = 16;
+const LAC_HEADER_LENGTH = 16;
 
 /** The header facts of an entry. */
 export interface EntryHeader {

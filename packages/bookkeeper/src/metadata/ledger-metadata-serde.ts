@@ -17,14 +17,14 @@ const STATE_NUMBER: Readonly<Record<LedgerState, number>> = { OPEN: 1, IN_RECOVE
 const encoder = new TextEncoder();
 
 /** The format this client writes. */
-export const METADATA_FORMAT_VERSION = 3;
+const METADATA_FORMAT_VERSION = 3;
 
 function decodeError(message: string, details: Record<string, unknown> = {}): NereusError {
   return new NereusError(ErrorCode.DECODE_ERROR, `ledger metadata: ${message}`, { details });
 }
 
 /** Checks the structural invariants of ledger metadata; throws INVALID_ARGUMENT naming the broken one. */
-export function validateLedgerMetadata(metadata: LedgerMetadata, code: ErrorCode = ErrorCode.INVALID_ARGUMENT): void {
+function validateLedgerMetadata(metadata: LedgerMetadata, code: ErrorCode = ErrorCode.INVALID_ARGUMENT): void {
   const fail = (message: string) => {
     throw new NereusError(code, `ledger metadata: ${message}`, { details: { ensembleSize: metadata.ensembleSize } });
   };

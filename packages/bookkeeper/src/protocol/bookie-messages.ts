@@ -11,7 +11,7 @@ export const AddFlag = { RECOVERY_ADD: 1 } as const;
 export type AddFlag = (typeof AddFlag)[keyof typeof AddFlag];
 
 /** AddRequest (op ADD_ENTRY): store `body` (header + digest + payload) as entry `entryId`. */
-export interface AddRequest {
+interface AddRequest {
   readonly type: "add";
   readonly ledgerId: bigint;
   readonly entryId: number;
@@ -25,7 +25,7 @@ export interface AddRequest {
 }
 
 /** ReadRequest (op READ_ENTRY). `entryId = -1` reads the last entry the bookie has for the ledger. */
-export interface ReadRequest {
+interface ReadRequest {
   readonly type: "read";
   readonly ledgerId: bigint;
   readonly entryId: number;
@@ -37,13 +37,13 @@ export interface ReadRequest {
 }
 
 /** ReadLacRequest (op READ_LAC). */
-export interface ReadLacRequest {
+interface ReadLacRequest {
   readonly type: "readLac";
   readonly ledgerId: bigint;
 }
 
 /** WriteLacRequest (op WRITE_LAC): `body` is the packaged LAC record (ledgerId, lac, digest). */
-export interface WriteLacRequest {
+interface WriteLacRequest {
   readonly type: "writeLac";
   readonly ledgerId: bigint;
   readonly lac: number;
@@ -52,7 +52,7 @@ export interface WriteLacRequest {
 }
 
 /** GetBookieInfoRequest (op GET_BOOKIE_INFO); `requested` is a bit set (1 = total disk, 2 = free disk). */
-export interface GetBookieInfoRequest {
+interface GetBookieInfoRequest {
   readonly type: "getBookieInfo";
   readonly requested: number;
 }

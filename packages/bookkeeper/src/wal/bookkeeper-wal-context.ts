@@ -25,7 +25,7 @@ export const DEFAULT_ROLLOVER_POLICY: LedgerRolloverPolicy = Object.freeze({
 });
 
 /** Ensemble, write quorum and ack quorum of every ledger the writer creates. */
-export interface LedgerQuorums {
+interface LedgerQuorums {
   readonly ensembleSize: number;
   readonly writeQuorumSize: number;
   readonly ackQuorumSize: number;

@@ -50,7 +50,7 @@ interface FrozenWrite {
 }
 
 /** The largest Nereus payload one BookKeeper entry carries with `digestLength` bytes of digest. */
-export function maxEntryPayload(digestLength: number): number {
+function maxEntryPayload(digestLength: number): number {
   return DEFAULT_MAX_FRAME_SIZE - ENTRY_HEADER_LENGTH - digestLength - REQUEST_OVERHEAD - ENTRY_FRAME_OVERHEAD;
 }
 

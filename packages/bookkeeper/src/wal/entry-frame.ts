@@ -10,11 +10,11 @@ import { ByteReader, ByteWriter, ErrorCode, NereusError, crc32c } from "@nereus/
 import { bytesEqual } from "@nereus/core/internal";
 
 /** "NBKE1". */
-export const ENTRY_FRAME_MAGIC: Uint8Array = new Uint8Array([0x4e, 0x42, 0x4b, 0x45, 0x31]);
+const ENTRY_FRAME_MAGIC: Uint8Array = new Uint8Array([0x4e, 0x42, 0x4b, 0x45, 0x31]);
 /** Bytes the frame adds to each payload. */
 export const ENTRY_FRAME_OVERHEAD = 17;
 /** Largest payload a frame may carry (a bookie frame is smaller still: 5 MiB). */
-export const ENTRY_FRAME_MAX_PAYLOAD = 64 * 1024 * 1024;
+const ENTRY_FRAME_MAX_PAYLOAD = 64 * 1024 * 1024;
 const MAX_RECORD_COUNT = 0x7fff_ffff;
 
 /** One decoded frame. */

@@ -21,7 +21,7 @@ export interface ZooKeeperException extends Error {
   readonly path?: string;
 }
 
-export interface ZooKeeperClientOptions {
+interface ZooKeeperClientOptions {
   readonly sessionTimeout?: number;
   readonly spinDelay?: number;
   readonly retries?: number;

@@ -20,7 +20,7 @@ import {
 } from "@nereus/core/internal";
 
 /** Fixed path segments (durable; never rename). */
-export const BookKeeperKeySegment = {
+const BookKeeperKeySegment = {
   STREAM_SCOPE: "bookkeeper",
   WRITER_STATE: "writer-state",
   ROOT: "physical-bookkeeper",
@@ -54,7 +54,7 @@ export function ledgerHash(clusterAlias: string, ledgerId: bigint): string {
 }
 
 /** The shard (first hash byte, 3 decimal digits) of a ledger hash. */
-export function ledgerShard(hash: string): string {
+function ledgerShard(hash: string): string {
   return space.shard(hash);
 }
 
@@ -74,7 +74,7 @@ export function ledgerRootKey(cluster: string, hash: string): string {
 }
 
 /** `P/physical-bookkeeper/v1/{shard}/ledgers/{hash}/ranges/`: scan prefix of a ledger's range protections. */
-export function ledgerRangesPrefix(cluster: string, hash: string): string {
+function ledgerRangesPrefix(cluster: string, hash: string): string {
   return `${space.targetPrefix(cluster, BookKeeperKeySegment.LEDGERS, hash)}${BookKeeperKeySegment.RANGES}/`;
 }
 

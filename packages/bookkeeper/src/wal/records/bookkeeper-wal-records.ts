@@ -20,7 +20,7 @@ export interface LedgerOwner {
 }
 
 /** The ledger a writer state names (present while ACTIVE or SEALING). */
-export interface WriterStateLedger {
+interface WriterStateLedger {
   readonly ledgerId: bigint;
   readonly segmentSequence: number;
   readonly createdAtMillis: number;
