@@ -5,7 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { AppendAttempt } from "../lane/append-attempt.js";
 
 /** Default number of retained attempts (docs/architecture.md §10; resolved results are cheap). */
-export const DEFAULT_RETAINED_ATTEMPTS = 10_000;
+const DEFAULT_RETAINED_ATTEMPTS = 10_000;
 
 interface Registered {
   readonly attempt: AppendAttempt;

@@ -7,7 +7,7 @@ import type { MetadataStore } from "../spi/metadata-store.js";
 import type { PersistedWrite, TargetProtection, WalWriter } from "../spi/wal.js";
 
 /** Most protection operations one head transaction may carry (etcd caps a txn at 128 operations). */
-export const MAX_PROTECTION_OPERATIONS = 64;
+const MAX_PROTECTION_OPERATIONS = 64;
 
 /** Returns the provider's protection, checked to fit in the head transaction. */
 export async function protectTarget(

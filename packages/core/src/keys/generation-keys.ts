@@ -10,7 +10,7 @@ import type { OffsetIndexKeyLocation } from "./stream-key-parsers.js";
 import { streamPrefix } from "./stream-keys.js";
 
 /** Fixed path segment of the generation index (durable; never rename). */
-export const GENERATION_INDEX_SEGMENT = "generation-index";
+const GENERATION_INDEX_SEGMENT = "generation-index";
 
 /** `P/streams/{sid}/generation-index/`: scan prefix of a stream's generation index. */
 export function generationIndexPrefix(prefix: string, streamId: string): string {

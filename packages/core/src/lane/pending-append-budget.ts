@@ -5,8 +5,8 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
 /** Defaults (docs/architecture.md §10): 1,024 in-flight appends, 64 MiB buffered. */
-export const DEFAULT_MAX_PENDING_APPENDS = 1_024;
-export const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
+const DEFAULT_MAX_PENDING_APPENDS = 1_024;
+const DEFAULT_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 
 /** Counting semaphore over (appends, bytes). Invariant: `release` undoes exactly one successful `reserve`. */
 export class PendingAppendBudget {

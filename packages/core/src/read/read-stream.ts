@@ -25,8 +25,8 @@ import { repairGenerationZeroIndex } from "./repair-generation-zero-index.js";
 import { scanGenerationCandidates, type GenerationScan } from "./scan-generation-candidates.js";
 import { scanIndexCandidates } from "./scan-index-candidates.js";
 
-export const DEFAULT_READ_MAX_RECORDS = 10_000;
-export const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
+const DEFAULT_READ_MAX_RECORDS = 10_000;
+const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
 /** Index ranges one read call may visit (bounds its I/O). */
 const MAX_RANGES_PER_READ = 64;
 /** Cached ranges fetched at once by one step of a read. */

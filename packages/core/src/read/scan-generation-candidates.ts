@@ -8,7 +8,7 @@ import type { MetadataStore } from "../spi/metadata-store.js";
 import type { StreamKeyspace } from "../records/stream-keyspace.js";
 
 /** Generation index entries one resolve scan looks at (entries ending further ahead are not considered). */
-export const GENERATION_SCAN_PAGE = 64;
+const GENERATION_SCAN_PAGE = 64;
 
 /** A committed generation entry and the revision it was read at. */
 export interface GenerationCandidate {

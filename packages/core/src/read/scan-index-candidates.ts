@@ -8,7 +8,7 @@ import type { MetadataStore } from "../spi/metadata-store.js";
 import type { StreamKeyspace } from "../records/stream-keyspace.js";
 
 /** Index entries one resolve scan looks at; a higher generation further ahead than this is not considered. */
-export const INDEX_SCAN_PAGE = 128;
+const INDEX_SCAN_PAGE = 128;
 
 export interface IndexScan {
   /** Entries with offsetStart ≤ offset < offsetEnd, highest generation first. */

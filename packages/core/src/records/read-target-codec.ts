@@ -21,9 +21,9 @@ import { RecordChecks } from "./record-checks.js";
 import { RecordWireIds } from "./record-wire-ids.js";
 
 /** Upper bound of an encoded target. */
-export const READ_TARGET_MAX_BYTES = 64 * 1024;
+const READ_TARGET_MAX_BYTES = 64 * 1024;
 /** Upper bound of an object key (the S3 limit). */
-export const OBJECT_KEY_MAX_BYTES = 1024;
+const OBJECT_KEY_MAX_BYTES = 1024;
 
 const OBJECT_SLICE_MAGIC = new Uint8Array([0x4e, 0x52, 0x4f, 0x31]);
 const BOOKKEEPER_RANGE_MAGIC = new Uint8Array([0x4e, 0x52, 0x42, 0x31]);

@@ -14,7 +14,7 @@ import { decodeRecordEnvelope, encodeRecordEnvelope } from "./record-envelope.js
 
 export const TEST_PREFIX = clusterPrefix("test");
 export const ORDERS_ID = streamIdFromName("orders");
-export const GOLDEN_COMMIT_ID = "cxjnvgershmzdmcolzij3qnzb5ds35g3reichtrstn76524iwpwq";
+const GOLDEN_COMMIT_ID = "cxjnvgershmzdmcolzij3qnzb5ds35g3reichtrstn76524iwpwq";
 
 export const FIXTURE_OBJECT_SLICE: ObjectSliceTarget = {
   type: "OBJECT_SLICE",
@@ -117,7 +117,7 @@ const text = (maxLength = 24): fc.Arbitrary<string> => fc.string({ unit: "graphe
 const u32 = fc.nat({ max: 0xffff_ffff });
 const offset = fc.nat({ max: 2 ** 50 });
 
-export const objectSliceArbitrary: fc.Arbitrary<ObjectSliceTarget> = fc.record({
+const objectSliceArbitrary: fc.Arbitrary<ObjectSliceTarget> = fc.record({
   type: fc.constant("OBJECT_SLICE" as const),
   version: fc.constant(1 as const),
   objectKey: text(60),
@@ -132,7 +132,7 @@ export const objectSliceArbitrary: fc.Arbitrary<ObjectSliceTarget> = fc.record({
   entryCount: fc.integer({ min: 1, max: 0xffff_ffff }),
 });
 
-export const bookKeeperRangeArbitrary: fc.Arbitrary<BookKeeperEntryRangeTarget> = fc.record({
+const bookKeeperRangeArbitrary: fc.Arbitrary<BookKeeperEntryRangeTarget> = fc.record({
   type: fc.constant("BOOKKEEPER_ENTRY_RANGE" as const),
   version: fc.constant(1 as const),
   clusterAlias: text(),
@@ -151,7 +151,7 @@ const payloadFormatArbitrary = fc.constantFrom<PayloadFormat>(
 );
 
 /** A payload format with per-entry record counts that are valid for it. */
-export const entriesArbitrary: fc.Arbitrary<{ payloadFormat: PayloadFormat; entryRecordCounts: number[] }> =
+const entriesArbitrary: fc.Arbitrary<{ payloadFormat: PayloadFormat; entryRecordCounts: number[] }> =
   payloadFormatArbitrary.chain((payloadFormat) =>
     fc
       .array(payloadFormat === "KAFKA_RECORD_BATCH" ? fc.integer({ min: 1, max: 0x7fff_ffff }) : fc.constant(1), {

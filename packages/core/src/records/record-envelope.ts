@@ -16,9 +16,9 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
 /** "NRM1". */
-export const RECORD_ENVELOPE_MAGIC: Uint8Array = new Uint8Array([0x4e, 0x52, 0x4d, 0x31]);
+const RECORD_ENVELOPE_MAGIC: Uint8Array = new Uint8Array([0x4e, 0x52, 0x4d, 0x31]);
 /** The only payload encoding: deterministic big-endian binary. */
-export const CANONICAL_BINARY_V1 = 1;
+const CANONICAL_BINARY_V1 = 1;
 
 export interface RecordEnvelopeHeader {
   readonly recordType: string;

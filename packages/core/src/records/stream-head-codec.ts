@@ -31,7 +31,7 @@ const HEADER: RecordEnvelopeHeader = {
   minReaderSchemaVersion: SCHEMA_VERSION,
 };
 /** Upper bound of the encoded attribute map (count + keys + values). */
-export const STREAM_ATTRIBUTES_MAX_BYTES = 16 * 1024;
+const STREAM_ATTRIBUTES_MAX_BYTES = 16 * 1024;
 
 interface EncodedAttribute {
   readonly key: Uint8Array;

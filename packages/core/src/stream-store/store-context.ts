@@ -7,7 +7,7 @@ import type { LifecycleContext } from "../lifecycle/lifecycle-context.js";
 import type { ReadContext, ReadLimits } from "../read/read-context.js";
 
 /** Bounds of the pipeline; defaults in docs/architecture.md §10. */
-export interface StoreLimits extends AppendLimits, ReadLimits {
+interface StoreLimits extends AppendLimits, ReadLimits {
   /** Group commit bounds; `undefined` disables merging. */
   readonly groupCommit: { readonly maxBytes: number; readonly maxEntries: number } | undefined;
   /** Append groups of one stream in flight at once (≥ 1). */

@@ -64,7 +64,7 @@ export interface AcquireSessionOptions extends OperationDeadlineOptions {
 
 const DEFAULT_SESSION_TTL_MS = 30_000;
 /** Append groups of one stream in flight at once unless `pipelineDepth` says otherwise. */
-export const DEFAULT_PIPELINE_DEPTH = 4;
+const DEFAULT_PIPELINE_DEPTH = 4;
 
 /**
  * One process's view of a Nereus cluster's streams. Invariants: an append succeeds only after its head CAS;

@@ -14,7 +14,7 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
 /** Default timeout of an operation that names none (30 s; docs/architecture.md §10). */
-export const DEFAULT_OPERATION_TIMEOUT_MS = 30_000;
+const DEFAULT_OPERATION_TIMEOUT_MS = 30_000;
 
 /**
  * A deadline plus the signals it combines (the caller's signal, the timeout, the owner's close signal).

@@ -7,7 +7,7 @@
 // fell into bucket i (at most `boundsNanos[i]`, above the bound before it), [2 + bounds] those above every bound.
 
 /** Default bucket upper bounds in seconds: 50 us to 1 s, fine enough to tell a page-cache write from a device flush. */
-export const DEFAULT_LATENCY_BOUNDS_SECONDS: readonly number[] = [
+const DEFAULT_LATENCY_BOUNDS_SECONDS: readonly number[] = [
   0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.1, 1,
 ];
 
