@@ -3,6 +3,7 @@ import { defineConfig } from "tsup";
 export default defineConfig({
   entry: {
     index: "src/index.ts",
+    internal: "src/internal.ts",
     "testing/index": "src/testing/index.ts",
     "publish-worker-thread": "src/publish-worker/publish-worker-thread.ts",
   },

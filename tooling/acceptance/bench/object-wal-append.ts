@@ -28,14 +28,16 @@ import { createEtcdMetadataStore } from "@nereus/metadata";
 import {
   createObjectWalRuntime,
   createS3ObjectStore,
+  type ObjectWalRuntime,
+  type S3ObjectStore,
+} from "@nereus/object-wal";
+import {
   crc32cToBase64,
   encodeWalObject,
   measureLag,
   streamMaterializationKey,
   streamMaterializationCodec,
-  type ObjectWalRuntime,
-  type S3ObjectStore,
-} from "@nereus/object-wal";
+} from "@nereus/object-wal/internal";
 import {
   SERVICES_FILE_ENV,
   loadServices,

@@ -3,7 +3,7 @@
 import type { StoredEntry } from "@nereus/core";
 
 /** One entry to write: opaque bytes that consume `recordCount` offsets (1 for opaque entries). */
-export interface WalEntryInput {
+interface WalEntryInput {
   readonly recordCount: number;
   readonly payload: Uint8Array;
   /** `crc32c(payload)` when the writer already has it: the encoder combines it instead of reading the payload. */

@@ -40,7 +40,7 @@ export type SourceReaders = (target: ReadTarget) => WalReader | undefined;
 const SOURCE_READ_CONCURRENCY = 8;
 
 /** Reads one source's entries and checks them against its index record. */
-export async function readSourceEntries(
+async function readSourceEntries(
   readers: SourceReaders,
   source: MaterializationSource,
   signal?: AbortSignal,
@@ -316,7 +316,7 @@ export async function verifyGenerationObject(
 }
 
 /** Decodes `bytes` strictly as `target`'s object and requires exactly `expected` (no I/O). */
-export function verifyGenerationBytes(
+function verifyGenerationBytes(
   bytes: Uint8Array,
   target: ReadTarget,
   streamId: string,

@@ -16,7 +16,7 @@ import {
 const encoder = new TextEncoder();
 
 /** Fixed path segments (durable; never rename). */
-export const MaterializationKeySegment = {
+const MaterializationKeySegment = {
   ROOT: "materialization",
   VERSION: "v1",
   REGISTRY: "stream-registry",

@@ -21,7 +21,7 @@ export type MaterializationTaskState = "CLAIMED" | "PREPARED" | "PUBLISHED" | "A
 /** What a task's sources are: generation-0 index entries (level 1) or committed generation entries (merges). */
 export type MaterializationSourceKind = "GENERATION_ZERO" | "GENERATION";
 
-export interface MaterializationClaim {
+interface MaterializationClaim {
   readonly workerId: string;
   /** Random per claim; the output object key contains it, so two claims never share an object. */
   readonly token: string;

@@ -142,7 +142,7 @@ export function sourceDigest(sources: readonly Pick<MaterializationSource, "key"
 }
 
 /** Deterministic task id of (stream, level, range, sources). */
-export function materializationTaskId(
+function materializationTaskId(
   streamId: string,
   level: number,
   offsetStart: number,

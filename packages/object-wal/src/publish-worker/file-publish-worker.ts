@@ -42,7 +42,7 @@ export type {
 } from "./publish-jobs.js";
 
 /** Default bytes of read chunks per pool (split evenly between its workers). */
-export const DEFAULT_READ_BUFFER_BYTES = 128 * 1024 * 1024;
+const DEFAULT_READ_BUFFER_BYTES = 128 * 1024 * 1024;
 
 /** A request that has a reply, as the pool hands it to `#post` (which gives it its id). */
 type Outgoing =

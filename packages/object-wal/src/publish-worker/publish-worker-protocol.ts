@@ -75,7 +75,7 @@ export type PublishWorkerReply =
   | { readonly kind: "write-segment"; readonly id: number; readonly outcome: SegmentWriteOutcome };
 
 /** How long the worker's physical steps take, recorded in shared memory (see `FilePublishPool.timings`). */
-export interface PublishWorkerTimings<H = SharedLatencyHistogramHandle> {
+interface PublishWorkerTimings<H = SharedLatencyHistogramHandle> {
   readonly segmentWrite: H;
   readonly segmentSync: H;
   readonly objectPublish: H;

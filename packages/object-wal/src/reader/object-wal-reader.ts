@@ -27,9 +27,9 @@ import { VerifiedSliceCache } from "./verified-slice-cache.js";
 /** Object types whose slices are NRS1 slices. */
 const NRS1_OBJECT_TYPES: ReadonlySet<string> = new Set(["MULTI_STREAM_WAL_OBJECT", "STREAM_GENERATION_OBJECT"]);
 
-export const DEFAULT_SLICE_CACHE_BYTES = 16 * 1024 * 1024;
-export const DEFAULT_COALESCE_GAP_BYTES = 64 * 1024;
-export const DEFAULT_MAX_COALESCED_BYTES = 16 * 1024 * 1024;
+const DEFAULT_SLICE_CACHE_BYTES = 16 * 1024 * 1024;
+const DEFAULT_COALESCE_GAP_BYTES = 64 * 1024;
+const DEFAULT_MAX_COALESCED_BYTES = 16 * 1024 * 1024;
 
 export interface ObjectWalReaderOptions {
   readonly objectStore: ObjectStore;

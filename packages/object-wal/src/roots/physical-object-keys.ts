@@ -16,7 +16,7 @@ import {
 } from "@nereus/core/internal";
 
 /** Fixed path segments (durable; never rename). */
-export const PhysicalObjectKeySegment = {
+const PhysicalObjectKeySegment = {
   ROOT: "physical-objects",
   VERSION: "v1",
   ROOTS: "roots",
@@ -34,13 +34,8 @@ export function objectKeyHash(objectKey: string): string {
 }
 
 /** The shard (first hash byte, 3 decimal digits) of an object key hash. */
-export function objectShard(keyHash: string): string {
+function objectShard(keyHash: string): string {
   return space.shard(keyHash);
-}
-
-/** `P/physical-objects/v1/`: scan prefix of every root and protection of a cluster. */
-export function physicalObjectsPrefix(cluster: string): string {
-  return space.prefix(cluster);
 }
 
 /** `P/physical-objects/v1/{shard}/roots/{hash}`: the PhysicalObjectRoot of one object. */

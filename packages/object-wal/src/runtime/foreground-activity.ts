@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 
 /** Default shortest window of {@link ForegroundActivity}'s rate measurement. */
-export const DEFAULT_FOREGROUND_WINDOW_MS = 250;
+const DEFAULT_FOREGROUND_WINDOW_MS = 250;
 
 export interface ForegroundActivityOptions {
   /** Monotone total of foreground bytes (appended + read) so far. */

@@ -19,7 +19,7 @@ export interface HeldPut {
 }
 
 /** One delete record written to a segment, waiting for the index: removes `key` if it is still the put it names. */
-export interface HeldDelete {
+interface HeldDelete {
   readonly key: string;
   /** Where the delete record itself lies. */
   readonly segment: number;

@@ -28,7 +28,7 @@ export interface HotSegmentReadsOptions {
 /** Default window: 16 segments (1 GiB of the default 64 MiB segments). */
 export const DEFAULT_HOT_READ_SEGMENTS = 16;
 /** A page-cache read of the largest slices takes well under a millisecond; one from the disk takes longer. */
-export const DEFAULT_SLOW_HOT_READ_MS = 2;
+const DEFAULT_SLOW_HOT_READ_MS = 2;
 /** Consecutive slow reads that mark a segment cold (a sequential reader of uncached bytes gets there at once). */
 export const SLOW_READS_TO_COLD = 3;
 /** Longer ranges are read on the workers (the read-ahead's ranges are one WAL object each, ~100-200 KiB). */

@@ -20,7 +20,7 @@ const MAX_CHUNK_BYTES = 8 * 1024 * 1024;
 /** Default bytes of chunks one pool keeps at most. */
 export const DEFAULT_LENT_READ_BUFFER_BYTES = 256 * 1024 * 1024;
 /** Default idle period after which free chunks are let go. */
-export const DEFAULT_LENT_READ_IDLE_MS = 30_000;
+const DEFAULT_LENT_READ_IDLE_MS = 30_000;
 
 /** Counters for tests, logs and metrics. */
 export class LentReadBuffersStats {

@@ -13,7 +13,7 @@
 // `SegmentRecordError` naming the reason (recovery turns one at the tail of the last segment into a truncation).
 import { crc32c } from "@nereus/core";
 
-export const SEGMENT_RECORD_MAGIC = 0x4e535231;
+const SEGMENT_RECORD_MAGIC = 0x4e535231;
 export const SEGMENT_RECORD_HEAD_BYTES = 28;
 export const MAX_SEGMENT_KEY_BYTES = 1024;
 /** Bodies and segment offsets are u32: a segment never grows past this. */
@@ -23,7 +23,7 @@ const KIND_PUT = 1;
 const KIND_DELETE = 2;
 
 /** A put record's head: `key` holds `bodyLength` bytes whose CRC32C is `bodyCrc32c`. */
-export interface SegmentPutHead {
+interface SegmentPutHead {
   readonly kind: "put";
   readonly key: string;
   readonly bodyLength: number;
@@ -31,7 +31,7 @@ export interface SegmentPutHead {
 }
 
 /** A delete record's head: removes `key` if it is still the put at `targetOffset` of segment `targetSegment`. */
-export interface SegmentDeleteHead {
+interface SegmentDeleteHead {
   readonly kind: "delete";
   readonly key: string;
   readonly targetSegment: number;

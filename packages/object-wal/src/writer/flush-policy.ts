@@ -14,7 +14,7 @@ export interface FlushPolicy {
   readonly maxConcurrentFlushes: number;
 }
 
-export const DEFAULT_FLUSH_POLICY: FlushPolicy = Object.freeze({
+const DEFAULT_FLUSH_POLICY: FlushPolicy = Object.freeze({
   maxBytes: 8 * 1024 * 1024,
   lingerMs: 5,
   maxSlices: 4096,
