@@ -1,19 +1,19 @@
-// Metadata (3): one broker (this node) that leads every partition with leader epoch 0, topic ids from v10, and
-// auto-creation of requested topics when both the broker and the request allow it (before v4 requests always
-// allow it). v0 with an empty topic list and v1+ with a null list mean every topic. A name (or id) requested twice is
-// answered once, as Kafka does. Guard rails against a request naming very many topics: the distinct names are
-// resolved a few at a time (map-bounded.ts); names above `maxTopicsPerMetadataRequest` are answered POLICY_VIOLATION
-// unresolved; an auto-creation that finds the broker's token bucket empty is answered LEADER_NOT_AVAILABLE (the
-// client retries), one above the broker's partition limit POLICY_VIOLATION. An absent name leaves nothing behind.
+// Metadata (3): one broker (this node) that leads every partition with leader epoch 0 (metadata-topic-answers.ts),
+// topic ids from v10, and auto-creation of requested topics when both the broker and the request allow it (before v4
+// requests always allow it; resolve-metadata-topic.ts). v0 with an empty topic list and v1+ with a null list mean
+// every topic. A name (or id) requested twice is answered once, as Kafka does. Guard rails against a request naming
+// very many topics: the distinct names are resolved a few at a time (map-bounded.ts); names above
+// `maxTopicsPerMetadataRequest` are answered POLICY_VIOLATION unresolved; auto-creations refused by the broker's
+// token bucket or partition limit are logged once per request.
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
   type MetadataResponseTopic,
 } from "../../protocol/apis/metadata/metadata-response.js";
+import { describedTopic, failedTopic } from "./metadata-topic-answers.js";
+import { type Refusals, resolveMetadataTopic } from "./resolve-metadata-topic.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
-import { topicNameProblem } from "../../topics/topic-name.js";
-import { PARTITION_LEADER_EPOCH } from "../../log/stored-batch.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { TOPICS_IN_FLIGHT_PER_REQUEST, mapBounded } from "../map-bounded.js";
@@ -21,88 +21,9 @@ import type { RequestBody } from "../../protocol/supported-apis.js";
 
 type RequestedTopic = NonNullable<RequestBody<3>["topics"]>[number];
 
-/** What one request's auto-creations came to, for one log line per request rather than one per name. */
-interface Refusals {
-  overCap: number;
-  paced: number;
-}
-
 export function createMetadataHandler(services: BrokerServices): KafkaApiHandler<3> {
   const { identity } = services;
-  const describe = (topic: KafkaTopic): MetadataResponseTopic => ({
-    errorCode: KafkaErrorCode.NONE,
-    name: topic.name,
-    topicId: topic.topicId,
-    isInternal: false,
-    partitions: Array.from({ length: topic.partitionCount }, (_, partitionIndex) => ({
-      errorCode: KafkaErrorCode.NONE,
-      partitionIndex,
-      leaderId: identity.nodeId,
-      leaderEpoch: PARTITION_LEADER_EPOCH,
-      replicaNodes: [identity.nodeId],
-      isrNodes: [identity.nodeId],
-      offlineReplicas: [],
-    })),
-    topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
-  });
-  const failed = (name: string | null, errorCode: number, topicId = ZERO_UUID): MetadataResponseTopic => ({
-    errorCode,
-    name,
-    topicId,
-    isInternal: false,
-    partitions: [],
-    topicAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
-  });
-
-  async function resolve(
-    name: string,
-    autoCreate: boolean,
-    refusals: Refusals,
-    signal: AbortSignal,
-  ): Promise<MetadataResponseTopic> {
-    if (topicNameProblem(name) !== undefined) return failed(name, KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
-    try {
-      const existing = await services.registry.lookup(name, signal);
-      if (existing !== undefined) return describe(existing);
-      if (!autoCreate) return failed(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-      if (!services.autoCreations.tryTake()) {
-        refusals.paced += 1;
-        return failed(name, KafkaErrorCode.LEADER_NOT_AVAILABLE);
-      }
-      const outcome = await services.registry.create(
-        {
-          name,
-          partitionCount: services.settings.defaultPartitions,
-          profile: services.settings.defaultProfile,
-          configs: {},
-        },
-        signal,
-      );
-      if (outcome.ok) {
-        services.logger.info("topic auto-created", {
-          topic: name,
-          topicId: outcome.topic.topicId,
-          partitions: outcome.topic.partitionCount,
-        });
-        return describe(outcome.topic);
-      }
-      if (outcome.reason === "exists") {
-        const created = await services.registry.lookup(name, signal);
-        return created === undefined ? failed(name, KafkaErrorCode.LEADER_NOT_AVAILABLE) : describe(created);
-      }
-      if (outcome.reason === "collision") return failed(name, KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
-      if (outcome.reason === "partition-limit") {
-        refusals.overCap += 1;
-        return failed(name, KafkaErrorCode.POLICY_VIOLATION);
-      }
-      if (outcome.reason === "unsupported-profile")
-        services.logger.error("cannot auto-create topic", { topic: name, reason: outcome.message });
-      return failed(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-    } catch (error) {
-      services.logger.warn("metadata lookup failed", { topic: name, error: String(error) });
-      return failed(name, KafkaErrorCode.LEADER_NOT_AVAILABLE);
-    }
-  }
+  const describe = (topic: KafkaTopic): MetadataResponseTopic => describedTopic(identity, topic);
 
   return {
     async handle(context, request) {
@@ -124,21 +45,22 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
         const cap = services.settings.maxTopicsPerMetadataRequest;
         const refusals: Refusals = { overCap: 0, paced: 0 };
         topics = await mapBounded(distinct.slice(0, cap), TOPICS_IN_FLIGHT_PER_REQUEST, async (requested) => {
-          if (requested.name !== null) return resolve(requested.name, autoCreate, refusals, context.signal);
-          if (requested.topicId === ZERO_UUID) return failed(noName, KafkaErrorCode.INVALID_REQUEST);
+          if (requested.name !== null)
+            return resolveMetadataTopic(services, requested.name, autoCreate, refusals, context.signal);
+          if (requested.topicId === ZERO_UUID) return failedTopic(noName, KafkaErrorCode.INVALID_REQUEST);
           try {
             const topic = await services.registry.lookupById(requested.topicId, context.signal);
             return topic === undefined
-              ? failed(noName, KafkaErrorCode.UNKNOWN_TOPIC_ID, requested.topicId)
+              ? failedTopic(noName, KafkaErrorCode.UNKNOWN_TOPIC_ID, requested.topicId)
               : describe(topic);
           } catch {
-            return failed(noName, KafkaErrorCode.LEADER_NOT_AVAILABLE, requested.topicId);
+            return failedTopic(noName, KafkaErrorCode.LEADER_NOT_AVAILABLE, requested.topicId);
           }
         });
         for (let index = cap; index < distinct.length; index += 1) {
           const requested = distinct[index] as RequestedTopic;
           topics.push(
-            failed(
+            failedTopic(
               requested.name ?? noName,
               KafkaErrorCode.POLICY_VIOLATION,
               requested.name === null ? requested.topicId : ZERO_UUID,
