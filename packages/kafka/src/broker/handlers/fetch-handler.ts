@@ -8,52 +8,19 @@
 // ignored); no aborted transactions. v13+ address topics by topic id: ids resolve through the topic registry, the
 // response echoes the requested id, and every partition of an id the broker does not know (the zero id included)
 // answers UNKNOWN_TOPIC_ID (100), as Kafka does; v4-12 address topics by name (unknown: UNKNOWN_TOPIC_OR_PARTITION).
-import type { FetchResponsePartition } from "../../protocol/apis/fetch/fetch-response.js";
 import { IsolationLevel } from "../../protocol/apis/fetch/fetch-request.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
-import { RecordParts } from "../../protocol/primitives/record-parts.js";
-import type { PartitionLog } from "../../log/partition-log.js";
-import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { type TopicLookup, lookupTopic } from "../lookup-topic.js";
-import { mapStorageError } from "../../log/map-storage-error.js";
+import { AppendWatch, requestedLogs } from "./append-watch.js";
+import { type FetchRequestPlan, evaluateFetch } from "./evaluate-fetch.js";
 
-const EMPTY = new Uint8Array(0);
 const FINAL_EPOCH = -1;
 const INITIAL_EPOCH = 0;
 /** The first Fetch version that addresses topics by id instead of name. */
 export const FETCH_TOPIC_ID_VERSION = 13;
-
-interface PartitionResult {
-  readonly data: FetchResponsePartition;
-  readonly bytes: number;
-  readonly error: boolean;
-}
-
-function partitionData(
-  partitionIndex: number,
-  errorCode: number,
-  highWatermark: number,
-  logStartOffset: number,
-  records: Uint8Array | RecordParts,
-  readCommitted: boolean,
-): FetchResponsePartition {
-  return {
-    partitionIndex,
-    errorCode,
-    highWatermark,
-    lastStableOffset: highWatermark,
-    logStartOffset,
-    divergingEpoch: { epoch: -1, endOffset: -1 },
-    currentLeader: { leaderId: -1, leaderEpoch: -1 },
-    snapshotId: { endOffset: -1, epoch: -1 },
-    abortedTransactions: readCommitted ? [] : null,
-    preferredReadReplica: -1,
-    records,
-  };
-}
 
 export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1> {
   return {
@@ -89,117 +56,19 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
         lookups.push(lookup);
       }
       const topics = lookups.map((lookup) => (lookup.kind === "found" ? lookup.topic : undefined));
-      const evaluate = async (): Promise<{
-        responses: Array<{ topic: string; topicId: string; partitions: FetchResponsePartition[] }>;
-        bytes: number;
-        error: boolean;
-      }> => {
-        let budget = Math.max(1, body.maxBytes);
-        let bytes = 0;
-        let error = false;
-        const responses = [];
-        for (const [index, requested] of body.topics.entries()) {
-          const topic = topics[index];
-          const partitions: FetchResponsePartition[] = [];
-          for (const partition of requested.partitions) {
-            const result = await fetchPartition(
-              lookups[index],
-              topic,
-              partition.partition,
-              partition.fetchOffset,
-              partition.currentLeaderEpoch,
-              Math.max(0, partition.partitionMaxBytes),
-              budget,
-              bytes === 0,
-            );
-            partitions.push(result.data);
-            bytes += result.bytes;
-            budget = Math.max(0, budget - result.bytes);
-            error ||= result.error;
-          }
-          responses.push({ topic: requested.topic, topicId: requested.topicId, partitions });
-        }
-        return { responses, bytes, error };
+      const plan: FetchRequestPlan = {
+        services,
+        signal: context.signal,
+        readCommitted,
+        unknownTopicError,
+        maxBytes: body.maxBytes,
+        requested: body.topics,
+        lookups,
+        topics,
       };
-
-      const fetchPartition = async (
-        lookup: TopicLookup | undefined,
-        topic: KafkaTopic | undefined,
-        partitionIndex: number,
-        fetchOffset: number,
-        currentLeaderEpoch: number,
-        partitionMaxBytes: number,
-        budget: number,
-        first: boolean,
-      ): Promise<PartitionResult> => {
-        const fail = (errorCode: number, highWatermark = -1, logStartOffset = -1): PartitionResult => ({
-          data: partitionData(partitionIndex, errorCode, highWatermark, logStartOffset, EMPTY, readCommitted),
-          bytes: 0,
-          error: true,
-        });
-        if (lookup?.kind === "failed") return fail(lookup.errorCode);
-        if (topic === undefined) return fail(unknownTopicError);
-        if (partitionIndex < 0 || partitionIndex >= topic.partitionCount)
-          return fail(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
-        if (currentLeaderEpoch > 0) return fail(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);
-        const log = services.logs.get(topic.name, partitionIndex);
-        try {
-          const view = await log.view(topic);
-          const { highWatermark, logStartOffset } = view;
-          if (fetchOffset < logStartOffset || fetchOffset > highWatermark)
-            return fail(KafkaErrorCode.OFFSET_OUT_OF_RANGE, highWatermark, logStartOffset);
-          const limit = Math.min(partitionMaxBytes, budget);
-          if (fetchOffset === highWatermark || (limit === 0 && !first)) {
-            return {
-              data: partitionData(
-                partitionIndex,
-                KafkaErrorCode.NONE,
-                highWatermark,
-                logStartOffset,
-                EMPTY,
-                readCommitted,
-              ),
-              bytes: 0,
-              error: false,
-            };
-          }
-          const entries = await log.read(view, fetchOffset, Math.max(1, limit), context.signal);
-          const chunks: Uint8Array[] = [];
-          let total = 0;
-          for (const entry of entries) {
-            const size = entry.payload.byteLength;
-            if (total + size > limit && !(first && chunks.length === 0)) break;
-            chunks.push(entry.payload);
-            total += size;
-          }
-          // The stored batches go into the response as they are (written part by part, never joined into a copy).
-          return {
-            data: partitionData(
-              partitionIndex,
-              KafkaErrorCode.NONE,
-              highWatermark,
-              logStartOffset,
-              new RecordParts(chunks),
-              readCommitted,
-            ),
-            bytes: total,
-            error: false,
-          };
-        } catch (error) {
-          const mapped = mapStorageError(error);
-          if (mapped.action !== "none" && mapped.action !== "recover") log.invalidate();
-          services.logger.debug("fetch failed", {
-            topic: topic.name,
-            partition: partitionIndex,
-            error: mapped.message,
-          });
-          return fail(mapped.errorCode);
-        }
-      };
-
       // Subscribed before each evaluation, through the manager (a log dropped while idle is replaced by a new one).
       let watch = new AppendWatch(requestedLogs(services, body.topics, topics));
-      let result = await evaluate();
+      let result = await evaluateFetch(plan);
       let waited = false;
       while (result.bytes < body.minBytes && !result.error && !context.waitSignal.aborted) {
         const remaining = deadline - services.clock();
@@ -208,72 +77,11 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
         waited = true;
         await watch.wait(remaining, context.waitSignal);
         watch = new AppendWatch(requestedLogs(services, body.topics, topics));
-        result = await evaluate();
+        result = await evaluateFetch(plan);
       }
       watch.close();
       services.metrics.fetchedBytes += result.bytes;
       return { ...base, errorCode: KafkaErrorCode.NONE, responses: result.responses };
     },
   };
-}
-
-function requestedLogs(
-  services: BrokerServices,
-  requested: ReadonlyArray<{ readonly partitions: ReadonlyArray<{ readonly partition: number }> }>,
-  topics: ReadonlyArray<KafkaTopic | undefined>,
-): PartitionLog[] {
-  const logs: PartitionLog[] = [];
-  for (const [index, entry] of requested.entries()) {
-    const topic = topics[index];
-    if (topic === undefined) continue;
-    for (const partition of entry.partitions) {
-      if (partition.partition >= 0 && partition.partition < topic.partitionCount)
-        logs.push(services.logs.get(topic.name, partition.partition));
-    }
-  }
-  return logs;
-}
-
-/**
- * Watches partitions for appends from the moment it is created (so an append between evaluating a fetch and
- * starting to wait is not missed).
- */
-class AppendWatch {
-  #changed = false;
-  #wake: (() => void) | undefined;
-  readonly #unsubscribes: Array<() => void>;
-
-  constructor(logs: readonly PartitionLog[]) {
-    this.#unsubscribes = logs.map((log) =>
-      log.onChange(() => {
-        this.#changed = true;
-        this.#wake?.();
-      }),
-    );
-  }
-
-  /** Resolves on the first append since construction, after `timeoutMs`, or when `signal` aborts. */
-  wait(timeoutMs: number, signal: AbortSignal): Promise<void> {
-    return new Promise<void>((resolve) => {
-      if (this.#changed || signal.aborted) {
-        this.close();
-        resolve();
-        return;
-      }
-      const done = (): void => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", done);
-        this.#wake = undefined;
-        this.close();
-        resolve();
-      };
-      const timer = setTimeout(done, timeoutMs);
-      signal.addEventListener("abort", done, { once: true });
-      this.#wake = done;
-    });
-  }
-
-  close(): void {
-    for (const unsubscribe of this.#unsubscribes.splice(0)) unsubscribe();
-  }
 }
