@@ -107,7 +107,7 @@ export interface KafkaBroker extends AsyncDisposable {
  * Highest version advertised per API, below the codec's maximum. None at present: Fetch v13-17 (topics by id) are
  * served since topic ids resolve through the registry.
  */
-export const ADVERTISED_VERSION_CAPS: MaxVersionCaps = {};
+const ADVERTISED_VERSION_CAPS: MaxVersionCaps = {};
 
 /** Creates a broker. Validates the options; then starts, in the background, the topic watch and the retention timer. */
 export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {

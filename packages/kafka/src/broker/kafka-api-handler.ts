@@ -28,7 +28,7 @@ export interface BrokerIdentity {
 }
 
 /** A topic as handlers outside the data path see it. */
-export interface TopicDescription {
+interface TopicDescription {
   readonly name: string;
   /** Lowercase hyphenated UUID. */
   readonly topicId: string;

@@ -14,7 +14,7 @@ import { mapStorageError } from "../log/map-storage-error.js";
 /** Kafka's `log.retention.check.interval.ms` default. */
 export const DEFAULT_RETENTION_CHECK_INTERVAL_MS = 300_000;
 /** Longest wait before the first sweep (Kafka's scheduler starts its retention check after 30 s). */
-export const RETENTION_INITIAL_DELAY_MS = 30_000;
+const RETENTION_INITIAL_DELAY_MS = 30_000;
 
 /** What one sweep did. */
 export interface RetentionSweep {

@@ -13,7 +13,7 @@ import { KafkaErrorCode } from "../protocol/error-codes.js";
  * - `recover`: fenced (produce answers NOT_LEADER_OR_FOLLOWER) until `recoverAppend` resolves the attempt.
  * - `offline`: like reload, reported as a storage error (corrupt bytes or records).
  */
-export type PartitionAction = "none" | "reload" | "recover" | "offline";
+type PartitionAction = "none" | "reload" | "recover" | "offline";
 
 /** A storage failure as a Kafka partition error. */
 export interface KafkaErrorMapping {
@@ -27,7 +27,7 @@ export interface KafkaErrorMapping {
 }
 
 /** Throttle time asked of clients when the store refuses work for back-pressure. */
-export const BACKPRESSURE_THROTTLE_MS = 100;
+const BACKPRESSURE_THROTTLE_MS = 100;
 
 const CORRUPTION: ReadonlySet<string> = new Set([
   ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,

@@ -59,7 +59,7 @@ export interface PartitionLogEvents {
 }
 
 /** Where a Fetch read is served from. */
-export type FetchReadSource = "tail" | "read-ahead" | "storage";
+type FetchReadSource = "tail" | "read-ahead" | "storage";
 
 /** The committed view of a loaded partition. */
 export interface PartitionView {

@@ -14,7 +14,7 @@ import { DEFAULT_TIME_INDEX_INTERVAL_BYTES } from "./time-index.js";
 import { ReadAheadMemory } from "./read-ahead.js";
 
 /** Appends of one partition in flight at once unless `maxInFlightAppends` says otherwise. */
-export const DEFAULT_MAX_IN_FLIGHT_APPENDS = 4;
+const DEFAULT_MAX_IN_FLIGHT_APPENDS = 4;
 
 /** Tuning of the partition logs (every field has a default). */
 export interface PartitionLogTuning {
@@ -70,11 +70,11 @@ export interface PartitionLogsOptions extends PartitionLogTuning {
 }
 
 /** Default of {@link PartitionLogTuning.readAheadMaxBytes}. */
-export const DEFAULT_READ_AHEAD_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_READ_AHEAD_MAX_BYTES = 64 * 1024 * 1024;
 /** Default bytes of one partition's tail cache. */
-export const DEFAULT_TAIL_CACHE_BYTES = 256 * 1024;
+const DEFAULT_TAIL_CACHE_BYTES = 256 * 1024;
 /** Default bytes all partitions' tail caches hold together. */
-export const DEFAULT_TAIL_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+const DEFAULT_TAIL_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
 /** Every partition log of the broker. */
 export class PartitionLogs {

@@ -8,7 +8,7 @@
 /** Kafka keeps this many batches per producer for duplicate detection (max.in.flight ≤ 5). */
 export const RETAINED_BATCHES = 5;
 /** RecordBatch.NO_PRODUCER_EPOCH. */
-export const NO_PRODUCER_EPOCH = -1;
+const NO_PRODUCER_EPOCH = -1;
 const INT32_MAX = 0x7fff_ffff;
 
 /** What is retained of one appended batch. */
@@ -110,14 +110,6 @@ export function withBatch(entry: ProducerEntry | undefined, batch: ProducedBatch
   const kept =
     entry === undefined || entry.epoch !== batch.producerEpoch ? [] : entry.batches.slice(-(RETAINED_BATCHES - 1));
   return { producerId: batch.producerId, epoch: batch.producerEpoch, batches: [...kept, retained] };
-}
-
-/** The producer table of one partition: committed entries plus the end offset they cover. */
-export interface ProducerTable {
-  /** Entries by producer id. */
-  readonly entries: ReadonlyMap<bigint, ProducerEntry>;
-  /** Every committed batch below this offset has been applied. */
-  readonly endOffset: number;
 }
 
 /** Applies one committed batch (replay): batches without a producer id leave the table unchanged. */

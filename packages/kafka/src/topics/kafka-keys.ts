@@ -14,7 +14,7 @@ import { clusterPrefix, decodeKeyComponent, encodeKeyComponent } from "@nereus/c
 import { collisionForm } from "./topic-name.js";
 
 /** Fixed path segments (durable; never rename). */
-export const KafkaKeySegment = {
+const KafkaKeySegment = {
   ROOT: "kafka",
   TOPICS: "topics",
   TOPIC_CLAIMS: "topic-claims",

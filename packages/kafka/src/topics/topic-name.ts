@@ -2,7 +2,7 @@
 // differ only by '.' versus '_' collide in Kafka's metric names, so creating one while the other exists is refused.
 
 /** Longest legal topic name. */
-export const MAX_TOPIC_NAME_LENGTH = 249;
+const MAX_TOPIC_NAME_LENGTH = 249;
 
 const LEGAL = /^[a-zA-Z0-9._-]+$/;
 

@@ -28,7 +28,7 @@ const SCHEMA_VERSION = 1;
 const MAX_PARTITIONS = 0x7fff_ffff;
 
 /** Durable wire ids of the topic states. */
-export const KAFKA_TOPIC_STATE_IDS = new WireEnum<KafkaTopicState>("KafkaTopicState", [
+const KAFKA_TOPIC_STATE_IDS = new WireEnum<KafkaTopicState>("KafkaTopicState", [
   ["CREATING", 1],
   ["ACTIVE", 2],
   ["DELETING", 3],

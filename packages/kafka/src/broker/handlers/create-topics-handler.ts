@@ -33,7 +33,7 @@ function invalid(errorCode: number, message: string): Validation {
 }
 
 /** Kafka's CreateTopics checks of one topic entry, without touching storage. */
-export function validateCreatableTopic(
+function validateCreatableTopic(
   topic: CreateTopicsRequestTopic,
   services: Pick<BrokerServices, "settings" | "identity">,
 ): Validation {

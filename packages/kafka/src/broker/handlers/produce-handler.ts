@@ -57,7 +57,7 @@ function rejected(errorCode: number, message: string, recordIndex?: number): Che
 }
 
 /** Validates one partition's records; never throws. */
-export function checkProducedRecords(records: Uint8Array | null, topic: KafkaTopic, apiVersion: number): Checked {
+function checkProducedRecords(records: Uint8Array | null, topic: KafkaTopic, apiVersion: number): Checked {
   if (records === null) return rejected(KafkaErrorCode.INVALID_RECORD, "Produce requests must carry a record batch");
   let batches: Uint8Array[];
   let trailingBytes: number;

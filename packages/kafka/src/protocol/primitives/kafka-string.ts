@@ -8,7 +8,7 @@ import { invalidArgument } from "./invalid-argument.js";
 import { readUnsignedVarint, writeUnsignedVarint } from "./varint.js";
 
 /** Longest string Kafka accepts on the wire, in UTF-8 bytes. */
-export const MAX_STRING_BYTES = 0x7fff;
+const MAX_STRING_BYTES = 0x7fff;
 
 /** How a string field is laid out in one version. */
 export interface StringLayout {
