@@ -14,7 +14,7 @@ export class BaselineError extends Error {
 }
 
 /** Collapses whitespace (including newlines) so a message stays on one line. */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 

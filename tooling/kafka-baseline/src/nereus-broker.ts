@@ -34,7 +34,7 @@ export interface NereusBrokerOptions {
 }
 
 /** The node flags the broker is started with (`nereusNodeFlags` of apps/broker/package.json, as `nereus-broker` and `npm start` use them). */
-export function brokerNodeFlags(): string[] {
+function brokerNodeFlags(): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(BROKER_APP_DIR, "package.json"), "utf8")) as {
     nereusNodeFlags?: unknown;
   };

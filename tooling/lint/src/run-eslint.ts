@@ -19,7 +19,7 @@ export interface RunEslintResult {
 }
 
 /** The lint targets of a package: its scanned folders that exist, plus top-level script files. */
-export function eslintTargets(packageDir: string): string[] {
+function eslintTargets(packageDir: string): string[] {
   const folders = SCANNED_DIRS.filter((dir) => fs.existsSync(path.join(packageDir, dir)));
   return [...folders, "*.{ts,mts,cts,js,mjs,cjs}"];
 }

@@ -74,7 +74,7 @@ export function loadWorkspace(root: string): Workspace {
 }
 
 /** The strings of the `packages:` list; negated patterns (`!x`) are ignored. */
-export function parseWorkspacePatterns(yaml: string): string[] {
+function parseWorkspacePatterns(yaml: string): string[] {
   const patterns: string[] = [];
   let inPackages = false;
   for (const rawLine of yaml.split(/\r?\n/)) {

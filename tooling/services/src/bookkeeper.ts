@@ -177,7 +177,7 @@ async function waitRegistered(
 }
 
 /** The session owning a bookie's registration node now ("" when absent). */
-export async function registrationOwner(zk: ZooKeeperDescription, bookieId: string): Promise<string> {
+async function registrationOwner(zk: ZooKeeperDescription, bookieId: string): Promise<string> {
   return withZooKeeper(zk.connectString, async (client) => {
     const stat = await statOf(client, `${LEDGERS_ROOT}/available/${bookieId}`);
     return stat === undefined ? "" : ephemeralOwnerHex(stat);

@@ -46,7 +46,7 @@ export class ServiceStartError extends Error {
 }
 
 /** Collapses whitespace runs containing newlines so a message can never span several lines. */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   return text.replace(/\s*[\r\n]+\s*/g, " ").trim();
 }
 

@@ -46,7 +46,7 @@ let exitHookInstalled = false;
  * Makes sure `pid`'s group is SIGKILLed if this Node process exits before it is stopped (a safety net for
  * test runners that crash). The CLI's `start` removes its processes from the guard once they are handed over.
  */
-export function guardUntilExit(pid: number): void {
+function guardUntilExit(pid: number): void {
   exitGuard.add(pid);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
@@ -58,11 +58,6 @@ export function guardUntilExit(pid: number): void {
 /** Removes `pid` from the exit guard (it was stopped, or handed over to a longer-lived owner). */
 export function releaseGuard(pid: number): void {
   exitGuard.delete(pid);
-}
-
-/** Removes every PID from the exit guard. */
-export function releaseAllGuards(): void {
-  exitGuard.clear();
 }
 
 /** Spawns `spec` detached with output appended to its log file. Fails fast if the executable is missing. */

@@ -24,7 +24,7 @@ const MARKER = ".complete";
 const COPY_GOAL = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies";
 
 /** The pom of an artifact set. */
-export function pomFile(set: ArtifactSetName): string {
+function pomFile(set: ArtifactSetName): string {
   return path.join(MAVEN_POM_DIR, `${set}.pom.xml`);
 }
 

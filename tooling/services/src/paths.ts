@@ -7,10 +7,10 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** tooling/services (the package directory). */
-export const PACKAGE_DIR = path.resolve(here, "..");
+const PACKAGE_DIR = path.resolve(here, "..");
 
 /** The monorepo root. */
-export const REPO_ROOT = path.resolve(PACKAGE_DIR, "../..");
+const REPO_ROOT = path.resolve(PACKAGE_DIR, "../..");
 
 /** Directory of the artifact-set poms. */
 export const MAVEN_POM_DIR = path.join(PACKAGE_DIR, "maven");

@@ -41,7 +41,7 @@ export function installAllowed(requested: boolean | undefined, env: NodeJS.Proce
 }
 
 /** Absolute path of `name` on the env's PATH, or undefined. */
-export function findExecutable(name: string, env: NodeJS.ProcessEnv): string | undefined {
+function findExecutable(name: string, env: NodeJS.ProcessEnv): string | undefined {
   for (const dir of (env.PATH ?? "").split(path.delimiter)) {
     if (dir === "") continue;
     const candidate = path.join(dir, name);
@@ -98,11 +98,7 @@ function lastMeaningfulLine(output: string): string {
 }
 
 /** Installs Debian packages with apt-get (running `apt-get update` and retrying once if the first try fails). */
-export async function aptInstall(
-  service: string,
-  packages: readonly string[],
-  ctx: PrerequisiteContext,
-): Promise<void> {
+async function aptInstall(service: string, packages: readonly string[], ctx: PrerequisiteContext): Promise<void> {
   ctx.log(`installing Debian packages: ${packages.join(" ")}`);
   const install = ["install", "-y", "--no-install-recommends", ...packages];
   let result = await runApt(install, ctx.env);
@@ -158,7 +154,7 @@ export async function ensureRequirements(
 const javaVersionCache = new Map<string, number>();
 
 /** Major version of the given java executable (e.g. 17), or undefined when it cannot be run. */
-export function javaMajorVersion(java: string): number | undefined {
+function javaMajorVersion(java: string): number | undefined {
   const cached = javaVersionCache.get(java);
   if (cached !== undefined) return cached;
   const result = spawnSync(java, ["-version"], { encoding: "utf8", timeout: 30_000 });
@@ -170,7 +166,7 @@ export function javaMajorVersion(java: string): number | undefined {
 }
 
 /** The Debian package that provides a Java 17 runtime. */
-export const JAVA_PACKAGE = "openjdk-17-jre-headless";
+const JAVA_PACKAGE = "openjdk-17-jre-headless";
 
 /** Resolves `java` (installing a JRE when allowed) and checks it is Java 17 or newer. */
 export async function ensureJava(service: string, ctx: PrerequisiteContext): Promise<string> {

@@ -204,7 +204,7 @@ export class RunningServices {
 }
 
 /** Checks (with a short bounded wait for sockets to close) that no process or port of `records` remains. */
-export async function verifyGone(records: readonly ProcessRecord[]): Promise<StopReport> {
+async function verifyGone(records: readonly ProcessRecord[]): Promise<StopReport> {
   const deadline = Date.now() + 5_000;
   for (;;) {
     const alivePids = records.flatMap((r) =>

@@ -1,7 +1,7 @@
 // eslint-disable-next-line @typescript-eslint/triple-slash-reference -- the ambient module types must travel with this file into dependent projects
 /// <reference path="./types/node-zookeeper-client.d.ts" />
-// Small promise wrapper over node-zookeeper-client for the harness: connect with a deadline, list children,
-// read a node's stat, always close. Used for bookie registration checks.
+// Small promise wrapper over node-zookeeper-client for the harness: connect with a deadline, read a node's
+// stat, always close. Used for bookie registration checks.
 import zookeeper from "node-zookeeper-client";
 import type { Client, Stat } from "node-zookeeper-client";
 
@@ -28,18 +28,6 @@ export async function withZooKeeper<T>(
   } finally {
     client.close();
   }
-}
-
-/** Children of `path`, or undefined when the node does not exist. */
-export function childrenOf(client: Client, path: string): Promise<string[] | undefined> {
-  return new Promise((resolve, reject) => {
-    client.getChildren(path, (error, children) => {
-      if (error === null) resolve(children);
-      else if (error instanceof zookeeper.Exception && error.getCode() === zookeeper.Exception.NO_NODE)
-        resolve(undefined);
-      else reject(error);
-    });
-  });
 }
 
 /** Stat of `path`, or undefined when the node does not exist. */
