@@ -54,8 +54,6 @@ import {
 } from "./sqlite-writer-thread.js";
 import { prefixUpperBound, scanLowerBound } from "./utf8-key-range.js";
 
-export type { BeforeWalSync } from "./sqlite-writer-thread.js";
-
 export interface SqliteMetadataStoreOptions {
   /** Database file; created (with its schema) when missing. */
   readonly path: string;

@@ -14,11 +14,11 @@ import type { KeyValue, ScanPage } from "@nereus/core";
 import { type ScanLowerBound, compareUtf8 } from "./utf8-key-range.js";
 
 /** Keys whose `get` results are kept; the cache starts over when more are read. */
-export const READ_CACHE_MAX_KEYS = 4_096;
+const READ_CACHE_MAX_KEYS = 4_096;
 /** Prefixes whose scan ranges are kept; the ranges start over when more are scanned. */
-export const READ_CACHE_MAX_PREFIXES = 256;
+const READ_CACHE_MAX_PREFIXES = 256;
 /** Scans that read more rows than this (a limit above 256) are not kept: at most ~13 MB of ranges in all. */
-export const READ_CACHE_MAX_SCAN_ROWS = 257;
+const READ_CACHE_MAX_SCAN_ROWS = 257;
 
 /** A scan's effective lower bound (see `scanLowerBound`). */
 export type ScanBound = ScanLowerBound;

@@ -6,13 +6,13 @@
 import { open, unlink } from "node:fs/promises";
 
 /** Bytes the reserve holds: the `-shm` index of a large database and the first pages of the `-wal`, with room to spare. */
-export const SPACE_RESERVE_BYTES = 256 * 1024;
+const SPACE_RESERVE_BYTES = 256 * 1024;
 
 /** SQLite result codes and errno codes of an open that failed for lack of space. */
 const NO_SPACE = /^(SQLITE_FULL|SQLITE_IOERR_SHMSIZE|SQLITE_IOERR_WRITE|SQLITE_IOERR_TRUNCATE|ENOSPC|EDQUOT)$/;
 
 /** The reserve file of the database at `database`. */
-export function spaceReservePath(database: string): string {
+function spaceReservePath(database: string): string {
   return `${database}-reserve`;
 }
 

@@ -20,7 +20,7 @@ export function readMeta(statements: WriterStatements, name: string): unknown {
 }
 
 /** The store's current revision; a value that is not a non-negative safe integer refuses with kind "invariant". */
-export function currentRevision(statements: WriterStatements): number {
+function currentRevision(statements: WriterStatements): number {
   const value = readMeta(statements, "revision");
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
     throw new WriterRefusal({ kind: "invariant", message: `stored revision ${String(value)} is invalid` });
