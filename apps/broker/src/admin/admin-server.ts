@@ -7,7 +7,7 @@ import http from "node:http";
 import { ListenError } from "../listener/kafka-listener.js";
 
 /** What the health function reports; `ok` decides the status code, the rest goes into the JSON body. */
-export interface AdminHealth {
+interface AdminHealth {
   readonly ok: boolean;
   /** The body's `status` (default "ok" when ok, else "unavailable"). */
   readonly status?: string;

@@ -24,7 +24,7 @@ export interface FrameConnection {
 }
 
 /** The listener's metrics (registered by the composition root). */
-export interface ListenerMetrics {
+interface ListenerMetrics {
   readonly accepted: Counter;
   readonly active: Gauge;
   readonly closedOnError: Counter;

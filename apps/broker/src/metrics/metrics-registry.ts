@@ -8,7 +8,7 @@ export type Labels = Readonly<Record<string, string>>;
 /** A family of samples as a collector reports it (the Kafka broker's MetricFamily fits). */
 export type CollectedFamily = CollectedValueFamily | CollectedHistogramFamily;
 
-export interface CollectedValueFamily {
+interface CollectedValueFamily {
   readonly name: string;
   readonly help: string;
   readonly type: "counter" | "gauge";
@@ -16,7 +16,7 @@ export interface CollectedValueFamily {
 }
 
 /** Histograms kept elsewhere (e.g. in memory shared with worker threads), read at scrape time. */
-export interface CollectedHistogramFamily {
+interface CollectedHistogramFamily {
   readonly name: string;
   readonly help: string;
   readonly type: "histogram";

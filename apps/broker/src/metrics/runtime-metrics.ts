@@ -9,7 +9,7 @@ import { type PerformanceEntry, PerformanceObserver, performance, constants as p
 import type { Histogram, MetricsRegistry } from "./metrics-registry.js";
 
 /** Pause buckets in seconds, 0.1 ms to 1 s (scavenges are sub-millisecond, full collections up to tens of ms). */
-export const GC_PAUSE_BUCKETS_SECONDS: readonly number[] = [
+const GC_PAUSE_BUCKETS_SECONDS: readonly number[] = [
   0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1,
 ];
 

@@ -14,7 +14,7 @@ export interface KafkaServices {
 }
 
 /** True for an address that binds every interface (not one clients can be told to connect to). */
-export function wildcard(host: string): boolean {
+function wildcard(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "[::]";
 }
 

@@ -7,7 +7,7 @@ import type { StoreWriteHealth, StoreWriteHealthListener, StoreWriter } from "@n
 import type { BrokerLogger } from "../logging/json-logger.js";
 
 /** Default minimum time between two "storage cannot write" lines after the first. */
-export const STORAGE_WRITE_LOG_INTERVAL_MS = 30_000;
+const STORAGE_WRITE_LOG_INTERVAL_MS = 30_000;
 
 /** A {@link StoreWriteHealthListener} that logs (see the module comment). */
 export class StorageWriteLog implements StoreWriteHealthListener {
