@@ -20,7 +20,7 @@ import { type FetchRequestPlan, evaluateFetch } from "./evaluate-fetch.js";
 const FINAL_EPOCH = -1;
 const INITIAL_EPOCH = 0;
 /** The first Fetch version that addresses topics by id instead of name. */
-export const FETCH_TOPIC_ID_VERSION = 13;
+const FETCH_TOPIC_ID_VERSION = 13;
 
 export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1> {
   return {
