@@ -1,7 +1,7 @@
 // Admission of new TCP connections: at most `maxConnections` open at once on a listener and at most
 // `maxConnectionsPerIp` from one remote address (Kafka's max.connections and max.connections.per.ip). A refused
-// connection is closed at once, before any byte of it is read; refusals are counted and logged at most once per
-// `logIntervalMs` with how many were refused meanwhile, so a connection flood cannot flood the log.
+// connection is closed at once, before any byte of it is read (the listener counts refusals and logs them through a
+// RateLimitedLog, so a connection flood cannot flood the log).
 
 /** Why a connection was refused. */
 export type AdmissionRefusal = "broker-limit" | "ip-limit";
@@ -41,31 +41,5 @@ export class ConnectionAdmission {
     if (fromIp <= 1) this.#perIp.delete(ip);
     else this.#perIp.set(ip, fromIp - 1);
     this.#open = Math.max(0, this.#open - 1);
-  }
-}
-
-/** Logs an event at most once per interval, with the number of occurrences it stood for. */
-export class RateLimitedLog {
-  readonly #intervalMs: number;
-  readonly #clock: () => number;
-  #lastAt = Number.NEGATIVE_INFINITY;
-  #suppressed = 0;
-
-  constructor(intervalMs: number, clock: () => number = Date.now) {
-    this.#intervalMs = intervalMs;
-    this.#clock = clock;
-  }
-
-  /** Calls `write(suppressed)` when the interval has passed since the last write; else counts the event. */
-  record(write: (suppressed: number) => void): void {
-    const now = this.#clock();
-    if (now - this.#lastAt < this.#intervalMs) {
-      this.#suppressed += 1;
-      return;
-    }
-    const suppressed = this.#suppressed;
-    this.#suppressed = 0;
-    this.#lastAt = now;
-    write(suppressed);
   }
 }

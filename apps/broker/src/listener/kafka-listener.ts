@@ -10,7 +10,7 @@
 // drain. A client that half-closes gets its waiting requests (long-polls) answered at once. Shutdown:
 // `stopAccepting`, then `drain` (stop reading, let in-flight responses go out), then `close`.
 import net from "node:net";
-import { RateLimitedLog } from "./connection-admission.js";
+import { RateLimitedLog } from "../logging/rate-limited-log.js";
 import { type FrameConnection, ListenerConnection, type ListenerConnectionSettings } from "./listener-connection.js";
 
 /** Options of {@link startKafkaListener}: the address, how connections are opened, and their shared settings. */

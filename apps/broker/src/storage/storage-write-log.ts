@@ -5,6 +5,7 @@
 import type { NereusError } from "@nereus/core";
 import type { StoreWriteHealth, StoreWriteHealthListener, StoreWriter } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/json-logger.js";
+import { RateLimitedLog } from "../logging/rate-limited-log.js";
 
 /** Default minimum time between two "storage cannot write" lines after the first. */
 const STORAGE_WRITE_LOG_INTERVAL_MS = 30_000;
@@ -12,39 +13,29 @@ const STORAGE_WRITE_LOG_INTERVAL_MS = 30_000;
 /** A {@link StoreWriteHealthListener} that logs (see the module comment). */
 export class StorageWriteLog implements StoreWriteHealthListener {
   readonly #logger: BrokerLogger;
-  readonly #intervalMs: number;
   readonly #clock: () => number;
-  /** When the last failure line was written (undefined: none since the store was last writable). */
-  #loggedAt: number | undefined;
-  #suppressed = 0;
+  readonly #failures: RateLimitedLog;
 
   constructor(logger: BrokerLogger, options: { readonly intervalMs?: number; readonly clock?: () => number } = {}) {
     this.#logger = logger;
-    this.#intervalMs = options.intervalMs ?? STORAGE_WRITE_LOG_INTERVAL_MS;
     this.#clock = options.clock ?? Date.now;
+    this.#failures = new RateLimitedLog(options.intervalMs ?? STORAGE_WRITE_LOG_INTERVAL_MS, this.#clock);
   }
 
   readonly onWriteFailure = (error: NereusError, writer: StoreWriter, health: StoreWriteHealth): void => {
-    const now = this.#clock();
-    if (this.#loggedAt !== undefined && now - this.#loggedAt < this.#intervalMs) {
-      this.#suppressed += 1;
-      return;
-    }
-    const suppressed = this.#suppressed;
-    this.#loggedAt = now;
-    this.#suppressed = 0;
-    this.#logger.warn("storage cannot write", {
-      writer,
-      error: error.message,
-      retryable: error.retryable,
-      ...(health.writable ? {} : { failingSince: new Date(health.since).toISOString(), failures: health.failures }),
-      ...(suppressed === 0 ? {} : { suppressed }),
-    });
+    this.#failures.record((suppressed) =>
+      this.#logger.warn("storage cannot write", {
+        writer,
+        error: error.message,
+        retryable: error.retryable,
+        ...(health.writable ? {} : { failingSince: new Date(health.since).toISOString(), failures: health.failures }),
+        ...(suppressed === 0 ? {} : { suppressed }),
+      }),
+    );
   };
 
   readonly onWritable = (after: Extract<StoreWriteHealth, { writable: false }>): void => {
-    this.#loggedAt = undefined;
-    this.#suppressed = 0;
+    this.#failures.reset();
     this.#logger.info("storage writable again", {
       failures: after.failures,
       unwritableMs: Math.max(0, this.#clock() - after.since),
