@@ -38,6 +38,14 @@ export const ErrorCode = {
   UNSUPPORTED_APPEND_PRECONDITION: "UNSUPPORTED_APPEND_PRECONDITION",
   UNKNOWN_APPEND_ATTEMPT: "UNKNOWN_APPEND_ATTEMPT",
   DECODE_ERROR: "DECODE_ERROR",
+  /** A durable cursor operation of a handle whose owner session is no longer the stream's cursor owner. */
+  CURSOR_FENCED: "CURSOR_FENCED",
+  CURSOR_NOT_FOUND: "CURSOR_NOT_FOUND",
+  CURSOR_ALREADY_EXISTS: "CURSOR_ALREADY_EXISTS",
+  /** The cursor's state was replaced (reset, clear, delete/recreate) between reading it and writing it. */
+  CURSOR_STATE_CONFLICT: "CURSOR_STATE_CONFLICT",
+  /** A retention transition (protection or trim) of the stream is in progress; retry later. */
+  CURSOR_BUSY: "CURSOR_BUSY",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -54,4 +62,5 @@ export const RETRIABLE_BY_DEFAULT: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   ErrorCode.PRIMARY_WAL_READ_FAILED,
   ErrorCode.OFFSET_CONFLICT,
   ErrorCode.OFFSET_NOT_AVAILABLE,
+  ErrorCode.CURSOR_BUSY,
 ]);
