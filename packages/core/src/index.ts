@@ -86,6 +86,7 @@ export type { CompletionCoordinator, CompletionContext, AdmissionHook } from "./
 export {
   OBJECT_STORE_SPI_VERSION,
   type ObjectStore,
+  type ObjectStoreAccelerations,
   type ObjectInfo,
   type ObjectListPage,
   type ObjectIoOptions,

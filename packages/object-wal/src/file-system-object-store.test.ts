@@ -135,9 +135,9 @@ describe("FileSystemObjectStore", () => {
         expect((await nereusRejectionOf(store.putIfAbsent("refused", bytes("x"), { crc32c }))).code).toBe(
           ErrorCode.INVALID_ARGUMENT,
         );
-        expect((await nereusRejectionOf(store.putIfAbsentGated("refused", bytes("x"), { crc32c }))).code).toBe(
-          ErrorCode.INVALID_ARGUMENT,
-        );
+        expect(
+          (await nereusRejectionOf(store.accelerations.putIfAbsentGated("refused", bytes("x"), { crc32c }))).code,
+        ).toBe(ErrorCode.INVALID_ARGUMENT);
       }
       await expect(store.head("refused")).resolves.toBeUndefined();
     });

@@ -3,7 +3,7 @@
 // publish worker thread (publish-worker/file-publish-worker.ts) — so an object is
 // either absent or complete and durable. Each file starts with an 8-byte header ("NOB1" + the body's CRC32C,
 // big-endian), so whole reads are verified and head() needs no recomputation; bodies built in `allocateBody`
-// memory carry room for it and reach the worker as shared memory, without a copy.
+// memory (its `accelerations`) carry room for it and reach the worker as shared memory, without a copy.
 // Layout under `root`: `objects/` (keys mapped by file-system-key-path.ts) and `tmp/` (in-progress puts; a crash
 // can leave files there, never in `objects/`). Safe for several stores, and processes, sharing one root on one
 // local filesystem; not for network filesystems without atomic link(2). Reads return fresh arrays.
@@ -23,6 +23,7 @@ import {
   type ObjectIoOptions,
   type ObjectListPage,
   type ObjectStore,
+  type ObjectStoreAccelerations,
   type PutOptions,
 } from "@nereus/core";
 import { assertListPrefix } from "./object-keys/assert-object-key.js";
@@ -122,6 +123,15 @@ interface ListedObject {
 export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   readonly spiVersion = OBJECT_STORE_SPI_VERSION;
   readonly root: string;
+  /**
+   * Bodies in reused shared memory (`allocateBody` / `releaseBody`), and with the segment layout, gated puts
+   * (`putIfAbsentGated`); see `ObjectStoreAccelerations`.
+   */
+  readonly accelerations: Required<ObjectStoreAccelerations> = {
+    allocateBody: (length) => this.#allocateBody(length),
+    releaseBody: (body) => this.#releaseBody(body),
+    putIfAbsentGated: (key, body, options) => this.#putIfAbsentGated(key, body, options),
+  };
 
   readonly #objectsDirectory: string;
   readonly #temporaryDirectory: string;
@@ -252,10 +262,10 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
 
   /**
    * Segment layout only: queues a segment put of a new key and resolves with its gate (see
-   * `ObjectStore.putIfAbsentGated`); `undefined` — nothing started — when the layout is off, the body goes to a
-   * file of its own, or the key is taken or being put.
+   * `ObjectStoreAccelerations.putIfAbsentGated`); `undefined` — nothing started — when the layout is off, the body
+   * goes to a file of its own, or the key is taken or being put.
    */
-  async putIfAbsentGated(key: string, body: Uint8Array, options: PutOptions = {}): Promise<GatedPut | undefined> {
+  async #putIfAbsentGated(key: string, body: Uint8Array, options: PutOptions = {}): Promise<GatedPut | undefined> {
     return this.#lifecycle.run("put", options.signal, async () => {
       if (!(body instanceof Uint8Array)) {
         throw new NereusError(ErrorCode.INVALID_ARGUMENT, "object body must be a Uint8Array", { retryable: false });
@@ -415,7 +425,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
    * reused buffers. `putIfAbsent` hands it to a publish worker by reference (the bytes are neither copied nor
    * cloned); `releaseBody` returns it to the pool once no put of it is in flight. Contents are unspecified.
    */
-  allocateBody(length: number): Uint8Array {
+  #allocateBody(length: number): Uint8Array {
     if (!Number.isSafeInteger(length) || length < 0) {
       throw new NereusError(
         ErrorCode.INVALID_ARGUMENT,
@@ -427,7 +437,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   }
 
   /** The caller is done with a body from `allocateBody`: its memory is reused once no put of it is in flight. */
-  releaseBody(body: Uint8Array): void {
+  #releaseBody(body: Uint8Array): void {
     this.#bodies.release(body);
   }
 

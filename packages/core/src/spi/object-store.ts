@@ -1,5 +1,6 @@
 // ObjectStore SPI (version 1): immutable, create-only objects addressed by key. Implemented over S3 and the local
-// filesystem by @nereus/object-wal, and in memory by @nereus/core/testing.
+// filesystem by @nereus/object-wal, and in memory by @nereus/core/testing. What a store may offer beyond the minimal
+// contract sits in one optional object, `ObjectStore.accelerations` (docs/architecture.md §2.1).
 
 import type { DurabilityGate } from "./durability-gate.js";
 export const OBJECT_STORE_SPI_VERSION = 1;
@@ -55,20 +56,35 @@ export interface ObjectStore {
   deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void>;
   close(): Promise<void>;
   /**
-   * Optional: memory for a body of `length` bytes that will be passed to `putIfAbsent`, in the form this store moves
-   * cheapest (the filesystem store hands out reused shared memory its publish workers write without a copy).
-   * Contents are unspecified: the caller writes every byte. Callers that build a body from parts use it when
-   * present; any `Uint8Array` remains a valid body.
+   * Optional accelerations (see {@link ObjectStoreAccelerations}); absent on stores that offer none. The object is
+   * fixed for the store's lifetime. Callers must work without it.
+   */
+  readonly accelerations?: ObjectStoreAccelerations;
+}
+
+/**
+ * What an `ObjectStore` may offer beyond the minimal contract, each member on its own. None changes what is stored
+ * or what a read returns; each only lets a caller skip a copy or a wait. A caller must work (more slowly) against a
+ * store that offers none of them, so it checks each member before using it and falls back to the plain SPI:
+ * - `allocateBody` / `releaseBody`: bodies built in memory the store moves cheapest (the filesystem store hands out
+ *   reused shared memory its publish workers write without a copy) instead of a fresh `Uint8Array`.
+ * - `putIfAbsentGated`: a put that resolves once queued, with a {@link DurabilityGate} the head transaction waits
+ *   on, so building and sending that transaction overlaps the write instead of following it.
+ */
+export interface ObjectStoreAccelerations {
+  /**
+   * Memory for a body of `length` bytes that will be passed to `putIfAbsent` (or `putIfAbsentGated`). Contents are
+   * unspecified: the caller writes every byte. Any `Uint8Array` remains a valid body.
    */
   allocateBody?(length: number): Uint8Array;
   /**
-   * Optional, with `allocateBody`: the caller will not read, write or put `body` again. The store may reuse its
-   * memory once no put of it is in flight. Ignored for bodies the store did not allocate.
+   * With `allocateBody`: the caller will not read, write or put `body` again. The store may reuse its memory once
+   * no put of it is in flight. Ignored for bodies the store did not allocate.
    */
   releaseBody?(body: Uint8Array): void;
   /**
-   * Optional: starts a create-only put of a key nobody has written and resolves as soon as the write is queued,
-   * with the gate that opens once the object is durable and readable (`get` of the key waits for the write). Resolves
+   * Starts a create-only put of a key nobody has written and resolves as soon as the write is queued, with the gate
+   * that opens once the object is durable and readable (`get` of the key waits for the write). Resolves
    * `undefined`, having started nothing, when this store cannot gate this put (the caller then uses `putIfAbsent`).
    * `done` settles like `putIfAbsent` would; a put that finds the key taken fails the gate and resolves
    * `{ created: false }`. The body must stay untouched until `done` settles.
@@ -76,7 +92,7 @@ export interface ObjectStore {
   putIfAbsentGated?(key: string, body: Uint8Array, options?: PutOptions): Promise<GatedPut | undefined>;
 }
 
-/** A put under way (see `ObjectStore.putIfAbsentGated`). */
+/** A put under way (see `ObjectStoreAccelerations.putIfAbsentGated`). */
 export interface GatedPut {
   readonly gate: DurabilityGate;
   readonly done: Promise<{ readonly created: boolean }>;

@@ -20,8 +20,9 @@ export interface ObjectStoreConformanceFixture {
 /**
  * Registers the ObjectStore conformance suite under `describe(name)`. `createStore` is called once per test.
  * Asserts: create-only puts (a second put reports `created: false` and leaves the bytes unchanged; 8 concurrent
- * writers of one key produce exactly one `created: true`), bodies built in `allocateBody` memory (when offered,
- * also reused after `releaseBody`) stored exactly, exact ranged reads, `OBJECT_NOT_FOUND` for missing objects,
+ * writers of one key produce exactly one `created: true`), and for the accelerations a store offers: bodies built in
+ * `allocateBody` memory (also reused after `releaseBody`) stored exactly, and gated puts that store the object
+ * exactly and stay create-only; exact ranged reads, `OBJECT_NOT_FOUND` for missing objects,
  * head, prefix listing in key order with pagination, deleteMany, `CANCELLED` before any I/O on an aborted signal,
  * and `STORAGE_CLOSED` after an idempotent `close()`.
  */
@@ -53,22 +54,42 @@ export function describeObjectStoreConformance(
 
     it("stores bodies built in allocateBody memory (when the store offers it) exactly, also after releaseBody", async () => {
       await withStore(async (store, prefix) => {
+        const accelerations = store.accelerations ?? {};
         const source = randomBytes(90_000);
-        const body = store.allocateBody?.(source.length) ?? new Uint8Array(source.length);
+        const body = accelerations.allocateBody?.(source.length) ?? new Uint8Array(source.length);
         expect(body.length).toBe(source.length);
         body.set(source);
         await expect(store.putIfAbsent(`${prefix}allocated`, body)).resolves.toEqual({ created: true });
         expect(equalBytes(await store.get(`${prefix}allocated`), source)).toBe(true);
         await expect(store.putIfAbsent(`${prefix}allocated`, body)).resolves.toEqual({ created: false });
-        store.releaseBody?.(body);
+        accelerations.releaseBody?.(body);
         // Memory released and handed out again (possibly the same) makes another object, and leaves the first intact.
         const second = randomBytes(source.length);
-        const reused = store.allocateBody?.(second.length) ?? new Uint8Array(second.length);
+        const reused = accelerations.allocateBody?.(second.length) ?? new Uint8Array(second.length);
         reused.set(second);
         await expect(store.putIfAbsent(`${prefix}allocated-2`, reused)).resolves.toEqual({ created: true });
-        store.releaseBody?.(reused);
+        accelerations.releaseBody?.(reused);
         expect(equalBytes(await store.get(`${prefix}allocated`), source)).toBe(true);
         expect(equalBytes(await store.get(`${prefix}allocated-2`), second)).toBe(true);
+      });
+    });
+
+    it("stores a gated put (when the store offers and starts one) exactly once its gate opens, create-only", async () => {
+      await withStore(async (store, prefix) => {
+        const accelerations = store.accelerations;
+        if (accelerations?.putIfAbsentGated === undefined) return;
+        const body = randomBytes(5000);
+        const started = await accelerations.putIfAbsentGated(`${prefix}gated`, body);
+        if (started === undefined) {
+          // Declined: nothing was started.
+          await expect(store.head(`${prefix}gated`)).resolves.toBeUndefined();
+          return;
+        }
+        await started.gate.durable;
+        await expect(started.done).resolves.toEqual({ created: true });
+        expect(equalBytes(await store.get(`${prefix}gated`), body)).toBe(true);
+        await expect(store.putIfAbsent(`${prefix}gated`, randomBytes(10))).resolves.toEqual({ created: false });
+        expect(equalBytes(await store.get(`${prefix}gated`), body)).toBe(true);
       });
     });
 

@@ -27,7 +27,7 @@ import type {
  * (`walSliceId(attemptKey, ordinal)`) in that order; the returned manifest lists them in object order.
  * Throws `NereusError(INVALID_ARGUMENT)` for empty or duplicate stream ids, slices without entries, record counts
  * outside 1..2^31-1, offsets that are not safe integers, or a slice longer than 2^32-1 bytes. `allocate` provides
- * the zero-filled memory of the object (e.g. an object store's `allocateBody`); it must return exactly `length` bytes.
+ * the zero-filled memory of the object (e.g. an object store's `accelerations.allocateBody`); it must return exactly `length` bytes.
  */
 export function encodeWalObject(
   input: WalObjectInput,

@@ -1,5 +1,5 @@
-// Gated puts of the segment layout (SegmentLog.putGated, FileSystemObjectStore.putIfAbsentGated): the gate's shared
-// words, reads that wait for the write, the cases that start nothing, and failures that fail the gate.
+// Gated puts of the segment layout (SegmentLog.putGated, FileSystemObjectStore.accelerations.putIfAbsentGated): the
+// gate's shared words, reads that wait for the write, the cases that start nothing, and failures that fail the gate.
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -262,11 +262,11 @@ describe("SegmentLog.putGated", () => {
   });
 });
 
-describe("FileSystemObjectStore.putIfAbsentGated", () => {
+describe("FileSystemObjectStore.accelerations.putIfAbsentGated", () => {
   it("returns a gate that opens (shared words and promise) once done resolves; get and head issued before done wait for the write", async () => {
     const store = openStore(await newRoot());
     const body = sized(1500, 7);
-    const put = started(await store.putIfAbsentGated("wal/one", body));
+    const put = started(await store.accelerations.putIfAbsentGated("wal/one", body));
     // Issued before done settles: both wait for the write instead of missing the object.
     const got = store.get("wal/one");
     const head = store.head("wal/one");
@@ -288,7 +288,9 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
     const root = await newRoot();
     const store = openStore(root);
     const bodies = Array.from({ length: 12 }, (_, index) => sized(300 + index * 37, index));
-    const puts = await Promise.all(bodies.map((body, index) => store.putIfAbsentGated(`many/${String(index)}`, body)));
+    const puts = await Promise.all(
+      bodies.map((body, index) => store.accelerations.putIfAbsentGated(`many/${String(index)}`, body)),
+    );
     const reads = puts.map((_, index) => store.get(`many/${String(index)}`));
     const heads = puts.map((_, index) => store.head(`many/${String(index)}`));
     for (const [index, read] of reads.entries()) expect(await read).toEqual(bodies[index]);
@@ -305,34 +307,34 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
 
   it("works with a body from allocateBody (shared memory), and the memory is reused after done and release", async () => {
     const store = openStore(await newRoot());
-    const body = store.allocateBody(2000);
+    const body = store.accelerations.allocateBody(2000);
     body.set(sized(2000, 9));
-    const put = started(await store.putIfAbsentGated("pooled/1", body));
+    const put = started(await store.accelerations.putIfAbsentGated("pooled/1", body));
     expect(await store.get("pooled/1")).toEqual(sized(2000, 9));
     await put.done;
     await put.gate.durable;
-    store.releaseBody(body);
-    expect(store.allocateBody(2000).buffer).toBe(body.buffer);
+    store.accelerations.releaseBody(body);
+    expect(store.accelerations.allocateBody(2000).buffer).toBe(body.buffer);
   });
 
   it("starts nothing without the segment layout", async () => {
     const root = await newRoot();
     const store = openStore(root, "off");
-    expect(await store.putIfAbsentGated("plain/1", bytes("x"))).toBeUndefined();
+    expect(await store.accelerations.putIfAbsentGated("plain/1", bytes("x"))).toBeUndefined();
     expect(await store.head("plain/1")).toBeUndefined();
     const disabled = openStore(await newRoot(), false);
-    expect(await disabled.putIfAbsentGated("plain/2", bytes("y"))).toBeUndefined();
+    expect(await disabled.accelerations.putIfAbsentGated("plain/2", bytes("y"))).toBeUndefined();
     expect(await disabled.head("plain/2")).toBeUndefined();
     expect((await disabled.list("")).items).toEqual([]);
   });
 
   it("starts nothing for a body above maxObjectBytes (the key stays free)", async () => {
     const store = openStore(await newRoot(), { segmentBytes: 4096, maxObjectBytes: 1000, compactBelow: 0 });
-    expect(await store.putIfAbsentGated("big/1", sized(1001, 1))).toBeUndefined();
+    expect(await store.accelerations.putIfAbsentGated("big/1", sized(1001, 1))).toBeUndefined();
     expect(await store.head("big/1")).toBeUndefined();
     expect(store.segmentStats?.records).toBe(0);
     // At the limit it is gated.
-    const atLimit = started(await store.putIfAbsentGated("big/2", sized(1000, 2)));
+    const atLimit = started(await store.accelerations.putIfAbsentGated("big/2", sized(1000, 2)));
     await atLimit.gate.durable;
     expect(await store.get("big/2")).toEqual(sized(1000, 2));
     // The key refused above is still free for an ordinary put.
@@ -347,11 +349,11 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
     const store = openStore(root, { segmentBytes: 4096, maxObjectBytes: 1000, compactBelow: 0 });
     await store.putIfAbsent("taken/segment", bytes("in a segment"));
     await store.putIfAbsent("taken/large", sized(1200, 1));
-    const gated = started(await store.putIfAbsentGated("taken/gated", bytes("gated first")));
+    const gated = started(await store.accelerations.putIfAbsentGated("taken/gated", bytes("gated first")));
     await gated.done;
     const records = store.segmentStats?.records;
     for (const key of ["taken/file", "taken/segment", "taken/large", "taken/gated"]) {
-      expect(await store.putIfAbsentGated(key, bytes("second"))).toBeUndefined();
+      expect(await store.accelerations.putIfAbsentGated(key, bytes("second"))).toBeUndefined();
     }
     expect(store.segmentStats?.records).toBe(records);
     expect(new TextDecoder().decode(await store.get("taken/file"))).toBe("as a file");
@@ -363,8 +365,8 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
   it("starts nothing for a key whose gated or ordinary put is still in flight", async () => {
     const store = openStore(await newRoot());
     await store.open();
-    const first = store.putIfAbsentGated("busy/1", bytes("first"));
-    const second = store.putIfAbsentGated("busy/1", bytes("second"));
+    const first = store.accelerations.putIfAbsentGated("busy/1", bytes("first"));
+    const second = store.accelerations.putIfAbsentGated("busy/1", bytes("second"));
     const [a, b] = await Promise.all([first, second]);
     expect(a).toBeDefined();
     expect(b).toBeUndefined();
@@ -372,19 +374,19 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
     expect(new TextDecoder().decode(await store.get("busy/1"))).toBe("first");
 
     // Started and not awaited: the second call sees the first one's claim.
-    const gated = started(await store.putIfAbsentGated("busy/2", bytes("gated")));
-    expect(await store.putIfAbsentGated("busy/2", bytes("again"))).toBeUndefined();
+    const gated = started(await store.accelerations.putIfAbsentGated("busy/2", bytes("gated")));
+    expect(await store.accelerations.putIfAbsentGated("busy/2", bytes("again"))).toBeUndefined();
     await gated.done;
     expect(new TextDecoder().decode(await store.get("busy/2"))).toBe("gated");
 
     // An ordinary put in flight holds the key too.
     const ordinary = store.putIfAbsent("busy/3", bytes("ordinary"));
-    const during = await store.putIfAbsentGated("busy/3", bytes("gated"));
+    const during = await store.accelerations.putIfAbsentGated("busy/3", bytes("gated"));
     expect(await ordinary).toEqual({ created: true });
     expect(during).toBeUndefined();
     expect(new TextDecoder().decode(await store.get("busy/3"))).toBe("ordinary");
     // And an ordinary put of a key whose gated put is in flight reports it taken.
-    const gatedFirst = started(await store.putIfAbsentGated("busy/4", bytes("gated")));
+    const gatedFirst = started(await store.accelerations.putIfAbsentGated("busy/4", bytes("gated")));
     expect(await store.putIfAbsent("busy/4", bytes("ordinary"))).toEqual({ created: false });
     expect(await gatedFirst.done).toEqual({ created: true });
     expect(new TextDecoder().decode(await store.get("busy/4"))).toBe("gated");
@@ -398,7 +400,7 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
     const directory = path.join(root, "segments");
     expect((await readdir(directory)).filter((name) => name.endsWith(".nsr"))).toEqual([]);
     await writeFile(path.join(directory, segmentFileName(1)), "in the way");
-    const put = started(await store.putIfAbsentGated("fail/1", bytes("lost")));
+    const put = started(await store.accelerations.putIfAbsentGated("fail/1", bytes("lost")));
     const gate = shared(put.gate);
     const got = store.get("fail/1");
     const head = store.head("fail/1");
@@ -409,7 +411,7 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
     await expectNereusError(got, ErrorCode.OBJECT_NOT_FOUND);
     expect(await head).toBeUndefined();
     // The layout refuses later gated puts.
-    await expectNereusError(store.putIfAbsentGated("fail/2", bytes("x")), ErrorCode.OBJECT_UPLOAD_FAILED);
+    await expectNereusError(store.accelerations.putIfAbsentGated("fail/2", bytes("x")), ErrorCode.OBJECT_UPLOAD_FAILED);
     expect(gate.words().durable).toBeLessThan(BigInt(gate.sequence));
   });
 
@@ -418,13 +420,13 @@ describe("FileSystemObjectStore.putIfAbsentGated", () => {
     const store = openStore(root);
     await store.open();
     await writeFile(path.join(root, "segments", segmentFileName(1)), "in the way");
-    const failed = started(await store.putIfAbsentGated("pin/1", bytes("lost")));
+    const failed = started(await store.accelerations.putIfAbsentGated("pin/1", bytes("lost")));
     await expect(failed.done).rejects.toThrow();
-    const body = store.allocateBody(100);
+    const body = store.accelerations.allocateBody(100);
     body.set(sized(100, 4));
-    await expect(store.putIfAbsentGated("pin/2", body)).rejects.toThrow(NereusError);
-    store.releaseBody(body);
+    await expect(store.accelerations.putIfAbsentGated("pin/2", body)).rejects.toThrow(NereusError);
+    store.accelerations.releaseBody(body);
     // Released and no put of it in flight: the pool hands the same memory out again.
-    expect(store.allocateBody(100).buffer).toBe(body.buffer);
+    expect(store.accelerations.allocateBody(100).buffer).toBe(body.buffer);
   });
 });

@@ -268,13 +268,15 @@ describe("ObjectWalWriter: multi-stream objects", () => {
     const allocated: Uint8Array[] = [];
     const released: Uint8Array[] = [];
     const withAllocator = Object.assign(objectStore, {
-      allocateBody(length: number): Uint8Array {
-        const body = new Uint8Array(new SharedArrayBuffer(length));
-        allocated.push(body);
-        return body;
-      },
-      releaseBody(body: Uint8Array): void {
-        released.push(body);
+      accelerations: {
+        allocateBody(length: number): Uint8Array {
+          const body = new Uint8Array(new SharedArrayBuffer(length));
+          allocated.push(body);
+          return body;
+        },
+        releaseBody(body: Uint8Array): void {
+          released.push(body);
+        },
       },
     });
     const metadata = new InMemoryMetadataStore();
@@ -604,7 +606,7 @@ describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layou
     ).toEqual(["b"]);
   });
 
-  it("a store without putIfAbsentGated, or one that declines (segment layout off), gets no gate", async () => {
+  it("a store without accelerations.putIfAbsentGated, or one that declines (segment layout off), gets no gate", async () => {
     const { writer: inMemory } = fixture({ flush: { lingerMs: 1 } });
     expect((await inMemory.persist(inMemory.prepare(request("no-gate", ["x"])))).gate).toBeUndefined();
     const { writer, reader, objectStore } = await gatedFixture({}, false);

@@ -11,7 +11,7 @@
 // Does not: touch heads, intents or indexes; delete objects; retry across flushes (a new persist of a failed
 // attempt goes into a new object). Buffers: `prepare` copies the caller's payloads unless the request says they were
 // handed over (then it keeps references; each byte is copied once, into the object, built in the store's
-// `allocateBody` memory when it offers one).
+// `accelerations.allocateBody` memory when it offers one).
 import {
   ErrorCode,
   NereusError,
@@ -179,8 +179,9 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     if (typeof options.cluster !== "string" || options.cluster.length === 0)
       throw invalid("cluster must be a non-empty string");
     this.#store = options.objectStore;
+    const accelerations = options.objectStore.accelerations;
     this.#allocateBody =
-      options.objectStore.allocateBody?.bind(options.objectStore) ?? ((length: number) => new Uint8Array(length));
+      accelerations?.allocateBody?.bind(accelerations) ?? ((length: number) => new Uint8Array(length));
     this.#metadata = options.metadata;
     this.#cluster = options.cluster;
     this.#clusterPrefix = clusterPrefix(options.cluster);
@@ -481,7 +482,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
         },
       });
       uploadStarted = true;
-      const release = (): void => this.#store.releaseBody?.(encoded.bytes);
+      const release = (): void => this.#store.accelerations?.releaseBody?.(encoded.bytes);
       uploading.then(release, release);
       if (members.length === 1) {
         // One slice: its head transaction creates the root (see `protect`), so the flush waits for the PUT only.
@@ -499,7 +500,7 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       await this.#hooks.afterUpload?.(identity.objectKey);
       this.#resolveMembers(identity.objectKey, encoded.bytes.byteLength, members, descriptors, undefined);
     } catch (error) {
-      if (!uploadStarted && encodedBody !== undefined) this.#store.releaseBody?.(encodedBody);
+      if (!uploadStarted && encodedBody !== undefined) this.#store.accelerations?.releaseBody?.(encodedBody);
       this.stats.failedFlushes += 1;
       for (const member of members) member.reject(asWriteFailure(error));
     }
@@ -547,11 +548,12 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
     crc32c: number,
     signal: AbortSignal,
   ): Promise<DurabilityGate | undefined> {
-    if (this.#store.putIfAbsentGated === undefined) return undefined;
-    const started = await this.#store.putIfAbsentGated(objectKey, body, { signal, crc32c });
+    const accelerations = this.#store.accelerations;
+    if (accelerations?.putIfAbsentGated === undefined) return undefined;
+    const started = await accelerations.putIfAbsentGated(objectKey, body, { signal, crc32c });
     if (started === undefined) return undefined;
     this.stats.puts += 1;
-    const release = (): void => this.#store.releaseBody?.(body);
+    const release = (): void => accelerations.releaseBody?.(body);
     started.done.then(release, release);
     const durable = started.done.then(({ created }) => {
       if (!created)
