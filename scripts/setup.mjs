@@ -1,4 +1,4 @@
-// `npm run setup`: installs the pinned pnpm and the workspace dependencies, nothing else.
+// `npm run setup`: installs the workspace dependencies (with the workspace's pinned pnpm), nothing else.
 import { ensureDependencies, log } from "./lib.mjs";
 
 await ensureDependencies();

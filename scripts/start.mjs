@@ -1,8 +1,14 @@
-// `npm start`: installs what is needed, builds, and runs the broker on its embedded default (local filesystem
-// object store + SQLite metadata in ./.nereus-data). Until apps/broker exists it says so and exits non-zero.
-import { existsSync } from "node:fs";
+// `npm start`: installs what is needed, builds, and runs the broker (`apps/broker/dist/main.js` with the broker's
+// `nereusNodeFlags`) on its embedded default (local filesystem object store + SQLite metadata in ./.nereus-data).
+// Every argument goes to the broker untouched (`npm start -- --help`, `npm start -- --kafka-port 9093`): the broker
+// runs directly under node, not through a package manager that would read its flags. Relative paths are meant
+// from where `npm start` was typed (npm's INIT_CWD). SIGTERM and SIGHUP are passed on to the broker; SIGINT (Ctrl-C)
+// reaches it from the terminal itself, so it is not passed on twice (a second one makes the broker exit at once).
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { constants } from "node:os";
 import path from "node:path";
-import { ROOT, ensureDependencies, fail, log, run } from "./lib.mjs";
+import { ROOT, ensureDependencies, fail, log, pnpm, toolEnvironment } from "./lib.mjs";
 
 const brokerDir = path.join(ROOT, "apps/broker");
 if (!existsSync(path.join(brokerDir, "package.json"))) {
@@ -10,7 +16,27 @@ if (!existsSync(path.join(brokerDir, "package.json"))) {
 }
 await ensureDependencies();
 log("building the broker and its packages");
-const buildCode = await run("pnpm", ["exec", "turbo", "run", "build", "--filter", "@nereus/broker..."]);
+const buildCode = await pnpm([
+  "exec",
+  "turbo",
+  "run",
+  "build",
+  "--filter",
+  "@nereus/broker...",
+  "--output-logs=errors-only",
+]);
 if (buildCode !== 0) fail(`build failed (exit ${buildCode})`);
-log("starting the broker on its embedded default");
-process.exit(await run("pnpm", ["--filter", "@nereus/broker", "start", ...process.argv.slice(2)]));
+
+const manifest = JSON.parse(readFileSync(path.join(brokerDir, "package.json"), "utf8"));
+const nodeFlags = Array.isArray(manifest.nereusNodeFlags) ? manifest.nereusNodeFlags : [];
+const userDir = process.env.INIT_CWD || process.cwd();
+log("starting the broker");
+const broker = spawn(process.execPath, [...nodeFlags, path.join(brokerDir, "dist/main.js"), ...process.argv.slice(2)], {
+  cwd: userDir,
+  stdio: "inherit",
+  env: toolEnvironment({ INIT_CWD: userDir }),
+});
+for (const signal of ["SIGTERM", "SIGHUP"]) process.on(signal, () => broker.kill(signal));
+process.on("SIGINT", () => undefined);
+broker.on("error", (error) => fail(`cannot run the broker: ${error.message}`));
+broker.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));

@@ -5,7 +5,7 @@
 // shared bookies, which failed acceptance appends that ran at the same moment ("not enough bookies").
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
-import { ROOT, ensureDependencies, fail, log, run } from "./lib.mjs";
+import { ROOT, ensureDependencies, fail, log, pnpm, run } from "./lib.mjs";
 
 const started = Date.now();
 await ensureDependencies();
@@ -39,8 +39,7 @@ servicesRunning = true;
 
 let testCode;
 try {
-  testCode = await run(
-    "pnpm",
+  testCode = await pnpm(
     [
       "exec",
       "turbo",
