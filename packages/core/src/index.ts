@@ -40,6 +40,7 @@ export type { GenerationIndexEntry, GenerationIndexState } from "./domain/genera
 export {
   METADATA_STORE_SPI_VERSION,
   type MetadataStore,
+  type MetadataStoreAccelerations,
   type KeyValue,
   type RevisionCompare,
   type ValueCompare,

@@ -26,6 +26,7 @@ import {
   type KeyValue,
   type Lease,
   type MetadataStore,
+  type MetadataStoreAccelerations,
   type OperationOptions,
   type ScanOptions,
   type ScanPage,
@@ -139,11 +140,11 @@ export async function createSqliteMetadataStore(options: SqliteMetadataStoreOpti
 export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
   readonly spiVersion = METADATA_STORE_SPI_VERSION;
   /**
-   * Txns reach the one writer thread in submission order and apply in it (a gate the thread cannot wait on is
-   * awaited before queueing, so such a txn may apply after later ones); an ambiguous round's outcome is fixed when
-   * it is reported (the thread is gone or every later operation is refused).
+   * `orderedTxns`: txns reach the one writer thread in submission order and apply in it (a gate the thread cannot
+   * wait on is awaited before queueing, so such a txn may apply after later ones); an ambiguous round's outcome is
+   * fixed when it is reported (the thread is gone or every later operation is refused).
    */
-  readonly orderedTxns = true;
+  readonly accelerations: MetadataStoreAccelerations = { orderedTxns: true };
   readonly #db: Database.Database;
   readonly #writer: SqliteWriterThread;
   readonly #clock: () => number;

@@ -37,7 +37,7 @@ export interface HeadCommitInput {
   /** The group's pipeline link: told the head value of the first CAS once it is with the store. */
   readonly link?: PipelineLink;
   /**
-   * Set for a speculative CAS behind a group still in flight (only on a store with `orderedTxns`): the head is
+   * Set for a speculative CAS behind a group still in flight (only on a store with `accelerations.orderedTxns`): the head is
    * compared on these bytes — the head that group writes — instead of on `base.revision`. If any compare is lost,
    * nothing was applied and `commitHead` returns undefined: the caller waits for that group's answer and sends an
    * ordinary CAS. `base.head` must be exactly the head those bytes encode.

@@ -134,7 +134,7 @@ export async function runAppendPipeline(
     let committed: HeadCommitResult | undefined;
     /** The head this group's committed intent follows. */
     let headBefore = planning;
-    if (base === undefined && predecessor !== undefined && context.metadata.orderedTxns === true) {
+    if (base === undefined && predecessor !== undefined && context.metadata.accelerations?.orderedTxns === true) {
       // Pipelined behind a store that applies txns in order: send the CAS right behind the one of the group ahead,
       // compared on the head value that one writes. It applies only if that one did; if not, nothing applied.
       const ahead = await predecessor.sent;

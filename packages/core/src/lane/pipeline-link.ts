@@ -3,7 +3,7 @@
 // group commits (end, size, version, session), so the next group can plan and write its WAL while this one is
 // still writing or committing; `sent` — the exact head (and its stored bytes) this group's first head CAS writes,
 // sent already; and `committed` — the exact head (with revision) this group's CAS wrote. Behind a store that
-// applies txns in submission order (`MetadataStore.orderedTxns`) the next group sends its head CAS once `sent`
+// applies txns in submission order (`MetadataStoreAccelerations.orderedTxns`) the next group sends its head CAS once `sent`
 // resolves, compared on those bytes (a speculative CAS: it applies only if this one did); when that compare fails,
 // or on other stores, it waits for `committed` and compares the revision.
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";

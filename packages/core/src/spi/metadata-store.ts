@@ -1,7 +1,8 @@
 // MetadataStore SPI (version 1): a linearizable, revisioned key-value store with multi-key transactions.
 // Modelled on etcd v3 so that the etcd implementation is a thin mapping; SQLite and in-memory stores emulate it.
 // Keys are UTF-8 strings built by the key helpers (safe components only); values are opaque bytes owned by the
-// caller (stores copy on write and return fresh arrays on read).
+// caller (stores copy on write and return fresh arrays on read). What a store may offer beyond the minimal contract
+// sits in one optional object, `MetadataStore.accelerations` (docs/architecture.md §2.1).
 import type { DurabilityGate } from "./durability-gate.js";
 
 /** Version of this SPI. Implementations expose it so mismatches fail at wiring time. */
@@ -28,7 +29,7 @@ export interface RevisionCompare {
 
 /**
  * A condition of a transaction: the key's current value must be exactly `value` (byte equality; an absent key
- * never matches). Stores that declare {@link MetadataStore.orderedTxns} use it to chain a txn behind one still in
+ * never matches). Stores that declare {@link MetadataStoreAccelerations.orderedTxns} use it to chain a txn behind one still in
  * flight: the value it will write is known before its revision is.
  */
 export interface ValueCompare {
@@ -116,14 +117,10 @@ export interface WatchHandle {
 export interface MetadataStore {
   readonly spiVersion: typeof METADATA_STORE_SPI_VERSION;
   /**
-   * Optional capability of single-process stores. When true: txns submitted one after another without awaiting
-   * are applied in submission order (each sees the ones before it), and a txn whose outcome was ambiguous can never
-   * apply later (its outcome is fixed when the error is thrown; a reload tells which). The append pipeline then
-   * sends a group's head CAS right behind the one ahead of it, compared on the head value that one writes, instead
-   * of waiting for its answer. Stores without it (etcd: separate requests may apply in any order, and a lost one
-   * may apply late) get each head CAS only after the one ahead answered.
+   * Optional accelerations (see {@link MetadataStoreAccelerations}); absent on stores that offer none (etcd). The
+   * object is fixed for the store's lifetime. Callers must work without it.
    */
-  readonly orderedTxns?: boolean;
+  readonly accelerations?: MetadataStoreAccelerations;
   get(key: string, options?: OperationOptions): Promise<KeyValue | undefined>;
   /** Reads several keys at one revision (absent keys are missing from the map). */
   getMany(keys: readonly string[], options?: OperationOptions): Promise<ReadonlyMap<string, KeyValue>>;
@@ -135,6 +132,22 @@ export interface MetadataStore {
   watch(prefix: string, onEvent: (event: WatchEvent) => void): Promise<WatchHandle>;
   /** Idempotent. After close every operation fails with `STORAGE_CLOSED`. */
   close(): Promise<void>;
+}
+
+/**
+ * What a `MetadataStore` may offer beyond the minimal contract. None changes what a txn does or what a read returns;
+ * a caller must work (more slowly) against a store that offers none of it.
+ */
+export interface MetadataStoreAccelerations {
+  /**
+   * A guarantee of single-process stores. When true: txns submitted one after another without awaiting are applied
+   * in submission order (each sees the ones before it), and a txn whose outcome was ambiguous can never apply later
+   * (its outcome is fixed when the error is thrown; a reload tells which). The append pipeline then sends a group's
+   * head CAS right behind the one ahead of it, compared on the head value that one writes (a {@link ValueCompare}),
+   * instead of waiting for its answer. Stores without it (etcd: separate requests may apply in any order, and a lost
+   * one may apply late) get each head CAS only after the one ahead answered.
+   */
+  readonly orderedTxns?: boolean;
 }
 
 export interface Lease {

@@ -16,8 +16,9 @@ const move = (key: string, from: string | undefined, to: string): TxnRequest => 
 
 describe("FaultInjectingMetadataStore", () => {
   it("declares the inner store's orderedTxns", () => {
-    expect(new FaultInjectingMetadataStore(new InMemoryMetadataStore()).orderedTxns).toBe(true);
-    expect(new FaultInjectingMetadataStore(new InMemoryMetadataStore({ orderedTxns: false })).orderedTxns).toBe(false);
+    expect(new FaultInjectingMetadataStore(new InMemoryMetadataStore()).accelerations.orderedTxns).toBe(true);
+    const unordered = new FaultInjectingMetadataStore(new InMemoryMetadataStore({ orderedTxns: false }));
+    expect(unordered.accelerations.orderedTxns).toBe(false);
   });
 
   it("keeps the order of txns sent without awaiting: one chained on a failed txn fails its compare, on a lost answer it applies", async () => {

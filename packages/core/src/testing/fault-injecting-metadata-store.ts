@@ -8,6 +8,7 @@ import type {
   KeyValue,
   Lease,
   MetadataStore,
+  MetadataStoreAccelerations,
   OperationOptions,
   ScanOptions,
   ScanPage,
@@ -23,20 +24,20 @@ import { MetadataFaults, type MetadataFaultMode, type MetadataFaultOp } from "./
  * - `fail-before-apply`: throws non-ambiguous `METADATA_UNAVAILABLE`; the inner store is not called.
  * - `apply-then-lose-response`: calls the inner store, discards its answer, then throws (ambiguous for txns).
  * - `hang-until-aborted`: the inner store is not called; the call rejects when its signal aborts.
- * Closing the wrapper closes the inner store. It declares the inner store's `orderedTxns`: it fails, hangs or
+ * Closing the wrapper closes the inner store. It declares the inner store's `accelerations.orderedTxns`: it fails, hangs or
  * drops the answer of some calls but forwards the others in the order they were made, and a txn it reports
  * ambiguous has either applied already or was never sent, so the inner store's ordering guarantee still holds.
  */
 export class FaultInjectingMetadataStore implements MetadataStore {
   readonly spiVersion: MetadataStore["spiVersion"];
-  readonly orderedTxns: boolean;
+  readonly accelerations: MetadataStoreAccelerations;
   readonly faults = new MetadataFaults();
   readonly #inner: MetadataStore;
 
   constructor(inner: MetadataStore) {
     this.#inner = inner;
     this.spiVersion = inner.spiVersion;
-    this.orderedTxns = inner.orderedTxns === true;
+    this.accelerations = { orderedTxns: inner.accelerations?.orderedTxns === true };
   }
 
   get(key: string, options?: OperationOptions): Promise<KeyValue | undefined> {

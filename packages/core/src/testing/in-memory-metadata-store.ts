@@ -17,6 +17,7 @@ import {
   type KeyValue,
   type Lease,
   type MetadataStore,
+  type MetadataStoreAccelerations,
   type OperationOptions,
   type ScanOptions,
   type ScanPage,
@@ -33,7 +34,7 @@ import { MetadataStoreStats } from "./metadata-store-stats.js";
 export interface InMemoryMetadataStoreOptions {
   /** Milliseconds clock used for lease expiry (default `Date.now`). Tests advance it to expire leases. */
   readonly clock?: () => number;
-  /** What the store declares as `orderedTxns` (default true; false makes the append pipeline wait for each CAS). */
+  /** What the store declares as `accelerations.orderedTxns` (default true; false makes the append pipeline wait for each CAS). */
   readonly orderedTxns?: boolean;
 }
 
@@ -62,7 +63,7 @@ interface LeaseState {
 export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
   readonly spiVersion = METADATA_STORE_SPI_VERSION;
   /** Calls apply when made (a gated txn once its gate opened); no fault mode applies a txn after its error. */
-  readonly orderedTxns: boolean;
+  readonly accelerations: MetadataStoreAccelerations;
   /** Armed faults; see `MetadataFaultMode` for what each mode does. */
   readonly faults = new MetadataFaults();
   /** Counters of calls that reached the store. */
@@ -82,7 +83,7 @@ export class InMemoryMetadataStore implements MetadataStore, AsyncDisposable {
 
   constructor(options: InMemoryMetadataStoreOptions = {}) {
     this.#clock = options.clock ?? Date.now;
-    this.orderedTxns = options.orderedTxns ?? true;
+    this.accelerations = { orderedTxns: options.orderedTxns ?? true };
   }
 
   async get(key: string, options: OperationOptions = {}): Promise<KeyValue | undefined> {

@@ -231,6 +231,29 @@ export function describeMetadataStoreConformance(
         expect(text((await store.get(key))?.value)).toBe("head-3");
       });
 
+      test("with accelerations.orderedTxns (when the store declares it), txns sent without awaiting apply in order", async (store, prefix) => {
+        if (store.accelerations?.orderedTxns !== true) return;
+        const key = `${prefix}ordered`;
+        // Each txn is chained on the value the one before it writes, and sent before that one answered.
+        const chain = ["o-1", "o-2", "o-3", "o-4"].map((value, index, values) =>
+          store.txn({
+            compares: index === 0 ? [{ key, modRevision: 0 }] : [{ key, value: bytes(values[index - 1] ?? "") }],
+            writes: [put(key, value)],
+          }),
+        );
+        const results = await Promise.all(chain);
+        expect(results.map((result) => result.succeeded)).toEqual([true, true, true, true]);
+        const revisions = results.map(revisionOf);
+        expect([...revisions].sort((left, right) => left - right)).toEqual(revisions);
+        expect(text((await store.get(key))?.value)).toBe("o-4");
+        // A txn chained on one whose compare fails applies nothing either.
+        const failed = store.txn({ compares: [{ key, value: bytes("not-o-4") }], writes: [put(key, "x-1")] });
+        const behind = store.txn({ compares: [{ key, value: bytes("x-1") }], writes: [put(key, "x-2")] });
+        expect((await failed).succeeded).toBe(false);
+        expect((await behind).succeeded).toBe(false);
+        expect(text((await store.get(key))?.value)).toBe("o-4");
+      });
+
       test("modRevision 0 means absent: put-if-absent fails on an existing key", async (store, prefix) => {
         const key = `${prefix}absent-check`;
         await store.txn({ compares: [], writes: [put(key, "first")] });

@@ -6,6 +6,7 @@ import {
   type KeyValue,
   type Lease,
   type MetadataStore,
+  type MetadataStoreAccelerations,
   type OperationOptions,
   type ScanOptions,
   type ScanPage,
@@ -24,11 +25,12 @@ export interface TxnFaultRule {
 
 /**
  * Delegates to `inner`; `loseResponseOf` arms a fault. Never closes `inner` (the owner does). Declares the inner
- * store's `orderedTxns`: every txn reaches the inner store in call order, and a lost response is one that applied.
+ * store's `accelerations.orderedTxns`: every txn reaches the inner store in call order, and a lost response is one
+ * that applied.
  */
 export class FaultInjectingMetadataStore implements MetadataStore {
   readonly spiVersion = 1 as const;
-  readonly orderedTxns: boolean;
+  readonly accelerations: MetadataStoreAccelerations;
   readonly inner: MetadataStore;
   txns = 0;
   lostResponses = 0;
@@ -36,7 +38,7 @@ export class FaultInjectingMetadataStore implements MetadataStore {
 
   constructor(inner: MetadataStore) {
     this.inner = inner;
-    this.orderedTxns = inner.orderedTxns === true;
+    this.accelerations = { orderedTxns: inner.accelerations?.orderedTxns === true };
   }
 
   /** The next `times` transactions matching `when` apply, then throw MetadataAmbiguousError. */
