@@ -60,6 +60,7 @@ export {
   WAL_SPI_VERSION,
   type WalWriter,
   type WalReader,
+  type WalReaderAccelerations,
   type WalWriteRequest,
   type PreparedWrite,
   type PersistedWrite,

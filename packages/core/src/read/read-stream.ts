@@ -6,7 +6,7 @@
 // but always at least one entry.
 // Fast path: resolutions come from a per-store positive cache (read-resolution-cache.ts) filled by every resolve
 // scan; the consecutive ranges a read will need are planned from it and fetched at once (readers that offer
-// `readEntriesMany` coalesce them into fewer GETs). A failure of any kind on a cached resolution drops the stream's
+// `accelerations.readEntriesMany` coalesce them into fewer GETs). A failure of any kind on a cached resolution drops the stream's
 // cache and resolves that range again from metadata, where quarantine, fallback and repair happen as before.
 import type { Deadline } from "../timing/deadline.js";
 import type { ReadEntry, ReadOptions, ReadResult } from "../domain/append-types.js";
@@ -146,13 +146,6 @@ export async function readStream(
   };
 }
 
-/** A WalReader that implements the optional multi-target read. */
-type MultiTargetWalReader = WalReader & Required<Pick<WalReader, "readEntriesMany">>;
-
-function readsMany(reader: WalReader): reader is MultiTargetWalReader {
-  return typeof reader.readEntriesMany === "function";
-}
-
 /**
  * Fetches the planned (cached) ranges together and returns their entries in order. When one of them fails, the
  * stream's cache is dropped and that range is resolved again from metadata (`readRange`, with its quarantine and
@@ -188,7 +181,10 @@ async function readPlanned(
   return results;
 }
 
-/** One promise of stored entries per planned range, in order; same-reader targets go to `readEntriesMany` at once. */
+/**
+ * One promise of stored entries per planned range, in order; same-reader targets go to the reader's
+ * `accelerations.readEntriesMany` at once when it offers one.
+ */
 function fetchAll(
   context: ReadContext,
   plan: readonly CachedResolution[],
@@ -208,9 +204,11 @@ function fetchAll(
   }
   for (const [reader, indexes] of byReader) {
     const targets = indexes.map((index) => (plan[index] as CachedResolution).range.readTarget);
-    const fetched = readsMany(reader)
-      ? reader.readEntriesMany(targets, { signal: deadline.signal })
-      : targets.map((target) => reader.readEntries(target, { signal: deadline.signal }));
+    const accelerations = reader.accelerations;
+    const fetched =
+      accelerations?.readEntriesMany !== undefined
+        ? accelerations.readEntriesMany(targets, { signal: deadline.signal })
+        : targets.map((target) => reader.readEntries(target, { signal: deadline.signal }));
     indexes.forEach((planIndex, position) => {
       results[planIndex] =
         fetched[position] ?? Promise.reject(new TypeError("WAL reader returned fewer results than targets"));

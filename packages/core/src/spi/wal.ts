@@ -1,5 +1,7 @@
 // Primary-WAL provider SPI (version 1), split by role: a writer that freezes and persists exact bytes, a reader
-// that returns the exact entries of a target. Providers never touch the stream head; core owns commit.
+// that returns the exact entries of a target. Providers never touch the stream head; core owns commit. What a
+// reader may offer beyond the minimal contract sits in one optional object, `WalReader.accelerations`
+// (docs/architecture.md §2.1).
 import type { AppendEntry, PayloadFormat } from "../domain/append-types.js";
 import type { ReadTarget, ReadTargetType } from "../domain/read-target.js";
 import type { PrimaryWalKind } from "../domain/storage-profile.js";
@@ -114,8 +116,21 @@ export interface WalReader {
   readonly targetTypes: readonly ReadTargetType[];
   readEntries(target: ReadTarget, options?: WalIoOptions): Promise<readonly StoredEntry[]>;
   /**
-   * Optional: several targets at once (e.g. adjacent slices of one object in one GET), one promise per target in
-   * order, each settling on its own with exactly what `readEntries` would return for it.
+   * Optional accelerations (see {@link WalReaderAccelerations}); absent on readers that offer none. The object is
+   * fixed for the reader's lifetime. Callers must work without it.
+   */
+  readonly accelerations?: WalReaderAccelerations;
+}
+
+/**
+ * What a `WalReader` may offer beyond the minimal contract. None changes what a read returns; a caller must work
+ * (with more I/O) against a reader that offers none of it, calling `readEntries` once per target.
+ */
+export interface WalReaderAccelerations {
+  /**
+   * Several targets at once (e.g. adjacent slices of one object in one GET), one promise per target in order, each
+   * settling on its own with exactly what `readEntries` would return for it. The read path hands all the targets
+   * one read step needs from this reader to one call.
    */
   readEntriesMany?(
     targets: readonly ReadTarget[],

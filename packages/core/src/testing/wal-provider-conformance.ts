@@ -13,7 +13,7 @@ import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 import { streamIdFromName } from "../identity/stream-id-from-name.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
-import type { WalReader, WalWriteRequest, WalWriter } from "../spi/wal.js";
+import type { StoredEntry, WalReader, WalWriteRequest, WalWriter } from "../spi/wal.js";
 
 /** What the factory hands to each test. */
 export interface WalProviderConformanceFixture {
@@ -163,6 +163,37 @@ export function describeWalProviderConformance(
         expect(b.readTarget).not.toEqual(a.readTarget);
         expect(new TextDecoder().decode((await fixture.reader.readEntries(a.readTarget))[0]?.payload)).toBe("a");
         expect(new TextDecoder().decode((await fixture.reader.readEntries(b.readTarget))[0]?.payload)).toBe("b");
+      }),
+    );
+
+    it(
+      "accelerations.readEntriesMany (when the reader offers it) returns, per target and in order, what readEntries does",
+      withFixture(async (fixture) => {
+        const accelerations = fixture.reader.accelerations;
+        if (accelerations?.readEntriesMany === undefined) return;
+        const persisted = await Promise.all(
+          ["one", "two", "three"].map((text) =>
+            fixture.writer.persist(fixture.writer.prepare(request(fixture, opaque(text, `${text}-b`)))),
+          ),
+        );
+        const targets = persisted.map((item) => item.readTarget);
+        const many = accelerations.readEntriesMany([...targets, otherType(fixture)]);
+        expect(many).toHaveLength(4);
+        // Every promise gets a handler before any is awaited: each settles on its own.
+        const settled = await Promise.allSettled(many);
+        const decoded = (entries: readonly StoredEntry[]): string[] =>
+          entries.map((entry) => `${String(entry.recordCount)}:${new TextDecoder().decode(entry.payload)}`);
+        for (const [index, target] of targets.entries()) {
+          const result = settled[index];
+          expect(result?.status).toBe("fulfilled");
+          if (result?.status === "fulfilled")
+            expect(decoded(result.value)).toEqual(decoded(await fixture.reader.readEntries(target)));
+        }
+        // A target the reader cannot serve fails its own promise only.
+        const refused = settled[3];
+        expect(
+          refused?.status === "rejected" && NereusError.hasCode(refused.reason, ErrorCode.UNSUPPORTED_READ_TARGET),
+        ).toBe(true);
       }),
     );
 

@@ -65,7 +65,7 @@ describe("ObjectWalReader", () => {
     const store = new InMemoryObjectStore();
     const targets = await twoSliceObject(store);
     const reader = new ObjectWalReader({ objectStore: store });
-    const results = await Promise.all(reader.readEntriesMany(targets));
+    const results = await Promise.all(reader.accelerations.readEntriesMany(targets));
     expect(results.map(texts)).toEqual([
       ["a", "b"],
       ["xxx", "y"],
@@ -82,7 +82,7 @@ describe("ObjectWalReader", () => {
     // Only the second slice and the first one of another object: nothing to join.
     const other = await twoSliceObject(store, "wal/two.nrs");
     const reader = new ObjectWalReader({ objectStore: store });
-    await Promise.all(reader.readEntriesMany([second, other[0] as ObjectSliceTarget]));
+    await Promise.all(reader.accelerations.readEntriesMany([second, other[0] as ObjectSliceTarget]));
     expect(store.stats.gets).toBe(2);
     // Slices whose gap is larger than allowed are fetched separately.
     const apart = new ObjectWalReader({
@@ -90,7 +90,7 @@ describe("ObjectWalReader", () => {
       coalesceGapBytes: 0,
       maxCoalescedBytes: first.sliceLength,
     });
-    await Promise.all(apart.readEntriesMany(targets));
+    await Promise.all(apart.accelerations.readEntriesMany(targets));
     expect(store.stats.gets).toBe(4);
   });
 
@@ -100,7 +100,7 @@ describe("ObjectWalReader", () => {
     const reader = new ObjectWalReader({ objectStore: store });
     // The flipped byte is the middle of the GET, inside the large second slice.
     store.faults.add({ op: "get", mode: "corrupt-read" });
-    const [good, bad] = reader.readEntriesMany(targets);
+    const [good, bad] = reader.accelerations.readEntriesMany(targets);
     expect(texts(await (good as Promise<readonly StoredEntry[]>))).toEqual(["a", "b"]);
     expect((await nereusRejectionOf(bad as Promise<unknown>)).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
     const again = await reader.readEntries(targets[1] as ObjectSliceTarget);

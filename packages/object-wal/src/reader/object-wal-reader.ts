@@ -3,11 +3,11 @@
 // entry count. Serves WAL slices (MULTI_STREAM_WAL_OBJECT) and per-stream generation objects
 // (STREAM_GENERATION_OBJECT), which share the format. Corruption fails with OBJECT_CHECKSUM_MISMATCH (or
 // DECODE_ERROR for a well-formed slice that disagrees with its target), never with wrong data.
-// Two things make sequential reads cheap: `readEntriesMany` fetches slices of one object that lie next to each other
-// (up to `coalesceGapBytes` apart) with one GET and still verifies every slice on its own; and verified slices are
-// kept in a byte-bounded LRU (objects are immutable, so a slice named by key, offset, length and checksum never
-// changes), so a slice read in parts — a large generation slice, or the slice a budget-limited read stopped in — is
-// downloaded and hashed once. Concurrent reads of one slice share one download. A failed slice is never cached.
+// Two things make sequential reads cheap: `accelerations.readEntriesMany` fetches slices of one object that lie next
+// to each other (up to `coalesceGapBytes` apart) with one GET and still verifies every slice on its own; and verified
+// slices are kept in a byte-bounded LRU (objects are immutable, so a slice named by key, offset, length and checksum
+// never changes), so a slice read in parts — a large generation slice, or the slice a budget-limited read stopped
+// in — is downloaded and hashed once. Concurrent reads of one slice share one download. A failed slice is never cached.
 // Buffers: returned payloads are read-only views shared with the cache and with other callers; copy to modify.
 import {
   ErrorCode,
@@ -20,6 +20,7 @@ import {
   type StoredEntry,
   type WalIoOptions,
   type WalReader,
+  type WalReaderAccelerations,
 } from "@nereus/core";
 import { decodeSliceBytes } from "../format/decode-slice.js";
 import { VerifiedSliceCache } from "./verified-slice-cache.js";
@@ -74,6 +75,10 @@ export class ObjectWalReader implements WalReader {
   readonly spiVersion = WAL_SPI_VERSION;
   readonly targetTypes: readonly ReadTargetType[] = ["OBJECT_SLICE"];
   readonly stats = new ObjectWalReaderStats();
+  /** `readEntriesMany`: slices of one object that lie close together are fetched by one GET. */
+  readonly accelerations: Required<WalReaderAccelerations> = {
+    readEntriesMany: (targets, options) => this.#readEntriesMany(targets, options),
+  };
   readonly #store: ObjectStore;
   readonly #cache: VerifiedSliceCache;
   readonly #inFlight = new Map<string, Promise<readonly StoredEntry[]>>();
@@ -96,7 +101,7 @@ export class ObjectWalReader implements WalReader {
   }
 
   readEntries(target: ReadTarget, options: WalIoOptions = {}): Promise<readonly StoredEntry[]> {
-    const [result] = this.readEntriesMany([target], options);
+    const [result] = this.#readEntriesMany([target], options);
     if (result === undefined) throw new TypeError("readEntriesMany returned no result");
     return result;
   }
@@ -106,7 +111,7 @@ export class ObjectWalReader implements WalReader {
    * rejects only its own promise). Slices of one object within `coalesceGapBytes` of each other are fetched by one
    * GET. Callers should attach a handler to every promise.
    */
-  readEntriesMany(targets: readonly ReadTarget[], options: WalIoOptions = {}): Array<Promise<readonly StoredEntry[]>> {
+  #readEntriesMany(targets: readonly ReadTarget[], options: WalIoOptions = {}): Array<Promise<readonly StoredEntry[]>> {
     const results: Array<Promise<readonly StoredEntry[]>> = [];
     const pending = new Map<string, PendingSlice>();
     for (const target of targets) {
