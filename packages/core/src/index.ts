@@ -76,6 +76,7 @@ export {
   awaitDurabilityGate,
   durabilityGateFailed,
   type DurabilityGate,
+  type DurabilityGateAccelerations,
   type SharedDurabilityGate,
 } from "./spi/durability-gate.js";
 export {

@@ -100,7 +100,11 @@ describe("SqliteMetadataStore durability gates", () => {
   function sharedGate(gates: SharedDurabilityGates): { gate: DurabilityGate; sequence: number; durable: ManualGate } {
     const sequence = gates.nextSequence();
     const durable = manualGate();
-    return { gate: { durable: durable.promise, shared: { words: gates.words, sequence } }, sequence, durable };
+    return {
+      gate: { durable: durable.promise, accelerations: { shared: { words: gates.words, sequence } } },
+      sequence,
+      durable,
+    };
   }
 
   /**
@@ -401,41 +405,61 @@ describe("SqliteMetadataStore durability gates", () => {
     const validShared = { words: valid.words, sequence: 1 };
     const cases: Array<[string, unknown]> = [
       ["null", null],
-      ["durable missing", { shared: validShared }],
-      ["durable not a promise", { durable: 42, shared: validShared }],
+      ["durable missing", { accelerations: { shared: validShared } }],
+      ["durable not a promise", { durable: 42, accelerations: { shared: validShared } }],
       ["durable a plain object", { durable: {} }],
-      ["shared null", { durable: Promise.resolve(), shared: null }],
+      ["accelerations null", { durable: Promise.resolve(), accelerations: null }],
+      ["accelerations a number", { durable: Promise.resolve(), accelerations: 1 }],
+      ["shared null", { durable: Promise.resolve(), accelerations: { shared: null } }],
       [
         "words an ArrayBuffer",
-        { durable: Promise.resolve(), shared: { words: new ArrayBuffer(DURABILITY_GATE_WORDS * 8), sequence: 1 } },
+        {
+          durable: Promise.resolve(),
+          accelerations: { shared: { words: new ArrayBuffer(DURABILITY_GATE_WORDS * 8), sequence: 1 } },
+        },
       ],
       [
         "words a typed array",
-        { durable: Promise.resolve(), shared: { words: new BigInt64Array(valid.words), sequence: 1 } },
+        {
+          durable: Promise.resolve(),
+          accelerations: { shared: { words: new BigInt64Array(valid.words), sequence: 1 } },
+        },
       ],
       [
         "words too small",
         {
           durable: Promise.resolve(),
-          shared: { words: new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8 - 8), sequence: 1 },
+          accelerations: { shared: { words: new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8 - 8), sequence: 1 } },
         },
       ],
       [
         "words not whole 64-bit words",
         {
           durable: Promise.resolve(),
-          shared: { words: new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8 + 1), sequence: 1 },
+          accelerations: { shared: { words: new SharedArrayBuffer(DURABILITY_GATE_WORDS * 8 + 1), sequence: 1 } },
         },
       ],
-      ["sequence 0", { durable: Promise.resolve(), shared: { words: valid.words, sequence: 0 } }],
-      ["sequence negative", { durable: Promise.resolve(), shared: { words: valid.words, sequence: -1 } }],
-      ["sequence not an integer", { durable: Promise.resolve(), shared: { words: valid.words, sequence: 1.5 } }],
-      ["sequence NaN", { durable: Promise.resolve(), shared: { words: valid.words, sequence: Number.NaN } }],
+      ["sequence 0", { durable: Promise.resolve(), accelerations: { shared: { words: valid.words, sequence: 0 } } }],
+      [
+        "sequence negative",
+        { durable: Promise.resolve(), accelerations: { shared: { words: valid.words, sequence: -1 } } },
+      ],
+      [
+        "sequence not an integer",
+        { durable: Promise.resolve(), accelerations: { shared: { words: valid.words, sequence: 1.5 } } },
+      ],
+      [
+        "sequence NaN",
+        { durable: Promise.resolve(), accelerations: { shared: { words: valid.words, sequence: Number.NaN } } },
+      ],
       [
         "sequence beyond safe integers",
-        { durable: Promise.resolve(), shared: { words: valid.words, sequence: 2 ** 53 } },
+        { durable: Promise.resolve(), accelerations: { shared: { words: valid.words, sequence: 2 ** 53 } } },
       ],
-      ["sequence a string", { durable: Promise.resolve(), shared: { words: valid.words, sequence: "1" } }],
+      [
+        "sequence a string",
+        { durable: Promise.resolve(), accelerations: { shared: { words: valid.words, sequence: "1" } } },
+      ],
     ];
 
     it.each(cases)("rejects a gate with %s as INVALID_ARGUMENT and applies nothing", async (_name, after) => {
@@ -458,7 +482,7 @@ describe("SqliteMetadataStore durability gates", () => {
       expect(gates.words.byteLength).toBe(DURABILITY_GATE_WORDS * 8);
       gates.open(sequence);
       const result = await store.txn(
-        put("v/min", "m", { durable: Promise.resolve(), shared: { words: gates.words, sequence } }),
+        put("v/min", "m", { durable: Promise.resolve(), accelerations: { shared: { words: gates.words, sequence } } }),
       );
       expect(revisionOf(result)).toBeGreaterThan(0);
     });

@@ -330,7 +330,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     this.#enter(options.signal);
     checkMetadataRequest.txn(request);
     // A gate the writer thread cannot wait on is awaited here, before the txn is queued.
-    if (request.after !== undefined && request.after.shared === undefined) {
+    if (request.after !== undefined && request.after.accelerations?.shared === undefined) {
       await awaitDurabilityGate(request.after, "sqlite txn");
       this.#enter(options.signal);
     }
@@ -464,7 +464,7 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
     // gates opened without waiting for a later one's.
     let start = 0;
     for (let end = 1; end <= queued.length; end++) {
-      if (end < queued.length && queued[end]?.request.after?.shared === undefined) continue;
+      if (end < queued.length && queued[end]?.request.after?.accelerations?.shared === undefined) continue;
       this.#submitTxns(queued.slice(start, end));
       start = end;
     }
@@ -555,7 +555,8 @@ function rootCause(error: unknown): unknown {
 function writerTxn(request: TxnRequest): WriterTxn {
   if (request.after === undefined) return request;
   const { after, ...rest } = request;
-  return after?.shared === undefined ? rest : { ...rest, gate: after.shared };
+  const shared = after.accelerations?.shared;
+  return shared === undefined ? rest : { ...rest, gate: shared };
 }
 
 /** The failure that ended an operation's whole round, if any. */

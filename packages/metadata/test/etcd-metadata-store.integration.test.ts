@@ -138,7 +138,10 @@ describe("EtcdMetadataStore against real etcd", () => {
         .txn({
           compares: [],
           writes: [{ type: "put", key: refusedKey, value: bytes("y") }],
-          after: { durable: Promise.resolve(), shared: { words: new SharedArrayBuffer(24), sequence: 0 } },
+          after: {
+            durable: Promise.resolve(),
+            accelerations: { shared: { words: new SharedArrayBuffer(24), sequence: 0 } },
+          },
         })
         .catch((caught: unknown) => caught);
       expect(NereusError.hasCode(invalid, ErrorCode.INVALID_ARGUMENT)).toBe(true);

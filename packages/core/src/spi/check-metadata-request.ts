@@ -2,7 +2,7 @@
 // requests with the same errors: keys are non-empty well-formed strings (a lone surrogate has no UTF-8 form and would
 // silently collide with U+FFFD), scans have a positive integer limit, txns respect etcd's per-list operation cap
 // and never write one key twice.
-import { DURABILITY_GATE_WORDS, type DurabilityGate } from "./durability-gate.js";
+import { DURABILITY_GATE_WORDS, type DurabilityGate, type DurabilityGateAccelerations } from "./durability-gate.js";
 import { isValueCompare, type ScanOptions, type TxnRequest } from "./metadata-store.js";
 import { MetadataStoreErrors } from "./metadata-store-errors.js";
 
@@ -38,7 +38,10 @@ export const checkMetadataRequest = {
     if (options.startAfter !== undefined) checkMetadataRequest.key(options.startAfter);
   },
 
-  /** A txn's durability gate: a promise, and shared words of the documented size with a positive sequence. */
+  /**
+   * A txn's durability gate: a promise, and when its accelerations offer shared words, words of the documented size
+   * with a positive sequence.
+   */
   gate(gate: DurabilityGate): void {
     if (
       typeof gate !== "object" ||
@@ -47,7 +50,11 @@ export const checkMetadataRequest = {
     ) {
       throw MetadataStoreErrors.invalid("txn gate needs a durable promise");
     }
-    const shared = gate.shared as DurabilityGate["shared"] | null;
+    const accelerations = gate.accelerations as DurabilityGate["accelerations"] | null;
+    if (accelerations === undefined) return;
+    if (typeof accelerations !== "object" || accelerations === null)
+      throw MetadataStoreErrors.invalid("txn gate accelerations must be an object");
+    const shared = accelerations.shared as DurabilityGateAccelerations["shared"] | null;
     if (shared === undefined) return;
     if (typeof shared !== "object" || shared === null)
       throw MetadataStoreErrors.invalid("txn gate shared words must be an object");

@@ -2,8 +2,9 @@
 // hand its persisted target to the head transaction before the bytes are durable, with the gate as the txn's
 // `after`: the metadata store must not apply the transaction until the gate opens, and must refuse it (as not
 // applied) when the gate fails. So the head still never names bytes that are not durable, but building and sending
-// the head transaction overlaps the write instead of following it. A store that commits on another thread can wait
-// on the shared form directly (no hop through the event loop between the write's sync and the commit).
+// the head transaction overlaps the write instead of following it. A gate may offer, in its optional `accelerations`
+// (docs/architecture.md §2.1), a shared form that a store committing on another thread waits on directly (no hop
+// through the event loop between the write's sync and the commit).
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
 
@@ -26,11 +27,24 @@ export const DURABILITY_GATE_WORDS = 3;
 
 /**
  * A write that may not be durable yet. Invariants: `durable` resolves only once the write is durable and rejects
- * when it failed (its bytes may then be absent); `shared`, when present, opens and fails exactly when `durable`
- * settles so. Whoever holds a gate must handle `durable`'s rejection.
+ * when it failed (its bytes may then be absent). Whoever holds a gate must handle `durable`'s rejection.
  */
 export interface DurabilityGate {
   readonly durable: Promise<void>;
+  /**
+   * Optional accelerations (see {@link DurabilityGateAccelerations}); absent on gates that offer none. Metadata
+   * stores must work without it, waiting on `durable`.
+   */
+  readonly accelerations?: DurabilityGateAccelerations;
+}
+
+/** What a {@link DurabilityGate} may offer beyond its promise. None changes when the gate opens or fails. */
+export interface DurabilityGateAccelerations {
+  /**
+   * The gate in shared memory: opens and fails exactly when `durable` settles so. A metadata store that commits on a
+   * thread of its own (SQLite's writer thread) waits on these words there, and commits as soon as the write's sync
+   * ended, without a hop through the event loop.
+   */
   readonly shared?: SharedDurabilityGate;
 }
 

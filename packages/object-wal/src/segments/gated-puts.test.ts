@@ -27,7 +27,7 @@ interface GateWords {
 
 /** The shared words of `gate` (which must have them) and its sequence. */
 function shared(gate: DurabilityGate): { readonly sequence: number; readonly words: () => GateWords } {
-  const form = gate.shared;
+  const form = gate.accelerations?.shared;
   if (form === undefined) throw new Error("expected a gate with shared words");
   const view = new BigInt64Array(form.words);
   return {

@@ -337,7 +337,7 @@ export class SegmentLog {
     this.#gatedInFlight.set(key, settled);
     const durable = written.then(() => undefined);
     durable.catch(() => undefined);
-    return { gate: { durable, shared: { words: this.#gates.words, sequence } }, written };
+    return { gate: { durable, accelerations: { shared: { words: this.#gates.words, sequence } } }, written };
   }
 
   /** Deletes those of `keys` that are live here; returns the others (not in this layout). */

@@ -534,7 +534,7 @@ describe("ObjectWalWriter: durability gates (FileSystemObjectStore segment layou
     readonly durable: () => bigint;
     readonly failed: () => bigint;
   } {
-    const form = gate.shared;
+    const form = gate.accelerations?.shared;
     if (form === undefined) throw new Error("expected a gate with shared words");
     const view = new BigInt64Array(form.words);
     return {

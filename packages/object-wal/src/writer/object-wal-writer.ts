@@ -565,7 +565,8 @@ export class ObjectWalWriter implements WalWriter, AsyncDisposable {
       this.stats.failedFlushes += 1;
     });
     if (this.#hooks.afterUpload !== undefined) await durable;
-    return started.gate.shared === undefined ? { durable } : { durable, shared: started.gate.shared };
+    const gateAccelerations = started.gate.accelerations;
+    return gateAccelerations === undefined ? { durable } : { durable, accelerations: gateAccelerations };
   }
 
   /** The signal of one flush: aborts on close or after `flushTimeoutMs` (one controller, one unref'd timer). */
