@@ -1,5 +1,5 @@
 // Public API of @nereus/broker (private app): start a broker in-process — tests and embedders — with the same
-// configuration the `nereus-broker` command reads. Every export is named here.
+// configuration the `nereus` command reads. Every export is named here.
 export { startBroker, type RunningBroker, type StartBrokerOptions } from "./start-broker.js";
 export {
   BrokerConfigSchema,
@@ -12,13 +12,13 @@ export {
 } from "./config/broker-config.js";
 export {
   loadBrokerConfig,
-  brokerUsage,
-  BROKER_SETTINGS,
-  ConfigError,
-  type BrokerSetting,
   type LoadBrokerConfigOptions,
   type LoadedBrokerConfig,
 } from "./config/load-broker-config.js";
+export { BROKER_SETTINGS, type BrokerSetting } from "./config/broker-settings.js";
+export { ConfigError } from "./config/config-error.js";
+export { brokerUsage } from "./cli/broker-usage.js";
+export { parseCommandLine, UsageError, type CommandLine } from "./cli/command-line.js";
 export { StartupError } from "./errors/startup-error.js";
 export { JsonLogger, type LogLevel, type LogSink } from "./logging/json-logger.js";
 export {

@@ -1,14 +1,16 @@
-// The `nereus-broker` process: clear one-line start-up errors with exit codes, /healthz and /metrics, and a
-// graceful SIGTERM that finishes in-flight produce requests before it exits 0.
+// The `nereus` process: --help, --version and usage errors; clear one-line start-up errors with exit codes,
+// /healthz and /metrics, and a graceful SIGTERM that finishes in-flight produce requests before it exits 0.
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
-import { BrokerProcess, freePort, tempDir, testConfig } from "./support/broker-fixture.js";
+import { APP_DIR, BrokerProcess, freePort, tempDir, testConfig } from "./support/broker-fixture.js";
 import { runCommand } from "./support/run-command.js";
 
+const manifestVersion = (JSON.parse(readFileSync(path.join(APP_DIR, "package.json"), "utf8")) as { version: string })
+  .version;
 const processes: BrokerProcess[] = [];
 afterEach(async () => {
   for (const broker of processes.splice(0)) await broker.stop("SIGKILL");
@@ -24,12 +26,33 @@ async function failure(
   return { code, stderr: broker.stderr.join("") };
 }
 
-describe("nereus-broker start-up errors", () => {
+describe("the nereus command line", () => {
+  test("--help prints the usage and --version the package's version, exit 0; an unknown option exits 2", async () => {
+    const help = BrokerProcess.spawn(["--help"]);
+    processes.push(help);
+    expect((await help.exited).code).toBe(0);
+    const usage = help.stdout.join("\n");
+    expect(usage).toMatch(/^Usage: nereus \[start\] \[options\]/);
+    expect(usage).toContain("--kafka-port <n>");
+    expect(usage).toContain("[NEREUS_KAFKA_PORT]");
+
+    const version = BrokerProcess.spawn(["--version"]);
+    processes.push(version);
+    expect((await version.exited).code).toBe(0);
+    expect(version.stdout).toEqual([`nereus ${manifestVersion}`]);
+
+    const unknown = await failure(["--kafka-prot", "9092"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe("nereus: unknown option --kafka-prot (see nereus --help)\n");
+  });
+});
+
+describe("nereus start-up errors", () => {
   test("a bad configuration names the field and exits 2", async () => {
     const result = await failure(["--data-dir", tempDir("bad"), "--kafka-port", "99999"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
-      /^nereus-broker: cannot start: bad config: kafka\.port \(from --kafka-port=99999\): Too big: expected number to be <=65535\n$/,
+      /^nereus: cannot start: bad config: kafka\.port \(from --kafka-port=99999\): Too big: expected number to be <=65535\n$/,
     );
   });
 
@@ -41,7 +64,7 @@ describe("nereus-broker start-up errors", () => {
       const result = await failure(["--data-dir", tempDir("busy"), "--kafka-port", String(port), "--admin-port", "0"]);
       expect(result.code).toBe(1);
       expect(result.stderr).toBe(
-        `nereus-broker: cannot start: Kafka listener: 127.0.0.1:${String(port)} is already in use (is another broker or Kafka running? choose another --kafka-port)\n`,
+        `nereus: cannot start: Kafka listener: 127.0.0.1:${String(port)} is already in use (is another broker or Kafka running? choose another --kafka-port)\n`,
       );
     } finally {
       blocker.close();
@@ -62,7 +85,7 @@ describe("nereus-broker start-up errors", () => {
     ]);
     expect(notDirectory.code).toBe(1);
     expect(notDirectory.stderr).toMatch(
-      /^nereus-broker: cannot start: data directory .*not-a-directory\/data is not usable \(ENOTDIR\)[^\n]*\n$/,
+      /^nereus: cannot start: data directory .*not-a-directory\/data is not usable \(ENOTDIR\)[^\n]*\n$/,
     );
     if (process.getuid?.() !== 0) {
       const readOnly = path.join(parent, "read-only");
@@ -81,7 +104,7 @@ describe("nereus-broker start-up errors", () => {
     const second = await failure(["--data-dir", dataDir, "--kafka-port", "0", "--admin-port", "0"]);
     expect(second.code).toBe(1);
     expect(second.stderr).toBe(
-      `nereus-broker: cannot start: data directory ${dataDir} is in use by another broker (pid ${String(owner.pid)}); stop it or choose another --data-dir\n`,
+      `nereus: cannot start: data directory ${dataDir} is in use by another broker (pid ${String(owner.pid)}); stop it or choose another --data-dir\n`,
     );
 
     const deadPort = await freePort();
@@ -102,14 +125,12 @@ describe("nereus-broker start-up errors", () => {
     );
     expect(etcd.code).toBe(1);
     expect(etcd.stderr).toMatch(
-      new RegExp(
-        `^nereus-broker: cannot start: cannot reach etcd at http://127\\.0\\.0\\.1:${String(deadPort)}: [^\\n]+\\n$`,
-      ),
+      new RegExp(`^nereus: cannot start: cannot reach etcd at http://127\\.0\\.0\\.1:${String(deadPort)}: [^\\n]+\\n$`),
     );
   });
 });
 
-describe("a running nereus-broker", () => {
+describe("a running nereus broker", () => {
   test("serves /healthz and /metrics, and SIGTERM answers in-flight produces before exiting 0", async () => {
     const dataDir = tempDir("graceful");
     const kafkaPort = await freePort();

@@ -1,6 +1,6 @@
 // The broker's node flags (`nereusNodeFlags` in package.json) are what every way of starting it passes to node: the
-// `nereus-broker` command's shebang and the package's `start` script (`npm start`). The benchmark harness reads
-// the same list (tooling/kafka-baseline). A flag added in one place and not the others fails here.
+// `nereus` command's shebang and the package's `start` script; the root `npm start` (scripts/start.mjs) and the
+// benchmark harness (tooling/kafka-baseline) read the list itself. A flag added in one place and not the others fails here.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -16,7 +16,7 @@ describe("node flags", () => {
   it("the bin's shebang and the start script pass exactly nereusNodeFlags", () => {
     const flags = manifest.nereusNodeFlags;
     expect(flags.length).toBeGreaterThan(0);
-    const shebang = readFileSync(path.join(appDir, "bin", "nereus-broker.mjs"), "utf8").split("\n")[0];
+    const shebang = readFileSync(path.join(appDir, "bin", "nereus.mjs"), "utf8").split("\n")[0];
     expect(shebang).toBe(`#!/usr/bin/env -S node ${flags.join(" ")}`);
     expect(manifest.scripts.start).toBe(`node ${flags.join(" ")} dist/main.js`);
   });

@@ -210,7 +210,7 @@ export class NereusBroker {
       await new Promise((resolve) => setTimeout(resolve, 50));
       const output = logTail(this.logFile, 40);
       const line =
-        output.split("\n").find((l) => l.startsWith("nereus-broker: ")) ??
+        output.split("\n").find((l) => l.startsWith("nereus: ")) ??
         lastMeaningfulLine(output, /"level":"error"|error/i) ??
         "no output";
       throw new BaselineError(

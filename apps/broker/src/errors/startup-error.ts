@@ -1,4 +1,4 @@
-// A failure to start, reported as one line on stderr (`nereus-broker: cannot start: <message>`) with an exit code:
+// A failure to start, reported as one line on stderr (`nereus: cannot start: <message>`) with an exit code:
 // 2 for a bad configuration, 1 for everything else (port in use, unreachable etcd/S3, unusable data directory).
 export class StartupError extends Error {
   override readonly name = "StartupError";

@@ -1,5 +1,5 @@
 // Starting brokers for the integration tests: in-process (startBroker with a captured logger) or as a child
-// process (`node --import tsx src/main.ts`, the same entry as `nereus-broker`, so SIGKILL hits the broker
+// process (`node --import tsx src/main.ts`, the same entry as `nereus`, so SIGKILL hits the broker
 // itself), on the embedded default in a temp directory or on the shared etcd + s3proxy with a fresh cluster name
 // and key prefix per test. Ports are allocated up front so a restarted broker comes back on the same address.
 // Data and config directories come from `tempDir` (./temp-dirs.ts): removed when the test file is done.
@@ -118,7 +118,7 @@ export class BrokerProcess {
 
   private constructor(child: ChildProcess) {
     this.child = child;
-    this.exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    this.exited = new Promise((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
     let pending = "";
     child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
       pending += chunk;
@@ -129,7 +129,7 @@ export class BrokerProcess {
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => this.stderr.push(chunk));
   }
 
-  /** Spawns `nereus-broker` with `args` from TypeScript sources. */
+  /** Spawns `nereus` with `args` from TypeScript sources. */
   static spawn(args: readonly string[], env: Readonly<Record<string, string>> = {}): BrokerProcess {
     const child = spawn(process.execPath, ["--conditions=@nereus/source", "--import", "tsx", "src/main.ts", ...args], {
       cwd: APP_DIR,
