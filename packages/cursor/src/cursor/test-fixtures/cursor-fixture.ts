@@ -1,0 +1,103 @@
+// Test fixture of the cursor handle: in-memory metadata and object stores, a claimed owner record for one stream,
+// and helpers that create cursor roots and open handles on them. Test-only.
+import { randomBytes } from "node:crypto";
+import { ErrorCode, NereusError } from "@nereus/core";
+import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
+import type { BatchBits } from "../../ack-state/batch-bits.js";
+import { cursorNameHash, cursorOwnerKey, cursorRootKey } from "../../keys/cursor-keys.js";
+import { cursorOwnerCodec } from "../../records/cursor-owner-codec.js";
+import { cursorStateCodec } from "../../records/cursor-state-codec.js";
+import { DEFAULT_CURSOR_LIMITS, type CursorLimits } from "../../store/cursor-store-options.js";
+import { type CursorEnvironment, type OwnerContext, ownedTxn } from "../../store/owner-context.js";
+import { CursorCounters } from "../cursor-counters.js";
+import { CursorHandle, type CursorHandleOptions } from "../cursor-handle.js";
+import { newCursorRecord } from "../cursor-record-transforms.js";
+import { hydrateCursor } from "../hydrate-cursor.js";
+import { type HydratedCursor, hydratedCursorOf } from "../hydrated-cursor.js";
+
+export const CLUSTER = "test-cluster";
+export const STREAM_ID = "stream-1";
+
+export interface CursorFixture {
+  readonly metadata: InMemoryMetadataStore;
+  readonly objects: InMemoryObjectStore;
+  readonly env: CursorEnvironment;
+  readonly owner: OwnerContext;
+  readonly counters: CursorCounters;
+  /** Writes a new ACTIVE root for `name` starting at `markDeleteOffset`. */
+  createCursor(name: string, markDeleteOffset?: number, partial?: BatchBits): Promise<HydratedCursor>;
+  /** Hydrates `name` and opens a handle on it (as `owner`, default the fixture's). */
+  openHandle(name: string, options?: CursorHandleOptions & { readonly owner?: OwnerContext }): Promise<CursorHandle>;
+  /** Another session claims the stream (the owner record is rewritten); returns the new owner. */
+  claimByAnotherSession(): Promise<OwnerContext>;
+  /** The root of `name` as stored. */
+  storedRoot(name: string): Promise<HydratedCursor>;
+}
+
+export function newSessionId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/** A fresh fixture: empty stores, the owner record of STREAM_ID claimed by a new session. */
+export async function cursorFixture(limits: Partial<CursorLimits> = {}): Promise<CursorFixture> {
+  const metadata = new InMemoryMetadataStore();
+  const objects = new InMemoryObjectStore();
+  let clock = 1_000_000;
+  const env: CursorEnvironment = {
+    metadata,
+    objects,
+    streams: {
+      getHead: () => Promise.reject(new NereusError(ErrorCode.STREAM_NOT_FOUND, "no streams in this fixture")),
+      trim: () => Promise.reject(new NereusError(ErrorCode.STREAM_NOT_FOUND, "no streams in this fixture")),
+    },
+    cluster: CLUSTER,
+    limits: { ...DEFAULT_CURSOR_LIMITS, ...limits },
+    now: () => (clock += 1),
+  };
+  const ownerKey = cursorOwnerKey(CLUSTER, STREAM_ID);
+  let claimSequence = 0;
+  const claim = async (): Promise<OwnerContext> => {
+    claimSequence += 1;
+    const ownerSessionId = newSessionId();
+    const ownerValue = cursorOwnerCodec.encode({
+      streamId: STREAM_ID,
+      ownerSessionId,
+      claimSequence,
+      claimedAtMillis: env.now(),
+    });
+    await metadata.txn({ compares: [], writes: [{ type: "put", key: ownerKey, value: ownerValue }] });
+    return { env, streamId: STREAM_ID, ownerSessionId, ownerKey, ownerValue };
+  };
+  const owner = await claim();
+  const counters = new CursorCounters();
+  return {
+    metadata,
+    objects,
+    env,
+    owner,
+    counters,
+    async createCursor(name, markDeleteOffset = 0, partial) {
+      const hash = cursorNameHash(name);
+      const root = newCursorRecord(
+        { streamId: STREAM_ID, cursorName: name, cursorNameHash: hash },
+        { ownerSessionId: owner.ownerSessionId, markDeleteOffset, partial, attemptId: "", now: env.now() },
+      );
+      const key = cursorRootKey(CLUSTER, STREAM_ID, hash);
+      const result = await ownedTxn(owner, {
+        compares: [{ key, modRevision: 0 }],
+        writes: [{ type: "put", key, value: cursorStateCodec.encode(root) }],
+      });
+      if (!result.succeeded) throw new Error(`cursor ${name} exists`);
+      return hydratedCursorOf(root, result.revision);
+    },
+    async openHandle(name, options = {}) {
+      const handleOwner = options.owner ?? owner;
+      const hydrated = await hydrateCursor(handleOwner, cursorNameHash(name));
+      return new CursorHandle(handleOwner, hydrated, { counters, ...options });
+    },
+    claimByAnotherSession: claim,
+    storedRoot(name) {
+      return hydrateCursor(owner, cursorNameHash(name));
+    },
+  };
+}
