@@ -1,10 +1,15 @@
 import { ErrorCode, MetadataAmbiguousError } from "@nereus/core";
 import type { MetadataFaultMode } from "@nereus/core/testing";
-import { expectNereusError } from "@nereus/core/testing";
+import { InMemoryMetadataStore, InMemoryObjectStore, expectNereusError } from "@nereus/core/testing";
+import type { CursorLimits } from "../store/cursor-store-options.js";
 import { describe, expect, it, vi } from "vitest";
 import type { CursorHandle } from "./cursor-handle.js";
 import type { HydratedCursor } from "./hydrated-cursor.js";
-import { cursorFixture } from "./test-fixtures/cursor-fixture.js";
+import { cursorFixture as fixtureOver } from "./test-fixtures/cursor-fixture.js";
+
+function cursorFixture(limits: Partial<CursorLimits> = {}) {
+  return fixtureOver({ metadata: new InMemoryMetadataStore(), objects: new InMemoryObjectStore() }, limits);
+}
 
 interface MutationCase {
   readonly name: string;

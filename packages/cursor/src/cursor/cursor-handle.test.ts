@@ -1,12 +1,17 @@
 import { ErrorCode } from "@nereus/core";
-import { expectNereusError } from "@nereus/core/testing";
+import { InMemoryMetadataStore, InMemoryObjectStore, expectNereusError } from "@nereus/core/testing";
+import type { CursorLimits } from "../store/cursor-store-options.js";
 import { describe, expect, it } from "vitest";
 import { cursorNameHash, cursorRootKey } from "../keys/cursor-keys.js";
 import { cursorStateCodec } from "../records/cursor-state-codec.js";
 import { ownedTxn } from "../store/owner-context.js";
 import { deletedCursorRecord } from "./cursor-record-transforms.js";
 import { hydratedCursorOf } from "./hydrated-cursor.js";
-import { CLUSTER, STREAM_ID, cursorFixture } from "./test-fixtures/cursor-fixture.js";
+import { CLUSTER, STREAM_ID, cursorFixture as fixtureOver } from "./test-fixtures/cursor-fixture.js";
+
+function cursorFixture(limits: Partial<CursorLimits> = {}) {
+  return fixtureOver({ metadata: new InMemoryMetadataStore(), objects: new InMemoryObjectStore() }, limits);
+}
 
 const whole = (offset: number) => ({ offset });
 

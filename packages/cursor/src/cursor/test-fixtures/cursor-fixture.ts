@@ -1,8 +1,7 @@
-// Test fixture of the cursor handle: in-memory metadata and object stores, a claimed owner record for one stream,
-// and helpers that create cursor roots and open handles on them. Test-only.
+// Test fixture of the cursor handle: the stores a test passes in (in-memory ones with fault injection), a claimed
+// owner record for one stream, and helpers that create cursor roots and open handles on them. Test-only.
 import { randomBytes } from "node:crypto";
-import { ErrorCode, NereusError } from "@nereus/core";
-import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
+import { ErrorCode, type MetadataStore, NereusError, type ObjectStore } from "@nereus/core";
 import type { BatchBits } from "../../ack-state/batch-bits.js";
 import { cursorNameHash, cursorOwnerKey, cursorRootKey } from "../../keys/cursor-keys.js";
 import { cursorOwnerCodec } from "../../records/cursor-owner-codec.js";
@@ -18,9 +17,9 @@ import { type HydratedCursor, hydratedCursorOf } from "../hydrated-cursor.js";
 export const CLUSTER = "test-cluster";
 export const STREAM_ID = "stream-1";
 
-export interface CursorFixture {
-  readonly metadata: InMemoryMetadataStore;
-  readonly objects: InMemoryObjectStore;
+export interface CursorFixture<M extends MetadataStore, O extends ObjectStore> {
+  readonly metadata: M;
+  readonly objects: O;
   readonly env: CursorEnvironment;
   readonly owner: OwnerContext;
   readonly counters: CursorCounters;
@@ -38,10 +37,12 @@ export function newSessionId(): string {
   return randomBytes(16).toString("hex");
 }
 
-/** A fresh fixture: empty stores, the owner record of STREAM_ID claimed by a new session. */
-export async function cursorFixture(limits: Partial<CursorLimits> = {}): Promise<CursorFixture> {
-  const metadata = new InMemoryMetadataStore();
-  const objects = new InMemoryObjectStore();
+/** A fixture over empty `stores`: the owner record of STREAM_ID claimed by a new session. */
+export async function cursorFixture<M extends MetadataStore, O extends ObjectStore>(
+  stores: { readonly metadata: M; readonly objects: O },
+  limits: Partial<CursorLimits> = {},
+): Promise<CursorFixture<M, O>> {
+  const { metadata, objects } = stores;
   let clock = 1_000_000;
   const env: CursorEnvironment = {
     metadata,
