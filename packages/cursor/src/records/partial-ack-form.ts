@@ -8,7 +8,7 @@ export const MAX_BATCH_SIZE = 0x7fff_ffff;
 const WORD_MASK = (1n << 64n) - 1n;
 
 /** Why the remaining-bit words are not canonical for `batchSize`, or undefined when they are. */
-export function remainingWordsProblem(batchSize: number, remaining: readonly bigint[]): string | undefined {
+function remainingWordsProblem(batchSize: number, remaining: readonly bigint[]): string | undefined {
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_BATCH_SIZE) {
     return `batchSize ${String(batchSize)} is outside [1, 2^31-1]`;
   }

@@ -8,7 +8,7 @@ import { partialAckProblem } from "../records/partial-ack-form.js";
 import type { SnapshotErrors } from "./snapshot-codec-errors.js";
 
 /** Largest UTF-8 length of a stream id in a snapshot header (u16 length prefix). */
-export const MAX_SNAPSHOT_STREAM_ID_BYTES = 0xffff;
+const MAX_SNAPSHOT_STREAM_ID_BYTES = 0xffff;
 const U32_MAX = 0xffff_ffff;
 
 function natural(value: unknown, min: number): boolean {
