@@ -2,7 +2,7 @@
 // Every item is checked before anything is computed; the result shares the base and rebuilds only the inline part
 // (O(i + m) plus O(m log n) base lookups for m items).
 import type { PartialAck } from "../domain/ack-types.js";
-import { remainingOf, isWholeAcked } from "./ack-queries.js";
+import { isWholeAcked, remainingOf } from "./ack-queries.js";
 import type { AckMutation, AckView } from "./ack-view.js";
 import { type BatchBits, type BatchState, batchBitsEqual, classifyBatchBits, mergeBatchBits } from "./batch-bits.js";
 import { checkOffset } from "./check-offset.js";
@@ -16,7 +16,7 @@ export interface IndividualAck {
 }
 
 /** A checked request item: a whole entry, or a canonical partial (an item acknowledging nothing is dropped). */
-type NormalizedAck = { readonly offset: number; readonly batch: BatchBits | undefined };
+export type NormalizedAck = { readonly offset: number; readonly batch: BatchBits | undefined };
 
 /**
  * Acknowledges every item. Items below markDelete or already whole acknowledged change nothing; duplicates merge
@@ -35,8 +35,9 @@ export function individualAcks(view: AckView, items: readonly IndividualAck[]): 
     }
     const existing = remainingOf(view, request.offset);
     const merged = existing === undefined ? classifyBatchBits(request.batch) : mergeBatchBits(existing, request.batch);
-    if (merged.kind === "whole") wholeOffsets.push(request.offset);
-    else if (merged.kind === "partial" && !isSame(existing, request.batch.batchSize, merged)) {
+    if (merged.kind === "whole") {
+      wholeOffsets.push(request.offset);
+    } else if (merged.kind === "partial" && !isSame(existing, request.batch.batchSize, merged)) {
       partials.push({ offset: request.offset, batchSize: request.batch.batchSize, remaining: merged.remaining });
     }
   }
@@ -71,9 +72,11 @@ export function normalizeIndividualAcks(items: readonly IndividualAck[]): Normal
       else batch = batch === undefined ? item.batch : andBatchBits(batch, item.batch);
     }
     const state = whole || batch === undefined ? undefined : classifyBatchBits(batch);
-    if (whole || state?.kind === "whole") result.push({ offset, batch: undefined });
-    else if (state?.kind === "partial")
+    if (whole || state?.kind === "whole") {
+      result.push({ offset, batch: undefined });
+    } else if (state?.kind === "partial") {
       result.push({ offset, batch: { batchSize: batch!.batchSize, remaining: state.remaining } });
+    }
   }
   return result;
 }

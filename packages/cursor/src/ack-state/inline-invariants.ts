@@ -14,10 +14,9 @@ export function inlineInvariantViolation(view: AckView): string | undefined {
   let previousEnd = -Infinity;
   for (const range of view.inlineRanges) {
     if (!(range.start < range.end)) return `inline range [${range.start}, ${range.end}) is empty`;
-    if (range.start <= markDelete)
-      return `inline range [${range.start}, ${range.end}) starts at or below ${markDelete}`;
-    if (range.start <= previousEnd)
-      return `inline range [${range.start}, ${range.end}) overlaps or touches the previous`;
+    const name = `inline range [${range.start}, ${range.end})`;
+    if (range.start <= markDelete) return `${name} starts at or below ${markDelete}`;
+    if (range.start <= previousEnd) return `${name} overlaps or touches the previous`;
     previousEnd = range.end;
   }
   if (view.base.ranges.contains(markDelete)) return `markDelete ${markDelete} lies inside a base range`;
