@@ -5,7 +5,7 @@ export default defineConfig({
     index: "src/index.ts",
     internal: "src/internal.ts",
     "testing/index": "src/testing/index.ts",
-    "publish-worker-thread": "src/publish-worker/publish-worker-thread.ts",
+    "publish-worker-thread": "src/file-system/publish-worker/publish-worker-thread.ts",
   },
   format: ["esm"],
   // Declarations are built per package against dependencies' built .d.ts (not their sources).

@@ -21,7 +21,7 @@ import {
   type S3Description,
 } from "@nereus/test-services";
 import { crc32cToBase64 } from "../src/crc32c-base64.js";
-import { createFileSystemObjectStore } from "../src/file-system-object-store.js";
+import { createFileSystemObjectStore } from "../src/file-system/file-system-object-store.js";
 import { createS3ObjectStore } from "../src/s3-object-store.js";
 import { runAppendBench } from "./append.js";
 

@@ -10,10 +10,10 @@ export {
   type FileSystemObjectStoreOptions,
   type ObjectDurability,
   type SegmentLayoutOptions,
-} from "./file-system-object-store.js";
-export type { SegmentLogStats } from "./segments/segment-log.js";
-export type { HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
-export type { LentReadBuffersStats } from "./segments/lent-read-buffers.js";
+} from "./file-system/file-system-object-store.js";
+export type { SegmentLogStats } from "./file-system/segments/segment-log.js";
+export type { HotSegmentReadsStats } from "./file-system/segments/hot-segment-reads.js";
+export type { LentReadBuffersStats } from "./file-system/segments/lent-read-buffers.js";
 export type { StoreWriteHealth, StoreWriteHealthListener, StoreWriter } from "./file-system/store-write-health.js";
 
 // Object WAL runtime: writer, reader, lag admission, required-generation coordinator, materialization worker.

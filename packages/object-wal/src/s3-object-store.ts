@@ -28,10 +28,10 @@ import {
   type ObjectStore,
 } from "@nereus/core";
 import { MAX_OBJECT_KEY_BYTES, assertListPrefix, assertObjectKey } from "./object-keys/assert-object-key.js";
-import { bodyCrc32c } from "./body-crc32c.js";
+import { bodyCrc32c } from "./object-store/body-crc32c.js";
 import { crc32cFromBase64, crc32cToBase64 } from "./crc32c-base64.js";
 import { classifyPutFailure, mapS3Error, s3ErrorStatus, type S3Operation } from "./map-s3-error.js";
-import { StoreLifecycle } from "./store-lifecycle.js";
+import { StoreLifecycle } from "./object-store/store-lifecycle.js";
 
 /** Keys per DeleteObjects request (the S3 maximum). */
 const DELETE_BATCH_SIZE = 1000;

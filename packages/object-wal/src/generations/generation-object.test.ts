@@ -12,8 +12,8 @@ import {
 import { InMemoryObjectStore } from "@nereus/core/testing";
 import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { fileSystemKeyPath } from "../file-system-key-path.js";
-import { createFileSystemObjectStore } from "../file-system-object-store.js";
+import { fileSystemKeyPath } from "../file-system/file-system-key-path.js";
+import { createFileSystemObjectStore } from "../file-system/file-system-object-store.js";
 import {
   encodeGenerationObject,
   encodeGenerationObjectYielding,

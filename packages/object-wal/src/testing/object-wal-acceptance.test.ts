@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
-import { createFileSystemObjectStore } from "../file-system-object-store.js";
+import { createFileSystemObjectStore } from "../file-system/file-system-object-store.js";
 import { describeObjectWalAcceptance } from "./object-wal-acceptance.js";
 
 describeObjectWalAcceptance(

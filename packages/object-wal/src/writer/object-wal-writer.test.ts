@@ -25,10 +25,10 @@ import {
   createFileSystemObjectStore,
   type FileSystemObjectStore,
   type SegmentLayoutOptions,
-} from "../file-system-object-store.js";
+} from "../file-system/file-system-object-store.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
 import { objectProtectionCodec } from "../roots/object-protection-codec.js";
-import { segmentFileName } from "../segments/segment-recovery.js";
+import { segmentFileName } from "../file-system/segments/segment-recovery.js";
 import { parseObjectProtectionKey, physicalObjectRootKey, objectKeyHash } from "../roots/physical-object-keys.js";
 import { physicalObjectRootCodec } from "../roots/physical-object-root-codec.js";
 import { objectWalConformanceFixture } from "../testing/object-wal-conformance-fixture.js";

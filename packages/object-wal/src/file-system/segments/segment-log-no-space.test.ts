@@ -13,7 +13,7 @@ import {
   type SegmentWriteJob,
   type SegmentWriteOutcome,
 } from "../publish-worker/file-publish-worker.js";
-import { StoreWriteHealthTracker } from "../file-system/store-write-health.js";
+import { StoreWriteHealthTracker } from "../store-write-health.js";
 import { SegmentLog } from "./segment-log.js";
 import { segmentFileName } from "./segment-recovery.js";
 

@@ -26,19 +26,15 @@ import {
   type ObjectStoreAccelerations,
   type PutOptions,
 } from "@nereus/core";
-import { assertListPrefix } from "./object-keys/assert-object-key.js";
-import { bodyCrc32c, checkKnownCrc32c } from "./body-crc32c.js";
+import { assertListPrefix } from "../object-keys/assert-object-key.js";
+import { bodyCrc32c, checkKnownCrc32c } from "../object-store/body-crc32c.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
 import { FilePublishPool, type PublishError, type PublishOutcome } from "./publish-worker/file-publish-worker.js";
 import { SharedBodyPool } from "./shared-body-pool.js";
-import { mapFileSystemError } from "./file-system/map-file-system-error.js";
-import { StoreLifecycle } from "./store-lifecycle.js";
-import {
-  type StoreWriteHealth,
-  type StoreWriteHealthListener,
-  StoreWriteHealthTracker,
-} from "./file-system/store-write-health.js";
-import { fsyncDirectory, makeDirectories } from "./file-system/durable-directories.js";
+import { mapFileSystemError } from "./map-file-system-error.js";
+import { StoreLifecycle } from "../object-store/store-lifecycle.js";
+import { type StoreWriteHealth, type StoreWriteHealthListener, StoreWriteHealthTracker } from "./store-write-health.js";
+import { fsyncDirectory, makeDirectories } from "./durable-directories.js";
 import { DEFAULT_HOT_READ_SEGMENTS, type HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
 import { DEFAULT_LENT_READ_BUFFER_BYTES, type LentReadBuffersStats } from "./segments/lent-read-buffers.js";
 import { MAX_SEGMENT_BYTES, SegmentLog, type SegmentLogStats } from "./segments/segment-log.js";

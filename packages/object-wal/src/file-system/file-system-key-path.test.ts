@@ -1,7 +1,7 @@
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { hasControlCharacter } from "./object-keys/assert-object-key.js";
+import { hasControlCharacter } from "../object-keys/assert-object-key.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
 
 /** Segments the key rules accept: non-empty, not "." / "..", no "/", no control characters, short enough. */

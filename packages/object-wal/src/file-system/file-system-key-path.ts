@@ -5,7 +5,7 @@
 // appears in an encoded segment), so a key and a "folder" of other keys ("a" and "a/b") can coexist.
 import path from "node:path";
 import { ErrorCode, NereusError, decodeStrictUtf8 } from "@nereus/core";
-import { assertObjectKey, hasControlCharacter } from "./object-keys/assert-object-key.js";
+import { assertObjectKey, hasControlCharacter } from "../object-keys/assert-object-key.js";
 
 /** Suffix of object files; directories never carry it. */
 export const OBJECT_FILE_SUFFIX = "~obj";

@@ -5,7 +5,7 @@
 // failures (EIO after fdatasync, say) leave the file's state unknown: they are not repaired here.
 import { open, unlink } from "node:fs/promises";
 import path from "node:path";
-import { fsyncDirectory } from "../file-system/durable-directories.js";
+import { fsyncDirectory } from "../durable-directories.js";
 
 /** errno codes of a write that failed for lack of space: what it wrote past the valid length can be cut off. */
 const NO_SPACE = new Set(["ENOSPC", "EDQUOT"]);

@@ -15,7 +15,7 @@
 // layout (every later call is refused until the store is reopened, when recovery cuts what was torn), because after
 // a failed fdatasync the file's state is unknown. A failed index update fails nothing: the records stay held in
 // memory and are applied once the index accepts writes again (deferred-index-puts.ts). Every outcome is reported to
-// the store's write health (file-system/store-write-health.ts).
+// the store's write health (../store-write-health.ts).
 import path from "node:path";
 import { unlink } from "node:fs/promises";
 import {
@@ -34,9 +34,9 @@ import {
   type SegmentWriteOutcome,
   type SegmentWriteRecord,
 } from "../publish-worker/file-publish-worker.js";
-import { fsyncDirectory, makeDirectories } from "../file-system/durable-directories.js";
-import { mapFileSystemError } from "../file-system/map-file-system-error.js";
-import { StoreWriteHealthTracker } from "../file-system/store-write-health.js";
+import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
+import { mapFileSystemError } from "../map-file-system-error.js";
+import { StoreWriteHealthTracker } from "../store-write-health.js";
 import { DeferredIndexPuts, type HeldRecord } from "./deferred-index-puts.js";
 import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
@@ -52,7 +52,7 @@ import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js
  */
 export const MAX_SEGMENT_BYTES = Math.floor(MAX_SEGMENT_OFFSET / 4);
 
-/** A body in shared memory registered with the publish workers (see shared-body-pool.ts). */
+/** A body in shared memory registered with the publish workers (see ../shared-body-pool.ts). */
 export interface SharedBody {
   readonly id: number;
   readonly buffer: SharedArrayBuffer;
