@@ -21,8 +21,6 @@ export class CursorCounters {
   snapshotsWritten = 0;
   /** Bytes of the snapshot objects created. */
   snapshotBytesWritten = 0;
-  /** Snapshot objects read during hydration. */
-  snapshotsRead = 0;
 
   /** Sets every counter back to zero. */
   reset(): void {
@@ -35,6 +33,5 @@ export class CursorCounters {
     this.ackCommits = 0;
     this.snapshotsWritten = 0;
     this.snapshotBytesWritten = 0;
-    this.snapshotsRead = 0;
   }
 }

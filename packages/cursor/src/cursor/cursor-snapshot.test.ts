@@ -1,6 +1,6 @@
 import { ErrorCode } from "@nereus/core";
 import { InMemoryMetadataStore, InMemoryObjectStore, expectNereusError } from "@nereus/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { cursorNameHash } from "../keys/cursor-keys.js";
 import { publishSnapshot } from "../snapshot/publish-snapshot.js";
 import type { CursorLimits } from "../store/cursor-store-options.js";
@@ -120,6 +120,22 @@ describe("cursor snapshots", () => {
       ErrorCode.OBJECT_READ_FAILED,
     );
     expect(error.retryable).toBe(true);
+  });
+
+  it("hydrates the newer root when the root moves while its snapshot is read", async () => {
+    const fixture = await cursorFixture();
+    await fixture.createCursor("sub", 0);
+    const writer = await fixture.openHandle("sub");
+    await ackPattern(writer, 0, 60);
+    const realGet = fixture.objects.get.bind(fixture.objects);
+    vi.spyOn(fixture.objects, "get").mockImplementationOnce(async (...args) => {
+      const bytes = await realGet(...args);
+      await ackPattern(writer, 60, 120);
+      return bytes;
+    });
+    const hydrated = await hydrateCursor(fixture.owner, cursorNameHash("sub"));
+    expect(hydrated.root).toEqual(writer.state.root);
+    expect(hydrated.modRevision).toBe(writer.state.modRevision);
   });
 
   it("publishes under a new random id when the key is taken", async () => {
