@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
+import { hostname } from "node:os";
 import path from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
@@ -104,7 +105,7 @@ describe("nereus start-up errors", () => {
     const second = await failure(["--data-dir", dataDir, "--kafka-port", "0", "--admin-port", "0"]);
     expect(second.code).toBe(1);
     expect(second.stderr).toBe(
-      `nereus: cannot start: data directory ${dataDir} is in use by another broker (pid ${String(owner.pid)}); stop it or choose another --data-dir\n`,
+      `nereus: cannot start: data directory ${dataDir} is in use by another broker (pid ${String(owner.pid)} on ${hostname()}); stop it or choose another --data-dir\n`,
     );
 
     const deadPort = await freePort();

@@ -129,9 +129,18 @@ export class BrokerProcess {
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => this.stderr.push(chunk));
   }
 
-  /** Spawns `nereus` with `args` from TypeScript sources. */
-  static spawn(args: readonly string[], env: Readonly<Record<string, string>> = {}): BrokerProcess {
-    const child = spawn(process.execPath, ["--conditions=@nereus/source", "--import", "tsx", "src/main.ts", ...args], {
+  /**
+   * Spawns `nereus` with `args` from TypeScript sources; `wrapper` is a command that runs it (e.g. `unshare --pid
+   * --fork`), in which case `pid` is the wrapper's.
+   */
+  static spawn(
+    args: readonly string[],
+    env: Readonly<Record<string, string>> = {},
+    wrapper: readonly string[] = [],
+  ): BrokerProcess {
+    const command = [process.execPath, "--conditions=@nereus/source", "--import", "tsx", "src/main.ts", ...args];
+    const [executable, ...rest] = [...wrapper, ...command];
+    const child = spawn(executable!, rest, {
       cwd: APP_DIR,
       env: { ...cleanEnvironment(), ...env },
       stdio: ["ignore", "pipe", "pipe"],
