@@ -3,10 +3,11 @@
 // contained it), or failed alone (a bad request, its deadline, or the epoch rule). After a lost compare the whole
 // group is decided again from the latest root; an ack is reapplied there only while the root's ack state epoch is
 // the one the ack was submitted under, so an ack erased by a reset or clear is never resurrected.
-import { type AckRequest, type AckWorkingState, applyAck } from "./ack-request.js";
+import type { AckRequest } from "./ack-request.js";
 import type { CursorCounters } from "./cursor-counters.js";
 import type { HydratedCursor } from "./hydrated-cursor.js";
 import type { Settlement } from "./cursor-lane.js";
+import { GroupAckState } from "./group-ack-state.js";
 import { lifecycleError, stateConflict } from "./mutation-errors.js";
 import { OperationDeadline } from "./operation-deadline.js";
 import { type CasDecision, type CasHost, runRootCas } from "./run-root-cas.js";
@@ -38,31 +39,32 @@ export function decideAckGroup(
   members: readonly AckMember[],
   state: HydratedCursor,
 ): CasDecision<Settlement<MutationResult>[]> {
-  let working: AckWorkingState = { view: state.view, positionProperties: state.root.positionProperties };
+  const working = new GroupAckState({ view: state.view, positionProperties: state.root.positionProperties });
   let changed = false;
   const settlements = members.map((member): Settlement<MutationResult> => {
     const lifecycle = lifecycleError(state.root, member.generation);
     if (lifecycle !== undefined) return { ok: false, error: lifecycle };
     if (member.deadline.expired()) return { ok: false, error: member.deadline.error("cursor ack") };
-    let next;
+    const sameEpoch = state.root.ackStateEpoch === member.epoch;
+    let applied: boolean;
     try {
-      next = applyAck(working, member.request);
+      applied = working.apply(member.request, sameEpoch);
     } catch (error) {
       return { ok: false, error };
     }
-    if (!next.applied) return ALREADY_APPLIED;
-    if (state.root.ackStateEpoch !== member.epoch) return { ok: false, error: stateConflict(state.root, "cursor ack") };
-    working = next.state;
+    if (!applied) return ALREADY_APPLIED;
+    if (!sameEpoch) return { ok: false, error: stateConflict(state.root, "cursor ack") };
     changed = true;
     return APPLIED;
   });
   if (!changed) return { write: false, result: settlements };
-  const positionChanged = working.positionProperties !== state.root.positionProperties;
+  const result = working.result();
+  const positionChanged = result.positionProperties !== state.root.positionProperties;
   return {
     write: true,
     draft: {
-      view: working.view,
-      edits: positionChanged ? { positionProperties: working.positionProperties } : undefined,
+      view: result.view,
+      edits: positionChanged ? { positionProperties: result.positionProperties } : undefined,
     },
     result: settlements,
   };

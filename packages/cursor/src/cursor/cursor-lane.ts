@@ -25,7 +25,7 @@ type LaneTask<A, R> = BatchableTask<A, R> | ExclusiveTask;
  * Commits one batch: `items` in submission order. Resolves one settlement per item, in the same order. A rejection
  * settles every item of the batch with that error.
  */
-export type BatchCommit<A, R> = (items: readonly A[]) => Promise<readonly Settlement<R>[]>;
+type BatchCommit<A, R> = (items: readonly A[]) => Promise<readonly Settlement<R>[]>;
 
 /**
  * A per-cursor FIFO lane with group commit.

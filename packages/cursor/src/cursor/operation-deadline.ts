@@ -37,11 +37,6 @@ export class OperationDeadline {
     return this.remainingMs() === 0;
   }
 
-  /** Throws `error(what)` once expired or cancelled. */
-  check(what: string): void {
-    if (this.expired()) throw this.error(what);
-  }
-
   /** A signal that aborts when this deadline ends (for one store call). */
   signal(): AbortSignal {
     const timeout = AbortSignal.timeout(Math.max(1, Math.ceil(this.remainingMs())));
