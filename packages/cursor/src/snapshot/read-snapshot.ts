@@ -6,7 +6,7 @@ import { ErrorCode, NereusError } from "@nereus/core";
 import { type AckBase, ackBaseFromSnapshot } from "../ack-state/ack-base.js";
 import type { CursorStateRecord, SnapshotReference } from "../domain/cursor-records.js";
 import type { CursorEnvironment } from "../store/owner-context.js";
-import { decodeCursorSnapshot } from "./snapshot-codec.js";
+import { decodeCursorSnapshot, snapshotExpectationOf } from "./snapshot-codec.js";
 
 /** How one snapshot read ended: the base, or why the object cannot be used. */
 export type SnapshotRead =
@@ -44,17 +44,7 @@ export async function readSnapshot(
     throw error;
   }
   try {
-    const content = decodeCursorSnapshot(bytes, {
-      snapshotId: reference.snapshotId,
-      streamId: root.streamId,
-      cursorNameHash: root.cursorNameHash,
-      cursorGeneration: root.cursorGeneration,
-      sizeBytes: reference.sizeBytes,
-      crc32c: reference.crc32c,
-      sourceMutationSequence: reference.sourceMutationSequence,
-      baseMarkDeleteOffset: reference.baseMarkDeleteOffset,
-      objectKey: reference.objectKey,
-    });
+    const content = decodeCursorSnapshot(bytes, snapshotExpectationOf(reference, root));
     return { kind: "read", base: ackBaseFromSnapshot(content) };
   } catch (error) {
     if (NereusError.hasCode(error, ErrorCode.METADATA_INVARIANT_VIOLATION)) return { kind: "corrupt", error };
