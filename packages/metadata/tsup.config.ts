@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: { index: "src/index.ts", "sqlite-writer/sqlite-writer-worker": "src/sqlite-writer/sqlite-writer-worker.ts" },
+  entry: { index: "src/index.ts", "writer/sqlite-writer-worker": "src/sqlite/writer/sqlite-writer-worker.ts" },
   format: ["esm"],
   // Declarations are built per package against dependencies' built .d.ts (not their sources).
   dts: { compilerOptions: { composite: false, customConditions: [] } },

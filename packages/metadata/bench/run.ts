@@ -12,7 +12,7 @@ import { InMemoryMetadataStore } from "@nereus/core/testing";
 import { SERVICES_FILE_ENV, loadServices, startServices, type RunningServices } from "@nereus/test-services";
 import { Etcd3, type IOptions } from "etcd3";
 import { createEtcdMetadataStore } from "../src/etcd-metadata-store.js";
-import { createSqliteMetadataStore } from "../src/sqlite-metadata-store.js";
+import { createSqliteMetadataStore } from "../src/sqlite/sqlite-metadata-store.js";
 
 const WARMUP = 100;
 const ITERATIONS = 1_000;

@@ -26,7 +26,7 @@ import {
 import { checkMetadataRequest, MAX_TXN_OPERATIONS, MetadataStoreErrors, raceAbort } from "@nereus/core/internal";
 import { Etcd3, type IKeyValue, type IOptions, type IRequestOp, type IResponseOp, type Watcher } from "etcd3";
 import { mapEtcdError, type EtcdErrorContext } from "./map-etcd-error.js";
-import { prefixRangeEnd, scanLowerBound } from "./utf8-key-range.js";
+import { prefixRangeEnd, scanLowerBound } from "./key-range/utf8-key-range.js";
 
 export interface EtcdMetadataStoreOptions {
   /** Client URLs, e.g. `["http://127.0.0.1:2379"]`. */

@@ -4,6 +4,6 @@ export {
   SqliteMetadataStore,
   createSqliteMetadataStore,
   type SqliteMetadataStoreOptions,
-} from "./sqlite-metadata-store.js";
-export type { SqliteWriterTimings } from "./sqlite-writer-thread.js";
-export type { SqliteReadCacheStats } from "./sqlite-read-cache.js";
+} from "./sqlite/sqlite-metadata-store.js";
+export type { SqliteWriterTimings } from "./sqlite/sqlite-writer-thread.js";
+export type { SqliteReadCacheStats } from "./sqlite/sqlite-read-cache.js";

@@ -12,7 +12,7 @@ import { loadServices } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
 import { afterAll } from "vitest";
 import { createEtcdMetadataStore } from "../src/etcd-metadata-store.js";
-import { createSqliteMetadataStore } from "../src/sqlite-metadata-store.js";
+import { createSqliteMetadataStore } from "../src/sqlite/sqlite-metadata-store.js";
 
 const endpoint = loadServices().etcd.endpoint;
 const admin = new Etcd3({ hosts: endpoint });

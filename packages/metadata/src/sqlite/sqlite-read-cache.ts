@@ -11,7 +11,7 @@
 // Keys are ordered as SQLite orders them (BINARY: by UTF-8 bytes, i.e. by code point). Answers are copies: a caller
 // may change the values it gets without changing the cache.
 import type { KeyValue, ScanPage } from "@nereus/core";
-import { type ScanLowerBound, compareUtf8 } from "./utf8-key-range.js";
+import { type ScanLowerBound, compareUtf8 } from "../key-range/utf8-key-range.js";
 
 /** Keys whose `get` results are kept; the cache starts over when more are read. */
 const READ_CACHE_MAX_KEYS = 4_096;

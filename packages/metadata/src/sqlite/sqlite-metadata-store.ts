@@ -46,14 +46,14 @@ import {
   type WriterOperation,
   type WriterOutcome,
   type WriterTxn,
-} from "./sqlite-writer/sqlite-writer-protocol.js";
+} from "./writer/sqlite-writer-protocol.js";
 import {
   type BeforeWalSync,
   type RoundSettlement,
   SqliteWriterThread,
   type SqliteWriterTimings,
 } from "./sqlite-writer-thread.js";
-import { prefixUpperBound, scanLowerBound } from "./utf8-key-range.js";
+import { prefixUpperBound, scanLowerBound } from "../key-range/utf8-key-range.js";
 
 export interface SqliteMetadataStoreOptions {
   /** Database file; created (with its schema) when missing. */

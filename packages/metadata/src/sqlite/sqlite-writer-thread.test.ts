@@ -4,7 +4,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSqliteMetadataStore } from "./sqlite-metadata-store.js";
-import type { WriterOperation } from "./sqlite-writer/sqlite-writer-protocol.js";
+import type { WriterOperation } from "./writer/sqlite-writer-protocol.js";
 import { SqliteWriterThread } from "./sqlite-writer-thread.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);

@@ -1,10 +1,10 @@
-// The main-thread side of the SQLite store's writer thread (sqlite-writer/sqlite-writer-worker.ts): starts it,
+// The main-thread side of the SQLite store's writer thread (writer/sqlite-writer-worker.ts): starts it,
 // sends it operations, matches the answers of its rounds to the callers, delivers each round's watch events before
 // the round's callers hear back, answers the test seam and reads the shared counters. It does not interpret
 // outcomes (the store maps them to Nereus errors): every submitted operation settles with its round's
 // `RoundSettlement`. Taking the writes off the event loop leaves the main thread the reads only: a SQLite commit
 // (its page writes to the `-wal` file) and the datasync after it no longer cost the event loop anything but two
-// messages. The messages both ways are those of sqlite-writer/sqlite-writer-protocol.ts.
+// messages. The messages both ways are those of writer/sqlite-writer-protocol.ts.
 import type { Worker } from "node:worker_threads";
 import { type LatencySnapshot, SharedLatencyHistogram, type WatchEvent, startWorkerModule } from "@nereus/core";
 import {
@@ -18,7 +18,7 @@ import {
   type WriterReply,
   type WriterRequest,
   type WriterThreadData,
-} from "./sqlite-writer/sqlite-writer-protocol.js";
+} from "./writer/sqlite-writer-protocol.js";
 
 /** Test seam: runs before each datasync of the `-wal` file; a throw fails the sync like an I/O error. */
 export type BeforeWalSync = () => Promise<void> | void;
@@ -116,7 +116,7 @@ export class SqliteWriterThread {
       counters: counters.buffer as SharedArrayBuffer,
       timings: { round: timings.round.handle, gateWait: timings.gateWait.handle, walSync: timings.walSync.handle },
     };
-    const worker = startWorkerModule(new URL("./sqlite-writer/sqlite-writer-worker.js", import.meta.url), {
+    const worker = startWorkerModule(new URL("./writer/sqlite-writer-worker.js", import.meta.url), {
       workerData,
     });
     await new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
 import { SqliteReadCache } from "./sqlite-read-cache.js";
 import { createSqliteMetadataStore } from "./sqlite-metadata-store.js";
-import { compareUtf8 } from "./utf8-key-range.js";
+import { compareUtf8 } from "../key-range/utf8-key-range.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const row = (key: string, revision = 1): KeyValue => ({
