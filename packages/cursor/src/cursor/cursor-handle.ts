@@ -4,7 +4,7 @@
 // Once a write finds another owner session, every later mutation fails CURSOR_FENCED.
 import { ErrorCode, NereusError } from "@nereus/core";
 import { backlog, firstUnacked, isBatchIndexAcked, isWholeAcked, nextUnacked } from "../ack-state/ack-queries.js";
-import { type BatchBits, classifyBatchBits } from "../ack-state/batch-bits.js";
+import { classifyBatchBits } from "../ack-state/batch-bits.js";
 import { checkOffset } from "../ack-state/check-offset.js";
 import type { IndividualAck } from "../ack-state/individual-acks.js";
 import type { SkipOptions } from "../ack-state/skip-entries.js";
@@ -18,37 +18,15 @@ import { forwardResetStep, replacePropertiesStep, skipStep } from "./exclusive-s
 import { hydrateCursor } from "./hydrate-cursor.js";
 import type { HydratedCursor } from "./hydrated-cursor.js";
 import { OperationDeadline } from "./operation-deadline.js";
+import type {
+  CumulativeAckOptions,
+  CursorHandleOptions,
+  MutationOptions,
+  ResetOptions,
+  SkipCallOptions,
+} from "./mutation-options.js";
 import { checkUserCursorProperties } from "./property-maps.js";
 import { type CasHost, type CasStep, runRootCas } from "./run-root-cas.js";
-
-/** Options every durable mutation takes. */
-export interface MutationOptions {
-  readonly signal?: AbortSignal;
-}
-
-export interface CumulativeAckOptions extends MutationOptions {
-  /** Batch indexes of `offset` acknowledged (the entry itself stays the mark-delete position until all are). */
-  readonly partial?: BatchBits;
-  /** Replaces the position properties when the ack moves (or restates) the mark-delete position. */
-  readonly positionProperties?: ReadonlyMap<string, bigint>;
-}
-
-export interface SkipCallOptions extends MutationOptions, Partial<Pick<SkipOptions, "countIndividuallyAcked">> {
-  /** End of the committed entries: the skip never moves markDelete beyond it. */
-  readonly committedEnd: number;
-}
-
-export interface ResetOptions extends MutationOptions {
-  /** Batch indexes of the target entry acknowledged after the reset. */
-  readonly partial?: BatchBits;
-}
-
-export interface CursorHandleOptions {
-  /** Counters to add to (shared by a store's handles); default a fresh instance per handle. */
-  readonly counters?: CursorCounters;
-  /** Fresh snapshot ids (tests force collisions); default random. */
-  readonly newSnapshotId?: () => string;
-}
 
 /**
  * One open cursor. Invariants: mutations take effect in submission order; acks queued behind a CAS in flight are
