@@ -169,3 +169,23 @@ describe("forward reset whose response was lost before another writer moved the 
     expect(stored.root.inlineRanges).toEqual([{ start: 35, end: 36 }]);
   });
 });
+
+describe("a lost write that applies late (a store without ordered txns)", () => {
+  it("is recognised by its bytes when the retry loses to it, so a skip applies once", async () => {
+    const { handle, fixture } = await startingHandle();
+    const realTxn = fixture.metadata.txn.bind(fixture.metadata);
+    let lost: Parameters<typeof realTxn>[0] | undefined;
+    vi.spyOn(fixture.metadata, "txn")
+      .mockImplementationOnce((request) => {
+        lost = request;
+        return Promise.reject(new MetadataAmbiguousError("response lost, request still in flight"));
+      })
+      .mockImplementationOnce(async (request, options) => {
+        await realTxn(lost!, options);
+        return realTxn(request, options);
+      });
+    expect(await handle.skip(3, { committedEnd: 100 })).toEqual({ alreadyApplied: false });
+    expect((await fixture.storedRoot("sub")).root.markDeleteOffset).toBe(15);
+    expect(handle.markDeleteOffset).toBe(15);
+  });
+});

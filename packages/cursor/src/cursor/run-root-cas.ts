@@ -10,7 +10,7 @@ import { bytesEqual } from "@nereus/core/internal";
 import { cursorRootKey } from "../keys/cursor-keys.js";
 import { type OwnerContext, ownedTxn } from "../store/owner-context.js";
 import type { CursorCounters } from "./cursor-counters.js";
-import { type KnownSnapshotBase, hydrateCursorVersion } from "./hydrate-cursor.js";
+import { type HydratedVersion, type KnownSnapshotBase, hydrateCursorVersion } from "./hydrate-cursor.js";
 import { type HydratedCursor, hydratedCursorOf } from "./hydrated-cursor.js";
 import type { OperationDeadline } from "./operation-deadline.js";
 import { type PreparedRoot, prepareRootWrite } from "./prepare-root-write.js";
@@ -40,7 +40,7 @@ export interface CasHost {
   markStale(): void;
 }
 
-/** A write whose response was lost: it applied exactly when the root now holds `value`. */
+/** A write whose response was lost: it applied exactly when the root holds `value` (now or, on etcd, later). */
 interface UnresolvedWrite<R> {
   readonly value: Uint8Array;
   readonly result: R;
@@ -51,8 +51,9 @@ const MAX_BACKOFF_MS = 200;
 
 /**
  * Runs `step` against `start` (undefined: reload first) until a decision needs no write or its write committed;
- * returns that decision's result. Throws what `step` throws, CURSOR_FENCED, the deadline's TIMEOUT/CANCELLED, or
- * METADATA_CONDITION_FAILED (retryable) once `maxCasAttempts` attempts were spent.
+ * returns that decision's result. A root found holding the exact bytes of one of this operation's unresolved
+ * writes is that write having applied: its result is returned. Throws what `step` throws, CURSOR_FENCED, the
+ * deadline's TIMEOUT/CANCELLED, or METADATA_CONDITION_FAILED (retryable) once `maxCasAttempts` attempts were spent.
  */
 export async function runRootCas<R>(
   host: CasHost,
@@ -64,7 +65,9 @@ export async function runRootCas<R>(
   const { owner, counters } = host;
   const key = cursorRootKey(owner.env.cluster, owner.streamId, host.cursorNameHash);
   let state = start;
-  let unresolved: UnresolvedWrite<R> | undefined;
+  const unresolved: UnresolvedWrite<R>[] = [];
+  const knownBases = (): KnownSnapshotBase[] =>
+    unresolved.map((write) => write.known).filter((known): known is KnownSnapshotBase => known !== undefined);
   let lastError: unknown;
   const maxAttempts = owner.env.limits.maxCasAttempts;
   for (let attempt = 1; attempt <= maxAttempts; attempt++) {
@@ -72,14 +75,13 @@ export async function runRootCas<R>(
     const signal = deadline.signal();
     try {
       if (state === undefined) {
-        const known = unresolved?.known === undefined ? [] : [unresolved.known];
         const reloaded = await hydrateCursorVersion(owner, host.cursorNameHash, undefined, {
           signal,
-          knownBases: known,
+          knownBases: knownBases(),
         });
         host.adopt(reloaded.cursor);
-        if (unresolved !== undefined && bytesEqual(reloaded.value, unresolved.value)) return unresolved.result;
-        unresolved = undefined;
+        const applied = unresolved.find((write) => bytesEqual(reloaded.value, write.value));
+        if (applied !== undefined) return applied.result;
         state = reloaded.cursor;
       }
       const decision = step(state, attempt > 1);
@@ -89,17 +91,19 @@ export async function runRootCas<R>(
         counters,
         newSnapshotId: host.newSnapshotId,
       });
-      const outcome = await casOnce(host, key, state, prepared, signal);
+      const outcome = await casOnce(host, key, state, prepared, [...knownBases(), knownBaseOf(prepared)], signal);
       if (outcome.kind === "written") {
         host.adopt(outcome.state);
         return decision.result;
       }
       if (outcome.kind === "lost") {
-        host.adopt(outcome.latest);
-        state = outcome.latest;
+        host.adopt(outcome.latest.cursor);
+        const applied = unresolved.find((write) => bytesEqual(outcome.latest.value, write.value));
+        if (applied !== undefined) return applied.result;
+        state = outcome.latest.cursor;
       } else {
         host.markStale();
-        unresolved = { value: prepared.value, result: decision.result, known: knownBaseOf(prepared) };
+        unresolved.push({ value: prepared.value, result: decision.result, known: knownBaseOf(prepared) });
         state = undefined;
       }
     } catch (error) {
@@ -109,7 +113,7 @@ export async function runRootCas<R>(
       await backoff(attempt, deadline);
     }
   }
-  if (unresolved !== undefined || state === undefined) host.markStale();
+  if (unresolved.length > 0 || state === undefined) host.markStale();
   throw new NereusError(
     ErrorCode.METADATA_CONDITION_FAILED,
     `${what}: gave up after ${String(maxAttempts)} attempts on cursor ${host.cursorNameHash}`,
@@ -119,7 +123,7 @@ export async function runRootCas<R>(
 
 type CasOutcome =
   | { readonly kind: "written"; readonly state: HydratedCursor }
-  | { readonly kind: "lost"; readonly latest: HydratedCursor }
+  | { readonly kind: "lost"; readonly latest: HydratedVersion }
   | { readonly kind: "ambiguous" };
 
 /** One root transaction: written, lost to another version (returned hydrated), or of unknown outcome. */
@@ -128,6 +132,7 @@ async function casOnce(
   key: string,
   state: HydratedCursor,
   prepared: PreparedRoot,
+  known: readonly (KnownSnapshotBase | undefined)[],
   signal: AbortSignal,
 ): Promise<CasOutcome> {
   const { owner, counters } = host;
@@ -154,11 +159,9 @@ async function casOnce(
   }
   counters.casConflicts += 1;
   const current = result.current.get(key) ?? null;
-  const known = [knownBaseOf(prepared), knownBaseOf(state)].filter(
-    (entry): entry is KnownSnapshotBase => entry !== undefined,
-  );
-  const latest = await hydrateCursorVersion(owner, host.cursorNameHash, current, { signal, knownBases: known });
-  return { kind: "lost", latest: latest.cursor };
+  const knownBases = [...known, knownBaseOf(state)].filter((entry): entry is KnownSnapshotBase => entry !== undefined);
+  const latest = await hydrateCursorVersion(owner, host.cursorNameHash, current, { signal, knownBases });
+  return { kind: "lost", latest };
 }
 
 function knownBaseOf(state: Pick<HydratedCursor, "root" | "base">): KnownSnapshotBase | undefined {
