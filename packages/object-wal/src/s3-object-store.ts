@@ -32,10 +32,10 @@ import { bodyCrc32c } from "./object-store/body-crc32c.js";
 import { crc32cFromBase64, crc32cToBase64 } from "./crc32c-base64.js";
 import { classifyPutFailure, mapS3Error, s3ErrorStatus, type S3Operation } from "./map-s3-error.js";
 import { StoreLifecycle } from "./object-store/store-lifecycle.js";
+import { checkRange, listLimit, rangeOutside } from "./object-store/object-request-checks.js";
 
 /** Keys per DeleteObjects request (the S3 maximum). */
 const DELETE_BATCH_SIZE = 1000;
-const MAX_LIST_LIMIT = 1000;
 /** PUT transmissions per `putIfAbsent` call (the first one plus retries after ambiguous failures or 409s). */
 const MAX_PUT_TRANSMISSIONS = 3;
 const CONFLICT_BACKOFF_MS = 50;
@@ -190,10 +190,7 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   ): Promise<ObjectListPage> {
     return this.#lifecycle.run("list", options.signal, async () => {
       assertListPrefix(prefix);
-      const limit = options.limit ?? MAX_LIST_LIMIT;
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-        throw invalid(`list limit must be an integer in [1, ${String(MAX_LIST_LIMIT)}], got ${String(options.limit)}`);
-      }
+      const limit = listLimit(options.limit);
       const fullPrefix = this.keyPrefix + prefix;
       const output = await this.#send("list", undefined, options.signal, (abortSignal) =>
         this.#client.send(
@@ -548,18 +545,6 @@ function notFound(fullKey: string, bucket: string): NereusError {
   });
 }
 
-function rangeOutside(
-  fullKey: string,
-  range: { readonly offset: number; readonly length: number },
-  size: number,
-): NereusError {
-  return new NereusError(
-    ErrorCode.INVALID_ARGUMENT,
-    `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${fullKey} of ${String(size)} byte(s)`,
-    { retryable: false, details: { key: fullKey, offset: range.offset, length: range.length, size } },
-  );
-}
-
 function ambiguousUpload(fullKey: string, bucket: string, readError: unknown, putError: unknown): NereusError {
   return new NereusError(
     ErrorCode.OBJECT_UPLOAD_FAILED,
@@ -570,19 +555,6 @@ function ambiguousUpload(fullKey: string, bucket: string, readError: unknown, pu
       details: { key: fullKey, bucket, mayHaveApplied: true, putError: String(putError) },
     },
   );
-}
-
-function checkRange(range: { readonly offset: number; readonly length: number }): void {
-  if (
-    !Number.isSafeInteger(range.offset) ||
-    range.offset < 0 ||
-    !Number.isSafeInteger(range.length) ||
-    range.length < 0
-  ) {
-    throw invalid(
-      `range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`,
-    );
-  }
 }
 
 /** The total size from `Content-Range: bytes a-b/total`, when present and numeric. */

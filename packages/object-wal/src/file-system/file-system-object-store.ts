@@ -33,6 +33,7 @@ import { FilePublishPool, type PublishError, type PublishOutcome } from "./publi
 import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "../object-store/store-lifecycle.js";
+import { checkRange, listLimit, rangeOutside } from "../object-store/object-request-checks.js";
 import { type StoreWriteHealth, type StoreWriteHealthListener, StoreWriteHealthTracker } from "./store-write-health.js";
 import { fsyncDirectory, makeDirectories } from "./durable-directories.js";
 import { DEFAULT_HOT_READ_SEGMENTS, type HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
@@ -42,7 +43,6 @@ import { MAX_SEGMENT_BYTES, SegmentLog, type SegmentLogStats } from "./segments/
 const FILE_MAGIC = Buffer.from("NOB1", "latin1");
 const HEADER_BYTES = 8;
 const EMPTY = new Uint8Array(0);
-const MAX_LIST_LIMIT = 1000;
 const DEFAULT_PUBLISH_WORKERS = 2;
 const DEFAULT_SEGMENT_MAX_OBJECT_BYTES = 16 * 1024 * 1024;
 const DEFAULT_SEGMENT_BYTES = 64 * 1024 * 1024;
@@ -468,13 +468,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         }
         return outcome.bytes;
       }
-      if (range.offset + range.length > size) {
-        throw new NereusError(
-          ErrorCode.INVALID_ARGUMENT,
-          `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${key} of ${String(size)} byte(s)`,
-          { retryable: false, details: { key, offset: range.offset, length: range.length, size } },
-        );
-      }
+      if (range.offset + range.length > size) throw rangeOutside(key, range, size);
       if (outcome.bytes.length !== range.length)
         throw corrupt(key, `file ends after ${String(HEADER_BYTES + range.offset + outcome.bytes.length)} byte(s)`);
       return outcome.bytes;
@@ -512,14 +506,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   ): Promise<ObjectListPage> {
     return this.#lifecycle.run("list", options.signal, async () => {
       assertListPrefix(prefix);
-      const limit = options.limit ?? MAX_LIST_LIMIT;
-      if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-        throw new NereusError(
-          ErrorCode.INVALID_ARGUMENT,
-          `list limit must be an integer in [1, ${String(MAX_LIST_LIMIT)}], got ${String(options.limit)}`,
-          { retryable: false },
-        );
-      }
+      const limit = listLimit(options.limit);
       const lastSlash = prefix.lastIndexOf("/");
       const folder = lastSlash < 0 ? [] : prefix.slice(0, lastSlash).split("/");
       const relative = fileSystemKeyPath.directoryPath(folder);
@@ -781,21 +768,6 @@ function mergeByKey(left: readonly ListedObject[], right: readonly ListedObject[
 /** A worker's system-call failure as an Error with its errno code (what mapFileSystemError reads). */
 function publishError(error: PublishError): Error {
   return Object.assign(new Error(error.message), { code: error.code });
-}
-
-function checkRange(range: { readonly offset: number; readonly length: number }): void {
-  if (
-    !Number.isSafeInteger(range.offset) ||
-    range.offset < 0 ||
-    !Number.isSafeInteger(range.length) ||
-    range.length < 0
-  ) {
-    throw new NereusError(
-      ErrorCode.INVALID_ARGUMENT,
-      `range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`,
-      { retryable: false },
-    );
-  }
 }
 
 async function readExactly(handle: FileHandle, length: number, position: number, key: string): Promise<Uint8Array> {
