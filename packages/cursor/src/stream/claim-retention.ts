@@ -46,7 +46,7 @@ export async function claimRetention(
  * Throws METADATA_INVARIANT_VIOLATION unless `lastCompletedTrim <= floor` and the head's trim equals the last
  * completed trim — or the record is TRIM_PENDING and the head's trim is exactly the pending offset.
  */
-export function checkRetentionAgainstHead(record: CursorRetentionRecord, head: StreamHead): void {
+function checkRetentionAgainstHead(record: CursorRetentionRecord, head: StreamHead): void {
   if (record.lastCompletedTrimOffset > record.protectedFloorOffset) {
     throw violation(
       record.streamId,

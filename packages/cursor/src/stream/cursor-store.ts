@@ -11,13 +11,15 @@ import type { StreamCursors, StreamOperationOptions } from "./stream-cursors.js"
 
 /**
  * Durable cursors over one metadata store, one object store and one stream store. Construction checks the options
- * (INVALID_ARGUMENT) and does no I/O. `close` closes every stream this store opened.
+ * (INVALID_ARGUMENT) and does no I/O. Opening a stream again closes this store's earlier open of it (which the new
+ * claim fenced anyway); `close` closes every stream this store has open.
  */
 export class CursorStore {
   readonly env: CursorEnvironment;
   /** Counters of the durable work of every cursor this store opened. */
   readonly counters = new CursorCounters();
-  readonly #open = new Set<StreamCursors>();
+  /** The latest open of each stream (an earlier open of the same stream is fenced by the later one). */
+  readonly #open = new Map<string, StreamCursors>();
 
   constructor(options: CursorStoreOptions) {
     this.env = resolveCursorEnvironment(options);
@@ -36,13 +38,15 @@ export class CursorStore {
       if (deadline.expired()) throw deadline.error(`open cursors of stream ${streamId}`, error);
       throw error;
     }
-    this.#open.add(cursors);
+    const previous = this.#open.get(streamId);
+    this.#open.set(streamId, cursors);
+    if (previous !== undefined) void previous.close();
     return cursors;
   }
 
   /** Closes every stream this store opened. Idempotent. */
   async close(): Promise<void> {
-    const open = [...this.#open];
+    const open = [...this.#open.values()];
     this.#open.clear();
     await Promise.all(open.map((cursors) => cursors.close()));
   }

@@ -30,11 +30,6 @@ export class RetentionRoot {
     return this.#current.record;
   }
 
-  /** True after a write whose outcome is unknown, until `sync` ran. */
-  get stale(): boolean {
-    return this.#stale;
-  }
-
   /** Reads the stored record back when `stale` (or always with `force`); checks it is still this session's. */
   async sync(signal: AbortSignal | undefined, force = false): Promise<CursorRetentionRecord> {
     if (!this.#stale && !force) return this.current;

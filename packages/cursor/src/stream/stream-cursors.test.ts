@@ -308,6 +308,58 @@ describe("StreamCursors: busy states", () => {
   });
 });
 
+describe("StreamCursors: a backward reset left pending", () => {
+  it("is completed through the cursor's handle before the next transition", async () => {
+    const fixture = await streamFixture(providers, 10);
+    const cursors = await fixture.open();
+    const handle = await cursors.createCursor("sub", { initialOffset: 8 });
+    await cursors.raiseFloor();
+    fixture.crashAtTxn(2, "before");
+    await expectNereusError(cursors.resetCursor("sub", 3), ErrorCode.METADATA_UNAVAILABLE);
+    fixture.recover();
+    expect(handle.markDeleteOffset).toBe(8);
+    await cursors.raiseFloor();
+    expect(cursors.get("sub")).toBe(handle);
+    expect(handle).toMatchObject({ markDeleteOffset: 3, ackStateEpoch: 2 });
+    expect(cursors.retention()).toMatchObject({ lifecycle: "ACTIVE", protectedFloorOffset: 3 });
+    await handle.cumulativeAck(5);
+    expect((await fixture.storedRoot("sub"))?.markDeleteOffset).toBe(6);
+    await fixture.expectRetentionInvariant();
+  });
+});
+
+describe("StreamCursors: lost answers", () => {
+  it("resolves a lost answer of every transaction by reading back, and goes on", async () => {
+    const fixture = await streamFixture(providers, 10);
+    const cursors = await fixture.open();
+    fixture.metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", times: 3 });
+    const handle = await cursors.createCursor("sub", { initialOffset: 2 });
+    expect(handle.markDeleteOffset).toBe(2);
+    fixture.metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", times: 3 });
+    await cursors.raiseFloor();
+    await cursors.trim(2, "retention");
+    await cursors.deleteCursor("sub");
+    expect(cursors.retention()).toMatchObject({ lifecycle: "ACTIVE", lastCompletedTrimOffset: 2 });
+    expect(await fixture.storedRetention()).toEqual(cursors.retention());
+    await fixture.expectRetentionInvariant();
+  });
+
+  it("reads the retention record back after a write whose outcome stayed unknown", async () => {
+    const fixture = await streamFixture(providers, 10);
+    const cursors = await fixture.open();
+    await cursors.raiseFloor();
+    fixture.crashAtTxn(1, "after");
+    await expectNereusError(cursors.trim(7, "retention"), ErrorCode.METADATA_UNAVAILABLE);
+    fixture.recover();
+    expect(cursors.retention().lifecycle).toBe("ACTIVE");
+    expect((await fixture.storedRetention())?.lifecycle).toBe("TRIM_PENDING");
+    await cursors.raiseFloor();
+    expect((await fixture.head()).trimOffset).toBe(7);
+    expect(cursors.retention()).toMatchObject({ lifecycle: "ACTIVE", lastCompletedTrimOffset: 7 });
+    await fixture.expectRetentionInvariant();
+  });
+});
+
 describe("StreamCursors: owner fencing", () => {
   it("a second open fences every mutation of the first", async () => {
     const fixture = await streamFixture(providers, 10);

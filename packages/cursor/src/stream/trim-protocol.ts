@@ -8,7 +8,7 @@ import type { RetentionRoot } from "./retention-root.js";
 import { trimFinishedRetention, trimPendingRetention } from "./retention-transitions.js";
 
 /** Longest trim reason, in UTF-16 code units. */
-export const MAX_TRIM_REASON_LENGTH = 1024;
+const MAX_TRIM_REASON_LENGTH = 1024;
 
 /**
  * Trims the stream to `offset` through TRIM_PENDING. Requires the record ACTIVE (CURSOR_BUSY otherwise) and

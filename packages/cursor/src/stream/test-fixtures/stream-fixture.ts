@@ -77,8 +77,8 @@ export class HookedStreamAccess implements CursorStreamAccess {
 
 export interface StreamFixture {
   readonly inner: MetadataStore;
-  /** What every cursor store of the fixture uses as its metadata store. */
-  readonly metadata: MetadataStore;
+  /** What every cursor store of the fixture uses as its metadata store (its faults can be armed). */
+  readonly metadata: MetadataStore & { readonly faults: MetadataFaultControl };
   readonly objects: ObjectStore;
   readonly streams: StreamStore;
   readonly access: HookedStreamAccess;
