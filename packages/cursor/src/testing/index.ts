@@ -1,2 +1,11 @@
-// Conformance suites and test helpers of @nereus/cursor (filled by the cursor conformance suite).
-export {};
+// Conformance suites and test helpers of @nereus/cursor: the cursor conformance suite any metadata/object store
+// pair runs, the model-based history property, the in-memory fixture, and the fault-injecting simulated process.
+export { describeCursorConformance } from "./cursor-conformance.js";
+export type {
+  CursorConformanceFixture,
+  CursorStoreClients,
+  OpenCursorConformanceFixture,
+} from "./cursor-conformance-fixture.js";
+export { memoryCursorFixture, memoryWalStreamStore } from "./memory-cursor-fixture.js";
+export { SimulatedProcess, type DurableStep, type SharedStores, type StepFault } from "./simulated-process.js";
+export { retentionInvariantProblem } from "./retention-invariant.js";
