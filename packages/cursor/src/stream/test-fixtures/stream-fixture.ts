@@ -47,7 +47,7 @@ export interface FixtureProviders {
 export const CLUSTER = "stream-test";
 
 /** A stream access that forwards to the StreamStore, with hooks around `trim`. */
-export class HookedStreamAccess implements CursorStreamAccess {
+class HookedStreamAccess implements CursorStreamAccess {
   readonly #streams: StreamStore;
   /** Runs before every trim is forwarded (throw to fail the trim before it applies). */
   beforeTrim: (() => Promise<void>) | undefined;
@@ -81,7 +81,8 @@ export interface StreamFixture {
   readonly metadata: MetadataStore & { readonly faults: MetadataFaultControl };
   readonly objects: ObjectStore;
   readonly streams: StreamStore;
-  readonly access: HookedStreamAccess;
+  /** The stream access of every cursor store of the fixture, with hooks around `trim` and on heads. */
+  readonly access: CursorStreamAccess & Pick<HookedStreamAccess, "beforeTrim" | "afterTrim" | "mapHead" | "trims">;
   readonly streamId: string;
   /** A new cursor store ("process") over the fixture's stores. */
   cursorStore(limits?: Partial<CursorLimits>): CursorStore;
