@@ -15,7 +15,7 @@ import type { ExecutionPlan } from "../profiles/resolve-execution-plan.js";
 import type { AppendEntry } from "../domain/append-types.js";
 import type { AppendSession, StreamHead } from "../domain/stream-head.js";
 import { type SessionPlan, planSession } from "../session/plan-session.js";
-import type { PersistedWrite, WalWriter } from "../spi/wal.js";
+import type { PersistedWrite, WalWriteRequest, WalWriter } from "../spi/wal.js";
 import { Deadline } from "../timing/deadline.js";
 import type { HeadCommitResult } from "./commit-head.js";
 import { writePrimaryWal } from "./write-primary-wal.js";
@@ -146,8 +146,7 @@ export class AppendGroupRun {
     signal: AbortSignal,
   ): Promise<PersistedWrite> {
     const live = this.live;
-    return writePrimaryWal({
-      writer,
+    const request: WalWriteRequest = {
       streamId: this.streamId,
       attemptId: this.attempt?.members[0]?.attemptId ?? "",
       writerId: this.context.writerId,
@@ -155,7 +154,11 @@ export class AppendGroupRun {
       expectedStartOffset,
       payloadFormat: live[0]?.batch.payloadFormat ?? "OPAQUE_RECORD_BATCH",
       entries,
-      payloadsHandedOver: live.every((member) => member.batch.handedOver),
+      ...(live.every((member) => member.batch.handedOver) ? { payloadsHandedOver: true } : {}),
+    };
+    return writePrimaryWal({
+      writer,
+      request,
       recordCount: this.recordCount,
       logicalBytes: this.logicalBytes,
       signal,
