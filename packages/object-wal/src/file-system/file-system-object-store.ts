@@ -29,7 +29,8 @@ import {
 import { assertListPrefix } from "../object-keys/assert-object-key.js";
 import { bodyCrc32c, checkKnownCrc32c } from "../object-store/body-crc32c.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
-import { FilePublishPool, type PublishError, type PublishOutcome } from "./publish-worker/file-publish-worker.js";
+import { FilePublishPool } from "./publish-worker/file-publish-worker.js";
+import type { PublishError, PublishOutcome } from "./publish-worker/publish-jobs.js";
 import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "../object-store/store-lifecycle.js";

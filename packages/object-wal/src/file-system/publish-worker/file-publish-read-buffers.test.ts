@@ -7,7 +7,8 @@ import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { FilePublishPool, type ReadOutcome } from "./file-publish-worker.js";
+import { FilePublishPool } from "./file-publish-worker.js";
+import type { ReadOutcome } from "./publish-jobs.js";
 import { FileSystemObjectStore } from "../file-system-object-store.js";
 
 setFlagsFromString("--expose-gc");

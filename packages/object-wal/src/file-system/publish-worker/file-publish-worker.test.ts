@@ -2,7 +2,8 @@ import { mkdtemp, readFile, readdir, rm, writeFile, mkdir } from "node:fs/promis
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FOLLOWER_REFUSED_CODE, FilePublishPool } from "./file-publish-worker.js";
+import { FilePublishPool } from "./file-publish-worker.js";
+import { FOLLOWER_REFUSED_CODE } from "./publish-jobs.js";
 
 const roots: string[] = [];
 const pools: FilePublishPool[] = [];

@@ -29,18 +29,6 @@ import type {
   WorkerReadOutcome,
 } from "./publish-worker-protocol.js";
 
-export { FOLLOWER_REFUSED_CODE } from "./publish-jobs.js";
-export type {
-  PublishError,
-  PublishJob,
-  PublishOutcome,
-  ReadJob,
-  ReadOutcome,
-  SegmentWriteJob,
-  SegmentWriteOutcome,
-  SegmentWriteRecord,
-} from "./publish-jobs.js";
-
 /** Default bytes of read chunks per pool (split evenly between its workers). */
 const DEFAULT_READ_BUFFER_BYTES = 128 * 1024 * 1024;
 

@@ -6,11 +6,8 @@ import path from "node:path";
 import { DurabilityGateWord, ErrorCode, NereusError, crc32c, type DurabilityGate, type GatedPut } from "@nereus/core";
 import { expectNereusError, nereusRejectionOf } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  FilePublishPool,
-  type SegmentWriteJob,
-  type SegmentWriteOutcome,
-} from "../publish-worker/file-publish-worker.js";
+import { FilePublishPool } from "../publish-worker/file-publish-worker.js";
+import type { SegmentWriteJob, SegmentWriteOutcome } from "../publish-worker/publish-jobs.js";
 import { FileSystemObjectStore, type SegmentLayoutOptions } from "../file-system-object-store.js";
 import { MAX_SEGMENT_JOBS_IN_FLIGHT, SegmentLog } from "./segment-log.js";
 import { segmentFileName } from "./segment-recovery.js";

@@ -8,11 +8,8 @@ import path from "node:path";
 import { ErrorCode, crc32c } from "@nereus/core";
 import { nereusRejectionOf } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  FilePublishPool,
-  type SegmentWriteJob,
-  type SegmentWriteOutcome,
-} from "../publish-worker/file-publish-worker.js";
+import { FilePublishPool } from "../publish-worker/file-publish-worker.js";
+import type { SegmentWriteJob, SegmentWriteOutcome } from "../publish-worker/publish-jobs.js";
 import { StoreWriteHealthTracker } from "../store-write-health.js";
 import { SegmentLog } from "./segment-log.js";
 import { segmentFileName } from "./segment-recovery.js";

@@ -27,13 +27,13 @@ import {
   type LatencySnapshot,
   type ObjectInfo,
 } from "@nereus/core";
+import type { FilePublishPool } from "../publish-worker/file-publish-worker.js";
 import {
   FOLLOWER_REFUSED_CODE,
-  type FilePublishPool,
   type PublishError,
   type SegmentWriteOutcome,
   type SegmentWriteRecord,
-} from "../publish-worker/file-publish-worker.js";
+} from "../publish-worker/publish-jobs.js";
 import { fsyncDirectory, makeDirectories } from "../durable-directories.js";
 import { mapFileSystemError } from "../map-file-system-error.js";
 import { StoreWriteHealthTracker } from "../store-write-health.js";
