@@ -18,6 +18,7 @@
 import type { CommitIntent } from "../domain/commit-records.js";
 import { parseCommitIntentKey, type CommitKeyLocation } from "../keys/stream-key-parsers.js";
 import { defineRecordCodec } from "./define-record-codec.js";
+import { matchCommitKey } from "./match-commit-key.js";
 import type { RecordCodec } from "./record-codec.js";
 import type { RecordChecks } from "./record-checks.js";
 import { RecordFields } from "./record-fields.js";
@@ -70,13 +71,7 @@ export const commitIntentCodec: RecordCodec<CommitIntent> = defineRecordCodec<Co
   validate: validateIntent,
   parseKey: parseCommitIntentKey,
 
-  matchKey(intent, location, checks) {
-    checks.sameStream(intent.streamId, location.streamId);
-    checks.require(
-      intent.commitId === location.commitId,
-      `commitId ${intent.commitId} does not match the key's commit ${location.commitId}`,
-    );
-  },
+  matchKey: matchCommitKey,
 
   write(writer, intent) {
     writer

@@ -7,6 +7,7 @@
 import type { ReplayMarker } from "../domain/commit-records.js";
 import { parseReplayMarkerKey, type CommitKeyLocation } from "../keys/stream-key-parsers.js";
 import { defineRecordCodec } from "./define-record-codec.js";
+import { matchCommitKey } from "./match-commit-key.js";
 import type { RecordCodec } from "./record-codec.js";
 import type { RecordChecks } from "./record-checks.js";
 
@@ -30,13 +31,7 @@ export const replayMarkerCodec: RecordCodec<ReplayMarker> = defineRecordCodec<Re
   validate: validateMarker,
   parseKey: parseReplayMarkerKey,
 
-  matchKey(marker, location, checks) {
-    checks.sameStream(marker.streamId, location.streamId);
-    checks.require(
-      marker.commitId === location.commitId,
-      `commitId ${marker.commitId} does not match the key's commit ${location.commitId}`,
-    );
-  },
+  matchKey: matchCommitKey,
 
   write(writer, marker) {
     writer
