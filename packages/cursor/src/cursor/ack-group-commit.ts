@@ -3,7 +3,9 @@
 // contained it), or failed alone (a bad request, its deadline, or the epoch rule). After a lost compare the whole
 // group is decided again from the latest root; an ack is reapplied there only while the root's ack state epoch is
 // the one the ack was submitted under, so an ack erased by a reset or clear is never resurrected.
-import type { AckRequest } from "./ack-request.js";
+import { ErrorCode, NereusError } from "@nereus/core";
+import type { CommittedEnd } from "../store/committed-end.js";
+import { type AckRequest, highestAckedOffset } from "./ack-request.js";
 import type { CursorCounters } from "./cursor-counters.js";
 import type { HydratedCursor } from "./hydrated-cursor.js";
 import type { Settlement } from "./cursor-lane.js";
@@ -38,6 +40,7 @@ const ALREADY_APPLIED: Settlement<MutationResult> = { ok: true, value: { already
 export function decideAckGroup(
   members: readonly AckMember[],
   state: HydratedCursor,
+  committedEnd = Number.POSITIVE_INFINITY,
 ): CasDecision<Settlement<MutationResult>[]> {
   const working = new GroupAckState({ view: state.view, positionProperties: state.root.positionProperties });
   let changed = false;
@@ -45,6 +48,8 @@ export function decideAckGroup(
     const lifecycle = lifecycleError(state.root, member.generation);
     if (lifecycle !== undefined) return { ok: false, error: lifecycle };
     if (member.deadline.expired()) return { ok: false, error: member.deadline.error("cursor ack") };
+    const beyondEnd = beyondCommittedEnd(member.request, committedEnd);
+    if (beyondEnd !== undefined) return { ok: false, error: beyondEnd };
     const sameEpoch = state.root.ackStateEpoch === member.epoch;
     let applied: boolean;
     try {
@@ -73,14 +78,21 @@ export function decideAckGroup(
 /**
  * Commits `members` (in submission order) starting from `start` (undefined: reload first). Resolves one settlement
  * per member; rejects (failing the whole group) on CURSOR_FENCED, an exhausted CAS budget or the group deadline.
+ * An ack naming an offset at or beyond the stream's committed end fails alone with INVALID_ARGUMENT (the end is
+ * refreshed from the stream head first when the group reaches beyond the one known).
  */
 export async function commitAckGroup(
   host: CasHost,
   start: HydratedCursor | undefined,
   members: readonly AckMember[],
+  committedEnd: CommittedEnd,
 ): Promise<readonly Settlement<MutationResult>[]> {
   const deadline = OperationDeadline.latest(members.map((member) => member.deadline));
-  const settlements = await runRootCas(host, start, deadline, "cursor ack", (state) => decideAckGroup(members, state));
+  const highest = Math.max(...members.map((member) => highestAckedOffset(member.request) ?? -1));
+  const end = await committedEnd.atLeast(highest + 1, deadline.signal());
+  const settlements = await runRootCas(host, start, deadline, "cursor ack", (state) =>
+    decideAckGroup(members, state, end),
+  );
   countSettlements(host.counters, settlements);
   return settlements;
 }
@@ -94,4 +106,15 @@ function countSettlements(counters: CursorCounters, settlements: readonly Settle
   }
   counters.acksCommitted += applied;
   if (applied > 0) counters.ackCommits += 1;
+}
+
+/** The INVALID_ARGUMENT of an ack naming an entry at or beyond `committedEnd`, or undefined. */
+function beyondCommittedEnd(request: AckRequest, committedEnd: number): NereusError | undefined {
+  const highest = highestAckedOffset(request);
+  if (highest === undefined || highest < committedEnd) return undefined;
+  return new NereusError(
+    ErrorCode.INVALID_ARGUMENT,
+    `cannot acknowledge offset ${String(highest)}: the stream's committed end is ${String(committedEnd)}`,
+    { retryable: false },
+  );
 }

@@ -106,3 +106,11 @@ function checkPositionProperties(properties: ReadonlyMap<string, bigint>): void 
 function invalid(message: string): NereusError {
   return new NereusError(ErrorCode.INVALID_ARGUMENT, message, { retryable: false });
 }
+
+/** The highest entry offset `request` acknowledges anything of (undefined for an empty request). */
+export function highestAckedOffset(request: AckRequest): number | undefined {
+  if (request.kind === "cumulative") return request.offset;
+  let highest: number | undefined;
+  for (const item of request.items) if (highest === undefined || item.offset > highest) highest = item.offset;
+  return highest;
+}

@@ -7,7 +7,12 @@ import { cursorStateCodec } from "../records/cursor-state-codec.js";
 import { ownedTxn } from "../store/owner-context.js";
 import { deletedCursorRecord } from "./cursor-record-transforms.js";
 import { hydratedCursorOf } from "./hydrated-cursor.js";
-import { CLUSTER, STREAM_ID, cursorFixture as fixtureOver } from "./test-fixtures/cursor-fixture.js";
+import {
+  CLUSTER,
+  FIXTURE_COMMITTED_END,
+  STREAM_ID,
+  cursorFixture as fixtureOver,
+} from "./test-fixtures/cursor-fixture.js";
 
 function cursorFixture(limits: Partial<CursorLimits> = {}) {
   return fixtureOver({ metadata: new InMemoryMetadataStore(), objects: new InMemoryObjectStore() }, limits);
@@ -35,6 +40,27 @@ describe("CursorHandle acks", () => {
     const stored = await fixture.storedRoot("sub");
     expect(stored.root).toEqual(handle.state.root);
     expect(stored.modRevision).toBe(handle.state.modRevision);
+  });
+
+  it("refuses acks of entries at or beyond the committed end, alone, writing nothing for them", async () => {
+    const fixture = await cursorFixture();
+    await fixture.createCursor("sub", 0);
+    const handle = await fixture.openHandle("sub");
+    const before = await fixture.storedRoot("sub");
+    await expectNereusError(handle.cumulativeAck(FIXTURE_COMMITTED_END), ErrorCode.INVALID_ARGUMENT);
+    await expectNereusError(
+      handle.individualAck([whole(5), whole(FIXTURE_COMMITTED_END + 7)]),
+      ErrorCode.INVALID_ARGUMENT,
+    );
+    expect((await fixture.storedRoot("sub")).modRevision).toBe(before.modRevision);
+    const [beyond, within] = await Promise.allSettled([
+      handle.individualAck([whole(FIXTURE_COMMITTED_END)]),
+      handle.individualAck([whole(FIXTURE_COMMITTED_END - 1)]),
+    ]);
+    expect(beyond.status).toBe("rejected");
+    expect(within).toEqual({ status: "fulfilled", value: { alreadyApplied: false } });
+    expect(handle.isAcked(FIXTURE_COMMITTED_END - 1)).toBe(true);
+    expect(handle.isAcked(5)).toBe(false);
   });
 
   it("acknowledges batch indexes and keeps position properties with the mark-delete position", async () => {

@@ -9,6 +9,7 @@ import { checkOffset } from "../ack-state/check-offset.js";
 import type { IndividualAck } from "../ack-state/individual-acks.js";
 import type { SkipOptions } from "../ack-state/skip-entries.js";
 import type { CursorLifecycle } from "../domain/cursor-records.js";
+import { CommittedEnd } from "../store/committed-end.js";
 import type { OwnerContext } from "../store/owner-context.js";
 import { type AckMember, type MutationResult, commitAckGroup } from "./ack-group-commit.js";
 import { type AckRequest, ackWeight, checkAckRequest } from "./ack-request.js";
@@ -38,6 +39,7 @@ export class CursorHandle {
   readonly owner: OwnerContext;
   readonly cursorNameHash: string;
   readonly counters: CursorCounters;
+  readonly #committedEnd: CommittedEnd;
   readonly #lane: CursorLane<AckMember, MutationResult>;
   readonly #host: CasHost;
   #state: HydratedCursor;
@@ -50,6 +52,7 @@ export class CursorHandle {
     this.owner = owner;
     this.cursorNameHash = hydrated.root.cursorNameHash;
     this.counters = options.counters ?? new CursorCounters();
+    this.#committedEnd = options.committedEnd ?? new CommittedEnd(owner.env.streams, owner.streamId);
     this.#state = hydrated;
     this.#readPosition = firstUnacked(hydrated.view);
     this.#host = {
@@ -63,7 +66,7 @@ export class CursorHandle {
       },
     };
     this.#lane = new CursorLane(
-      (members) => this.#guarded(() => commitAckGroup(this.#host, this.#start(), members)),
+      (members) => this.#guarded(() => commitAckGroup(this.#host, this.#start(), members, this.#committedEnd)),
       owner.env.limits.maxAcksPerCas,
     );
   }

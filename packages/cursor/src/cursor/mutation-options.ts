@@ -1,6 +1,7 @@
 // The options of a cursor handle and of its durable mutations.
 import type { BatchBits } from "../ack-state/batch-bits.js";
 import type { SkipOptions } from "../ack-state/skip-entries.js";
+import type { CommittedEnd } from "../store/committed-end.js";
 import type { CursorCounters } from "./cursor-counters.js";
 
 /** Options every durable mutation takes. */
@@ -30,4 +31,6 @@ export interface CursorHandleOptions {
   readonly counters?: CursorCounters;
   /** Fresh snapshot ids (tests force collisions); default random. */
   readonly newSnapshotId?: () => string;
+  /** The stream's committed end acks are checked against (shared by a stream's handles); default one per handle. */
+  readonly committedEnd?: CommittedEnd;
 }

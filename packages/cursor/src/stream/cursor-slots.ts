@@ -5,6 +5,7 @@ import type { CursorCounters } from "../cursor/cursor-counters.js";
 import { CursorHandle } from "../cursor/cursor-handle.js";
 import type { HydratedCursor } from "../cursor/hydrated-cursor.js";
 import { cursorNameHash } from "../keys/cursor-keys.js";
+import { CommittedEnd } from "../store/committed-end.js";
 import type { OwnerContext } from "../store/owner-context.js";
 
 /** One cursor record of the stream: open (ACTIVE) or a tombstone (DELETED). */
@@ -16,11 +17,14 @@ export type CursorSlot =
 export class CursorSlots {
   readonly #owner: OwnerContext;
   readonly #counters: CursorCounters;
+  /** The stream's committed end every handle checks acks against (one cache per stream). */
+  readonly #committedEnd: CommittedEnd;
   readonly #slots = new Map<string, CursorSlot>();
 
   constructor(owner: OwnerContext, counters: CursorCounters) {
     this.#owner = owner;
     this.#counters = counters;
+    this.#committedEnd = new CommittedEnd(owner.env.streams, owner.streamId);
   }
 
   /** Cursor records of the stream (tombstones included). */
@@ -73,7 +77,10 @@ export class CursorSlots {
       if (previous.handle.generation === cursor.root.cursorGeneration) return previous.handle;
       void previous.handle.close();
     }
-    const handle = new CursorHandle(this.#owner, cursor, { counters: this.#counters });
+    const handle = new CursorHandle(this.#owner, cursor, {
+      counters: this.#counters,
+      committedEnd: this.#committedEnd,
+    });
     this.#slots.set(hash, { kind: "active", handle });
     return handle;
   }

@@ -1,7 +1,7 @@
 // Test fixture of the cursor handle: the stores a test passes in (in-memory ones with fault injection), a claimed
 // owner record for one stream, and helpers that create cursor roots and open handles on them. Test-only.
 import { randomBytes } from "node:crypto";
-import { ErrorCode, type MetadataStore, NereusError, type ObjectStore } from "@nereus/core";
+import { type MetadataStore, type ObjectStore, type StreamHead } from "@nereus/core";
 import type { BatchBits } from "../../ack-state/batch-bits.js";
 import { cursorNameHash, cursorOwnerKey, cursorRootKey } from "../../keys/cursor-keys.js";
 import { cursorOwnerCodec } from "../../records/cursor-owner-codec.js";
@@ -34,6 +34,27 @@ export interface CursorFixture<M extends MetadataStore, O extends ObjectStore> {
   storedRoot(name: string): Promise<HydratedCursor>;
 }
 
+/** Committed end of the fixture's stream: acks must name offsets below it. */
+export const FIXTURE_COMMITTED_END = 2 ** 40;
+
+/** The head of the fixture's stream: ACTIVE, nothing trimmed, {@link FIXTURE_COMMITTED_END} entries committed. */
+function fixtureHead(): StreamHead {
+  return {
+    streamId: STREAM_ID,
+    streamName: STREAM_ID,
+    state: "ACTIVE",
+    profile: "OBJECT_WAL_SYNC_OBJECT",
+    attributes: {},
+    createdAtMillis: 0,
+    committedEndOffset: FIXTURE_COMMITTED_END,
+    cumulativeSize: FIXTURE_COMMITTED_END,
+    commitVersion: 1,
+    trimOffset: 0,
+    lastCommitId: "fixture",
+    session: undefined,
+  };
+}
+
 export function newSessionId(): string {
   return randomBytes(16).toString("hex");
 }
@@ -49,8 +70,8 @@ export async function cursorFixture<M extends MetadataStore, O extends ObjectSto
     metadata,
     objects,
     streams: {
-      getHead: () => Promise.reject(new NereusError(ErrorCode.STREAM_NOT_FOUND, "no streams in this fixture")),
-      trim: () => Promise.reject(new NereusError(ErrorCode.STREAM_NOT_FOUND, "no streams in this fixture")),
+      getHead: () => Promise.resolve(fixtureHead()),
+      trim: () => Promise.resolve(fixtureHead()),
     },
     cluster: CLUSTER,
     limits: { ...DEFAULT_CURSOR_LIMITS, ...limits },
