@@ -7,9 +7,9 @@ import {
   classifyBatchBits,
   fullRemaining,
   isIndexAcked,
-  MAX_BATCH_SIZE,
   mergeBatchBits,
 } from "./batch-bits.js";
+import { MAX_BATCH_SIZE } from "../domain/ack-types.js";
 
 const ALL = (1n << 64n) - 1n;
 

@@ -3,6 +3,7 @@
 // whole entry is acknowledged; a map with every bit below batchSize set means nothing is. Pure; no offsets here
 // beyond the one a PartialAck carries.
 import { ErrorCode, NereusError } from "@nereus/core";
+import { MAX_BATCH_SIZE } from "../domain/ack-types.js";
 
 /** The batch part of a partial ack: `remaining` holds the indexes still NOT acknowledged (see PartialAck). */
 export interface BatchBits {
@@ -20,9 +21,6 @@ const WORD_BITS = 64;
 const WORD_MASK = (1n << 64n) - 1n;
 const WHOLE: BatchState = { kind: "whole" };
 const NONE: BatchState = { kind: "none" };
-
-/** Largest batch size accepted: a full bit map of it is 16,384 words (128 KiB). */
-export const MAX_BATCH_SIZE = 1 << 20;
 
 /**
  * Checks a requested bit map and classifies it. Throws INVALID_ARGUMENT when `batchSize` is not an integer in

@@ -1,6 +1,12 @@
 // The value types of a cursor's ack state (docs in the package README, "State model"). Offsets are stream offsets
 // (safe integers); a batch index is a position inside one entry and never becomes an offset.
 
+/**
+ * Largest batch size a partial ack may have (2^20 batch indexes: a 128 KiB bit map). Larger batches can still be
+ * acknowledged as whole entries.
+ */
+export const MAX_BATCH_SIZE = 1 << 20;
+
 /** A half-open range `[start, end)` of whole entries, `0 <= start < end`. */
 export interface AckRange {
   readonly start: number;

@@ -232,7 +232,7 @@ describe("CursorState record", () => {
       [{ inlinePartials: [partial(101, 70, [1n, 0n])] }, "trailing zero"],
       [{ inlinePartials: [partial(101, 10, [1n, 1n])] }, "words"],
       [{ inlinePartials: [partial(101, 0, [1n])] }, "batchSize"],
-      [{ inlinePartials: [partial(101, 2 ** 31, [1n])] }, "batchSize"],
+      [{ inlinePartials: [partial(101, 2 ** 20 + 1, [1n])] }, "batchSize"],
       [{ inlinePartials: [partial(101, 70, [-1n])] }, "u64"],
       [{ positionProperties: new Map([["x", 2n ** 63n]]) }, "positionProperties"],
       [{ positionProperties: new Map([["x", -(2n ** 63n) - 1n]]) }, "positionProperties"],

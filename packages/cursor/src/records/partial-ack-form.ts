@@ -1,9 +1,6 @@
 // The canonical form of a partial batch ack (see PartialAck), checked by every codec that stores one: the cursor
 // root and the snapshot format. Pure; no I/O.
-import type { PartialAck } from "../domain/ack-types.js";
-
-/** Largest batch size of a partial ack (Pulsar batch sizes are int32). */
-export const MAX_BATCH_SIZE = 0x7fff_ffff;
+import { MAX_BATCH_SIZE, type PartialAck } from "../domain/ack-types.js";
 
 const WORD_MASK = (1n << 64n) - 1n;
 
