@@ -103,7 +103,10 @@ describe("metadata keys", () => {
       root.replace(`/${STREAM}/`, "//"),
       root.slice(1),
     ]) {
-      expect(codeOf(() => parseCursorRootKey(key)), key).toBe(ErrorCode.DECODE_ERROR);
+      expect(
+        codeOf(() => parseCursorRootKey(key)),
+        key,
+      ).toBe(ErrorCode.DECODE_ERROR);
     }
     expect(codeOf(() => parseCursorOwnerKey(cursorRetentionKey("c1", STREAM)))).toBe(ErrorCode.DECODE_ERROR);
     expect(codeOf(() => parseCursorRetentionKey(cursorOwnerKey("c1", STREAM)))).toBe(ErrorCode.DECODE_ERROR);
@@ -138,7 +141,10 @@ describe("snapshot object keys", () => {
       `/${plain}`,
       `${plain}/x`,
     ]) {
-      expect(codeOf(() => parseSnapshotObjectKey(bad)), bad).toBe(ErrorCode.DECODE_ERROR);
+      expect(
+        codeOf(() => parseSnapshotObjectKey(bad)),
+        bad,
+      ).toBe(ErrorCode.DECODE_ERROR);
     }
   });
 
