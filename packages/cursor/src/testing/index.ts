@@ -6,6 +6,12 @@ export type {
   CursorStoreClients,
   OpenCursorConformanceFixture,
 } from "./cursor-conformance-fixture.js";
+export {
+  checkCursorHistories,
+  describeCursorHistoryProperty,
+  type CursorHistoryOptions,
+} from "./cursor-history-property.js";
+export { HistoryStats } from "./cursor-history-run.js";
 export { memoryCursorFixture, memoryWalStreamStore } from "./memory-cursor-fixture.js";
 export { SimulatedProcess, type DurableStep, type SharedStores, type StepFault } from "./simulated-process.js";
 export { retentionInvariantProblem } from "./retention-invariant.js";

@@ -38,11 +38,15 @@ export function memoryCursorFixture(): Promise<CursorConformanceFixture> {
   const objects = new InMemoryObjectStore();
   const wal = new MemoryWalProvider({ walKind: "BOOKKEEPER" });
   const cluster = `cursor-${randomBytes(4).toString("hex")}`;
-  const opened: StreamStore[] = [];
+  const opened = new Set<StreamStore>();
   const clients = (): CursorStoreClients => {
     const streams = memoryWalStreamStore(metadata, cluster, wal);
-    opened.push(streams);
-    return { metadata, objects, streams, close: () => streams.close() };
+    opened.add(streams);
+    const close = (): Promise<void> => {
+      opened.delete(streams);
+      return streams.close();
+    };
+    return { metadata, objects, streams, close };
   };
   const first = clients();
   return Promise.resolve({
@@ -50,7 +54,7 @@ export function memoryCursorFixture(): Promise<CursorConformanceFixture> {
     cluster,
     reopen: () => Promise.resolve(clients()),
     async cleanup() {
-      await Promise.all(opened.map((streams) => streams.close()));
+      await Promise.all([...opened].map((streams) => streams.close()));
       await metadata.close();
       await objects.close();
     },
