@@ -41,5 +41,8 @@ export { PrefixWatchers } from "./spi/prefix-watchers.js";
 export { MAX_TXN_OPERATIONS, checkMetadataRequest } from "./spi/check-metadata-request.js";
 export { MetadataStoreErrors } from "./spi/metadata-store-errors.js";
 
+// Object store implementations.
+export { checkObjectRequest, objectRangeOutside } from "./spi/check-object-request.js";
+
 // Timing.
 export { raceAbort } from "./timing/race-abort.js";

@@ -27,12 +27,12 @@ import {
   type ObjectListPage,
   type ObjectStore,
 } from "@nereus/core";
+import { checkObjectRequest, objectRangeOutside } from "@nereus/core/internal";
 import { MAX_OBJECT_KEY_BYTES, assertListPrefix, assertObjectKey } from "./object-keys/assert-object-key.js";
 import { bodyCrc32c } from "./object-store/body-crc32c.js";
 import { crc32cFromBase64, crc32cToBase64 } from "./crc32c-base64.js";
 import { classifyPutFailure, mapS3Error, s3ErrorStatus, type S3Operation } from "./map-s3-error.js";
 import { StoreLifecycle } from "./object-store/store-lifecycle.js";
-import { checkRange, listLimit, rangeOutside } from "./object-store/object-request-checks.js";
 
 /** Keys per DeleteObjects request (the S3 maximum). */
 const DELETE_BATCH_SIZE = 1000;
@@ -166,11 +166,11 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
     return this.#lifecycle.run("get", options.signal, async () => {
       const fullKey = this.#fullKey(key);
       if (range === undefined) return this.#getWhole(fullKey, options.signal);
-      checkRange(range);
+      checkObjectRequest.range(range);
       if (range.length === 0) {
         const info = await this.#head(fullKey, options.signal);
         if (info === undefined) throw notFound(fullKey, this.bucket);
-        if (range.offset > info.size) throw rangeOutside(fullKey, range, info.size);
+        if (range.offset > info.size) throw objectRangeOutside(fullKey, range, info.size);
         return new Uint8Array(0);
       }
       return this.#getRange(fullKey, range, options.signal);
@@ -190,7 +190,7 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   ): Promise<ObjectListPage> {
     return this.#lifecycle.run("list", options.signal, async () => {
       assertListPrefix(prefix);
-      const limit = listLimit(options.limit);
+      const limit = checkObjectRequest.listLimit(options.limit);
       const fullPrefix = this.keyPrefix + prefix;
       const output = await this.#send("list", undefined, options.signal, (abortSignal) =>
         this.#client.send(
@@ -456,11 +456,11 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
     const total = totalFromContentRange(output.ContentRange);
     if (output.ContentRange === undefined) {
       // The server ignored the Range header and sent the whole object.
-      if (range.offset + range.length > bytes.length) throw rangeOutside(fullKey, range, bytes.length);
+      if (range.offset + range.length > bytes.length) throw objectRangeOutside(fullKey, range, bytes.length);
       return bytes.slice(range.offset, range.offset + range.length);
     }
     if (bytes.length === range.length) return bytes;
-    if (total !== undefined && range.offset + range.length > total) throw rangeOutside(fullKey, range, total);
+    if (total !== undefined && range.offset + range.length > total) throw objectRangeOutside(fullKey, range, total);
     throw new NereusError(
       ErrorCode.OBJECT_READ_FAILED,
       `S3 ranged get of ${fullKey} returned ${String(bytes.length)} of ${String(range.length)} byte(s)`,

@@ -6,6 +6,7 @@
 import { crc32c } from "../bytes/crc32c.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
+import { checkObjectRequest, objectRangeOutside } from "../spi/check-object-request.js";
 import { FaultRules, type FaultRule } from "./fault-rules.js";
 import {
   OBJECT_STORE_SPI_VERSION,
@@ -16,7 +17,6 @@ import {
 } from "../spi/object-store.js";
 
 /** The most keys one `list` page returns (S3's ListObjectsV2 maximum). */
-const MAX_LIST_LIMIT = 1000;
 
 /** Operations a fault rule can target. */
 export type ObjectStoreFaultOp = "put" | "get";
@@ -148,7 +148,7 @@ export class InMemoryObjectStore implements ObjectStore, AsyncDisposable {
   ): Promise<Uint8Array> {
     this.#enter("get", options.signal);
     checkKey(key);
-    if (range !== undefined) checkRange(range);
+    if (range !== undefined) checkObjectRequest.range(range);
     this.stats.gets += 1;
     const fault = this.faults.take("get", key);
     if (fault === "fail-before-apply") {
@@ -163,7 +163,7 @@ export class InMemoryObjectStore implements ObjectStore, AsyncDisposable {
     if (range === undefined) {
       bytes = stored.body.slice();
     } else {
-      if (range.offset + range.length > stored.body.length) throw rangeOutside(key, range, stored.body.length);
+      if (range.offset + range.length > stored.body.length) throw objectRangeOutside(key, range, stored.body.length);
       bytes = stored.body.slice(range.offset, range.offset + range.length);
     }
     this.stats.bytesRead += bytes.length;
@@ -194,10 +194,7 @@ export class InMemoryObjectStore implements ObjectStore, AsyncDisposable {
   ): Promise<ObjectListPage> {
     this.#enter("list", options.signal);
     if (typeof prefix !== "string") throw invalid("list prefix must be a string");
-    const limit = options.limit ?? MAX_LIST_LIMIT;
-    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) {
-      throw invalid(`list limit must be an integer in [1, ${String(MAX_LIST_LIMIT)}], got ${String(options.limit)}`);
-    }
+    const limit = checkObjectRequest.listLimit(options.limit);
     const after = options.continuationToken === undefined ? undefined : Buffer.from(options.continuationToken, "utf8");
     this.stats.lists += 1;
     const matching = [...this.#objects.values()]
@@ -255,31 +252,6 @@ function notFound(key: string): NereusError {
   });
 }
 
-function rangeOutside(
-  key: string,
-  range: { readonly offset: number; readonly length: number },
-  size: number,
-): NereusError {
-  return new NereusError(
-    ErrorCode.INVALID_ARGUMENT,
-    `range [${String(range.offset)}, +${String(range.length)}) lies outside object ${key} of ${String(size)} byte(s)`,
-    { retryable: false, details: { key, offset: range.offset, length: range.length, size } },
-  );
-}
-
 function checkKey(key: string): void {
   if (typeof key !== "string" || key.length === 0) throw invalid("object key must be a non-empty string");
-}
-
-function checkRange(range: { readonly offset: number; readonly length: number }): void {
-  if (
-    !Number.isSafeInteger(range.offset) ||
-    range.offset < 0 ||
-    !Number.isSafeInteger(range.length) ||
-    range.length < 0
-  ) {
-    throw invalid(
-      `range offset and length must be non-negative safe integers, got ${String(range.offset)}/${String(range.length)}`,
-    );
-  }
 }

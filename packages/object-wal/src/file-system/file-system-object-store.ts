@@ -26,6 +26,7 @@ import {
   type ObjectStoreAccelerations,
   type PutOptions,
 } from "@nereus/core";
+import { checkObjectRequest, objectRangeOutside } from "@nereus/core/internal";
 import { assertListPrefix } from "../object-keys/assert-object-key.js";
 import { bodyCrc32c, checkKnownCrc32c } from "../object-store/body-crc32c.js";
 import { OBJECT_FILE_SUFFIX, fileSystemKeyPath } from "./file-system-key-path.js";
@@ -34,7 +35,6 @@ import type { PublishError, PublishOutcome } from "./publish-worker/publish-jobs
 import { SharedBodyPool } from "./shared-body-pool.js";
 import { mapFileSystemError } from "./map-file-system-error.js";
 import { StoreLifecycle } from "../object-store/store-lifecycle.js";
-import { checkRange, listLimit, rangeOutside } from "../object-store/object-request-checks.js";
 import { type StoreWriteHealth, type StoreWriteHealthListener, StoreWriteHealthTracker } from "./store-write-health.js";
 import { fsyncDirectory, makeDirectories } from "./durable-directories.js";
 import { DEFAULT_HOT_READ_SEGMENTS, type HotSegmentReadsStats } from "./segments/hot-segment-reads.js";
@@ -445,7 +445,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   ): Promise<Uint8Array> {
     return this.#lifecycle.run("get", options.signal, async () => {
       const target = path.join(this.#objectsDirectory, fileSystemKeyPath.objectPath(key));
-      if (range !== undefined) checkRange(range);
+      if (range !== undefined) checkObjectRequest.range(range);
       const fromSegment = await (await this.#segmentLog())?.read(key, range);
       if (fromSegment !== undefined) return fromSegment;
       // One worker job: open, fstat, header, the bytes, close (see publish-worker/file-publish-worker.ts).
@@ -469,7 +469,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
         }
         return outcome.bytes;
       }
-      if (range.offset + range.length > size) throw rangeOutside(key, range, size);
+      if (range.offset + range.length > size) throw objectRangeOutside(key, range, size);
       if (outcome.bytes.length !== range.length)
         throw corrupt(key, `file ends after ${String(HEADER_BYTES + range.offset + outcome.bytes.length)} byte(s)`);
       return outcome.bytes;
@@ -507,7 +507,7 @@ export class FileSystemObjectStore implements ObjectStore, AsyncDisposable {
   ): Promise<ObjectListPage> {
     return this.#lifecycle.run("list", options.signal, async () => {
       assertListPrefix(prefix);
-      const limit = listLimit(options.limit);
+      const limit = checkObjectRequest.listLimit(options.limit);
       const lastSlash = prefix.lastIndexOf("/");
       const folder = lastSlash < 0 ? [] : prefix.slice(0, lastSlash).split("/");
       const relative = fileSystemKeyPath.directoryPath(folder);
