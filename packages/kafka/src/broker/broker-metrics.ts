@@ -1,6 +1,6 @@
 // Counters and gauges of one Kafka broker, collected as plain samples (name, help, type, labels, value) so the
 // composition root can render them in any format (Prometheus text in apps/broker). Counting is synchronous and
-// allocation-free on the hot paths.
+// allocation-free on the hot paths (a topic's traffic entry is made once, at its first produce or fetch).
 
 /** One metric family. */
 export interface MetricFamily {
@@ -22,6 +22,14 @@ export interface BrokerGauges {
   readonly fenced: () => number;
   readonly readAheadBytes: () => number;
   readonly tailCacheBytes: () => number;
+}
+
+/** Records and bytes of one topic produced and fetched. */
+interface TopicTraffic {
+  producedRecords: number;
+  producedBytes: number;
+  fetchedRecords: number;
+  fetchedBytes: number;
 }
 
 /** The broker's counters (internal; exposed read-only through {@link KafkaBrokerMetrics}). */
@@ -47,6 +55,8 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
   retentionSweeps = 0;
   retentionDeletedRecords = 0;
   retentionFailures = 0;
+  /** Per topic name, from its first produce or fetch on (kept after the topic is deleted: counters never go back). */
+  readonly topics = new Map<string, TopicTraffic>();
   readonly #gauges: BrokerGauges;
 
   constructor(gauges: BrokerGauges) {
@@ -59,6 +69,29 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
 
   requestError(api: string): void {
     this.requestErrors.set(api, (this.requestErrors.get(api) ?? 0) + 1);
+  }
+
+  /** Records and bytes of `topic` appended. */
+  topicProduced(topic: string, records: number, bytes: number): void {
+    const traffic = this.#traffic(topic);
+    traffic.producedRecords += records;
+    traffic.producedBytes += bytes;
+  }
+
+  /** Records and bytes of `topic` returned by Fetch. */
+  topicFetched(topic: string, records: number, bytes: number): void {
+    const traffic = this.#traffic(topic);
+    traffic.fetchedRecords += records;
+    traffic.fetchedBytes += bytes;
+  }
+
+  #traffic(topic: string): TopicTraffic {
+    let traffic = this.topics.get(topic);
+    if (traffic === undefined) {
+      traffic = { producedRecords: 0, producedBytes: 0, fetchedRecords: 0, fetchedBytes: 0 };
+      this.topics.set(topic, traffic);
+    }
+    return traffic;
   }
 
   produceError(errorCode: number): void {
@@ -88,6 +121,12 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
       help,
       type: "counter",
       samples: [...values].map(([key, value]) => ({ labels: { [label]: String(key) }, value })),
+    });
+    const perTopic = (name: string, help: string, value: (traffic: TopicTraffic) => number): MetricFamily => ({
+      name,
+      help,
+      type: "counter",
+      samples: [...this.topics].map(([topic, traffic]) => ({ labels: { topic }, value: value(traffic) })),
     });
     return [
       counter("nereus_kafka_connections_opened_total", "Kafka connections opened.", this.connectionsOpened),
@@ -119,6 +158,22 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
         this.produceErrors,
       ),
       counter("nereus_kafka_fetched_bytes_total", "Record bytes returned by Fetch.", this.fetchedBytes),
+      perTopic("nereus_kafka_topic_produced_records_total", "Records appended, by topic.", (t) => t.producedRecords),
+      perTopic(
+        "nereus_kafka_topic_produced_bytes_total",
+        "Bytes of record batches appended, by topic.",
+        (t) => t.producedBytes,
+      ),
+      perTopic(
+        "nereus_kafka_topic_fetched_records_total",
+        "Records in the batches returned by Fetch, by topic.",
+        (t) => t.fetchedRecords,
+      ),
+      perTopic(
+        "nereus_kafka_topic_fetched_bytes_total",
+        "Record bytes returned by Fetch, by topic.",
+        (t) => t.fetchedBytes,
+      ),
       counter("nereus_kafka_fetch_waits_total", "Fetches that long-polled for data.", this.fetchWaits),
       counter(
         "nereus_kafka_fetch_tail_hits_total",

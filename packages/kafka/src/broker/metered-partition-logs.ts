@@ -21,10 +21,11 @@ export function createMeteredPartitionLogs(options: Omit<PartitionLogsOptions, "
   const partitionLogs: PartitionLogs = new PartitionLogs({
     ...options,
     events: {
-      appended: (batches, records, bytes) => {
+      appended: (topic, batches, records, bytes) => {
         metrics.producedBatches += batches;
         metrics.producedRecords += records;
         metrics.producedBytes += bytes;
+        metrics.topicProduced(topic, records, bytes);
       },
       duplicate: () => (metrics.duplicateBatches += 1),
       fenced: () => (metrics.partitionFences += 1),

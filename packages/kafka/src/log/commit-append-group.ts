@@ -32,7 +32,7 @@ export function commitAppendGroup(host: ProduceHost, group: Group): void {
   for (const [producerId, entry] of group.overlay) state.producers.set(producerId, entry);
   state.highWatermark += records;
   state.batchesSinceCheckpoint += group.entries.length;
-  host.context.events.appended(group.entries.length, records, bytes);
+  host.context.events.appended(host.topicName, group.entries.length, records, bytes);
   const interval = host.context.checkpointIntervalBatches;
   if (interval > 0 && state.batchesSinceCheckpoint >= interval) host.scheduleCheckpoint(state);
   host.notify();

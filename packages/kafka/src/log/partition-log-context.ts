@@ -50,7 +50,8 @@ export interface PartitionLogContext {
 
 /** Counters the broker's metrics observe. */
 export interface PartitionLogEvents {
-  appended(batches: number, records: number, bytes: number): void;
+  /** Batches of `topic` committed: how many, their records and bytes. */
+  appended(topic: string, batches: number, records: number, bytes: number): void;
   duplicate(): void;
   fenced(): void;
   loaded(replayedBatches: number): void;

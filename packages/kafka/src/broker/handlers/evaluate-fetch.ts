@@ -33,12 +33,16 @@ export interface FetchRequestPlan {
 export interface FetchEvaluation {
   responses: Array<{ topic: string; topicId: string; partitions: FetchResponsePartition[] }>;
   bytes: number;
+  /** Records and bytes returned per requested topic entry that returned any (for the per-topic metrics). */
+  traffic: Array<{ topic: string; records: number; bytes: number }>;
   error: boolean;
 }
 
 interface PartitionResult {
   readonly data: FetchResponsePartition;
   readonly bytes: number;
+  /** Records of the batches returned. */
+  readonly records: number;
   readonly error: boolean;
 }
 
@@ -71,9 +75,12 @@ export async function evaluateFetch(plan: FetchRequestPlan): Promise<FetchEvalua
   let bytes = 0;
   let error = false;
   const responses = [];
+  const traffic = [];
   for (const [index, requested] of plan.requested.entries()) {
     const topic = plan.topics[index];
     const partitions: FetchResponsePartition[] = [];
+    let topicRecords = 0;
+    let topicBytes = 0;
     for (const partition of requested.partitions) {
       const result = await fetchPartition(
         plan,
@@ -87,13 +94,17 @@ export async function evaluateFetch(plan: FetchRequestPlan): Promise<FetchEvalua
         bytes === 0,
       );
       partitions.push(result.data);
+      topicRecords += result.records;
+      topicBytes += result.bytes;
       bytes += result.bytes;
       budget = Math.max(0, budget - result.bytes);
       error ||= result.error;
     }
     responses.push({ topic: requested.topic, topicId: requested.topicId, partitions });
+    if (topic !== undefined && topicBytes > 0)
+      traffic.push({ topic: topic.name, records: topicRecords, bytes: topicBytes });
   }
-  return { responses, bytes, error };
+  return { responses, bytes, traffic, error };
 }
 
 /** Reads one requested partition. */
@@ -111,6 +122,7 @@ async function fetchPartition(
   const fail = (errorCode: number, highWatermark = -1, logStartOffset = -1): PartitionResult => ({
     data: partitionData(partitionIndex, errorCode, highWatermark, logStartOffset, EMPTY, plan.readCommitted),
     bytes: 0,
+    records: 0,
     error: true,
   });
   if (lookup?.kind === "failed") return fail(lookup.errorCode);
@@ -136,17 +148,20 @@ async function fetchPartition(
           plan.readCommitted,
         ),
         bytes: 0,
+        records: 0,
         error: false,
       };
     }
     const entries = await log.read(view, fetchOffset, Math.max(1, limit), plan.signal);
     const chunks: Uint8Array[] = [];
     let total = 0;
+    let records = 0;
     for (const entry of entries) {
       const size = entry.payload.byteLength;
       if (total + size > limit && !(first && chunks.length === 0)) break;
       chunks.push(entry.payload);
       total += size;
+      records += entry.recordCount;
     }
     // The stored batches go into the response as they are (written part by part, never joined into a copy).
     return {
@@ -159,6 +174,7 @@ async function fetchPartition(
         plan.readCommitted,
       ),
       bytes: total,
+      records,
       error: false,
     };
   } catch (error) {

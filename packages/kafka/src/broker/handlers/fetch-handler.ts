@@ -81,6 +81,7 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
       }
       watch.close();
       services.metrics.fetchedBytes += result.bytes;
+      for (const { topic, records, bytes } of result.traffic) services.metrics.topicFetched(topic, records, bytes);
       return { ...base, errorCode: KafkaErrorCode.NONE, responses: result.responses };
     },
   };
