@@ -31,7 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { BrokerConfigSchema } from "../src/config/broker-config.js";
-import { JsonLogger } from "../src/logging/json-logger.js";
+import { PinoBrokerLogger } from "../src/logging/broker-logger.js";
 import { openStorage, storageIoTimings } from "../src/storage/open-storage.js";
 
 /** A positive integer from the environment, or `fallback`. */
@@ -98,7 +98,7 @@ async function main(): Promise<void> {
     const dataDir = path.join(root, "data");
     mkdirSync(dataDir);
     const config = BrokerConfigSchema.parse({ dataDir, storage: { durability: DURABILITY } });
-    const logger = new JsonLogger({ level: "error", sink: { write: () => true } });
+    const logger = new PinoBrokerLogger({ level: "error", sink: { write: () => true } });
     const storage = await openStorage({ config, writerId: "embedded-append-bench", logger });
     const latencies: number[] = [];
     try {

@@ -16,7 +16,7 @@ import { performance } from "node:perf_hooks";
 import { createKafkaBroker } from "@nereus/kafka";
 import { decodeResponse, encodeRequest } from "@nereus/kafka/protocol";
 import { BrokerConfigSchema } from "../src/config/broker-config.js";
-import { JsonLogger } from "../src/logging/json-logger.js";
+import { PinoBrokerLogger } from "../src/logging/broker-logger.js";
 import { openStorage } from "../src/storage/open-storage.js";
 
 const TOPICS = Number(process.env.NEREUS_BENCH_TOPICS ?? 10_000);
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     const dataDir = path.join(root, "data");
     mkdirSync(dataDir);
     const config = BrokerConfigSchema.parse({ dataDir, storage: { durability: DURABILITY } });
-    const logger = new JsonLogger({ level: "error", sink: { write: () => true } });
+    const logger = new PinoBrokerLogger({ level: "error", sink: { write: () => true } });
     const storage = await openStorage({ config, writerId: "topic-creation-bench", logger });
     const broker = createKafkaBroker({
       store: storage.store,

@@ -18,15 +18,15 @@ export {
 export { BROKER_SETTINGS, type BrokerSetting } from "./config/broker-settings.js";
 export { ConfigError } from "./config/config-error.js";
 export { brokerUsage } from "./cli/broker-usage.js";
-export { parseCommandLine, UsageError, type CommandLine } from "./cli/command-line.js";
+export { parseCommandLine, UsageError, type CommandLine } from "./config/command-line.js";
 export { StartupError } from "./errors/startup-error.js";
-export { JsonLogger, type LogLevel, type LogSink } from "./logging/json-logger.js";
 export {
-  MetricsRegistry,
-  Counter,
-  Gauge,
-  Histogram,
-  LATENCY_BUCKETS_SECONDS,
-  type CollectedFamily,
-  type Labels,
-} from "./metrics/metrics-registry.js";
+  PinoBrokerLogger,
+  type BrokerLogger,
+  type BrokerLoggerOptions,
+  type LogFormat,
+  type LogLevel,
+  type LogSink,
+} from "./logging/broker-logger.js";
+export { renderMetrics, LATENCY_BUCKETS_SECONDS } from "./metrics/broker-registry.js";
+export { registerCollectedFamilies, type CollectedFamily, type Labels } from "./metrics/collected-families.js";

@@ -7,10 +7,10 @@
 // keeps serving; storage state is guarded by its own compare-and-swap commits, not by the process dying.
 import { brokerUsage } from "./cli/broker-usage.js";
 import { brokerVersion } from "./cli/broker-version.js";
-import { type CommandLine, UsageError, parseCommandLine } from "./cli/command-line.js";
+import { type CommandLine, UsageError, parseCommandLine } from "./config/command-line.js";
 import { ConfigError } from "./config/config-error.js";
 import { loadBrokerConfig } from "./config/load-broker-config.js";
-import { JsonLogger } from "./logging/json-logger.js";
+import { PinoBrokerLogger } from "./logging/broker-logger.js";
 import { startBroker } from "./start-broker.js";
 import { StartupError, reasonOf } from "./errors/startup-error.js";
 
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(redacted(loaded.config), null, 2)}\n`);
     return;
   }
-  const logger = new JsonLogger({ level: loaded.config.log.level });
+  const logger = new PinoBrokerLogger({ level: loaded.config.log.level, format: loaded.config.log.format });
   let broker;
   try {
     broker = await startBroker(loaded.config, { logger });

@@ -6,12 +6,13 @@
 // waits for running appends and checkpoints producer state), the coordinator, the storage stack (pending WAL
 // uploads finish), the admin server, and release the lock.
 import { NereusError } from "@nereus/core";
+import { Histogram, Registry } from "prom-client";
 import type { GroupCoordinator, KafkaBroker } from "@nereus/kafka";
 import type { BrokerConfig } from "./config/broker-config.js";
 import type { AdminServer } from "./admin/admin-server.js";
-import { JsonLogger } from "./logging/json-logger.js";
+import { type BrokerLogger, PinoBrokerLogger } from "./logging/broker-logger.js";
 import { type KafkaListener, ListenError } from "./listener/kafka-listener.js";
-import { MetricsRegistry } from "./metrics/metrics-registry.js";
+import { LATENCY_BUCKETS_SECONDS } from "./metrics/broker-registry.js";
 import type { RuntimeMetrics } from "./metrics/runtime-metrics.js";
 import type { DataDirLock } from "./storage/data-dir-lock.js";
 import type { BrokerStorage } from "./storage/open-storage.js";
@@ -30,13 +31,15 @@ export interface RunningBroker {
   readonly kafkaPort: number;
   /** The admin port actually bound, or undefined when admin HTTP is disabled. */
   readonly adminPort: number | undefined;
-  readonly metrics: MetricsRegistry;
+  /** The broker's own metric families (the admin endpoint adds the process's standard ones). */
+  readonly metrics: Registry;
   /** Graceful shutdown (idempotent). */
   close(reason?: string): Promise<void>;
 }
 
 export interface StartBrokerOptions {
-  readonly logger?: JsonLogger;
+  /** Where the broker logs (default: pino on stdout, as `config.log` says). */
+  readonly logger?: BrokerLogger;
 }
 
 /** What a started broker closes at shutdown, in this order (the lock last). */
@@ -52,19 +55,22 @@ interface StartedParts {
 
 /** Starts a broker from a validated configuration. */
 export async function startBroker(config: BrokerConfig, options: StartBrokerOptions = {}): Promise<RunningBroker> {
-  const logger = options.logger ?? new JsonLogger({ level: config.log.level });
+  const logger = options.logger ?? new PinoBrokerLogger({ level: config.log.level, format: config.log.format });
   const startedAt = Date.now();
-  const metrics = new MetricsRegistry();
+  const metrics = new Registry();
   const writerId = `broker-${String(config.nodeId)}`;
   const usesDataDir = config.storage.metadata.kind === "sqlite" || config.storage.objects.kind === "filesystem";
   const undo = new StartupUndo();
 
   let parts: StartedParts;
   let serving = false;
-  const appendSeconds = metrics.histogram(
-    "nereus_append_duration_seconds",
-    "Stream appends from call to acknowledgement, by outcome.",
-  );
+  const appendSeconds = new Histogram({
+    name: "nereus_append_duration_seconds",
+    help: "Stream appends from call to acknowledgement, by outcome.",
+    labelNames: ["outcome"],
+    buckets: [...LATENCY_BUCKETS_SECONDS],
+    registers: [metrics],
+  });
   try {
     const { lock, storage } = await openBrokerStorage(config, usesDataDir, writerId, logger, appendSeconds, undo);
     // The listener must be bound before the broker exists (its port is advertised); connections wait for it.
@@ -131,7 +137,12 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
  * listener, the broker, the coordinator, the storage stack and the admin server — a step that fails is logged and
  * the next still runs — and release the lock.
  */
-async function shutDown(config: BrokerConfig, parts: StartedParts, logger: JsonLogger, reason: string): Promise<void> {
+async function shutDown(
+  config: BrokerConfig,
+  parts: StartedParts,
+  logger: BrokerLogger,
+  reason: string,
+): Promise<void> {
   const began = Date.now();
   const { listener, broker, coordinator, storage, admin } = parts;
   logger.info("broker shutting down", { reason });

@@ -1,5 +1,6 @@
 // The `nereus` process: --help, --version and usage errors; clear one-line start-up errors with exit codes,
 // /healthz and /metrics, and a graceful SIGTERM that finishes in-flight produce requests before it exits 0.
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
@@ -8,6 +9,7 @@ import path from "node:path";
 import { Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
 import { APP_DIR, BrokerProcess, freePort, tempDir, testConfig } from "./support/broker-fixture.js";
+import { readExposition } from "./support/prometheus-text.js";
 import { runCommand } from "./support/run-command.js";
 
 const manifestVersion = (JSON.parse(readFileSync(path.join(APP_DIR, "package.json"), "utf8")) as { version: string })
@@ -154,6 +156,12 @@ describe("a running nereus broker", () => {
     const producer = kafka.producer();
     await producer.connect();
     await producer.send({ topic, acks: -1, messages: [{ value: "warm-up" }] });
+    const warmUp = await runCommand(
+      "kcat",
+      ["-b", `127.0.0.1:${String(kafkaPort)}`, "-C", "-t", topic, "-o", "beginning", "-e", "-q"],
+      { timeoutMs: 30_000 },
+    );
+    expect(warmUp.stdout.toString("utf8")).toBe("warm-up\n");
     const metrics = await (await fetch(`http://127.0.0.1:${String(adminPort)}/metrics`)).text();
     for (const family of [
       "nereus_append_duration_seconds_count",
@@ -165,7 +173,9 @@ describe("a running nereus broker", () => {
       'nereus_materialization_deferrals_total{kind="level1"}',
       "nereus_materialization_tasks_published_total",
       "nereus_materialization_pending_bytes",
-      'nereus_process_cpu_seconds_total{mode="user"}',
+      "process_cpu_seconds_total",
+      "process_resident_memory_bytes",
+      "nodejs_heap_size_used_bytes",
       "# TYPE nereus_event_loop_busy_seconds_total counter",
       'nereus_segment_write_jobs_total{kind="following"}',
       "nereus_segments_removed_total",
@@ -176,6 +186,21 @@ describe("a running nereus broker", () => {
     ]) {
       expect(metrics).toContain(family);
     }
+    expect(metrics).not.toMatch(/^nereus_process_/m);
+    // Per topic: the warm-up record produced, and fetched by kcat.
+    expect(metrics).toContain(`nereus_kafka_topic_produced_records_total{topic="${topic}"} 1`);
+    expect(metrics).toMatch(
+      new RegExp(`^nereus_kafka_topic_produced_bytes_total\\{topic="${topic}"\\} [1-9]\\d*$`, "m"),
+    );
+    expect(metrics).toContain(`nereus_kafka_topic_fetched_records_total{topic="${topic}"} 1`);
+    expect(metrics).toMatch(
+      new RegExp(`^nereus_kafka_topic_fetched_bytes_total\\{topic="${topic}"\\} [1-9]\\d*$`, "m"),
+    );
+    // The exposition is valid as a scraper and promtool read it (promtool runs too where it is installed: Debian's
+    // prometheus package).
+    expect(readExposition(metrics).problems).toEqual([]);
+    const promtool = spawnSync("promtool", ["check", "metrics"], { input: metrics, encoding: "utf8" });
+    if (promtool.error === undefined) expect(promtool.status, promtool.stdout + promtool.stderr).toBe(0);
     // The acknowledged produce went through a segment write, its fdatasync, a SQLite round and the -wal datasync.
     for (const step of ["segment_write", "segment_sync", "sqlite_round", "sqlite_wal_sync"]) {
       const count = new RegExp(`^nereus_storage_io_seconds_count\\{step="${step}"\\} (\\d+)$`, "m").exec(metrics);

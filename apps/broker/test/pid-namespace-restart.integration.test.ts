@@ -36,12 +36,11 @@ describe("kill -9 and restart in a PID namespace", () => {
       const configFile = path.join(tempDir("pid-namespace-config"), "broker.json");
       writeFileSync(configFile, JSON.stringify(testConfig("embedded", { dataDir })));
       const topic = "restarts";
-      let bootstrap = "";
       for (let round = 0; round < ROUNDS; round += 1) {
         const broker = BrokerProcess.spawn(["--config", configFile, "--log-level", "info"], {}, UNSHARE);
         processes.push(broker);
         const started = await broker.ready();
-        bootstrap = String(started.kafka);
+        const bootstrap = String(started.kafka);
         expect(readlinkSync(path.join(dataDir, "broker.lock"))).toBe(`1@${hostname()}`);
         const produced = await runCommand("kcat", ["-b", bootstrap, "-P", "-t", topic, "-X", "acks=all"], {
           input: `run-${String(round)}\n`,
@@ -54,7 +53,7 @@ describe("kill -9 and restart in a PID namespace", () => {
       }
       const last = BrokerProcess.spawn(["--config", configFile, "--log-level", "info"], {}, UNSHARE);
       processes.push(last);
-      bootstrap = String((await last.ready()).kafka);
+      const bootstrap = String((await last.ready()).kafka);
       const consumed = await runCommand(
         "kcat",
         ["-b", bootstrap, "-C", "-t", topic, "-o", "beginning", "-e", "-q", "-f", "%s\n"],

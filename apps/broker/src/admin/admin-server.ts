@@ -18,7 +18,8 @@ export interface AdminServerOptions {
   readonly host: string;
   readonly port: number;
   readonly health: () => AdminHealth;
-  readonly metrics: () => string;
+  /** The metrics text (Prometheus exposition format 0.0.4). */
+  readonly metrics: () => string | Promise<string>;
 }
 
 export interface AdminServer {
@@ -35,6 +36,19 @@ export function requestPath(target: string | undefined): string {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+async function answerMetrics(options: AdminServerOptions, response: http.ServerResponse): Promise<void> {
+  let body: string;
+  try {
+    body = await options.metrics();
+  } catch (error) {
+    if (!response.headersSent)
+      response.writeHead(500, { "content-type": "text/plain" }).end(`metrics failed: ${messageOf(error)}\n`);
+    return;
+  }
+  if (!response.headersSent)
+    response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }).end(body);
 }
 
 function answer(options: AdminServerOptions, request: http.IncomingMessage, response: http.ServerResponse): void {
@@ -56,14 +70,7 @@ function answer(options: AdminServerOptions, request: http.IncomingMessage, resp
     return;
   }
   if (path === "/metrics") {
-    let body: string;
-    try {
-      body = options.metrics();
-    } catch (error) {
-      response.writeHead(500, { "content-type": "text/plain" }).end(`metrics failed: ${messageOf(error)}\n`);
-      return;
-    }
-    response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }).end(body);
+    void answerMetrics(options, response);
     return;
   }
   response.writeHead(404, { "content-type": "text/plain" }).end("not found (try /healthz or /metrics)\n");

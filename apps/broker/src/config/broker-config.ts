@@ -252,7 +252,13 @@ export const BrokerConfigSchema = z.strictObject({
       path: ["minSessionTimeoutMs"],
     })
     .prefault({}),
-  log: z.strictObject({ level: z.enum(["debug", "info", "warn", "error"]).default("info") }).prefault({}),
+  log: z
+    .strictObject({
+      level: z.enum(["debug", "info", "warn", "error"]).default("info"),
+      /** "json" lines, "pretty" text, or "auto": pretty when stdout is a terminal, else json. */
+      format: z.enum(["auto", "json", "pretty"], { error: 'must be "auto", "json" or "pretty"' }).default("auto"),
+    })
+    .prefault({}),
   /** How long a graceful shutdown waits for in-flight requests before closing connections. */
   shutdownTimeoutMs: z.int().min(0).max(600_000).default(10_000),
 });

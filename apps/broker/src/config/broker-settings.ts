@@ -1,5 +1,5 @@
 // Every flag and environment variable the broker reads, and the configuration field each one sets. The command
-// line (cli/command-line.ts), the loader (load-broker-config.ts) and --help (cli/broker-usage.ts) all read this one
+// line (command-line.ts), the loader (load-broker-config.ts) and --help (cli/broker-usage.ts) all read this one
 // table; docs/broker-configuration.md lists the same settings with their defaults.
 
 /** How a setting's text becomes a value: as is, an integer, a switch (true/false) or a comma-separated list. */
@@ -343,6 +343,13 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
     path: ["log", "level"],
     type: "string",
     help: "debug, info, warn or error (default info)",
+  },
+  {
+    flag: "log-format",
+    env: "NEREUS_LOG_FORMAT",
+    path: ["log", "format"],
+    type: "string",
+    help: "json (one object per line), pretty (readable text) or auto (default: pretty when stdout is a terminal, else json)",
   },
   {
     flag: "shutdown-timeout-ms",

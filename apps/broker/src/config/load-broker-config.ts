@@ -5,9 +5,9 @@
 // Flags and variables are listed in config/broker-settings.ts.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { type CommandLine, parseCommandLine } from "../cli/command-line.js";
 import { type BrokerConfig, BrokerConfigSchema } from "./broker-config.js";
 import { BROKER_SETTINGS, type BrokerSetting, type ValueType } from "./broker-settings.js";
+import { type CommandLine, parseCommandLine } from "./command-line.js";
 import { ConfigError } from "./config-error.js";
 import { Layers, type RawObject, isObject } from "./config-layers.js";
 

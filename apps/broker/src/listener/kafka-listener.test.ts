@@ -1,7 +1,8 @@
 import net from "node:net";
 import { afterEach, describe, expect, test } from "vitest";
-import { JsonLogger } from "../logging/json-logger.js";
-import { MetricsRegistry } from "../metrics/metrics-registry.js";
+import { Registry } from "prom-client";
+import { PinoBrokerLogger } from "../logging/broker-logger.js";
+import { registerListenerMetrics } from "./listener-metrics.js";
 import { type KafkaListener, type KafkaListenerOptions, ListenError, startKafkaListener } from "./kafka-listener.js";
 import type { FrameConnection } from "./listener-connection.js";
 import { ConnectionAdmission } from "./connection-admission.js";
@@ -64,8 +65,8 @@ type LimitOptions = Partial<
 async function start(
   openConnection: (peer: string) => FrameConnection,
   options: LimitOptions = {},
-): Promise<{ listener: KafkaListener; metrics: MetricsRegistry }> {
-  const metrics = new MetricsRegistry();
+): Promise<{ listener: KafkaListener; metrics: Registry }> {
+  const metrics = new Registry();
   const listener = await startKafkaListener({
     host: "127.0.0.1",
     port: 0,
@@ -78,17 +79,8 @@ async function start(
     requestFrameTimeoutMs: 30_000,
     ...options,
     openConnection,
-    logger: new JsonLogger({ level: "error", sink: { write: () => true } }),
-    metrics: {
-      accepted: metrics.counter("accepted", "a"),
-      active: metrics.gauge("active", "a"),
-      closedOnError: metrics.counter("closed_on_error", "c"),
-      refused: metrics.counter("refused", "r"),
-      timedOut: metrics.counter("timed_out", "t"),
-      bytesReceived: metrics.counter("received", "r"),
-      bytesSent: metrics.counter("sent", "s"),
-      requestSeconds: metrics.histogram("request_seconds", "r"),
-    },
+    logger: new PinoBrokerLogger({ level: "error", sink: { write: () => true } }),
+    metrics: registerListenerMetrics(metrics),
     apiName: (apiKey) => `api${String(apiKey)}`,
   });
   listeners.push(listener);
@@ -148,7 +140,7 @@ describe("Kafka listener", () => {
       [0, 2, 0xbb],
       [0, 4, 0xcc],
     ]);
-    expect(metrics.render()).toContain('request_seconds_count{api="api1"} 1');
+    expect(await metrics.metrics()).toContain('nereus_kafka_request_duration_seconds_count{api="api1"} 1');
     client.socket.destroy();
   });
 
@@ -173,7 +165,7 @@ describe("Kafka listener", () => {
     expect(refused.responses.map((response) => [...response])).toEqual([[0, 1]]);
     healthy.socket.write(withSize(new Uint8Array([0, 9])));
     expect((await healthy.next(1)).map((response) => [...response])).toEqual([[0, 9]]);
-    expect(metrics.render()).toContain("closed_on_error 3");
+    expect(await metrics.metrics()).toContain("nereus_listener_connections_closed_on_error_total 3");
     expect(listener.connectionCount).toBe(1);
     healthy.socket.destroy();
   });
@@ -224,8 +216,8 @@ describe("Kafka listener", () => {
       idleTimeoutMs: 0,
       requestFrameTimeoutMs: 1_000,
       openConnection: echoConnection([]),
-      logger: new JsonLogger({ sink: { write: () => true } }),
-      metrics: (await start(echoConnection([]))).metrics as never,
+      logger: new PinoBrokerLogger({ sink: { write: () => true } }),
+      metrics: registerListenerMetrics(new Registry()),
       apiName: String,
     }).catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(ListenError);
@@ -242,7 +234,7 @@ describe("Kafka listener", () => {
     const second = await connect(listener.port);
     const third = await connect(listener.port);
     await third.closed;
-    expect(metrics.render()).toContain('refused{reason="ip-limit"} 1');
+    expect(await metrics.metrics()).toContain('nereus_listener_connections_refused_total{reason="ip-limit"} 1');
     first.socket.destroy();
     await first.closed;
     await expect.poll(() => listener.connectionCount).toBe(1);
@@ -258,7 +250,9 @@ describe("Kafka listener", () => {
     const only = await connect(small.listener.port);
     const over = await connect(small.listener.port);
     await over.closed;
-    expect(small.metrics.render()).toContain('refused{reason="broker-limit"} 1');
+    expect(await small.metrics.metrics()).toContain(
+      'nereus_listener_connections_refused_total{reason="broker-limit"} 1',
+    );
     only.socket.destroy();
   });
 
@@ -272,7 +266,7 @@ describe("Kafka listener", () => {
     busy.socket.write(withSize(new Uint8Array([0, 1])));
     await idle.closed;
     expect((await busy.next(1)).map((response) => [...response])).toEqual([[0, 1]]);
-    expect(metrics.render()).toContain('timed_out{reason="idle"} 1');
+    expect(await metrics.metrics()).toContain('nereus_listener_connections_timed_out_total{reason="idle"} 1');
     await busy.closed;
   });
 
@@ -291,7 +285,9 @@ describe("Kafka listener", () => {
     }
     await stalled.closed;
     expect((await steady.next(6)).map((response) => response[1])).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(metrics.render()).toContain('timed_out{reason="incomplete-frame"} 1');
+    expect(await metrics.metrics()).toContain(
+      'nereus_listener_connections_timed_out_total{reason="incomplete-frame"} 1',
+    );
     steady.socket.destroy();
   });
 

@@ -74,7 +74,7 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
     nextId += 1;
     clients.add(client);
     options.metrics.accepted.inc();
-    options.metrics.active.add(1);
+    options.metrics.active.inc();
     logger.debug("Kafka connection opened", { connection: client.id, peer: client.peer });
     client.attach();
   });

@@ -7,8 +7,8 @@
 // request frames are released to the memory budget once their response was written.
 import type net from "node:net";
 import { FrameDecoder } from "@nereus/kafka/protocol";
-import type { BrokerLogger } from "../logging/json-logger.js";
-import type { Counter, Gauge, Histogram } from "../metrics/metrics-registry.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
+import type { ListenerMetrics } from "./listener-metrics.js";
 import type { ConnectionAdmission } from "./connection-admission.js";
 import type { RequestMemoryBudget } from "./request-memory-budget.js";
 
@@ -21,21 +21,6 @@ export interface FrameConnection {
   /** When offered: the client half-closed; requests waiting for more data answer at once. */
   endOfInput?(): void;
   close(): void;
-}
-
-/** The listener's metrics (registered by the composition root). */
-interface ListenerMetrics {
-  readonly accepted: Counter;
-  readonly active: Gauge;
-  readonly closedOnError: Counter;
-  /** Connections refused on accept, by `reason` (broker-limit, ip-limit). */
-  readonly refused: Counter;
-  /** Connections closed by a timeout, by `reason` (idle, incomplete-frame). */
-  readonly timedOut: Counter;
-  readonly bytesReceived: Counter;
-  readonly bytesSent: Counter;
-  /** Seconds from a complete request frame to its response handed to the socket, by API name. */
-  readonly requestSeconds: Histogram;
 }
 
 /** What every connection of one listener shares. */
@@ -147,7 +132,7 @@ export class ListenerConnection {
     requestMemory.cancel(this);
     requestMemory.release(this.reservedBytes);
     this.reservedBytes = 0;
-    metrics.active.add(-1);
+    metrics.active.dec();
     try {
       this.connection.close();
     } catch (closeError) {
@@ -196,7 +181,7 @@ export class ListenerConnection {
 
   #onData(chunk: Buffer): void {
     if (this.closed) return;
-    this.#settings.metrics.bytesReceived.inc({}, chunk.length);
+    this.#settings.metrics.bytesReceived.inc(chunk.length);
     let frames: Uint8Array[];
     try {
       frames = this.decoder.push(chunk);
@@ -307,9 +292,9 @@ export class ListenerConnection {
           sent += part.length;
           this.socket.write(part);
         }
-        settings.metrics.bytesSent.inc({}, sent);
+        settings.metrics.bytesSent.inc(sent);
       }
-      settings.metrics.requestSeconds.observe((performance.now() - started) / 1000, { api: settings.apiName(apiKey) });
+      settings.metrics.requestSeconds.observe({ api: settings.apiName(apiKey) }, (performance.now() - started) / 1000);
       this.updateReading();
     });
   }

@@ -1,9 +1,9 @@
 // Measures StreamStore.append: a proxy that times every append into a histogram labelled by outcome ("ok" or the
 // NereusError code). Every other member passes through, bound to the real store (its private fields need that).
 import { NereusError, type StreamStore } from "@nereus/core";
-import type { Histogram } from "./metrics-registry.js";
+import type { Histogram } from "prom-client";
 
-export function instrumentStreamStore(store: StreamStore, appendSeconds: Histogram): StreamStore {
+export function instrumentStreamStore(store: StreamStore, appendSeconds: Histogram<"outcome">): StreamStore {
   const append: StreamStore["append"] = async (...args) => {
     const started = performance.now();
     let outcome = "ok";
@@ -13,7 +13,7 @@ export function instrumentStreamStore(store: StreamStore, appendSeconds: Histogr
       outcome = NereusError.is(error) ? error.code : "error";
       throw error;
     } finally {
-      appendSeconds.observe((performance.now() - started) / 1000, { outcome });
+      appendSeconds.observe({ outcome }, (performance.now() - started) / 1000);
     }
   };
   return new Proxy(store, {

@@ -1,22 +1,25 @@
 // The storage stack's series for /metrics: the embedded stores' physical steps timed on their I/O threads, where
 // the filesystem store's reads landed, its segment writer's jobs, the Object WAL writer's uploads and the background
 // materialization. Every value is read at scrape time from counters the stores keep anyway: nothing per request.
+import type { Registry } from "prom-client";
 import {
   storageIoTimings,
   storageReadBuffers,
   storageSegmentStats,
   type BrokerStorage,
 } from "../storage/open-storage.js";
-import type { MetricsRegistry } from "./metrics-registry.js";
+import { registerGaugeReading } from "./broker-registry.js";
+import { registerCollectedFamilies } from "./collected-families.js";
 
 /** Adds the storage stack's collectors to `metrics` (families without a source, e.g. segments on S3, stay absent). */
-export function registerStorageMetrics(metrics: MetricsRegistry, storage: BrokerStorage): void {
-  metrics.gauge(
+export function registerStorageMetrics(metrics: Registry, storage: BrokerStorage): void {
+  registerGaugeReading(
+    metrics,
     "nereus_storage_writable",
     "1 while the object store's last writes succeeded, 0 from a failed write (a full disk, say) until a write succeeds again.",
     () => (storage.writeHealth().writable ? 1 : 0),
   );
-  metrics.addCollector(() => {
+  registerCollectedFamilies(metrics, () => {
     const timings = Object.entries(storageIoTimings(storage));
     if (timings.length === 0) return [];
     return [
@@ -33,7 +36,7 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
       },
     ];
   });
-  metrics.addCollector(() => {
+  registerCollectedFamilies(metrics, () => {
     const pools = storageReadBuffers(storage);
     if (pools.length === 0) return [];
     return [
@@ -56,7 +59,7 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
       },
     ];
   });
-  metrics.addCollector(() => {
+  registerCollectedFamilies(metrics, () => {
     const segments = storageSegmentStats(storage);
     if (segments === undefined) return [];
     return [
@@ -90,7 +93,7 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
     ];
   });
   const walStats = storage.runtime.writer.stats;
-  metrics.addCollector(() => [
+  registerCollectedFamilies(metrics, () => [
     {
       name: "nereus_wal_objects_total",
       help: "Object WAL objects uploaded.",
@@ -117,7 +120,7 @@ export function registerStorageMetrics(metrics: MetricsRegistry, storage: Broker
     },
   ]);
   const materialization = storage.runtime.worker.stats;
-  metrics.addCollector(() => [
+  registerCollectedFamilies(metrics, () => [
     {
       name: "nereus_materialization_tasks_published_total",
       help: "Higher generations published by the background worker.",

@@ -3,12 +3,14 @@
 // that arrive before the broker is ready are refused by `openConnection`. Registered for undo.
 import type { KafkaBroker } from "@nereus/kafka";
 import { ApiKey } from "@nereus/kafka/protocol";
+import type { Registry } from "prom-client";
 import type { BrokerConfig } from "../config/broker-config.js";
 import { ConnectionAdmission } from "../listener/connection-admission.js";
 import { type KafkaListener, startKafkaListener } from "../listener/kafka-listener.js";
+import { registerListenerMetrics } from "../listener/listener-metrics.js";
 import { RequestMemoryBudget } from "../listener/request-memory-budget.js";
-import type { BrokerLogger } from "../logging/json-logger.js";
-import type { MetricsRegistry } from "../metrics/metrics-registry.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
+import { registerGaugeReading } from "../metrics/broker-registry.js";
 import type { StartupUndo } from "./startup-undo.js";
 
 const API_NAMES = new Map<number, string>(Object.entries(ApiKey).map(([name, key]) => [key as number, name]));
@@ -20,18 +22,20 @@ export type OpenKafkaConnection = (peer: string) => ReturnType<KafkaBroker["open
 export async function bindKafkaListener(
   config: BrokerConfig,
   logger: BrokerLogger,
-  metrics: MetricsRegistry,
+  metrics: Registry,
   openConnection: OpenKafkaConnection,
   undo: StartupUndo,
 ): Promise<KafkaListener> {
   const requestMemory = new RequestMemoryBudget(config.connections.requestMemoryBytes);
   const admission = new ConnectionAdmission(config.connections);
-  metrics.gauge(
+  registerGaugeReading(
+    metrics,
     "nereus_request_memory_bytes",
     "Bytes of client requests held (received, not yet answered, and reserved for frames being received).",
     () => requestMemory.usedBytes,
   );
-  metrics.gauge(
+  registerGaugeReading(
+    metrics,
     "nereus_request_memory_waiting_connections",
     "Connections whose reading waits for room in the request memory budget.",
     () => requestMemory.waitingCount,
@@ -48,34 +52,7 @@ export async function bindKafkaListener(
     requestFrameTimeoutMs: config.connections.requestFrameTimeoutMs,
     openConnection,
     logger,
-    metrics: {
-      accepted: metrics.counter(
-        "nereus_listener_connections_accepted_total",
-        "TCP connections accepted by the Kafka listener.",
-      ),
-      active: metrics.gauge("nereus_listener_connections_active", "TCP connections open on the Kafka listener."),
-      closedOnError: metrics.counter(
-        "nereus_listener_connections_closed_on_error_total",
-        "Connections closed because of a bad frame, a refused request or a socket error.",
-      ),
-      refused: metrics.counter(
-        "nereus_listener_connections_refused_total",
-        "Connections closed on accept because of a connection limit, by reason.",
-      ),
-      timedOut: metrics.counter(
-        "nereus_listener_connections_timed_out_total",
-        "Connections closed by a timeout (idle, or an incomplete request frame), by reason.",
-      ),
-      bytesReceived: metrics.counter("nereus_listener_received_bytes_total", "Bytes received on the Kafka listener."),
-      bytesSent: metrics.counter(
-        "nereus_listener_sent_bytes_total",
-        "Bytes of responses written by the Kafka listener.",
-      ),
-      requestSeconds: metrics.histogram(
-        "nereus_kafka_request_duration_seconds",
-        "Kafka requests from complete frame to response written, by API.",
-      ),
-    },
+    metrics: registerListenerMetrics(metrics),
     apiName: (apiKey) => API_NAMES.get(apiKey) ?? "unknown",
   });
   undo.push(() => listener.close());

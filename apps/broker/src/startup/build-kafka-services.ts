@@ -3,7 +3,7 @@
 // Both are registered for undo (the broker closes before the coordinator).
 import { type GroupCoordinator, type KafkaBroker, createGroupCoordinator, createKafkaBroker } from "@nereus/kafka";
 import type { BrokerConfig } from "../config/broker-config.js";
-import type { BrokerLogger } from "../logging/json-logger.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
 import type { StartupUndo } from "./startup-undo.js";
 

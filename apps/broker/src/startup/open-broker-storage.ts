@@ -2,10 +2,10 @@
 // objects, Object WAL runtime, stream store), with every stream append timed by the append histogram. Both are
 // registered for undo.
 import type { StreamStore } from "@nereus/core";
+import type { Histogram } from "prom-client";
 import type { BrokerConfig } from "../config/broker-config.js";
-import type { BrokerLogger } from "../logging/json-logger.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
 import { instrumentStreamStore } from "../metrics/instrument-stream-store.js";
-import type { Histogram } from "../metrics/metrics-registry.js";
 import { type DataDirLock, lockDataDir } from "../storage/data-dir-lock.js";
 import { type BrokerStorage, openStorage } from "../storage/open-storage.js";
 import type { StartupUndo } from "./startup-undo.js";
@@ -22,7 +22,7 @@ export async function openBrokerStorage(
   usesDataDir: boolean,
   writerId: string,
   logger: BrokerLogger,
-  appendSeconds: Histogram,
+  appendSeconds: Histogram<"outcome">,
   undo: StartupUndo,
 ): Promise<OpenedStorage> {
   let lock: DataDirLock | undefined;

@@ -1,9 +1,12 @@
 // Start-up step 4: the broker-wide metrics — the Kafka broker's and the group coordinator's families, storage,
-// uptime, process memory, the runtime (event loop, GC) and the constant info gauge with the broker's identity.
-// The runtime observers are registered for undo. The names and their meaning are listed in docs/metrics.md.
+// uptime, the runtime (event loop, GC) and the constant info gauge with the broker's identity. The process's
+// standard metrics (CPU, memory, heap) are prom-client's defaults (metrics/broker-registry.ts). The runtime
+// observers are registered for undo. The names and their meaning are listed in docs/metrics.md.
 import type { GroupCoordinator, KafkaBroker } from "@nereus/kafka";
+import { Gauge, type Registry } from "prom-client";
 import type { BrokerConfig } from "../config/broker-config.js";
-import type { MetricsRegistry } from "../metrics/metrics-registry.js";
+import { registerGaugeReading } from "../metrics/broker-registry.js";
+import { registerCollectedFamilies } from "../metrics/collected-families.js";
 import { registerRuntimeMetrics, type RuntimeMetrics } from "../metrics/runtime-metrics.js";
 import { registerStorageMetrics } from "../metrics/storage-metrics.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
@@ -11,7 +14,7 @@ import type { StartupUndo } from "./startup-undo.js";
 
 /** Registers the broker's metrics on `metrics`; answers the runtime observers (stopped at shutdown). */
 export function registerBrokerMetrics(
-  metrics: MetricsRegistry,
+  metrics: Registry,
   config: BrokerConfig,
   startedAt: number,
   services: { readonly broker: KafkaBroker; readonly coordinator: GroupCoordinator },
@@ -19,27 +22,30 @@ export function registerBrokerMetrics(
   undo: StartupUndo,
 ): RuntimeMetrics {
   const { broker, coordinator } = services;
-  metrics.addCollector(() => broker.metrics.collect());
-  metrics.addCollector(() => groupFamilies(coordinator));
+  registerCollectedFamilies(metrics, () => broker.metrics.collect());
+  registerCollectedFamilies(metrics, () => groupFamilies(coordinator));
   registerStorageMetrics(metrics, storage);
-  metrics.gauge(
+  registerGaugeReading(
+    metrics,
     "nereus_broker_uptime_seconds",
     "Seconds since the broker started.",
     () => (Date.now() - startedAt) / 1000,
   );
-  metrics.gauge("nereus_process_resident_memory_bytes", "Resident set size of the broker process.", () =>
-    process.memoryUsage.rss(),
-  );
-  metrics.gauge("nereus_process_heap_used_bytes", "V8 heap in use.", () => process.memoryUsage().heapUsed);
   const runtimeMetrics = registerRuntimeMetrics(metrics);
   undo.push(() => runtimeMetrics.stop());
-  metrics.gauge("nereus_broker_info", "Constant 1, labelled with the broker's identity.").set(1, {
+  const identity = {
     node_id: String(config.nodeId),
     cluster: config.cluster,
     default_profile: config.storage.defaultProfile,
     metadata: config.storage.metadata.kind,
     objects: config.storage.objects.kind,
-  });
+  };
+  new Gauge({
+    name: "nereus_broker_info",
+    help: "Constant 1, labelled with the broker's identity.",
+    labelNames: Object.keys(identity),
+    registers: [metrics],
+  }).set(identity, 1);
   return runtimeMetrics;
 }
 

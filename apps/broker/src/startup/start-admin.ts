@@ -1,9 +1,10 @@
 // Start-up step 5 (when enabled): the admin HTTP server — health (200 "degraded" while the store cannot write,
 // storage-health.ts: reads are still served) and the metrics in text format. Registered for undo.
+import type { Registry } from "prom-client";
 import { type AdminServer, startAdminServer } from "../admin/admin-server.js";
 import type { BrokerConfig } from "../config/broker-config.js";
 import type { KafkaListener } from "../listener/kafka-listener.js";
-import type { MetricsRegistry } from "../metrics/metrics-registry.js";
+import { renderMetrics } from "../metrics/broker-registry.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
 import { storageHealthReport } from "../storage/storage-health.js";
 import type { StartupUndo } from "./startup-undo.js";
@@ -15,7 +16,7 @@ export async function startAdmin(
   serving: () => boolean,
   listener: KafkaListener,
   storage: BrokerStorage,
-  metrics: MetricsRegistry,
+  metrics: Registry,
   undo: StartupUndo,
 ): Promise<AdminServer> {
   const admin = await startAdminServer({
@@ -29,7 +30,7 @@ export async function startAdmin(
       connections: listener.connectionCount,
       ...storageHealthReport(storage.writeHealth()),
     }),
-    metrics: () => metrics.render(),
+    metrics: () => renderMetrics(metrics),
   });
   undo.push(() => admin.close());
   return admin;

@@ -1,6 +1,6 @@
 // What a failed start must undo: each step that opened something pushes how to close it, and a failure runs them
 // in reverse order. A cleanup that fails is logged and the rest still run. The steps own nothing else.
-import type { BrokerLogger } from "../logging/json-logger.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
 
 /** The undo steps of a start in progress. */
 export class StartupUndo {

@@ -5,7 +5,7 @@ import type { StorageProfile } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
 import { tempDir } from "../../test/support/temp-dirs.js";
 import { BrokerConfigSchema, type BrokerConfigInput } from "../config/broker-config.js";
-import { JsonLogger } from "../logging/json-logger.js";
+import { PinoBrokerLogger } from "../logging/broker-logger.js";
 import { SqliteMetadataStore } from "@nereus/metadata";
 import { type BrokerStorage, openStorage, storageReadBuffers } from "./open-storage.js";
 
@@ -17,7 +17,7 @@ afterEach(async () => {
 async function open(storage: BrokerConfigInput["storage"] = {}): Promise<BrokerStorage> {
   const dataDir = tempDir("open-storage");
   const config = BrokerConfigSchema.parse({ dataDir, storage });
-  const logger = new JsonLogger({ level: "error", sink: { write: () => true } });
+  const logger = new PinoBrokerLogger({ level: "error", sink: { write: () => true } });
   const result = await openStorage({ config, writerId: "open-storage-test", logger });
   opened.push(result);
   return result;

@@ -24,7 +24,7 @@ import {
   createObjectWalRuntime,
   createS3ObjectStore,
 } from "@nereus/object-wal";
-import type { BrokerLogger } from "../logging/json-logger.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
 import { type BrokerConfig, defaultWalLingerMs, materializationMode } from "../config/broker-config.js";
 import { StartupError, reasonOf } from "../errors/startup-error.js";
 import { StorageWriteLog } from "./storage-write-log.js";

@@ -1,6 +1,6 @@
 import { ErrorCode, NereusError } from "@nereus/core";
 import { describe, expect, test } from "vitest";
-import type { BrokerLogger } from "../logging/json-logger.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
 import { StorageWriteLog } from "./storage-write-log.js";
 
 function capture(): {

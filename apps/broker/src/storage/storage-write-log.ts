@@ -4,7 +4,7 @@
 // disk fails every append: without this there is either no line at all or one per request.
 import type { NereusError } from "@nereus/core";
 import type { StoreWriteHealth, StoreWriteHealthListener, StoreWriter } from "@nereus/object-wal";
-import type { BrokerLogger } from "../logging/json-logger.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
 import { RateLimitedLog } from "../logging/rate-limited-log.js";
 
 /** Default minimum time between two "storage cannot write" lines after the first. */

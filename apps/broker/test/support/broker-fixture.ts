@@ -13,7 +13,7 @@ import {
   BROKER_SETTINGS,
   BrokerConfigSchema,
   type BrokerConfigInput,
-  JsonLogger,
+  PinoBrokerLogger,
   type RunningBroker,
   startBroker,
 } from "../../src/index.js";
@@ -104,7 +104,7 @@ export async function startInProcess(config: BrokerConfigInput): Promise<InProce
   const logs: string[] = [];
   const parsed = BrokerConfigSchema.parse(config);
   const broker = await startBroker(parsed, {
-    logger: new JsonLogger({ level: parsed.log.level, sink: { write: (line) => logs.push(line) } }),
+    logger: new PinoBrokerLogger({ level: parsed.log.level, sink: { write: (line) => logs.push(line) } }),
   });
   return { broker, bootstrap: `127.0.0.1:${String(broker.kafkaPort)}`, logs, config };
 }

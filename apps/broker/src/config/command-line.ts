@@ -6,8 +6,8 @@
 // negative number is joined to its option (`--node-id -1`). Anything
 // parseArgs refuses — an unknown option, a missing value — is a {@link UsageError}: one line, exit code 2.
 import { parseArgs } from "node:util";
-import { BROKER_SETTINGS, type BrokerSetting } from "../config/broker-settings.js";
-import { ConfigError } from "../config/config-error.js";
+import { BROKER_SETTINGS, type BrokerSetting } from "./broker-settings.js";
+import { ConfigError } from "./config-error.js";
 
 /** A command line the broker cannot run: an unknown command or option, a missing value. Exit code 2. */
 export class UsageError extends ConfigError {
@@ -15,10 +15,10 @@ export class UsageError extends ConfigError {
 }
 
 /** What the broker does: run (`start`), or print its usage or version and exit. */
-export type BrokerCommand = "start" | "help" | "version";
+type BrokerCommand = "start" | "help" | "version";
 
 /** A broker setting given on the command line, in command-line order. */
-export interface SettingArgument {
+interface SettingArgument {
   readonly setting: BrokerSetting;
   readonly text: string;
   /** How the value was written, for error messages (`--kafka-port=abc`). */

@@ -1,7 +1,4 @@
 import { describe, expect, test } from "vitest";
-import { BROKER_SETTINGS } from "../config/broker-settings.js";
-import { brokerUsage } from "./broker-usage.js";
-import { brokerVersion } from "./broker-version.js";
 import { UsageError, parseCommandLine } from "./command-line.js";
 
 function usageErrorOf(argv: string[]): string {
@@ -72,18 +69,5 @@ describe("the nereus command line", () => {
     expect(usageErrorOf(["serve"])).toBe('unknown command "serve" (the broker\'s commands: start)');
     expect(usageErrorOf(["start", "9092"])).toBe('unexpected argument "9092"');
     expect(usageErrorOf(["--", "--kafka-port"])).toBe('unknown command "--kafka-port" (the broker\'s commands: start)');
-  });
-
-  test("the usage names every option with its variable, within 100 columns; the version is the package's", () => {
-    const usage = brokerUsage();
-    for (const setting of BROKER_SETTINGS) {
-      expect(usage).toContain(`--${setting.flag}`);
-      expect(usage).toContain(`[${setting.env}]`);
-    }
-    for (const section of ["Usage: nereus", "General options:", "Examples:", "Exit codes:", "NEREUS_CONFIG"])
-      expect(usage).toContain(section);
-    for (const line of usage.split("\n")) expect(line.length, line).toBeLessThanOrEqual(100);
-    expect(brokerVersion()).toMatch(/^\d+\.\d+\.\d+/);
-    expect(brokerVersion("/")).toBe("unknown");
   });
 });
