@@ -2,8 +2,9 @@
 // `nereusNodeFlags`) on its embedded default (local filesystem object store + SQLite metadata in ./.nereus-data).
 // Every argument goes to the broker untouched (`npm start -- --help`, `npm start -- --kafka-port 9093`): the broker
 // runs directly under node, not through a package manager that would read its flags. Relative paths are meant
-// from where `npm start` was typed (npm's INIT_CWD). SIGTERM and SIGHUP are passed on to the broker; SIGINT (Ctrl-C)
-// reaches it from the terminal itself, so it is not passed on twice (a second one makes the broker exit at once).
+// from where `npm start` was typed (npm's INIT_CWD). SIGTERM and SIGHUP are passed on to the broker, and so is the
+// end of npm (below); SIGINT (Ctrl-C) reaches the broker from the terminal itself, so it is not passed on twice (a
+// second one makes the broker exit at once).
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
@@ -38,5 +39,13 @@ const broker = spawn(process.execPath, [...nodeFlags, path.join(brokerDir, "dist
 });
 for (const signal of ["SIGTERM", "SIGHUP"]) process.on(signal, () => broker.kill(signal));
 process.on("SIGINT", () => undefined);
+// `kill <npm's pid>` ends npm and the shell it ran this script in without passing the signal on: once this process
+// is orphaned, stop the broker as SIGTERM would.
+const parent = process.ppid;
+const orphanWatch = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphanWatch);
+  broker.kill("SIGTERM");
+}, 500).unref();
 broker.on("error", (error) => fail(`cannot run the broker: ${error.message}`));
 broker.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
