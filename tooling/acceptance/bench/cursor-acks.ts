@@ -194,35 +194,63 @@ async function warmUp(clients: EmbeddedClients): Promise<void> {
   await clients.objects.get(objectKey);
 }
 
-/** Memory and time of opening `streamId` in a new process (fresh clients, new cursor store). */
+/** Collects garbage until freed ArrayBuffer memory was returned too (it is released after the collection). */
+async function settleMemory(): Promise<void> {
+  for (let round = 0; round < 3; round++) {
+    collectGarbage();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+interface MeasuredOpen {
+  readonly handle: CursorHandle;
+  readonly ms: number;
+  /** Growth of JS heap plus array buffers over the open (what the open cursor holds). */
+  readonly retained: number;
+  readonly rssAfter: number;
+  close(): Promise<void>;
+}
+
+/** Time and memory of a new process opening `streamId` (fresh clients, new cursor store). */
 async function measureOpen(
   directory: string,
   streams: CursorStreamAccess,
   streamId: string,
   cursorName: string,
-): Promise<{ handle: CursorHandle; ms: number; heap: number; rss: number; close: () => Promise<void> }> {
+): Promise<MeasuredOpen> {
   const clients = await openEmbedded(directory);
   await warmUp(clients);
   const store = cursorStore(clients, streams);
-  collectGarbage();
-  const heapBefore = heapAndBuffers();
-  const rssBefore = process.memoryUsage().rss;
+  await settleMemory();
+  const before = heapAndBuffers();
   const started = performance.now();
   const cursors = await store.openStream(streamId);
   const ms = performance.now() - started;
-  collectGarbage();
+  await settleMemory();
   const handle = cursors.get(cursorName);
   if (handle === undefined) throw new Error(`cursor ${cursorName} is missing after the open`);
   return {
     handle,
     ms,
-    heap: heapAndBuffers() - heapBefore,
-    rss: process.memoryUsage().rss - rssBefore,
+    retained: heapAndBuffers() - before,
+    rssAfter: process.memoryUsage().rss,
     close: async () => {
       await store.close();
       await clients.close();
     },
   };
+}
+
+function reportOpen(opened: MeasuredOpen, emptyMs: number, holes: number, committedEnd: number): void {
+  const size = opened.handle.state.root.snapshot?.sizeBytes ?? 0;
+  const inline = opened.handle.state.root.inlineRanges.length + opened.handle.state.root.inlinePartials.length;
+  report("open (claim + hydrate)", `${fixed(opened.ms)} ms`, `${fixed(opened.ms / emptyMs)}x an empty cursor's open`);
+  report("snapshot size", bytes(size), `${fixed(size / holes, 2)} bytes per hole; ${count(inline)} inline items`);
+  report("heap + buffers retained", bytes(opened.retained), `RSS ${bytes(opened.rssAfter)} after the open`);
+  report(
+    "markDelete / backlog",
+    `${count(opened.handle.markDeleteOffset)} / ${count(opened.handle.backlog(committedEnd))}`,
+  );
 }
 
 /** Time of opening a stream whose one cursor has no acks (what every open costs before hydration). */
@@ -238,9 +266,13 @@ async function emptyOpen(directory: string): Promise<number> {
   return opened.ms;
 }
 
-async function groupCommitAndHydration(directory: string, rawRate: number, emptyMs: number): Promise<void> {
-  const entries = 2 * HOLES;
-  const { streamId, streams } = standInStream(`cursor-bench-holes-${CLUSTER}`, entries);
+/** Acks every other entry of 2 * HOLES one call each; reports the group commit; closes everything it opened. */
+async function ackHoles(
+  streamId: string,
+  streams: CursorStreamAccess,
+  directory: string,
+  rawRate: number,
+): Promise<void> {
   const clients = await openEmbedded(directory);
   const store = cursorStore(clients, streams);
   const cursors = await store.openStream(streamId);
@@ -252,7 +284,7 @@ async function groupCommitAndHydration(directory: string, rawRate: number, empty
   const counters = store.counters;
   const acksPerSecond = HOLES / seconds;
   startSection(
-    `group commit: ${count(HOLES)} individually acked holes (every other entry of ${count(entries)})`,
+    `group commit: ${count(HOLES)} individually acked holes (every other entry of ${count(2 * HOLES)})`,
     "group commit",
   );
   report("acks/s with group commit", count(acksPerSecond), `${fixed(acksPerSecond / rawRate)}x the raw txn rate`);
@@ -261,61 +293,54 @@ async function groupCommitAndHydration(directory: string, rawRate: number, empty
   report("snapshots written", count(counters.snapshotsWritten), `${bytes(counters.snapshotBytesWritten)} in total`);
   await store.close();
   await clients.close();
+}
 
+async function groupCommitAndHydration(directory: string, rawRate: number, emptyMs: number): Promise<void> {
+  const entries = 2 * HOLES;
+  const { streamId, streams } = standInStream(`cursor-bench-holes-${CLUSTER}`, entries);
+  await ackHoles(streamId, streams, directory, rawRate);
   const opened = await measureOpen(directory, streams, streamId, "holes");
-  const snapshot = opened.handle.state.root.snapshot;
   if (opened.handle.backlog(entries) !== HOLES) throw new Error("the hydrated cursor lost acks");
   if (!opened.handle.isAcked(entries - 1) || opened.handle.isAcked(entries - 2)) throw new Error("wrong ack state");
   startSection("hydration of that cursor by a new process", `${count(HOLES)} holes`);
-  report("open (claim + hydrate)", `${fixed(opened.ms)} ms`, `${fixed(opened.ms / emptyMs)}x an empty cursor's open`);
-  report(
-    "snapshot size",
-    bytes(snapshot?.sizeBytes ?? 0),
-    `${fixed((snapshot?.sizeBytes ?? 0) / HOLES, 2)} bytes per hole; ${String(opened.handle.state.root.inlineRanges.length)} inline ranges`,
-  );
-  report("heap + buffers growth", bytes(opened.heap), `RSS ${bytes(opened.rss)}`);
+  reportOpen(opened, emptyMs, HOLES, entries);
   await opened.close();
 }
 
-async function largeSpan(directory: string, emptyMs: number): Promise<void> {
-  const { streamId, streams } = standInStream(`cursor-bench-span-${CLUSTER}`, SPAN);
+/** Builds a cursor over SPAN entries with one unacked entry per SPAN_HOLE_EVERY; resolves the build seconds. */
+async function buildSpan(streamId: string, streams: CursorStreamAccess, directory: string): Promise<number> {
   const clients = await openEmbedded(directory);
   const store = cursorStore(clients, streams, { maxAcksPerRequest: 10_000, maxAcksPerCas: 200_000 });
   const cursors = await store.openStream(streamId);
   const handle = await cursors.createCursor("span", { initialOffset: 0 });
-  const perRequest = 99 * SPAN_HOLE_EVERY;
-  const requests = Math.ceil(SPAN / (SPAN_HOLE_EVERY * 100));
+  const entriesPerRequest = 100 * SPAN_HOLE_EVERY;
   const started = performance.now();
-  await ackWindowed(requests, 16, (request) => {
+  await ackWindowed(Math.ceil(SPAN / entriesPerRequest), 16, (request) => {
     const items: { offset: number }[] = [];
-    const first = request * SPAN_HOLE_EVERY * 100;
-    for (let offset = first; offset < Math.min(first + 100 * SPAN_HOLE_EVERY, SPAN); offset++) {
+    const first = request * entriesPerRequest;
+    for (let offset = first; offset < Math.min(first + entriesPerRequest, SPAN); offset++) {
       if (offset % SPAN_HOLE_EVERY !== 0) items.push({ offset });
     }
-    if (items.length > perRequest) throw new Error("request too large");
     return handle.individualAck(items);
   });
-  const buildSeconds = (performance.now() - started) / 1000;
+  const seconds = (performance.now() - started) / 1000;
   await store.close();
   await clients.close();
-  const holes = Math.ceil(SPAN / SPAN_HOLE_EVERY);
+  return seconds;
+}
 
+async function largeSpan(directory: string, emptyMs: number): Promise<void> {
+  const { streamId, streams } = standInStream(`cursor-bench-span-${CLUSTER}`, SPAN);
+  const buildSeconds = await buildSpan(streamId, streams, directory);
+  const holes = Math.ceil(SPAN / SPAN_HOLE_EVERY);
   const opened = await measureOpen(directory, streams, streamId, "span");
   if (opened.handle.backlog(SPAN) !== holes) throw new Error("the hydrated span lost acks");
-  const snapshot = opened.handle.state.root.snapshot;
   startSection(
     `${count(SPAN)}-entry span, one hole per ${String(SPAN_HOLE_EVERY)} entries (${count(holes)} holes)`,
     `${count(SPAN)} span`,
   );
   report("build (acks in requests of 9,900)", `${fixed(buildSeconds)} s`, "not part of the open");
-  report("open (claim + hydrate)", `${fixed(opened.ms)} ms`, `${fixed(opened.ms / emptyMs)}x an empty cursor's open`);
-  report(
-    "snapshot size",
-    bytes(snapshot?.sizeBytes ?? 0),
-    `${fixed((snapshot?.sizeBytes ?? 0) / holes, 2)} bytes per hole`,
-  );
-  report("heap + buffers growth", bytes(opened.heap), `RSS ${bytes(opened.rss)}`);
-  report("markDelete / backlog", `${count(opened.handle.markDeleteOffset)} / ${count(opened.handle.backlog(SPAN))}`);
+  reportOpen(opened, emptyMs, holes, SPAN);
   await opened.close();
 }
 
