@@ -260,7 +260,7 @@ function checkPackageFiles(
             "no-protocol-library",
             `${workspacePackage.name} is protocol-neutral and may not import '${specifier}'`,
           );
-        } else if (inProtocol) {
+        } else if (inProtocol && !PROTOCOL_CODEC_MAY_IMPORT.includes(specifier)) {
           report(record, "protocol-purity", `'${specifier}' is an external library; ${protocolRuleText()}`);
         }
         continue;

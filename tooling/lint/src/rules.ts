@@ -37,8 +37,11 @@ export const PROTOCOL_LIBRARIES: readonly string[] = [
   "pulsar-client",
 ];
 
-/** The only non-relative import a protocol codec may use: core's byte helpers (ByteReader, ByteWriter, CRC32C). */
-export const PROTOCOL_CODEC_MAY_IMPORT: readonly string[] = ["@nereus/core"];
+/**
+ * The only non-relative imports a protocol codec may use (exact specifiers): core's byte helpers (ByteReader,
+ * ByteWriter, CRC32C) and the protobuf wire primitives (varints, length-delimited fields; no reflection, no I/O).
+ */
+export const PROTOCOL_CODEC_MAY_IMPORT: readonly string[] = ["@nereus/core", "@bufbuild/protobuf/wire"];
 
 const PROVIDER_REASON = "providers import @nereus/core only: never each other, never cursor or adapters";
 const ADAPTER_REASON = "adapters import @nereus/core and @nereus/cursor only; the broker injects concrete providers";

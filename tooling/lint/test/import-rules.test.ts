@@ -128,7 +128,7 @@ describe("direction between packages", () => {
 });
 
 describe("protocol codecs", () => {
-  test("src/protocol may import only files inside it and @nereus/core", () => {
+  test("src/protocol may import only files inside it, @nereus/core and the protobuf wire primitives", () => {
     const findings = check({
       "packages/kafka/src/protocol/socket.ts": [
         'import { Socket } from "node:net";',
@@ -139,7 +139,9 @@ describe("protocol codecs", () => {
         'import { z } from "zod";',
         'import { readString } from "./primitives.js";',
         'import { ByteReader } from "@nereus/core";',
-        "export const all = [Socket, Buffer, handler, Cursor, fake, z, readString, ByteReader];",
+        'import { BinaryReader } from "@bufbuild/protobuf/wire";',
+        'import { create } from "@bufbuild/protobuf";',
+        "export const all = [Socket, Buffer, handler, Cursor, fake, z, readString, ByteReader, BinaryReader, create];",
       ].join("\n"),
     });
     expect(brief(findings)).toEqual([
@@ -152,6 +154,7 @@ describe("protocol codecs", () => {
       "packages/kafka/src/protocol/socket.ts:5 no-testing-import-in-production",
       "packages/kafka/src/protocol/socket.ts:5 protocol-purity",
       "packages/kafka/src/protocol/socket.ts:6 protocol-purity",
+      "packages/kafka/src/protocol/socket.ts:10 protocol-purity",
     ]);
     expect(findings[1]!.message).toContain("'node:net' is a Node.js builtin");
   });
