@@ -1,0 +1,71 @@
+// The command types of BaseCommand and their codes. A command's code is also the BaseCommand field number of its
+// body. `CommandType` lists the commands this codec models; the others (transactions, topic-list watchers, topic
+// migration) are only named, for logs: they decode as unsupported.
+/** Codes of the commands this codec encodes and decodes, by Pulsar's name. */
+export const CommandType = {
+  CONNECT: 2,
+  CONNECTED: 3,
+  SUBSCRIBE: 4,
+  PRODUCER: 5,
+  SEND: 6,
+  SEND_RECEIPT: 7,
+  SEND_ERROR: 8,
+  MESSAGE: 9,
+  ACK: 10,
+  FLOW: 11,
+  UNSUBSCRIBE: 12,
+  SUCCESS: 13,
+  ERROR: 14,
+  CLOSE_PRODUCER: 15,
+  CLOSE_CONSUMER: 16,
+  PRODUCER_SUCCESS: 17,
+  PING: 18,
+  PONG: 19,
+  REDELIVER_UNACKNOWLEDGED_MESSAGES: 20,
+  PARTITIONED_METADATA: 21,
+  PARTITIONED_METADATA_RESPONSE: 22,
+  LOOKUP: 23,
+  LOOKUP_RESPONSE: 24,
+  CONSUMER_STATS: 25,
+  CONSUMER_STATS_RESPONSE: 26,
+  REACHED_END_OF_TOPIC: 27,
+  SEEK: 28,
+  GET_LAST_MESSAGE_ID: 29,
+  GET_LAST_MESSAGE_ID_RESPONSE: 30,
+  ACTIVE_CONSUMER_CHANGE: 31,
+  GET_TOPICS_OF_NAMESPACE: 32,
+  GET_TOPICS_OF_NAMESPACE_RESPONSE: 33,
+  GET_SCHEMA: 34,
+  GET_SCHEMA_RESPONSE: 35,
+  AUTH_CHALLENGE: 36,
+  AUTH_RESPONSE: 37,
+  ACK_RESPONSE: 38,
+  GET_OR_CREATE_SCHEMA: 39,
+  GET_OR_CREATE_SCHEMA_RESPONSE: 40,
+} as const;
+
+/** Name of a modelled command type. */
+export type CommandTypeName = keyof typeof CommandType;
+
+/** Codes of Pulsar commands this codec does not model; they decode as unsupported. */
+export const UnsupportedCommandType = {
+  NEW_TXN: 50,
+  NEW_TXN_RESPONSE: 51,
+  ADD_PARTITION_TO_TXN: 52,
+  ADD_PARTITION_TO_TXN_RESPONSE: 53,
+  ADD_SUBSCRIPTION_TO_TXN: 54,
+  ADD_SUBSCRIPTION_TO_TXN_RESPONSE: 55,
+  END_TXN: 56,
+  END_TXN_RESPONSE: 57,
+  END_TXN_ON_PARTITION: 58,
+  END_TXN_ON_PARTITION_RESPONSE: 59,
+  END_TXN_ON_SUBSCRIPTION: 60,
+  END_TXN_ON_SUBSCRIPTION_RESPONSE: 61,
+  TC_CLIENT_CONNECT_REQUEST: 62,
+  TC_CLIENT_CONNECT_RESPONSE: 63,
+  WATCH_TOPIC_LIST: 64,
+  WATCH_TOPIC_LIST_SUCCESS: 65,
+  WATCH_TOPIC_UPDATE: 66,
+  WATCH_TOPIC_LIST_CLOSE: 67,
+  TOPIC_MIGRATED: 68,
+} as const;
