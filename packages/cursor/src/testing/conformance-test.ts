@@ -5,7 +5,7 @@ import type { OpenCursorConformanceFixture } from "./cursor-conformance-fixture.
 import { ConformanceRun } from "./conformance-run.js";
 
 /** A scenario body: runs against a fresh working set. */
-export type ConformanceScenario = (run: ConformanceRun) => Promise<void>;
+type ConformanceScenario = (run: ConformanceRun) => Promise<void>;
 
 /** Registers scenario `name` on fixtures from `open`. */
 export function conformanceTest(

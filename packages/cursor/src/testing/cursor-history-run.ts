@@ -21,7 +21,7 @@ import { retentionInvariantProblem } from "./retention-invariant.js";
 const INITIAL_ENTRIES = 16;
 
 /** Small inline limits, so histories spill into snapshots and hydrate them again. */
-export const HISTORY_LIMITS: Partial<CursorLimits> = { minInlineItems: 2, maxInlineItems: 6 };
+const HISTORY_LIMITS: Partial<CursorLimits> = { minInlineItems: 2, maxInlineItems: 6 };
 
 /** What the histories run so far did (for reports). */
 export class HistoryStats {

@@ -9,13 +9,13 @@ import { cursorStateCodec } from "../records/cursor-state-codec.js";
 import type { CursorStreamAccess } from "../store/cursor-store-options.js";
 
 /** The stored cursor records of one stream. */
-export interface StoredCursorRecords {
+interface StoredCursorRecords {
   readonly retention: CursorRetentionRecord | undefined;
   readonly roots: readonly CursorStateRecord[];
 }
 
 /** Reads (and strictly decodes) the retention record and every cursor root of `streamId`. */
-export async function readStoredCursorRecords(
+async function readStoredCursorRecords(
   metadata: MetadataStore,
   cluster: string,
   streamId: string,

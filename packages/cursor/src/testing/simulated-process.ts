@@ -17,7 +17,6 @@ import {
   type PutOptions,
   type ScanOptions,
   type ScanPage,
-  type StreamHead,
   type TxnRequest,
   type TxnResult,
   type WatchEvent,
@@ -60,8 +59,7 @@ export class SimulatedProcess {
     const inner = shared.streams;
     this.streams = {
       getHead: (streamId, options) => this.read(() => inner.getHead(streamId, options)),
-      trim: (streamId, offset, options) =>
-        this.durable("stream trim", () => inner.trim(streamId, offset, options)) as Promise<StreamHead>,
+      trim: (streamId, offset, options) => this.durable("stream trim", () => inner.trim(streamId, offset, options)),
     };
   }
 

@@ -48,7 +48,7 @@ export async function summarizeStream(cursors: StreamCursors, streams: CursorStr
 }
 
 /** The summary of one cursor over the entries below `committedEnd`. */
-export function summarizeCursor(handle: CursorHandle, committedEnd: number): CursorSummary {
+function summarizeCursor(handle: CursorHandle, committedEnd: number): CursorSummary {
   const acked: string[] = [];
   for (let offset = 0; offset < committedEnd; offset++) {
     if (handle.isAcked(offset)) {
