@@ -8,7 +8,7 @@ import type { CursorStreamAccess } from "../store/cursor-store-options.js";
 /** Batch indexes the summary looks at in every entry (the suites ack batches of this size). */
 export const SUMMARY_BATCH_SIZE = 4;
 
-export interface CursorSummary {
+interface CursorSummary {
   readonly name: string;
   readonly generation: number;
   readonly ackStateEpoch: number;
