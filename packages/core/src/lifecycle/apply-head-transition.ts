@@ -27,10 +27,19 @@ export async function applyHeadTransition(
   const headKey = context.keyspace.headKey(lane.streamId);
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     deadline.check(`head update of ${lane.streamId}`);
-    const base =
-      lane.cachedHead ?? (await loadHead(context.metadata, context.keyspace, lane.streamId, deadline.signal));
+    const cached = lane.cachedHead;
+    const base = cached ?? (await loadHead(context.metadata, context.keyspace, lane.streamId, deadline.signal));
     lane.cachedHead = base;
-    const next = transition(base.head);
+    let next: StreamHead | undefined;
+    try {
+      next = transition(base.head);
+    } catch (error) {
+      // A cached head may be older than the stored one (another store appended or trimmed since): a transition it
+      // refuses is planned again from the stored head before the refusal counts.
+      if (cached === undefined) throw error;
+      lane.invalidateHead();
+      continue;
+    }
     if (next === undefined) return base.head;
     let result;
     try {
