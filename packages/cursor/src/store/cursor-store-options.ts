@@ -23,7 +23,10 @@ export interface CursorLimits {
   readonly minInlineItems: number;
   /** Inline items above which a root always spills (default 16,384); between the two, 1/16 of the snapshot's. */
   readonly maxInlineItems: number;
-  /** Encoded root bytes above which a root spills whatever its item count (default 64 KiB). */
+  /**
+   * Encoded root bytes above which a root spills whatever its item count (default 512 KiB: room for
+   * `maxInlineItems` whole-entry ranges, below etcd's default 1.5 MiB request limit).
+   */
   readonly maxInlineBytes: number;
   /** Cursor records (active and tombstones) one stream may hold (default 10,000). */
   readonly maxCursorsPerStream: number;
@@ -38,7 +41,7 @@ export const DEFAULT_CURSOR_LIMITS: CursorLimits = {
   maxAcksPerCas: 4_096,
   minInlineItems: 256,
   maxInlineItems: 16_384,
-  maxInlineBytes: 64 * 1024,
+  maxInlineBytes: 512 * 1024,
   maxCursorsPerStream: 10_000,
   maxSnapshotBytes: 512 * 1024 * 1024,
 };
