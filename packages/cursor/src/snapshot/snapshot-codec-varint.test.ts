@@ -20,6 +20,8 @@ describe("snapshot varints", () => {
     expect(encode(300)).toEqual([0xac, 0x02]);
     expect(encode(2 ** 32)).toEqual([0x80, 0x80, 0x80, 0x80, 0x10]);
     expect(encode(Number.MAX_SAFE_INTEGER)).toEqual([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x0f]);
+    expect(decode([0xac, 0x02])).toBe(300);
+    expect(decode([0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x0f])).toBe(Number.MAX_SAFE_INTEGER);
   });
 
   test("round trip of any safe integer, and a sequence reads back in order", () => {
