@@ -29,7 +29,7 @@ export interface EncryptionKeys {
   readonly metadata?: readonly KeyValue[];
 }
 
-export const EncryptionKeysCodec = defineMessage<EncryptionKeys>("EncryptionKeys", {
+const EncryptionKeysCodec = defineMessage<EncryptionKeys>("EncryptionKeys", {
   key: required(1, string),
   value: required(2, bytes),
   metadata: repeated(3, KeyValueCodec),

@@ -44,7 +44,7 @@ export function repeated<T>(number: number, type: ProtoType<T>): RepeatedField<T
 }
 
 /** The field declaration that property `K` of `T` requires. */
-export type FieldFor<T, K extends keyof T> = undefined extends T[K]
+type FieldFor<T, K extends keyof T> = undefined extends T[K]
   ? NonNullable<T[K]> extends readonly (infer Element)[]
     ? RepeatedField<Element>
     : OptionalField<NonNullable<T[K]>>
