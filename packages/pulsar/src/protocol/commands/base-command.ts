@@ -35,15 +35,22 @@ interface BodySlice {
 export function decodeBaseCommand(bytes: Uint8Array, offset = 0): DecodedCommand {
   const reader = new BinaryReader(bytes);
   let typeCode: number | undefined;
-  const bodies = new Map<number, BodySlice>();
+  // Bodies by field number; the last occurrence of a field wins. Almost always the type comes first and one body
+  // follows, so the map is only created for anything else.
+  let body: BodySlice | undefined;
+  let bodyNumber = 0;
+  let others: Map<number, BodySlice> | undefined;
   try {
     while (reader.pos < reader.len) {
       const [number, wireType] = reader.tag();
       if (number === TYPE_FIELD && wireType === WireType.Varint) {
         typeCode = reader.int32();
       } else if (wireType === WireType.LengthDelimited && TYPES_BY_CODE[number] !== undefined) {
-        const body = reader.bytes();
-        bodies.set(number, { bytes: body, offset: offset + reader.pos - body.length });
+        const bytesOfBody = reader.bytes();
+        const slice = { bytes: bytesOfBody, offset: offset + reader.pos - bytesOfBody.length };
+        if (body !== undefined && bodyNumber !== number) (others ??= new Map()).set(bodyNumber, body);
+        body = slice;
+        bodyNumber = number;
       } else {
         reader.skip(wireType, number);
       }
@@ -54,11 +61,11 @@ export function decodeBaseCommand(bytes: Uint8Array, offset = 0): DecodedCommand
   if (typeCode === undefined) throw decodeError("BaseCommand", offset, "required field type (number 1) is missing");
   const modelled = TYPES_BY_CODE[typeCode];
   if (modelled === undefined) return { type: "UNSUPPORTED", typeCode };
-  const body = bodies.get(typeCode);
-  if (body === undefined) {
+  const typeBody = bodyNumber === typeCode ? body : others?.get(typeCode);
+  if (typeBody === undefined) {
     throw decodeError("BaseCommand", offset, `${modelled.name} command without its body (field ${String(typeCode)})`);
   }
-  return { type: modelled.name, body: modelled.codec.decode(body.bytes, body.offset) } as PulsarCommand;
+  return { type: modelled.name, body: modelled.codec.decode(typeBody.bytes, typeBody.offset) } as PulsarCommand;
 }
 
 /** Writes `command` as a BaseCommand (no size prefix). Throws INVALID_ARGUMENT for an unencodable command. */

@@ -15,6 +15,7 @@ import {
   METADATA_SIZE_BYTES,
   TOTAL_SIZE_BYTES,
 } from "./frame-layout.js";
+import { readUint16, readUint32 } from "./big-endian.js";
 import { type MessageEntryParts, splitMessageEntry } from "./message-entry.js";
 
 /** The message entry a payload command carries, with what the broker put in front of it. */
@@ -37,8 +38,7 @@ export function decodeFrame(frame: Uint8Array): DecodedFrame {
   if (frame.length < COMMAND_SIZE_BYTES) {
     throw decodeError("frame", TOTAL_SIZE_BYTES, `${String(frame.length)} byte(s) cannot hold the commandSize`);
   }
-  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
-  const commandSize = view.getUint32(0);
+  const commandSize = readUint32(frame, 0);
   const commandEnd = COMMAND_SIZE_BYTES + commandSize;
   if (commandSize > frame.length - COMMAND_SIZE_BYTES) {
     throw decodeError(
@@ -52,41 +52,45 @@ export function decodeFrame(frame: Uint8Array): DecodedFrame {
     TOTAL_SIZE_BYTES + COMMAND_SIZE_BYTES,
   );
   if (commandEnd === frame.length) return { command };
-  return { command, payload: decodePayload(frame, view, commandEnd) };
+  return { command, payload: decodePayload(frame, commandEnd) };
 }
 
-function decodePayload(frame: Uint8Array, view: DataView, start: number): FramePayload {
-  const wireOffset = (at: number): number => TOTAL_SIZE_BYTES + at;
+function decodePayload(frame: Uint8Array, start: number): FramePayload {
   if (frame.length - start < MAGIC_BYTES) {
     throw decodeError(
       "payload",
-      wireOffset(start),
+      TOTAL_SIZE_BYTES + start,
       `${String(frame.length - start)} byte(s) cannot hold a magic number`,
     );
   }
-  let entryStart = start;
-  let brokerEntryMetadata: BrokerEntryMetadata | undefined;
-  if (view.getUint16(start) === BROKER_ENTRY_METADATA_MAGIC) {
-    const sizeAt = start + MAGIC_BYTES;
-    if (frame.length - sizeAt < METADATA_SIZE_BYTES) {
-      throw decodeError("broker entry metadata", wireOffset(start), "truncated before its size");
-    }
-    const size = view.getUint32(sizeAt);
-    const metadataAt = sizeAt + METADATA_SIZE_BYTES;
-    if (size > frame.length - metadataAt) {
-      throw decodeError(
-        "broker entry metadata",
-        wireOffset(sizeAt),
-        `size ${String(size)} exceeds the ${String(frame.length - metadataAt)} bytes left`,
-      );
-    }
-    brokerEntryMetadata = BrokerEntryMetadataCodec.decode(
-      frame.subarray(metadataAt, metadataAt + size),
-      wireOffset(metadataAt),
-    );
-    entryStart = metadataAt + size;
+  if (readUint16(frame, start) !== BROKER_ENTRY_METADATA_MAGIC) return withEntry(frame, start, undefined);
+  const sizeAt = start + MAGIC_BYTES;
+  if (frame.length - sizeAt < METADATA_SIZE_BYTES) {
+    throw decodeError("broker entry metadata", TOTAL_SIZE_BYTES + start, "truncated before its size");
   }
+  const size = readUint32(frame, sizeAt);
+  const metadataAt = sizeAt + METADATA_SIZE_BYTES;
+  if (size > frame.length - metadataAt) {
+    throw decodeError(
+      "broker entry metadata",
+      TOTAL_SIZE_BYTES + sizeAt,
+      `size ${String(size)} exceeds the ${String(frame.length - metadataAt)} bytes left`,
+    );
+  }
+  const metadata = BrokerEntryMetadataCodec.decode(
+    frame.subarray(metadataAt, metadataAt + size),
+    TOTAL_SIZE_BYTES + metadataAt,
+  );
+  return withEntry(frame, metadataAt + size, metadata);
+}
+
+/** The payload whose message entry starts at `entryStart`. */
+function withEntry(
+  frame: Uint8Array,
+  entryStart: number,
+  brokerEntryMetadata: BrokerEntryMetadata | undefined,
+): FramePayload {
   const entry = frame.subarray(entryStart);
-  const parts = splitMessageEntry(entry, wireOffset(entryStart));
+  const parts = splitMessageEntry(entry, TOTAL_SIZE_BYTES + entryStart);
   return brokerEntryMetadata === undefined ? { ...parts, entry } : { ...parts, entry, brokerEntryMetadata };
 }

@@ -2,8 +2,8 @@
 // through unchanged) and, for consumers that negotiated it, broker entry metadata in front of the entry. For
 // delivery without copying the entry, `encodePayloadFrameHead` returns everything before it; write the head, then
 // the entry. Returned arrays are fresh and owned by the caller.
-import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import { invalidValue } from "../wire/codec-errors.js";
+import { encodeWith } from "../wire/pooled-writer.js";
 import { writeBaseCommand } from "../commands/base-command.js";
 import type { PulsarCommand } from "../commands/command-codecs.js";
 import { type BrokerEntryMetadata, BrokerEntryMetadataCodec } from "../metadata/broker-entry-metadata.js";
@@ -54,30 +54,38 @@ export function encodePayloadFrame(
   return frame;
 }
 
+const SIZE_FIELDS = new Uint8Array(TOTAL_SIZE_BYTES + COMMAND_SIZE_BYTES);
+const SIZES_BYTES = TOTAL_SIZE_BYTES + COMMAND_SIZE_BYTES;
+
 function encodeHead(
   command: PulsarCommand,
   trailingBytes: number,
   brokerEntryMetadata: BrokerEntryMetadata | undefined,
 ): Uint8Array {
-  const writer = new BinaryWriter();
-  writeBaseCommand(writer, command);
-  const commandBytes = writer.finish();
+  const encoded = encodeWith((writer) => {
+    writer.raw(SIZE_FIELDS);
+    writeBaseCommand(writer, command);
+  });
+  const commandSize = encoded.length - SIZES_BYTES;
   const metadataBytes =
     brokerEntryMetadata === undefined ? undefined : BrokerEntryMetadataCodec.encode(brokerEntryMetadata);
-  const metadataPart = metadataBytes === undefined ? 0 : MAGIC_BYTES + METADATA_SIZE_BYTES + metadataBytes.length;
-  const headLength = TOTAL_SIZE_BYTES + COMMAND_SIZE_BYTES + commandBytes.length + metadataPart;
-  const totalSize = headLength - TOTAL_SIZE_BYTES + trailingBytes;
+  const head = metadataBytes === undefined ? encoded : withBrokerEntryMetadata(encoded, metadataBytes);
+  const totalSize = head.length - TOTAL_SIZE_BYTES + trailingBytes;
   if (totalSize > 0xffff_ffff) throw invalidValue("frame", "totalSize", totalSize, "above 2^32-1");
-  const head = new Uint8Array(headLength);
-  const view = new DataView(head.buffer);
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   view.setUint32(0, totalSize);
-  view.setUint32(TOTAL_SIZE_BYTES, commandBytes.length);
-  head.set(commandBytes, TOTAL_SIZE_BYTES + COMMAND_SIZE_BYTES);
-  if (metadataBytes !== undefined) {
-    const at = TOTAL_SIZE_BYTES + COMMAND_SIZE_BYTES + commandBytes.length;
-    view.setUint16(at, BROKER_ENTRY_METADATA_MAGIC);
-    view.setUint32(at + MAGIC_BYTES, metadataBytes.length);
-    head.set(metadataBytes, at + MAGIC_BYTES + METADATA_SIZE_BYTES);
-  }
+  view.setUint32(TOTAL_SIZE_BYTES, commandSize);
+  return head;
+}
+
+/** `sizesAndCommand` followed by the magic, size and bytes of broker entry metadata. */
+function withBrokerEntryMetadata(sizesAndCommand: Uint8Array, metadataBytes: Uint8Array): Uint8Array {
+  const at = sizesAndCommand.length;
+  const head = new Uint8Array(at + MAGIC_BYTES + METADATA_SIZE_BYTES + metadataBytes.length);
+  head.set(sizesAndCommand);
+  const view = new DataView(head.buffer);
+  view.setUint16(at, BROKER_ENTRY_METADATA_MAGIC);
+  view.setUint32(at + MAGIC_BYTES, metadataBytes.length);
+  head.set(metadataBytes, at + MAGIC_BYTES + METADATA_SIZE_BYTES);
   return head;
 }

@@ -7,6 +7,7 @@
 import { crc32c } from "@nereus/core";
 import { decodeError } from "../wire/codec-errors.js";
 import { type MessageMetadata, encodeMessageMetadata } from "../metadata/message-metadata.js";
+import { readUint16, readUint32 } from "./big-endian.js";
 import { CHECKSUM_BYTES, CHECKSUM_MAGIC, MAGIC_BYTES, METADATA_SIZE_BYTES, MIN_ENTRY_BYTES } from "./frame-layout.js";
 
 const CHECKSUM_AT = MAGIC_BYTES;
@@ -50,15 +51,14 @@ export function splitMessageEntry(entry: Uint8Array, offset = 0): MessageEntryPa
       `${String(entry.length)} byte(s) cannot hold magic, checksum and metadata size`,
     );
   }
-  const view = new DataView(entry.buffer, entry.byteOffset, entry.byteLength);
-  const magic = view.getUint16(0);
+  const magic = readUint16(entry, 0);
   if (magic !== CHECKSUM_MAGIC) {
     throw decodeError("message entry", offset, `magic 0x${magic.toString(16).padStart(4, "0")} is not 0x0e01`);
   }
-  const checksum = view.getUint32(CHECKSUM_AT);
+  const checksum = readUint32(entry, CHECKSUM_AT);
   const computedChecksum = crc32c(entry.subarray(COVERED_FROM));
   if (checksum !== computedChecksum) return { checksumMatches: false, checksum, computedChecksum };
-  const metadataSize = view.getUint32(COVERED_FROM);
+  const metadataSize = readUint32(entry, COVERED_FROM);
   const metadataEnd = METADATA_AT + metadataSize;
   if (metadataSize > entry.length - METADATA_AT) {
     throw decodeError(

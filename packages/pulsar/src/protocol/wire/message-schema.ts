@@ -6,9 +6,10 @@
 // number order, repeated ones unpacked (proto2's default, what Pulsar's own encoder emits), absent optional fields
 // not at all. Decoded objects are fresh; their bytes fields are views of the input.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { BinaryReader, BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
+import { BinaryReader, type BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
 import { decodeError, describeCause, invalidValue } from "./codec-errors.js";
 import type { AnyField, FieldsOf } from "./field-spec.js";
+import { encodeWith } from "./pooled-writer.js";
 import type { ProtoType } from "./proto-type.js";
 
 /** Deepest message nesting a decoder follows (MessageIdData can nest itself through its first chunk id). */
@@ -61,9 +62,9 @@ export class MessageSchema<T extends object> implements ProtoType<T> {
 
   /** Encodes `value` to fresh bytes. Throws INVALID_ARGUMENT for a value a field cannot carry. */
   encode(value: T): Uint8Array {
-    const writer = new BinaryWriter();
-    this.writeFields(writer, value);
-    return writer.finish();
+    return encodeWith((writer) => {
+      this.writeFields(writer, value);
+    });
   }
 
   /** Writes the fields of `value` (no length prefix) into `writer`. */
