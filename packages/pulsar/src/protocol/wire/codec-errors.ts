@@ -3,7 +3,7 @@
 // only ever see values built by this process, so their failures are programming errors, never decode errors.
 import { ErrorCode, NereusError } from "@nereus/core";
 
-/** `NereusError(DECODE_ERROR)`: `what` (a message or field path) is malformed at byte `offset` of its frame or buffer. */
+/** `NereusError(DECODE_ERROR)`: `what` (a message or field path) is malformed at byte `offset` of its buffer. */
 export function decodeError(what: string, offset: number, reason: string, cause?: unknown): NereusError {
   return new NereusError(ErrorCode.DECODE_ERROR, `Pulsar ${what} at byte ${String(offset)}: ${reason}`, {
     cause,
