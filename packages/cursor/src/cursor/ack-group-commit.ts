@@ -37,7 +37,7 @@ const ALREADY_APPLIED: Settlement<MutationResult> = { ok: true, value: { already
  * The group's decision against `state`: the settlement of every member, and the draft to write when at least one
  * member changed something. Settlements of applied members hold only once that draft is written.
  */
-export function decideAckGroup(
+function decideAckGroup(
   members: readonly AckMember[],
   state: HydratedCursor,
   committedEnd = Number.POSITIVE_INFINITY,

@@ -10,7 +10,7 @@ import { type IndividualAck, individualAcks, normalizeIndividualAcks } from "../
 import { propertyMapsEqual } from "./property-maps.js";
 
 /** A cumulative ack: every entry below `offset`, and `offset` itself (wholly, or the indexes `batch` clears). */
-export interface CumulativeAckRequest {
+interface CumulativeAckRequest {
   readonly kind: "cumulative";
   readonly offset: number;
   readonly batch: BatchBits | undefined;
@@ -19,7 +19,7 @@ export interface CumulativeAckRequest {
 }
 
 /** Individual acks, applied all or nothing. */
-export interface IndividualAckRequest {
+interface IndividualAckRequest {
   readonly kind: "individual";
   readonly items: readonly IndividualAck[];
 }

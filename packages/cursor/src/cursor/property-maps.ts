@@ -3,7 +3,7 @@
 import { ErrorCode, NereusError } from "@nereus/core";
 
 /** Cursor property keys starting with this are reserved for Nereus: kept across replacements, never set by users. */
-export const INTERNAL_PROPERTY_PREFIX = "#nereus.";
+const INTERNAL_PROPERTY_PREFIX = "#nereus.";
 
 /** True when both property maps hold the same keys with the same values. */
 export function propertyMapsEqual<V>(left: ReadonlyMap<string, V>, right: ReadonlyMap<string, V>): boolean {

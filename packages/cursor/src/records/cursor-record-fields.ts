@@ -33,7 +33,7 @@ function readU64Bits(reader: ByteReader, field: string): bigint {
 }
 
 /** True when `value` is a bigint that fits a signed 64-bit integer. */
-export function isInt64(value: unknown): value is bigint {
+function isInt64(value: unknown): value is bigint {
   return typeof value === "bigint" && value >= INT64_MIN && value <= INT64_MAX;
 }
 

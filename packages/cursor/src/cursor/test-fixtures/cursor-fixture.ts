@@ -55,7 +55,7 @@ function fixtureHead(): StreamHead {
   };
 }
 
-export function newSessionId(): string {
+function newSessionId(): string {
   return randomBytes(16).toString("hex");
 }
 
