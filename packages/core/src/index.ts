@@ -104,6 +104,7 @@ export { crc32c } from "./bytes/crc32c.js";
 export { crc32cCombine } from "./bytes/crc32c-combine.js";
 export { toHex, fromHex } from "./bytes/hex.js";
 export { encodeStrictUtf8, decodeStrictUtf8 } from "./bytes/strict-utf8.js";
+export { SizePrefixedFrames, type SizePrefixedFramesOptions } from "./bytes/size-prefixed-frames.js";
 
 // Stream identity (docs/architecture.md §1).
 export { streamIdFromName } from "./identity/stream-id-from-name.js";

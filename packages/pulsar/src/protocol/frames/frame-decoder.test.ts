@@ -57,7 +57,7 @@ describe("PulsarFrameDecoder", () => {
     expect(decoder.push(hex("00000009"))).toEqual([]);
     decoder.push(hex("00000005 0812920100"));
     const error = expectDecodeError(() => decoder.push(hex("0000000a")));
-    expect(error.message).toBe("Pulsar frame at stream byte 26: frame of 14 bytes exceeds the maximum of 13");
+    expect(error.message).toBe("Pulsar frame at stream byte offset 26: frame of 14 bytes exceeds the maximum of 13");
     expectDecodeError(() => decoder.push(PING_FRAME));
     expect(new PulsarFrameDecoder().maxFrameBytes).toBe(DEFAULT_MAX_FRAME_BYTES);
     expect(DEFAULT_MAX_FRAME_BYTES).toBe(5 * 1024 * 1024 + 10 * 1024);
