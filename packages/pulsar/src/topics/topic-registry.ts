@@ -106,8 +106,8 @@ export class TopicRegistry {
   }
 
   /**
-   * Deletes the current incarnation of `name` (its stream included) and returns it, or undefined when there is
-   * none. The record stays as a DELETED tombstone, so the next creation is a new incarnation.
+   * Deletes the current incarnation of `name` (its stream included) and returns its DELETED tombstone, or
+   * undefined when there is none. The tombstone stays, so the next creation is a new incarnation.
    */
   async delete(name: TopicName, signal?: AbortSignal): Promise<PulsarTopic | undefined> {
     for (let step = 0; step < MAX_TRANSITIONS; step += 1) {
@@ -196,7 +196,7 @@ export class TopicRegistry {
     return (await this.#replace(name, stored, active, [], signal)) ? active : undefined;
   }
 
-  /** Deletes a DELETING record's stream and leaves the tombstone; returns the deleted incarnation. */
+  /** Deletes a DELETING record's stream and leaves the tombstone; returns it (if its CAS lost, the caller re-reads). */
   async #finishDeletion(name: TopicName, stored: StoredTopic, signal: AbortSignal | undefined): Promise<PulsarTopic> {
     const { topic } = stored;
     try {
@@ -206,8 +206,9 @@ export class TopicRegistry {
       if (!NereusError.hasCode(error, ErrorCode.STREAM_NOT_FOUND)) throw error;
     }
     const dedup: WriteOp = { type: "delete", key: this.keyspace.dedupKey(topic.streamId) };
-    await this.#replace(name, stored, { ...topic, state: "DELETED" }, [dedup], signal);
-    return topic;
+    const tombstone: PulsarTopic = { ...topic, state: "DELETED" };
+    await this.#replace(name, stored, tombstone, [dedup], signal);
+    return tombstone;
   }
 
   /**
