@@ -54,6 +54,7 @@ export class Dispatcher {
   #closed = false;
   #retryTimer: ClockTimer | undefined;
   #retryDelayMs: number;
+  readonly #deadLetters = new Set<Promise<void>>();
 
   constructor(state: DispatchState, acks: AckTracker, source: EntrySource, settings: DispatcherSettings) {
     this.#state = state;
@@ -70,9 +71,11 @@ export class Dispatcher {
     this.#running ??= this.#run();
   }
 
-  /** Resolves once no round runs and none is wanted. */
+  /** Resolves once no round runs, none is wanted and no dead-lettering is in flight. */
   async whenIdle(): Promise<void> {
-    while (this.#running !== undefined) await this.#running;
+    while (this.#running !== undefined || this.#deadLetters.size > 0) {
+      await (this.#running ?? Promise.race(this.#deadLetters));
+    }
   }
 
   /** Stops dispatch (rounds in progress end without delivering more). */
@@ -274,7 +277,7 @@ export class Dispatcher {
     const count = state.redeliveryCounts.get(meta.offset) ?? 0;
     const generation = state.generation;
     state.deadLettering.add(meta.offset);
-    void (async () => {
+    const work = (async () => {
       try {
         const [read] = entry === undefined ? await this.#source.read(meta.offset, 1) : [entry];
         if (read?.offset === meta.offset) {
@@ -291,5 +294,7 @@ export class Dispatcher {
         this.#retryLater();
       }
     })();
+    this.#deadLetters.add(work);
+    void work.finally(() => this.#deadLetters.delete(work));
   }
 }
