@@ -92,6 +92,15 @@ export class DispatchState {
     this.redeliveryCounts.delete(offset);
   }
 
+  /** Forgets every entry below `markDeleteOffset` (acknowledged by a cumulative ack or a skip made elsewhere). */
+  forgetBelow(markDeleteOffset: number): void {
+    for (const offset of [...this.outstanding.keys()]) if (offset < markDeleteOffset) this.forget(offset);
+    for (const meta of this.replay.entries()) {
+      if (meta.offset >= markDeleteOffset) break;
+      this.forget(meta.offset);
+    }
+  }
+
   /**
    * Restarts dispatch at `readPosition`: every entry handed out is taken back, nothing waits for redelivery, reads
    * in flight are dropped. Redelivery counts are kept.

@@ -55,6 +55,8 @@ export class Dispatcher {
   #retryTimer: ClockTimer | undefined;
   #retryDelayMs: number;
   readonly #deadLetters = new Set<Promise<void>>();
+  /** The mark-delete offset entries below which were last forgotten. */
+  #markDeleteSeen = -1;
 
   constructor(state: DispatchState, acks: AckTracker, source: EntrySource, settings: DispatcherSettings) {
     this.#state = state;
@@ -114,6 +116,10 @@ export class Dispatcher {
   async #round(): Promise<boolean> {
     const state = this.#state;
     if (this.#acks.stateEpoch !== state.stateEpoch) this.#settings.onStateReplaced();
+    if (this.#acks.markDeleteOffset !== this.#markDeleteSeen) {
+      this.#markDeleteSeen = this.#acks.markDeleteOffset;
+      state.forgetBelow(this.#markDeleteSeen);
+    }
     if (state.type === undefined || state.consumers.size === 0 || state.availablePermits() <= 0) return false;
     let progress = false;
     if (!isSingleActive(state.type) && state.replay.size > 0) {

@@ -41,13 +41,28 @@ export class DurableAcks implements AckTracker {
   }
 
   remaining(offset: number, batchSize: number): readonly bigint[] | undefined {
-    if (batchSize <= 1) return undefined;
+    if (batchSize <= 1 || !this.#mayHavePartial(offset)) return undefined;
     try {
       return remainingWords(batchSize, (batchIndex) => this.#handle.isAcked(offset, batchIndex));
     } catch {
       // The cursor knows another batch size for this entry: its partial ack cannot describe this batch.
       return undefined;
     }
+  }
+
+  /** False when the cursor's state holds no partial ack for `offset` (the common case, answered without a scan). */
+  #mayHavePartial(offset: number): boolean {
+    const { base, view } = this.#handle.state;
+    if (base.partials.has(offset)) return true;
+    const inline = view.inlinePartials;
+    let low = 0;
+    let high = inline.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (inline[middle]!.offset < offset) low = middle + 1;
+      else high = middle;
+    }
+    return inline[low]?.offset === offset;
   }
 
   /** Acks beyond the cursor's per-request limit are split into several requests (each all or nothing). */

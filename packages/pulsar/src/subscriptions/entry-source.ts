@@ -29,7 +29,8 @@ export interface EntryReadOptions {
 export interface EntrySource {
   /**
    * Up to `maxEntries` committed entries with offsets at or above `from`, ascending and consecutive, starting at
-   * `max(from, trim)`; empty at the committed end.
+   * `max(from, trim)`; empty at the committed end. It may return fewer (to bound the bytes of one read), but at least
+   * one while any entry at or above `from` is committed.
    */
   read(from: number, maxEntries: number, options?: EntryReadOptions): Promise<readonly SourceEntry[]>;
   /** The committed end: the offset the next entry will get. */

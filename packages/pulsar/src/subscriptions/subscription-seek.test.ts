@@ -1,5 +1,6 @@
 import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@nereus/core/testing";
 import { describe, expect, it } from "vitest";
+import { stickyKeySlot } from "./sticky-key-hash.js";
 import { RecordingConsumer } from "./test-fixtures/recording-consumer.js";
 import { subscriptionFixture } from "./test-fixtures/subscription-fixture.js";
 
@@ -97,5 +98,29 @@ describe("unsubscribe", () => {
     expect(fixture.cursors.get("sub")).toBeUndefined();
     expect(first.disconnects).toEqual([]);
     expect(() => subscription.addConsumer(first.options("Shared"))).toThrow(/closed/);
+  });
+});
+
+describe("cursor operations made elsewhere", () => {
+  it("frees Key_Shared keys held by entries a skip acknowledged", async () => {
+    const fixture = await subscriptionFixture(memoryStores());
+    await fixture.source.append([{ key: "a" }, { key: "a" }]);
+    const subscription = await fixture.durable("sub");
+    const first = new RecordingConsumer(1);
+    subscription.addConsumer(first.options("Key_Shared"));
+    subscription.flow(1n, 1);
+    await subscription.whenIdle();
+    const second = new RecordingConsumer(2);
+    subscription.addConsumer(second.options("Key_Shared"));
+    subscription.flow(2n, 5);
+    subscription.flow(1n, 5);
+    await subscription.whenIdle();
+    // Key "a" hashes into the lower half, which the second consumer takes: entry 1 waits for entry 0's ack.
+    expect(stickyKeySlot(new TextEncoder().encode("a"))).toBeLessThanOrEqual(32_768);
+    expect([first.offsets(), second.offsets()]).toEqual([[0], []]);
+    await fixture.cursors.get("sub")!.skip(1, { committedEnd: 2 });
+    subscription.flow(1n, 0);
+    await subscription.whenIdle();
+    expect(second.offsets()).toEqual([1]);
   });
 });
