@@ -1,7 +1,7 @@
 // Recovery of the producer sequence table over a real stream store: replay of every retained entry, a checkpoint
 // plus the entries after it, and checkpoints that do not fit or cannot be read (ignored).
 import { afterEach, describe, expect, test } from "vitest";
-import { LedgerHarness } from "../ledger/test-fixtures/ledger-harness.js";
+import { LedgerHarness } from "../../test/ledger-harness.js";
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import { encodeMessageEntry } from "../protocol/index.js";
 import { recoverProducerSequences, writeDedupCheckpoint } from "./recover-producer-sequences.js";

@@ -1,7 +1,7 @@
 import { ErrorCode } from "@nereus/core";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { thrownError } from "../ledger/test-fixtures/thrown-error.js";
+import { thrownError } from "../../test/thrown-error.js";
 import { encodeBatchPayload, encodeMessageEntry } from "../protocol/index.js";
 import { describeEntry, parseEntryMetadata } from "./entry-metadata.js";
 

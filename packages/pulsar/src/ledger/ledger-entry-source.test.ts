@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { encodeBatchPayload, encodeMessageEntry } from "../protocol/index.js";
 import { ledgerEntrySource } from "./ledger-entry-source.js";
-import { LedgerHarness } from "./test-fixtures/ledger-harness.js";
+import { LedgerHarness } from "../../test/ledger-harness.js";
 
 let harness: LedgerHarness | undefined;
 afterEach(async () => {

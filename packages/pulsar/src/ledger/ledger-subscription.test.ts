@@ -5,7 +5,7 @@ import { encodeMessageEntry } from "../protocol/index.js";
 import { openDurableSubscription } from "../subscriptions/open-subscription.js";
 import type { Delivery } from "../subscriptions/subscription-types.js";
 import { ledgerEntrySource } from "./ledger-entry-source.js";
-import { LedgerHarness } from "./test-fixtures/ledger-harness.js";
+import { LedgerHarness } from "../../test/ledger-harness.js";
 
 let harness: LedgerHarness | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { describe, expect, test, vi } from "vitest";
 import { topicStreamName, type PulsarTopic } from "../topics/pulsar-topic.js";
 import { ledgerRefusalOf } from "./ledger-errors.js";
 import { ManagedLedger, type ManagedLedgerLimits } from "./managed-ledger.js";
-import { NO_CURSORS, ScriptedStreams, hold } from "./test-fixtures/scripted-streams.js";
+import { NO_CURSORS, ScriptedStreams, hold } from "../../test/scripted-streams.js";
 
 const NAME = "persistent://public/default/scripted";
 const TOPIC: PulsarTopic = {

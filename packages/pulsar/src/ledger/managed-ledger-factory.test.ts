@@ -4,8 +4,8 @@ import { ErrorCode } from "@nereus/core";
 import { expectNereusError, rejectionOf } from "@nereus/core/testing";
 import { afterEach, describe, expect, test } from "vitest";
 import { ledgerRefusalOf } from "./ledger-errors.js";
-import { LedgerHarness } from "./test-fixtures/ledger-harness.js";
-import { thrownError } from "./test-fixtures/thrown-error.js";
+import { LedgerHarness } from "../../test/ledger-harness.js";
+import { thrownError } from "../../test/thrown-error.js";
 
 let harness: LedgerHarness | undefined;
 afterEach(async () => {

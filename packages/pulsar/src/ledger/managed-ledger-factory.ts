@@ -13,7 +13,7 @@ import {
   type StreamStore,
 } from "@nereus/core";
 import { canonicalizeProfile } from "@nereus/core/internal";
-import { type CursorLimits, CursorStore, createCursorStore } from "@nereus/cursor";
+import { type CursorLimits, type CursorStore, createCursorStore } from "@nereus/cursor";
 import { PartitionedTopicRegistry } from "../topics/partitioned-topic-registry.js";
 import type { PulsarTopic } from "../topics/pulsar-topic.js";
 import { type TopicName, parseTopicName } from "../topics/topic-name.js";

@@ -5,7 +5,7 @@ import { ErrorCode } from "@nereus/core";
 import { expectNereusError } from "@nereus/core/testing";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { encodeMessageEntry } from "../protocol/index.js";
-import { LedgerHarness, isHeadCommit } from "./test-fixtures/ledger-harness.js";
+import { LedgerHarness, isHeadCommit } from "../../test/ledger-harness.js";
 
 let harness: LedgerHarness | undefined;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import {
   positionOfMessageId,
 } from "./position.js";
 import { type LedgerBounds, PositionMapping } from "./position-mapping.js";
-import { thrownError } from "./test-fixtures/thrown-error.js";
+import { thrownError } from "../../test/thrown-error.js";
 
 const LEDGER = 2n ** 62n + 9n;
 const mapping = new PositionMapping(LEDGER, "persistent://public/default/t");

@@ -1,5 +1,5 @@
 import { ErrorCode } from "@nereus/core";
-import { thrownError } from "../ledger/test-fixtures/thrown-error.js";
+import { thrownError } from "../../test/thrown-error.js";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { isCanonicalTopicName, parseTopicName, partitionTopicName } from "./topic-name.js";

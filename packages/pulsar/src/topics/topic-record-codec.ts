@@ -9,13 +9,26 @@
 //   profile          u8       core's StorageProfile wire id (canonical profiles only)
 //   createdAtMillis  u64
 // `decode` requires the record's name to be the one its key names.
-import { RecordWireIds, type RecordChecks, type RecordCodec, defineRecordCodec } from "@nereus/core/internal";
+import { RecordWireIds, type RecordChecks, type RecordCodec, WireEnum, defineRecordCodec } from "@nereus/core/internal";
 import { streamIdFromName } from "@nereus/core";
 import { readInt64, writeInt64 } from "../records/int64-field.js";
-import { PulsarWireIds } from "../records/pulsar-wire-ids.js";
 import type { PulsarKeyspace } from "./pulsar-keys.js";
-import { MAX_VIRTUAL_LEDGER_ID, MIN_VIRTUAL_LEDGER_ID, type PulsarTopic, topicStreamName } from "./pulsar-topic.js";
+import {
+  MAX_VIRTUAL_LEDGER_ID,
+  MIN_VIRTUAL_LEDGER_ID,
+  type PulsarTopic,
+  type PulsarTopicState,
+  topicStreamName,
+} from "./pulsar-topic.js";
 import { isCanonicalTopicName } from "./topic-name.js";
+
+/** Durable wire ids of the topic states (never renumber). */
+const TOPIC_STATE_IDS = new WireEnum<PulsarTopicState>("PulsarTopicState", [
+  ["CREATING", 1],
+  ["ACTIVE", 2],
+  ["DELETING", 3],
+  ["DELETED", 4],
+]);
 
 /** Throws through `checks` unless `ledgerId` is a virtual ledger id. */
 export function checkVirtualLedgerId(checks: RecordChecks, name: string, ledgerId: unknown): void {
@@ -29,7 +42,7 @@ function validate(topic: PulsarTopic, checks: RecordChecks): void {
   checks.text("name", topic.name);
   checks.require(isCanonicalTopicName(topic.name), `name ${JSON.stringify(topic.name)} is not a canonical topic name`);
   checks.natural("incarnation", topic.incarnation, 1);
-  checks.require(PulsarWireIds.topicState.idOf(topic.state) !== undefined, `unknown state ${String(topic.state)}`);
+  checks.require(TOPIC_STATE_IDS.idOf(topic.state) !== undefined, `unknown state ${String(topic.state)}`);
   checks.require(
     topic.streamName === topicStreamName(topic.name, topic.incarnation),
     `streamName ${JSON.stringify(topic.streamName)} is not the stream name of incarnation ${String(topic.incarnation)}`,
@@ -61,7 +74,7 @@ export function topicRecordCodec(keyspace: PulsarKeyspace): RecordCodec<PulsarTo
       writer
         .writeString(topic.name)
         .writeU64(topic.incarnation)
-        .writeU8(PulsarWireIds.topicState.idOf(topic.state) ?? 0)
+        .writeU8(TOPIC_STATE_IDS.idOf(topic.state) ?? 0)
         .writeString(topic.streamName)
         .writeString(topic.streamId);
       writeInt64(writer, topic.ledgerId);
@@ -72,7 +85,7 @@ export function topicRecordCodec(keyspace: PulsarKeyspace): RecordCodec<PulsarTo
       return {
         name: reader.readString("name"),
         incarnation: reader.readU64("incarnation"),
-        state: checks.wireValue("state", PulsarWireIds.topicState, reader.readU8("state")),
+        state: checks.wireValue("state", TOPIC_STATE_IDS, reader.readU8("state")),
         streamName: reader.readString("streamName"),
         streamId: reader.readString("streamId"),
         ledgerId: readInt64(reader, "ledgerId"),

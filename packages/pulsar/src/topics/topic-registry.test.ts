@@ -3,7 +3,7 @@
 import { ErrorCode, type TxnRequest, streamIdFromName } from "@nereus/core";
 import { expectNereusError } from "@nereus/core/testing";
 import { afterEach, describe, expect, test } from "vitest";
-import { LedgerHarness } from "../ledger/test-fixtures/ledger-harness.js";
+import { LedgerHarness } from "../../test/ledger-harness.js";
 import { type PulsarTopic, topicStreamName } from "./pulsar-topic.js";
 import { topicRecordCodec } from "./topic-record-codec.js";
 import { parseTopicName } from "./topic-name.js";

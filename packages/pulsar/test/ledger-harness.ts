@@ -10,7 +10,7 @@ import {
   createStreamStore,
 } from "@nereus/core";
 import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@nereus/core/testing";
-import { ManagedLedgerFactory, type ManagedLedgerFactoryOptions } from "../managed-ledger-factory.js";
+import { ManagedLedgerFactory, type ManagedLedgerFactoryOptions } from "../src/ledger/managed-ledger-factory.js";
 
 export const CLUSTER = "pulsar-test";
 
