@@ -1,6 +1,7 @@
 // Subscriptions and dispatch of the Pulsar adapter, protocol-free: consumers, permits, the four subscription types,
 // acks, redelivery and seek over a durable cursor or a reader's in-memory state. See Subscription.
-export { Subscription, type SubscriptionOptions, type ConsumerInfo, type RedeliverOptions } from "./subscription.js";
+export { Subscription } from "./subscription.js";
+export type { SubscriptionOptions, ConsumerInfo, RedeliverOptions } from "./subscription-options.js";
 export {
   openDurableSubscription,
   openReaderSubscription,

@@ -5,7 +5,8 @@ import type { StreamCursors } from "@nereus/cursor";
 import { DurableAcks } from "./durable-acks.js";
 import type { EntrySource } from "./entry-source.js";
 import { MemoryAcks } from "./memory-acks.js";
-import { Subscription, type SubscriptionOptions } from "./subscription.js";
+import { Subscription } from "./subscription.js";
+import type { SubscriptionOptions } from "./subscription-options.js";
 
 /** Where a new subscription starts: the first stored entry, or the next one to be committed. */
 export type InitialPosition = "earliest" | "latest";

@@ -14,7 +14,8 @@ import {
 } from "@nereus/core";
 import { type StreamCursors, createCursorStore } from "@nereus/cursor";
 import { openDurableSubscription, openReaderSubscription, type InitialPosition } from "../open-subscription.js";
-import type { Subscription, SubscriptionOptions } from "../subscription.js";
+import type { Subscription } from "../subscription.js";
+import type { SubscriptionOptions } from "../subscription-options.js";
 import { ManualClock } from "./manual-clock.js";
 import { StreamEntrySource } from "./stream-entry-source.js";
 
