@@ -1,3 +1,65 @@
-// Public API of @nereus/pulsar: for now the sans-IO Pulsar binary-protocol codec, as the `protocol` namespace
-// (also importable as @nereus/pulsar/protocol). The managed-ledger facade and the broker-side handlers follow.
+// Public API of @nereus/pulsar: the sans-IO Pulsar binary-protocol codec, as the `protocol` namespace (also
+// importable as @nereus/pulsar/protocol), and the storage side of the adapter: topic names and incarnations, the
+// managed-ledger facade over core's streams (MessageId = virtual ledger id + stream offset), what the broker reads
+// from stored entries, and the producer sequences of broker-side deduplication. The broker-side handlers follow.
 export * as protocol from "./protocol/index.js";
+
+// Topic names, incarnations and partitioned topics.
+export { parseTopicName, partitionTopicName, isCanonicalTopicName, type TopicName } from "./topics/topic-name.js";
+export {
+  MIN_VIRTUAL_LEDGER_ID,
+  MAX_VIRTUAL_LEDGER_ID,
+  type PulsarTopic,
+  type PulsarTopicState,
+} from "./topics/pulsar-topic.js";
+export type { TopicRegistry, CreateOrGetResult, TopicStreams } from "./topics/topic-registry.js";
+export type { PulsarPartitionedTopic } from "./topics/partitioned-topic.js";
+export type { PartitionedTopicRegistry, PartitionedTopicChange } from "./topics/partitioned-topic-registry.js";
+export type { PulsarKeyspace } from "./topics/pulsar-keys.js";
+
+// The managed-ledger facade.
+export {
+  ManagedLedgerFactory,
+  type ManagedLedgerFactoryOptions,
+  type OpenLedgerOptions,
+} from "./ledger/managed-ledger-factory.js";
+export {
+  ManagedLedger,
+  DEFAULT_LEDGER_LIMITS,
+  type ManagedLedgerLimits,
+  type ManagedLedgerOptions,
+  type ManagedLedgerState,
+  type LedgerStreams,
+  type AddEntryResult,
+  type LedgerEntry,
+  type ReadEntriesOptions,
+  type ReadEntriesResult,
+  type TrimOptions,
+} from "./ledger/managed-ledger.js";
+export {
+  EARLIEST_POSITION,
+  LATEST_POSITION,
+  positionOfMessageId,
+  messageIdOfPosition,
+  comparePositions,
+  formatPosition,
+  type Position,
+} from "./ledger/position.js";
+export { PositionMapping, type LedgerBounds, type ResolvedPosition } from "./ledger/position-mapping.js";
+export { ledgerRefusalOf, type LedgerRefusal } from "./ledger/ledger-errors.js";
+export { mapStorageError, type PulsarErrorMapping } from "./ledger/map-storage-error.js";
+export { ledgerEntrySource } from "./ledger/ledger-entry-source.js";
+
+// Stored entries.
+export { parseEntryMetadata, describeEntry, type EntryMetadata } from "./entries/entry-metadata.js";
+export { stickyKeyOf } from "./entries/sticky-key.js";
+
+// Broker-side deduplication.
+export { ProducerSequences, NO_SEQUENCE_ID, type SequenceVerdict } from "./dedup/producer-sequences.js";
+export type { DedupCheckpoint, ProducerSequence } from "./dedup/dedup-checkpoint-codec.js";
+export {
+  recoverProducerSequences,
+  writeDedupCheckpoint,
+  type RecoverProducerSequencesInput,
+  type RecoveredProducerSequences,
+} from "./dedup/recover-producer-sequences.js";

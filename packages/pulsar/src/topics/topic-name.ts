@@ -9,12 +9,12 @@ import { isWellFormedString } from "@nereus/core/internal";
 /** The only topic domain Nereus serves. */
 export const PERSISTENT_DOMAIN = "persistent";
 /** Tenant and namespace of a topic named by its local name alone. */
-export const DEFAULT_TENANT = "public";
-export const DEFAULT_NAMESPACE = "default";
+const DEFAULT_TENANT = "public";
+const DEFAULT_NAMESPACE = "default";
 /** What separates a partitioned topic's name from its partition index. */
-export const PARTITION_SUFFIX = "-partition-";
+const PARTITION_SUFFIX = "-partition-";
 /** Longest full topic name, in UTF-8 bytes (its stream name must stay within core's 1,024 bytes). */
-export const MAX_TOPIC_NAME_BYTES = 960;
+const MAX_TOPIC_NAME_BYTES = 960;
 
 const MAX_PARTITION_INDEX = 0x7fff_ffff;
 /** Pulsar's rule for tenant and namespace names. */

@@ -31,7 +31,7 @@ const TOPIC_STATE_IDS = new WireEnum<PulsarTopicState>("PulsarTopicState", [
 ]);
 
 /** Throws through `checks` unless `ledgerId` is a virtual ledger id. */
-export function checkVirtualLedgerId(checks: RecordChecks, name: string, ledgerId: unknown): void {
+function checkVirtualLedgerId(checks: RecordChecks, name: string, ledgerId: unknown): void {
   checks.require(
     typeof ledgerId === "bigint" && ledgerId >= MIN_VIRTUAL_LEDGER_ID && ledgerId <= MAX_VIRTUAL_LEDGER_ID,
     `${name} ${String(ledgerId)} is outside [2^62, 2^63 - 2]`,
