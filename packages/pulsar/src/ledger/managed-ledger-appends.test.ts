@@ -114,8 +114,10 @@ describe("managed ledger appends", () => {
     await ledger.addEntry(bytes("kept"));
     streams.script.push({ kind: "uncertain", committed: true });
     streams.forgotten.add("run/1");
+    const parked = ledger.waitForEntry(5);
     const error = await expectNereusError(ledger.addEntry(bytes("x")), ErrorCode.FENCED_APPEND);
     expect(ledgerRefusalOf(error)).toBe("LEDGER_FAILED");
+    await parked;
     expect(ledger.state).toBe("FAILED");
     expect(ledgerRefusalOf(await rejectionOf(ledger.addEntry(bytes("y"))))).toBe("LEDGER_FAILED");
     expect((await ledger.readEntries(0)).entries).toHaveLength(2);

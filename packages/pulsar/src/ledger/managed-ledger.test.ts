@@ -43,6 +43,16 @@ describe("managed ledger on a real stream store", () => {
     expect((await ledger.readEntries(1, { maxEntries: 1 })).entries.map((stored) => stored.offset)).toEqual([1]);
   });
 
+  test("concurrent appends are group-committed at consecutive offsets and settle in call order", async () => {
+    harness = new LedgerHarness();
+    const ledger = await harness.factory.open("busy");
+    const settled: number[] = [];
+    const sent = Array.from({ length: 50 }, (_, index) => entry(index, `m${String(index)}`));
+    await Promise.all(sent.map((bytes) => ledger.addEntry(bytes).then((result) => settled.push(result.offset))));
+    expect(settled).toEqual([...Array(50).keys()]);
+    expect((await ledger.readEntries(0, { maxEntries: 100 })).entries.map((read) => read.payload)).toEqual(sent);
+  });
+
   test("a lost head-commit response: the entry is recovered exactly once at its original position", async () => {
     harness = new LedgerHarness({ autoRecovery: false });
     const ledger = await harness.factory.open("lost");

@@ -244,18 +244,18 @@ export class ManagedLedger implements AsyncDisposable {
   }
 
   /**
-   * Resolves once an entry at `offset` is committed, at once when it is; also when the ledger is terminated (no
-   * entry will come: check `state`). Rejects when the ledger closes or `signal` aborts.
+   * Resolves once an entry at `offset` is committed, at once when it is; also when the ledger is terminated or
+   * failed (no entry will come through it: check `state`). Rejects when the ledger closes or `signal` aborts.
    */
   waitForEntry(offset: number, signal?: AbortSignal): Promise<void> {
     if (this.#closed !== undefined) return Promise.reject(ledgerClosed(this.name));
-    if (this.#terminal === "TERMINATED") return Promise.resolve();
+    if (this.#terminal === "TERMINATED" || this.#failure !== undefined) return Promise.resolve();
     return this.#tail.wait(offset, this.#snapshot.committedEndOffset, signal);
   }
 
   /**
-   * Calls `listener` whenever entries may have been committed or the ledger terminated (possibly spuriously; never
-   * synchronously from inside this call). Returns the function that removes it.
+   * Calls `listener` whenever entries may have been committed or the ledger terminated or failed (possibly
+   * spuriously; never synchronously from inside this call). Returns the function that removes it.
    */
   onEntriesAvailable(listener: () => void): () => void {
     this.#listeners.add(listener);
@@ -423,11 +423,14 @@ export class ManagedLedger implements AsyncDisposable {
     if (fence !== undefined) throw writeFenced(this.name, fence);
   }
 
+  /** Fails the ledger for good (until reopened); parked readers and listeners are woken to notice. */
   #fail(error: unknown): void {
     if (this.#failure !== undefined || this.#closed !== undefined) return;
     this.#failure = NereusError.is(error)
       ? error
       : new NereusError(ErrorCode.METADATA_INVARIANT_VIOLATION, String(error), { cause: error });
+    this.#tail.releaseAll();
+    this.#entriesAvailable();
   }
 
   // ---- the ledger end ----
@@ -480,13 +483,18 @@ export class ManagedLedger implements AsyncDisposable {
         this.#observeHead(head);
         this.#gate.resynced(head.committedEndOffset);
       },
-      () => {
+      (error: unknown) => {
         this.#resyncing = false;
         if (this.#closed !== undefined) return;
+        if (NereusError.is(error) && !error.retryable) {
+          this.#fail(error);
+          return;
+        }
         this.#resyncTimer = setTimeout(() => {
           this.#resyncTimer = undefined;
           this.#resyncWhenReady();
         }, this.#resyncDelay);
+        this.#resyncTimer.unref?.();
         this.#resyncDelay = Math.min(this.#resyncDelay * 2, this.#limits.retryMaxDelayMs);
       },
     );

@@ -33,6 +33,7 @@ const UNRECOVERABLE: ReadonlySet<string> = new Set([
 function pause(delayMs: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, delayMs);
+    timer.unref?.();
     signal.addEventListener("abort", done, { once: true });
     function done(): void {
       clearTimeout(timer);
