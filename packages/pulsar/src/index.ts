@@ -59,7 +59,9 @@ export { ProducerSequences, NO_SEQUENCE_ID, type SequenceVerdict } from "./dedup
 export type { DedupCheckpoint, ProducerSequence } from "./dedup/dedup-checkpoint-codec.js";
 export {
   recoverProducerSequences,
+  catchUpProducerSequences,
   writeDedupCheckpoint,
   type RecoverProducerSequencesInput,
   type RecoveredProducerSequences,
+  type CatchUpProducerSequencesInput,
 } from "./dedup/recover-producer-sequences.js";

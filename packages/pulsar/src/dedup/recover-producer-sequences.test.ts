@@ -4,7 +4,11 @@ import { afterEach, describe, expect, test } from "vitest";
 import { LedgerHarness } from "../../test/ledger-harness.js";
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import { encodeMessageEntry } from "../protocol/index.js";
-import { recoverProducerSequences, writeDedupCheckpoint } from "./recover-producer-sequences.js";
+import {
+  catchUpProducerSequences,
+  recoverProducerSequences,
+  writeDedupCheckpoint,
+} from "./recover-producer-sequences.js";
 import { ProducerSequences } from "./producer-sequences.js";
 
 let harness: LedgerHarness | undefined;
@@ -119,5 +123,22 @@ describe("recoverProducerSequences", () => {
     await writeDedupCheckpoint(harness.metadata, keyspace, ledger.streamId, (await recover(ledger)).sequences);
     await harness.factory.delete("dedup");
     expect(await harness.metadata.get(keyspace.dedupKey(ledger.streamId))).toBeUndefined();
+  });
+});
+
+describe("catchUpProducerSequences", () => {
+  test("a live table missing an entry (its append failed uncertain, then committed) learns it from the stream", async () => {
+    harness = new LedgerHarness();
+    const ledger = await harness.factory.open("dedup");
+    const sequences = new ProducerSequences();
+    await send(ledger, "a", 0n);
+    sequences.applyEntry(0, "a", 0n);
+    await send(ledger, "a", 1n);
+    await send(ledger, "a", 2n);
+    const head = await harness.streams.getHead(ledger.streamId);
+    expect(await catchUpProducerSequences({ sequences, streams: harness.streams, head })).toBe(2);
+    expect(sequences.lastPersisted("a")).toBe(2n);
+    expect(sequences.check("a", 1n)).toBe("duplicate");
+    expect(await catchUpProducerSequences({ sequences, streams: harness.streams, head })).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
 // Rebuilds a topic stream's producer sequence table from what is committed: the stored checkpoint when it fits the
 // stream (at or below the committed end), then every entry after it (or after the trim offset, whichever is later)
 // replayed in offset order. A checkpoint that cannot be read or does not fit is ignored and the whole retained
-// stream is replayed. `writeDedupCheckpoint` stores a table so the next recovery replays less. Reads only the
-// stream; one metadata read and one put.
+// stream is replayed. `catchUpProducerSequences` applies what a live table missed; `writeDedupCheckpoint` stores a
+// table so the next recovery replays less. Reads only the stream; one metadata read and one put.
 import { ErrorCode, type MetadataStore, NereusError, type StreamHead, type StreamStore } from "@nereus/core";
 import { parseEntryMetadata } from "../entries/entry-metadata.js";
 import type { PulsarKeyspace } from "../topics/pulsar-keys.js";
@@ -54,12 +54,32 @@ async function readCheckpoint(input: RecoverProducerSequencesInput): Promise<Ded
 export async function recoverProducerSequences(
   input: RecoverProducerSequencesInput,
 ): Promise<RecoveredProducerSequences> {
-  const { head } = input;
   const checkpoint = await readCheckpoint(input);
   const sequences = checkpoint === undefined ? new ProducerSequences() : ProducerSequences.fromCheckpoint(checkpoint);
+  const replayedEntries = await catchUpProducerSequences({ ...input, sequences });
+  return { sequences, checkpoint, replayedEntries };
+}
+
+export interface CatchUpProducerSequencesInput {
+  readonly sequences: ProducerSequences;
+  readonly streams: Pick<StreamStore, "read">;
+  /** The stream's head: entries from `sequences.appliedEnd` (at least its trim) up to its committed end are applied. */
+  readonly head: StreamHead;
+  /** Payload bytes one replay read asks for (default 4 MiB). */
+  readonly readBytes?: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Applies to `sequences` the committed entries it has not seen, up to `head`'s committed end, and returns how many
+ * it applied. After an append whose outcome the caller never learned (it failed uncertain and was recovered later),
+ * this brings the table back to what is committed. Throws DECODE_ERROR for an entry that is not a Pulsar entry.
+ */
+export async function catchUpProducerSequences(input: CatchUpProducerSequencesInput): Promise<number> {
+  const { head, sequences } = input;
   sequences.advanceTo(head.trimOffset);
   let offset = sequences.appliedEnd;
-  let replayedEntries = 0;
+  let applied = 0;
   while (offset < head.committedEndOffset) {
     const result = await input.streams.read(head.streamId, offset, {
       maxBytes: input.readBytes ?? 4 * 1024 * 1024,
@@ -70,7 +90,7 @@ export async function recoverProducerSequences(
       if (entry.offset >= head.committedEndOffset) break;
       const described = parseEntryMetadata(entry.payload);
       sequences.applyEntry(entry.offset, described.producerName, described.lastSequenceId);
-      replayedEntries += 1;
+      applied += 1;
     }
     if (result.nextOffset <= offset) {
       throw new NereusError(
@@ -81,7 +101,7 @@ export async function recoverProducerSequences(
     offset = Math.min(result.nextOffset, head.committedEndOffset);
     sequences.advanceTo(offset);
   }
-  return { sequences, checkpoint, replayedEntries };
+  return applied;
 }
 
 /** Stores `sequences` as the checkpoint of `streamId` (one unconditional put). */
