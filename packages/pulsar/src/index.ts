@@ -1,7 +1,8 @@
 // Public API of @nereus/pulsar: the sans-IO Pulsar binary-protocol codec, as the `protocol` namespace (also
 // importable as @nereus/pulsar/protocol), and the storage side of the adapter: topic names and incarnations, the
 // managed-ledger facade over core's streams (MessageId = virtual ledger id + stream offset), what the broker reads
-// from stored entries, and the producer sequences of broker-side deduplication. The broker-side handlers follow.
+// from stored entries, the producer sequences of broker-side deduplication, and subscriptions with dispatch over
+// durable cursors. The broker-side command handlers and the broker's listener follow.
 export * as protocol from "./protocol/index.js";
 
 // Topic names, incarnations and partitioned topics.
@@ -65,3 +66,6 @@ export {
   type RecoveredProducerSequences,
   type CatchUpProducerSequencesInput,
 } from "./dedup/recover-producer-sequences.js";
+
+// Subscriptions and dispatch.
+export * from "./subscriptions/index.js";
