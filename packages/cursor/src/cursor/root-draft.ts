@@ -7,7 +7,7 @@ import type { CursorStateRecord, SnapshotReference } from "../domain/cursor-reco
 import type { HydratedCursor } from "./hydrated-cursor.js";
 
 /** The root fields besides the ack state that a mutation of an open cursor may set. */
-export type RootFieldEdits = Partial<
+type RootFieldEdits = Partial<
   Pick<CursorStateRecord, "ackStateEpoch" | "positionProperties" | "cursorProperties" | "lastProtectionAttemptId">
 >;
 
