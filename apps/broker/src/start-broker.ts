@@ -1,5 +1,6 @@
 // The composition root: data directory lock → storage stack (metadata, objects, Object WAL runtime, stream
-// store) → Kafka listener → Kafka broker with the group coordinator's handlers → metrics → admin HTTP, one step
+// store) → Kafka listener → Kafka broker with the group coordinator's handlers → the optional Pulsar listener and
+// broker over the same storage → metrics → admin HTTP, one step
 // module each under startup/. Start-up failures
 // are StartupErrors (one line) after undoing what was opened. `close()` is the graceful shutdown: stop
 // accepting, stop reading and let in-flight requests finish (bounded), close connections, the broker (which
@@ -22,6 +23,7 @@ import { advertisedHostOf, buildKafkaServices } from "./startup/build-kafka-serv
 import { openBrokerStorage } from "./startup/open-broker-storage.js";
 import { registerBrokerMetrics } from "./startup/register-broker-metrics.js";
 import { startAdmin } from "./startup/start-admin.js";
+import { type PulsarServices, startPulsar } from "./startup/start-pulsar.js";
 import { StartupUndo } from "./startup/startup-undo.js";
 
 /** A running broker. */
@@ -29,6 +31,8 @@ export interface RunningBroker {
   readonly config: BrokerConfig;
   /** The Kafka port actually bound. */
   readonly kafkaPort: number;
+  /** The Pulsar port actually bound, or undefined when the Pulsar listener is disabled. */
+  readonly pulsarPort: number | undefined;
   /** The admin port actually bound, or undefined when admin HTTP is disabled. */
   readonly adminPort: number | undefined;
   /** The broker's own metric families (the admin endpoint adds the process's standard ones). */
@@ -47,6 +51,7 @@ interface StartedParts {
   readonly listener: KafkaListener;
   readonly broker: KafkaBroker;
   readonly coordinator: GroupCoordinator;
+  readonly pulsar: PulsarServices | undefined;
   readonly storage: BrokerStorage;
   readonly admin: AdminServer | undefined;
   readonly runtimeMetrics: RuntimeMetrics | undefined;
@@ -88,11 +93,12 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     const services = buildKafkaServices(config, storage, config.kafka.advertisedPort ?? listener.port, logger, undo);
     const { broker, coordinator } = services;
     target.openConnection = (peer) => broker.openConnection(peer);
+    const pulsar = config.pulsar.enabled ? await startPulsar(config, storage, logger, undo) : undefined;
     const runtimeMetrics = registerBrokerMetrics(metrics, config, startedAt, services, storage, undo);
     const admin = config.admin.enabled
       ? await startAdmin(config, startedAt, () => serving, listener, storage, metrics, undo)
       : undefined;
-    parts = { listener, broker, coordinator, storage, admin, runtimeMetrics, lock };
+    parts = { listener, broker, coordinator, pulsar, storage, admin, runtimeMetrics, lock };
   } catch (error) {
     await undo.rollback(logger);
     if (error instanceof StartupError) throw error;
@@ -104,9 +110,11 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
   serving = true;
   const kafkaPort = parts.listener.port;
   const adminPort = parts.admin?.port;
+  const pulsarPort = parts.pulsar?.listener.port;
   logger.info("broker started", {
     kafka: `${config.kafka.host}:${String(kafkaPort)}`,
     advertised: `${advertisedHostOf(config)}:${String(config.kafka.advertisedPort ?? kafkaPort)}`,
+    pulsar: pulsarPort === undefined ? "disabled" : `${config.pulsar.host}:${String(pulsarPort)}`,
     admin: adminPort === undefined ? "disabled" : `${config.admin.host}:${String(adminPort)}`,
     nodeId: config.nodeId,
     defaultProfile: config.storage.defaultProfile,
@@ -120,6 +128,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
   return {
     config,
     kafkaPort,
+    pulsarPort,
     adminPort,
     metrics,
     close(reason = "requested") {
@@ -147,6 +156,7 @@ async function shutDown(
   const { listener, broker, coordinator, storage, admin } = parts;
   logger.info("broker shutting down", { reason });
   listener.stopAccepting();
+  parts.pulsar?.listener.stopAccepting();
   await listener.drain(config.shutdownTimeoutMs);
   const step = async (what: string, action: () => Promise<void> | void): Promise<void> => {
     try {
@@ -157,6 +167,11 @@ async function shutDown(
   };
   await step("the Kafka listener", () => listener.close());
   await step("the Kafka broker", () => broker.close());
+  if (parts.pulsar !== undefined) {
+    const pulsar = parts.pulsar;
+    await step("the Pulsar listener", () => pulsar.listener.close());
+    await step("the Pulsar broker", () => pulsar.broker.close());
+  }
   await step("the group coordinator", () => coordinator.close());
   await step("the storage stack", () => storage.close());
   if (admin !== undefined) await step("the admin server", () => admin.close());

@@ -2,7 +2,7 @@
 // importable as @nereus/pulsar/protocol), and the storage side of the adapter: topic names and incarnations, the
 // managed-ledger facade over core's streams (MessageId = virtual ledger id + stream offset), what the broker reads
 // from stored entries, the producer sequences of broker-side deduplication, and subscriptions with dispatch over
-// durable cursors. The broker-side command handlers and the broker's listener follow.
+// durable cursors, and the broker-side command handlers (one PulsarConnection per client socket).
 export * as protocol from "./protocol/index.js";
 
 // Topic names, incarnations and partitioned topics.
@@ -69,3 +69,12 @@ export {
 
 // Subscriptions and dispatch.
 export * from "./subscriptions/index.js";
+
+// The broker side: per-connection command handlers over the ledgers and subscriptions.
+export {
+  createPulsarBroker,
+  type PulsarBroker,
+  type PulsarBrokerOptions,
+  type PulsarBrokerContext,
+} from "./broker/pulsar-broker.js";
+export { PulsarConnection, BROKER_PROTOCOL_VERSION, type ConnectionSink } from "./broker/pulsar-connection.js";

@@ -180,6 +180,26 @@ export const BrokerConfigSchema = z.strictObject({
         .default(512 * 1024 * 1024),
     })
     .prefault({}),
+  /** The Pulsar binary-protocol listener, off unless enabled (it shares the storage and connection limits). */
+  pulsar: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      host: z.string().min(1).default("127.0.0.1"),
+      /** 0 picks a free port. */
+      port: port.default(6650),
+      /** What LOOKUP tells clients (default: the Kafka advertised host rules, and the port actually bound). */
+      advertisedHost: z.string().min(1).optional(),
+      advertisedPort: z.int().min(1).max(65_535).optional(),
+      /** Largest message accepted (CONNECTED.max_message_size); frames may exceed it by 10 KiB of headers. */
+      maxMessageBytes: z
+        .int()
+        .min(1_024)
+        .max(2 ** 30)
+        .default(5 * 1024 * 1024),
+      /** A PING goes to a client silent for this long; one silent for twice as long is closed (0 = never). */
+      keepAliveMs: z.int().min(0).max(3_600_000).default(30_000),
+    })
+    .prefault({}),
   admin: z
     .strictObject({
       enabled: z.boolean().default(true),

@@ -45,6 +45,14 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
     help: "Kafka listener port (default 9092; 0 = any free port)",
   },
   {
+    flag: "pulsar-port",
+    env: "NEREUS_PULSAR_PORT",
+    path: ["pulsar", "port"],
+    type: "int",
+    help: "Pulsar listener port; setting it enables the Pulsar listener (0 = any free port)",
+    implies: { path: ["pulsar", "enabled"], value: true },
+  },
+  {
     flag: "advertised-host",
     env: "NEREUS_KAFKA_ADVERTISED_HOST",
     path: ["kafka", "advertisedHost"],

@@ -1,0 +1,176 @@
+// The Pulsar TCP listener: one net.Server; per socket a PulsarFrameDecoder splits the byte stream into frames and
+// one broker PulsarConnection handles them, writing its frames back through the socket. Guard rails: connections
+// are admitted up to the per-broker and per-IP limits; a frame above the size limit or one that cannot be decoded
+// closes that socket only; a frame left incomplete for `frameTimeoutMs` closes it; reading pauses while the socket's
+// write buffer is full; a client silent for `keepAliveMs` gets a PING and one silent for twice that is closed.
+import net from "node:net";
+import type { PulsarBroker, PulsarConnection } from "@nereus/pulsar";
+import { PulsarFrameDecoder, encodeCommandFrame } from "@nereus/pulsar/protocol";
+import type { BrokerLogger } from "../logging/broker-logger.js";
+import type { ConnectionAdmission } from "./connection-admission.js";
+import { ListenError } from "./kafka-listener.js";
+
+export interface PulsarListenerOptions {
+  readonly host: string;
+  readonly port: number;
+  readonly maxFrameBytes: number;
+  readonly keepAliveMs: number;
+  readonly frameTimeoutMs: number;
+  readonly admission: ConnectionAdmission;
+  readonly logger: BrokerLogger;
+  /** Opens the broker connection of a socket (throws while the broker is not ready). */
+  readonly openConnection: (sink: Parameters<PulsarBroker["openConnection"]>[0]) => PulsarConnection;
+}
+
+/** A bound Pulsar listener. */
+export interface PulsarListener {
+  /** The port actually bound. */
+  readonly port: number;
+  readonly connectionCount: number;
+  /** Refuses new connections. Idempotent. */
+  stopAccepting(): void;
+  /** Closes every socket and waits for the server to close. Idempotent. */
+  close(): Promise<void>;
+}
+
+const PING_FRAME = encodeCommandFrame({ type: "PING", body: {} });
+
+/** Binds the listener; rejects with ListenError when the address cannot be bound. */
+export async function startPulsarListener(options: PulsarListenerOptions): Promise<PulsarListener> {
+  const sockets = new Set<net.Socket>();
+  let accepting = true;
+  let closing: Promise<void> | undefined;
+  const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 30_000 });
+  server.on("connection", (socket) => {
+    if (!accepting) {
+      socket.destroy();
+      return;
+    }
+    const ip = socket.remoteAddress ?? "unknown";
+    const refusal = options.admission.admit(ip);
+    if (refusal !== undefined) {
+      options.logger.debug("Pulsar connection refused", { ip, reason: refusal });
+      socket.destroy();
+      return;
+    }
+    sockets.add(socket);
+    socket.once("close", () => {
+      sockets.delete(socket);
+      options.admission.release(ip);
+    });
+    serveSocket(socket, options);
+  });
+  await listen(server, options);
+  server.on("error", (error) => options.logger.error("Pulsar listener error", { error }));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : options.port;
+  return {
+    port,
+    get connectionCount() {
+      return sockets.size;
+    },
+    stopAccepting() {
+      if (!accepting) return;
+      accepting = false;
+      server.close();
+    },
+    close() {
+      closing ??= (async () => {
+        accepting = false;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        for (const socket of [...sockets]) socket.destroy();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Serves one admitted socket until it closes. */
+function serveSocket(socket: net.Socket, options: PulsarListenerOptions): void {
+  const { logger } = options;
+  const decoder = new PulsarFrameDecoder({ maxFrameBytes: options.maxFrameBytes });
+  let connection: PulsarConnection | undefined;
+  let silentTicks = 0;
+  let frameTimer: ReturnType<typeof setTimeout> | undefined;
+  const timers: { keepAlive?: ReturnType<typeof setInterval> } = {};
+  let finished = false;
+  const finish = (reason: string, error?: unknown): void => {
+    if (finished) return;
+    finished = true;
+    clearInterval(timers.keepAlive);
+    clearTimeout(frameTimer);
+    connection?.close();
+    if (error === undefined) logger.debug("Pulsar connection closed", { reason });
+    else logger.info("Pulsar connection closed", { reason, error });
+    if (error === undefined) {
+      socket.end();
+      setTimeout(() => socket.destroy(), 5_000).unref();
+    } else {
+      socket.destroy();
+    }
+  };
+  try {
+    connection = options.openConnection({
+      write(parts) {
+        for (const part of parts) socket.write(part);
+        if (socket.writableNeedDrain && !socket.isPaused()) socket.pause();
+      },
+      close(reason) {
+        finish(reason);
+      },
+    });
+  } catch (error) {
+    logger.error("Pulsar connection could not be opened", { error });
+    socket.destroy();
+    return;
+  }
+  const keepAlive = setInterval(() => {
+    if (options.keepAliveMs === 0) return;
+    silentTicks += 1;
+    if (silentTicks >= 2) finish(`silent for ${String(2 * options.keepAliveMs)} ms`);
+    else if (socket.writable) socket.write(PING_FRAME);
+  }, options.keepAliveMs || 60_000);
+  keepAlive.unref();
+  timers.keepAlive = keepAlive;
+  socket.on("drain", () => socket.resume());
+  socket.on("data", (chunk: Buffer) => {
+    silentTicks = 0;
+    let frames: Uint8Array[];
+    try {
+      frames = decoder.push(chunk);
+      for (const frame of frames) connection?.handleFrame(frame);
+    } catch (error) {
+      finish("bad frame", error);
+      return;
+    }
+    clearTimeout(frameTimer);
+    frameTimer = undefined;
+    if (decoder.midFrame) {
+      frameTimer = setTimeout(() => finish("incomplete frame", new Error("frame timeout")), options.frameTimeoutMs);
+      frameTimer.unref();
+    }
+  });
+  socket.on("end", () => finish("client closed"));
+  socket.on("error", (error) => finish("socket error", error));
+  socket.on("close", () => finish("socket closed"));
+}
+
+function listen(server: net.Server, options: PulsarListenerOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const where = `${options.host}:${String(options.port)}`;
+      const reason =
+        error.code === "EADDRINUSE"
+          ? `${where} is already in use (choose another --pulsar-port)`
+          : `${where}: ${error.message}`;
+      reject(new ListenError(`Pulsar listener: ${reason}`, error.code, error));
+    };
+    server.once("error", onError);
+    server.once("listening", () => {
+      server.off("error", onError);
+      resolve();
+    });
+    server.listen({ host: options.host, port: options.port, backlog: 1024 });
+  });
+}

@@ -1,0 +1,61 @@
+// Start-up step for the optional Pulsar listener: binds it (its port is advertised by LOOKUP), then creates the
+// Pulsar broker over the already opened storage stack (its managed ledgers and cursor store share the broker's
+// metadata, object and stream stores). Both are registered for undo; connections that arrive before the broker is
+// ready are refused.
+import { type PulsarBroker, createPulsarBroker } from "@nereus/pulsar";
+import { FRAME_PADDING_BYTES } from "@nereus/pulsar/protocol";
+import type { BrokerConfig } from "../config/broker-config.js";
+import { ConnectionAdmission } from "../listener/connection-admission.js";
+import { type PulsarListener, startPulsarListener } from "../listener/pulsar-listener.js";
+import type { BrokerLogger } from "../logging/broker-logger.js";
+import type { BrokerStorage } from "../storage/open-storage.js";
+import { advertisedHostOf } from "./build-kafka-services.js";
+import type { StartupUndo } from "./startup-undo.js";
+
+/** The running Pulsar side of the broker. */
+export interface PulsarServices {
+  readonly listener: PulsarListener;
+  readonly broker: PulsarBroker;
+}
+
+/** Starts the Pulsar listener and broker of `config` over `storage`. */
+export async function startPulsar(
+  config: BrokerConfig,
+  storage: BrokerStorage,
+  logger: BrokerLogger,
+  undo: StartupUndo,
+): Promise<PulsarServices> {
+  const settings = config.pulsar;
+  const target: { broker?: PulsarBroker } = {};
+  const listener = await startPulsarListener({
+    host: settings.host,
+    port: settings.port,
+    maxFrameBytes: settings.maxMessageBytes + FRAME_PADDING_BYTES,
+    keepAliveMs: settings.keepAliveMs,
+    frameTimeoutMs: config.connections.requestFrameTimeoutMs,
+    admission: new ConnectionAdmission(config.connections),
+    logger,
+    openConnection: (sink) => {
+      if (target.broker === undefined) throw new Error("the Pulsar broker is not ready");
+      return target.broker.openConnection(sink);
+    },
+  });
+  undo.push(() => listener.close());
+  const host = settings.advertisedHost ?? advertisedHostOf(config);
+  const broker = createPulsarBroker({
+    ledgers: {
+      metadata: storage.metadata,
+      objects: storage.objectStore,
+      streams: storage.store,
+      cluster: config.cluster,
+      defaultProfile: config.storage.defaultProfile,
+    },
+    advertisedUrl: `pulsar://${host}:${String(settings.advertisedPort ?? listener.port)}`,
+    maxMessageBytes: settings.maxMessageBytes,
+    producerNamePrefix: `${config.cluster}-${String(config.nodeId)}`,
+    onError: (error) => logger.debug("Pulsar connection error", { error }),
+  });
+  undo.push(() => broker.close());
+  target.broker = broker;
+  return { listener, broker };
+}

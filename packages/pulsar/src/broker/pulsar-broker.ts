@@ -1,0 +1,94 @@
+// The Pulsar side of a broker: the managed ledgers (and with them the cursor store) over the broker's metadata,
+// object and stream stores, the durable subscriptions shared by every connection, and the per-connection command
+// handlers. Sans-socket: a listener opens one PulsarConnection per client socket and feeds it frames; the
+// connection writes its frames through the sink it was given. Topics are created on first use (not partitioned) with
+// the broker's default storage profile unless a policy says otherwise.
+import { ErrorCode, NereusError } from "@nereus/core";
+import { ManagedLedgerFactory, type ManagedLedgerFactoryOptions } from "../ledger/managed-ledger-factory.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../protocol/index.js";
+import { PulsarConnection, type ConnectionSink } from "./pulsar-connection.js";
+import { SubscriptionRegistry } from "./subscription-registry.js";
+
+export interface PulsarBrokerOptions {
+  /** The stores, cluster and default profile the managed ledgers use. */
+  readonly ledgers: ManagedLedgerFactoryOptions;
+  /** `pulsar://host:port`: what LOOKUP tells clients to connect to. */
+  readonly advertisedUrl: string;
+  /** Largest message accepted (CONNECTED.max_message_size); default 5 MiB. */
+  readonly maxMessageBytes?: number;
+  /** Reported in CONNECTED (default "Nereus"). */
+  readonly serverVersion?: string;
+  /** Prefix of the producer names the broker assigns (default "nereus"). */
+  readonly producerNamePrefix?: string;
+  /** Failures no client is told about (dispatch errors, failed closes); default ignored. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** What the connections of one broker share. */
+export interface PulsarBrokerContext {
+  readonly ledgers: ManagedLedgerFactory;
+  readonly subscriptions: SubscriptionRegistry;
+  readonly advertisedUrl: string;
+  readonly maxMessageBytes: number;
+  readonly serverVersion: string;
+  readonly onError: (error: unknown) => void;
+  /** A producer name no other producer of this broker process was given. */
+  nextProducerName(): string;
+}
+
+/** The Pulsar broker: opens connections, owns the ledgers and subscriptions. */
+export interface PulsarBroker {
+  readonly context: PulsarBrokerContext;
+  /** A new connection whose frames go to `sink`. Throws STORAGE_CLOSED once the broker is closed. */
+  openConnection(sink: ConnectionSink): PulsarConnection;
+  /** Closes every connection, the subscriptions and the ledgers (the stores stay open). Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Creates a Pulsar broker over the stores of `options.ledgers`; checks the options, no I/O. */
+export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
+  if (!/^pulsar:\/\/[^/]+:\d+$/.test(options.advertisedUrl)) {
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `advertisedUrl must be pulsar://host:port, got ${options.advertisedUrl}`,
+      { retryable: false },
+    );
+  }
+  const onError = options.onError ?? ((): void => undefined);
+  const ledgers = new ManagedLedgerFactory(options.ledgers);
+  const prefix = `${options.producerNamePrefix ?? "nereus"}-${Date.now().toString(36)}`;
+  let producers = 0;
+  const context: PulsarBrokerContext = {
+    ledgers,
+    subscriptions: new SubscriptionRegistry({ permitOverdraft: true, onError }),
+    advertisedUrl: options.advertisedUrl,
+    maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    serverVersion: options.serverVersion ?? "Nereus",
+    onError,
+    nextProducerName() {
+      producers += 1;
+      return `${prefix}-${String(producers)}`;
+    },
+  };
+  const connections = new Set<PulsarConnection>();
+  let closing: Promise<void> | undefined;
+  return {
+    context,
+    openConnection(sink) {
+      if (closing !== undefined) {
+        throw new NereusError(ErrorCode.STORAGE_CLOSED, "the Pulsar broker is closed", { retryable: false });
+      }
+      const connection = new PulsarConnection(context, sink, () => connections.delete(connection));
+      connections.add(connection);
+      return connection;
+    },
+    close() {
+      closing ??= (async () => {
+        for (const connection of [...connections]) connection.close();
+        await context.subscriptions.close();
+        await ledgers.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// One client connection of the Pulsar broker, sans socket: frames in (as PulsarFrameDecoder splits them), frames
+// out through the sink. CONNECT must come first and once (answered CONNECTED with the lower of both protocol
+// versions); then commands are handled in arrival order — a command waits for the ones before it only while they
+// open something (a topic, a subscription), never for appends or acks in flight. PING is answered with PONG;
+// discovery (PARTITIONED_METADATA, LOOKUP) points at this broker; producers and consumers are handled by
+// ConnectionProducers and ConnectionConsumers. A request this broker does not serve gets ERROR(NotAllowed); a
+// command a client never sends, an undecodable frame or a SEND it cannot place closes the connection.
+import { ErrorCode, NereusError } from "@nereus/core";
+import { parseTopicName } from "../topics/topic-name.js";
+import {
+  type CommandConnect,
+  type CommandLookupTopic,
+  type CommandPartitionedTopicMetadata,
+  type DecodedFrame,
+  LookupOutcome,
+  PartitionedMetadataOutcome,
+  ProtocolVersion,
+  ServerError,
+  decodeFrame,
+} from "../protocol/index.js";
+import { ConnectionConsumers } from "./connection-consumers.js";
+import { ConnectionIo, type ConnectionSink } from "./connection-io.js";
+import { ConnectionProducers } from "./connection-producers.js";
+import { errorCommand, errorReplyOf } from "./error-replies.js";
+import type { PulsarBrokerContext } from "./pulsar-broker.js";
+
+export type { ConnectionSink } from "./connection-io.js";
+
+/** The protocol version this broker speaks (clients above it are answered with it). */
+export const BROKER_PROTOCOL_VERSION = ProtocolVersion.AUTO_CONSUME_SCHEMA;
+
+/** Requests this broker answers with ERROR(NotAllowed) (they carry a request id). */
+const NOT_SERVED = new Set(["GET_SCHEMA", "GET_OR_CREATE_SCHEMA", "GET_TOPICS_OF_NAMESPACE", "CONSUMER_STATS"]);
+
+/** One client connection (see the module comment). */
+export class PulsarConnection {
+  readonly #io: ConnectionIo;
+  readonly #producers: ConnectionProducers;
+  readonly #consumers: ConnectionConsumers;
+  readonly #onClosed: () => void;
+  #connected = false;
+  /** Settles once every command received so far was started. */
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(context: PulsarBrokerContext, sink: ConnectionSink, onClosed: () => void) {
+    this.#io = new ConnectionIo(context, sink);
+    this.#producers = new ConnectionProducers(this.#io);
+    this.#consumers = new ConnectionConsumers(this.#io);
+    this.#onClosed = onClosed;
+  }
+
+  /** Handles one frame (without its totalSize field). Throws DECODE_ERROR for a frame that cannot be decoded. */
+  handleFrame(frame: Uint8Array): void {
+    this.handleDecoded(decodeFrame(frame));
+  }
+
+  /** Handles one decoded frame. */
+  handleDecoded(frame: DecodedFrame): void {
+    if (this.#io.closed) return;
+    this.#queue = this.#queue.then(async () => {
+      if (this.#io.closed) return;
+      try {
+        await this.#handle(frame);
+      } catch (error) {
+        this.#io.context.onError(error);
+        this.#violation(
+          `command ${frame.command.type} failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    });
+  }
+
+  /** Detaches the connection's consumers and forgets its producers. Idempotent. */
+  close(): void {
+    if (this.#io.closed) return;
+    this.#io.closed = true;
+    this.#consumers.closeAll();
+    this.#producers.closeAll();
+    this.#onClosed();
+  }
+
+  async #handle({ command, payload }: DecodedFrame): Promise<void> {
+    if (!this.#connected) {
+      if (command.type !== "CONNECT") return this.#violation(`${command.type} before CONNECT`);
+      return this.#connect(command.body);
+    }
+    switch (command.type) {
+      case "PING":
+        return this.#io.send({ type: "PONG", body: {} });
+      case "PONG":
+        return;
+      case "PARTITIONED_METADATA":
+        return this.#partitionedMetadata(command.body);
+      case "LOOKUP":
+        return this.#lookup(command.body);
+      case "PRODUCER":
+        return this.#producers.open(command.body);
+      case "SEND":
+        if (!this.#producers.send(command.body, payload))
+          this.#violation("SEND of an unknown producer or without payload");
+        return;
+      case "CLOSE_PRODUCER":
+        return this.#producers.close(command.body);
+      case "SUBSCRIBE":
+        return this.#consumers.subscribe(command.body);
+      case "FLOW":
+        return this.#consumers.flow(command.body);
+      case "ACK":
+        return this.#consumers.ack(command.body);
+      case "REDELIVER_UNACKNOWLEDGED_MESSAGES":
+        return this.#consumers.redeliver(command.body);
+      case "SEEK":
+        return this.#consumers.seek(command.body);
+      case "GET_LAST_MESSAGE_ID":
+        return this.#consumers.lastMessageId(command.body);
+      case "UNSUBSCRIBE":
+        return this.#consumers.unsubscribe(command.body);
+      case "CLOSE_CONSUMER":
+        return this.#consumers.closeConsumer(command.body);
+      default:
+        return this.#unserved(command.type, "body" in command ? command.body : undefined);
+    }
+  }
+
+  #connect(command: CommandConnect): void {
+    const clientVersion = command.protocolVersion ?? 0;
+    if (clientVersion < ProtocolVersion.CHECKSUM) {
+      const reply = {
+        error: ServerError.UnsupportedVersionError,
+        message: `protocol version ${clientVersion} is too old`,
+      };
+      this.#io.send(errorCommand(0n, reply));
+      return this.#violation("protocol version too old");
+    }
+    this.#connected = true;
+    this.#io.protocolVersion = Math.min(clientVersion, BROKER_PROTOCOL_VERSION);
+    this.#io.send({
+      type: "CONNECTED",
+      body: {
+        serverVersion: this.#io.context.serverVersion,
+        protocolVersion: this.#io.protocolVersion,
+        maxMessageSize: this.#io.context.maxMessageBytes,
+      },
+    });
+  }
+
+  async #partitionedMetadata(command: CommandPartitionedTopicMetadata): Promise<void> {
+    const { requestId } = command;
+    try {
+      const topic = parseTopicName(command.topic);
+      const partitioned =
+        topic.partitionIndex < 0 ? await this.#io.context.ledgers.partitionedTopics.get(topic) : undefined;
+      this.#io.send({
+        type: "PARTITIONED_METADATA_RESPONSE",
+        body: { requestId, partitions: partitioned?.partitionCount ?? 0, response: PartitionedMetadataOutcome.Success },
+      });
+    } catch (error) {
+      const reply = errorReplyOf(error);
+      this.#io.send({
+        type: "PARTITIONED_METADATA_RESPONSE",
+        body: { requestId, response: PartitionedMetadataOutcome.Failed, error: reply.error, message: reply.message },
+      });
+    }
+  }
+
+  #lookup(command: CommandLookupTopic): void {
+    const { requestId } = command;
+    try {
+      parseTopicName(command.topic);
+    } catch (error) {
+      const reply = { error: ServerError.InvalidTopicName, message: errorReplyOf(error).message };
+      this.#io.send({ type: "LOOKUP_RESPONSE", body: { requestId, response: LookupOutcome.Failed, ...reply } });
+      return;
+    }
+    this.#io.send({
+      type: "LOOKUP_RESPONSE",
+      body: {
+        requestId,
+        response: LookupOutcome.Connect,
+        brokerServiceUrl: this.#io.context.advertisedUrl,
+        authoritative: true,
+      },
+    });
+  }
+
+  /** A request this broker does not serve gets ERROR(NotAllowed); anything else closes the connection. */
+  #unserved(type: string, body: unknown): void {
+    const requestId =
+      typeof body === "object" && body !== null && "requestId" in body
+        ? (body as { requestId: unknown }).requestId
+        : undefined;
+    if (NOT_SERVED.has(type) && typeof requestId === "bigint") {
+      this.#io.send(
+        errorCommand(requestId, { error: ServerError.NotAllowedError, message: `${type} is not supported` }),
+      );
+      return;
+    }
+    this.#violation(`unexpected command ${type}`);
+  }
+
+  #violation(reason: string): void {
+    this.#io.context.onError(new NereusError(ErrorCode.INVALID_ARGUMENT, `Pulsar connection closed: ${reason}`));
+    this.#io.closeSocket(reason);
+    this.close();
+  }
+}

@@ -1,0 +1,71 @@
+// The durable subscriptions a broker has open, shared by every connection: one Subscription per (topic, name),
+// opened over the topic's current managed ledger on first use and reopened when that ledger was replaced (closed or
+// failed and opened again). Unsubscribed subscriptions are forgotten; the rest are closed with the broker.
+import type { ManagedLedger } from "../ledger/managed-ledger.js";
+import { ledgerEntrySource } from "../ledger/ledger-entry-source.js";
+import { type InitialPosition, openDurableSubscription } from "../subscriptions/open-subscription.js";
+import type { Subscription } from "../subscriptions/subscription.js";
+import type { SubscriptionOptions } from "../subscriptions/subscription-options.js";
+
+interface OpenSubscription {
+  readonly ledger: ManagedLedger;
+  readonly opening: Promise<Subscription>;
+}
+
+/** Open durable subscriptions by topic and name. */
+export class SubscriptionRegistry {
+  readonly #open = new Map<string, OpenSubscription>();
+  readonly #options: SubscriptionOptions;
+
+  constructor(options: SubscriptionOptions) {
+    this.#options = options;
+  }
+
+  /** The open subscription `name` of `ledger`'s topic, opened (created at `initialPosition` if new) when needed. */
+  async open(ledger: ManagedLedger, name: string, initialPosition: InitialPosition): Promise<Subscription> {
+    const key = keyOf(ledger.name, name);
+    const current = this.#open.get(key);
+    if (current !== undefined && current.ledger === ledger) return current.opening;
+    if (current !== undefined) {
+      this.#open.delete(key);
+      await (await current.opening.catch(() => undefined))?.close();
+      return this.open(ledger, name, initialPosition);
+    }
+    const opening = openDurableSubscription({
+      cursors: ledger.cursors,
+      name,
+      source: ledgerEntrySource(ledger),
+      initialPosition,
+      options: this.#options,
+    });
+    this.#open.set(key, { ledger, opening });
+    opening.catch(() => {
+      if (this.#open.get(key)?.opening === opening) this.#open.delete(key);
+    });
+    return opening;
+  }
+
+  /** Forgets `subscription` (after an unsubscribe closed it). */
+  forget(topic: string, name: string, subscription: Subscription): void {
+    const key = keyOf(topic, name);
+    const current = this.#open.get(key);
+    if (current === undefined) return;
+    void current.opening.then(
+      (opened) => {
+        if (opened === subscription && this.#open.get(key) === current) this.#open.delete(key);
+      },
+      () => undefined,
+    );
+  }
+
+  /** Closes every open subscription (their consumers are disconnected; the ack state stays). */
+  async close(): Promise<void> {
+    const open = [...this.#open.values()];
+    this.#open.clear();
+    await Promise.all(open.map(async ({ opening }) => (await opening.catch(() => undefined))?.close()));
+  }
+}
+
+function keyOf(topic: string, name: string): string {
+  return `${topic}\u0000${name}`;
+}
