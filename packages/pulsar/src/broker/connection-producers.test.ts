@@ -1,0 +1,127 @@
+// Producers of a PulsarConnection driven in process over in-memory stores: PRODUCER opens one (its name assigned
+// when the client sent none), SENDs in flight are stored byte-exact and answered in send order with (virtual
+// ledger id, offset), a bad checksum is refused without storing anything, and CLOSE_PRODUCER answers SUCCESS after
+// the producer's sends.
+import { afterEach, describe, expect, test } from "vitest";
+import { ServerError, encodeMessageEntry } from "../protocol/index.js";
+import { BrokerHarness, type TestClient } from "../../test/broker-harness.js";
+
+const TOPIC = "persistent://public/default/orders";
+
+let harness: BrokerHarness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+function entry(sequenceId: number, text: string): Uint8Array {
+  return encodeMessageEntry(
+    { producerName: "p", sequenceId: BigInt(sequenceId), publishTime: 1_700_000_000_000n },
+    new TextEncoder().encode(text),
+  );
+}
+
+async function producerClient(producerName?: string): Promise<{ h: BrokerHarness; client: TestClient }> {
+  const h = (harness = new BrokerHarness());
+  const client = h.connect();
+  await client.handshake();
+  client.send({
+    type: "PRODUCER",
+    body: { topic: TOPIC, producerId: 1n, requestId: 1n, ...(producerName === undefined ? {} : { producerName }) },
+  });
+  await client.waitFor("PRODUCER_SUCCESS");
+  return { h, client };
+}
+
+describe("ConnectionProducers", () => {
+  test("PRODUCER without a name is answered PRODUCER_SUCCESS with an assigned one", async () => {
+    const { client } = await producerClient();
+    const [success] = client.commands("PRODUCER_SUCCESS");
+    expect(success).toMatchObject({ requestId: 1n, lastSequenceId: -1n, producerReady: true });
+    expect(success?.producerName).toMatch(/^test-/);
+    client.send({ type: "PRODUCER", body: { topic: TOPIC, producerId: 2n, requestId: 2n } });
+    const names = (await client.waitFor("PRODUCER_SUCCESS", 2)).map((body) => body.producerName);
+    expect(new Set(names).size).toBe(2);
+  });
+
+  test("PRODUCER with a name keeps it; a repeated PRODUCER of the same id answers the same name", async () => {
+    const { client } = await producerClient("mine");
+    client.send({ type: "PRODUCER", body: { topic: TOPIC, producerId: 1n, requestId: 2n } });
+    const answers = await client.waitFor("PRODUCER_SUCCESS", 2);
+    expect(answers.map((body) => [body.requestId, body.producerName])).toEqual([
+      [1n, "mine"],
+      [2n, "mine"],
+    ]);
+  });
+
+  test("SENDs in flight are answered in send order with (virtual ledger id, offset) and stored byte-exact", async () => {
+    const { h, client } = await producerClient();
+    const sent = Array.from({ length: 8 }, (_, index) => entry(index, `message-${String(index)}`));
+    sent.forEach((bytes, index) =>
+      client.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: BigInt(index) } }, bytes),
+    );
+    const receipts = await client.waitFor("SEND_RECEIPT", sent.length);
+    const ledger = await h.broker.context.ledgers.open(TOPIC);
+    expect(ledger.ledgerId >= 2n ** 62n).toBe(true);
+    expect(receipts).toEqual(
+      sent.map((_, index) => ({
+        producerId: 1n,
+        sequenceId: BigInt(index),
+        messageId: { ledgerId: ledger.ledgerId, entryId: BigInt(index) },
+      })),
+    );
+    const stored = await ledger.readEntries(0, { maxEntries: 100 });
+    expect(stored.entries.map((read) => read.payload)).toEqual(sent);
+  });
+
+  test("SEND_RECEIPT echoes the highest sequence id of a batch", async () => {
+    const { client } = await producerClient();
+    client.sendWithEntry(
+      { type: "SEND", body: { producerId: 1n, sequenceId: 10n, highestSequenceId: 12n, numMessages: 3 } },
+      entry(10, "batch"),
+    );
+    const [receipt] = await client.waitFor("SEND_RECEIPT");
+    expect(receipt).toMatchObject({ sequenceId: 10n, highestSequenceId: 12n });
+  });
+
+  test("a SEND with a bad checksum is answered SEND_ERROR(ChecksumError) in order and nothing is stored", async () => {
+    const { h, client } = await producerClient();
+    const corrupt = entry(1, "corrupt");
+    corrupt[corrupt.length - 1] = (corrupt[corrupt.length - 1] ?? 0) ^ 0xff;
+    client.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: 0n } }, entry(0, "good"));
+    client.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: 1n } }, corrupt);
+    client.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: 2n } }, entry(2, "good again"));
+    await client.waitFor("SEND_RECEIPT", 2);
+    const answers = client.received
+      .map((frame) => frame.command)
+      .filter((command) => command.type === "SEND_RECEIPT" || command.type === "SEND_ERROR");
+    expect(answers.map((command) => [command.type, (command.body as { sequenceId: bigint }).sequenceId])).toEqual([
+      ["SEND_RECEIPT", 0n],
+      ["SEND_ERROR", 1n],
+      ["SEND_RECEIPT", 2n],
+    ]);
+    expect(client.commands("SEND_ERROR")[0]).toMatchObject({ producerId: 1n, error: ServerError.ChecksumError });
+    expect(client.commands("SEND_RECEIPT").map((receipt) => receipt.messageId?.entryId)).toEqual([0n, 1n]);
+    const ledger = await h.broker.context.ledgers.open(TOPIC);
+    expect(ledger.numberOfEntries()).toBe(2);
+    expect(client.closedReason).toBeUndefined();
+  });
+
+  test("a SEND without payload closes the connection", async () => {
+    const { client } = await producerClient();
+    client.send({ type: "SEND", body: { producerId: 1n, sequenceId: 0n } });
+    await expect.poll(() => client.closedReason).toContain("without payload");
+  });
+
+  test("CLOSE_PRODUCER answers SUCCESS after the producer's earlier sends; its id then is unknown", async () => {
+    const { client } = await producerClient();
+    client.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: 0n } }, entry(0, "before close"));
+    client.send({ type: "CLOSE_PRODUCER", body: { producerId: 1n, requestId: 5n } });
+    await client.waitFor("SUCCESS");
+    const order = client.received.map((frame) => frame.command.type).slice(-2);
+    expect(order).toEqual(["SEND_RECEIPT", "SUCCESS"]);
+    expect(client.commands("SUCCESS")).toEqual([{ requestId: 5n }]);
+    client.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: 1n } }, entry(1, "after close"));
+    await expect.poll(() => client.closedReason).toContain("unknown producer");
+  });
+});
