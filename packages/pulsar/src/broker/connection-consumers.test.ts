@@ -2,7 +2,7 @@
 // frames carrying the stored entries verbatim, ACK (with ACK_RESPONSE) moves the cursor, the cumulative ack of
 // entry -1 is dropped, REDELIVER sends the unacknowledged message again, an Exclusive subscription refuses a second
 // consumer, GET_LAST_MESSAGE_ID, UNSUBSCRIBE and CLOSE_CONSUMER.
-import { afterEach, describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   AckType,
   InitialPosition,
@@ -271,5 +271,34 @@ describe("ConnectionConsumers lifecycle", () => {
     await client.waitFor("ERROR");
     expect(client.commands("SUCCESS").map((body) => body.requestId)).toEqual([100n, 12n]);
     expect(client.commands("ERROR")[0]).toMatchObject({ requestId: 13n, error: ServerError.ConsumerBusy });
+  });
+
+  test("a connection closed while its SUBSCRIBE opens the topic leaves no consumer behind", async () => {
+    const h = (harness = new BrokerHarness());
+    const first = h.connect();
+    await first.handshake();
+    const ledgers = h.broker.context.ledgers;
+    const open = ledgers.open.bind(ledgers);
+    vi.spyOn(ledgers, "open").mockImplementationOnce(async (topic, options) => {
+      const opening = open(topic, options);
+      first.connection.close();
+      return opening;
+    });
+    first.send({
+      type: "SUBSCRIBE",
+      body: { topic: TOPIC, subscription: "sub", subType: SubscriptionType.Exclusive, consumerId: 1n, requestId: 1n },
+    });
+    await vi.waitFor(() => expect(ledgers.open).toHaveBeenCalled());
+    const second = await subscribed(h);
+    expect(second.commands("SUCCESS")).toEqual([{ requestId: 100n }]);
+    expect(first.commands("SUCCESS")).toEqual([]);
+  });
+
+  test("closing the connection detaches its consumers: an Exclusive subscription takes a new consumer", async () => {
+    const h = (harness = new BrokerHarness());
+    const first = await subscribed(h);
+    first.connection.close();
+    const second = await subscribed(h);
+    expect(second.commands("SUCCESS")).toEqual([{ requestId: 100n }]);
   });
 });

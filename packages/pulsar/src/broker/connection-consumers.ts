@@ -77,6 +77,11 @@ export class ConnectionConsumers {
       });
       const durable = command.durable !== false;
       const subscription = await this.#openSubscription(ledger, command, durable);
+      if (this.#io.closed) {
+        // The connection closed while the subscription opened: attaching now would leave a consumer nobody detaches.
+        if (!durable) void subscription.close();
+        return;
+      }
       const partitionIndex = parseTopicName(ledger.name).partitionIndex;
       const consumer: OpenConsumer = {
         consumerId,
