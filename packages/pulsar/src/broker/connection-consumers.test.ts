@@ -1,7 +1,7 @@
 // Consumers of a PulsarConnection driven in process over in-memory stores: SUBSCRIBE and FLOW deliver MESSAGE
 // frames carrying the stored entries verbatim, ACK (with ACK_RESPONSE) moves the cursor, the cumulative ack of
 // entry -1 is dropped, REDELIVER sends the unacknowledged message again, an Exclusive subscription refuses a second
-// consumer, GET_LAST_MESSAGE_ID, UNSUBSCRIBE and CLOSE_CONSUMER.
+// consumer, GET_LAST_MESSAGE_ID, SEEK, UNSUBSCRIBE and CLOSE_CONSUMER.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   AckType,
@@ -300,5 +300,16 @@ describe("ConnectionConsumers lifecycle", () => {
     first.connection.close();
     const second = await subscribed(h);
     expect(second.commands("SUCCESS")).toEqual([{ requestId: 100n }]);
+  });
+
+  test("SEEK answers SUCCESS and tells the consumer to subscribe again with CLOSE_CONSUMER", async () => {
+    const h = (harness = new BrokerHarness());
+    const { ids } = await publish(h, 3);
+    const client = await subscribed(h);
+    client.send({ type: "SEEK", body: { consumerId: 1n, requestId: 20n, messageId: ids[1] as MessageIdData } });
+    await client.waitFor("CLOSE_CONSUMER");
+    await client.waitFor("SUCCESS", 2);
+    expect(client.commands("SUCCESS")[1]).toEqual({ requestId: 20n });
+    expect(client.commands("CLOSE_CONSUMER")[0]).toMatchObject({ consumerId: 1n });
   });
 });
