@@ -1,11 +1,11 @@
 // The broker's Pulsar listener under a stream of hostile frames, spoken on raw sockets (loopback only, every wait
-// bounded). 400 connections, 20 at a time, each send a valid CONNECT, a valid PRODUCER and SUBSCRIBE, then 320
-// mutated frames drawn from a fixed seed (mostly soft: unchanged, flipped entry bytes, bad checksums; rarely hard:
-// flipped bytes anywhere, truncations, wrong size fields, unknown command types, garbage) and a final unknown command; at least
-// 100,000 mutated frames reach open sockets. Every connection must be closed by
-// the broker within the frame timeout plus slack (never left hanging), the process stays up, and meanwhile a
-// pulsar-flex consumer and producer on their own topic exchange 200 messages byte-identical. At the end /healthz
-// answers 200 and a fresh raw connection is answered CONNECTED.
+// bounded). 400 connections, 20 at a time, each send a valid CONNECT, PRODUCER and SUBSCRIBE, then 320 mutated frames
+// from a seeded generator — mostly soft (unchanged, flipped entry bytes, bad checksums), rarely hard (flipped bytes
+// anywhere, truncations, wrong size fields, unknown command types, garbage) — and a final unknown command; at least
+// 100,000 mutated frames reach open sockets. Every connection must be closed by the broker within the frame timeout
+// plus slack (never left hanging), the broker stays up, and meanwhile a pulsar-flex consumer and producer on their
+// own topic exchange 200 messages byte-identical. At the end /healthz answers 200, a fresh raw connection is answered
+// CONNECTED, and the broker logged nothing at error level.
 import { randomBytes } from "node:crypto";
 import { PulsarFrameDecoder, decodeFrame } from "@nereus/pulsar/protocol";
 // @ts-expect-error pulsar-flex ships no type declarations
@@ -46,7 +46,7 @@ interface FuzzTally {
   generated: number;
   /** Mutated frames written while the socket was open. */
   frames: number;
-  /** Connections whose opening frames were all answered before the mutated ones went out. */
+  /** Connections answered CONNECTED and PRODUCER_SUCCESS before their mutated frames went out. */
   opened: number;
   connections: number;
   closedByBroker: number;
@@ -79,7 +79,10 @@ afterAll(async () => {
   await running.broker.close();
 });
 
-/** Frames that a decoder like the broker's splits and decodes before the first fault (an upper bound of those it handles). */
+/**
+ * Frames that a decoder like the broker's splits and decodes before the first fault: an upper bound of the frames the
+ * broker handles on that connection.
+ */
 function decodablePrefix(frames: readonly Uint8Array[]): number {
   const decoder = new PulsarFrameDecoder();
   let decoded = 0;
@@ -229,8 +232,10 @@ describe("the Pulsar listener under hostile frames", () => {
     };
     if (process.env.NEREUS_TEST_PRINT_FUZZ === "1") console.log(JSON.stringify(summary, undefined, 2));
 
-    expect(tally.frames).toBe(CONNECTIONS * FRAMES_PER_CONNECTION);
+    expect(tally.generated).toBe(CONNECTIONS * FRAMES_PER_CONNECTION);
+    expect(tally.frames).toBeGreaterThanOrEqual(100_000);
     expect(tally.connections).toBe(CONNECTIONS);
+    expect(tally.opened).toBe(CONNECTIONS);
     expect(tally.hung, JSON.stringify(summary)).toBe(0);
     expect(tally.closedByBroker).toBe(CONNECTIONS);
     expect(exchange.received).toEqual(sent);
@@ -238,7 +243,7 @@ describe("the Pulsar listener under hostile frames", () => {
     const health = await fetch(`http://127.0.0.1:${String(running.broker.adminPort)}/healthz`);
     expect(health.status).toBe(200);
     expect(await answersConnect()).toBe(true);
-    const severe = running.logs.filter((line) => /"level":(50|60)/.test(line));
+    const severe = running.logs.filter((line) => /"level":"(error|fatal)"/.test(line));
     expect(severe, severe.join("\n")).toEqual([]);
   }, 120_000);
 });
