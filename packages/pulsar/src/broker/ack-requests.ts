@@ -9,7 +9,7 @@ import { AckType, type CommandAck, type MessageIdData } from "../protocol/index.
 import type { AckRequest } from "../subscriptions/subscription-types.js";
 
 /** The stream offset of a readable entry `id` names; undefined when it was trimmed (acknowledged long ago). */
-export function entryOffsetOf(ledger: ManagedLedger, id: MessageIdData): number | undefined {
+function entryOffsetOf(ledger: ManagedLedger, id: MessageIdData): number | undefined {
   try {
     return ledger.positions.readableOffset(positionOfMessageId(id), ledger.bounds());
   } catch (error) {
