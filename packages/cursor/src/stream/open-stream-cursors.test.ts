@@ -1,24 +1,14 @@
 import { ErrorCode } from "@nereus/core";
-import {
-  FaultInjectingMetadataStore,
-  InMemoryMetadataStore,
-  InMemoryObjectStore,
-  MemoryWalProvider,
-  expectNereusError,
-} from "@nereus/core/testing";
+import { expectNereusError } from "@nereus/core/testing";
 import { describe, expect, it } from "vitest";
 import { newCursorRecord } from "../cursor/cursor-record-transforms.js";
 import { cursorNameHash, cursorRetentionKey, cursorRootKey } from "../keys/cursor-keys.js";
 import { cursorRetentionCodec } from "../records/cursor-retention-codec.js";
 import { cursorStateCodec } from "../records/cursor-state-codec.js";
-import { CLUSTER, type FixtureProviders, streamFixture } from "./test-fixtures/stream-fixture.js";
+import { CLUSTER, streamFixture } from "./test-fixtures/stream-fixture.js";
+import { memoryStreamProviders } from "../../test/memory-stream-providers.js";
 
-const providers: FixtureProviders = {
-  newMetadataStore: () => new InMemoryMetadataStore(),
-  withFaults: (inner) => new FaultInjectingMetadataStore(inner),
-  newObjectStore: () => new InMemoryObjectStore(),
-  newObjectWal: () => new MemoryWalProvider({ walKind: "OBJECT" }),
-};
+const providers = memoryStreamProviders;
 
 describe("writable open", () => {
   it("bootstraps a stream without cursors: owner claimed, retention ACTIVE at the stream's trim", async () => {

@@ -2,23 +2,13 @@
 // fails), a new process opens the stream, and the result is exactly one correct state: the transition fully
 // applied once its intent was durable, not at all before; the retention invariant holds; the old process is fenced.
 import { ErrorCode } from "@nereus/core";
-import {
-  FaultInjectingMetadataStore,
-  InMemoryMetadataStore,
-  InMemoryObjectStore,
-  MemoryWalProvider,
-  expectNereusError,
-} from "@nereus/core/testing";
+import { expectNereusError } from "@nereus/core/testing";
 import { describe, expect, it } from "vitest";
 import type { StreamCursors } from "./stream-cursors.js";
-import { type FixtureProviders, type StreamFixture, streamFixture } from "./test-fixtures/stream-fixture.js";
+import { type StreamFixture, streamFixture } from "./test-fixtures/stream-fixture.js";
+import { memoryStreamProviders } from "../../test/memory-stream-providers.js";
 
-const providers: FixtureProviders = {
-  newMetadataStore: () => new InMemoryMetadataStore(),
-  withFaults: (inner) => new FaultInjectingMetadataStore(inner),
-  newObjectStore: () => new InMemoryObjectStore(),
-  newObjectWal: () => new MemoryWalProvider({ walKind: "OBJECT" }),
-};
+const providers = memoryStreamProviders;
 
 type CrashPoint = { readonly txn: number; readonly when: "before" | "after" };
 

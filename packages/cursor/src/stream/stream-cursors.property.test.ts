@@ -2,23 +2,13 @@
 // floor raises, trims, reopen by a new process): the retention invariant holds after every step, refused
 // operations fail only with the codes their preconditions explain, and a reopen sees the same cursors.
 import { ErrorCode, NereusError } from "@nereus/core";
-import {
-  FaultInjectingMetadataStore,
-  InMemoryMetadataStore,
-  InMemoryObjectStore,
-  MemoryWalProvider,
-} from "@nereus/core/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { StreamCursors } from "./stream-cursors.js";
-import { type FixtureProviders, type StreamFixture, streamFixture } from "./test-fixtures/stream-fixture.js";
+import { type StreamFixture, streamFixture } from "./test-fixtures/stream-fixture.js";
+import { memoryStreamProviders } from "../../test/memory-stream-providers.js";
 
-const providers: FixtureProviders = {
-  newMetadataStore: () => new InMemoryMetadataStore(),
-  withFaults: (inner) => new FaultInjectingMetadataStore(inner),
-  newObjectStore: () => new InMemoryObjectStore(),
-  newObjectWal: () => new MemoryWalProvider({ walKind: "OBJECT" }),
-};
+const providers = memoryStreamProviders;
 
 const NAMES = ["a", "b", "c"] as const;
 const name = fc.constantFrom(...NAMES);

@@ -1,21 +1,10 @@
 import { ErrorCode } from "@nereus/core";
-import {
-  FaultInjectingMetadataStore,
-  InMemoryMetadataStore,
-  InMemoryObjectStore,
-  MemoryWalProvider,
-  expectNereusError,
-  manualGate,
-} from "@nereus/core/testing";
+import { expectNereusError, manualGate } from "@nereus/core/testing";
 import { describe, expect, it } from "vitest";
-import { type FixtureProviders, streamFixture } from "./test-fixtures/stream-fixture.js";
+import { streamFixture } from "./test-fixtures/stream-fixture.js";
+import { memoryStreamProviders } from "../../test/memory-stream-providers.js";
 
-const providers: FixtureProviders = {
-  newMetadataStore: () => new InMemoryMetadataStore(),
-  withFaults: (inner) => new FaultInjectingMetadataStore(inner),
-  newObjectStore: () => new InMemoryObjectStore(),
-  newObjectWal: () => new MemoryWalProvider({ walKind: "OBJECT" }),
-};
+const providers = memoryStreamProviders;
 
 describe("StreamCursors: create, recreate, delete", () => {
   it("creates at latest by default, at earliest, at an offset, and clamps beyond the committed end", async () => {
