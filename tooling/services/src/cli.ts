@@ -156,6 +156,8 @@ async function fetchArtifacts(args: ParsedArgs): Promise<void> {
     s3proxy: "s3proxy",
     bookkeeper: "bookkeeper",
     kafka: "kafka",
+    "pulsar-client": "pulsar-client",
+    pulsar: "pulsar",
   };
   const sets =
     only === undefined

@@ -13,10 +13,10 @@ import { isProcessAlive } from "./managed-process.js";
 import { sleep } from "./wait.js";
 
 /** Names of the artifact sets (one pom each). */
-export type ArtifactSetName = "s3proxy" | "bookkeeper" | "kafka";
+export type ArtifactSetName = "s3proxy" | "bookkeeper" | "kafka" | "pulsar-client" | "pulsar";
 
 /** Every artifact set, in a stable order. */
-export const ARTIFACT_SETS: readonly ArtifactSetName[] = ["s3proxy", "bookkeeper", "kafka"];
+export const ARTIFACT_SETS: readonly ArtifactSetName[] = ["s3proxy", "bookkeeper", "kafka", "pulsar-client", "pulsar"];
 
 const MARKER = ".complete";
 

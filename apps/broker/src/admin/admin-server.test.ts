@@ -81,3 +81,34 @@ describe("the admin server under hostile requests", () => {
     expect(await degraded.json()).toEqual({ status: "degraded", reason: "disk full" });
   });
 });
+
+describe("mounted routes", () => {
+  test("a route answers the paths it claims with any method; a failing one is a 500; the rest stays 404/405", async () => {
+    const server = await startAdminServer({
+      host: "127.0.0.1",
+      port: 0,
+      health: () => ({ ok: true }),
+      metrics: () => "",
+      routes: [
+        {
+          claims: (path) => path.startsWith("/echo/"),
+          handle: async (request, response, path) => {
+            response.writeHead(200, { "content-type": "text/plain" }).end(`${request.method ?? ""} ${path}`);
+          },
+        },
+        { claims: (path) => path === "/broken", handle: () => Promise.reject(new Error("boom")) },
+      ],
+    });
+    servers.push(server);
+    const base = `http://127.0.0.1:${String(server.port)}`;
+    const put = await fetch(`${base}/echo/a?x=1`, { method: "PUT" });
+    expect(put.status).toBe(200);
+    expect(await put.text()).toBe("PUT /echo/a");
+    const broken = await fetch(`${base}/broken`);
+    expect(broken.status).toBe(500);
+    expect(await broken.text()).toBe("internal error: boom\n");
+    expect((await fetch(`${base}/other`)).status).toBe(404);
+    expect((await fetch(`${base}/other`, { method: "DELETE" })).status).toBe(405);
+    expect((await fetch(`${base}/healthz`, { method: "POST" })).status).toBe(405);
+  });
+});

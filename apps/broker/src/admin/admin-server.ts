@@ -1,6 +1,7 @@
 // The admin HTTP endpoint: GET /healthz (200 {"status":"ok"} while serving, 503 while starting or shutting
 // down; the health function may name another status, e.g. "degraded") and GET /metrics (Prometheus text format
-// 0.0.4). Anything else is 404; methods other than GET/HEAD 405. Read-only: it changes no broker state.
+// 0.0.4). Further endpoints are mounted as AdminRoutes (any method; each route claims the paths it serves).
+// Anything else is 404; methods other than GET/HEAD on the built-in endpoints 405.
 // Hostile input stays inside: the request target is never parsed as a URL (`//` is not one), a failure while
 // answering is a 500, malformed HTTP is a 400 on that socket only, and slow senders are cut off by timeouts.
 import http from "node:http";
@@ -14,12 +15,23 @@ interface AdminHealth {
   readonly [key: string]: unknown;
 }
 
+/**
+ * Endpoints mounted next to /healthz and /metrics. `claims` decides on the path alone (no I/O); the first route
+ * that claims a path answers it with `handle`, which must end the response. A rejection becomes a 500.
+ */
+export interface AdminRoute {
+  claims(path: string): boolean;
+  handle(request: http.IncomingMessage, response: http.ServerResponse, path: string): Promise<void>;
+}
+
 export interface AdminServerOptions {
   readonly host: string;
   readonly port: number;
   readonly health: () => AdminHealth;
   /** The metrics text (Prometheus exposition format 0.0.4). */
   readonly metrics: () => string | Promise<string>;
+  /** Further endpoints, tried in order after the built-in ones (default none). */
+  readonly routes?: readonly AdminRoute[];
 }
 
 export interface AdminServer {
@@ -51,12 +63,33 @@ async function answerMetrics(options: AdminServerOptions, response: http.ServerR
     response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8" }).end(body);
 }
 
+async function answerRoute(
+  route: AdminRoute,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  path: string,
+): Promise<void> {
+  try {
+    await route.handle(request, response, path);
+  } catch (error) {
+    if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
+    response.end(`internal error: ${messageOf(error)}\n`);
+  }
+}
+
 function answer(options: AdminServerOptions, request: http.IncomingMessage, response: http.ServerResponse): void {
+  const path = requestPath(request.url);
+  if (path !== "/healthz" && path !== "/metrics") {
+    const route = options.routes?.find((candidate) => candidate.claims(path));
+    if (route !== undefined) {
+      void answerRoute(route, request, response, path);
+      return;
+    }
+  }
   if (request.method !== "GET" && request.method !== "HEAD") {
     response.writeHead(405, { allow: "GET, HEAD", "content-type": "text/plain" }).end("method not allowed\n");
     return;
   }
-  const path = requestPath(request.url);
   if (path === "/healthz") {
     let health: AdminHealth;
     try {

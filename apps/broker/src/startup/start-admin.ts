@@ -1,7 +1,7 @@
 // Start-up step 5 (when enabled): the admin HTTP server — health (200 "degraded" while the store cannot write,
 // storage-health.ts: reads are still served) and the metrics in text format. Registered for undo.
 import type { Registry } from "prom-client";
-import { type AdminServer, startAdminServer } from "../admin/admin-server.js";
+import { type AdminRoute, type AdminServer, startAdminServer } from "../admin/admin-server.js";
 import type { BrokerConfig } from "../config/broker-config.js";
 import type { KafkaListener } from "../listener/kafka-listener.js";
 import { renderMetrics } from "../metrics/broker-registry.js";
@@ -18,6 +18,7 @@ export async function startAdmin(
   storage: BrokerStorage,
   metrics: Registry,
   undo: StartupUndo,
+  routes: readonly AdminRoute[] = [],
 ): Promise<AdminServer> {
   const admin = await startAdminServer({
     host: config.admin.host,
@@ -31,6 +32,7 @@ export async function startAdmin(
       ...storageHealthReport(storage.writeHealth()),
     }),
     metrics: () => renderMetrics(metrics),
+    routes,
   });
   undo.push(() => admin.close());
   return admin;
