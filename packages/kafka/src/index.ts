@@ -11,6 +11,10 @@ export {
   type GroupCoordinatorOptions,
   type GroupCoordinatorLogger,
   type GroupCoordinatorMetrics,
+  type GroupListing,
+  type GroupOffsets,
+  type CommittedOffset,
+  type GroupState,
   type GroupClock,
   type GroupTimer,
   type GroupTopicLookup,
@@ -18,6 +22,9 @@ export {
   type GroupApiHandler,
   type GroupApiHandlers,
 } from "./groups/index.js";
+
+// Topics: the stream that holds each partition.
+export { partitionStreamName } from "./topics/kafka-topic.js";
 
 // Broker and its handler seam.
 export { createKafkaBroker, type KafkaBroker, type KafkaBrokerOptions } from "./broker/create-kafka-broker.js";

@@ -733,6 +733,28 @@ describe("DescribeGroups and ListGroups", () => {
   });
 });
 
+describe("read-only views", () => {
+  test("listGroupStates lists stored and active groups with member counts; committedOffsets reads every partition", async () => {
+    const { coordinator } = setup();
+    const { memberId, generationId } = await stableSingleMember(coordinator, "live");
+    await commit(coordinator, "live", memberId, generationId, { t: { 0: 5, 1: 7 } });
+    await commit(coordinator, "offsets-only", "", -1, { u: { 2: 11 } });
+    expect(await coordinator.listGroupStates()).toEqual([
+      { groupId: "live", protocolType: "consumer", state: "Stable", members: 1 },
+      { groupId: "offsets-only", protocolType: "", state: "Empty", members: 0 },
+    ]);
+    const live = await coordinator.committedOffsets("live");
+    expect(
+      [...(live.get("t")?.entries() ?? [])].map(([partition, record]) => [partition, record.committedOffset]),
+    ).toEqual([
+      [0, 5],
+      [1, 7],
+    ]);
+    expect((await coordinator.committedOffsets("offsets-only")).get("u")?.get(2)?.committedOffset).toBe(11);
+    expect((await coordinator.committedOffsets("nobody")).size).toBe(0);
+  });
+});
+
 describe("DeleteGroups", () => {
   const deleteGroups = (coordinator: GroupCoordinator, groups: string[], version = 2) =>
     coordinator.deleteGroups(groupRequest(42, version, { groupsNames: groups }));

@@ -90,6 +90,15 @@ export interface GroupApiHandlers {
   readonly OffsetDelete: GroupApiHandler<47>;
 }
 
+/** A group as {@link GroupCoordinator.listGroupStates} lists it. */
+export interface GroupListing {
+  readonly groupId: string;
+  readonly protocolType: string;
+  readonly state: GroupState;
+  /** Members in this coordinator's memory (0 for a group known only from its stored offsets). */
+  readonly members: number;
+}
+
 /** Counters for /metrics. */
 export interface GroupCoordinatorMetrics {
   readonly groups: number;
@@ -539,32 +548,60 @@ export class GroupCoordinator implements AsyncDisposable {
 
   async listGroups(request: RequestOf<16>): Promise<ResponseBody<16>> {
     if (this.#closed) return { throttleTimeMs: 0, errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, groups: [] };
-    const listed = new Map<string, { protocolType: string; state: GroupState }>();
+    let listed: GroupListing[];
     try {
-      for (const root of await this.#offsets.listGroups())
-        listed.set(root.groupId, { protocolType: root.protocolType, state: "Empty" });
+      listed = await this.listGroupStates();
     } catch (error) {
       return { throttleTimeMs: 0, errorCode: this.#storageErrorCode(error, "group list failed", ""), groups: [] };
     }
-    for (const group of this.#groups.values()) {
-      if (group.state !== "Dead")
-        listed.set(group.groupId, { protocolType: group.protocolType ?? "", state: group.state });
-    }
     const states = new Set(request.body.statesFilter.map((state) => state.toLowerCase()));
     const types = new Set(request.body.typesFilter.map((type) => type.toLowerCase()));
-    const groups = [...listed.entries()]
+    const groups = listed
       .filter(
-        ([, group]) =>
+        (group) =>
           (states.size === 0 || states.has(group.state.toLowerCase())) && (types.size === 0 || types.has("classic")),
       )
-      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
-      .map(([groupId, group]) => ({
-        groupId,
+      .map((group) => ({
+        groupId: group.groupId,
         protocolType: group.protocolType,
         groupState: group.state,
         groupType: "classic",
       }));
     return { throttleTimeMs: 0, errorCode: KafkaErrorCode.NONE, groups };
+  }
+
+  // ---- Read-only views (admin endpoints) -----------------------------------------------------------------------------
+
+  /**
+   * Every group of the cluster — stored (it committed offsets) or active in this coordinator, Dead ones left out —
+   * sorted by id, with its state and member count (0 for a stored group without members here). Reads the store and
+   * throws its errors; changes nothing.
+   */
+  async listGroupStates(options: { readonly signal?: AbortSignal } = {}): Promise<GroupListing[]> {
+    const listed = new Map<string, GroupListing>();
+    for (const root of await this.#offsets.listGroups(options))
+      listed.set(root.groupId, { groupId: root.groupId, protocolType: root.protocolType, state: "Empty", members: 0 });
+    for (const group of this.#groups.values()) {
+      if (group.state === "Dead") continue;
+      const members = group.memberIds.length;
+      listed.set(group.groupId, {
+        groupId: group.groupId,
+        protocolType: group.protocolType ?? "",
+        state: group.state,
+        members,
+      });
+    }
+    return [...listed.values()].sort((left, right) =>
+      left.groupId < right.groupId ? -1 : left.groupId > right.groupId ? 1 : 0,
+    );
+  }
+
+  /**
+   * The committed offsets of `groupId` — topic → partition → record — read from the store (never a cache). Empty
+   * for a group that committed nothing; throws the store's errors.
+   */
+  committedOffsets(groupId: string, options: { readonly signal?: AbortSignal } = {}): Promise<GroupOffsets> {
+    return this.#offsets.fetch(groupId, null, options);
   }
 
   // ---- DeleteGroups --------------------------------------------------------------------------------------------------
