@@ -1,7 +1,8 @@
-// PulsarLedgerIds record codec (NRM1 recordType "PulsarLedgerIds", schema 1): the next virtual ledger id no topic
-// incarnation has been given, stored at P/pulsar/ledger-ids. Allocation advances it by one with a compare-and-swap,
-// so ids are unique across brokers and restarts and never reused (an id allocated by a creation that then lost its
-// race is skipped). Payload: nextLedgerId i64 in [2^62, 2^63 - 1] (2^63 - 1: every id is used up).
+// PulsarLedgerIds record codec (NRM1 recordType "PulsarLedgerIds", schema 1): the smallest virtual ledger id no topic
+// incarnation has been given and none skipped, stored at P/pulsar/ledger-ids. Allocation hands out the next multiple
+// of 1024 above 2^62 at or above it and moves it just past that id with a compare-and-swap, so ids are unique across
+// brokers and restarts and never reused (an id allocated by a creation that then lost its race is skipped).
+// Payload: nextLedgerId i64 in [2^62, 2^63 - 1].
 import { ErrorCode, NereusError } from "@nereus/core";
 import { type RecordCodec, defineRecordCodec } from "@nereus/core/internal";
 import { readInt64, writeInt64 } from "../records/int64-field.js";

@@ -14,6 +14,13 @@ export type PulsarTopicState = "CREATING" | "ACTIVE" | "DELETING" | "DELETED";
 export const MIN_VIRTUAL_LEDGER_ID = 2n ** 62n;
 /** Largest virtual ledger id (2^63 - 2): below Long.MAX_VALUE, which clients use for "latest". */
 export const MAX_VIRTUAL_LEDGER_ID = 2n ** 63n - 2n;
+/**
+ * Distance between two ledger ids the allocator hands out (2^10): the spacing of IEEE-754 doubles in [2^62, 2^63),
+ * so every allocated id is a double exactly and survives clients that hold int64 values as JavaScript numbers.
+ */
+export const LEDGER_ID_STEP = 1024n;
+/** Largest ledger id the allocator hands out (2^63 - 1024 = 2^62 + (2^52 - 1) * 1024). */
+export const MAX_ALLOCATED_LEDGER_ID = 2n ** 63n - LEDGER_ID_STEP;
 
 /**
  * A stored topic incarnation. Invariants: `incarnation >= 1`; `streamName` is `topicStreamName(name,
