@@ -21,7 +21,7 @@ export {
 export type * from "./driver-results.js";
 export { kafkaJars, javaExecutable, javacExecutable, JDK_PACKAGE, type KafkaJars } from "./kafka-jars.js";
 export { probeKafka, waitForKafka, type ProbeResult } from "./kafka-probe.js";
-export { LoggedProcess, freePorts, logTail, type ExitStatus } from "./child-process.js";
+export { LoggedProcess, freePorts, lastMeaningfulLine, logTail, runLogged, type ExitStatus } from "./child-process.js";
 export { BaselineError } from "./errors.js";
 export { processCpuSeconds, mainThreadCpuSeconds } from "./process-cpu.js";
 export { machineCpuTicks, busyFraction, type MachineCpuTicks } from "./machine-cpu.js";
