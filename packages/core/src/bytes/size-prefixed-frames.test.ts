@@ -47,6 +47,18 @@ describe("SizePrefixedFrames", () => {
     expect(() => frames.push(new Uint8Array(0))).toThrow(/stream byte offset 5/);
   });
 
+  it("pushSettled returns the frames before a refused size together with the failure, and then only the failure", () => {
+    const frames = splitter();
+    const stream = framed([1, 2], [3], [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const settled = frames.pushSettled(stream);
+    expect(settled.frames.map((frame) => [...frame])).toEqual([[1, 2], [3]]);
+    expect(NereusError.hasCode(settled.failure, ErrorCode.DECODE_ERROR)).toBe(true);
+    expect(settled.failure?.message).toBe("Test frame at stream byte offset 11: frame size 9 is over 8");
+    expect(frames.pushSettled(framed([4]))).toEqual({ frames: [], failure: settled.failure });
+    expect(() => frames.push(new Uint8Array(0))).toThrow(/stream byte offset 11/);
+    expect(splitter().pushSettled(framed([4], [5]))).toEqual({ frames: [Uint8Array.of(4), Uint8Array.of(5)] });
+  });
+
   it("reports a stream that ends inside a frame or its prefix", () => {
     const inFrame = splitter();
     inFrame.push(framed([1, 2, 3]).subarray(0, 5));

@@ -54,7 +54,17 @@ export class SizePrefixedFrames {
 
   /** Adds a chunk and returns the frames it completed. Throws DECODE_ERROR on a refused size, and after one. */
   push(chunk: Uint8Array): Uint8Array[] {
-    if (this.#failure !== undefined) throw this.#failure;
+    const { frames, failure } = this.pushSettled(chunk);
+    if (failure !== undefined) throw failure;
+    return frames;
+  }
+
+  /**
+   * Like {@link push}, but a refused size is returned as `failure` together with the frames the chunk completed
+   * before it (a server answers those before it closes the connection). Once failed, every call returns the failure.
+   */
+  pushSettled(chunk: Uint8Array): { frames: Uint8Array[]; failure?: NereusError } {
+    if (this.#failure !== undefined) return { frames: [], failure: this.#failure };
     if (chunk.length > 0) {
       this.#chunks.push(chunk);
       this.#buffered += chunk.length;
@@ -63,13 +73,15 @@ export class SizePrefixedFrames {
     for (;;) {
       if (this.#frameSize < 0) {
         if (this.#buffered < PREFIX_BYTES) break;
-        this.#frameSize = this.#readSize();
+        const size = this.#readSize();
+        if (size === undefined) return { frames, failure: this.#failure };
+        this.#frameSize = size;
       }
       if (this.#buffered < this.#frameSize) break;
       frames.push(this.#take(this.#frameSize));
       this.#frameSize = -1;
     }
-    return frames;
+    return { frames };
   }
 
   /** Declares the end of the stream: DECODE_ERROR when a frame (or its prefix) is incomplete. */
@@ -81,26 +93,27 @@ export class SizePrefixedFrames {
     }
   }
 
-  #readSize(): number {
+  /** The next frame's size, or undefined when the protocol refuses it (the splitter is failed then). */
+  #readSize(): number | undefined {
     const field = this.#take(PREFIX_BYTES);
     const size = new DataView(field.buffer, field.byteOffset, PREFIX_BYTES).getUint32(0);
     const refused = this.#options.checkSize(size);
-    if (refused !== undefined) this.#fail(refused, this.#streamOffset - PREFIX_BYTES);
-    return size;
+    if (refused === undefined) return size;
+    this.#failure = this.#failureOf(refused, this.#streamOffset - PREFIX_BYTES);
+    return undefined;
   }
 
   #fail(reason: string, offset: number): never {
+    throw (this.#failure = this.#failureOf(reason, offset));
+  }
+
+  #failureOf(reason: string, offset: number): NereusError {
     const { context } = this.#options;
-    this.#failure = new NereusError(
-      ErrorCode.DECODE_ERROR,
-      `${context} at stream byte offset ${String(offset)}: ${reason}`,
-      {
-        details: { context, offset },
-      },
-    );
     this.#chunks.length = 0;
     this.#buffered = 0;
-    throw this.#failure;
+    return new NereusError(ErrorCode.DECODE_ERROR, `${context} at stream byte offset ${String(offset)}: ${reason}`, {
+      details: { context, offset },
+    });
   }
 
   /** Removes `size` bytes from the front of the buffer (the caller checked they are there). */
