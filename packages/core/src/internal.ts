@@ -46,3 +46,6 @@ export { checkObjectRequest, objectRangeOutside } from "./spi/check-object-reque
 
 // Timing.
 export { raceAbort } from "./timing/race-abort.js";
+
+// Optional packages of one backend (database drivers, cloud SDKs), loaded when that backend opens.
+export { importOptionalDependency, type OptionalDependency } from "./dependencies/import-optional-dependency.js";

@@ -46,6 +46,11 @@ export const ErrorCode = {
   CURSOR_STATE_CONFLICT: "CURSOR_STATE_CONFLICT",
   /** A retention transition (protection or trim) of the stream is in progress; retry later. */
   CURSOR_BUSY: "CURSOR_BUSY",
+  /**
+   * A package that one backend needs (a database driver, a cloud SDK) is not installed, or is installed and failed
+   * to load. The message names the package and how to install it; retrying does not help.
+   */
+  DEPENDENCY_UNAVAILABLE: "DEPENDENCY_UNAVAILABLE",
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
