@@ -11,6 +11,7 @@ import { Histogram, Registry } from "prom-client";
 import type { GroupCoordinator, KafkaBroker } from "@nereus/kafka";
 import type { BrokerConfig } from "./config/broker-config.js";
 import type { AdminServer } from "./admin/admin-server.js";
+import { brokerAdminRoutes } from "./admin/broker-admin-routes.js";
 import { type BrokerLogger, PinoBrokerLogger } from "./logging/broker-logger.js";
 import { type KafkaListener, ListenError } from "./listener/kafka-listener.js";
 import { LATENCY_BUCKETS_SECONDS } from "./metrics/broker-registry.js";
@@ -96,7 +97,21 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     const pulsar = config.pulsar.enabled ? await startPulsar(config, storage, logger, undo) : undefined;
     const runtimeMetrics = registerBrokerMetrics(metrics, config, startedAt, services, storage, undo);
     const admin = config.admin.enabled
-      ? await startAdmin(config, startedAt, () => serving, listener, storage, metrics, undo)
+      ? await startAdmin(config, startedAt, () => serving, listener, storage, metrics, undo, [
+          ...brokerAdminRoutes(
+            {
+              config,
+              startedAt,
+              kafka: broker,
+              coordinator,
+              storage,
+              logger,
+              ports: { kafka: listener.port, pulsar: pulsar?.listener.port },
+              serving: () => serving,
+            },
+            metrics,
+          ),
+        ])
       : undefined;
     parts = { listener, broker, coordinator, pulsar, storage, admin, runtimeMetrics, lock };
   } catch (error) {
