@@ -58,6 +58,21 @@ export class SubscriptionRegistry {
     );
   }
 
+  /**
+   * The subscriptions of `topic` this registry has open, by name (read-only: nothing is opened; one whose opening
+   * failed is left out).
+   */
+  async openedOn(topic: string): Promise<Map<string, Subscription>> {
+    const prefix = keyOf(topic, "");
+    const opened = new Map<string, Subscription>();
+    for (const [key, { opening }] of [...this.#open]) {
+      if (!key.startsWith(prefix)) continue;
+      const subscription = await opening.catch(() => undefined);
+      if (subscription !== undefined) opened.set(key.slice(prefix.length), subscription);
+    }
+    return opened;
+  }
+
   /** Closes every open subscription (their consumers are disconnected; the ack state stays). */
   async close(): Promise<void> {
     const open = [...this.#open.values()];
