@@ -1,8 +1,9 @@
 // The Pulsar TCP listener: one net.Server; per socket a PulsarFrameDecoder splits the byte stream into frames and
 // one broker PulsarConnection handles them, writing its frames back through the socket. Guard rails: connections
 // are admitted up to the per-broker and per-IP limits; a frame above the size limit or one that cannot be decoded
-// closes that socket only; a frame left incomplete for `frameTimeoutMs` closes it; reading pauses while the socket's
-// write buffer is full; a client silent for `keepAliveMs` gets a PING and one silent for twice that is closed.
+// stops the reading of that socket only, which closes once the frames before it were answered; so does a frame left
+// incomplete for `frameTimeoutMs`; reading pauses while the socket's write buffer is full; a client silent for
+// `keepAliveMs` gets a PING and one silent for twice that is closed.
 import net from "node:net";
 import type { PulsarBroker, PulsarConnection } from "@nereus/pulsar";
 import { PulsarFrameDecoder, encodeCommandFrame } from "@nereus/pulsar/protocol";
@@ -133,21 +134,41 @@ function serveSocket(socket: net.Socket, options: PulsarListenerOptions): void {
   }, options.keepAliveMs || 60_000);
   keepAlive.unref();
   timers.keepAlive = keepAlive;
-  socket.on("drain", () => socket.resume());
+  let reading = true;
+  /** Reads nothing more; the connection answers the frames before `error` and then closes the socket. */
+  const stopReading = (reason: string, error: unknown): void => {
+    reading = false;
+    clearTimeout(frameTimer);
+    socket.pause();
+    logger.info("Pulsar connection closing", { reason, error });
+    connection?.abort(reason);
+  };
+  socket.on("drain", () => {
+    if (reading) socket.resume();
+  });
   socket.on("data", (chunk: Buffer) => {
+    if (!reading) return;
     silentTicks = 0;
-    let frames: Uint8Array[];
-    try {
-      frames = decoder.push(chunk);
-      for (const frame of frames) connection?.handleFrame(frame);
-    } catch (error) {
-      finish("bad frame", error);
+    const { frames, failure } = decoder.pushSettled(chunk);
+    for (const frame of frames) {
+      try {
+        connection?.handleFrame(frame);
+      } catch (error) {
+        stopReading("bad frame", error);
+        return;
+      }
+    }
+    if (failure !== undefined) {
+      stopReading("bad frame", failure);
       return;
     }
     clearTimeout(frameTimer);
     frameTimer = undefined;
     if (decoder.midFrame) {
-      frameTimer = setTimeout(() => finish("incomplete frame", new Error("frame timeout")), options.frameTimeoutMs);
+      frameTimer = setTimeout(
+        () => stopReading("incomplete frame", new Error("frame timeout")),
+        options.frameTimeoutMs,
+      );
       frameTimer.unref();
     }
   });

@@ -1,8 +1,16 @@
 // The connection-level commands of PulsarConnection driven in process over in-memory stores: the CONNECT
-// handshake and its version negotiation, commands before CONNECT, PING, discovery (LOOKUP, PARTITIONED_METADATA)
-// and requests or commands the broker does not serve.
+// handshake and its version negotiation, commands before CONNECT, PING, discovery (LOOKUP, PARTITIONED_METADATA),
+// requests or commands the broker does not serve, and closing on a protocol error after the replies to the commands
+// before it.
+import { ErrorCode, NereusError } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
-import { LookupOutcome, PartitionedMetadataOutcome, ProtocolVersion, ServerError } from "../protocol/index.js";
+import {
+  LookupOutcome,
+  PartitionedMetadataOutcome,
+  ProtocolVersion,
+  ServerError,
+  encodeMessageEntry,
+} from "../protocol/index.js";
 import { ADVERTISED_URL, BrokerHarness } from "../../test/broker-harness.js";
 import { BROKER_PROTOCOL_VERSION } from "./pulsar-connection.js";
 
@@ -144,5 +152,76 @@ describe("PulsarConnection unserved commands", () => {
     await client.handshake();
     client.send({ type: "SEND", body: { producerId: 99n, sequenceId: 0n } });
     await expect.poll(() => client.closedReason).toContain("unknown producer");
+  });
+});
+
+describe("PulsarConnection closing on a protocol error", () => {
+  function entry(sequenceId: number): Uint8Array {
+    return encodeMessageEntry(
+      { producerName: "p", sequenceId: BigInt(sequenceId), publishTime: 1_700_000_000_000n },
+      new TextEncoder().encode(`message-${String(sequenceId)}`),
+    );
+  }
+
+  test("an undecodable frame: the commands before it are answered (SEND receipts included), then the socket closes", async () => {
+    const h = start();
+    const client = h.connect();
+    await client.handshake();
+    client.send({ type: "PRODUCER", body: { topic: "orders", producerId: 1n, requestId: 1n } });
+    for (let sequenceId = 0; sequenceId < 3; sequenceId += 1) {
+      client.sendWithEntry(
+        { type: "SEND", body: { producerId: 1n, sequenceId: BigInt(sequenceId) } },
+        entry(sequenceId),
+      );
+    }
+    client.send({ type: "LOOKUP", body: { topic: "orders", requestId: 2n } });
+    const garbage = Uint8Array.of(0, 0, 0, 2, 0xff, 0xff);
+    let failure: unknown;
+    try {
+      client.connection.handleFrame(garbage);
+    } catch (error) {
+      failure = error;
+    }
+    expect(NereusError.hasCode(failure, ErrorCode.DECODE_ERROR)).toBe(true);
+    client.connection.abort("bad frame");
+    client.send({ type: "PING", body: {} });
+    await expect.poll(() => client.closedReason).toBe("bad frame");
+    expect(client.received.map((frame) => frame.command.type).sort()).toEqual([
+      "CONNECTED",
+      "LOOKUP_RESPONSE",
+      "PRODUCER_SUCCESS",
+      "SEND_RECEIPT",
+      "SEND_RECEIPT",
+      "SEND_RECEIPT",
+    ]);
+    expect(client.commands("SEND_RECEIPT").map((receipt) => receipt.sequenceId)).toEqual([0n, 1n, 2n]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.received).toHaveLength(6);
+  });
+
+  test("a SEND of an unknown producer: the commands before it are answered, those after it are dropped", async () => {
+    const client = start().connect();
+    await client.handshake();
+    client.send({ type: "PRODUCER", body: { topic: "orders", producerId: 1n, requestId: 1n } });
+    client.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: 0n } }, entry(0));
+    client.sendWithEntry({ type: "SEND", body: { producerId: 9n, sequenceId: 0n } }, entry(1));
+    client.send({ type: "PING", body: {} });
+    await expect.poll(() => client.closedReason).toContain("unknown producer");
+    expect(client.received.map((frame) => frame.command.type)).toEqual([
+      "CONNECTED",
+      "PRODUCER_SUCCESS",
+      "SEND_RECEIPT",
+    ]);
+  });
+
+  test("a connection closed by its peer while it drains writes nothing more", async () => {
+    const client = start().connect();
+    await client.handshake();
+    client.send({ type: "PRODUCER", body: { topic: "orders", producerId: 1n, requestId: 1n } });
+    client.connection.abort("bad frame");
+    client.connection.close();
+    await client.connection.idle();
+    expect(client.received.map((frame) => frame.command.type)).toEqual(["CONNECTED"]);
+    expect(client.closedReason).toBeUndefined();
   });
 });

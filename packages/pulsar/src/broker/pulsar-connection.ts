@@ -4,7 +4,8 @@
 // open something (a topic, a subscription), never for appends or acks in flight. PING is answered with PONG;
 // discovery (PARTITIONED_METADATA, LOOKUP) points at this broker; producers and consumers are handled by
 // ConnectionProducers and ConnectionConsumers. A request this broker does not serve gets ERROR(NotAllowed); a
-// command a client never sends, an undecodable frame or a SEND it cannot place closes the connection.
+// command a client never sends, an undecodable frame or a SEND it cannot place closes the connection — after the
+// commands before it were handled and their replies written (waiting at most CLOSE_REPLY_WAIT_MS for them).
 import { ErrorCode, NereusError } from "@nereus/core";
 import { parseTopicName } from "../topics/topic-name.js";
 import {
@@ -32,6 +33,16 @@ export const BROKER_PROTOCOL_VERSION = ProtocolVersion.AUTO_CONSUME_SCHEMA;
 /** Requests this broker answers with ERROR(NotAllowed) (they carry a request id). */
 const NOT_SERVED = new Set(["GET_SCHEMA", "GET_OR_CREATE_SCHEMA", "GET_TOPICS_OF_NAMESPACE", "CONSUMER_STATS"]);
 
+/** How long a connection closing on a protocol error waits for the replies to the commands before it. */
+const CLOSE_REPLY_WAIT_MS = 5_000;
+
+/** True when the broker answers `command` with exactly one reply (a request id, or a SEND's receipt). */
+function expectsReply(command: DecodedFrame["command"]): boolean {
+  if (command.type === "SEND" || command.type === "CONNECT" || command.type === "PING") return true;
+  const body: unknown = "body" in command ? command.body : undefined;
+  return typeof body === "object" && body !== null && typeof (body as { requestId?: unknown }).requestId === "bigint";
+}
+
 /** One client connection (see the module comment). */
 export class PulsarConnection {
   readonly #io: ConnectionIo;
@@ -41,6 +52,12 @@ export class PulsarConnection {
   #connected = false;
   /** Settles once every command received so far was started. */
   #queue: Promise<void> = Promise.resolve();
+  /** Frames admitted so far (a frame's index is its position among them, from 1). */
+  #admitted = 0;
+  /** Frames admitted after this index are dropped: the connection is closing. */
+  #lastHandled = Number.POSITIVE_INFINITY;
+  /** The frame being handled: its index, and whether it was counted as owed a reply. */
+  #current = { index: 0, counted: false };
 
   constructor(context: PulsarBrokerContext, sink: ConnectionSink, onClosed: () => void) {
     this.#io = new ConnectionIo(context, sink);
@@ -54,11 +71,15 @@ export class PulsarConnection {
     this.handleDecoded(decodeFrame(frame));
   }
 
-  /** Handles one decoded frame. */
+  /** Handles one decoded frame (nothing once the connection is closing). */
   handleDecoded(frame: DecodedFrame): void {
-    if (this.#io.closed) return;
+    if (this.#io.closed || this.#admitted >= this.#lastHandled) return;
+    this.#admitted += 1;
+    const index = this.#admitted;
     this.#queue = this.#queue.then(async () => {
-      if (this.#io.closed) return;
+      if (this.#io.closed || index > this.#lastHandled) return;
+      this.#current = { index, counted: expectsReply(frame.command) };
+      if (this.#current.counted) this.#io.expectReply();
       try {
         await this.#handle(frame);
       } catch (error) {
@@ -70,10 +91,25 @@ export class PulsarConnection {
     });
   }
 
+  /**
+   * The byte stream broke after the frames handed over so far (a frame that cannot be split or decoded): those
+   * frames are still handled and answered, then the connection closes through its sink. Later frames are dropped.
+   */
+  abort(reason: string): void {
+    if (this.#io.closed) return;
+    this.#io.context.onError(new NereusError(ErrorCode.DECODE_ERROR, `Pulsar connection closed: ${reason}`));
+    this.#closeAfterReplies(reason, this.#admitted);
+  }
+
+  /** Settles once the commands handed over so far were handled (their replies may still be pending). */
+  async idle(): Promise<void> {
+    await this.#queue;
+  }
+
   /** Detaches the connection's consumers and forgets its producers. Idempotent. */
   close(): void {
     if (this.#io.closed) return;
-    this.#io.closed = true;
+    this.#io.close();
     this.#consumers.closeAll();
     this.#producers.closeAll();
     this.#onClosed();
@@ -198,9 +234,26 @@ export class PulsarConnection {
     this.#violation(`unexpected command ${type}`);
   }
 
+  /** The frame being handled breaks the protocol: it gets no reply, later frames are dropped, the connection closes. */
   #violation(reason: string): void {
     this.#io.context.onError(new NereusError(ErrorCode.INVALID_ARGUMENT, `Pulsar connection closed: ${reason}`));
-    this.#io.closeSocket(reason);
-    this.close();
+    if (this.#current.counted) this.#io.forgetReply();
+    this.#current = { ...this.#current, counted: false };
+    this.#closeAfterReplies(reason, this.#current.index);
+  }
+
+  /**
+   * Drops the frames after `lastHandled`; once those before it were handled and their replies written (or
+   * CLOSE_REPLY_WAIT_MS passed), closes the socket and the connection. Idempotent.
+   */
+  #closeAfterReplies(reason: string, lastHandled: number): void {
+    if (this.#lastHandled !== Number.POSITIVE_INFINITY) return;
+    this.#lastHandled = lastHandled;
+    this.#queue = this.#queue
+      .then(() => this.#io.repliesWritten(CLOSE_REPLY_WAIT_MS))
+      .then(() => {
+        this.#io.closeSocket(reason);
+        this.close();
+      });
   }
 }

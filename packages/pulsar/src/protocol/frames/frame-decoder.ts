@@ -67,6 +67,14 @@ export class PulsarFrameDecoder {
   }
 
   /**
+   * Like {@link push}, but an impossible or oversized totalSize is returned as `failure` together with the frames
+   * completed before it, so a broker can answer those before it closes the connection.
+   */
+  pushSettled(chunk: Uint8Array): { frames: Uint8Array[]; failure?: NereusError } {
+    return this.#frames.pushSettled(chunk);
+  }
+
+  /**
    * Declares the end of the stream. Throws DECODE_ERROR when a frame (or its totalSize field) is incomplete: the
    * peer closed the connection mid-frame.
    */
