@@ -1,3 +1,4 @@
+import { cp } from "node:fs/promises";
 import { defineConfig } from "tsup";
 
 export default defineConfig({
@@ -7,4 +8,8 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: "node20",
+  // The web console's static files (src/admin/console-route.ts serves them from beside the bundle).
+  onSuccess: async () => {
+    await cp("src/admin/console", "dist/console", { recursive: true });
+  },
 });
