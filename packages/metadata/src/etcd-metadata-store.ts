@@ -24,7 +24,8 @@ import {
   type WatchHandle,
 } from "@nereus/core";
 import { checkMetadataRequest, MAX_TXN_OPERATIONS, MetadataStoreErrors, raceAbort } from "@nereus/core/internal";
-import { Etcd3, type IKeyValue, type IOptions, type IRequestOp, type IResponseOp, type Watcher } from "etcd3";
+import type { Etcd3 as Etcd3Client, IKeyValue, IOptions, IRequestOp, IResponseOp, Watcher } from "etcd3";
+import { type Etcd3, loadEtcd3 } from "./load-etcd3.js";
 import { mapEtcdError, type EtcdErrorContext } from "./map-etcd-error.js";
 import { prefixRangeEnd, scanLowerBound } from "./key-range/utf8-key-range.js";
 
@@ -51,7 +52,8 @@ const LEASE_ID = /^[1-9][0-9]{0,18}$/;
 
 /**
  * Connects to etcd and returns an open store once etcd answered a status call within `dialTimeoutMs`.
- * Throws non-ambiguous `METADATA_UNAVAILABLE` when it does not.
+ * Throws non-ambiguous `METADATA_UNAVAILABLE` when it does not, and `DEPENDENCY_UNAVAILABLE` (before connecting)
+ * when the optional peer dependency etcd3 is missing.
  */
 export async function createEtcdMetadataStore(
   options: EtcdMetadataStoreOptions,
@@ -68,13 +70,16 @@ export async function createEtcdMetadataStore(
  */
 export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
   readonly spiVersion = METADATA_STORE_SPI_VERSION;
-  readonly #client: Etcd3;
+  readonly #client: Etcd3Client;
+  /** The loaded etcd3 module, whose error classes map-etcd-error.ts tells apart. */
+  readonly #etcd: Etcd3;
   readonly #requestTimeoutMs: number;
   readonly #watchers = new Set<Watcher>();
   #closed = false;
 
-  private constructor(client: Etcd3, requestTimeoutMs: number) {
+  private constructor(client: Etcd3Client, etcd: Etcd3, requestTimeoutMs: number) {
     this.#client = client;
+    this.#etcd = etcd;
     this.#requestTimeoutMs = requestTimeoutMs;
   }
 
@@ -87,11 +92,12 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
     const signal = operationOptions.signal;
     if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
     const dialTimeoutMs = options.dialTimeoutMs ?? 5_000;
-    const client = new Etcd3({
+    const etcd = await loadEtcd3();
+    const client = new etcd.Etcd3({
       hosts: [...options.endpoints],
       faultHandling: { host: () => RUN_ONCE, global: RUN_ONCE },
     });
-    const store = new EtcdMetadataStore(client, options.requestTimeoutMs ?? 10_000);
+    const store = new EtcdMetadataStore(client, etcd, options.requestTimeoutMs ?? 10_000);
     try {
       await store.#call({ operation: "connect", mutating: false }, signal, () =>
         client.maintenance.status({ deadline: Date.now() + dialTimeoutMs }),
@@ -240,7 +246,7 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
       await this.#whenConnected(watcher);
     } catch (error) {
       await watcher.cancel().catch(() => undefined);
-      throw mapEtcdError(error, { operation: "watch", mutating: false });
+      throw mapEtcdError(error, { operation: "watch", mutating: false }, this.#etcd);
     }
     this.#watchers.add(watcher);
     const deliver = (type: WatchEvent["type"]) => (kv: IKeyValue) => {
@@ -293,10 +299,10 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
       response = send({ deadline: Date.now() + this.#requestTimeoutMs });
     } catch (error) {
       // Thrown while building the call: nothing was sent.
-      throw mapEtcdError(error, { ...context, mutating: false });
+      throw mapEtcdError(error, { ...context, mutating: false }, this.#etcd);
     }
     const mapped = response.catch((error: unknown) => {
-      throw mapEtcdError(error, context);
+      throw mapEtcdError(error, context, this.#etcd);
     });
     return raceAbort(mapped, signal, () => {
       const cancelled = MetadataStoreErrors.cancelledInFlight(context.operation, signal as AbortSignal);

@@ -12,6 +12,7 @@ import {
   GRPCResourceExhastedError,
   GRPCUnavailableError,
 } from "etcd3";
+import * as etcd from "etcd3";
 import { describe, expect, it } from "vitest";
 import { mapEtcdError } from "./map-etcd-error.js";
 
@@ -29,10 +30,10 @@ describe("mapEtcdError", () => {
     ["unknown etcd error", new EtcdError("etcdserver: something new")],
     ["plain error", new Error("socket hang up")],
   ])("a mutating txn failing with %s is ambiguous; a read failing so is not", (_name, error) => {
-    const mappedWrite = mapEtcdError(error, write);
+    const mappedWrite = mapEtcdError(error, write, etcd);
     expect(mappedWrite).toBeInstanceOf(MetadataAmbiguousError);
     expect(mappedWrite.cause).toBe(error);
-    const mappedRead = mapEtcdError(error, read);
+    const mappedRead = mapEtcdError(error, read, etcd);
     expect(mappedRead.code).toBe(ErrorCode.METADATA_UNAVAILABLE);
     expect(MetadataAmbiguousError.isAmbiguous(mappedRead)).toBe(false);
     expect(mappedRead.retryable).toBe(true);
@@ -48,7 +49,7 @@ describe("mapEtcdError", () => {
     ["rate limited", new GRPCResourceExhastedError("8 RESOURCE_EXHAUSTED: etcdserver: too many requests")],
     ["compacted", new GRPCOutOfRangeError("11 OUT_OF_RANGE: etcdserver: mvcc: required revision has been compacted")],
   ])("a txn that provably never applied (%s) is non-ambiguous METADATA_UNAVAILABLE", (_name, error) => {
-    const mapped = mapEtcdError(error, write);
+    const mapped = mapEtcdError(error, write, etcd);
     expect(mapped.code).toBe(ErrorCode.METADATA_UNAVAILABLE);
     expect(mapped.details["ambiguous"]).toBe(false);
     expect(mapped.retryable).toBe(true);
@@ -59,25 +60,31 @@ describe("mapEtcdError", () => {
       mapEtcdError(
         new GRPCInvalidArgumentError("3 INVALID_ARGUMENT: etcdserver: duplicate key given in txn request"),
         write,
+        etcd,
       ).code,
     ).toBe(ErrorCode.INVALID_ARGUMENT);
     expect(
       mapEtcdError(
         new GRPCInvalidArgumentError("3 INVALID_ARGUMENT: etcdserver: too many operations in txn request"),
         write,
+        etcd,
       ).code,
     ).toBe(ErrorCode.METADATA_LIMIT_EXCEEDED);
-    const lease = mapEtcdError(new EtcdLeaseInvalidError("5 NOT_FOUND: etcdserver: requested lease not found"), {
-      ...write,
-      leaseId: "7",
-    });
+    const lease = mapEtcdError(
+      new EtcdLeaseInvalidError("5 NOT_FOUND: etcdserver: requested lease not found"),
+      {
+        ...write,
+        leaseId: "7",
+      },
+      etcd,
+    );
     expect(lease.code).toBe(ErrorCode.METADATA_CONDITION_FAILED);
     expect(lease.details).toMatchObject({ reason: "lease-not-found", leaseId: "7" });
-    const denied = mapEtcdError(new EtcdPermissionDeniedError("etcdserver: permission denied"), write);
+    const denied = mapEtcdError(new EtcdPermissionDeniedError("etcdserver: permission denied"), write, etcd);
     expect(denied.code).toBe(ErrorCode.METADATA_UNAVAILABLE);
     expect(denied.retryable).toBe(false);
-    expect(mapEtcdError(new ClientClosedError("KV"), write).code).toBe(ErrorCode.STORAGE_CLOSED);
+    expect(mapEtcdError(new ClientClosedError("KV"), write, etcd).code).toBe(ErrorCode.STORAGE_CLOSED);
     const original = new NereusError(ErrorCode.CANCELLED, "cancelled");
-    expect(mapEtcdError(original, write)).toBe(original);
+    expect(mapEtcdError(original, write, etcd)).toBe(original);
   });
 });

@@ -6,17 +6,21 @@
 // (see etcd-metadata-store.ts), so a "compare failed" is always the answer to our one and only attempt.
 import { MetadataAmbiguousError, NereusError } from "@nereus/core";
 import { MetadataStoreErrors } from "@nereus/core/internal";
-import {
-  ClientClosedError,
-  EtcdLeaseInvalidError,
-  EtcdPermissionDeniedError,
-  GRPCFailedPreconditionError,
-  GRPCInvalidArgumentError,
-  GRPCOutOfRangeError,
-  GRPCResourceExhastedError,
-  GRPCUnauthenticatedError,
-  GRPCUnavailableError,
-} from "etcd3";
+import type { Etcd3 } from "./load-etcd3.js";
+
+/** The etcd3 error classes the mapping tells apart (from the module the store loaded). */
+export type EtcdErrorClasses = Pick<
+  Etcd3,
+  | "ClientClosedError"
+  | "EtcdLeaseInvalidError"
+  | "EtcdPermissionDeniedError"
+  | "GRPCFailedPreconditionError"
+  | "GRPCInvalidArgumentError"
+  | "GRPCOutOfRangeError"
+  | "GRPCResourceExhastedError"
+  | "GRPCUnauthenticatedError"
+  | "GRPCUnavailableError"
+>;
 
 export interface EtcdErrorContext {
   /** SPI operation name for messages ("get", "txn", "grantLease", ...). */
@@ -33,11 +37,22 @@ const NOT_SENT =
 const TOO_LARGE = /too many operations|request is too large|message larger than max|exceeds the maximum/i;
 
 /**
- * Maps an error thrown by an etcd call. Invariant: the result is `MetadataAmbiguousError` iff `context.mutating` and
+ * Maps an error thrown by an etcd call; `etcd` is the etcd3 module the store loaded. Invariant: the result is `MetadataAmbiguousError` iff `context.mutating` and
  * the error does not prove the request was not applied.
  */
-export function mapEtcdError(error: unknown, context: EtcdErrorContext): NereusError {
+export function mapEtcdError(error: unknown, context: EtcdErrorContext, etcd: EtcdErrorClasses): NereusError {
   if (NereusError.is(error)) return error;
+  const {
+    ClientClosedError,
+    EtcdLeaseInvalidError,
+    EtcdPermissionDeniedError,
+    GRPCFailedPreconditionError,
+    GRPCInvalidArgumentError,
+    GRPCOutOfRangeError,
+    GRPCResourceExhastedError,
+    GRPCUnauthenticatedError,
+    GRPCUnavailableError,
+  } = etcd;
   const what = `etcd ${context.operation}`;
   const message = error instanceof Error ? error.message : String(error);
   if (error instanceof ClientClosedError) return MetadataStoreErrors.closed();

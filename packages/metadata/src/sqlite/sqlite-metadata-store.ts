@@ -36,7 +36,8 @@ import {
   type WatchHandle,
 } from "@nereus/core";
 import { checkMetadataRequest, MetadataStoreErrors, PrefixWatchers } from "@nereus/core/internal";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { loadBetterSqlite3 } from "./load-better-sqlite3.js";
 import { mapSqliteError } from "./map-sqlite-error.js";
 import { SqliteReadCache, type SqliteReadCacheStats } from "./sqlite-read-cache.js";
 import { ensureSpaceReserve, isNoSpaceError, releaseSpaceReserve } from "./sqlite-space-reserve.js";
@@ -127,7 +128,10 @@ type RawTxnResult =
   | { readonly succeeded: true; readonly revision: number }
   | { readonly succeeded: false; readonly current: readonly KvRow[] };
 
-/** Opens (or creates) the database file. Throws non-ambiguous `METADATA_UNAVAILABLE` when it cannot. */
+/**
+ * Opens (or creates) the database file. Throws non-ambiguous `METADATA_UNAVAILABLE` when it cannot, and
+ * `DEPENDENCY_UNAVAILABLE` (before touching the file) when the optional peer dependency better-sqlite3 is missing.
+ */
 export async function createSqliteMetadataStore(options: SqliteMetadataStoreOptions): Promise<SqliteMetadataStore> {
   return SqliteMetadataStore.open(options);
 }
@@ -230,8 +234,9 @@ export class SqliteMetadataStore implements MetadataStore, AsyncDisposable {
         `gateTimeoutMs must be a positive integer of at most 2147483647, got ${String(options.gateTimeoutMs)}`,
       );
     }
+    const Sqlite = await loadBetterSqlite3();
     try {
-      db = new Database(options.path);
+      db = new Sqlite(options.path);
       db.pragma("busy_timeout = 5000");
       const journalMode = db.pragma("journal_mode = WAL", { simple: true });
       if (journalMode !== "wal") throw new Error(`could not enable WAL journal mode (got ${String(journalMode)})`);
