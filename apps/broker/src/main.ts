@@ -1,10 +1,12 @@
-// `nereus` (also installed as `nereus-broker`): reads the command line (`--help` and `--version` print and exit),
-// then the configuration (flags > NEREUS_* > --config file > defaults), starts the broker and shuts it down
+// `nereus` (also installed as `nereus-broker`): `nereus admin …` reads a running broker's admin API
+// (cli/admin-command.ts); otherwise it reads the command line (`--help` and `--version` print and exit), then the
+// configuration (flags > NEREUS_* > --config file > defaults), starts the broker and shuts it down
 // gracefully on SIGTERM/SIGINT (a second signal exits at once). A bad command line prints one line —
 // `nereus: <problem> (see nereus --help)` — and exits 2; start-up failures print `nereus: cannot start: <reason>`
 // and exit 2 (bad configuration) or 1. Once serving, an error that escapes every request boundary (a bug, never
 // input: requests are answered or their connection closed where they fail) is logged with its stack and the broker
 // keeps serving; storage state is guarded by its own compare-and-swap commits, not by the process dying.
+import { runAdminCommand } from "./cli/admin-command.js";
 import { brokerUsage } from "./cli/broker-usage.js";
 import { brokerVersion } from "./cli/broker-version.js";
 import { type CommandLine, UsageError, parseCommandLine } from "./config/command-line.js";
@@ -38,6 +40,13 @@ function redacted(value: unknown): unknown {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === "admin") {
+    process.exitCode = await runAdminCommand(process.argv.slice(3), {
+      stdout: (text) => process.stdout.write(text),
+      stderr: (text) => process.stderr.write(text),
+    });
+    return;
+  }
   const commandLine = readCommandLine();
   if (commandLine.command === "help") {
     process.stdout.write(`${brokerUsage()}\n`);

@@ -42,16 +42,22 @@ function paragraph(text: string): string[] {
 export function brokerUsage(): string {
   return [
     "Usage: nereus [start] [options]",
+    "       nereus admin <topics|groups|brokers> [options]",
     "       nereus --help | --version",
     "",
     ...paragraph(
       "Runs the Nereus broker, which serves Kafka clients over Nereus streams. Without options it runs on the " +
         "embedded default: filesystem objects and SQLite metadata in ./.nereus-data (one broker per data " +
-        "directory), Kafka on 127.0.0.1:9092, admin HTTP (/healthz, /metrics) on 127.0.0.1:9644.",
+        "directory), Kafka on 127.0.0.1:9092, admin HTTP (/healthz, /metrics, the /admin/v1 API and the /console " +
+        "web console) on 127.0.0.1:9644.",
     ),
     "",
     "Commands:",
     ...optionLines("start", "run the broker until SIGTERM or SIGINT (the default command)"),
+    ...optionLines(
+      "admin <command>",
+      "show a running broker's topics, consumer groups (with lag) or brokers from its admin API (nereus admin --help)",
+    ),
     "",
     "General options:",
     ...optionLines("-h, --help", "print this help and exit"),
