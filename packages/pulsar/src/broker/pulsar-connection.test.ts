@@ -122,11 +122,28 @@ describe("PulsarConnection unserved commands", () => {
   test("a request the broker does not serve gets ERROR(NotAllowed) and the connection stays open", async () => {
     const client = start().connect();
     await client.handshake();
-    client.send({ type: "GET_SCHEMA", body: { requestId: 11n, topic: "orders" } });
+    client.send({ type: "CONSUMER_STATS", body: { requestId: 11n, consumerId: 1n } });
     const [error] = await client.waitFor("ERROR");
     expect(error).toMatchObject({ requestId: 11n, error: ServerError.NotAllowedError });
     client.send({ type: "PING", body: {} });
     await client.waitFor("PONG");
+    expect(client.closedReason).toBeUndefined();
+  });
+
+  test("GET_SCHEMA finds no schema, GET_OR_CREATE_SCHEMA accepts the bytes schema only", async () => {
+    const client = start().connect();
+    await client.handshake();
+    client.send({ type: "GET_SCHEMA", body: { requestId: 12n, topic: "orders" } });
+    expect((await client.waitFor("GET_SCHEMA_RESPONSE"))[0]).toMatchObject({
+      requestId: 12n,
+      errorCode: ServerError.TopicNotFound,
+    });
+    const schemaOf = (type: number) => ({ name: "orders", schemaData: new Uint8Array(0), type, properties: [] });
+    client.send({ type: "GET_OR_CREATE_SCHEMA", body: { requestId: 13n, topic: "orders", schema: schemaOf(0) } });
+    client.send({ type: "GET_OR_CREATE_SCHEMA", body: { requestId: 14n, topic: "orders", schema: schemaOf(2) } });
+    const responses = await client.waitFor("GET_OR_CREATE_SCHEMA_RESPONSE", 2);
+    expect(responses[0]).toEqual({ requestId: 13n, schemaVersion: new Uint8Array(0) });
+    expect(responses[1]).toMatchObject({ requestId: 14n, errorCode: ServerError.IncompatibleSchema });
     expect(client.closedReason).toBeUndefined();
   });
 

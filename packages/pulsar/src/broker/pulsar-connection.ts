@@ -3,19 +3,22 @@
 // versions); then commands are handled in arrival order — a command waits for the ones before it only while they
 // open something (a topic, a subscription), never for appends or acks in flight. PING is answered with PONG;
 // discovery (PARTITIONED_METADATA, LOOKUP) points at this broker; producers and consumers are handled by
-// ConnectionProducers and ConnectionConsumers. A request this broker does not serve gets ERROR(NotAllowed); a
+// ConnectionProducers and ConnectionConsumers. Topics carry no schema: GET_SCHEMA finds none and
+// GET_OR_CREATE_SCHEMA accepts only the bytes schema. A request this broker does not serve gets ERROR(NotAllowed); a
 // command a client never sends, an undecodable frame or a SEND it cannot place closes the connection — after the
 // commands before it were handled and their replies written (waiting at most CLOSE_REPLY_WAIT_MS for them).
 import { ErrorCode, NereusError } from "@nereus/core";
 import { parseTopicName } from "../topics/topic-name.js";
 import {
   type CommandConnect,
+  type CommandGetOrCreateSchema,
   type CommandLookupTopic,
   type CommandPartitionedTopicMetadata,
   type DecodedFrame,
   LookupOutcome,
   PartitionedMetadataOutcome,
   ProtocolVersion,
+  SchemaType,
   ServerError,
   decodeFrame,
 } from "../protocol/index.js";
@@ -27,11 +30,14 @@ import type { PulsarBrokerContext } from "./pulsar-broker.js";
 
 export type { ConnectionSink } from "./connection-io.js";
 
+/** What GET_SCHEMA answers (as Apache Pulsar does for a topic without a schema). */
+const NO_SCHEMA = "Topic not found or no-schema";
+
 /** The protocol version this broker speaks (clients above it are answered with it). */
 export const BROKER_PROTOCOL_VERSION = ProtocolVersion.AUTO_CONSUME_SCHEMA;
 
 /** Requests this broker answers with ERROR(NotAllowed) (they carry a request id). */
-const NOT_SERVED = new Set(["GET_SCHEMA", "GET_OR_CREATE_SCHEMA", "GET_TOPICS_OF_NAMESPACE", "CONSUMER_STATS"]);
+const NOT_SERVED = new Set(["GET_TOPICS_OF_NAMESPACE", "CONSUMER_STATS"]);
 
 /** How long a connection closing on a protocol error waits for the replies to the commands before it. */
 const CLOSE_REPLY_WAIT_MS = 5_000;
@@ -153,6 +159,13 @@ export class PulsarConnection {
         return this.#consumers.unsubscribe(command.body);
       case "CLOSE_CONSUMER":
         return this.#consumers.closeConsumer(command.body);
+      case "GET_SCHEMA":
+        return this.#io.send({
+          type: "GET_SCHEMA_RESPONSE",
+          body: { requestId: command.body.requestId, errorCode: ServerError.TopicNotFound, errorMessage: NO_SCHEMA },
+        });
+      case "GET_OR_CREATE_SCHEMA":
+        return this.#getOrCreateSchema(command.body);
       default:
         return this.#unserved(command.type, "body" in command ? command.body : undefined);
     }
@@ -216,6 +229,17 @@ export class PulsarConnection {
         brokerServiceUrl: this.#io.context.advertisedUrl,
         authoritative: true,
       },
+    });
+  }
+
+  /** Topics carry no schema: a bytes schema (None) is accepted with the empty version, a typed one is refused. */
+  #getOrCreateSchema({ requestId, schema }: CommandGetOrCreateSchema): void {
+    this.#io.send({
+      type: "GET_OR_CREATE_SCHEMA_RESPONSE",
+      body:
+        schema.type === SchemaType.None
+          ? { requestId, schemaVersion: new Uint8Array(0) }
+          : { requestId, errorCode: ServerError.IncompatibleSchema, errorMessage: "typed schemas are not supported" },
     });
   }
 
