@@ -5,11 +5,13 @@ import {
   GenerationZeroVisibleCoordinator,
   StableHeadCoordinator,
   type StreamStore,
+  type StreamStoreOptions,
   createStreamStore,
 } from "@nereus/core";
 import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@nereus/core/testing";
 import { vi } from "vitest";
-import { type PulsarBroker, createPulsarBroker } from "../src/broker/pulsar-broker.js";
+import { type PulsarBroker, type PulsarBrokerOptions, createPulsarBroker } from "../src/broker/pulsar-broker.js";
+import type { ManagedLedgerLimits } from "../src/ledger/managed-ledger.js";
 import type { PulsarConnection } from "../src/broker/pulsar-connection.js";
 import {
   type CommandBody,
@@ -25,16 +27,29 @@ import {
 export const ADVERTISED_URL = "pulsar://broker.test:6650";
 const TOTAL_SIZE_BYTES = 4;
 
-/** A broker over fresh in-memory stores. */
+/** Options of a harness broker: broker options, the ledgers' limits and the stream store's options. */
+export type BrokerHarnessOptions = Partial<Omit<PulsarBrokerOptions, "ledgers" | "advertisedUrl">> & {
+  readonly ledgerLimits?: Partial<ManagedLedgerLimits>;
+  readonly storeOptions?: Partial<StreamStoreOptions>;
+};
+
+/** A broker over fresh in-memory stores; `restart` builds a new broker over the same stores. */
 export class BrokerHarness {
   readonly metadata = new InMemoryMetadataStore();
   readonly objects = new InMemoryObjectStore();
   readonly wal = new MemoryWalProvider({ walKind: "OBJECT" });
-  readonly streams: StreamStore;
-  readonly broker: PulsarBroker;
+  streams!: StreamStore;
+  broker!: PulsarBroker;
   readonly errors: unknown[] = [];
+  readonly #options: BrokerHarnessOptions;
 
-  constructor(options: { maxMessageBytes?: number } = {}) {
+  constructor(options: BrokerHarnessOptions = {}) {
+    this.#options = options;
+    this.#open();
+  }
+
+  #open(): void {
+    const { ledgerLimits, storeOptions, ...brokerOptions } = this.#options;
     this.streams = createStreamStore({
       metadata: this.metadata,
       cluster: "pulsar-broker-test",
@@ -42,6 +57,7 @@ export class BrokerHarness {
       walWriters: [this.wal],
       walReaders: [this.wal],
       completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator()],
+      ...storeOptions,
     });
     this.broker = createPulsarBroker({
       ledgers: {
@@ -50,12 +66,23 @@ export class BrokerHarness {
         streams: this.streams,
         cluster: "pulsar-broker-test",
         defaultProfile: "OBJECT_WAL_SYNC_OBJECT",
+        ...(ledgerLimits === undefined ? {} : { ledgerLimits }),
       },
       advertisedUrl: ADVERTISED_URL,
       producerNamePrefix: "test",
       onError: (error) => this.errors.push(error),
-      ...options,
+      ...brokerOptions,
     });
+  }
+
+  /**
+   * A new broker and stream store over the same metadata, objects and WAL (a process restart). `crash`: the old
+   * broker is abandoned without closing it (nothing it would write on close is written), as after kill -9.
+   */
+  async restart(options: { readonly crash?: boolean } = {}): Promise<void> {
+    if (options.crash !== true) await this.broker.close();
+    await this.streams.close();
+    this.#open();
   }
 
   /** A new client connection to the broker. */
@@ -120,6 +147,16 @@ export class TestClient {
       if (this.commands(type).length < count) throw new Error(`waiting for ${String(count)} ${type}`);
     });
     return this.commands(type);
+  }
+
+  /** Waits until `condition` holds (at most `timeoutMs`). */
+  async waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+    await vi.waitFor(
+      () => {
+        if (!condition()) throw new Error("condition not met yet");
+      },
+      { timeout: timeoutMs, interval: 5 },
+    );
   }
 
   /** Sends CONNECT and waits for CONNECTED. */

@@ -1,10 +1,12 @@
 // Producers of a PulsarConnection driven in process over in-memory stores: PRODUCER opens one (its name assigned
 // when the client sent none), SENDs in flight are stored byte-exact and answered in send order with (virtual
-// ledger id, offset), a bad checksum is refused without storing anything, and CLOSE_PRODUCER answers SUCCESS after
-// the producer's sends.
+// ledger id, offset), a bad checksum, unreadable metadata, an oversized payload or a message count the metadata
+// contradicts are refused without storing anything, and CLOSE_PRODUCER answers SUCCESS after the producer's sends.
+import { crc32c } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
 import { ServerError, encodeMessageEntry } from "../protocol/index.js";
-import { BrokerHarness, type TestClient } from "../../test/broker-harness.js";
+import { BrokerHarness, type BrokerHarnessOptions, type TestClient } from "../../test/broker-harness.js";
+import { messageEntry, sendAnswers, sendEntry } from "../../test/producer-frames.js";
 
 const TOPIC = "persistent://public/default/orders";
 
@@ -14,6 +16,12 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/** `entry` with its checksum (over the bytes after it) recomputed. */
+function withChecksum(entry: Uint8Array): Uint8Array {
+  new DataView(entry.buffer, entry.byteOffset).setUint32(2, crc32c(entry.subarray(6)));
+  return entry;
+}
+
 function entry(sequenceId: number, text: string): Uint8Array {
   return encodeMessageEntry(
     { producerName: "p", sequenceId: BigInt(sequenceId), publishTime: 1_700_000_000_000n },
@@ -21,8 +29,11 @@ function entry(sequenceId: number, text: string): Uint8Array {
   );
 }
 
-async function producerClient(producerName?: string): Promise<{ h: BrokerHarness; client: TestClient }> {
-  const h = (harness = new BrokerHarness());
+async function producerClient(
+  producerName?: string,
+  options: BrokerHarnessOptions = {},
+): Promise<{ h: BrokerHarness; client: TestClient }> {
+  const h = (harness = new BrokerHarness(options));
   const client = h.connect();
   await client.handshake();
   client.send({
@@ -76,12 +87,57 @@ describe("ConnectionProducers", () => {
 
   test("SEND_RECEIPT echoes the highest sequence id of a batch", async () => {
     const { client } = await producerClient();
-    client.sendWithEntry(
-      { type: "SEND", body: { producerId: 1n, sequenceId: 10n, highestSequenceId: 12n, numMessages: 3 } },
-      entry(10, "batch"),
-    );
+    sendEntry(client, 1n, 10n, messageEntry("p", 10n, "batch", { batch: 3 }), 3);
     const [receipt] = await client.waitFor("SEND_RECEIPT");
     expect(receipt).toMatchObject({ sequenceId: 10n, highestSequenceId: 12n });
+  });
+
+  test("a SEND whose message count contradicts its metadata is refused NotAllowedError, in order, nothing stored", async () => {
+    const { h, client } = await producerClient();
+    sendEntry(client, 1n, 0n, messageEntry("p", 0n, "one message"), 3);
+    sendEntry(client, 1n, 1n, messageEntry("p", 1n, "a batch of two", { batch: 2 }));
+    sendEntry(client, 1n, 3n, messageEntry("p", 3n, "a batch of two", { batch: 2 }), 2);
+    await client.waitFor("SEND_RECEIPT");
+    expect(sendAnswers(client)).toEqual([
+      ["SEND_ERROR", 0n],
+      ["SEND_ERROR", 1n],
+      ["SEND_RECEIPT", 3n],
+    ]);
+    expect(client.commands("SEND_ERROR").map((error) => error.error)).toEqual([
+      ServerError.NotAllowedError,
+      ServerError.NotAllowedError,
+    ]);
+    expect(client.commands("SEND_ERROR")[0]?.message).toContain("declares 3 message(s)");
+    expect((await h.broker.context.ledgers.open(TOPIC)).numberOfEntries()).toBe(1);
+    expect(client.closedReason).toBeUndefined();
+  });
+
+  test("a payload larger than maxMessageBytes is refused NotAllowedError; one of exactly that size is stored", async () => {
+    const { h, client } = await producerClient(undefined, { maxMessageBytes: 1_000 });
+    sendEntry(client, 1n, 0n, messageEntry("p", 0n, "x".repeat(1_001)));
+    sendEntry(client, 1n, 1n, messageEntry("p", 1n, "y".repeat(1_000)));
+    await client.waitFor("SEND_RECEIPT");
+    expect(sendAnswers(client)).toEqual([
+      ["SEND_ERROR", 0n],
+      ["SEND_RECEIPT", 1n],
+    ]);
+    expect(client.commands("SEND_ERROR")[0]).toMatchObject({ error: ServerError.NotAllowedError });
+    expect(client.commands("SEND_ERROR")[0]?.message).toContain("1001 bytes exceeds the maximum message size of 1000");
+    expect((await h.broker.context.ledgers.open(TOPIC)).numberOfEntries()).toBe(1);
+  });
+
+  test("an entry whose metadata cannot be read (checksum intact) is refused NotAllowedError", async () => {
+    const { h, client } = await producerClient();
+    // The metadata size cuts off its last field (a required one); the checksum is recomputed over the change.
+    const unreadable = encodeMessageEntry({ producerName: "p", sequenceId: 0n, publishTime: 1n }, new Uint8Array([1]));
+    const metadataSize = new DataView(unreadable.buffer).getUint32(6);
+    const broken = unreadable.slice();
+    new DataView(broken.buffer).setUint32(6, metadataSize - 2);
+    sendEntry(client, 1n, 0n, withChecksum(broken));
+    const [error] = await client.waitFor("SEND_ERROR");
+    expect(error).toMatchObject({ sequenceId: 0n, error: ServerError.NotAllowedError });
+    expect(error?.message).toContain("metadata cannot be read");
+    expect((await h.broker.context.ledgers.open(TOPIC)).numberOfEntries()).toBe(0);
   });
 
   test("a SEND with a bad checksum is answered SEND_ERROR(ChecksumError) in order and nothing is stored", async () => {

@@ -4,10 +4,12 @@
 // connection writes its frames through the sink it was given. Topics are created on first use (not partitioned) with
 // the broker's default storage profile unless a policy says otherwise.
 import { ErrorCode, NereusError } from "@nereus/core";
+import { TopicDeduplications } from "../dedup/topic-deduplications.js";
 import { ManagedLedgerFactory, type ManagedLedgerFactoryOptions } from "../ledger/managed-ledger-factory.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../protocol/index.js";
 import { PulsarConnection, type ConnectionSink } from "./pulsar-connection.js";
 import { SubscriptionRegistry } from "./subscription-registry.js";
+import { TopicProducers } from "./topic-producers.js";
 
 export interface PulsarBrokerOptions {
   /** The stores, cluster and default profile the managed ledgers use. */
@@ -22,12 +24,27 @@ export interface PulsarBrokerOptions {
   readonly producerNamePrefix?: string;
   /** Failures no client is told about (dispatch errors, failed closes); default ignored. */
   readonly onError?: (error: unknown) => void;
+  /** Broker-wide default of broker-side deduplication by producer sequence id (default false). */
+  readonly deduplication?: boolean;
+  /** Whether a topic (canonical name) is deduplicated: its topic or namespace policy; default `deduplication`. */
+  readonly deduplicationEnabled?: (topic: string) => Promise<boolean>;
+  /** Entries a deduplicated topic stores between two checkpoints of its sequence table (default 1,000). */
+  readonly deduplicationCheckpointEntries?: number;
 }
+
+/** Entries a deduplicated topic stores between two checkpoints, by default (as Pulsar brokers do). */
+const DEFAULT_DEDUP_CHECKPOINT_ENTRIES = 1_000;
 
 /** What the connections of one broker share. */
 export interface PulsarBrokerContext {
   readonly ledgers: ManagedLedgerFactory;
   readonly subscriptions: SubscriptionRegistry;
+  /** The producers of every topic, across connections (access modes, producer names, topic epochs). */
+  readonly producers: TopicProducers;
+  /** The deduplication states of the deduplicated topics. */
+  readonly deduplication: TopicDeduplications;
+  /** Whether `topic` (a canonical name) is deduplicated, by policy or the broker default. */
+  deduplicationEnabled(topic: string): Promise<boolean>;
   readonly advertisedUrl: string;
   readonly maxMessageBytes: number;
   readonly serverVersion: string;
@@ -41,7 +58,10 @@ export interface PulsarBroker {
   readonly context: PulsarBrokerContext;
   /** A new connection whose frames go to `sink`. Throws STORAGE_CLOSED once the broker is closed. */
   openConnection(sink: ConnectionSink): PulsarConnection;
-  /** Closes every connection, the subscriptions and the ledgers (the stores stay open). Idempotent. */
+  /**
+   * Closes every connection, the subscriptions, the deduplication states (each checkpointed) and the ledgers (the
+   * stores stay open). Idempotent.
+   */
   close(): Promise<void>;
 }
 
@@ -54,13 +74,31 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
       { retryable: false },
     );
   }
+  const checkpointEntries = options.deduplicationCheckpointEntries ?? DEFAULT_DEDUP_CHECKPOINT_ENTRIES;
+  if (!Number.isSafeInteger(checkpointEntries) || checkpointEntries < 1) {
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `deduplicationCheckpointEntries must be a positive integer, got ${String(checkpointEntries)}`,
+      { retryable: false },
+    );
+  }
   const onError = options.onError ?? ((): void => undefined);
   const ledgers = new ManagedLedgerFactory(options.ledgers);
+  const deduplicationDefault = options.deduplication ?? false;
   const prefix = `${options.producerNamePrefix ?? "nereus"}-${Date.now().toString(36)}`;
   let producers = 0;
   const context: PulsarBrokerContext = {
     ledgers,
     subscriptions: new SubscriptionRegistry({ permitOverdraft: true, onError }),
+    producers: new TopicProducers(),
+    deduplication: new TopicDeduplications({
+      metadata: options.ledgers.metadata,
+      streams: options.ledgers.streams,
+      keyspace: ledgers.topics.keyspace,
+      checkpointEntries,
+      onError,
+    }),
+    deduplicationEnabled: options.deduplicationEnabled ?? (() => Promise.resolve(deduplicationDefault)),
     advertisedUrl: options.advertisedUrl,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     serverVersion: options.serverVersion ?? "Nereus",
@@ -86,6 +124,7 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
       closing ??= (async () => {
         for (const connection of [...connections]) connection.close();
         await context.subscriptions.close();
+        await context.deduplication.close();
         await ledgers.close();
       })();
       return closing;

@@ -1,6 +1,7 @@
 // Rebuilds a topic stream's producer sequence table from what is committed: the stored checkpoint when it fits the
 // stream (at or below the committed end), then every entry after it (or after the trim offset, whichever is later)
-// replayed in offset order. A checkpoint that cannot be read or does not fit is ignored and the whole retained
+// replayed in offset order (markers and the chunks before a message's last one are skipped, as on the send path,
+// see tracked-sequence.ts). A checkpoint that cannot be read or does not fit is ignored and the whole retained
 // stream is replayed. `catchUpProducerSequences` applies what a live table missed; `writeDedupCheckpoint` stores a
 // table so the next recovery replays less. Reads only the stream; one metadata read and one put.
 import { ErrorCode, type MetadataStore, NereusError, type StreamHead, type StreamStore } from "@nereus/core";
@@ -8,6 +9,7 @@ import { parseEntryMetadata } from "../entries/entry-metadata.js";
 import type { PulsarKeyspace } from "../topics/pulsar-keys.js";
 import { type DedupCheckpoint, dedupCheckpointCodec } from "./dedup-checkpoint-codec.js";
 import { ProducerSequences } from "./producer-sequences.js";
+import { trackedSequenceOf } from "./tracked-sequence.js";
 
 export interface RecoverProducerSequencesInput {
   readonly metadata: MetadataStore;
@@ -88,8 +90,9 @@ export async function catchUpProducerSequences(input: CatchUpProducerSequencesIn
     });
     for (const entry of result.entries) {
       if (entry.offset >= head.committedEndOffset) break;
-      const described = parseEntryMetadata(entry.payload);
-      sequences.applyEntry(entry.offset, described.producerName, described.lastSequenceId);
+      const tracked = trackedSequenceOf(parseEntryMetadata(entry.payload));
+      if (tracked === undefined) sequences.advanceTo(entry.offset + 1);
+      else sequences.applyEntry(entry.offset, tracked.producerName, tracked.lastSequenceId);
       applied += 1;
     }
     if (result.nextOffset <= offset) {

@@ -1,0 +1,24 @@
+// Which entries broker-side deduplication judges and remembers, read from an entry's metadata: every entry of a
+// producer except internal markers and the chunks before the last one of a chunked message (all chunks share the
+// message's sequence id; only the last one completes it). The live send path and recovery from the stream both
+// decide through here, so a table rebuilt from storage equals the one kept while sending.
+import type { EntryMetadata } from "../entries/entry-metadata.js";
+
+/** The sequence ids an entry stands for, as deduplication sees them. */
+export interface TrackedSequence {
+  readonly producerName: string;
+  /** Sequence id of the first message (what a send is judged by). */
+  readonly sequenceId: bigint;
+  /** Sequence id of the last message: max(sequenceId, highestSequenceId) (what is remembered). */
+  readonly lastSequenceId: bigint;
+}
+
+/** The sequence ids deduplication tracks for `entry`, or undefined for a marker or a chunk before the last one. */
+export function trackedSequenceOf(entry: EntryMetadata): TrackedSequence | undefined {
+  if (entry.isMarker) return undefined;
+  const { chunkId, numChunksFromMsg } = entry.metadata;
+  if (entry.isChunk && chunkId !== undefined && numChunksFromMsg !== undefined && chunkId < numChunksFromMsg - 1) {
+    return undefined;
+  }
+  return { producerName: entry.producerName, sequenceId: entry.sequenceId, lastSequenceId: entry.lastSequenceId };
+}
