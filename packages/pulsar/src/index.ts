@@ -78,3 +78,8 @@ export {
   type PulsarBrokerContext,
 } from "./broker/pulsar-broker.js";
 export { PulsarConnection, BROKER_PROTOCOL_VERSION, type ConnectionSink } from "./broker/pulsar-connection.js";
+
+// The admin REST API (v2 paths of Pulsar's PulsarAdmin) without HTTP.
+export { createPulsarAdmin, type PulsarAdmin, type PulsarAdminOptions } from "./admin/pulsar-admin.js";
+export type { AdminMethod, AdminRequest, AdminResponse } from "./admin/admin-exchange.js";
+export { parseJsonText, stringifyJson, type JsonValue, type JsonObject } from "./admin/json-text.js";

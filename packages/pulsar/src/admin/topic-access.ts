@@ -1,0 +1,74 @@
+// How admin operations reach a topic and its subscriptions through the broker's shared state: whether a name is a
+// partitioned topic (and its partitions), the open ledger of an existing topic (404 when it has no incarnation),
+// the cursor of a subscription (404 when there is none), and the broker's open Subscription for operations that
+// must go through dispatch (a reset disconnects the consumers as a client seek does). Opening a ledger claims the
+// topic's cursors for this broker, as serving a client does.
+import { ErrorCode, NereusError } from "@nereus/core";
+import type { CursorHandle } from "@nereus/cursor";
+import type { PulsarBrokerContext } from "../broker/pulsar-broker.js";
+import type { ManagedLedger } from "../ledger/managed-ledger.js";
+import type { Subscription } from "../subscriptions/subscription.js";
+import type { PulsarPartitionedTopic } from "../topics/partitioned-topic.js";
+import { type TopicName, partitionTopicName } from "../topics/topic-name.js";
+import { notFound } from "./admin-exchange.js";
+
+/** The topics an operation on a name covers: the partitions of a partitioned topic, else the topic itself. */
+export interface TopicTargets {
+  readonly partitioned: PulsarPartitionedTopic | undefined;
+  readonly topics: readonly TopicName[];
+}
+
+/** Topic and subscription lookups of the admin operations over one broker's ledgers and subscriptions. */
+export class TopicAccess {
+  readonly broker: PulsarBrokerContext;
+
+  constructor(broker: PulsarBrokerContext) {
+    this.broker = broker;
+  }
+
+  /** The partitioned-topic record of `name` (undefined for a partition or a non-partitioned topic). */
+  async partitioned(name: TopicName, signal?: AbortSignal): Promise<PulsarPartitionedTopic | undefined> {
+    if (name.partitionIndex >= 0) return undefined;
+    return this.broker.ledgers.partitionedTopics.get(name, signal);
+  }
+
+  /** The partitions of `name` when it is a partitioned topic, else `name` alone. */
+  async targets(name: TopicName, signal?: AbortSignal): Promise<TopicTargets> {
+    const partitioned = await this.partitioned(name, signal);
+    if (partitioned === undefined) return { partitioned, topics: [name] };
+    return { partitioned, topics: partitionsOf(name, partitioned.partitionCount) };
+  }
+
+  /** The open ledger of the existing topic `name`; 404 when it has no incarnation. */
+  async ledger(name: TopicName, signal?: AbortSignal): Promise<ManagedLedger> {
+    try {
+      return await this.broker.ledgers.open(name, { create: false, signal });
+    } catch (error) {
+      if (NereusError.hasCode(error, ErrorCode.STREAM_NOT_FOUND)) throw notFound(`Topic ${name.fullName} not found`);
+      throw error;
+    }
+  }
+
+  /** The cursor of subscription `subscription` of `ledger`; 404 when there is none. */
+  cursor(ledger: ManagedLedger, subscription: string): CursorHandle {
+    const handle = ledger.cursors.get(subscription);
+    if (handle === undefined) throw notFound(`Subscription ${subscription} not found`);
+    return handle;
+  }
+
+  /** The broker's Subscription `subscription` of `ledger` (opened over its existing cursor); 404 without one. */
+  async subscription(ledger: ManagedLedger, subscription: string): Promise<Subscription> {
+    this.cursor(ledger, subscription);
+    return this.broker.subscriptions.open(ledger, subscription, "latest");
+  }
+
+  /** The Subscriptions of topic `name` the broker has open, by subscription name. */
+  opened(name: TopicName): Promise<Map<string, Subscription>> {
+    return this.broker.subscriptions.openedOn(name.fullName);
+  }
+}
+
+/** Partitions 0 .. count - 1 of the partitioned topic `name`. */
+export function partitionsOf(name: TopicName, count: number): TopicName[] {
+  return Array.from({ length: count }, (_, index) => partitionTopicName(name, index));
+}
