@@ -17,6 +17,45 @@ describe("PulsarKeyspace", () => {
     expect(keyspace.namespaceTopicsPrefix("acme", "billing")).toBe("/nereus/clusters/c1/pulsar/topics/acme/billing/");
     expect(keyspace.ledgerIdsKey()).toBe("/nereus/clusters/c1/pulsar/ledger-ids");
     expect(keyspace.dedupKey("s-abc")).toBe("/nereus/clusters/c1/pulsar/dedup/s-abc");
+    expect(keyspace.namespacePoliciesKey("acme", "billing")).toBe(
+      "/nereus/clusters/c1/pulsar/policies/namespaces/acme/billing",
+    );
+    expect(keyspace.topicPoliciesKey(parseTopicName("acme/billing/orders"))).toBe(
+      "/nereus/clusters/c1/pulsar/policies/topics/acme/billing/orders",
+    );
+    expect(keyspace.schemaKey(parseTopicName("acme/billing/orders"), 12n)).toBe(
+      "/nereus/clusters/c1/pulsar/schemas/acme/billing/orders/0000000000000000012",
+    );
+    expect(keyspace.schemaVersionsPrefix(parseTopicName("acme/billing/orders"))).toBe(
+      "/nereus/clusters/c1/pulsar/schemas/acme/billing/orders/",
+    );
+  });
+
+  test("policy and schema keys parse back; schema keys sort by version", () => {
+    const topic = parseTopicName("acme/billing/orders");
+    expect(keyspace.parseNamespacePoliciesKey(keyspace.namespacePoliciesKey("acme", "billing"))).toBe("acme/billing");
+    expect(keyspace.parseTopicPoliciesKey(keyspace.topicPoliciesKey(topic))).toBe(topic.fullName);
+    const versions = [0n, 9n, 10n, 2n ** 63n - 1n];
+    const keys = versions.map((version) => keyspace.schemaKey(topic, version));
+    expect([...keys].sort()).toEqual(keys);
+    expect(keys.map((key) => keyspace.parseSchemaKey(key))).toEqual(
+      versions.map((version) => ({ topic: topic.fullName, version })),
+    );
+    for (const key of [
+      `${keyspace.namespacePoliciesKey("acme", "billing")}/x`,
+      keyspace.topicPoliciesKey(topic),
+      keyspace.topicKey(topic),
+    ]) {
+      thrownError(() => keyspace.parseNamespacePoliciesKey(key), ErrorCode.DECODE_ERROR);
+    }
+    for (const key of [
+      keyspace.schemaVersionsPrefix(topic) + "12",
+      keyspace.schemaVersionsPrefix(topic) + "9".repeat(19),
+      keyspace.topicKey(topic) + "/0000000000000000001",
+    ]) {
+      thrownError(() => keyspace.parseSchemaKey(key), ErrorCode.DECODE_ERROR);
+    }
+    thrownError(() => keyspace.schemaKey(topic, -1n), ErrorCode.INVALID_ARGUMENT);
   });
 
   test("topic keys parse back to the full name, and a namespace's topics share its scan prefix", () => {

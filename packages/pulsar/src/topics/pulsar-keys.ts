@@ -6,6 +6,12 @@
 //                                                                  partitioned topic (its partition count)
 //   P/pulsar/ledger-ids                                            the virtual ledger id counter
 //   P/pulsar/dedup/{streamId}                                      the producer-sequence checkpoint of one stream
+//   P/pulsar/policies/namespaces/{tenant}/{namespace}              one PulsarNamespacePolicies record
+//   P/pulsar/policies/topics/{tenant}/{namespace}/{localName}      one PulsarTopicPolicies record (a partitioned
+//                                                                  topic's, for all its partitions)
+//   P/pulsar/schemas/{tenant}/{namespace}/{localName}/{version}    one PulsarSchema record per schema version of a
+//                                                                  topic (a partitioned topic's, for all its
+//                                                                  partitions); version in 19 decimal digits
 //
 // Every dynamic component goes through core's key-component codec, so a namespace's topics are one prefix scan.
 // Builders take parsed names; parsers accept exactly what the builders produce and throw DECODE_ERROR otherwise.
@@ -20,9 +26,18 @@ const PulsarKeySegment = {
   PARTITIONED_TOPICS: "partitioned-topics",
   LEDGER_IDS: "ledger-ids",
   DEDUP: "dedup",
+  POLICIES: "policies",
+  NAMESPACES: "namespaces",
+  SCHEMAS: "schemas",
 } as const;
 
-type TopicFolder = typeof PulsarKeySegment.TOPICS | typeof PulsarKeySegment.PARTITIONED_TOPICS;
+/** Folders (below P/pulsar) whose keys end in {tenant}/{namespace}/{localName}. */
+type TopicFolder = "topics" | "partitioned-topics" | "policies/topics" | "schemas";
+
+/** Digits of a schema version in a key (every version in [0, 2^63 - 1] fits, zero-padded so keys sort by version). */
+const SCHEMA_VERSION_DIGITS = 19;
+const SCHEMA_VERSION = /^[0-9]{19}$/;
+const MAX_SCHEMA_VERSION = 2n ** 63n - 1n;
 
 function malformed(key: string, kind: string, cause?: unknown): NereusError {
   return new NereusError(ErrorCode.DECODE_ERROR, `${JSON.stringify(key)} is not a ${kind} key`, {
@@ -90,6 +105,63 @@ export class PulsarKeyspace {
     } catch (cause) {
       throw malformed(key, "Pulsar dedup", cause);
     }
+  }
+
+  /** `P/pulsar/policies/namespaces/{tenant}/{namespace}`. */
+  namespacePoliciesKey(tenant: string, namespace: string): string {
+    const folder = `${this.root}/${PulsarKeySegment.POLICIES}/${PulsarKeySegment.NAMESPACES}`;
+    return `${folder}/${encodeKeyComponent(tenant)}/${encodeKeyComponent(namespace)}`;
+  }
+
+  /** The `tenant/namespace` a namespace-policies key names; DECODE_ERROR for any other key. */
+  parseNamespacePoliciesKey(key: string): string {
+    const prefix = `${this.root}/${PulsarKeySegment.POLICIES}/${PulsarKeySegment.NAMESPACES}/`;
+    const parts = key.startsWith(prefix) ? key.slice(prefix.length).split("/") : [];
+    if (parts.length !== 2) throw malformed(key, "Pulsar namespace-policies");
+    try {
+      const [tenant, namespace] = parts.map(decodeKeyComponent) as [string, string];
+      const name = `${tenant}/${namespace}`;
+      if (this.namespacePoliciesKey(tenant, namespace) !== key) throw malformed(key, "Pulsar namespace-policies");
+      return name;
+    } catch (cause) {
+      throw malformed(key, "Pulsar namespace-policies", cause);
+    }
+  }
+
+  /** `P/pulsar/policies/topics/{tenant}/{namespace}/{localName}`. */
+  topicPoliciesKey(topic: TopicName): string {
+    return (
+      this.#namespacePrefix("policies/topics", topic.tenant, topic.namespace) + encodeKeyComponent(topic.localName)
+    );
+  }
+
+  /** The full topic name a topic-policies key names; DECODE_ERROR for any other key. */
+  parseTopicPoliciesKey(key: string): string {
+    return this.#parseTopicFolderKey(key, "policies/topics", "Pulsar topic-policies");
+  }
+
+  /** `P/pulsar/schemas/{tenant}/{namespace}/{localName}/`: scan prefix of a topic's schema versions. */
+  schemaVersionsPrefix(topic: TopicName): string {
+    return `${this.#namespacePrefix(PulsarKeySegment.SCHEMAS, topic.tenant, topic.namespace)}${encodeKeyComponent(topic.localName)}/`;
+  }
+
+  /** `P/pulsar/schemas/{tenant}/{namespace}/{localName}/{version}` (version in [0, 2^63 - 1]). */
+  schemaKey(topic: TopicName, version: bigint): string {
+    if (version < 0n || version > MAX_SCHEMA_VERSION) {
+      throw new NereusError(ErrorCode.INVALID_ARGUMENT, `schema version ${String(version)} is outside [0, 2^63 - 1]`);
+    }
+    return this.schemaVersionsPrefix(topic) + version.toString().padStart(SCHEMA_VERSION_DIGITS, "0");
+  }
+
+  /** The full topic name and version a schema key names; DECODE_ERROR for any other key. */
+  parseSchemaKey(key: string): { readonly topic: string; readonly version: bigint } {
+    const at = key.lastIndexOf("/");
+    const digits = key.slice(at + 1);
+    if (at < 0 || !SCHEMA_VERSION.test(digits) || BigInt(digits) > MAX_SCHEMA_VERSION) {
+      throw malformed(key, "Pulsar schema");
+    }
+    const topic = this.#parseTopicFolderKey(key.slice(0, at), PulsarKeySegment.SCHEMAS, "Pulsar schema");
+    return { topic, version: BigInt(digits) };
   }
 
   #namespacePrefix(folder: TopicFolder, tenant: string, namespace: string): string {

@@ -2,7 +2,7 @@ import { ErrorCode } from "@nereus/core";
 import { thrownError } from "../../test/thrown-error.js";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { isCanonicalTopicName, parseTopicName, partitionTopicName } from "./topic-name.js";
+import { isCanonicalTopicName, parseNamespaceName, parseTopicName, partitionTopicName } from "./topic-name.js";
 
 describe("parseTopicName", () => {
   test("short forms expand to persistent://public/default and persistent://tenant/namespace", () => {
@@ -76,5 +76,18 @@ describe("parseTopicName", () => {
       }),
     );
     expect(isCanonicalTopicName("orders")).toBe(false);
+  });
+});
+
+describe("parseNamespaceName", () => {
+  test("tenant/namespace, each part following Pulsar's naming rule", () => {
+    expect(parseNamespaceName("acme/billing-2")).toEqual({
+      name: "acme/billing-2",
+      tenant: "acme",
+      namespace: "billing-2",
+    });
+    for (const bad of ["acme", "acme/", "/billing", "acme/billing/x", "ac me/billing", ""]) {
+      thrownError(() => parseNamespaceName(bad), ErrorCode.INVALID_ARGUMENT);
+    }
   });
 });

@@ -96,6 +96,28 @@ export function parseTopicName(name: string): TopicName {
   return { fullName, tenant, namespace, localName, partitionIndex, partitionedTopicName };
 }
 
+/** A parsed namespace name. */
+export interface NamespaceName {
+  /** `{tenant}/{namespace}`. */
+  readonly name: string;
+  readonly tenant: string;
+  readonly namespace: string;
+}
+
+/** Parses `{tenant}/{namespace}`; INVALID_ARGUMENT unless both parts follow Pulsar's rule `[-=:.\w]+`. */
+export function parseNamespaceName(name: string): NamespaceName {
+  const parts = typeof name === "string" ? name.split("/") : [];
+  const [tenant = "", namespace = ""] = parts;
+  if (parts.length !== 2 || !NAMED_ENTITY.test(tenant) || !NAMED_ENTITY.test(namespace)) {
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `invalid Pulsar namespace ${JSON.stringify(name)}: expected {tenant}/{namespace}, each [-=:.\w]+`,
+      { retryable: false },
+    );
+  }
+  return { name, tenant, namespace };
+}
+
 /** The name of partition `index` of the partitioned topic `topic` (which must not be a partition itself). */
 export function partitionTopicName(topic: TopicName, index: number): TopicName {
   if (topic.partitionIndex >= 0) {
