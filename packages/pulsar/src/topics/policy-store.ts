@@ -91,11 +91,7 @@ export class PolicyStore {
    * it. INVALID_ARGUMENT for a bad value or a namespace-only policy, before any I/O. The topic need not exist: a
    * storage profile set before the topic is created is the profile it is created with.
    */
-  async updateTopicPolicies(
-    topic: TopicName,
-    patch: TopicPolicyPatch,
-    signal?: AbortSignal,
-  ): Promise<TopicPolicies> {
+  async updateTopicPolicies(topic: TopicName, patch: TopicPolicyPatch, signal?: AbortSignal): Promise<TopicPolicies> {
     applyPolicyPatch("topic", {}, patch);
     const name = topic.partitionedTopicName;
     return this.#update(this.#topicKey(topic), this.#topicCodec, signal, (current) => ({
