@@ -12,6 +12,7 @@ import type { GroupCoordinator, KafkaBroker } from "@nereus/kafka";
 import type { BrokerConfig } from "./config/broker-config.js";
 import type { AdminServer } from "./admin/admin-server.js";
 import { brokerAdminRoutes } from "./admin/broker-admin-routes.js";
+import { pulsarAdminRoutes } from "./admin/pulsar-admin-route.js";
 import { type BrokerLogger, PinoBrokerLogger } from "./logging/broker-logger.js";
 import { type KafkaListener, ListenError } from "./listener/kafka-listener.js";
 import { LATENCY_BUCKETS_SECONDS } from "./metrics/broker-registry.js";
@@ -111,6 +112,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
             },
             metrics,
           ),
+          ...pulsarAdminRoutes({ config, storage, pulsar, logger }),
         ])
       : undefined;
     parts = { listener, broker, coordinator, pulsar, storage, admin, runtimeMetrics, lock };
