@@ -132,6 +132,28 @@ describe("broker-side deduplication", () => {
     expect(await entryCount(h, TOPIC)).toBe(2);
   });
 
+  test("turned on for a topic with history, deduplication starts from the whole stream; turned off, resends are stored", async () => {
+    let enabled = false;
+    const h = start({ deduplicationEnabled: () => Promise.resolve(enabled) });
+    const early = await producer(h, "early");
+    await sendAll(early.client, "early", [0n, 1n, 2n]);
+
+    enabled = true;
+    const late = await producer(h, "late");
+    sendEntry(early.client, 1n, 1n, messageEntry("early", 1n, "m1"));
+    await early.client.waitFor("SEND_RECEIPT", 4);
+    expect(early.client.commands("SEND_RECEIPT")[3]?.messageId).toEqual(DUPLICATE_ID);
+    expect(await entryCount(h)).toBe(3);
+
+    enabled = false;
+    late.client.connection.close();
+    await producer(h, "later");
+    sendEntry(early.client, 1n, 1n, messageEntry("early", 1n, "m1"));
+    await early.client.waitFor("SEND_RECEIPT", 5);
+    expect(early.client.commands("SEND_RECEIPT")[4]?.messageId?.entryId).toBe(3n);
+    expect(await entryCount(h)).toBe(4);
+  });
+
   test("the state survives a restart: the broker checkpoints at close, the new one reads the checkpoint", async () => {
     const h = start();
     const { client } = await producer(h, "app");
