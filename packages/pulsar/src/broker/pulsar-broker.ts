@@ -1,12 +1,23 @@
 // The Pulsar side of a broker: the managed ledgers (and with them the cursor store) over the broker's metadata,
 // object and stream stores, the durable subscriptions shared by every connection, and the per-connection command
 // handlers. Sans-socket: a listener opens one PulsarConnection per client socket and feeds it frames; the
-// connection writes its frames through the sink it was given. Topics are created on first use (not partitioned) with
-// the broker's default storage profile unless a policy says otherwise.
+// connection writes its frames through the sink it was given. Namespace and topic policies (deduplication, storage
+// profile, auto topic creation) override the broker's defaults; topics are created on first use as they say, with
+// the storage profile they name; every topic's schema versions are kept in the schema registry.
 import { ErrorCode, NereusError } from "@nereus/core";
+import { canonicalizeProfile } from "@nereus/core/internal";
 import { TopicDeduplications } from "../dedup/topic-deduplications.js";
 import { ManagedLedgerFactory, type ManagedLedgerFactoryOptions } from "../ledger/managed-ledger-factory.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../protocol/index.js";
+import { SchemaRegistry } from "../schemas/schema-registry.js";
+import { PolicyResolver } from "../topics/policy-resolver.js";
+import { PolicyStore } from "../topics/policy-store.js";
+import { parseTopicName } from "../topics/topic-name.js";
+import {
+  type AutoTopicCreation,
+  DEFAULT_AUTO_TOPIC_CREATION,
+  checkAutoTopicCreation,
+} from "../topics/topic-policies.js";
 import { PulsarConnection, type ConnectionSink } from "./pulsar-connection.js";
 import { SubscriptionRegistry } from "./subscription-registry.js";
 import { TopicProducers } from "./topic-producers.js";
@@ -30,6 +41,10 @@ export interface PulsarBrokerOptions {
   readonly deduplicationEnabled?: (topic: string) => Promise<boolean>;
   /** Entries a deduplicated topic stores between two checkpoints of its sequence table (default 1,000). */
   readonly deduplicationCheckpointEntries?: number;
+  /** Broker-wide default of automatic topic creation (default: allowed, non-partitioned, 1 partition). */
+  readonly autoTopicCreation?: AutoTopicCreation;
+  /** How long a policy read may be reused by the broker's lookups, in milliseconds (default 1,000). */
+  readonly policyCacheMs?: number;
 }
 
 /** Entries a deduplicated topic stores between two checkpoints, by default (as Pulsar brokers do). */
@@ -45,6 +60,10 @@ export interface PulsarBrokerContext {
   readonly deduplication: TopicDeduplications;
   /** Whether `topic` (a canonical name) is deduplicated, by policy or the broker default. */
   deduplicationEnabled(topic: string): Promise<boolean>;
+  /** Namespace and topic policies over the broker's defaults (`policies.store` reads and changes them). */
+  readonly policies: PolicyResolver;
+  /** The schema versions of every topic. */
+  readonly schemas: SchemaRegistry;
   readonly advertisedUrl: string;
   readonly maxMessageBytes: number;
   readonly serverVersion: string;
@@ -84,7 +103,16 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
   }
   const onError = options.onError ?? ((): void => undefined);
   const ledgers = new ManagedLedgerFactory(options.ledgers);
-  const deduplicationDefault = options.deduplication ?? false;
+  const { metadata, clock } = options.ledgers;
+  const policies = new PolicyResolver(
+    new PolicyStore(metadata, ledgers.topics.keyspace, clock),
+    {
+      deduplicationEnabled: options.deduplication ?? false,
+      storageProfile: canonicalizeProfile(options.ledgers.defaultProfile),
+      autoTopicCreation: checkAutoTopicCreation(options.autoTopicCreation ?? DEFAULT_AUTO_TOPIC_CREATION),
+    },
+    options.policyCacheMs,
+  );
   const prefix = `${options.producerNamePrefix ?? "nereus"}-${Date.now().toString(36)}`;
   let producers = 0;
   const context: PulsarBrokerContext = {
@@ -98,7 +126,10 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
       checkpointEntries,
       onError,
     }),
-    deduplicationEnabled: options.deduplicationEnabled ?? (() => Promise.resolve(deduplicationDefault)),
+    deduplicationEnabled:
+      options.deduplicationEnabled ?? ((topic) => policies.deduplicationEnabled(parseTopicName(topic))),
+    policies,
+    schemas: new SchemaRegistry(metadata, ledgers.topics.keyspace, clock),
     advertisedUrl: options.advertisedUrl,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     serverVersion: options.serverVersion ?? "Nereus",
