@@ -198,6 +198,8 @@ export const BrokerConfigSchema = z.strictObject({
         .default(5 * 1024 * 1024),
       /** A PING goes to a client silent for this long; one silent for twice as long is closed (0 = never). */
       keepAliveMs: z.int().min(0).max(3_600_000).default(30_000),
+      /** Broker-side deduplication of producers by sequence id, for topics whose policy does not say otherwise. */
+      deduplication: z.boolean().default(false),
     })
     .prefault({}),
   admin: z

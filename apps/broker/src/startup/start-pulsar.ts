@@ -52,6 +52,7 @@ export async function startPulsar(
     },
     advertisedUrl: `pulsar://${host}:${String(settings.advertisedPort ?? listener.port)}`,
     maxMessageBytes: settings.maxMessageBytes,
+    deduplication: settings.deduplication,
     producerNamePrefix: `${config.cluster}-${String(config.nodeId)}`,
     onError: (error) => logger.debug("Pulsar connection error", { error }),
   });
