@@ -41,6 +41,8 @@ interface OpenProducer {
   readonly name: string;
   readonly ledger: ManagedLedger;
   readonly member: TopicProducerMember;
+  /** The schema version PRODUCER_SUCCESS announces (the producer's registered schema), if any. */
+  readonly schemaVersion: Uint8Array | undefined;
   /** False while a WaitForExclusive producer is queued. */
   ready: boolean;
   topicEpoch: bigint | undefined;
@@ -59,7 +61,8 @@ export class ConnectionProducers {
     this.#io = io;
   }
 
-  async open(command: CommandProducer): Promise<void> {
+  /** Opens the producer of PRODUCER `command`; `schemaVersion` is the version of its schema, already registered. */
+  async open(command: CommandProducer, schemaVersion?: Uint8Array): Promise<void> {
     const { requestId, producerId } = command;
     const existing = this.#producers.get(producerId);
     if (existing !== undefined) return this.#answerRepeatedOpen(existing, requestId);
@@ -87,6 +90,7 @@ export class ConnectionProducers {
         fenced: () => this.#fenced(producer),
         promoted: (topicEpoch) => void this.#promoted(producer, topicEpoch),
       },
+      schemaVersion,
       ready: false,
       topicEpoch: undefined,
       tail: Promise.resolve(),
@@ -197,6 +201,7 @@ export class ConnectionProducers {
         requestId,
         producerName: producer.name,
         lastSequenceId,
+        ...(producer.schemaVersion === undefined ? {} : { schemaVersion: producer.schemaVersion }),
         ...(producer.topicEpoch === undefined ? {} : { topicEpoch: producer.topicEpoch }),
         producerReady: producer.ready,
       },
