@@ -38,7 +38,7 @@ class HttpRefusal extends Error {
 /** What the route needs of the running broker. */
 export interface PulsarAdminRouteOptions {
   readonly config: BrokerConfig;
-  readonly storage: BrokerStorage;
+  readonly storage: Pick<BrokerStorage, "metadata">;
   readonly pulsar: { readonly broker: PulsarBroker } | undefined;
   readonly logger: BrokerLogger;
 }

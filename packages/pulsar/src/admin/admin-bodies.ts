@@ -97,6 +97,7 @@ export function partitionCountBody(body: JsonValue | undefined): number {
     checkNoTopicProperties(body["properties"]);
     count = body["partitions"];
   }
+  if (count === undefined) throw badRequest("The body must be the number of partitions");
   if (typeof count !== "number" || !Number.isInteger(count) || count < 1 || count > MAX_PARTITION_COUNT) {
     throw badRequest(`Number of partitions must be an integer in [1, 2^31-1], got ${JSON.stringify(String(count))}`);
   }
