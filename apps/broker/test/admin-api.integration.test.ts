@@ -5,10 +5,9 @@
 import { type Admin, Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
 import type { BrokerView, GroupDetail, GroupList, TopicDetail, TopicList } from "../src/admin/admin-views.js";
-import { MORE_RECORDS, type Scenario, recordLines, seedTopicAndGroup } from "./admin-scenario.js";
+import { MORE_RECORDS, TOTAL_LAG, type Scenario, kcatProducer, seedTopicAndGroup } from "./admin-scenario.js";
 import { type InProcessBroker, type StorageKind, startInProcess, testConfig } from "./support/broker-fixture.js";
 import { readExposition } from "./support/prometheus-text.js";
-import { runCommand } from "./support/run-command.js";
 
 const running: InProcessBroker[] = [];
 const admins: Admin[] = [];
@@ -25,19 +24,6 @@ function kafkaOf(broker: InProcessBroker): Kafka {
     logLevel: logLevel.NOTHING,
     retry: { retries: 10, initialRetryTime: 100, maxRetryTime: 1_000 },
   });
-}
-
-/** kcat writing `count` keyed records to one partition (acks=all). */
-function kcatProducer(bootstrap: string) {
-  return async (topic: string, partition: number, count: number, round: string): Promise<void> => {
-    const result = await runCommand(
-      "kcat",
-      ["-b", bootstrap, "-P", "-t", topic, "-p", String(partition), "-K", "\t", "-X", "acks=all"],
-      { input: recordLines(partition, count, round), timeoutMs: 120_000 },
-    );
-    expect(result.stderr).not.toMatch(/fail|error/i);
-    expect(result.code).toBe(0);
-  };
 }
 
 async function getJson<T>(broker: InProcessBroker, path: string, status = 200): Promise<T> {
@@ -126,7 +112,7 @@ describe.each<StorageKind>(["embedded", "cluster"])("the admin API on the %s sto
       protocolType: "consumer",
       members: 0,
       partitions: 3,
-      lag: MORE_RECORDS.reduce((sum, count) => sum + count, 0),
+      lag: TOTAL_LAG,
     });
     const described = await getJson<GroupDetail>(broker, `/admin/v1/groups/${encodeURIComponent(group)}`);
     expect(described.memberList).toEqual([]);

@@ -5,10 +5,13 @@
 import { randomBytes } from "node:crypto";
 import { type Kafka } from "kafkajs";
 import { expect } from "vitest";
+import { runCommand } from "./support/run-command.js";
 
 /** Records per partition before the group reads, and after (the difference is the lag). */
-export const FIRST_RECORDS = [10, 12, 8] as const;
-export const MORE_RECORDS = [2, 0, 4] as const;
+export const FIRST_RECORDS: readonly number[] = [10, 12, 8];
+export const MORE_RECORDS: readonly number[] = [2, 0, 4];
+/** The group's lag over all partitions once the scenario ran. */
+export const TOTAL_LAG = MORE_RECORDS.reduce((sum, count) => sum + count, 0);
 
 /** Writes `count` records to `partition` of `topic`. */
 export type ProduceTo = (topic: string, partition: number, count: number, round: string) => Promise<void>;
@@ -27,6 +30,19 @@ export function recordLines(partition: number, count: number, round: string): st
     { length: count },
     (_, index) => `k${String(index)}\t${round}-${String(partition)}-${String(index)}\n`,
   ).join("");
+}
+
+/** kcat writing `count` keyed records to one partition (acks=all). */
+export function kcatProducer(bootstrap: string): ProduceTo {
+  return async (topic, partition, count, round) => {
+    const result = await runCommand(
+      "kcat",
+      ["-b", bootstrap, "-P", "-t", topic, "-p", String(partition), "-K", "\t", "-X", "acks=all"],
+      { input: recordLines(partition, count, round), timeoutMs: 120_000 },
+    );
+    expect(result.stderr).not.toMatch(/fail|error/i);
+    expect(result.code).toBe(0);
+  };
 }
 
 async function consumeAllAndCommit(kafka: Kafka, topic: string, group: string, expected: number): Promise<void> {
