@@ -4,7 +4,7 @@
 // re-writes its tenant's record in the same transaction, so a tenant deletion that checked "no namespaces" loses its
 // compare-and-swap to a namespace created meanwhile. It does not own the metadata store.
 import { ErrorCode, MetadataAmbiguousError, type MetadataStore, NereusError, type TxnRequest } from "@nereus/core";
-import type { RecordCodec } from "@nereus/core/internal";
+import { type RecordCodec, bytesEqual } from "@nereus/core/internal";
 import { AdminKeyspace } from "./admin-keys.js";
 import { type PulsarNamespace, namespaceRecordCodec } from "./namespace-record-codec.js";
 import { type PulsarTenant, tenantRecordCodec } from "./tenant-record-codec.js";
@@ -79,7 +79,8 @@ export class NamespaceRegistry {
     const key = this.#keys.tenantKey(name);
     const value = this.#tenants.encode(tenant);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-      if ((await this.#read(key, this.#tenants, signal)) !== undefined) return "exists";
+      const existing = await this.#metadata.get(key, { signal });
+      if (existing !== undefined) return ownWrite(existing.value, value, attempt);
       const request: TxnRequest = { compares: [{ key, modRevision: 0 }], writes: [{ type: "put", key, value }] };
       if (await this.#txn(request, signal)) return "created";
     }
@@ -126,7 +127,8 @@ export class NamespaceRegistry {
     const key = this.#keys.namespaceKey(tenant, namespace);
     const value = this.#namespaces.encode({ name, createdAtMillis: this.#clock() });
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-      if ((await this.#read(key, this.#namespaces, signal)) !== undefined) return "exists";
+      const existing = await this.#metadata.get(key, { signal });
+      if (existing !== undefined) return ownWrite(existing.value, value, attempt);
       const request = await this.#namespaceCreation(tenant, key, value, signal);
       if (request === undefined) return "no-tenant";
       if (await this.#txn(request, signal)) return "created";
@@ -203,6 +205,11 @@ export class NamespaceRegistry {
       throw error;
     }
   }
+}
+
+/** "created" when a record found after a lost answer is exactly the one this call wrote, else "exists". */
+function ownWrite(stored: Uint8Array, written: Uint8Array, attempt: number): CreateOutcome {
+  return attempt > 0 && bytesEqual(stored, written) ? "created" : "exists";
 }
 
 function contention(what: string): NereusError {
