@@ -6,7 +6,7 @@ import { ErrorCode, NereusError } from "@nereus/core";
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import { positionOfMessageId } from "../ledger/position.js";
 import { AckType, type CommandAck, type MessageIdData } from "../protocol/index.js";
-import type { AckRequest } from "../subscriptions/subscription-types.js";
+import type { AckItem, AckRequest, RequestBatchBits } from "../subscriptions/subscription-types.js";
 
 /** The stream offset of a readable entry `id` names; undefined when it was trimmed (acknowledged long ago). */
 function entryOffsetOf(ledger: ManagedLedger, id: MessageIdData): number | undefined {
@@ -18,10 +18,20 @@ function entryOffsetOf(ledger: ManagedLedger, id: MessageIdData): number | undef
   }
 }
 
-/** The batch bits of a batch-index ack, when the id carries them with the batch size. */
-function batchOf(id: MessageIdData): { batchSize: number; remaining: readonly bigint[] } | undefined {
-  if (id.ackSet === undefined || id.ackSet.length === 0 || id.batchSize === undefined) return undefined;
-  return { batchSize: id.batchSize, remaining: id.ackSet };
+/**
+ * The batch bits of a batch-index ack or seek, when the id carries an ack set. The wire's words are signed int64s,
+ * the subscription's unsigned. The Java client sends the batch size only with cumulative acks; the subscription
+ * takes it from the entry otherwise.
+ */
+export function batchOf(id: MessageIdData): RequestBatchBits | undefined {
+  if (id.ackSet === undefined || id.ackSet.length === 0) return undefined;
+  const remaining = id.ackSet.map((word) => BigInt.asUintN(64, word));
+  return id.batchSize === undefined ? { remaining } : { remaining, batchSize: id.batchSize };
+}
+
+/** A delivery's remaining batch bits as the wire carries them (signed int64 words). */
+export function wireAckSet(remaining: readonly bigint[]): bigint[] {
+  return remaining.map((word) => BigInt.asIntN(64, word));
 }
 
 /** The subscription request of an ACK, or undefined when nothing is left to acknowledge. Throws for bad ids. */
@@ -36,7 +46,7 @@ export function ackRequestOf(ledger: ManagedLedger, command: CommandAck): AckReq
     const batch = batchOf(id);
     return batch === undefined ? { kind: "cumulative", offset } : { kind: "cumulative", offset, batch };
   }
-  const items = [];
+  const items: AckItem[] = [];
   for (const id of ids) {
     const offset = entryOffsetOf(ledger, id);
     if (offset === undefined) continue;

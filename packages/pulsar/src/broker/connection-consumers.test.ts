@@ -1,6 +1,7 @@
 // Consumers of a PulsarConnection driven in process over in-memory stores: SUBSCRIBE and FLOW deliver MESSAGE
 // frames carrying the stored entries verbatim, ACK (with ACK_RESPONSE) moves the cursor, the cumulative ack of
-// entry -1 is dropped, REDELIVER sends the unacknowledged message again, an Exclusive subscription refuses a second
+// entry -1 is dropped, a batch-index ACK without a batch size (signed words, as the Java client sends it) acknowledges
+// those indexes only, REDELIVER sends the unacknowledged message again, an Exclusive subscription refuses a second
 // consumer, GET_LAST_MESSAGE_ID, SEEK, UNSUBSCRIBE and CLOSE_CONSUMER.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
@@ -9,6 +10,7 @@ import {
   type MessageIdData,
   ServerError,
   SubscriptionType,
+  encodeBatchPayload,
   encodeMessageEntry,
 } from "../protocol/index.js";
 import { BrokerHarness, type TestClient } from "../../test/broker-harness.js";
@@ -22,6 +24,18 @@ afterEach(async () => {
   harness = undefined;
 });
 
+/** A batch entry of `size` messages. */
+function batchEntry(sequenceId: number, size: number): Uint8Array {
+  const messages = Array.from({ length: size }, (_, index) => ({
+    metadata: {},
+    payload: new TextEncoder().encode(`batch-${String(sequenceId)}-${String(index)}`),
+  }));
+  return encodeMessageEntry(
+    { producerName: "p", sequenceId: BigInt(sequenceId), publishTime: 1_700_000_000_000n, numMessagesInBatch: size },
+    encodeBatchPayload(messages),
+  );
+}
+
 function entry(sequenceId: number): Uint8Array {
   return encodeMessageEntry(
     { producerName: "p", sequenceId: BigInt(sequenceId), publishTime: 1_700_000_000_000n + BigInt(sequenceId) },
@@ -30,14 +44,19 @@ function entry(sequenceId: number): Uint8Array {
 }
 
 /** Publishes `count` entries through a producer connection; returns their bytes and message ids. */
-async function publish(h: BrokerHarness, count: number): Promise<{ sent: Uint8Array[]; ids: MessageIdData[] }> {
+async function publish(
+  h: BrokerHarness,
+  count: number,
+  make: (index: number) => Uint8Array = entry,
+  numMessages = 1,
+): Promise<{ sent: Uint8Array[]; ids: MessageIdData[] }> {
   const producer = h.connect();
   await producer.handshake();
   producer.send({ type: "PRODUCER", body: { topic: TOPIC, producerId: 1n, requestId: 1n } });
   await producer.waitFor("PRODUCER_SUCCESS");
-  const sent = Array.from({ length: count }, (_, index) => entry(index));
+  const sent = Array.from({ length: count }, (_, index) => make(index));
   sent.forEach((bytes, index) =>
-    producer.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: BigInt(index) } }, bytes),
+    producer.sendWithEntry({ type: "SEND", body: { producerId: 1n, sequenceId: BigInt(index), numMessages } }, bytes),
   );
   const receipts = await producer.waitFor("SEND_RECEIPT", count);
   return { sent, ids: receipts.map((receipt) => receipt.messageId as MessageIdData) };
@@ -179,6 +198,29 @@ describe("ConnectionConsumers acknowledgements", () => {
     expect(client.commands("MESSAGE")[2]).toMatchObject({ messageId: ids[1], redeliveryCount: 1 });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(client.commands("MESSAGE")).toHaveLength(3);
+  });
+});
+
+describe("ConnectionConsumers batch-index acknowledgements", () => {
+  test("an ACK with an ack set and no batch size (as the Java client sends it) acknowledges only those indexes", async () => {
+    const h = (harness = new BrokerHarness());
+    const { ids } = await publish(h, 1, (index) => batchEntry(index, 70), 70);
+    const client = await subscribed(h, { subType: SubscriptionType.Shared });
+    client.send({ type: "FLOW", body: { consumerId: 1n, messagePermits: 100 } });
+    await client.waitFor("MESSAGE");
+    // Indexes 0, 2, 4, ... acknowledged: the remaining bits are the odd ones, in two words; on the wire the words
+    // are signed (bit 63 set: negative).
+    const odd = BigInt.asIntN(64, 0xaaaaaaaaaaaaaaaan);
+    const ackSet = [odd, odd & 0b111111n];
+    const id = ids[0] as MessageIdData;
+    client.send({
+      type: "ACK",
+      body: { consumerId: 1n, ackType: AckType.Individual, messageId: [{ ...id, ackSet }], requestId: 7n },
+    });
+    expect((await client.waitFor("ACK_RESPONSE"))[0]).toEqual({ consumerId: 1n, requestId: 7n });
+    client.send({ type: "REDELIVER_UNACKNOWLEDGED_MESSAGES", body: { consumerId: 1n } });
+    await client.waitFor("MESSAGE", 2);
+    expect(client.commands("MESSAGE")[1]).toMatchObject({ messageId: id, ackSet, redeliveryCount: 1 });
   });
 });
 

@@ -25,7 +25,7 @@ import {
 import { openReaderSubscription } from "../subscriptions/open-subscription.js";
 import type { Subscription } from "../subscriptions/subscription.js";
 import type { Delivery, SeekTarget, SubscriptionType } from "../subscriptions/subscription-types.js";
-import { ackRequestOf, redeliveryOffsetsOf } from "./ack-requests.js";
+import { ackRequestOf, batchOf, redeliveryOffsetsOf, wireAckSet } from "./ack-requests.js";
 import type { ConnectionIo } from "./connection-io.js";
 import { type ErrorReply, errorCommand, errorReplyOf } from "./error-replies.js";
 
@@ -182,8 +182,7 @@ export class ConnectionConsumers {
     try {
       let target: SeekTarget;
       if (command.messageId !== undefined) {
-        const position = positionOfMessageId(command.messageId);
-        target = { offset: consumer.ledger.positions.seekOffset(position, consumer.ledger.bounds()) };
+        target = seekTargetOf(consumer.ledger, command.messageId);
       } else if (command.messagePublishTime !== undefined) {
         target = { publishTime: Number(command.messagePublishTime) };
       } else {
@@ -306,7 +305,7 @@ export class ConnectionConsumers {
           consumerId: consumer.consumerId,
           messageId,
           ...(delivery.redeliveryCount === 0 ? {} : { redeliveryCount: delivery.redeliveryCount }),
-          ...(delivery.ackSet === undefined ? {} : { ackSet: delivery.ackSet }),
+          ...(delivery.ackSet === undefined ? {} : { ackSet: wireAckSet(delivery.ackSet) }),
           consumerEpoch: delivery.epoch,
         },
       },
@@ -320,6 +319,18 @@ export class ConnectionConsumers {
     this.#consumers.delete(consumer.consumerId);
     this.#io.send({ type: "CLOSE_CONSUMER", body: { consumerId: consumer.consumerId, requestId: BROKER_REQUEST_ID } });
   }
+}
+
+/**
+ * Where a SEEK to `id` lands: the entry it names (clamped into the ledger); with an ack set (a seek into a batch),
+ * the batch indexes it clears count as acknowledged.
+ */
+function seekTargetOf(ledger: ManagedLedger, id: MessageIdData): SeekTarget {
+  const position = positionOfMessageId(id);
+  const bounds = ledger.bounds();
+  const offset = ledger.positions.seekOffset(position, bounds);
+  const partial = BigInt(offset) === position.entryId && offset < bounds.committedEndOffset ? batchOf(id) : undefined;
+  return partial === undefined ? { offset } : { offset, partial };
 }
 
 function busy(consumerId: bigint): ErrorReply {

@@ -78,6 +78,54 @@ describe("acknowledgements", () => {
     expect(fixture.cursors.get("sub")?.isAcked(0, 0)).toBe(false);
   });
 
+  it("takes the batch size of a bit map sent without one from the entry, delivered or not", async () => {
+    const fixture = await subscriptionFixture(memoryStores());
+    await fixture.source.append([{ numMessages: 70 }, { numMessages: 5 }]);
+    const subscription = await fixture.durable("sub");
+    const consumer = new RecordingConsumer(1);
+    subscription.addConsumer(consumer.options("Shared"));
+    subscription.flow(1n, 70);
+    await subscription.whenIdle();
+    expect(consumer.offsets()).toEqual([0]);
+    // As the Java client sends them: the remaining bits only, trailing zero words left out.
+    const evenAcked = batchBitsAcking(70, new Set(Array.from({ length: 35 }, (_, index) => index * 2)));
+    const notDelivered = batchBitsAcking(5, [0, 1, 2, 3]);
+    await subscription.acknowledge(1n, {
+      kind: "individual",
+      items: [
+        { offset: 0, batch: { remaining: evenAcked.remaining } },
+        { offset: 1, batch: { remaining: notDelivered.remaining } },
+      ],
+    });
+    const cursor = fixture.cursors.get("sub")!;
+    expect([cursor.isAcked(0), cursor.isAcked(0, 0), cursor.isAcked(0, 1), cursor.isAcked(0, 68)]).toEqual([
+      false,
+      true,
+      false,
+      true,
+    ]);
+    expect([cursor.isAcked(1, 3), cursor.isAcked(1, 4)]).toEqual([true, false]);
+    await expect(
+      subscription.acknowledge(1n, { kind: "individual", items: [{ offset: 1, batch: { remaining: [0b100000n] } }] }),
+    ).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    await expect(
+      subscription.acknowledge(1n, { kind: "individual", items: [{ offset: 2, batch: { remaining: [1n] } }] }),
+    ).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+
+    await subscription.close();
+    await fixture.reopen();
+    const after = await fixture.durable("sub");
+    const restarted = new RecordingConsumer(2);
+    after.addConsumer(restarted.options("Shared"));
+    after.flow(2n, 100);
+    await after.whenIdle();
+    expect(restarted.offsets()).toEqual([0, 1]);
+    expect(restarted.deliveries.map((delivery) => [delivery.permits, delivery.ackSet])).toEqual([
+      [35, evenAcked.remaining],
+      [1, [0b10000n]],
+    ]);
+  });
+
   it("acknowledges cumulatively with a partial batch at the end", async () => {
     const fixture = await subscriptionFixture(memoryStores());
     await fixture.source.append([{}, { numMessages: 3 }, {}]);

@@ -1,7 +1,6 @@
 // The options and reports of a subscription (tuning, clock, dead-letter policy; consumer statistics; redelivery
 // requests) and their checks, made before anything changes.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { checkBatchBits } from "./batch-words.js";
 import type { DispatchClock } from "./dispatch-clock.js";
 import type { DeadLetterPolicy, SeekTarget } from "./subscription-types.js";
 
@@ -72,7 +71,6 @@ export function checkSeekTarget(target: SeekTarget): void {
   if (!Number.isSafeInteger(target.offset) || target.offset < 0) {
     throw invalidArgument(`seek offset must be a non-negative safe integer, got ${String(target.offset)}`);
   }
-  if (target.partial !== undefined) checkBatchBits(target.partial, "seek target");
 }
 
 function invalidArgument(message: string): NereusError {

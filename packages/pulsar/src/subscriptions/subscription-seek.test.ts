@@ -34,6 +34,25 @@ describe("seek", () => {
     expect(again.offsets()).toEqual([2, 3, 4, 5]);
   });
 
+  it("seeks into a batch named without its size: the cleared indexes count as acknowledged", async () => {
+    const fixture = await subscriptionFixture(memoryStores());
+    await fixture.source.append([{}, { numMessages: 4 }, {}]);
+    const subscription = await fixture.durable("sub", "latest");
+    // A seek to batch index 2 of entry 1, as the Java client sends it: indexes 0 and 1 cleared, no batch size.
+    await subscription.seek({ offset: 1, partial: { remaining: [0b1100n] } });
+    expect(fixture.cursors.get("sub")?.isAcked(1, 1)).toBe(true);
+    const consumer = new RecordingConsumer(1);
+    subscription.addConsumer(consumer.options("Exclusive"));
+    subscription.flow(1n, 10);
+    await subscription.whenIdle();
+    expect(consumer.offsets()).toEqual([1, 2]);
+    expect(consumer.deliveries[0]).toMatchObject({ permits: 2, ackSet: [0b1100n] });
+    await expect(subscription.seek({ offset: 1, partial: { remaining: [0b10000n] } })).rejects.toMatchObject({
+      code: "INVALID_ARGUMENT",
+    });
+    expect(consumer.disconnects).toEqual([]);
+  });
+
   it("seeks by publish time to the first entry published at or after it", async () => {
     const fixture = await subscriptionFixture(memoryStores());
     await fixture.source.append(timed(6));

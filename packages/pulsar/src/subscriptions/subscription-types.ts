@@ -1,7 +1,6 @@
 // The value types of the subscription API: subscription types, consumer options and listeners, deliveries, ack
 // requests and seek targets. Protocol-neutral: ids and epochs are the bigints the Pulsar protocol carries, offsets
 // are stream offsets (Pulsar entry ids), batch bit maps follow the cursor's convention (a set bit = unacknowledged).
-import type { BatchBits, IndividualAck } from "@nereus/cursor";
 import type { SourceEntry } from "./entry-source.js";
 
 /** How a subscription spreads entries over its consumers. */
@@ -55,15 +54,32 @@ export interface ConsumerOptions {
 }
 
 /**
+ * Batch indexes of an ack or a seek as a client names them: the still-unacknowledged bits (trailing zero words may
+ * be left out), and the entry's batch size when the client sent it. Without it the subscription takes the size from
+ * the entry (Pulsar clients send none with individual batch-index acks and seeks).
+ */
+export interface RequestBatchBits {
+  readonly remaining: readonly bigint[];
+  readonly batchSize?: number;
+}
+
+/** One entry of an individual ack: whole, or with `batch` only those batch indexes. */
+export interface AckItem {
+  readonly offset: number;
+  readonly batch?: RequestBatchBits;
+}
+
+/**
  * An acknowledgement: individual entries (whole, or some batch indexes of each), or cumulative through `offset`
  * (with `batch`: every entry below `offset` and those batch indexes of it).
  */
 export type AckRequest =
-  | { readonly kind: "individual"; readonly items: readonly IndividualAck[] }
-  | { readonly kind: "cumulative"; readonly offset: number; readonly batch?: BatchBits };
+  | { readonly kind: "individual"; readonly items: readonly AckItem[] }
+  | { readonly kind: "cumulative"; readonly offset: number; readonly batch?: RequestBatchBits };
 
 /** Where a seek lands: an entry (with `partial`, some of its batch indexes already acknowledged) or a publish time. */
-export type SeekTarget = { readonly offset: number; readonly partial?: BatchBits } | { readonly publishTime: number };
+export type SeekTarget =
+  { readonly offset: number; readonly partial?: RequestBatchBits } | { readonly publishTime: number };
 
 /** An entry that exceeded the redelivery limit, with the count it reached. */
 export interface DeadLetterPolicy {

@@ -6,13 +6,13 @@ import { ErrorCode, NereusError } from "@nereus/core";
 import type { BatchBits, MutationResult } from "@nereus/cursor";
 import type { AckTracker } from "./ack-tracker.js";
 import { AckTimeouts } from "./ack-timeouts.js";
-import { checkBatchBits } from "./batch-words.js";
 import { ConsumerState } from "./consumer-state.js";
 import { type DispatchClock, systemClock } from "./dispatch-clock.js";
 import { DispatchState } from "./dispatch-state.js";
 import { Dispatcher } from "./dispatcher.js";
 import type { EntrySource } from "./entry-source.js";
 import { chooseActiveConsumer } from "./failover-order.js";
+import { completeBatchBits } from "./request-batch-bits.js";
 import {
   type ConsumerInfo,
   type RedeliverOptions,
@@ -25,6 +25,7 @@ import {
   type AckRequest,
   type ConsumerOptions,
   type DisconnectReason,
+  type RequestBatchBits,
   type SeekTarget,
   type SubscriptionType,
   isSingleActive,
@@ -150,7 +151,8 @@ export class Subscription {
 
   /**
    * Acknowledges for a consumer; resolves once the ack state holds the ack. Cumulative acks are refused
-   * (NOT_ALLOWED) on Shared and Key_Shared subscriptions. A batch bit map must have the entry's batch size.
+   * (NOT_ALLOWED) on Shared and Key_Shared subscriptions. A batch bit map without a batch size gets the entry's;
+   * one with a size other than the entry's is refused (INVALID_ARGUMENT).
    */
   async acknowledge(consumerId: bigint, request: AckRequest): Promise<MutationResult> {
     this.#consumer(consumerId);
@@ -161,14 +163,18 @@ export class Subscription {
           `cumulative ack is not allowed on a ${this.#state.type} subscription`,
         );
       }
-      this.#checkBatch(request.offset, request.batch);
-      const result = await this.#acks.cumulativeAck(request.offset, request.batch);
+      const batch = request.batch && (await this.#completeBatch(request.offset, request.batch, "cumulative ack"));
+      const result = await this.#acks.cumulativeAck(request.offset, batch);
       this.#forgetAcked(this.#state.outstanding.keys());
       return result;
     }
-    for (const item of request.items) this.#checkBatch(item.offset, item.batch);
-    const result = await this.#acks.individualAck(request.items);
-    this.#forgetAcked(request.items.map((item) => item.offset));
+    const items = await Promise.all(
+      request.items.map(async ({ offset, batch }) =>
+        batch === undefined ? { offset } : { offset, batch: await this.#completeBatch(offset, batch, "ack") },
+      ),
+    );
+    const result = await this.#acks.individualAck(items);
+    this.#forgetAcked(items.map((item) => item.offset));
     return result;
   }
 
@@ -198,9 +204,13 @@ export class Subscription {
     checkSeekTarget(target);
     await this.#exclusively("seek", async () => {
       const offset = "publishTime" in target ? await this.#source.findByPublishTime(target.publishTime) : target.offset;
+      const partial =
+        "offset" in target && target.partial !== undefined
+          ? await this.#completeBatch(offset, target.partial, "seek target")
+          : undefined;
       this.#disconnectAll("seek");
       const landing = this.#acks.durable ? offset : Math.min(offset, await this.#source.endOffset());
-      await this.#acks.reset(landing, "offset" in target ? target.partial : undefined);
+      await this.#acks.reset(landing, partial);
       this.#restartFromAcks(true);
     });
   }
@@ -277,13 +287,10 @@ export class Subscription {
     }
   }
 
-  #checkBatch(offset: number, batch: BatchBits | undefined): void {
-    if (batch === undefined) return;
-    checkBatchBits(batch, `ack of entry ${offset}`);
+  /** The complete batch map of a request's `bits` for the entry at `offset` (see completeBatchBits). */
+  #completeBatch(offset: number, bits: RequestBatchBits, what: string): Promise<BatchBits> {
     const known = this.#state.outstanding.get(offset)?.meta.numMessages;
-    if (known !== undefined && known !== batch.batchSize) {
-      throw invalidArgument(`entry ${offset} is a batch of ${known} messages, not ${batch.batchSize}`);
-    }
+    return completeBatchBits(bits, offset, known, this.#source, `${what} of entry ${offset}`);
   }
 
   #forgetAcked(offsets: Iterable<number>): void {
