@@ -84,7 +84,7 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
   });
   client.destroy();
 
-  const objectStore = createS3ObjectStore({
+  const objectStore = await createS3ObjectStore({
     ...s3ClientOptions(s3),
     keyPrefix: `${prefix}writer/`,
   });
@@ -133,7 +133,7 @@ export async function runAppendBench(s3: S3Description, prefix: string): Promise
     await deleteObjectsUnder(objectStore, "");
     await objectStore.close();
     await metadata.close();
-    const cleanup = createS3ObjectStore(s3ClientOptions(s3));
+    const cleanup = await createS3ObjectStore(s3ClientOptions(s3));
     await cleanup.deleteMany(
       Array.from({ length: WARMUP + ITERATIONS }, (_, index) => `${prefix}raw-append/${String(index - WARMUP)}`),
     );

@@ -144,7 +144,7 @@ async function main(): Promise<void> {
     results.push(
       await storePuts(
         "S3ObjectStore.putIfAbsent",
-        createS3ObjectStore({
+        await createS3ObjectStore({
           ...s3ClientOptions(s3),
           keyPrefix: run,
         }),
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
     results.push(await storePuts("InMemoryObjectStore", new InMemoryObjectStore(), "mem/"));
     printTable(results);
     await runAppendBench(s3, run);
-    const cleanup = createS3ObjectStore({
+    const cleanup = await createS3ObjectStore({
       ...s3ClientOptions(s3),
     });
     await cleanup.deleteMany(

@@ -6,16 +6,7 @@
 // PUTs are resolved here by reading the object back. Buffers: bodies are not retained; reads return fresh arrays.
 import { randomUUID } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  type GetObjectCommandOutput,
-  type S3ClientConfig,
-} from "@aws-sdk/client-s3";
+import type { GetObjectCommandOutput, S3Client, S3ClientConfig } from "@aws-sdk/client-s3";
 import {
   ErrorCode,
   NereusError,
@@ -31,6 +22,7 @@ import { checkObjectRequest, objectRangeOutside } from "@nereus/core/internal";
 import { MAX_OBJECT_KEY_BYTES, assertListPrefix, assertObjectKey } from "./object-keys/assert-object-key.js";
 import { bodyCrc32c } from "./object-store/body-crc32c.js";
 import { crc32cFromBase64, crc32cToBase64 } from "./crc32c-base64.js";
+import { loadS3Sdk, type S3Sdk } from "./load-s3-sdk.js";
 import { classifyPutFailure, mapS3Error, s3ErrorStatus, type S3Operation } from "./map-s3-error.js";
 import { StoreLifecycle } from "./object-store/store-lifecycle.js";
 
@@ -65,6 +57,13 @@ export interface S3ObjectStoreOptions {
   readonly requestHandler?: S3ClientConfig["requestHandler"];
 }
 
+/** The options' settings after validation, with defaults. */
+interface CheckedSettings {
+  readonly keyPrefix: string;
+  readonly requestTimeoutMs: number;
+  readonly maxAttempts: number;
+}
+
 type PutOutcome =
   { readonly kind: "created" } | { readonly kind: "exists" | "conflict" | "ambiguous"; readonly error: unknown };
 
@@ -83,6 +82,8 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   readonly bucket: string;
   readonly keyPrefix: string;
 
+  /** The loaded @aws-sdk/client-s3 module (load-s3-sdk.ts): the command classes. */
+  readonly #sdk: S3Sdk;
   readonly #client: S3Client;
   /** Same configuration with `maxAttempts: 1`: used for every create-only PUT. */
   readonly #putClient: S3Client;
@@ -90,23 +91,11 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   readonly #lifecycle = new StoreLifecycle("S3 object store");
   readonly #endpointLabel: string;
 
-  constructor(options: S3ObjectStoreOptions) {
-    if (typeof options.bucket !== "string" || options.bucket.length === 0)
-      throw invalid("bucket must be a non-empty string");
-    if (typeof options.region !== "string" || options.region.length === 0)
-      throw invalid("region must be a non-empty string");
-    const keyPrefix = options.keyPrefix ?? "";
-    if (keyPrefix !== "") assertListPrefix(keyPrefix);
-    const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-    if (!Number.isSafeInteger(requestTimeoutMs) || requestTimeoutMs < 1) {
-      throw invalid(`requestTimeoutMs must be a positive integer, got ${String(options.requestTimeoutMs)}`);
-    }
-    const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) {
-      throw invalid(`maxAttempts must be a positive integer, got ${String(options.maxAttempts)}`);
-    }
+  private constructor(options: S3ObjectStoreOptions, settings: CheckedSettings, sdk: S3Sdk) {
+    const { keyPrefix, requestTimeoutMs, maxAttempts } = settings;
     this.bucket = options.bucket;
     this.keyPrefix = keyPrefix;
+    this.#sdk = sdk;
     this.#requestTimeoutMs = requestTimeoutMs;
     this.#endpointLabel = options.endpoint ?? `AWS S3 (${options.region})`;
     const config: S3ClientConfig = {
@@ -119,8 +108,17 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
       requestChecksumCalculation: "WHEN_REQUIRED",
       responseChecksumValidation: "WHEN_REQUIRED",
     };
-    this.#client = new S3Client({ ...config, maxAttempts });
-    this.#putClient = new S3Client({ ...config, maxAttempts: 1 });
+    this.#client = new sdk.S3Client({ ...config, maxAttempts });
+    this.#putClient = new sdk.S3Client({ ...config, maxAttempts: 1 });
+  }
+
+  /**
+   * Same as {@link createS3ObjectStore}: checks the options (`INVALID_ARGUMENT`), then loads @aws-sdk/client-s3
+   * (`DEPENDENCY_UNAVAILABLE` when it is not installed). No request is sent.
+   */
+  static async open(options: S3ObjectStoreOptions): Promise<S3ObjectStore> {
+    const settings = checkOptions(options);
+    return new S3ObjectStore(options, settings, await loadS3Sdk());
   }
 
   async putIfAbsent(key: string, body: Uint8Array, options: PutOptions = {}): Promise<{ readonly created: boolean }> {
@@ -194,7 +192,7 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
       const fullPrefix = this.keyPrefix + prefix;
       const output = await this.#send("list", undefined, options.signal, (abortSignal) =>
         this.#client.send(
-          new ListObjectsV2Command({
+          new this.#sdk.ListObjectsV2Command({
             Bucket: this.bucket,
             Prefix: fullPrefix,
             MaxKeys: limit,
@@ -229,7 +227,7 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
         const batch = fullKeys.slice(start, start + DELETE_BATCH_SIZE);
         const output = await this.#send("delete", undefined, options.signal, (abortSignal) =>
           this.#client.send(
-            new DeleteObjectsCommand({
+            new this.#sdk.DeleteObjectsCommand({
               Bucket: this.bucket,
               Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
             }),
@@ -313,7 +311,10 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
       } finally {
         await this.#client
           .send(
-            new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: [{ Key: fullKey }], Quiet: true } }),
+            new this.#sdk.DeleteObjectsCommand({
+              Bucket: this.bucket,
+              Delete: { Objects: [{ Key: fullKey }], Quiet: true },
+            }),
             {
               abortSignal: AbortSignal.timeout(this.#requestTimeoutMs),
             },
@@ -360,7 +361,7 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
     const abortSignal = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
     try {
       const output = await client.send(
-        new PutObjectCommand({
+        new this.#sdk.PutObjectCommand({
           Bucket: this.bucket,
           Key: fullKey,
           Body: body,
@@ -475,7 +476,7 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   ): Promise<{ output: GetObjectCommandOutput; bytes: Uint8Array }> {
     return this.#send("get", fullKey, signal, async (abortSignal) => {
       const output = await this.#client.send(
-        new GetObjectCommand({
+        new this.#sdk.GetObjectCommand({
           Bucket: this.bucket,
           Key: fullKey,
           ...(range === undefined
@@ -493,9 +494,12 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   async #head(fullKey: string, signal: AbortSignal | undefined): Promise<Omit<ObjectInfo, "key"> | undefined> {
     try {
       const output = await this.#send("head", fullKey, signal, (abortSignal) =>
-        this.#client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: fullKey, ChecksumMode: "ENABLED" }), {
-          abortSignal,
-        }),
+        this.#client.send(
+          new this.#sdk.HeadObjectCommand({ Bucket: this.bucket, Key: fullKey, ChecksumMode: "ENABLED" }),
+          {
+            abortSignal,
+          },
+        ),
       );
       const size = output.ContentLength ?? 0;
       return output.ChecksumCRC32C === undefined || output.ChecksumType === "COMPOSITE"
@@ -529,9 +533,32 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
   }
 }
 
-/** Creates an `S3ObjectStore`. No I/O happens until the first call; see `verifyCreateOnlySupport()`. */
-export function createS3ObjectStore(options: S3ObjectStoreOptions): S3ObjectStore {
-  return new S3ObjectStore(options);
+/**
+ * Creates an `S3ObjectStore`: checks the options (`INVALID_ARGUMENT`), then loads the optional peer dependency
+ * @aws-sdk/client-s3 (`DEPENDENCY_UNAVAILABLE`, naming it, when it is not installed). No request is sent until the
+ * first call; see `verifyCreateOnlySupport()`.
+ */
+export async function createS3ObjectStore(options: S3ObjectStoreOptions): Promise<S3ObjectStore> {
+  return S3ObjectStore.open(options);
+}
+
+/** Validates the options before anything is loaded or sent; fills in the defaults. */
+function checkOptions(options: S3ObjectStoreOptions): CheckedSettings {
+  if (typeof options.bucket !== "string" || options.bucket.length === 0)
+    throw invalid("bucket must be a non-empty string");
+  if (typeof options.region !== "string" || options.region.length === 0)
+    throw invalid("region must be a non-empty string");
+  const keyPrefix = options.keyPrefix ?? "";
+  if (keyPrefix !== "") assertListPrefix(keyPrefix);
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  if (!Number.isSafeInteger(requestTimeoutMs) || requestTimeoutMs < 1) {
+    throw invalid(`requestTimeoutMs must be a positive integer, got ${String(options.requestTimeoutMs)}`);
+  }
+  const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+  if (!Number.isSafeInteger(maxAttempts) || maxAttempts < 1) {
+    throw invalid(`maxAttempts must be a positive integer, got ${String(options.maxAttempts)}`);
+  }
+  return { keyPrefix, requestTimeoutMs, maxAttempts };
 }
 
 function invalid(message: string): NereusError {

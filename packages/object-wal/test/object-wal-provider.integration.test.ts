@@ -26,7 +26,7 @@ function storeOptions(overrides: Partial<S3ObjectStoreOptions> = {}): S3ObjectSt
 }
 
 afterAll(async () => {
-  const store = createS3ObjectStore(storeOptions({ keyPrefix: "" }));
+  const store = await createS3ObjectStore(storeOptions({ keyPrefix: "" }));
   try {
     await deleteObjectsUnder(store, runPrefix);
   } finally {
@@ -37,7 +37,7 @@ afterAll(async () => {
 describeWalProviderConformance(
   "ObjectWalWriter over S3ObjectStore (s3proxy)",
   async () => {
-    const objectStore = createS3ObjectStore(storeOptions());
+    const objectStore = await createS3ObjectStore(storeOptions());
     return objectWalConformanceFixture(objectStore, { cluster: "it", lingerMs: 1, release: () => objectStore.close() });
   },
   { supportsCorruption: true },
@@ -54,7 +54,7 @@ describe("ObjectWalWriter on s3proxy", () => {
   });
 
   it("uploads one object for a flush of 200 streams and every slice reads back", async () => {
-    await using objectStore = createS3ObjectStore(storeOptions());
+    await using objectStore = await createS3ObjectStore(storeOptions());
     const metadata = new InMemoryMetadataStore();
     await using writer = new ObjectWalWriter({
       objectStore,
@@ -91,7 +91,7 @@ describe("ObjectWalWriter on s3proxy", () => {
   it("a PUT whose response is lost and whose retry sees 412 is recognised as our own write", async () => {
     // One transmission per putIfAbsent and an unresolvable read-back: the store reports "may have applied"; the
     // writer retransmits the same bytes to the same key, s3proxy answers 412, and the read-back proves them ours.
-    await using objectStore = createS3ObjectStore(storeOptions({ endpoint: proxy.endpoint, maxAttempts: 1 }));
+    await using objectStore = await createS3ObjectStore(storeOptions({ endpoint: proxy.endpoint, maxAttempts: 1 }));
     const metadata = new InMemoryMetadataStore();
     await using writer = new ObjectWalWriter({
       objectStore,
@@ -121,7 +121,7 @@ describe("ObjectWalWriter on s3proxy", () => {
         .filter((request) => request.method === "PUT")
         .map((request) => request.action ?? "ok"),
     ).toEqual(["drop-response", "ok"]);
-    const entries = await new ObjectWalReader({ objectStore: createS3ObjectStore(storeOptions()) }).readEntries(
+    const entries = await new ObjectWalReader({ objectStore: await createS3ObjectStore(storeOptions()) }).readEntries(
       persisted.readTarget,
     );
     expect(decoder.decode(entries[0]?.payload)).toBe("ours");

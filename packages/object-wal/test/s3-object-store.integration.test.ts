@@ -21,7 +21,7 @@ function storeOptions(overrides: Partial<S3ObjectStoreOptions> = {}): S3ObjectSt
 }
 
 async function deleteEverythingUnder(prefix: string): Promise<void> {
-  const store = createS3ObjectStore(storeOptions({ keyPrefix: "" }));
+  const store = await createS3ObjectStore(storeOptions({ keyPrefix: "" }));
   try {
     await deleteObjectsUnder(store, prefix);
   } finally {
@@ -36,20 +36,20 @@ afterAll(async () => {
 });
 
 describeObjectStoreConformance("S3ObjectStore conformance (s3proxy)", async () => ({
-  store: createS3ObjectStore(storeOptions()),
+  store: await createS3ObjectStore(storeOptions()),
   prefix: "conformance/",
 }));
 
 describe("S3ObjectStore on s3proxy", () => {
   it("passes the create-only probe", async () => {
-    await using store = createS3ObjectStore(storeOptions());
+    await using store = await createS3ObjectStore(storeOptions());
     await store.verifyCreateOnlySupport();
     // The probe cleans up after itself.
     await expect(store.list("_nereus/")).resolves.toEqual({ items: [] });
   });
 
   it("sends the CRC32C with every put: head reports the server's stored checksum", async () => {
-    await using store = createS3ObjectStore(storeOptions());
+    await using store = await createS3ObjectStore(storeOptions());
     await store.putIfAbsent("checksum/check-value", new TextEncoder().encode("123456789"));
     await expect(store.head("checksum/check-value")).resolves.toEqual({
       key: "checksum/check-value",
@@ -60,8 +60,8 @@ describe("S3ObjectStore on s3proxy", () => {
 
   it("stores keys under keyPrefix and lists them without it", async () => {
     const prefix = `prefixed-${randomUUID()}/`;
-    await using store = createS3ObjectStore(storeOptions({ keyPrefix: `${runPrefix}${prefix}` }));
-    await using raw = createS3ObjectStore(storeOptions({ keyPrefix: "" }));
+    await using store = await createS3ObjectStore(storeOptions({ keyPrefix: `${runPrefix}${prefix}` }));
+    await using raw = await createS3ObjectStore(storeOptions({ keyPrefix: "" }));
     const body = randomBytes(100);
     await store.putIfAbsent("a/b", body);
     expect(equal(await raw.get(`${runPrefix}${prefix}a/b`), body)).toBe(true);
@@ -69,7 +69,7 @@ describe("S3ObjectStore on s3proxy", () => {
   });
 
   it("rejects invalid keys before any request", async () => {
-    await using store = createS3ObjectStore(storeOptions());
+    await using store = await createS3ObjectStore(storeOptions());
     for (const key of ["", "/a", "a//b", "a/../b", "a/", "tab\there"]) {
       expect((await nereusRejectionOf(store.putIfAbsent(key, randomBytes(1)))).code).toBe(ErrorCode.INVALID_ARGUMENT);
     }
@@ -92,9 +92,9 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
     await direct.close();
   });
 
-  function openStores(overrides: Partial<S3ObjectStoreOptions> = {}): void {
-    store = createS3ObjectStore(storeOptions({ endpoint: proxy.endpoint, ...overrides }));
-    direct = createS3ObjectStore(storeOptions());
+  async function openStores(overrides: Partial<S3ObjectStoreOptions> = {}): Promise<void> {
+    store = await createS3ObjectStore(storeOptions({ endpoint: proxy.endpoint, ...overrides }));
+    direct = await createS3ObjectStore(storeOptions());
   }
 
   function requestsSince(start: number): string[] {
@@ -104,7 +104,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   }
 
   it("resolves a PUT whose response was lost after the server applied it as created, by reading it back", async () => {
-    openStores();
+    await openStores();
     const body = randomBytes(64 * 1024);
     const start = proxy.requests.length;
     proxy.inject({ method: "PUT", action: "drop-response" });
@@ -114,7 +114,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   });
 
   it("resolves a lost 412 for someone else's object as created:false", async () => {
-    openStores();
+    await openStores();
     const theirs = randomBytes(1000);
     await direct.putIfAbsent("lost/theirs", theirs);
     const start = proxy.requests.length;
@@ -125,7 +125,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   });
 
   it("resolves a 412 on a retransmission as our own write when the stored bytes are ours", async () => {
-    openStores();
+    await openStores();
     const body = randomBytes(5000);
     const start = proxy.requests.length;
     // The first PUT applies but the client sees 503; the read-back is answered 404 (a lagging replica); the
@@ -137,7 +137,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   });
 
   it("treats a 412 on the first transmission as created:false without reading back", async () => {
-    openStores();
+    await openStores();
     const first = randomBytes(10);
     await direct.putIfAbsent("plain/exists", first);
     const start = proxy.requests.length;
@@ -146,7 +146,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   });
 
   it("resolves a PUT that timed out after the server applied it", async () => {
-    openStores({ requestTimeoutMs: 1000 });
+    await openStores({ requestTimeoutMs: 1000 });
     const body = randomBytes(2048);
     const start = proxy.requests.length;
     proxy.inject({ method: "PUT", action: "hold-response" });
@@ -155,7 +155,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   });
 
   it("fails with mayHaveApplied when an ambiguous PUT cannot be resolved", async () => {
-    openStores({ maxAttempts: 1 });
+    await openStores({ maxAttempts: 1 });
     const start = proxy.requests.length;
     proxy.inject({ method: "PUT", action: "replace-with-503" });
     proxy.inject({ method: "GET", action: "replace-with-503" });
@@ -169,7 +169,7 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   });
 
   it("refuses a store that accepts a second conditional PUT (create-only probe)", async () => {
-    openStores();
+    await openStores();
     proxy.inject({ method: "PUT", action: "turn-412-into-200", times: 2 });
     const error = await nereusRejectionOf(store.verifyCreateOnlySupport());
     expect(error.code).toBe(ErrorCode.UNSUPPORTED_STORAGE_PROFILE);
@@ -178,21 +178,21 @@ describe("S3ObjectStore through a fault-injecting proxy", () => {
   });
 
   it("refuses a store that does not implement conditional PUTs (create-only probe)", async () => {
-    openStores();
+    await openStores();
     proxy.inject({ method: "PUT", action: "fake-501" });
     const error = await nereusRejectionOf(store.verifyCreateOnlySupport());
     expect(error.code).toBe(ErrorCode.UNSUPPORTED_STORAGE_PROFILE);
   });
 
   it("detects a whole object corrupted in transit with OBJECT_CHECKSUM_MISMATCH", async () => {
-    openStores();
+    await openStores();
     await direct.putIfAbsent("corrupt/in-transit", randomBytes(4096));
     proxy.inject({ method: "GET", action: "flip-response-byte" });
     expect((await nereusRejectionOf(store.get("corrupt/in-transit"))).code).toBe(ErrorCode.OBJECT_CHECKSUM_MISMATCH);
   });
 
   it("cancels an in-flight read when the caller aborts", async () => {
-    openStores();
+    await openStores();
     await direct.putIfAbsent("abort/in-flight", randomBytes(100));
     proxy.inject({ method: "GET", action: "hold-response" });
     const controller = new AbortController();

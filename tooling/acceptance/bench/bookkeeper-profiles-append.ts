@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const cluster = `bkobj-bench-${runId}`;
   const keyPrefix = `bench/bookkeeper-object/${runId}/`;
   const metadata = await createEtcdMetadataStore({ endpoints: [services.etcd.endpoint] });
-  const s3 = createS3ObjectStore({
+  const s3 = await createS3ObjectStore({
     ...s3ClientOptions(services.s3),
     keyPrefix,
   });

@@ -270,7 +270,7 @@ async function main(): Promise<void> {
   const cluster = `owal-bench-${runId}`;
   const keyPrefix = `bench/object-wal/${runId}/`;
   const metadata = await createEtcdMetadataStore({ endpoints: [services.etcd.endpoint] });
-  const objectStore = createS3ObjectStore({
+  const objectStore = await createS3ObjectStore({
     ...s3ClientOptions(services.s3),
     keyPrefix,
   });

@@ -35,7 +35,7 @@ async function etcdS3Fixture(): Promise<CursorConformanceFixture> {
   });
   const open = async (): Promise<CursorStoreClients> => {
     const metadata = await createEtcdMetadataStore({ endpoints: [loadServices().etcd.endpoint] });
-    const objects = createS3ObjectStore(s3Options());
+    const objects = await createS3ObjectStore(s3Options());
     const streams = memoryWalStreamStore(metadata, cluster, wal);
     return {
       metadata,
@@ -59,7 +59,7 @@ afterAll(async () => {
   } finally {
     admin.close();
   }
-  const store = createS3ObjectStore(s3Options(""));
+  const store = await createS3ObjectStore(s3Options(""));
   try {
     await deleteObjectsUnder(store, keyPrefix);
   } finally {

@@ -23,7 +23,7 @@ function s3Options(prefix = keyPrefix): S3ObjectStoreOptions {
 
 async function clients() {
   const metadata = await createEtcdMetadataStore({ endpoints: [loadServices().etcd.endpoint] });
-  const objectStore = createS3ObjectStore(s3Options());
+  const objectStore = await createS3ObjectStore(s3Options());
   return {
     metadata,
     objectStore,
@@ -41,7 +41,7 @@ afterAll(async () => {
   } finally {
     admin.close();
   }
-  const store = createS3ObjectStore(s3Options(""));
+  const store = await createS3ObjectStore(s3Options(""));
   try {
     await deleteObjectsUnder(store, keyPrefix);
   } finally {

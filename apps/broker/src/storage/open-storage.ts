@@ -216,7 +216,7 @@ async function openObjects(
       },
     };
   }
-  const objectStore = createS3ObjectStore({
+  const objectStore = await createS3ObjectStore({
     region: spec.region,
     bucket: spec.bucket,
     forcePathStyle: spec.forcePathStyle,

@@ -73,7 +73,7 @@ export async function openProcess(
   clusters += 1;
   const cluster = `${clusterPrefix}${String(clusters)}`;
   const metadata = await createEtcdMetadataStore({ endpoints: [loadServices().etcd.endpoint] });
-  const s3 = createS3ObjectStore(s3Options());
+  const s3 = await createS3ObjectStore(s3Options());
   const objects = new FaultInjectingObjectStore(s3);
   const client = bookKeeperClient();
   const bk = createBookKeeperWalRuntime({
@@ -136,7 +136,7 @@ export async function cleanupRun(): Promise<void> {
   } finally {
     admin.close();
   }
-  const store = createS3ObjectStore(s3Options(""));
+  const store = await createS3ObjectStore(s3Options(""));
   try {
     await deleteObjectsUnder(store, s3KeyPrefix);
   } finally {

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { DeferredIndexPuts, type HeldPut } from "./deferred-index-puts.js";
 import { SegmentIndex, type SegmentLocation } from "./segment-index.js";
@@ -18,7 +19,7 @@ const put = (key: string, segment: number, recordOffset: number): HeldPut => ({
 describe("DeferredIndexPuts", () => {
   const indexes: SegmentIndex[] = [];
   const open = (): SegmentIndex => {
-    const index = SegmentIndex.open(":memory:");
+    const index = SegmentIndex.open(":memory:", Database);
     indexes.push(index);
     return index;
   };

@@ -1,3 +1,4 @@
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SegmentIndex } from "./segment-index.js";
 
@@ -11,7 +12,7 @@ const at = (segment: number, recordOffset: number, size = 10) => ({
 
 describe("SegmentIndex", () => {
   it("counts live puts per segment; a later put of a key moves it", () => {
-    const index = SegmentIndex.open(":memory:");
+    const index = SegmentIndex.open(":memory:", Database);
     index.applyPut("a", at(1, 0), 40);
     index.applyPut("b", at(1, 40), 40);
     index.applyPut("a", at(2, 0), 40);
@@ -22,7 +23,7 @@ describe("SegmentIndex", () => {
   });
 
   it("a delete removes only the put it names (a key deleted and put again survives an old delete)", () => {
-    const index = SegmentIndex.open(":memory:");
+    const index = SegmentIndex.open(":memory:", Database);
     index.applyPut("k", at(1, 0), 40);
     expect(index.applyDelete("k", 2, 0, 30, 1, 0)).toBe(true);
     index.applyPut("k", at(2, 30), 40);
@@ -31,7 +32,7 @@ describe("SegmentIndex", () => {
   });
 
   it("a segment is removable only when it holds no live put and its deletes name no segment still present", () => {
-    const index = SegmentIndex.open(":memory:");
+    const index = SegmentIndex.open(":memory:", Database);
     index.applyPut("x", at(1, 0), 40);
     index.applyPut("y", at(2, 0), 40);
     index.applyDelete("x", 3, 0, 30, 1, 0);
@@ -48,7 +49,7 @@ describe("SegmentIndex", () => {
   });
 
   it("needed deletes can be dropped once copied, and a live segment cannot be removed", () => {
-    const index = SegmentIndex.open(":memory:");
+    const index = SegmentIndex.open(":memory:", Database);
     index.applyPut("x", at(1, 0), 40);
     index.applyPut("z", at(1, 40), 40);
     index.applyDelete("x", 2, 0, 30, 1, 0);
@@ -61,7 +62,7 @@ describe("SegmentIndex", () => {
   });
 
   it("does not keep deletes of segments already gone", () => {
-    const index = SegmentIndex.open(":memory:");
+    const index = SegmentIndex.open(":memory:", Database);
     index.addSegment(5);
     index.applyDelete("old", 5, 0, 30, 1, 0);
     expect(index.neededDeletes(5)).toEqual([]);
@@ -70,7 +71,7 @@ describe("SegmentIndex", () => {
   });
 
   it("picks the sparsest segment below a share of live bytes that still holds something to move", () => {
-    const index = SegmentIndex.open(":memory:");
+    const index = SegmentIndex.open(":memory:", Database);
     index.applyPut("a", at(1, 0, 100), 130);
     index.applyPut("b", at(1, 130, 100), 130);
     index.applyPut("c", at(2, 0, 100), 130);

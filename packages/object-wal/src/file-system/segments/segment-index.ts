@@ -6,7 +6,7 @@
 //
 // A segment may be removed once nothing in it is needed: no live put, and every delete in it names a put whose
 // segment is already removed for good (otherwise replaying without the delete would bring that put back).
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 
 /** Where a live key's body is. */
 export interface SegmentLocation {
@@ -71,11 +71,12 @@ export class SegmentIndex {
   }
 
   /**
-   * Opens (creating) the index at `file` (":memory:" for tests). Throws when the file is not a usable index (the
-   * caller rebuilds it from the segments).
+   * Opens (creating) the index at `file` (":memory:" for tests) with better-sqlite3's `Database` class (loaded by the
+   * caller, load-better-sqlite3.ts). Throws when the file is not a usable index (the caller rebuilds it from the
+   * segments).
    */
-  static open(file: string): SegmentIndex {
-    const db = new Database(file);
+  static open(file: string, Sqlite: typeof Database): SegmentIndex {
+    const db = new Sqlite(file);
     try {
       // One store owns the directory (segment-lock.ts): no shared-memory file, no locking per transaction.
       db.pragma("locking_mode = EXCLUSIVE");

@@ -42,6 +42,7 @@ import type { SegmentIndex, SegmentLocation } from "./segment-index.js";
 import { lockSegmentDirectory, type SegmentLock } from "./segment-lock.js";
 import { DEFAULT_HOT_READ_SEGMENTS, HotSegmentReads, type HotSegmentReadsStats } from "./hot-segment-reads.js";
 import { DEFAULT_LENT_READ_BUFFER_BYTES, type LentReadBuffersStats } from "./lent-read-buffers.js";
+import { loadBetterSqlite3 } from "./load-better-sqlite3.js";
 import { type RecoveredSegments, recoverSegments, segmentFileName } from "./segment-recovery.js";
 import { isNoSpaceError, repairSegmentTail } from "./segment-tail-repair.js";
 import { MAX_SEGMENT_OFFSET, encodeSegmentRecordHead } from "./segment-record.js";
@@ -207,7 +208,10 @@ export class SegmentLog {
         : { seq: recovered.last, bytes: recovered.lastBytes, created: true };
   }
 
-  /** Locks `directory`, replays its segments (cutting a torn tail) and returns the open log. */
+  /**
+   * Locks `directory`, replays its segments (cutting a torn tail) and returns the open log. Loads better-sqlite3
+   * for the index first: without it, throws `DEPENDENCY_UNAVAILABLE` before touching the directory.
+   */
   static async open(options: SegmentLogOptions): Promise<SegmentLog> {
     if (
       !Number.isSafeInteger(options.segmentBytes) ||
@@ -247,10 +251,11 @@ export class SegmentLog {
         { retryable: false },
       );
     }
+    const Sqlite = await loadBetterSqlite3();
     await makeDirectories(options.directory);
     const lock = await lockSegmentDirectory(options.directory);
     try {
-      const recovered = await recoverSegments(options.directory);
+      const recovered = await recoverSegments(options.directory, Sqlite);
       const log = new SegmentLog(options, recovered, lock);
       log.#scheduleHousekeeping();
       return log;

@@ -8,6 +8,7 @@
 import { type FileHandle, open, readdir, rename, rm, unlink } from "node:fs/promises";
 import path from "node:path";
 import { ErrorCode, NereusError, crc32c } from "@nereus/core";
+import type Database from "better-sqlite3";
 import { SegmentIndex } from "./segment-index.js";
 import {
   MAX_SEGMENT_KEY_BYTES,
@@ -46,16 +47,17 @@ export interface RecoveredSegments {
 
 /**
  * Opens the segments in `directory` (which must exist). Throws `OBJECT_CHECKSUM_MISMATCH` for a bad record before the
- * last segment's tail, or for a segment file that is gone while the index still has live objects in it.
+ * last segment's tail, or for a segment file that is gone while the index still has live objects in it. `Sqlite` is
+ * better-sqlite3's `Database` class, for the index (load-better-sqlite3.ts).
  */
-export async function recoverSegments(directory: string): Promise<RecoveredSegments> {
+export async function recoverSegments(directory: string, Sqlite: typeof Database): Promise<RecoveredSegments> {
   const seqs: number[] = [];
   for (const name of await readdir(directory)) {
     const match = SEGMENT_NAME.exec(name);
     if (match?.[1] !== undefined) seqs.push(Number(match[1]));
   }
   seqs.sort((a, b) => a - b);
-  const { index, rebuiltIndex } = await openIndex(directory);
+  const { index, rebuiltIndex } = await openIndex(directory, Sqlite);
   try {
     const present = new Set(seqs);
     const applied = index.applied;
@@ -134,16 +136,19 @@ export async function recoverSegments(directory: string): Promise<RecoveredSegme
 }
 
 /** Opens the index; one that cannot be used is moved aside (`index.sqlite.broken`) and rebuilt from the segments. */
-async function openIndex(directory: string): Promise<{ index: SegmentIndex; rebuiltIndex?: string }> {
+async function openIndex(
+  directory: string,
+  Sqlite: typeof Database,
+): Promise<{ index: SegmentIndex; rebuiltIndex?: string }> {
   const file = path.join(directory, INDEX_FILE);
   try {
-    return { index: SegmentIndex.open(file) };
+    return { index: SegmentIndex.open(file, Sqlite) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     for (const suffix of ["", "-wal", "-shm"]) {
       await rename(`${file}${suffix}`, `${file}.broken${suffix}`).catch(() => rm(`${file}${suffix}`, { force: true }));
     }
-    return { index: SegmentIndex.open(file), rebuiltIndex: reason };
+    return { index: SegmentIndex.open(file, Sqlite), rebuiltIndex: reason };
   }
 }
 
