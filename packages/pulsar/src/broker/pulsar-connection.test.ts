@@ -130,23 +130,6 @@ describe("PulsarConnection unserved commands", () => {
     expect(client.closedReason).toBeUndefined();
   });
 
-  test("GET_SCHEMA finds no schema, GET_OR_CREATE_SCHEMA accepts the bytes schema only", async () => {
-    const client = start().connect();
-    await client.handshake();
-    client.send({ type: "GET_SCHEMA", body: { requestId: 12n, topic: "orders" } });
-    expect((await client.waitFor("GET_SCHEMA_RESPONSE"))[0]).toMatchObject({
-      requestId: 12n,
-      errorCode: ServerError.TopicNotFound,
-    });
-    const schemaOf = (type: number) => ({ name: "orders", schemaData: new Uint8Array(0), type, properties: [] });
-    client.send({ type: "GET_OR_CREATE_SCHEMA", body: { requestId: 13n, topic: "orders", schema: schemaOf(0) } });
-    client.send({ type: "GET_OR_CREATE_SCHEMA", body: { requestId: 14n, topic: "orders", schema: schemaOf(2) } });
-    const responses = await client.waitFor("GET_OR_CREATE_SCHEMA_RESPONSE", 2);
-    expect(responses[0]).toEqual({ requestId: 13n, schemaVersion: new Uint8Array(0) });
-    expect(responses[1]).toMatchObject({ requestId: 14n, errorCode: ServerError.IncompatibleSchema });
-    expect(client.closedReason).toBeUndefined();
-  });
-
   test("a command only a broker sends closes the connection", async () => {
     const client = start().connect();
     await client.handshake();

@@ -2,23 +2,26 @@
 // out through the sink. CONNECT must come first and once (answered CONNECTED with the lower of both protocol
 // versions); then commands are handled in arrival order — a command waits for the ones before it only while they
 // open something (a topic, a subscription), never for appends or acks in flight. PING is answered with PONG;
-// discovery (PARTITIONED_METADATA, LOOKUP) points at this broker; producers and consumers are handled by
-// ConnectionProducers and ConnectionConsumers. Topics carry no schema: GET_SCHEMA finds none and
-// GET_OR_CREATE_SCHEMA accepts only the bytes schema. A request this broker does not serve gets ERROR(NotAllowed); a
-// command a client never sends, an undecodable frame or a SEND it cannot place closes the connection — after the
-// commands before it were handled and their replies written (waiting at most CLOSE_REPLY_WAIT_MS for them).
+// discovery (PARTITIONED_METADATA, LOOKUP) points at this broker, GET_TOPICS_OF_NAMESPACE lists a namespace's
+// topics; a PRODUCER or SUBSCRIBE first has its topic prepared (created as the policies allow, TopicProvisioning)
+// and its schema registered (schema-requests.ts), then ConnectionProducers and ConnectionConsumers handle them;
+// GET_SCHEMA and GET_OR_CREATE_SCHEMA use the schema registry. A request this broker does not serve gets
+// ERROR(NotAllowed); a command a client never sends, an undecodable frame or a SEND it cannot place closes the
+// connection — after the commands before it were handled and their replies written (waiting at most
+// CLOSE_REPLY_WAIT_MS for them).
 import { ErrorCode, NereusError } from "@nereus/core";
 import { parseTopicName } from "../topics/topic-name.js";
 import {
   type CommandConnect,
-  type CommandGetOrCreateSchema,
   type CommandLookupTopic,
   type CommandPartitionedTopicMetadata,
+  type CommandProducer,
+  type CommandSubscribe,
   type DecodedFrame,
   LookupOutcome,
   PartitionedMetadataOutcome,
   ProtocolVersion,
-  SchemaType,
+  type SchemaInfo,
   ServerError,
   decodeFrame,
 } from "../protocol/index.js";
@@ -26,18 +29,18 @@ import { ConnectionConsumers } from "./connection-consumers.js";
 import { ConnectionIo, type ConnectionSink } from "./connection-io.js";
 import { ConnectionProducers } from "./connection-producers.js";
 import { errorCommand, errorReplyOf } from "./error-replies.js";
+import { answerTopicsOfNamespace } from "./namespace-topic-list.js";
 import type { PulsarBrokerContext } from "./pulsar-broker.js";
+import { answerGetOrCreateSchema, answerGetSchema, registerDeclaredSchema } from "./schema-requests.js";
+import { TopicProvisioning } from "./topic-provisioning.js";
 
 export type { ConnectionSink } from "./connection-io.js";
-
-/** What GET_SCHEMA answers (as Apache Pulsar does for a topic without a schema). */
-const NO_SCHEMA = "Topic not found or no-schema";
 
 /** The protocol version this broker speaks (clients above it are answered with it). */
 export const BROKER_PROTOCOL_VERSION = ProtocolVersion.AUTO_CONSUME_SCHEMA;
 
 /** Requests this broker answers with ERROR(NotAllowed) (they carry a request id). */
-const NOT_SERVED = new Set(["GET_TOPICS_OF_NAMESPACE", "CONSUMER_STATS"]);
+const NOT_SERVED = new Set(["CONSUMER_STATS"]);
 
 /** How long a connection closing on a protocol error waits for the replies to the commands before it. */
 const CLOSE_REPLY_WAIT_MS = 5_000;
@@ -54,6 +57,7 @@ export class PulsarConnection {
   readonly #io: ConnectionIo;
   readonly #producers: ConnectionProducers;
   readonly #consumers: ConnectionConsumers;
+  readonly #topics: TopicProvisioning;
   readonly #onClosed: () => void;
   #connected = false;
   /** Settles once every command received so far was started. */
@@ -69,6 +73,7 @@ export class PulsarConnection {
     this.#io = new ConnectionIo(context, sink);
     this.#producers = new ConnectionProducers(this.#io);
     this.#consumers = new ConnectionConsumers(this.#io);
+    this.#topics = new TopicProvisioning(context);
     this.#onClosed = onClosed;
   }
 
@@ -136,7 +141,7 @@ export class PulsarConnection {
       case "LOOKUP":
         return this.#lookup(command.body);
       case "PRODUCER":
-        return this.#producers.open(command.body);
+        return this.#openProducer(command.body);
       case "SEND":
         if (!this.#producers.send(command.body, payload))
           this.#violation("SEND of an unknown producer or without payload");
@@ -144,7 +149,7 @@ export class PulsarConnection {
       case "CLOSE_PRODUCER":
         return this.#producers.close(command.body);
       case "SUBSCRIBE":
-        return this.#consumers.subscribe(command.body);
+        return this.#subscribe(command.body);
       case "FLOW":
         return this.#consumers.flow(command.body);
       case "ACK":
@@ -160,12 +165,11 @@ export class PulsarConnection {
       case "CLOSE_CONSUMER":
         return this.#consumers.closeConsumer(command.body);
       case "GET_SCHEMA":
-        return this.#io.send({
-          type: "GET_SCHEMA_RESPONSE",
-          body: { requestId: command.body.requestId, errorCode: ServerError.TopicNotFound, errorMessage: NO_SCHEMA },
-        });
+        return answerGetSchema(this.#io, command.body);
       case "GET_OR_CREATE_SCHEMA":
-        return this.#getOrCreateSchema(command.body);
+        return answerGetOrCreateSchema(this.#io, command.body);
+      case "GET_TOPICS_OF_NAMESPACE":
+        return answerTopicsOfNamespace(this.#io, command.body);
       default:
         return this.#unserved(command.type, "body" in command ? command.body : undefined);
     }
@@ -197,11 +201,10 @@ export class PulsarConnection {
     const { requestId } = command;
     try {
       const topic = parseTopicName(command.topic);
-      const partitioned =
-        topic.partitionIndex < 0 ? await this.#io.context.ledgers.partitionedTopics.get(topic) : undefined;
+      const partitions = await this.#topics.partitionCount(topic, command.metadataAutoCreationEnabled !== false);
       this.#io.send({
         type: "PARTITIONED_METADATA_RESPONSE",
-        body: { requestId, partitions: partitioned?.partitionCount ?? 0, response: PartitionedMetadataOutcome.Success },
+        body: { requestId, partitions, response: PartitionedMetadataOutcome.Success },
       });
     } catch (error) {
       const reply = errorReplyOf(error);
@@ -232,15 +235,37 @@ export class PulsarConnection {
     });
   }
 
-  /** Topics carry no schema: a bytes schema (None) is accepted with the empty version, a typed one is refused. */
-  #getOrCreateSchema({ requestId, schema }: CommandGetOrCreateSchema): void {
-    this.#io.send({
-      type: "GET_OR_CREATE_SCHEMA_RESPONSE",
-      body:
-        schema.type === SchemaType.None
-          ? { requestId, schemaVersion: new Uint8Array(0) }
-          : { requestId, errorCode: ServerError.IncompatibleSchema, errorMessage: "typed schemas are not supported" },
-    });
+  async #openProducer(command: CommandProducer): Promise<void> {
+    const admitted = await this.#admit(command.requestId, command.topic, command.schema, true);
+    if (admitted !== undefined) await this.#producers.open(command, admitted.schemaVersion);
+  }
+
+  async #subscribe(command: CommandSubscribe): Promise<void> {
+    const create = command.forceTopicCreation !== false;
+    const admitted = await this.#admit(command.requestId, command.topic, command.schema, create);
+    if (admitted !== undefined) await this.#consumers.subscribe(command);
+  }
+
+  /**
+   * Prepares the topic of a PRODUCER or SUBSCRIBE (created as the policies allow) and registers the schema it
+   * declares. Returns the schema version to announce, or undefined after answering ERROR.
+   */
+  async #admit(
+    requestId: bigint,
+    topicName: string,
+    schema: SchemaInfo | undefined,
+    create: boolean,
+  ): Promise<{ readonly schemaVersion?: Uint8Array } | undefined> {
+    try {
+      const topic = parseTopicName(topicName);
+      await this.#topics.prepare(topic, create);
+      const declared = await registerDeclaredSchema(this.#io, topic, schema);
+      if (declared.accepted) return declared;
+      this.#io.send(errorCommand(requestId, declared.reply));
+    } catch (error) {
+      this.#io.send(errorCommand(requestId, errorReplyOf(error)));
+    }
+    return undefined;
   }
 
   /** A request this broker does not serve gets ERROR(NotAllowed); anything else closes the connection. */

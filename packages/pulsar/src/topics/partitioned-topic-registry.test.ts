@@ -41,4 +41,14 @@ describe("PartitionedTopicRegistry", () => {
     await expectNereusError(topics.create(EVENTS, 2 ** 31), ErrorCode.INVALID_ARGUMENT);
     await expectNereusError(topics.create(parseTopicName("events-partition-1"), 2), ErrorCode.INVALID_ARGUMENT);
   });
+
+  test("list returns a namespace's partitioned topics only, across scan pages", async () => {
+    const topics = registry();
+    const names = Array.from({ length: 520 }, (_, index) => `acme/ns/t${String(index).padStart(3, "0")}`);
+    for (const name of names) await topics.create(parseTopicName(name), 2);
+    await topics.create(parseTopicName("acme/other/t000"), 3);
+    const listed = await topics.list("acme", "ns");
+    expect(listed.map((topic) => topic.name)).toEqual(names.map((name) => `persistent://${name}`));
+    expect(await topics.list("acme", "none")).toEqual([]);
+  });
 });

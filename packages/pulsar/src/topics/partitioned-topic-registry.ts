@@ -14,6 +14,7 @@ export type PartitionedTopicChange =
   | { readonly ok: false; readonly reason: "exists" | "unknown" | "shrink"; readonly current?: PulsarPartitionedTopic };
 
 const MAX_CAS_ATTEMPTS = 16;
+const SCAN_PAGE = 500;
 
 /** Metadata-backed partitioned-topic records of one cluster. */
 export class PartitionedTopicRegistry {
@@ -32,6 +33,19 @@ export class PartitionedTopicRegistry {
   /** The partitioned topic `name`, or undefined (a partition or a non-partitioned topic has no record). */
   async get(name: TopicName, signal?: AbortSignal): Promise<PulsarPartitionedTopic | undefined> {
     return (await this.#read(name, signal))?.topic;
+  }
+
+  /** The partitioned topics of a namespace, in key order (one paged scan). */
+  async list(tenant: string, namespace: string, signal?: AbortSignal): Promise<PulsarPartitionedTopic[]> {
+    const prefix = this.#keyspace.namespacePartitionedTopicsPrefix(tenant, namespace);
+    const topics: PulsarPartitionedTopic[] = [];
+    let startAfter: string | undefined;
+    for (;;) {
+      const page = await this.#metadata.scan(prefix, { limit: SCAN_PAGE, startAfter, signal });
+      for (const item of page.items) topics.push(this.#codec.decode(item.value, item.key));
+      if (!page.more || page.items.length === 0) return topics;
+      startAfter = page.items[page.items.length - 1]?.key;
+    }
   }
 
   /** Creates the partitioned topic `name` with `partitionCount` partitions; `exists` when it already exists. */
