@@ -20,9 +20,9 @@ const COMMANDS: Readonly<Record<AdminSubcommand, { readonly usage: string; reado
   topics: {
     usage: "nereus admin topics [--describe <topic>] [options]",
     lines: [
-      "Lists the Kafka topics: partitions, storage profile, records and bytes. With --describe, one topic with each",
-      "partition's stream: start and end offsets, commits, its ranges in Object WAL objects, read-optimized",
-      "generations and the materialization backlog.",
+      "Lists the Kafka topics: partitions, storage profile, records and bytes. With --describe, one",
+      "topic with each partition's stream: start and end offsets, commits, its ranges in Object WAL",
+      "objects, read-optimized generations and the materialization backlog.",
       "",
       "  -d, --describe <topic> describe one topic",
     ],
@@ -30,8 +30,8 @@ const COMMANDS: Readonly<Record<AdminSubcommand, { readonly usage: string; reado
   groups: {
     usage: "nereus admin groups [--describe <group>] [options]",
     lines: [
-      "Lists the consumer groups: state, members, partitions with committed offsets and total lag. With",
-      "--describe, one group's committed offset, end offset and lag per partition, and its members.",
+      "Lists the consumer groups: state, members, partitions with committed offsets and total lag.",
+      "With --describe, one group's committed offset, end offset and lag per partition, and its members.",
       "",
       "  -d, --describe <group> describe one group",
     ],
