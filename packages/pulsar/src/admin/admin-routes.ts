@@ -9,6 +9,15 @@ import type { AdminContext } from "./admin-context.js";
 import { type AdminMethod, type AdminRequest, type AdminResponse, ok } from "./admin-exchange.js";
 import { internalStats } from "./internal-stats.js";
 import {
+  type PolicyField,
+  getNamespacePolicy,
+  getTopicPolicy,
+  removeNamespacePolicy,
+  removeTopicPolicy,
+  setNamespacePolicy,
+  setTopicPolicy,
+} from "./policy-operations.js";
+import {
   createNamespace,
   createTenant,
   deleteNamespace,
@@ -84,6 +93,38 @@ function forceOf({ request }: RouteCall): boolean {
 const TOPIC = "persistent/:tenant/:namespace/:topic";
 const SUBSCRIPTION = `${TOPIC}/subscription/:subscription`;
 
+/** GET, POST and DELETE of one namespace policy at `namespaces/{tenant}/{namespace}/{path}`. */
+function namespacePolicyRoutes(path: string, field: PolicyField): AdminRoute[] {
+  const pattern = `namespaces/:tenant/:namespace/${path}`;
+  const name = (call: RouteCall) => {
+    const [tenant, namespace] = namespaceOf(call);
+    return { name: `${tenant}/${namespace}`, tenant, namespace };
+  };
+  return [
+    route("GET", pattern, (call) => getNamespacePolicy(call.context, name(call), field, call.request.signal)),
+    route("POST", pattern, (call) =>
+      setNamespacePolicy(call.context, name(call), field, call.request.body, call.request.signal),
+    ),
+    route("DELETE", pattern, (call) => removeNamespacePolicy(call.context, name(call), field, call.request.signal)),
+  ];
+}
+
+/** GET (`?applied=true`: the effective value), POST and DELETE of one topic policy at `{topic}/{path}`. */
+function topicPolicyRoutes(path: string, field: Exclude<PolicyField, "autoTopicCreation">): AdminRoute[] {
+  const pattern = `${TOPIC}/${path}`;
+  return [
+    route("GET", pattern, (call) => {
+      const topic = topicOf(call);
+      const applied = booleanParameter(call.request.query, "applied", false);
+      return getTopicPolicy(call.context, topic, field, applied, call.request.signal);
+    }),
+    route("POST", pattern, (call) =>
+      setTopicPolicy(call.context, topicOf(call), field, call.request.body, call.request.signal),
+    ),
+    route("DELETE", pattern, (call) => removeTopicPolicy(call.context, topicOf(call), field, call.request.signal)),
+  ];
+}
+
 /** Every route of the admin API, in match order. */
 export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route("GET", "clusters", ({ context }) => listClusters(context)),
@@ -104,6 +145,9 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   route("DELETE", "namespaces/:tenant/:namespace", (call) =>
     deleteNamespace(call.context, ...namespaceOf(call), call.request.signal),
   ),
+  ...namespacePolicyRoutes("deduplication", "deduplicationEnabled"),
+  ...namespacePolicyRoutes("autoTopicCreation", "autoTopicCreation"),
+  ...namespacePolicyRoutes("storageProfile", "storageProfile"),
   route("GET", "namespaces/:tenant/:namespace/topics", (call) =>
     listTopics(call.context, ...namespaceOf(call), call.request.signal),
   ),
@@ -136,6 +180,8 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     return partitionedTopicStats(call.context, name, perPartition, call.request.signal);
   }),
   route("GET", `${TOPIC}/internalStats`, (call) => internalStats(call.context, topicOf(call), call.request.signal)),
+  ...topicPolicyRoutes("deduplicationEnabled", "deduplicationEnabled"),
+  ...topicPolicyRoutes("storageProfile", "storageProfile"),
   route("GET", `${TOPIC}/subscriptions`, (call) => listSubscriptions(call.context, topicOf(call), call.request.signal)),
   route("PUT", SUBSCRIPTION, (call) => {
     const [name, subscription] = [topicOf(call), subscriptionOf(call)];

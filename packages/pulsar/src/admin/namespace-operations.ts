@@ -1,7 +1,7 @@
 // Clusters, tenants and namespaces through the admin API: the one cluster this broker belongs to, the tenants
 // (`public` built in) and their namespaces (`public/default` built in), created and deleted through
-// NamespaceRegistry. A namespace's policies read as Pulsar's defaults. Deleting a namespace that holds topics is
-// refused (409), as is deleting a tenant that holds namespaces.
+// NamespaceRegistry. Deleting a namespace that holds topics is refused (409), as is deleting a tenant that holds
+// namespaces; a deleted namespace's policies go with it.
 import type { AdminContext } from "./admin-context.js";
 import { type AdminResponse, NO_CONTENT, conflict, notFound, ok, preconditionFailed } from "./admin-exchange.js";
 import { stringListBody } from "./admin-bodies.js";
@@ -89,7 +89,10 @@ export async function createNamespace(
   return NO_CONTENT;
 }
 
-/** GET namespaces/{tenant}/{namespace}: its Policies (Pulsar's defaults, this cluster as the replication cluster). */
+/**
+ * GET namespaces/{tenant}/{namespace}: its Policies — the deduplication, auto-topic-creation and storage-profile
+ * policies it sets, this cluster as the replication cluster, Pulsar's defaults for the rest.
+ */
 export async function getNamespacePolicies(
   context: AdminContext,
   tenant: string,
@@ -99,10 +102,25 @@ export async function getNamespacePolicies(
   if ((await context.namespaces.getNamespace(tenant, namespace, signal)) === undefined) {
     throw notFound("Namespace does not exist");
   }
+  const policies = await context.topics.broker.policies.store.namespacePolicies(
+    { name: `${tenant}/${namespace}`, tenant, namespace },
+    { signal },
+  );
+  const auto = policies.autoTopicCreation;
   return ok({
     auth_policies: { namespace_auth: {}, destination_auth: {}, subscription_auth_roles: {} },
     replication_clusters: [context.cluster],
     bundles: { boundaries: ["0x00000000", "0xffffffff"], numBundles: 1 },
+    deduplicationEnabled: policies.deduplicationEnabled,
+    autoTopicCreationOverride:
+      auto === undefined
+        ? undefined
+        : {
+            allowAutoTopicCreation: auto.allowed,
+            topicType: auto.type,
+            defaultNumPartitions: auto.type === "partitioned" ? auto.defaultPartitions : undefined,
+          },
+    storageProfile: policies.storageProfile,
     deleted: false,
   });
 }
@@ -122,6 +140,12 @@ export async function deleteNamespace(
     throw conflict("Cannot delete non empty namespace");
   }
   const outcome = await context.namespaces.deleteNamespace(tenant, namespace, signal);
+  if (outcome === "deleted") {
+    await context.topics.broker.policies.store.removeNamespacePolicies(
+      { name: `${tenant}/${namespace}`, tenant, namespace },
+      signal,
+    );
+  }
   return answerDeletion(outcome, "Namespace", "Cannot delete non empty namespace");
 }
 

@@ -4,6 +4,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerHarness } from "../../test/broker-harness.js";
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
+import { parseTopicName } from "../topics/topic-name.js";
 import { InitialPosition, SubscriptionType, encodeMessageEntry } from "../protocol/index.js";
 import type { AdminMethod, AdminResponse } from "./admin-exchange.js";
 import { type JsonValue, parseJsonText } from "./json-text.js";
@@ -426,5 +427,110 @@ describe("partitioned topics", () => {
     await s.expectStatus(404, "DELETE", sub);
     await s.expectStatus(204, "DELETE", `${PATH}/partitions`);
     expect(await s.expectStatus(200, "GET", "persistent/public/default")).toEqual([]);
+  });
+});
+
+describe("policies", () => {
+  test("namespace deduplication is set, read (also in the namespace's Policies and the topic stats) and removed", async () => {
+    const s = setup();
+    const path = "namespaces/public/default/deduplication";
+    expect(await s.call("GET", path)).toEqual({ status: 204 });
+    await s.expectStatus(400, "POST", path, '"yes"');
+    await s.expectStatus(404, "POST", "namespaces/public/missing/deduplication", true);
+    await s.expectStatus(204, "POST", path, true);
+    expect(await s.expectStatus(200, "GET", path)).toBe(true);
+    expect(await s.expectStatus(200, "GET", "namespaces/public/default")).toMatchObject({ deduplicationEnabled: true });
+    await s.expectStatus(204, "PUT", "persistent/public/default/deduped");
+    expect(await s.expectStatus(200, "GET", "persistent/public/default/deduped/stats")).toMatchObject({
+      deduplicationStatus: "Enabled",
+    });
+    await s.expectStatus(204, "POST", "persistent/public/default/deduped/deduplicationEnabled", false);
+    expect(await s.expectStatus(200, "GET", "persistent/public/default/deduped/deduplicationEnabled")).toBe(false);
+    expect(await s.expectStatus(200, "GET", "persistent/public/default/deduped/stats")).toMatchObject({
+      deduplicationStatus: "Disabled",
+    });
+    await s.expectStatus(204, "DELETE", "persistent/public/default/deduped/deduplicationEnabled");
+    expect(
+      await s.expectStatus(200, "GET", "persistent/public/default/deduped/deduplicationEnabled?applied=true"),
+    ).toBe(true);
+    await s.expectStatus(204, "DELETE", path);
+    expect(await s.call("GET", path)).toEqual({ status: 204 });
+    expect(
+      await s.expectStatus(200, "GET", "persistent/public/default/deduped/deduplicationEnabled?applied=true"),
+    ).toBe(false);
+  });
+
+  test("automatic topic creation: a refused namespace has no subscription-created topics", async () => {
+    const s = setup();
+    await s.expectStatus(204, "PUT", "tenants/acme");
+    await s.expectStatus(204, "PUT", "namespaces/acme/closed");
+    const path = "namespaces/acme/closed/autoTopicCreation";
+    await s.expectStatus(400, "POST", path, { allowAutoTopicCreation: "no" });
+    await s.expectStatus(400, "POST", path, {
+      allowAutoTopicCreation: true,
+      topicType: "partitioned",
+      defaultNumPartitions: 0,
+    });
+    await s.expectStatus(204, "POST", path, { allowAutoTopicCreation: false });
+    expect(await s.expectStatus(200, "GET", path)).toEqual({
+      allowAutoTopicCreation: false,
+      topicType: "non-partitioned",
+    });
+    expect(await s.expectStatus(412, "PUT", "persistent/acme/closed/t/subscription/s")).toEqual({
+      reason: "Topic does not exist and cannot be auto-created",
+    });
+    await s.expectStatus(204, "PUT", "persistent/acme/closed/t");
+    await s.expectStatus(204, "PUT", "persistent/acme/closed/t/subscription/s");
+    await s.expectStatus(204, "POST", path, {
+      allowAutoTopicCreation: true,
+      topicType: "partitioned",
+      defaultNumPartitions: 3,
+    });
+    expect(await s.expectStatus(200, "GET", "namespaces/acme/closed")).toMatchObject({
+      autoTopicCreationOverride: { allowAutoTopicCreation: true, topicType: "partitioned", defaultNumPartitions: 3 },
+    });
+    await s.expectStatus(204, "DELETE", path);
+    expect(await s.call("GET", path)).toEqual({ status: 204 });
+  });
+
+  test("storage profiles of new topics come from the topic's, else the namespace's policy", async () => {
+    const s = setup();
+    const ledgers = s.h.broker.context.ledgers;
+    await s.expectStatus(400, "POST", "namespaces/public/default/storageProfile", '"FASTEST"');
+    await s.expectStatus(400, "POST", "namespaces/public/default/storageProfile", 3);
+    await s.expectStatus(204, "POST", "namespaces/public/default/storageProfile", '"OBJECT_WAL_ASYNC_OBJECT"');
+    expect(await s.expectStatus(200, "GET", "namespaces/public/default/storageProfile")).toBe(
+      "OBJECT_WAL_ASYNC_OBJECT",
+    );
+    await s.expectStatus(204, "PUT", "persistent/public/default/from-namespace/partitions", 2);
+    const partition = await ledgers.topics.get(parseTopicName("public/default/from-namespace-partition-1"));
+    expect(partition?.profile).toBe("OBJECT_WAL_ASYNC_OBJECT");
+    await s.expectStatus(204, "POST", "persistent/public/default/own/storageProfile", '"OBJECT_WAL_SYNC_OBJECT"');
+    expect(await s.expectStatus(200, "GET", "persistent/public/default/own/storageProfile?applied=true")).toBe(
+      "OBJECT_WAL_SYNC_OBJECT",
+    );
+    await s.expectStatus(204, "PUT", "persistent/public/default/own");
+    expect((await ledgers.topics.get(parseTopicName("public/default/own")))?.profile).toBe("OBJECT_WAL_SYNC_OBJECT");
+    await s.expectStatus(204, "DELETE", "persistent/public/default/own");
+    expect(await s.call("GET", "persistent/public/default/own/storageProfile")).toEqual({ status: 204 });
+  });
+
+  test("connected producers are listed as publishers and keep a topic from deletion without force", async () => {
+    const s = setup();
+    await s.expectStatus(204, "PUT", "persistent/public/default/busy");
+    const producer = s.h.connect();
+    await producer.handshake();
+    producer.send({
+      type: "PRODUCER",
+      body: { topic: "persistent://public/default/busy", producerId: 1n, requestId: 1n, producerName: "writer-1" },
+    });
+    await producer.waitFor("PRODUCER_SUCCESS");
+    expect(await s.expectStatus(200, "GET", "persistent/public/default/busy/stats")).toMatchObject({
+      publishers: [{ producerName: "writer-1" }],
+    });
+    expect(await s.expectStatus(412, "DELETE", "persistent/public/default/busy")).toEqual({
+      reason: "Topic has active producers/subscriptions",
+    });
+    await s.expectStatus(204, "DELETE", "persistent/public/default/busy?force=true");
   });
 });

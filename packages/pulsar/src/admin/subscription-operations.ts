@@ -36,7 +36,7 @@ export async function listSubscriptions(
 
 /**
  * Creates subscription `subscription` at `messageId` (the next message delivered is the one it names; earliest and
- * latest as in a subscribe). The topic is created when it does not exist, as a subscribe would. 409 when the
+ * latest as in a subscribe). A missing topic is created when its namespace allows automatic creation. 409 when the
  * subscription exists (on a partitioned topic: on every partition).
  */
 export async function createSubscription(
@@ -48,7 +48,7 @@ export async function createSubscription(
 ): Promise<AdminResponse> {
   const { topics } = await context.topics.targets(name, signal);
   const created = await mapBounded(topics, async (topic) => {
-    const ledger = await context.topics.broker.ledgers.open(topic, { signal });
+    const ledger = await context.topics.ledgerCreating(topic, signal);
     if (ledger.cursors.get(subscription) !== undefined) return false;
     const initialOffset = ledger.positions.seekOffset(messageId.position, ledger.bounds());
     await ledger.cursors.createCursor(subscription, { initialOffset, properties: messageId.properties, signal });

@@ -3,14 +3,15 @@
 // the cursor of a subscription (404 when there is none), and the broker's open Subscription for operations that
 // must go through dispatch (a reset disconnects the consumers as a client seek does). Opening a ledger claims the
 // topic's cursors for this broker, as serving a client does.
-import { ErrorCode, NereusError } from "@nereus/core";
+import { ErrorCode, NereusError, type StorageProfile } from "@nereus/core";
 import type { CursorHandle } from "@nereus/cursor";
 import type { PulsarBrokerContext } from "../broker/pulsar-broker.js";
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import type { Subscription } from "../subscriptions/subscription.js";
 import type { PulsarPartitionedTopic } from "../topics/partitioned-topic.js";
+import { namespaceOf } from "../topics/policy-resolver.js";
 import { type TopicName, partitionTopicName } from "../topics/topic-name.js";
-import { notFound } from "./admin-exchange.js";
+import { notFound, preconditionFailed } from "./admin-exchange.js";
 
 /** The topics an operation on a name covers: the partitions of a partitioned topic, else the topic itself. */
 export interface TopicTargets {
@@ -47,6 +48,25 @@ export class TopicAccess {
       if (NereusError.hasCode(error, ErrorCode.STREAM_NOT_FOUND)) throw notFound(`Topic ${name.fullName} not found`);
       throw error;
     }
+  }
+
+  /** The storage profile a topic created now gets (its effective policy, else the broker's default). */
+  async profileFor(name: TopicName, signal?: AbortSignal): Promise<StorageProfile> {
+    return (await this.broker.policies.effective(name, signal)).storageProfile;
+  }
+
+  /**
+   * The open ledger of `name`, creating the topic when it does not exist and its namespace's automatic topic
+   * creation allows it, as a subscribe would (412 when it does not).
+   */
+  async ledgerCreating(name: TopicName, signal?: AbortSignal): Promise<ManagedLedger> {
+    const { ledgers, policies } = this.broker;
+    if ((await ledgers.topics.get(name, signal)) === undefined) {
+      const auto = await policies.autoTopicCreation(namespaceOf(name), signal);
+      if (!auto.allowed) throw preconditionFailed("Topic does not exist and cannot be auto-created");
+      await ledgers.topics.createOrGet(name, await this.profileFor(name, signal), signal);
+    }
+    return this.ledger(name, signal);
   }
 
   /** The cursor of subscription `subscription` of `ledger`; 404 when there is none. */

@@ -1,8 +1,9 @@
 // Topic lifecycle through the admin API: listing a namespace's topics (each partition of a partitioned topic is
 // one) and partitioned topics, creating a non-partitioned topic or a partitioned one with its partitions, the
-// partitioned metadata, and deleting either. A deletion without `force` is refused (412) while consumers are
-// connected; the subscriptions the broker has open on a deleted topic are closed, their consumers disconnected.
-// Connected producers are not tracked here: their next send fails and they reconnect.
+// partitioned metadata, and deleting either (with the topic's policies). A deletion without `force` is refused (412)
+// while producers or consumers are connected; the subscriptions the broker has open on a deleted topic are closed,
+// their consumers disconnected; a producer still connected fails its next send. New topics get their effective
+// storage-profile policy.
 import { type TopicName, parseTopicName } from "../topics/topic-name.js";
 import type { AdminContext } from "./admin-context.js";
 import { type AdminResponse, NO_CONTENT, conflict, notFound, ok, preconditionFailed } from "./admin-exchange.js";
@@ -57,8 +58,11 @@ export async function createTopic(
       throw conflict(`${name.fullName} is a partition of the partitioned topic ${parent.name}`);
     }
   }
-  const ledgers = topics.broker.ledgers;
-  const { created } = await ledgers.topics.createOrGet(name, ledgers.profileFor(name), signal);
+  const { created } = await topics.broker.ledgers.topics.createOrGet(
+    name,
+    await topics.profileFor(name, signal),
+    signal,
+  );
   if (!created) throw conflict("This topic already exists");
   return NO_CONTENT;
 }
@@ -80,9 +84,8 @@ export async function createPartitionedTopic(
   if ((await ledgers.topics.get(name, signal)) !== undefined) throw conflict("This topic already exists");
   const change = await ledgers.partitionedTopics.create(name, count, signal);
   if (!change.ok) throw conflict("This topic already exists");
-  await mapBounded(partitionsOf(name, count), (partition) =>
-    ledgers.topics.createOrGet(partition, ledgers.profileFor(partition), signal),
-  );
+  const profile = await context.topics.profileFor(name, signal);
+  await mapBounded(partitionsOf(name, count), (partition) => ledgers.topics.createOrGet(partition, profile, signal));
   return NO_CONTENT;
 }
 
@@ -112,6 +115,7 @@ export async function deleteTopic(
   }
   await closeSubscriptions(context, [name], force);
   await topics.broker.ledgers.delete(name, signal);
+  if (name.partitionIndex < 0) await topics.broker.policies.store.removeTopicPolicies(name, signal);
   return NO_CONTENT;
 }
 
@@ -129,6 +133,7 @@ export async function deletePartitionedTopic(
   await closeSubscriptions(context, partitions, force);
   await mapBounded(partitions, (partition) => topics.broker.ledgers.delete(partition, signal));
   await topics.broker.ledgers.partitionedTopics.delete(name, signal);
+  await topics.broker.policies.store.removeTopicPolicies(name, signal);
   return NO_CONTENT;
 }
 
@@ -141,6 +146,9 @@ async function closeSubscriptions(context: AdminContext, names: readonly TopicNa
     names.map(async (name) => ({ name, subscriptions: await context.topics.opened(name) })),
   );
   if (!force) {
+    if (names.some((name) => context.topics.broker.producers.attachedNames(name.fullName).length > 0)) {
+      throw preconditionFailed("Topic has active producers/subscriptions");
+    }
     for (const { subscriptions } of opened) {
       for (const subscription of subscriptions.values()) {
         if (subscription.consumers().length > 0) throw preconditionFailed("Topic has active producers/subscriptions");

@@ -1,8 +1,9 @@
 // Topic and subscription statistics in the shape of Pulsar's TopicStats / SubscriptionStats / ConsumerStats: what
 // the ledger and the cursors know exactly (entries, backlogs, the consumers the broker has connected, cursor
 // properties, acknowledgement holes) and byte sizes estimated from the average entry size where a trim hides the
-// exact figure. Message rates and the publish/dispatch counters are not tracked by the broker; they read 0, as do
-// the publishers (producers are not listed). A partitioned topic's stats add up its partitions'.
+// exact figure, the connected producers by name and the effective deduplication policy. Message rates and the
+// publish/dispatch counters are not tracked by the broker; they read 0. A partitioned topic's stats add up its
+// partitions'.
 import type { CursorHandle } from "@nereus/cursor";
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import type { Subscription } from "../subscriptions/subscription.js";
@@ -25,6 +26,14 @@ interface ConsumerStats {
   readonly msgThroughputOut: 0;
   readonly msgRateRedeliver: 0;
   readonly metadata: Record<string, string>;
+}
+
+/** Pulsar's PublisherStats of one connected producer (by name; rates are not tracked). */
+interface PublisherStats {
+  readonly producerName: string;
+  readonly msgRateIn: 0;
+  readonly msgThroughputIn: 0;
+  readonly averageMsgSize: 0;
 }
 
 /** Pulsar's SubscriptionStats of one durable subscription. */
@@ -62,11 +71,11 @@ export interface TopicStats {
   bytesInCounter: 0;
   msgOutCounter: 0;
   bytesOutCounter: 0;
-  readonly publishers: [];
+  readonly publishers: PublisherStats[];
   readonly waitingPublishers: 0;
   readonly subscriptions: Record<string, SubscriptionStats>;
   readonly replication: Record<string, never>;
-  readonly deduplicationStatus: "Disabled";
+  deduplicationStatus: "Enabled" | "Disabled";
   nonContiguousDeletedMessagesRanges: number;
   readonly topicCreationTimeStamp: number;
 }
@@ -112,16 +121,20 @@ async function statsOf(context: AdminContext, name: TopicName, signal: AbortSign
     slowest = Math.max(slowest, stats.msgBacklog);
     holes += stats.nonContiguousDeletedMessagesRanges;
   }
+  const { broker } = context.topics;
+  const publishers = broker.producers
+    .attachedNames(name.fullName)
+    .map((producerName): PublisherStats => ({ producerName, msgRateIn: 0, msgThroughputIn: 0, averageMsgSize: 0 }));
   return {
     ...zeroCounters(),
     storageSize: storageSizeOf(ledger),
     backlogSize: Math.round(slowest * entrySize),
     averageMsgSize: entrySize,
-    publishers: [],
+    publishers,
     waitingPublishers: 0,
     subscriptions,
     replication: {},
-    deduplicationStatus: "Disabled",
+    deduplicationStatus: (await broker.deduplicationEnabled(name.fullName)) ? "Enabled" : "Disabled",
     nonContiguousDeletedMessagesRanges: holes,
     topicCreationTimeStamp: ledger.topic.createdAtMillis,
   };
@@ -242,6 +255,8 @@ function sumOf(partitions: readonly TopicStats[], createdAtMillis: number): Topi
     total.storageSize += partition.storageSize;
     total.backlogSize += partition.backlogSize;
     total.nonContiguousDeletedMessagesRanges += partition.nonContiguousDeletedMessagesRanges;
+    total.publishers.push(...partition.publishers);
+    total.deduplicationStatus = partition.deduplicationStatus;
     if (partition.averageMsgSize > 0) {
       bytes += partition.storageSize;
       entries += partition.storageSize / partition.averageMsgSize;
