@@ -1,12 +1,20 @@
 // Public API of @nereus/pulsar: the sans-IO Pulsar binary-protocol codec, as the `protocol` namespace (also
 // importable as @nereus/pulsar/protocol), and the storage side of the adapter: topic names and incarnations, the
 // managed-ledger facade over core's streams (MessageId = virtual ledger id + stream offset), what the broker reads
-// from stored entries, the producer sequences of broker-side deduplication, and subscriptions with dispatch over
-// durable cursors, and the broker-side command handlers (one PulsarConnection per client socket).
+// from stored entries, the producer sequences of broker-side deduplication, namespace and topic policies, the schema
+// registry, subscriptions with dispatch over durable cursors, and the broker-side command handlers (one
+// PulsarConnection per client socket).
 export * as protocol from "./protocol/index.js";
 
 // Topic names, incarnations and partitioned topics.
-export { parseTopicName, partitionTopicName, isCanonicalTopicName, type TopicName } from "./topics/topic-name.js";
+export {
+  parseTopicName,
+  parseNamespaceName,
+  partitionTopicName,
+  isCanonicalTopicName,
+  type TopicName,
+  type NamespaceName,
+} from "./topics/topic-name.js";
 export {
   MIN_VIRTUAL_LEDGER_ID,
   MAX_VIRTUAL_LEDGER_ID,
@@ -17,6 +25,23 @@ export type { TopicRegistry, CreateOrGetResult, TopicStreams } from "./topics/to
 export type { PulsarPartitionedTopic } from "./topics/partitioned-topic.js";
 export type { PartitionedTopicRegistry, PartitionedTopicChange } from "./topics/partitioned-topic-registry.js";
 export type { PulsarKeyspace } from "./topics/pulsar-keys.js";
+
+// Namespace and topic policies, and the schema registry.
+export { PolicyStore, type PolicyReadOptions } from "./topics/policy-store.js";
+export { PolicyResolver, DEFAULT_POLICY_CACHE_MS } from "./topics/policy-resolver.js";
+export {
+  DEFAULT_AUTO_TOPIC_CREATION,
+  type AutoTopicCreation,
+  type AutoTopicType,
+  type TopicPolicies,
+  type NamespacePolicies,
+  type EffectivePolicies,
+  type TopicPolicyPatch,
+  type NamespacePolicyPatch,
+} from "./topics/topic-policies.js";
+export { SchemaRegistry, type SchemaRegistration } from "./schemas/schema-registry.js";
+export type { StoredSchema } from "./schemas/stored-schema.js";
+export { encodeSchemaVersion, decodeSchemaVersion } from "./schemas/schema-version.js";
 
 // The managed-ledger facade.
 export {

@@ -18,7 +18,7 @@ const MAX_TOPICS_PATTERN_LENGTH = 50;
 const SCHEME_SEPARATOR = "://";
 
 /** The persistent topics of `namespace`, sorted, partitions listed one by one. */
-export async function namespaceTopics(
+async function namespaceTopics(
   context: PulsarBrokerContext,
   namespace: NamespaceName,
   signal?: AbortSignal,
