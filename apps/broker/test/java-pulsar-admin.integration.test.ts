@@ -1,9 +1,10 @@
 // Apache Pulsar's Java admin client 4.2.4 (PulsarAdmin, Maven Central, the harness's "pulsar-client" artifact set)
 // against the broker's /admin/v2 API, with the Java PulsarClient producing and consuming, on the embedded default
 // and on etcd + s3proxy. The driver (clients/JavaPulsarAdmin.java) is compiled with javac per run and prints one
-// line per fact: tenants and namespaces, a partitioned topic created and listed, the backlog after producing,
-// resets by time and to a message id (the next message a consumer receives), skip, skip all, Pulsar's refusals as
-// the client's exceptions, a non-partitioned topic's stats and internal stats, and every deletion.
+// line per fact: tenants and namespaces, namespace and topic policies, a partitioned topic created and listed, the
+// backlog after producing, resets by time and to a message id (the next message a consumer receives), skip, skip
+// all, Pulsar's refusals as the client's exceptions, a non-partitioned topic's stats and internal stats, and every
+// deletion.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -93,6 +94,12 @@ describe.each<StorageKind>(["embedded", "cluster"])("Java PulsarAdmin on the %s 
     expect(one(facts, "TENANTS")[0]!.split(",")).toEqual([tenant, "public"]);
     expect(one(facts, "NAMESPACES")).toEqual([`${tenant}/apps`]);
     expect(one(facts, "PUBLIC_NAMESPACES")).toEqual(["public/default"]);
+    expect(one(facts, "NS_DEDUP_UNSET")).toEqual(["null"]);
+    expect(one(facts, "NS_DEDUP")).toEqual(["true"]);
+    expect(one(facts, "NS_AUTO")).toEqual(["false", "non-partitioned"]);
+    expect(one(facts, "TOPIC_DEDUP")).toEqual(["false", "false"]);
+    expect(one(facts, "TOPIC_DEDUP_APPLIED_AFTER_REMOVE")).toEqual(["true"]);
+    expect(one(facts, "NS_DEDUP_REMOVED")).toEqual(["null"]);
     expect(one(facts, "PARTITIONS")).toEqual(["3"]);
     expect(one(facts, "PARTITIONED_LIST")).toEqual([topic]);
     expect(one(facts, "LIST")[0]!.split(",")).toEqual([0, 1, 2].map((index) => `${topic}-partition-${String(index)}`));
@@ -112,6 +119,7 @@ describe.each<StorageKind>(["embedded", "cluster"])("Java PulsarAdmin on the %s 
     expect(one(facts, "BACKLOG_AFTER_SKIP_ALL")).toEqual(["0"]);
 
     expect(facts.get("ERROR")).toEqual([
+      ["subscribe-without-auto-creation", "PreconditionFailedException", "412"],
       ["create-again", "ConflictException", "409"],
       ["delete-subscription-in-use", "PreconditionFailedException", "412"],
       ["skip-partitioned", "NotAllowedException", "405"],

@@ -3,7 +3,8 @@
 // time. One scenario per run; every fact goes to stdout as one `KEY value...` line for the test to check, and an
 // admin call that fails prints `ERROR <step> <exception class> <status>`:
 //   scenario admin=<http url> service=<pulsar url> topic=<persistent://...> tenant=<name> count=<messages>
-// The scenario: clusters, tenants and namespaces; a 3-partition topic created and listed; a subscription created
+// The scenario: clusters, tenants and namespaces; namespace and topic policies (deduplication, automatic topic
+// creation refusing a subscription on a missing topic); a 3-partition topic created and listed; a subscription created
 // at earliest; `count` messages produced round-robin without batching (half, a pause, the other half); partitioned
 // stats; reset by time to the pause; reset one partition to a message id (a consumer then receives that message
 // first); skip 2 there; skip all; refusals (409, 404, 405); a non-partitioned topic's stats and internal stats;
@@ -25,6 +26,7 @@ import org.apache.pulsar.client.api.Producer;
 import org.apache.pulsar.client.api.PulsarClient;
 import org.apache.pulsar.client.api.SubscriptionType;
 import org.apache.pulsar.common.naming.TopicName;
+import org.apache.pulsar.common.policies.data.AutoTopicCreationOverride;
 import org.apache.pulsar.common.policies.data.PartitionedTopicStats;
 import org.apache.pulsar.common.policies.data.PersistentTopicInternalStats;
 import org.apache.pulsar.common.policies.data.TenantInfo;
@@ -67,6 +69,7 @@ public final class JavaPulsarAdmin {
     say("TENANTS", String.join(",", admin.tenants().getTenants()));
     say("NAMESPACES", String.join(",", admin.namespaces().getNamespaces(tenant)));
     say("PUBLIC_NAMESPACES", String.join(",", admin.namespaces().getNamespaces("public")));
+    policies(admin, tenant + "/apps");
 
     admin.topics().createPartitionedTopic(topic, 3);
     say("PARTITIONS", admin.topics().getPartitionedTopicMetadata(topic).partitions);
@@ -151,6 +154,28 @@ public final class JavaPulsarAdmin {
     admin.tenants().deleteTenant(tenant);
     say("TENANTS_AFTER_DELETE", String.join(",", admin.tenants().getTenants()));
     say("DONE");
+  }
+
+  /** Namespace and topic policies: deduplication and automatic topic creation, set, read and removed. */
+  private static void policies(PulsarAdmin admin, String namespace) throws Exception {
+    String topic = "persistent://" + namespace + "/policy-topic";
+    say("NS_DEDUP_UNSET", admin.namespaces().getDeduplicationStatus(namespace));
+    admin.namespaces().setDeduplicationStatus(namespace, true);
+    say("NS_DEDUP", admin.namespaces().getDeduplicationStatus(namespace));
+    admin.namespaces().setAutoTopicCreation(namespace,
+        AutoTopicCreationOverride.builder().allowAutoTopicCreation(false).topicType("non-partitioned").build());
+    AutoTopicCreationOverride auto = admin.namespaces().getAutoTopicCreation(namespace);
+    say("NS_AUTO", auto.isAllowAutoTopicCreation(), auto.getTopicType());
+    attempt("subscribe-without-auto-creation",
+        () -> admin.topics().createSubscription(topic, SUBSCRIPTION, MessageId.earliest));
+    admin.topicPolicies().setDeduplicationStatus(topic, false);
+    say("TOPIC_DEDUP", admin.topicPolicies().getDeduplicationStatus(topic),
+        admin.topicPolicies().getDeduplicationStatus(topic, true));
+    admin.topicPolicies().removeDeduplicationStatus(topic);
+    say("TOPIC_DEDUP_APPLIED_AFTER_REMOVE", admin.topicPolicies().getDeduplicationStatus(topic, true));
+    admin.namespaces().removeAutoTopicCreation(namespace);
+    admin.namespaces().removeDeduplicationStatus(namespace);
+    say("NS_DEDUP_REMOVED", admin.namespaces().getDeduplicationStatus(namespace));
   }
 
   private static MessageIdAdv send(Producer<byte[]> producer, int index) throws Exception {
