@@ -46,9 +46,9 @@ export function brokerUsage(): string {
     "       nereus --help | --version",
     "",
     ...paragraph(
-      "Runs the Nereus broker, which serves Kafka clients over Nereus streams. Without options it runs on the " +
-        "embedded default: filesystem objects and SQLite metadata in ./.nereus-data (one broker per data " +
-        "directory), Kafka on 127.0.0.1:9092, admin HTTP (/healthz, /metrics, the /admin/v1 API and the /console " +
+      "Runs the Nereus broker, which serves Kafka and Pulsar clients over Nereus streams. Without options it runs " +
+        "on the embedded default: filesystem objects and SQLite metadata in ./.nereus-data (one broker per data " +
+        "directory), Kafka on 127.0.0.1:9092, Pulsar on 127.0.0.1:6650, admin HTTP (/healthz, /metrics, the /admin/v1 API and the /console " +
         "web console) on 127.0.0.1:9644.",
     ),
     "",

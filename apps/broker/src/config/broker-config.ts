@@ -180,10 +180,10 @@ export const BrokerConfigSchema = z.strictObject({
         .default(512 * 1024 * 1024),
     })
     .prefault({}),
-  /** The Pulsar binary-protocol listener, off unless enabled (it shares the storage and connection limits). */
+  /** The Pulsar binary-protocol listener, on by default (it shares the storage and connection limits). */
   pulsar: z
     .strictObject({
-      enabled: z.boolean().default(false),
+      enabled: z.boolean().default(true),
       host: z.string().min(1).default("127.0.0.1"),
       /** 0 picks a free port. */
       port: port.default(6650),
@@ -200,6 +200,21 @@ export const BrokerConfigSchema = z.strictObject({
       keepAliveMs: z.int().min(0).max(3_600_000).default(30_000),
       /** Broker-side deduplication of producers by sequence id, for topics whose policy does not say otherwise. */
       deduplication: z.boolean().default(false),
+      /**
+       * Whether a topic a client uses that does not exist is created, for namespaces whose policy does not say
+       * otherwise (Apache Pulsar's defaults): "partitioned" topics get `defaultPartitions` partitions when a client
+       * asks for the topic's partitioned metadata; "non-partitioned" topics are created by their first producer or
+       * consumer.
+       */
+      autoTopicCreation: z
+        .strictObject({
+          enabled: z.boolean().default(true),
+          type: z
+            .enum(["non-partitioned", "partitioned"], { error: 'must be "non-partitioned" or "partitioned"' })
+            .default("non-partitioned"),
+          defaultPartitions: positive.default(1),
+        })
+        .prefault({}),
     })
     .prefault({}),
   admin: z

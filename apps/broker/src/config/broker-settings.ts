@@ -49,8 +49,15 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
     env: "NEREUS_PULSAR_PORT",
     path: ["pulsar", "port"],
     type: "int",
-    help: "Pulsar listener port; setting it enables the Pulsar listener (0 = any free port)",
+    help: "Pulsar listener port (default 6650; 0 = any free port); setting it enables the Pulsar listener",
     implies: { path: ["pulsar", "enabled"], value: true },
+  },
+  {
+    flag: "pulsar",
+    env: "NEREUS_PULSAR_ENABLED",
+    path: ["pulsar", "enabled"],
+    type: "bool",
+    help: "serve Pulsar clients (default true; --no-pulsar disables)",
   },
   {
     flag: "advertised-host",

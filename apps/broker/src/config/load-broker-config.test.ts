@@ -53,6 +53,24 @@ describe("loadBrokerConfig", () => {
     });
   });
 
+  test("the Pulsar listener is on at 127.0.0.1:6650 by default; --no-pulsar, its variable or the file turn it off", () => {
+    expect(load().config.pulsar).toMatchObject({
+      enabled: true,
+      host: "127.0.0.1",
+      port: 6650,
+      autoTopicCreation: { enabled: true, type: "non-partitioned", defaultPartitions: 1 },
+    });
+    expect(load(["--no-pulsar"]).config.pulsar.enabled).toBe(false);
+    expect(load([], { NEREUS_PULSAR_ENABLED: "false" }).config.pulsar.enabled).toBe(false);
+    expect(load(["--pulsar-port", "0"]).config.pulsar).toMatchObject({ enabled: true, port: 0 });
+    const file = path.join(tempDir("config"), "broker.json");
+    const autoTopicCreation = { enabled: false, type: "partitioned", defaultPartitions: 4 };
+    writeFileSync(file, JSON.stringify({ pulsar: { enabled: false, autoTopicCreation } }));
+    expect(load(["--config", file]).config.pulsar).toMatchObject({ enabled: false, autoTopicCreation });
+    writeFileSync(file, JSON.stringify({ pulsar: { autoTopicCreation: { type: "sharded" } } }));
+    expect(errorOf(() => load(["--config", file]))).toContain("pulsar.autoTopicCreation.type");
+  });
+
   test("the Object WAL linger defaults to 0 ms on the filesystem store and 5 ms on S3; an explicit value wins", () => {
     expect(load().config.storage.walLingerMs).toBeUndefined();
     expect(defaultWalLingerMs(load().config)).toBe(0);

@@ -1,7 +1,7 @@
-// Start-up step for the optional Pulsar listener: binds it (its port is advertised by LOOKUP), then creates the
-// Pulsar broker over the already opened storage stack (its managed ledgers and cursor store share the broker's
-// metadata, object and stream stores). Both are registered for undo; connections that arrive before the broker is
-// ready are refused.
+// Start-up step for the Pulsar listener (on unless disabled): binds it (its port is advertised by LOOKUP), then
+// creates the Pulsar broker over the already opened storage stack (its managed ledgers and cursor store share the
+// broker's metadata, object and stream stores) with the broker-wide policy defaults of the config. Both are
+// registered for undo; connections that arrive before the broker is ready are refused.
 import { type PulsarBroker, createPulsarBroker } from "@nereus/pulsar";
 import { FRAME_PADDING_BYTES } from "@nereus/pulsar/protocol";
 import type { BrokerConfig } from "../config/broker-config.js";
@@ -53,6 +53,11 @@ export async function startPulsar(
     advertisedUrl: `pulsar://${host}:${String(settings.advertisedPort ?? listener.port)}`,
     maxMessageBytes: settings.maxMessageBytes,
     deduplication: settings.deduplication,
+    autoTopicCreation: {
+      allowed: settings.autoTopicCreation.enabled,
+      type: settings.autoTopicCreation.type,
+      defaultPartitions: settings.autoTopicCreation.defaultPartitions,
+    },
     producerNamePrefix: `${config.cluster}-${String(config.nodeId)}`,
     onError: (error) => logger.debug("Pulsar connection error", { error }),
   });

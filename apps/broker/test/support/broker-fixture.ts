@@ -43,7 +43,7 @@ export { tempDir };
 /** Where a test's broker keeps its data. */
 export type StorageKind = "embedded" | "cluster";
 
-/** Configuration of a test broker (ports 0 unless given; group rebalances without the 3 s initial delay). */
+/** Configuration of a test broker (ports 0 unless given, Pulsar's too; group rebalances without the 3 s initial delay). */
 export function testConfig(
   kind: StorageKind,
   options: { dataDir?: string; cluster?: string; kafkaPort?: number; overrides?: BrokerConfigInput } = {},
@@ -53,6 +53,7 @@ export function testConfig(
     dataDir: options.dataDir ?? tempDir("broker"),
     cluster,
     kafka: { port: options.kafkaPort ?? 0 },
+    pulsar: { port: 0 },
     admin: { port: 0 },
     groups: { initialRebalanceDelayMs: 200 },
     log: { level: "warn" },
