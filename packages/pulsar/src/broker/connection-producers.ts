@@ -40,6 +40,8 @@ interface OpenProducer {
   readonly requestId: bigint;
   readonly name: string;
   readonly ledger: ManagedLedger;
+  /** The topic's deduplication state when the producer opened (told when the producer detaches). */
+  readonly deduplication: TopicDeduplication | undefined;
   readonly member: TopicProducerMember;
   /** The schema version PRODUCER_SUCCESS announces (the producer's registered schema), if any. */
   readonly schemaVersion: Uint8Array | undefined;
@@ -83,6 +85,7 @@ export class ConnectionProducers {
       requestId,
       name,
       ledger,
+      deduplication,
       member: {
         name,
         accessMode: command.producerAccessMode ?? ProducerAccessMode.Shared,
@@ -101,6 +104,7 @@ export class ConnectionProducers {
       return;
     }
     this.#producers.set(producerId, producer);
+    deduplication?.producerAttached(name);
     producer.ready = outcome.kind === "attached";
     producer.topicEpoch = outcome.kind === "attached" ? outcome.topicEpoch : undefined;
     this.#answerOpen(producer, requestId, deduplication?.lastSequenceId(name) ?? -1n);
@@ -145,7 +149,7 @@ export class ConnectionProducers {
       await context.deduplication.disable(ledger);
       return undefined;
     }
-    const state = await context.deduplication.enable(ledger);
+    const state = await context.deduplication.enable(ledger, context.producers.attachedNames(ledger.name));
     // The last sequence id the producer is told should reflect what is committed, when that can be known now.
     await state.refresh().catch((error: unknown) => context.onError(error));
     return state;
@@ -226,12 +230,14 @@ export class ConnectionProducers {
   #detach(producer: OpenProducer): void {
     this.#producers.delete(producer.producerId);
     this.#io.context.producers.detach(producer.ledger.name, producer.member);
+    producer.deduplication?.producerDetached(producer.name);
   }
 
   /** Another producer took the topic with ExclusiveWithFencing (the registry already dropped this one). */
   #fenced(producer: OpenProducer): void {
     if (this.#producers.get(producer.producerId) !== producer) return;
     this.#producers.delete(producer.producerId);
+    producer.deduplication?.producerDetached(producer.name);
     this.#closedByBroker.add(producer.producerId);
     if (!producer.ready) {
       const message = `producer ${producer.name} was fenced by an ExclusiveWithFencing producer`;

@@ -154,6 +154,36 @@ describe("broker-side deduplication", () => {
     expect(await entryCount(h)).toBe(4);
   });
 
+  test("a name no producer was attached under for deduplicationInactiveProducerMs is forgotten at the next checkpoint", async () => {
+    let now = 1_700_000_000_000;
+    const h = start({ clock: () => now, deduplicationInactiveProducerMs: 60_000, deduplicationCheckpointEntries: 1 });
+    const gone = await producer(h, "gone");
+    await sendAll(gone.client, "gone", [0n, 1n]);
+    gone.client.connection.close();
+    const stays = await producer(h, "stays");
+    await sendAll(stays.client, "stays", [0n, 1n]);
+
+    now += 59_999;
+    await sendAll(stays.client, "stays", [2n]);
+    const early = await producer(h, "gone");
+    expect(early.last).toBe(1n);
+    early.client.connection.close();
+
+    now += 60_000;
+    await sendAll(stays.client, "stays", [3n, 1n]);
+    expect(stays.client.commands("SEND_RECEIPT").map((receipt) => receipt.messageId?.entryId)).toEqual([
+      2n,
+      3n,
+      4n,
+      5n,
+      DUPLICATE_ID.entryId,
+    ]);
+    const back = await producer(h, "gone");
+    expect(back.last).toBe(-1n);
+    await sendAll(back.client, "gone", [1n]);
+    expect(back.client.commands("SEND_RECEIPT")[0]?.messageId?.entryId).toBe(6n);
+  });
+
   test("the state survives a restart: the broker checkpoints at close, the new one reads the checkpoint", async () => {
     const h = start();
     const { client } = await producer(h, "app");

@@ -41,6 +41,10 @@ export interface PulsarBrokerOptions {
   readonly deduplicationEnabled?: (topic: string) => Promise<boolean>;
   /** Entries a deduplicated topic stores between two checkpoints of its sequence table (default 1,000). */
   readonly deduplicationCheckpointEntries?: number;
+  /** How long deduplication remembers a producer name no producer is attached under (default 6 hours). */
+  readonly deduplicationInactiveProducerMs?: number;
+  /** Wall clock in milliseconds (default Date.now). */
+  readonly clock?: () => number;
   /** Broker-wide default of automatic topic creation (default: allowed, non-partitioned, 1 partition). */
   readonly autoTopicCreation?: AutoTopicCreation;
   /** How long a policy read may be reused by the broker's lookups, in milliseconds (default 1,000). */
@@ -49,6 +53,9 @@ export interface PulsarBrokerOptions {
 
 /** Entries a deduplicated topic stores between two checkpoints, by default (as Pulsar brokers do). */
 const DEFAULT_DEDUP_CHECKPOINT_ENTRIES = 1_000;
+
+/** How long deduplication remembers an inactive producer name, by default (as Pulsar brokers do). */
+const DEFAULT_DEDUP_INACTIVE_PRODUCER_MS = 6 * 60 * 60 * 1_000;
 
 /** What the connections of one broker share. */
 export interface PulsarBrokerContext {
@@ -94,13 +101,9 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
     );
   }
   const checkpointEntries = options.deduplicationCheckpointEntries ?? DEFAULT_DEDUP_CHECKPOINT_ENTRIES;
-  if (!Number.isSafeInteger(checkpointEntries) || checkpointEntries < 1) {
-    throw new NereusError(
-      ErrorCode.INVALID_ARGUMENT,
-      `deduplicationCheckpointEntries must be a positive integer, got ${String(checkpointEntries)}`,
-      { retryable: false },
-    );
-  }
+  checkInteger("deduplicationCheckpointEntries", checkpointEntries, 1);
+  const inactiveProducerMs = options.deduplicationInactiveProducerMs ?? DEFAULT_DEDUP_INACTIVE_PRODUCER_MS;
+  checkInteger("deduplicationInactiveProducerMs", inactiveProducerMs, 0);
   const onError = options.onError ?? ((): void => undefined);
   const ledgers = new ManagedLedgerFactory(options.ledgers);
   const { metadata, clock } = options.ledgers;
@@ -124,6 +127,8 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
       streams: options.ledgers.streams,
       keyspace: ledgers.topics.keyspace,
       checkpointEntries,
+      inactiveProducerMs,
+      clock: options.clock ?? Date.now,
       onError,
     }),
     deduplicationEnabled:
@@ -161,4 +166,16 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
       return closing;
     },
   };
+}
+
+function checkInteger(name: string, value: number, min: number): void {
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `${name} must be an integer >= ${String(min)}, got ${String(value)}`,
+      {
+        retryable: false,
+      },
+    );
+  }
 }

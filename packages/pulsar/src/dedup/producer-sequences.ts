@@ -56,6 +56,11 @@ export class ProducerSequences {
     return this.#persisted.size;
   }
 
+  /** The producers known (with a persisted sequence id). */
+  producerNames(): string[] {
+    return [...this.#persisted.keys()];
+  }
+
   /** Highest sequence id persisted by `producerName`, or -1. */
   lastPersisted(producerName: string): bigint {
     return this.#persisted.get(producerName) ?? NO_SEQUENCE_ID;

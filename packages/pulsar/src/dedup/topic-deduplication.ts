@@ -6,7 +6,9 @@
 // trusted: sends are refused (retryable) until the ledger admits writes again with nothing in flight, then the
 // table catches up from the stream (an uncertain append counts exactly when core resolved it committed) and the
 // pushed table falls back to the persisted one. The table is checkpointed every `checkpointEntries` applied entries
-// and at close, so the next recovery replays a bounded tail.
+// and at close, so the next recovery replays a bounded tail; producer names no producer has been attached under for
+// `inactiveProducerMs` are forgotten first (their next sends are new whatever their sequence ids), so the table
+// does not grow with every producer that ever published.
 import type { MetadataStore, StreamStore } from "@nereus/core";
 import { ledgerClosed, ledgerFailed, ledgerTerminated, writeFenced } from "../ledger/ledger-errors.js";
 import type { AddEntryResult, ManagedLedger } from "../ledger/managed-ledger.js";
@@ -26,6 +28,10 @@ export interface TopicDeduplicationOptions {
   readonly keyspace: PulsarKeyspace;
   /** Applied entries between two checkpoints. */
   readonly checkpointEntries: number;
+  /** How long a producer name stays known after its last producer detached. */
+  readonly inactiveProducerMs: number;
+  /** Wall clock in milliseconds. */
+  readonly clock: () => number;
   /** Failed checkpoint writes (the next one retries). */
   readonly onError: (error: unknown) => void;
 }
@@ -50,6 +56,10 @@ export class TopicDeduplication {
   readonly #options: TopicDeduplicationOptions;
   readonly #inFlight = new Map<string, InFlightSend[]>();
   #inFlightCount = 0;
+  /** Producers attached per name. */
+  readonly #attached = new Map<string, number>();
+  /** When the last producer of a name detached (names recovered from storage count from the recovery). */
+  readonly #inactiveSince = new Map<string, number>();
   /** The table missed an outcome: it must catch up from the stream before judging sends again. */
   #stale = false;
   #catchingUp: Promise<void> | undefined;
@@ -72,12 +82,22 @@ export class TopicDeduplication {
 
   /**
    * Rebuilds the state of `ledger`'s stream from its checkpoint and the committed entries after it; writes a new
-   * checkpoint right away when that replay was long.
+   * checkpoint right away when that replay was long. The names it holds count as inactive from now, except
+   * `attachedNames` (producers already attached to the topic).
    */
-  static async recover(ledger: ManagedLedger, options: TopicDeduplicationOptions): Promise<TopicDeduplication> {
+  static async recover(
+    ledger: ManagedLedger,
+    options: TopicDeduplicationOptions,
+    attachedNames: readonly string[] = [],
+  ): Promise<TopicDeduplication> {
     const head = await options.streams.getHead(ledger.streamId);
     const recovered = await recoverProducerSequences({ ...options, head });
     const state = new TopicDeduplication(ledger, recovered.sequences, recovered.checkpoint?.endOffset ?? 0, options);
+    const now = options.clock();
+    const attached = new Set(attachedNames);
+    for (const name of recovered.sequences.producerNames()) {
+      if (!attached.has(name)) state.#inactiveSince.set(name, now);
+    }
     if (recovered.replayedEntries >= options.checkpointEntries) state.#checkpoint();
     return state;
   }
@@ -110,6 +130,23 @@ export class TopicDeduplication {
     if (this.#catchingUp !== undefined) return this.#catchingUp;
     if (!this.#stale || this.#refusalWhileStale() !== undefined) return Promise.resolve();
     return this.#startCatchUp();
+  }
+
+  /** A producer named `producerName` attached to the topic: the name is active. */
+  producerAttached(producerName: string): void {
+    this.#attached.set(producerName, (this.#attached.get(producerName) ?? 0) + 1);
+    this.#inactiveSince.delete(producerName);
+  }
+
+  /** A producer named `producerName` detached; with the last one, the name's inactivity starts. */
+  producerDetached(producerName: string): void {
+    const left = (this.#attached.get(producerName) ?? 0) - 1;
+    if (left > 0) {
+      this.#attached.set(producerName, left);
+      return;
+    }
+    this.#attached.delete(producerName);
+    this.#inactiveSince.set(producerName, this.#options.clock());
   }
 
   /** Writes a last checkpoint once the pending one is written. Idempotent; `send` must not be called after it. */
@@ -248,7 +285,18 @@ export class TopicDeduplication {
     });
   }
 
+  /** Forgets the names inactive for `inactiveProducerMs` (none with an append in flight). */
+  #forgetInactive(): void {
+    const before = this.#options.clock() - this.#options.inactiveProducerMs;
+    for (const [name, since] of this.#inactiveSince) {
+      if (since > before || this.#inFlight.has(name)) continue;
+      this.#sequences.forget(name);
+      this.#inactiveSince.delete(name);
+    }
+  }
+
   async #writeCheckpoint(): Promise<void> {
+    this.#forgetInactive();
     const end = this.#sequences.appliedEnd;
     try {
       const { metadata, keyspace } = this.#options;

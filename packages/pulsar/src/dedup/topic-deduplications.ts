@@ -20,11 +20,15 @@ export class TopicDeduplications {
     this.#options = options;
   }
 
-  /** The state of `ledger`, recovering it from storage on first use (or after a failed recovery). */
-  enable(ledger: ManagedLedger): Promise<TopicDeduplication> {
+  /**
+   * The state of `ledger`, recovering it from storage on first use (or after a failed recovery); `attachedNames`:
+   * the producers attached to the topic now (their names are active).
+   */
+  enable(ledger: ManagedLedger, attachedNames: readonly string[]): Promise<TopicDeduplication> {
     const current = this.#slots.get(ledger.name);
     if (current !== undefined && current.ledger === ledger && !current.failed) return current.state;
-    const slot: Slot = { ledger, state: TopicDeduplication.recover(ledger, this.#options), failed: false };
+    const state = TopicDeduplication.recover(ledger, this.#options, attachedNames);
+    const slot: Slot = { ledger, state, failed: false };
     slot.state.catch(() => {
       slot.failed = true;
     });
