@@ -12,6 +12,7 @@ import type { GroupCoordinator, KafkaBroker } from "@nereus/kafka";
 import type { BrokerConfig } from "./config/broker-config.js";
 import type { AdminServer } from "./admin/admin-server.js";
 import { brokerAdminRoutes } from "./admin/broker-admin-routes.js";
+import { brokerVersion } from "./cli/broker-version.js";
 import { pulsarAdminRoutes } from "./admin/pulsar-admin-route.js";
 import { type BrokerLogger, PinoBrokerLogger } from "./logging/broker-logger.js";
 import { type KafkaListener, ListenError } from "./listener/kafka-listener.js";
@@ -102,6 +103,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
           ...brokerAdminRoutes(
             {
               config,
+              version: brokerVersion(),
               startedAt,
               kafka: broker,
               coordinator,

@@ -17,7 +17,7 @@ import { sendError, sendJson } from "./json-response.js";
 import { DEFAULT_TOPICS_PER_PAGE, MAX_TOPICS_PER_PAGE, describeTopic, listTopics } from "./topic-views.js";
 
 /** The path prefix of the admin API. */
-export const ADMIN_API_PREFIX = "/admin/v1";
+const ADMIN_API_PREFIX = "/admin/v1";
 const REQUEST_TIMEOUT_MS = 15_000;
 
 const ENDPOINTS = [

@@ -8,6 +8,8 @@ import type { BrokerStorage } from "../storage/open-storage.js";
 /** The running broker as the admin endpoints see it (read-only use only). */
 export interface AdminContext {
   readonly config: BrokerConfig;
+  /** The broker's version (its package's). */
+  readonly version: string;
   /** Wall-clock ms when start-up began. */
   readonly startedAt: number;
   readonly kafka: KafkaBroker;

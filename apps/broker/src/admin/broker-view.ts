@@ -1,6 +1,5 @@
 // GET /admin/v1/brokers: this broker's identity, version, uptime, listeners (bound and advertised addresses) and
 // storage kind, from its configuration and the ports it bound. No I/O.
-import { brokerVersion } from "../cli/broker-version.js";
 import { materializationMode } from "../config/broker-config.js";
 import type { AdminContext } from "./admin-context.js";
 import type { BrokerView, ListenerView } from "./admin-views.js";
@@ -40,7 +39,7 @@ export function describeBroker(context: AdminContext, adminPort: number, now = D
   return {
     nodeId: config.nodeId,
     cluster: config.cluster,
-    version: brokerVersion(),
+    version: context.version,
     startedAt: new Date(context.startedAt).toISOString(),
     uptimeSeconds: Math.max(0, Math.round((now - context.startedAt) / 1000)),
     serving: context.serving(),

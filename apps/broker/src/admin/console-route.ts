@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import type { AdminRoute } from "./admin-server.js";
 
 /** The path of the console page. */
-export const CONSOLE_PATH = "/console";
+const CONSOLE_PATH = "/console";
 
 const ASSETS: Readonly<Record<string, { readonly file: string; readonly type: string }>> = {
   [CONSOLE_PATH]: { file: "index.html", type: "text/html; charset=utf-8" },
