@@ -27,9 +27,11 @@ import {
 export const ADVERTISED_URL = "pulsar://broker.test:6650";
 const TOTAL_SIZE_BYTES = 4;
 
-/** Options of a harness broker: broker options, the ledgers' limits and the stream store's options. */
+/** Options of a harness broker: broker options, the ledgers' limits and clock, and the stream store's options. */
 export type BrokerHarnessOptions = Partial<Omit<PulsarBrokerOptions, "ledgers" | "advertisedUrl">> & {
   readonly ledgerLimits?: Partial<ManagedLedgerLimits>;
+  /** The ledgers' wall clock. */
+  readonly clock?: () => number;
   readonly storeOptions?: Partial<StreamStoreOptions>;
 };
 
@@ -49,7 +51,7 @@ export class BrokerHarness {
   }
 
   #open(): void {
-    const { ledgerLimits, storeOptions, ...brokerOptions } = this.#options;
+    const { ledgerLimits, clock, storeOptions, ...brokerOptions } = this.#options;
     this.streams = createStreamStore({
       metadata: this.metadata,
       cluster: "pulsar-broker-test",
@@ -67,6 +69,7 @@ export class BrokerHarness {
         cluster: "pulsar-broker-test",
         defaultProfile: "OBJECT_WAL_SYNC_OBJECT",
         ...(ledgerLimits === undefined ? {} : { ledgerLimits }),
+        ...(clock === undefined ? {} : { clock }),
       },
       advertisedUrl: ADVERTISED_URL,
       producerNamePrefix: "test",

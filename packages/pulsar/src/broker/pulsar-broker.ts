@@ -43,8 +43,6 @@ export interface PulsarBrokerOptions {
   readonly deduplicationCheckpointEntries?: number;
   /** How long deduplication remembers a producer name no producer is attached under (default 6 hours). */
   readonly deduplicationInactiveProducerMs?: number;
-  /** Wall clock in milliseconds (default Date.now). */
-  readonly clock?: () => number;
   /** Broker-wide default of automatic topic creation (default: allowed, non-partitioned, 1 partition). */
   readonly autoTopicCreation?: AutoTopicCreation;
   /** How long a policy read may be reused by the broker's lookups, in milliseconds (default 1,000). */
@@ -128,7 +126,7 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
       keyspace: ledgers.topics.keyspace,
       checkpointEntries,
       inactiveProducerMs,
-      clock: options.clock ?? Date.now,
+      clock: clock ?? Date.now,
       onError,
     }),
     deduplicationEnabled:
