@@ -1,11 +1,14 @@
 // The durable subscriptions a broker has open, shared by every connection: one Subscription per (topic, name),
 // opened over the topic's current managed ledger on first use and reopened when that ledger was replaced (closed or
-// failed and opened again). Unsubscribed subscriptions are forgotten; the rest are closed with the broker.
+// failed and opened again). A subscription of a partition knows its partition index, which spreads the active
+// consumers of Failover subscriptions over the partitions. Unsubscribed subscriptions are forgotten; the rest are
+// closed with the broker.
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import { ledgerEntrySource } from "../ledger/ledger-entry-source.js";
 import { type InitialPosition, openDurableSubscription } from "../subscriptions/open-subscription.js";
 import type { Subscription } from "../subscriptions/subscription.js";
 import type { SubscriptionOptions } from "../subscriptions/subscription-options.js";
+import { parseTopicName } from "../topics/topic-name.js";
 
 interface OpenSubscription {
   readonly ledger: ManagedLedger;
@@ -36,7 +39,7 @@ export class SubscriptionRegistry {
       name,
       source: ledgerEntrySource(ledger),
       initialPosition,
-      options: this.#options,
+      options: { ...this.#options, partitionIndex: parseTopicName(ledger.name).partitionIndex },
     });
     this.#open.set(key, { ledger, opening });
     opening.catch(() => {
