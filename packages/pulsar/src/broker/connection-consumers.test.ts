@@ -2,7 +2,8 @@
 // frames carrying the stored entries verbatim, ACK (with ACK_RESPONSE) moves the cursor, the cumulative ack of
 // entry -1 is dropped, a batch-index ACK without a batch size (signed words, as the Java client sends it) acknowledges
 // those indexes only, REDELIVER sends the unacknowledged message again, an Exclusive subscription refuses a second
-// consumer, GET_LAST_MESSAGE_ID, SEEK, UNSUBSCRIBE and CLOSE_CONSUMER.
+// consumer, consumers of two connections may use the same consumer id, Failover partitions spread their active
+// consumers, GET_LAST_MESSAGE_ID, SEEK, UNSUBSCRIBE and CLOSE_CONSUMER.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   AckType,
@@ -64,15 +65,16 @@ async function publish(
 
 async function subscribed(
   h: BrokerHarness,
-  options: { consumerId?: bigint; subType?: number; subscription?: string } = {},
+  options: { consumerId?: bigint; subType?: number; subscription?: string; topic?: string; consumerName?: string } = {},
 ): Promise<TestClient> {
   const client = h.connect();
   await client.handshake();
   client.send({
     type: "SUBSCRIBE",
     body: {
-      topic: TOPIC,
+      topic: options.topic ?? TOPIC,
       subscription: options.subscription ?? "sub",
+      ...(options.consumerName === undefined ? {} : { consumerName: options.consumerName }),
       subType: options.subType ?? SubscriptionType.Exclusive,
       consumerId: options.consumerId ?? 1n,
       requestId: 100n,
@@ -221,6 +223,53 @@ describe("ConnectionConsumers batch-index acknowledgements", () => {
     client.send({ type: "REDELIVER_UNACKNOWLEDGED_MESSAGES", body: { consumerId: 1n } });
     await client.waitFor("MESSAGE", 2);
     expect(client.commands("MESSAGE")[1]).toMatchObject({ messageId: id, ackSet, redeliveryCount: 1 });
+  });
+});
+
+describe("ConnectionConsumers of several connections", () => {
+  test("consumers of two connections with the same consumer id share a Shared subscription", async () => {
+    const h = (harness = new BrokerHarness());
+    await publish(h, 4);
+    const first = await subscribed(h, { subType: SubscriptionType.Shared });
+    const second = await subscribed(h, { subType: SubscriptionType.Shared });
+    expect(second.commands("SUCCESS")).toEqual([{ requestId: 100n }]);
+    first.send({ type: "FLOW", body: { consumerId: 1n, messagePermits: 2 } });
+    second.send({ type: "FLOW", body: { consumerId: 1n, messagePermits: 2 } });
+    await first.waitFor("MESSAGE", 2);
+    await second.waitFor("MESSAGE", 2);
+    const entryIds = [...first.commands("MESSAGE"), ...second.commands("MESSAGE")].map(
+      (body) => body.messageId.entryId,
+    );
+    expect(entryIds.sort()).toEqual([0n, 1n, 2n, 3n]);
+    second.send({ type: "CLOSE_CONSUMER", body: { consumerId: 1n, requestId: 9n } });
+    await second.waitFor("SUCCESS", 2);
+    first.send({ type: "FLOW", body: { consumerId: 1n, messagePermits: 2 } });
+    await first.waitFor("MESSAGE", 4);
+  });
+
+  test("Failover on partitions: partition p's active consumer is consumer p mod 2 in name order", async () => {
+    const h = (harness = new BrokerHarness());
+    const clients: [string, TestClient][] = [];
+    for (const partition of [0, 1, 2, 3]) {
+      for (const name of ["c1", "c0"]) {
+        const topic = `${TOPIC}-partition-${String(partition)}`;
+        const client = await subscribed(h, { topic, subType: SubscriptionType.Failover, consumerName: name });
+        clients.push([`${name}/${String(partition)}`, client]);
+      }
+    }
+    await vi.waitFor(() => {
+      const active = clients.map(([key, client]) => [key, client.commands("ACTIVE_CONSUMER_CHANGE").at(-1)?.isActive]);
+      expect(active.sort()).toEqual([
+        ["c0/0", true],
+        ["c0/1", false],
+        ["c0/2", true],
+        ["c0/3", false],
+        ["c1/0", false],
+        ["c1/1", true],
+        ["c1/2", false],
+        ["c1/3", true],
+      ]);
+    });
   });
 });
 

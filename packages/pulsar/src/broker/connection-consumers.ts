@@ -1,7 +1,8 @@
 // The consumers of one connection: SUBSCRIBE attaches one to a durable subscription (shared with the broker's other
 // connections) or to a reader of its own, deliveries go out as MESSAGE frames carrying the stored entry verbatim,
 // and FLOW, ACK (ACK_RESPONSE when the client asked), REDELIVER_UNACKNOWLEDGED_MESSAGES, SEEK,
-// GET_LAST_MESSAGE_ID, UNSUBSCRIBE and CLOSE_CONSUMER act on the consumer's subscription. A consumer the
+// GET_LAST_MESSAGE_ID, UNSUBSCRIBE and CLOSE_CONSUMER act on the consumer's subscription. Consumer ids are the
+// client's and unique on its connection only: the subscription knows each consumer by a key unique in the process. A consumer the
 // subscription disconnects (seek, broker shutdown) gets CLOSE_CONSUMER, after which the client subscribes again.
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import { ledgerEntrySource } from "../ledger/ledger-entry-source.js";
@@ -34,7 +35,10 @@ const SUBSCRIPTION_TYPES: readonly SubscriptionType[] = ["Exclusive", "Shared", 
 const BROKER_REQUEST_ID = 2n ** 64n - 1n;
 
 interface OpenConsumer {
+  /** The id the client chose (unique on this connection only). */
   readonly consumerId: bigint;
+  /** The id the subscription knows the consumer by (unique in this process: clients reuse their ids). */
+  readonly key: bigint;
   readonly subscriptionName: string;
   readonly ledger: ManagedLedger;
   readonly subscription: Subscription;
@@ -85,6 +89,7 @@ export class ConnectionConsumers {
       const partitionIndex = parseTopicName(ledger.name).partitionIndex;
       const consumer: OpenConsumer = {
         consumerId,
+        key: nextConsumerKey(),
         subscriptionName: command.subscription,
         ledger,
         subscription,
@@ -94,7 +99,7 @@ export class ConnectionConsumers {
       this.#consumers.set(consumerId, consumer);
       try {
         subscription.addConsumer({
-          consumerId,
+          consumerId: consumer.key,
           consumerName: command.consumerName ?? "",
           type,
           priorityLevel: command.priorityLevel ?? 0,
@@ -123,7 +128,7 @@ export class ConnectionConsumers {
     const consumer = this.#consumers.get(command.consumerId);
     if (consumer === undefined) return;
     try {
-      consumer.subscription.flow(command.consumerId, command.messagePermits);
+      consumer.subscription.flow(consumer.key, command.messagePermits);
     } catch (error) {
       this.#io.context.onError(error);
     }
@@ -155,7 +160,7 @@ export class ConnectionConsumers {
       respond();
       return;
     }
-    consumer.subscription.acknowledge(consumerId, request).then(
+    consumer.subscription.acknowledge(consumer.key, request).then(
       () => respond(),
       (error: unknown) => respond(errorReplyOf(error)),
     );
@@ -166,7 +171,7 @@ export class ConnectionConsumers {
     if (consumer === undefined) return;
     const ids = command.messageIds ?? [];
     try {
-      consumer.subscription.redeliver(command.consumerId, {
+      consumer.subscription.redeliver(consumer.key, {
         ...(ids.length === 0 ? {} : { offsets: redeliveryOffsetsOf(consumer.ledger, ids) }),
         ...(command.consumerEpoch === undefined ? {} : { epoch: command.consumerEpoch }),
       });
@@ -235,7 +240,7 @@ export class ConnectionConsumers {
     if (consumer === undefined) return;
     try {
       if (consumer.durable) {
-        await consumer.subscription.unsubscribe(consumerId);
+        await consumer.subscription.unsubscribe(consumer.key);
         this.#io.context.subscriptions.forget(consumer.ledger.name, consumer.subscriptionName, consumer.subscription);
       } else {
         await consumer.subscription.close();
@@ -261,7 +266,7 @@ export class ConnectionConsumers {
   #detach(consumer: OpenConsumer): void {
     this.#consumers.delete(consumer.consumerId);
     try {
-      consumer.subscription.removeConsumer(consumer.consumerId);
+      consumer.subscription.removeConsumer(consumer.key);
       if (!consumer.durable) void consumer.subscription.close();
     } catch (error) {
       this.#io.context.onError(error);
@@ -331,6 +336,14 @@ function seekTargetOf(ledger: ManagedLedger, id: MessageIdData): SeekTarget {
   const offset = ledger.positions.seekOffset(position, bounds);
   const partial = BigInt(offset) === position.entryId && offset < bounds.committedEndOffset ? batchOf(id) : undefined;
   return partial === undefined ? { offset } : { offset, partial };
+}
+
+let consumerKeys = 0n;
+
+/** A consumer key no other consumer of this process was given. */
+function nextConsumerKey(): bigint {
+  consumerKeys += 1n;
+  return consumerKeys;
 }
 
 function busy(consumerId: bigint): ErrorReply {
