@@ -98,8 +98,9 @@ describe("ConnectionProducers", () => {
     sendEntry(client, 1n, 1n, messageEntry("p", 1n, "a batch of two", { batch: 2 }));
     sendEntry(client, 1n, 3n, messageEntry("p", 3n, "a batch of two", { batch: 2 }), 2);
     await client.waitFor("SEND_RECEIPT");
+    // The first SEND names sequence ids 0..2 (a batch of three): its error carries the highest.
     expect(sendAnswers(client)).toEqual([
-      ["SEND_ERROR", 0n],
+      ["SEND_ERROR", 2n],
       ["SEND_ERROR", 1n],
       ["SEND_RECEIPT", 3n],
     ]);
@@ -110,6 +111,13 @@ describe("ConnectionProducers", () => {
     expect(client.commands("SEND_ERROR")[0]?.message).toContain("declares 3 message(s)");
     expect((await h.broker.context.ledgers.open(TOPIC)).numberOfEntries()).toBe(1);
     expect(client.closedReason).toBeUndefined();
+  });
+
+  test("SEND_ERROR of a batch carries its highest sequence id (what clients match it against)", async () => {
+    const { client } = await producerClient(undefined, { maxMessageBytes: 1_000 });
+    sendEntry(client, 1n, 20n, messageEntry("p", 20n, "z".repeat(1_001), { batch: 4 }), 4);
+    const [error] = await client.waitFor("SEND_ERROR");
+    expect(error).toMatchObject({ sequenceId: 23n, error: ServerError.NotAllowedError });
   });
 
   test("a payload larger than maxMessageBytes is refused NotAllowedError; one of exactly that size is stored", async () => {

@@ -193,9 +193,14 @@ export class ConnectionProducers {
     });
   }
 
+  /** SEND_ERROR names a batch by its highest sequence id: clients match it against the last message they sent. */
   #sendError(command: CommandSend, reply: ErrorReply): void {
-    const { producerId, sequenceId } = command;
-    this.#io.send({ type: "SEND_ERROR", body: { producerId, sequenceId, error: reply.error, message: reply.message } });
+    const { producerId, sequenceId, highestSequenceId } = command;
+    const last = highestSequenceId !== undefined && highestSequenceId > sequenceId ? highestSequenceId : sequenceId;
+    this.#io.send({
+      type: "SEND_ERROR",
+      body: { producerId, sequenceId: last, error: reply.error, message: reply.message },
+    });
   }
 
   #answerOpen(producer: OpenProducer, requestId: bigint, lastSequenceId: bigint): void {
