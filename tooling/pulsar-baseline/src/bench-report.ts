@@ -37,7 +37,7 @@ interface MetricRow {
 }
 
 /** The table's rows, in order. */
-export const METRIC_ROWS: readonly MetricRow[] = [
+const METRIC_ROWS: readonly MetricRow[] = [
   { key: "produceMBs", label: "produce MB/s", higherIsBetter: true, digits: 1 },
   { key: "produceMsgPerSec", label: "produce msg/s", higherIsBetter: true, digits: 0 },
   { key: "consumeMBs", label: "consume MB/s", higherIsBetter: true, digits: 1 },

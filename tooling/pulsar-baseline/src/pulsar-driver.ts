@@ -20,7 +20,7 @@ import { PulsarBaselineError } from "./errors.js";
 import { type PulsarJars, pulsarClientJars } from "./pulsar-jars.js";
 
 /** tooling/pulsar-baseline. */
-export const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const PACKAGE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DRIVER_SOURCE = path.join(PACKAGE_DIR, "java", "NereusPulsarDriver.java");
 const MAIN_CLASS = "NereusPulsarDriver";
 

@@ -21,7 +21,7 @@ export interface StandaloneLayout {
 export const STANDALONE_MAIN_CLASS = "org.apache.pulsar.PulsarStandaloneStarter";
 
 /** The cluster the standalone creates (with tenant `public` and namespace `public/default`). */
-export const STANDALONE_CLUSTER = "standalone";
+const STANDALONE_CLUSTER = "standalone";
 
 /**
  * standalone.conf of a single-bookie, loopback-only standalone whose bookie syncs its journal before a write is
