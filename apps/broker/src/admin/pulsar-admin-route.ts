@@ -15,7 +15,6 @@ import {
 } from "@nereus/pulsar";
 import type { BrokerConfig } from "../config/broker-config.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
-import { advertisedHostOf } from "../startup/build-kafka-services.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
 import type { AdminRoute } from "./admin-server.js";
 
@@ -48,13 +47,14 @@ export function pulsarAdminRoutes(options: PulsarAdminRouteOptions): AdminRoute[
   const { pulsar } = options;
   if (pulsar === undefined) return [];
   let admin: PulsarAdmin | undefined;
-  // The admin port is known once the server is bound: the first request tells it (ClusterData.serviceUrl).
+  // The admin port is known once the server is bound: the first request tells it (ClusterData.serviceUrl, on the
+  // host advertised to Pulsar clients).
   const adminOf = (request: http.IncomingMessage): PulsarAdmin =>
     (admin ??= createPulsarAdmin({
       broker: pulsar.broker.context,
       metadata: options.storage.metadata,
       cluster: options.config.cluster,
-      serviceUrl: `http://${advertisedHostOf(options.config)}:${String(request.socket.localPort)}`,
+      serviceUrl: `http://${hostOf(pulsar.broker.context.advertisedUrl)}:${String(request.socket.localPort)}`,
     }));
   return [
     {
@@ -62,6 +62,11 @@ export function pulsarAdminRoutes(options: PulsarAdminRouteOptions): AdminRoute[
       handle: (request, response, path) => answer(adminOf(request), request, response, path, options.logger),
     },
   ];
+}
+
+/** The host of `pulsar://host:port` (the host the broker advertises to Pulsar clients). */
+function hostOf(advertisedUrl: string): string {
+  return advertisedUrl.slice("pulsar://".length, advertisedUrl.lastIndexOf(":"));
 }
 
 async function answer(

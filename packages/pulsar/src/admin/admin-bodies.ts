@@ -56,7 +56,7 @@ function booleanField(object: JsonObject, fields: readonly string[]): boolean {
 }
 
 /** A JSON object of strings (absent or null: empty). */
-export function stringMapBody(value: JsonValue | undefined, what: string): ReadonlyMap<string, string> {
+function stringMapBody(value: JsonValue | undefined, what: string): ReadonlyMap<string, string> {
   if (value === undefined || value === null) return new Map();
   if (!isObject(value)) throw badRequest(`${what} must be a JSON object of strings`);
   const map = new Map<string, string>();

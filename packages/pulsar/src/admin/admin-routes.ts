@@ -50,7 +50,7 @@ import {
 import { partitionedTopicStats, topicStats } from "./topic-stats.js";
 
 /** One matched call: the captured segments by name, the request and the shared state. */
-export interface RouteCall {
+interface RouteCall {
   readonly params: Readonly<Record<string, string>>;
   readonly request: AdminRequest;
   readonly context: AdminContext;

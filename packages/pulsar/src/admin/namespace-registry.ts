@@ -10,9 +10,9 @@ import { type PulsarNamespace, namespaceRecordCodec } from "./namespace-record-c
 import { type PulsarTenant, tenantRecordCodec } from "./tenant-record-codec.js";
 
 /** The tenant that always exists. */
-export const BUILT_IN_TENANT = "public";
+const BUILT_IN_TENANT = "public";
 /** The namespace that always exists (the one of short topic names). */
-export const BUILT_IN_NAMESPACE = "public/default";
+const BUILT_IN_NAMESPACE = "public/default";
 
 const SCAN_PAGE = 500;
 const MAX_CAS_ATTEMPTS = 16;

@@ -11,7 +11,7 @@ import { mapBounded } from "./bounded-parallel.js";
 import { partitionsOf } from "./topic-access.js";
 
 /** Most partitions a partitioned topic created through the admin API may have (each is created at once). */
-export const MAX_ADMIN_PARTITIONS = 4096;
+const MAX_ADMIN_PARTITIONS = 4096;
 const SCAN_PAGE = 500;
 
 /** The topics of a namespace (partitions included), by full name. */

@@ -59,7 +59,7 @@ interface SubscriptionStats {
 }
 
 /** Pulsar's TopicStats of one topic or partition (the fields the broker knows; the rest read as absent). */
-export interface TopicStats {
+interface TopicStats {
   storageSize: number;
   backlogSize: number;
   averageMsgSize: number;
