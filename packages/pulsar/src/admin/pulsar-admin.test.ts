@@ -430,6 +430,25 @@ describe("partitioned topics", () => {
   });
 });
 
+describe("partitions not created yet", () => {
+  test("count as empty in partitioned stats and are created by a subscription, whatever the namespace policy", async () => {
+    const s = setup();
+    await s.h.broker.context.ledgers.partitionedTopics.create(parseTopicName("public/default/lazy"), 2);
+    await s.expectStatus(204, "POST", "namespaces/public/default/autoTopicCreation", { allowAutoTopicCreation: false });
+    expect(await s.expectStatus(200, "GET", "persistent/public/default/lazy/partitioned-stats")).toMatchObject({
+      storageSize: 0,
+      subscriptions: {},
+      metadata: { partitions: 2 },
+    });
+    await s.expectStatus(204, "PUT", "persistent/public/default/lazy/subscription/s");
+    expect(await s.expectStatus(200, "GET", "persistent/public/default")).toEqual([
+      "persistent://public/default/lazy-partition-0",
+      "persistent://public/default/lazy-partition-1",
+    ]);
+    expect(await s.expectStatus(200, "GET", "persistent/public/default/lazy/subscriptions")).toEqual(["s"]);
+  });
+});
+
 describe("policies", () => {
   test("namespace deduplication is set, read (also in the namespace's Policies and the topic stats) and removed", async () => {
     const s = setup();

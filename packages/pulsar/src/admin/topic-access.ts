@@ -10,7 +10,7 @@ import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import type { Subscription } from "../subscriptions/subscription.js";
 import type { PulsarPartitionedTopic } from "../topics/partitioned-topic.js";
 import { namespaceOf } from "../topics/policy-resolver.js";
-import { type TopicName, partitionTopicName } from "../topics/topic-name.js";
+import { type TopicName, parseTopicName, partitionTopicName } from "../topics/topic-name.js";
 import { notFound, preconditionFailed } from "./admin-exchange.js";
 
 /** The topics an operation on a name covers: the partitions of a partitioned topic, else the topic itself. */
@@ -56,17 +56,33 @@ export class TopicAccess {
   }
 
   /**
-   * The open ledger of `name`, creating the topic when it does not exist and its namespace's automatic topic
-   * creation allows it, as a subscribe would (412 when it does not).
+   * The open ledger of `name`, creating the topic when it does not exist and it is a partition of an existing
+   * partitioned topic or its namespace's automatic topic creation allows it, as a subscribe would (412 otherwise).
    */
   async ledgerCreating(name: TopicName, signal?: AbortSignal): Promise<ManagedLedger> {
     const { ledgers, policies } = this.broker;
     if ((await ledgers.topics.get(name, signal)) === undefined) {
-      const auto = await policies.autoTopicCreation(namespaceOf(name), signal);
-      if (!auto.allowed) throw preconditionFailed("Topic does not exist and cannot be auto-created");
+      const partitionOfExisting = name.partitionIndex >= 0 && (await this.#isPartitionOfExisting(name, signal));
+      const auto = partitionOfExisting ? undefined : await policies.autoTopicCreation(namespaceOf(name), signal);
+      if (auto?.allowed === false) throw preconditionFailed("Topic does not exist and cannot be auto-created");
       await ledgers.topics.createOrGet(name, await this.profileFor(name, signal), signal);
     }
     return this.ledger(name, signal);
+  }
+
+  /** The open ledger of `name`, or undefined when the topic has no incarnation (yet). */
+  async ledgerIfExists(name: TopicName, signal?: AbortSignal): Promise<ManagedLedger | undefined> {
+    if ((await this.broker.ledgers.topics.get(name, signal)) === undefined) return undefined;
+    return this.ledger(name, signal);
+  }
+
+  /** True when `partition` is below the partition count of its existing partitioned topic. */
+  async #isPartitionOfExisting(partition: TopicName, signal: AbortSignal | undefined): Promise<boolean> {
+    const parent = await this.broker.ledgers.partitionedTopics.get(
+      parseTopicName(partition.partitionedTopicName),
+      signal,
+    );
+    return parent !== undefined && partition.partitionIndex < parent.partitionCount;
   }
 
   /** The cursor of subscription `subscription` of `ledger`; 404 when there is none. */

@@ -88,7 +88,10 @@ export async function topicStats(context: AdminContext, name: TopicName, signal?
   return ok(await statsOf(context, name, signal));
 }
 
-/** GET .../partitioned-stats: the sum over the partitions, with each partition's stats when `perPartition`. */
+/**
+ * GET .../partitioned-stats: the sum over the partitions, with each partition's stats when `perPartition` (a
+ * partition not created yet counts as empty).
+ */
 export async function partitionedTopicStats(
   context: AdminContext,
   name: TopicName,
@@ -98,7 +101,11 @@ export async function partitionedTopicStats(
   const partitioned = await context.topics.partitioned(name, signal);
   if (partitioned === undefined) throw notFound(`Partitioned topic ${name.fullName} not found`);
   const partitions = partitionsOf(name, partitioned.partitionCount);
-  const stats = await mapBounded(partitions, (partition) => statsOf(context, partition, signal));
+  const stats = await mapBounded(partitions, async (partition) =>
+    (await context.topics.ledgerIfExists(partition, signal)) === undefined
+      ? emptyStats(partitioned.createdAtMillis)
+      : statsOf(context, partition, signal),
+  );
   const total = sumOf(stats, partitioned.createdAtMillis);
   const byName = perPartition
     ? Object.fromEntries(partitions.map((partition, index) => [partition.fullName, stats[index]]))
@@ -234,9 +241,9 @@ function zeroCounters(): Pick<
   };
 }
 
-/** The partitions' stats added up: sizes and backlogs summed, subscriptions merged by name. */
-function sumOf(partitions: readonly TopicStats[], createdAtMillis: number): TopicStats {
-  const total: TopicStats = {
+/** The stats of a topic without entries, subscriptions or producers (a partition not created yet). */
+function emptyStats(createdAtMillis: number): TopicStats {
+  return {
     ...zeroCounters(),
     storageSize: 0,
     backlogSize: 0,
@@ -249,6 +256,11 @@ function sumOf(partitions: readonly TopicStats[], createdAtMillis: number): Topi
     nonContiguousDeletedMessagesRanges: 0,
     topicCreationTimeStamp: createdAtMillis,
   };
+}
+
+/** The partitions' stats added up: sizes and backlogs summed, subscriptions merged by name. */
+function sumOf(partitions: readonly TopicStats[], createdAtMillis: number): TopicStats {
+  const total = emptyStats(createdAtMillis);
   let bytes = 0;
   let entries = 0;
   for (const partition of partitions) {
