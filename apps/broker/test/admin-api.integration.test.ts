@@ -69,11 +69,12 @@ describe.each<StorageKind>(["embedded", "cluster"])("the admin API on the %s sto
       },
     });
     expect(brokers[0]?.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(brokers[0]?.listeners.map((listener) => [listener.name, listener.port])).toEqual([
-      ["kafka", broker.broker.kafkaPort],
-      ["admin", broker.broker.adminPort],
+    const pulsarPort = broker.broker.pulsarPort;
+    expect(brokers[0]?.listeners.map((listener) => [listener.name, listener.port, listener.advertised])).toEqual([
+      ["kafka", broker.broker.kafkaPort, broker.bootstrap],
+      ...(pulsarPort === undefined ? [] : [["pulsar", pulsarPort, `pulsar://127.0.0.1:${String(pulsarPort)}`]]),
+      ["admin", broker.broker.adminPort, `127.0.0.1:${String(broker.broker.adminPort)}`],
     ]);
-    expect(brokers[0]?.listeners[0]?.advertised).toBe(broker.bootstrap);
 
     const list = await getJson<TopicList>(broker, "/admin/v1/topics");
     const listed = list.topics.find((candidate) => candidate.name === topic);

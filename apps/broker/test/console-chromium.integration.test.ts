@@ -108,7 +108,12 @@ describe("the web console in headless Chromium", () => {
     );
     const shown = await readConsole(browser, topic, group);
     expect(shown.health).toBe("ok");
-    expect(shown.listeners).toEqual({ kafka: broker.bootstrap, admin: `127.0.0.1:${String(broker.broker.adminPort)}` });
+    const pulsarPort = broker.broker.pulsarPort;
+    expect(shown.listeners).toEqual({
+      kafka: broker.bootstrap,
+      ...(pulsarPort === undefined ? {} : { pulsar: `pulsar://127.0.0.1:${String(pulsarPort)}` }),
+      admin: `127.0.0.1:${String(broker.broker.adminPort)}`,
+    });
     expect(shown.partitions).toEqual(
       endOffsets.map((end, partition) => ({
         partition: String(partition),
