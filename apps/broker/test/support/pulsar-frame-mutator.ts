@@ -57,12 +57,15 @@ export const CONNECT_FRAME = encodeCommandFrame({
   body: { clientVersion: "fuzz", protocolVersion: 19 },
 });
 
-/** Valid frames that open a producer and a Shared subscription on the target's topic. */
+/**
+ * Valid frames that open a producer and a Shared subscription on the target's topic. The producer's name is left to
+ * the broker: a name is connected to a topic once, and connections share topics.
+ */
 export function openingFrames(target: FuzzTarget): Uint8Array[] {
   return [
     encodeCommandFrame({
       type: "PRODUCER",
-      body: { topic: target.topic, producerId: target.producerId, requestId: 1n, producerName: "fuzz" },
+      body: { topic: target.topic, producerId: target.producerId, requestId: 1n },
     }),
     encodeCommandFrame({
       type: "SUBSCRIBE",
