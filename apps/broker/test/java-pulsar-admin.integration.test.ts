@@ -3,8 +3,8 @@
 // and on etcd + s3proxy. The driver (clients/JavaPulsarAdmin.java) is compiled with javac per run and prints one
 // line per fact: tenants and namespaces, namespace and topic policies, a partitioned topic created and listed, the
 // backlog after producing, resets by time and to a message id (the next message a consumer receives), skip, skip
-// all, Pulsar's refusals as the client's exceptions, a non-partitioned topic's stats and internal stats, and every
-// deletion.
+// all, Pulsar's refusals as the client's exceptions, a non-partitioned topic's peeked messages, stats and internal
+// stats, and every deletion.
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -126,6 +126,9 @@ describe.each<StorageKind>(["embedded", "cluster"])("Java PulsarAdmin on the %s 
       ["stats-missing", "NotFoundException", "404"],
     ]);
 
+    const peeked = one(facts, "PEEK")[0]!.split(",");
+    expect(peeked.map((text) => text.split("@")[0])).toEqual(["m-0", "m-1", "m-2"]);
+    for (const text of peeked) expect(Number(text.split("@")[1])).toBeGreaterThan(Date.now() - 600_000);
     expect(one(facts, "SINGLE_BACKLOG")).toEqual(["5"]);
     const [entries, lastConfirmed, markDelete] = one(facts, "SINGLE_INTERNAL");
     expect(entries).toBe("5");

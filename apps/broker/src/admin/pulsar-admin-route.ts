@@ -2,10 +2,12 @@
 // /admin/v2/: the HTTP side of @nereus/pulsar's createPulsarAdmin. It splits and decodes the path (each segment as
 // Pulsar's clients encode it: percent escapes and `+` for a space), reads the body up to a bound (413 beyond it,
 // before any parsing), parses it as JSON with 64-bit integers exact (400 when malformed) and writes the answer as
-// JSON; a client that goes away aborts the operation. Served only when the Pulsar listener is enabled.
+// JSON (a peeked message: its bytes and X-Pulsar-* headers); a client that goes away aborts the operation. Served
+// only when the Pulsar listener is enabled.
 import type http from "node:http";
 import {
   type AdminMethod,
+  type AdminResponse,
   type JsonValue,
   type PulsarAdmin,
   type PulsarBroker,
@@ -80,20 +82,20 @@ async function answer(
   response.once("close", () => {
     if (!response.writableFinished) gone.abort(new Error("the client closed the connection"));
   });
-  let status: number;
-  let body: unknown;
+  let answered: AdminResponse;
   try {
     const method = methodOf(request);
     const segments = segmentsOf(path);
     const query = new Map(new URLSearchParams(queryOf(request.url)));
     const parsed = parseBody(await readBody(request));
-    ({ status, body } = await admin.handle({ method, segments, query, body: parsed, signal: gone.signal }));
+    answered = await admin.handle({ method, segments, query, body: parsed, signal: gone.signal });
   } catch (error) {
     if (!(error instanceof HttpRefusal)) throw error;
-    ({ status, body } = { status: error.status, body: { reason: error.message } });
+    answered = { status: error.status, body: { reason: error.message } };
   }
+  const { status, body } = answered;
   if (status >= 500) logger.warn("Pulsar admin request failed", { method: request.method, path, status, body });
-  send(request, response, status, body);
+  send(request, response, answered);
 }
 
 function methodOf(request: http.IncomingMessage): AdminMethod {
@@ -174,9 +176,20 @@ function parseBody(bytes: Buffer): JsonValue | undefined {
   }
 }
 
-function send(request: http.IncomingMessage, response: http.ServerResponse, status: number, body: unknown): void {
+function send(request: http.IncomingMessage, response: http.ServerResponse, answered: AdminResponse): void {
   if (response.headersSent) return;
+  const { status, body, binary } = answered;
   const close = status === 413 ? { connection: "close" } : {};
+  if (binary !== undefined) {
+    response.writeHead(status, {
+      ...binary.headers,
+      "content-type": "application/octet-stream",
+      "cache-control": "no-store",
+      "content-length": String(binary.bytes.length),
+    });
+    response.end(binary.bytes);
+    return;
+  }
   if (body === undefined) {
     response.writeHead(status, close).end();
     return;

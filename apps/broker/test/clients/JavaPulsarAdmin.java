@@ -4,11 +4,11 @@
 // admin call that fails prints `ERROR <step> <exception class> <status>`:
 //   scenario admin=<http url> service=<pulsar url> topic=<persistent://...> tenant=<name> count=<messages>
 // The scenario: clusters, tenants and namespaces; namespace and topic policies (deduplication, automatic topic
-// creation refusing a subscription on a missing topic); a 3-partition topic created and listed; a subscription created
-// at earliest; `count` messages produced round-robin without batching (half, a pause, the other half); partitioned
-// stats; reset by time to the pause; reset one partition to a message id (a consumer then receives that message
-// first); skip 2 there; skip all; refusals (409, 404, 405); a non-partitioned topic's stats and internal stats;
-// the subscription and both topics deleted.
+// creation refusing a subscription on a missing topic); a 3-partition topic created and listed; a subscription
+// created at earliest; `count` messages produced round-robin without batching (half, a pause, the other half);
+// partitioned stats; reset by time to the pause; reset one partition to a message id (a consumer then receives that
+// message first); skip 2 there; skip all; refusals (409, 404, 405); a non-partitioned topic's peeked messages, stats
+// and internal stats; the subscription and both topics deleted.
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -138,6 +138,11 @@ public final class JavaPulsarAdmin {
       for (int index = 0; index < 5; index++) send(producer, index);
     }
     admin.topics().createSubscription(single, SUBSCRIPTION, MessageId.earliest);
+    List<String> peeked = new ArrayList<>();
+    for (Message<byte[]> message : admin.topics().peekMessages(single, SUBSCRIPTION, 3)) {
+      peeked.add(new String(message.getValue()) + "@" + message.getPublishTime());
+    }
+    say("PEEK", String.join(",", peeked));
     TopicStats singleStats = admin.topics().getStats(single);
     say("SINGLE_BACKLOG", singleStats.getSubscriptions().get(SUBSCRIPTION).getMsgBacklog());
     PersistentTopicInternalStats internal = admin.topics().getInternalStats(single);

@@ -1,5 +1,5 @@
 // The request and response of the Pulsar admin API without HTTP: the method, the decoded path segments after
-// `/admin/v2`, the query parameters and the parsed JSON body in; a status and a JSON body out. Failures are
+// `/admin/v2`, the query parameters and the parsed JSON body in; a status and a JSON body (or raw bytes) out. Failures are
 // AdminFailures carrying the status and the reason Pulsar's REST errors put in `{"reason": ...}`.
 import type { JsonValue } from "./json-text.js";
 
@@ -18,10 +18,11 @@ export interface AdminRequest {
   readonly signal?: AbortSignal;
 }
 
-/** The answer: a status and, unless it is 204, a JSON body. */
+/** The answer: a status and a JSON body (none for 204), or raw bytes with their headers (a peeked message). */
 export interface AdminResponse {
   readonly status: number;
   readonly body?: unknown;
+  readonly binary?: { readonly bytes: Uint8Array; readonly headers: Readonly<Record<string, string>> };
 }
 
 /** The statuses Pulsar's admin API answers failures with. */

@@ -8,6 +8,7 @@ import { checkNoTopicProperties, messageIdBody, partitionCountBody } from "./adm
 import type { AdminContext } from "./admin-context.js";
 import { type AdminMethod, type AdminRequest, type AdminResponse, ok } from "./admin-exchange.js";
 import { internalStats } from "./internal-stats.js";
+import { peekMessage } from "./peek-message.js";
 import {
   type PolicyField,
   getNamespacePolicy,
@@ -205,6 +206,11 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
     const [name, subscription] = [topicOf(call), subscriptionOf(call)];
     const count = decimalInteger(call.params["count"]!, "numMessages", MAX_SKIP);
     return skipMessages(call.context, name, subscription, count, call.request.signal);
+  }),
+  route("GET", `${SUBSCRIPTION}/position/:position`, (call) => {
+    const [name, subscription] = [topicOf(call), subscriptionOf(call)];
+    const position = decimalInteger(call.params["position"]!, "messagePosition", MAX_SKIP);
+    return peekMessage(call.context, name, subscription, position, call.request.signal);
   }),
   route("POST", `${SUBSCRIPTION}/skip_all`, (call) =>
     skipAllMessages(call.context, topicOf(call), subscriptionOf(call), call.request.signal),

@@ -430,6 +430,59 @@ describe("partitioned topics", () => {
   });
 });
 
+describe("peek", () => {
+  const TOPIC = "persistent://public/default/peeked";
+  const PATH = "persistent/public/default/peeked";
+
+  test("the n-th unacknowledged entry: payload as bytes, metadata as X-Pulsar headers; acknowledged entries are skipped", async () => {
+    const s = setup();
+    const ledger = await s.h.broker.context.ledgers.open(TOPIC);
+    const message = (index: number, extra: object = {}): Uint8Array =>
+      encodeMessageEntry(
+        { producerName: "p", sequenceId: BigInt(index), publishTime: BigInt(BASE_TIME + index), ...extra },
+        new TextEncoder().encode(`payload-${String(index)}`),
+      );
+    await ledger.addEntry(
+      message(0, {
+        properties: [
+          { key: "colour", value: "blue" },
+          { key: "bad key", value: "x" },
+        ],
+      }),
+    );
+    await ledger.addEntry(message(1, { partitionKey: "k1" }));
+    await ledger.addEntry(message(2, { numMessagesInBatch: 3 }));
+    await ledger.addEntry(message(3, { compression: 1 }));
+    await s.expectStatus(204, "PUT", `${PATH}/subscription/s`, { ledgerId: -1, entryId: -1 });
+    const first = await s.call("GET", `${PATH}/subscription/s/position/1`);
+    expect(first.status).toBe(200);
+    expect(new TextDecoder().decode(first.binary!.bytes)).toBe("payload-0");
+    expect(first.binary!.headers).toEqual({
+      "X-Pulsar-Message-ID": `${ledger.ledgerId.toString()}:0`,
+      "X-Pulsar-publish-time": new Date(BASE_TIME).toISOString(),
+      "X-Pulsar-producer-name": "p",
+      "X-Pulsar-sequence-id": "0",
+      "X-Pulsar-batch-size": "9",
+      "X-Pulsar-PROPERTY-colour": "blue",
+    });
+    await ledger.cursors.get("s")!.individualAck([{ offset: 1 }]);
+    const second = await s.call("GET", `${PATH}/subscription/s/position/2`);
+    expect(second.binary!.headers).toMatchObject({
+      "X-Pulsar-Message-ID": `${ledger.ledgerId.toString()}:2`,
+      "X-Pulsar-num-batch-message": "3",
+    });
+    expect(await s.expectStatus(412, "GET", `${PATH}/subscription/s/position/3`)).toEqual({
+      reason: "Compressed messages cannot be peeked through this broker",
+    });
+    await s.expectStatus(404, "GET", `${PATH}/subscription/s/position/4`);
+    await s.expectStatus(400, "GET", `${PATH}/subscription/s/position/0x1`);
+    await s.expectStatus(404, "GET", `${PATH}/subscription/other/position/1`);
+    await s.expectStatus(204, "PUT", "persistent/public/default/split/partitions", 2);
+    await s.expectStatus(204, "PUT", "persistent/public/default/split/subscription/s");
+    await s.expectStatus(405, "GET", "persistent/public/default/split/subscription/s/position/1");
+  });
+});
+
 describe("partitions not created yet", () => {
   test("count as empty in partitioned stats and are created by a subscription, whatever the namespace policy", async () => {
     const s = setup();
