@@ -10,6 +10,7 @@ import {
 } from "@nereus/core";
 import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@nereus/core/testing";
 import { type PulsarBroker, createPulsarBroker, parseJsonText } from "@nereus/pulsar";
+import { encodeMessageEntry } from "@nereus/pulsar/protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerConfigSchema } from "../config/broker-config.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
@@ -192,6 +193,27 @@ describe("the /admin/v2 route", () => {
     });
     expect(reset.status).toBe(204);
     expect(running.warnings).toEqual([]);
+  });
+
+  test("a peeked message is its payload bytes with X-Pulsar headers", async () => {
+    const running = await start();
+    const ledger = await running.broker.context.ledgers.open("persistent://public/default/peek");
+    const entry = encodeMessageEntry(
+      { producerName: "writer", sequenceId: 7n, publishTime: 1_700_000_000_000n },
+      new Uint8Array([0, 1, 2, 255]),
+    );
+    await ledger.addEntry(entry);
+    await fetch(running.url("persistent/public/default/peek/subscription/s"), {
+      method: "PUT",
+      body: '{"ledgerId":-1,"entryId":-1}',
+    });
+    const peeked = await fetch(running.url("persistent/public/default/peek/subscription/s/position/1"));
+    expect(peeked.status).toBe(200);
+    expect(peeked.headers.get("content-type")).toBe("application/octet-stream");
+    expect(peeked.headers.get("x-pulsar-message-id")).toBe(`${ledger.ledgerId.toString()}:0`);
+    expect(peeked.headers.get("x-pulsar-sequence-id")).toBe("7");
+    expect(peeked.headers.get("x-pulsar-publish-time")).toBe("2023-11-14T22:13:20.000Z");
+    expect([...new Uint8Array(await peeked.arrayBuffer())]).toEqual([0, 1, 2, 255]);
   });
 
   test("without the Pulsar listener there is no /admin/v2", async () => {
