@@ -138,4 +138,29 @@ describe("automatic topic creation", () => {
     await c.waitFor("PRODUCER_SUCCESS", 3);
     expect((await topics.get(parseTopicName("acme/async/free")))?.profile).toBe("OBJECT_WAL_ASYNC_OBJECT");
   });
+
+  test("many connections using a new topic at once share one creation", async () => {
+    const { h } = await connect();
+    const clients = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const c = h.connect();
+        await c.handshake();
+        return c;
+      }),
+    );
+    clients.forEach((c, index) => {
+      producer(c, `crowded-${String(index % 2)}`, 1n);
+      c.send({
+        type: "SUBSCRIBE",
+        body: { topic: `crowded-${String(index % 2)}`, subscription: "s", subType: 1, consumerId: 1n, requestId: 2n },
+      });
+    });
+    for (const c of clients) {
+      await c.waitFor("PRODUCER_SUCCESS");
+      await c.waitFor("SUCCESS");
+    }
+    const { topics } = h.broker.context.ledgers;
+    expect((await topics.get(parseTopicName("crowded-0")))?.incarnation).toBe(1);
+    expect((await topics.get(parseTopicName("crowded-1")))?.incarnation).toBe(1);
+  });
 });

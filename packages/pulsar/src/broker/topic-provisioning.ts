@@ -71,7 +71,8 @@ export class TopicProvisioning {
       const auto = await policies.autoTopicCreation(namespaceOf(topic), signal);
       if (!create || !auto.allowed) throw topicNotFound(topic.fullName);
     }
+    // Through the ledger factory, so that concurrent first uses of a topic share one creation (and one ledger).
     const { storageProfile } = await policies.effective(topic, signal);
-    await ledgers.topics.createOrGet(topic, storageProfile, signal);
+    await ledgers.open(topic, { profile: storageProfile, signal });
   }
 }
