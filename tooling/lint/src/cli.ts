@@ -5,22 +5,26 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { checkDockerfile } from "./check-dockerfile.js";
 import { checkImports } from "./check-imports.js";
+import { checkPublishManifests } from "./check-publish-manifests.js";
 import { countErrors, formatViolations, type Violation } from "./report.js";
 import { runEslint } from "./run-eslint.js";
 import { runKnip } from "./run-knip.js";
 import { runAttw } from "./run-attw.js";
 import { runPrettier } from "./run-prettier.js";
 import { runPublint } from "./run-publint.js";
-import { WORKSPACE_FILE } from "./workspace.js";
+import { WORKSPACE_FILE, findWorkspaceRoot, loadWorkspace } from "./workspace.js";
 
-const USAGE = `usage: nereus-lint [--fix] [--workspace] [--no-eslint] [--no-imports] [--no-publint]
+const USAGE = `usage: nereus-lint [--fix] [--workspace] [--no-eslint] [--no-imports] [--no-publint] [--no-attw]
+                   [--no-knip] [--no-format] [--no-publish] [--no-dockerfile]
 
 Run in a package directory (as turbo does): ESLint over src/ test/ bench/ bin/ scripts/ and top-level files,
 the workspace import rules (docs/architecture.md §2) for the package, publint and attw (ESM-only
-profile, on the packed tarball) if it is publishable and dist/ exists. Run at the workspace root, or pass --workspace, to check the import rules of every package, run knip
-(knip.jsonc) over the workspace and check that the sources are formatted by Prettier (.prettierrc.json; --no-format
-skips it).`;
+profile, on the tarball pnpm packs) if it is publishable and dist/ exists. Run at the workspace root, or pass
+--workspace, to check the import rules of every package, run knip (knip.jsonc) over the workspace, check that the
+sources are formatted by Prettier (.prettierrc.json; --no-format skips it), check the publishing fields of every
+published package (docs/releasing.md; --no-publish skips it) and check the Dockerfile (--no-dockerfile skips it).`;
 
 export interface CliOutput {
   readonly out: (line: string) => void;
@@ -43,6 +47,8 @@ export async function main(argv: readonly string[], cwd: string, output: CliOutp
         "no-attw": { type: "boolean", default: false },
         "no-knip": { type: "boolean", default: false },
         "no-format": { type: "boolean", default: false },
+        "no-publish": { type: "boolean", default: false },
+        "no-dockerfile": { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
     }));
@@ -66,6 +72,14 @@ export async function main(argv: readonly string[], cwd: string, output: CliOutp
     if (!values["no-format"]) {
       violations.push(...(await runPrettier(cwd)));
       notes.push("formatting checked");
+    }
+    if (!values["no-publish"]) {
+      violations.push(...checkPublishManifests(loadWorkspace(findWorkspaceRoot(cwd))));
+      notes.push("publishing fields checked");
+    }
+    if (!values["no-dockerfile"]) {
+      violations.push(...checkDockerfile(findWorkspaceRoot(cwd)));
+      notes.push("Dockerfile checked");
     }
     return finish(output, cwd, "workspace", violations, notes);
   }

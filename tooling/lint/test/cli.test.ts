@@ -82,9 +82,11 @@ describe("nereus-lint in a package directory", () => {
     const { code, lines } = await run(["--no-eslint", "--no-imports"], path.join(root, "packages/core"));
     expect(code).toBe(1);
     expect(lines.filter((line) => line.includes("publint/"))).toEqual([
-      expect.stringMatching(/^package\.json:\d+ publint\/FILE_DOES_NOT_EXIST pkg\.exports\["\.\/testing"\]\.types is/),
       expect.stringMatching(
-        /^package\.json:\d+ publint\/FILE_DOES_NOT_EXIST pkg\.exports\["\.\/testing"\]\.default is/,
+        /^package\.json:\d+ publint\/FILE_DOES_NOT_EXIST pkg\.publishConfig\.exports\["\.\/testing"\]\.types is/,
+      ),
+      expect.stringMatching(
+        /^package\.json:\d+ publint\/FILE_DOES_NOT_EXIST pkg\.publishConfig\.exports\["\.\/testing"\]\.default is/,
       ),
     ]);
   });
@@ -105,7 +107,9 @@ describe("nereus-lint at the workspace root", () => {
     expect(code).toBe(1);
     expect(lines).toEqual([
       "packages/kafka/src/storage.ts:1 import-direction @nereus/kafka may not import @nereus/object-wal: adapters import @nereus/core and @nereus/cursor only; the broker injects concrete providers",
-      expect.stringMatching(/^nereus-lint workspace: 1 error, 0 warnings \(imports 10 packages \/ \d+ files\)$/),
+      expect.stringMatching(
+        /^nereus-lint workspace: 1 error, 0 warnings \(imports 10 packages \/ \d+ files; publishing fields checked; Dockerfile checked\)$/,
+      ),
     ]);
   });
 

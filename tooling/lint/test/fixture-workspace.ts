@@ -16,7 +16,10 @@ export interface ManifestOptions {
   readonly subpaths?: readonly string[];
 }
 
-/** A package.json text; workspace dependencies are written as `workspace:*`. */
+/**
+ * A package.json text. A published (non-private) package carries the publishing fields docs/releasing.md asks for
+ * and gives its dependencies as `workspace:^`; other workspace dependencies are written as `workspace:*`.
+ */
 export function manifest(name: string, options: ManifestOptions = {}): string {
   const exportsMap: Record<string, unknown> = {
     ".": { "@nereus/source": "./src/index.ts", types: "./dist/index.d.ts", default: "./dist/index.js" },
@@ -30,22 +33,47 @@ export function manifest(name: string, options: ManifestOptions = {}): string {
   }
   for (const subpath of options.subpaths ?? []) exportsMap[subpath] = `./src/${subpath.slice(2)}.ts`;
   exportsMap["./package.json"] = "./package.json";
-  const asMap = (names: readonly string[] | undefined) =>
-    names === undefined ? undefined : Object.fromEntries(names.map((dependency) => [dependency, "workspace:*"]));
+  const asMap = (names: readonly string[] | undefined, range: string) =>
+    names === undefined ? undefined : Object.fromEntries(names.map((dependency) => [dependency, range]));
+  const published = options.private !== true;
   return `${JSON.stringify(
     {
       name,
       version: "0.1.0",
-      ...(options.private ? { private: true } : {}),
+      ...(published ? publishingFields(name, exportsMap) : { private: true }),
       type: "module",
       exports: exportsMap,
-      dependencies: asMap(options.dependencies),
-      devDependencies: asMap(options.devDependencies),
+      dependencies: asMap(options.dependencies, published ? "workspace:^" : "workspace:*"),
+      devDependencies: asMap(options.devDependencies, "workspace:*"),
     },
     null,
     2,
   )}\n`;
 }
+
+/** The fields a published package of the fixture carries (it lives in packages/<name without scope>). */
+function publishingFields(name: string, exportsMap: Record<string, unknown>): Record<string, unknown> {
+  const repository = "https://example.org/nereus";
+  const withoutSource = Object.fromEntries(
+    Object.entries(exportsMap).map(([subpath, target]) => [
+      subpath,
+      typeof target === "object" && target !== null
+        ? Object.fromEntries(Object.entries(target).filter(([condition]) => condition !== "@nereus/source"))
+        : target,
+    ]),
+  );
+  return {
+    license: "Apache-2.0",
+    repository: { type: "git", url: `git+${repository}.git`, directory: `packages/${name.replace(/^@nereus\//, "")}` },
+    homepage: repository,
+    bugs: { url: `${repository}/issues` },
+    files: ["dist", "README.md", "LICENSE", "CHANGELOG.md"],
+    publishConfig: { access: "public", exports: withoutSource },
+  };
+}
+
+/** The LICENSE text of the fixture, at its root and beside each published package. */
+export const FIXTURE_LICENSE = "Apache License, Version 2.0 (fixture)\n";
 
 const DEV = ["@nereus/test-services", "@nereus/tooling-config"];
 const LIBRARIES = [
@@ -60,6 +88,10 @@ const LIBRARIES = [
 
 export const BASE_WORKSPACE: FixtureFiles = {
   "pnpm-workspace.yaml": "packages:\n  - packages/*\n  - apps/*\n  - tooling/*\n",
+  LICENSE: FIXTURE_LICENSE,
+  ...Object.fromEntries(
+    LIBRARIES.map((name) => [`packages/${name.replace(/^@nereus\//, "")}/LICENSE`, FIXTURE_LICENSE]),
+  ),
 
   "packages/core/package.json": manifest("@nereus/core", { testing: true, devDependencies: DEV }),
   "packages/core/src/index.ts":
