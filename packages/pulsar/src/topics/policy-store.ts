@@ -24,7 +24,7 @@ import {
 /** Options of a policy read. */
 export interface PolicyReadOptions {
   readonly signal?: AbortSignal;
-  /** Serve a cached value read at most this long ago (default 0: read the store). */
+  /** Serve a cached value read less than this long ago (default 0: read the store). */
   readonly maxAgeMs?: number;
 }
 
@@ -121,7 +121,7 @@ export class PolicyStore {
     options: PolicyReadOptions,
   ): Promise<NamespacePolicies> {
     const cached = this.#cache.get(key);
-    if (cached !== undefined && this.#clock() - cached.readAtMillis <= (options.maxAgeMs ?? 0)) {
+    if (cached !== undefined && this.#clock() - cached.readAtMillis < (options.maxAgeMs ?? 0)) {
       return cached.policies;
     }
     const readAtMillis = this.#clock();
