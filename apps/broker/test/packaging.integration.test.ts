@@ -1,10 +1,11 @@
-// The published packages work outside the workspace. Every non-private package is packed with the workspace's pnpm
-// (the tarball `changeset publish` uploads), the tarballs are installed with npm into a fresh project in the temp
-// directory, and the broker runs from there: `nereus --version`, then a broker on free ports and a temporary data
+// The published packages work outside the workspace. The broker and every workspace package it needs at run time
+// are packed with the workspace's pnpm (the tarballs `changeset publish` uploads), the tarballs are installed with npm
+// into a fresh project in the temp directory, and the broker runs from there: `nereus --version`, then a broker on free ports and a temporary data
 // directory that answers /healthz and stops on SIGTERM. A second project installs only @nereus/core,
 // @nereus/metadata and @nereus/object-wal, without their optional backend packages: they import, the filesystem
 // store without segments works, and every other backend names the package it is missing.
-// Needs the packages built (dist/), as `npm test` and `npm start` do first. Third-party packages come from npm's
+// Needs those packages built (dist/): turbo runs this package's tests after its build (turbo.json), which comes
+// after theirs. Third-party packages come from npm's
 // cache, or from the registry when the cache lacks them (--prefer-offline). Install scripts are skipped: the one
 // native addon that has no prebuilt package, better-sqlite3's, is copied from the workspace's build of the same
 // version for the same Node, so nothing is compiled.
@@ -24,6 +25,7 @@ interface Manifest {
   readonly name: string;
   readonly version: string;
   readonly private?: boolean;
+  readonly dependencies?: Readonly<Record<string, string>>;
 }
 
 interface PublishedPackage {
@@ -35,18 +37,25 @@ function readManifest(dir: string): Manifest {
   return JSON.parse(readFileSync(path.join(dir, "package.json"), "utf8")) as Manifest;
 }
 
-/** The workspace's packages under packages/ and apps/ that are not private. */
-function publishedPackages(): PublishedPackage[] {
-  const found: PublishedPackage[] = [];
-  for (const folder of ["packages", "apps"]) {
-    for (const name of readdirSync(path.join(ROOT, folder)).sort()) {
-      const dir = path.join(ROOT, folder, name);
-      if (!existsSync(path.join(dir, "package.json"))) continue;
-      const manifest = readManifest(dir);
-      if (manifest.private !== true) found.push({ dir, manifest });
-    }
+/** The broker and the workspace packages (under packages/) it depends on at run time, directly or not. */
+function brokerWithItsPackages(): PublishedPackage[] {
+  const byName = new Map<string, PublishedPackage>();
+  for (const name of readdirSync(path.join(ROOT, "packages"))) {
+    const dir = path.join(ROOT, "packages", name);
+    if (existsSync(path.join(dir, "package.json")))
+      byName.set(readManifest(dir).name, { dir, manifest: readManifest(dir) });
   }
-  return found;
+  const found = new Map<string, PublishedPackage>();
+  const visit = (published: PublishedPackage): void => {
+    if (found.has(published.manifest.name)) return;
+    found.set(published.manifest.name, published);
+    for (const dependency of Object.keys(published.manifest.dependencies ?? {})) {
+      const workspacePackage = byName.get(dependency);
+      if (workspacePackage !== undefined) visit(workspacePackage);
+    }
+  };
+  visit({ dir: APP_DIR, manifest: readManifest(APP_DIR) });
+  return [...found.values()];
 }
 
 /** Packs one package into `destination` and returns the tarball's path. */
@@ -118,7 +127,7 @@ async function startedRecord(child: ChildProcess, lines: readonly string[], stde
   throw new Error(`the broker did not start within 60 s: ${stderr()}`);
 }
 
-const packages = publishedPackages();
+const packages = brokerWithItsPackages();
 const brokerVersion = readManifest(APP_DIR).version;
 const workDir = tempDir("packaging");
 const tarballDir = path.join(workDir, "tarballs");
@@ -130,10 +139,11 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("the packed packages", () => {
-  test("are the workspace's published packages, the broker among them", () => {
+  test("are the broker and the packages it needs, none of them private", () => {
     expect(packages.map((published) => published.manifest.name)).toEqual(
       expect.arrayContaining(["@nereus/broker", "@nereus/core", "@nereus/metadata", "@nereus/object-wal"]),
     );
+    for (const published of packages) expect(published.manifest.private, published.manifest.name).toBeUndefined();
   });
 
   test("carry their LICENSE and a manifest with registry ranges and no source-only export condition", async () => {
