@@ -10,6 +10,7 @@ import { brokerVersion } from "./cli/broker-version.js";
 import { type CommandLine, UsageError, parseCommandLine } from "./config/command-line.js";
 import { ConfigError } from "./config/config-error.js";
 import { loadBrokerConfig } from "./config/load-broker-config.js";
+import { redactSecrets } from "./config/secret-fields.js";
 import { PinoBrokerLogger } from "./logging/broker-logger.js";
 import { startBroker } from "./start-broker.js";
 import { StartupError, reasonOf } from "./errors/startup-error.js";
@@ -27,14 +28,6 @@ function readCommandLine(): CommandLine {
     process.stderr.write(`nereus: ${error.message} (see nereus --help)\n`);
     process.exit(2);
   }
-}
-
-function redacted(value: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(value, (key, inner: unknown) =>
-      /secret/i.test(key) && typeof inner === "string" ? "<redacted>" : inner,
-    ),
-  );
 }
 
 /** Runs `nereus` with the process's command line until the broker stops (or prints and returns). */
@@ -61,7 +54,7 @@ export async function runBroker(): Promise<void> {
     throw error;
   }
   if (loaded.printConfig) {
-    process.stdout.write(`${JSON.stringify(redacted(loaded.config), null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(redactSecrets(loaded.config), null, 2)}\n`);
     return;
   }
   const logger = new PinoBrokerLogger({ level: loaded.config.log.level, format: loaded.config.log.format });

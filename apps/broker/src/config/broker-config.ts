@@ -2,8 +2,12 @@
 // all produce the same validated object. Unknown keys are errors (a typo never silently falls back to a default).
 // The embedded default needs nothing: filesystem objects + SQLite metadata under `dataDir`, Kafka on
 // 127.0.0.1:9092, admin HTTP on 127.0.0.1:9644, profile OBJECT_WAL_SYNC_OBJECT. A cluster uses
-// `storage.metadata = { kind: "etcd", ... }` and `storage.objects = { kind: "s3", ... }`.
+// `storage.metadata = { kind: "etcd", ... }` and `storage.objects = { kind: "s3", ... }`; `storage.bookkeeper`
+// adds the BookKeeper profiles.
+import { CANONICAL_STORAGE_PROFILES } from "@nereus/core";
 import { z } from "zod";
+import { BookKeeperConfigSchema } from "./bookkeeper-config.js";
+import { type StorageServices, unservedProfileReason } from "./served-profiles.js";
 
 const port = z.int().min(0).max(65_535);
 const positive = z.int().min(1).max(0x7fff_ffff);
@@ -70,17 +74,19 @@ const s3Objects = z
     path: ["accessKeyId"],
   });
 
-/** Storage profiles the broker can serve today (BookKeeper profiles need a BookKeeper configuration). */
-export const BROKER_PROFILES = ["OBJECT_WAL_SYNC_OBJECT", "OBJECT_WAL_ASYNC_OBJECT", "OBJECT_WAL"] as const;
+/** Storage profile names the configuration accepts: the five profiles and the alias OBJECT_WAL. */
+export const BROKER_PROFILES = [...CANONICAL_STORAGE_PROFILES, "OBJECT_WAL"] as const;
 
 /**
  * Which topics the background materialization worker builds read-optimized generations for:
  * - "all": every Object WAL topic (both profiles);
- * - "async": only OBJECT_WAL_ASYNC_OBJECT topics — their profile requires the generations (and the generation-0 index
- *   repair the worker also does; their appends are refused once too much is unmaterialized); the higher generations
- *   of OBJECT_WAL_SYNC_OBJECT topics are optional (docs/architecture.md §6), and they are read from their WAL objects;
- * - "off": no background worker at all (no generations, no generation-0 repair): OBJECT_WAL_ASYNC_OBJECT topics are
- *   refused new appends once their unmaterialized backlog passes the lag bound (1,000,000 records or 1 GiB).
+ * - "async": only the topics whose profile requires the generations — OBJECT_WAL_ASYNC_OBJECT (and the
+ *   generation-0 index repair the worker also does; their appends are refused once too much is unmaterialized) and
+ *   the two BookKeeper object profiles; the higher generations of OBJECT_WAL_SYNC_OBJECT topics are optional
+ *   (docs/architecture.md §6), and they are read from their WAL objects;
+ * - "off": no background worker at all (no generations, no generation-0 repair): *_ASYNC_OBJECT topics are refused
+ *   new appends once their unmaterialized backlog passes the lag bound (1,000,000 records or 1 GiB), and
+ *   BOOKKEEPER_WAL_SYNC_OBJECT, which acknowledges once a generation holds the append, is not served.
  */
 export const MATERIALIZATION_MODES = ["all", "async", "off"] as const;
 export type MaterializationMode = (typeof MATERIALIZATION_MODES)[number];
@@ -227,9 +233,7 @@ export const BrokerConfigSchema = z.strictObject({
   storage: z
     .strictObject({
       defaultProfile: z
-        .enum(BROKER_PROFILES, {
-          error: `must be one of ${BROKER_PROFILES.join(", ")} (BookKeeper profiles are not configurable yet)`,
-        })
+        .enum(BROKER_PROFILES, { error: `must be one of ${BROKER_PROFILES.join(", ")}` })
         .default("OBJECT_WAL_SYNC_OBJECT"),
       metadata: z.discriminatedUnion("kind", [sqliteMetadata, etcdMetadata]).prefault({ kind: "sqlite" }),
       objects: z.discriminatedUnion("kind", [filesystemObjects, s3Objects]).prefault({ kind: "filesystem" }),
@@ -256,6 +260,12 @@ export const BrokerConfigSchema = z.strictObject({
         })
         .transform((value): MaterializationMode => (value === true ? "all" : value === false ? "off" : value))
         .optional(),
+      /** The BookKeeper cluster of the BookKeeper profiles (absent: the broker serves the Object WAL profiles only). */
+      bookkeeper: BookKeeperConfigSchema.optional(),
+    })
+    .superRefine((storage, context) => {
+      const reason = unservedProfileReason(servedStorage(storage), storage.defaultProfile);
+      if (reason !== undefined) context.addIssue({ code: "custom", message: reason, path: ["defaultProfile"] });
     })
     .prefault({}),
   topics: z
@@ -313,7 +323,24 @@ export type BrokerConfigInput = z.input<typeof BrokerConfigSchema>;
  * many small multi-stream WAL objects (fewer, larger GETs).
  */
 export function materializationMode(config: BrokerConfig): MaterializationMode {
-  return config.storage.materialization ?? (config.storage.objects.kind === "filesystem" ? "async" : "all");
+  return storageMaterializationMode(config.storage);
+}
+
+/** What the storage section provides for the profiles (see {@link unservedProfileReason}). */
+export function servedStorage(
+  storage: Pick<BrokerConfig["storage"], "materialization" | "objects" | "bookkeeper">,
+): StorageServices {
+  return {
+    bookkeeper: storage.bookkeeper !== undefined,
+    materialization: storageMaterializationMode(storage) !== "off",
+  };
+}
+
+/** {@link materializationMode} of a storage section. */
+function storageMaterializationMode(
+  storage: Pick<BrokerConfig["storage"], "materialization" | "objects">,
+): MaterializationMode {
+  return storage.materialization ?? (storage.objects.kind === "filesystem" ? "async" : "all");
 }
 
 /** The Object WAL linger when the configuration names none: 0 ms on the filesystem store, 5 ms on S3. */

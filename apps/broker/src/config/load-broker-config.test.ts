@@ -172,8 +172,8 @@ describe("loadBrokerConfig", () => {
     expect(errorOf(() => load([], { NEREUS_KAFKA_PORT: "70000" }))).toMatch(
       /^bad config: kafka\.port \(from NEREUS_KAFKA_PORT=70000\): Too big/,
     );
-    expect(errorOf(() => load(["--default-profile", "BOOKKEEPER_WAL_ONLY"]))).toContain(
-      "storage.defaultProfile (from --default-profile=BOOKKEEPER_WAL_ONLY): must be one of",
+    expect(errorOf(() => load(["--default-profile", "OBJECT_WAL_FAST"]))).toContain(
+      "storage.defaultProfile (from --default-profile=OBJECT_WAL_FAST): must be one of",
     );
     expect(errorOf(() => load(["--etcd-endpoints", "not a url"]))).toContain(
       "storage.metadata.endpoints.0 (from --etcd-endpoints=not a url)",

@@ -10,6 +10,7 @@ import { BROKER_SETTINGS, type BrokerSetting, type ValueType } from "./broker-se
 import { type CommandLine, parseCommandLine } from "./command-line.js";
 import { ConfigError } from "./config-error.js";
 import { Layers, type RawObject, isObject } from "./config-layers.js";
+import { redactSource } from "./secret-fields.js";
 
 /** The validated configuration and whether the command line asked to print it instead of starting. */
 export interface LoadedBrokerConfig {
@@ -70,10 +71,6 @@ function readConfigFile(file: string): RawObject {
   return parsed;
 }
 
-function redact(source: string): string {
-  return /secret/i.test(source) ? source.replace(/=.*$/, "=<redacted>") : source;
-}
-
 /**
  * Reads flags, environment and the config file and validates the result. Throws {@link ConfigError} with a
  * one-line message naming each bad field and where its value came from ({@link UsageError} for a bad command line).
@@ -98,7 +95,7 @@ export function loadBrokerConfig(options: LoadBrokerConfigOptions = {}): LoadedB
     const describe = (fieldPath: readonly PropertyKey[], message: string): string => {
       const field = fieldPath.length === 0 ? "(config)" : fieldPath.map(String).join(".");
       const source = layers.sourceOf(fieldPath);
-      return `${field}${source === undefined ? "" : ` (from ${redact(source)})`}: ${message}`;
+      return `${field}${source === undefined ? "" : ` (from ${redactSource(source)})`}: ${message}`;
     };
     const problems = result.error.issues.flatMap((issue) =>
       issue.code === "unrecognized_keys"
