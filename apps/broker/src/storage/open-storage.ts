@@ -1,8 +1,12 @@
 // Opens the storage stack the broker runs on: the metadata store (SQLite file or etcd), the object store (a
-// directory or an S3 bucket), the Object WAL runtime (multi-stream WAL writer, slice reader, completion
-// coordinators, lag admission, background materialization) and the stream store over them. Each step failing
-// becomes a one-line StartupError naming what could not be reached; whatever opened before is closed again.
-// `close()` closes in reverse order (stream store, runtime — which uploads pending WAL objects — then the stores).
+// directory or an S3 bucket), with `storage.bookkeeper` the BookKeeper client and WAL runtime (open-bookkeeper.ts),
+// the Object WAL runtime (multi-stream WAL writer, slice reader, completion coordinators, lag admission, background
+// materialization — which also copies BookKeeper ranges into object generations) and the stream store composed from
+// both WALs, behind the broker's profile gate (profile-guard.ts). Each step failing becomes a one-line StartupError
+// naming what could not be reached; whatever opened before is closed again. A broker without BookKeeper refuses to
+// start on a cluster that has streams on a BookKeeper profile. `close()` closes in reverse order (stream store,
+// Object WAL runtime — which uploads pending WAL objects — BookKeeper runtime — which seals its ledgers — and client,
+// then the stores).
 import fs from "node:fs";
 import path from "node:path";
 import {
@@ -25,14 +29,19 @@ import {
   createS3ObjectStore,
 } from "@nereus/object-wal";
 import type { BrokerLogger } from "../logging/broker-logger.js";
-import { type BrokerConfig, defaultWalLingerMs, materializationMode } from "../config/broker-config.js";
+import { type BrokerConfig, defaultWalLingerMs, materializationMode, servedStorage } from "../config/broker-config.js";
 import { StartupError, reasonOf } from "../errors/startup-error.js";
+import { BookKeeperStreamMarks } from "./bookkeeper-stream-marks.js";
+import { type OpenedBookKeeper, openBookKeeper } from "./open-bookkeeper.js";
+import { guardProfiles } from "./profile-guard.js";
 import { StorageWriteLog } from "./storage-write-log.js";
 
 export interface BrokerStorage {
   readonly metadata: MetadataStore;
   readonly objectStore: ObjectStore;
   readonly runtime: ObjectWalRuntime;
+  /** The BookKeeper client and WAL runtime, when `storage.bookkeeper` is configured. */
+  readonly bookkeeper: OpenedBookKeeper | undefined;
   readonly store: StreamStore;
   /** Where the partitions' bytes live, as DescribeLogDirs reports it (the objects directory, or the bucket). */
   readonly logDir: LogDirectory;
@@ -120,6 +129,12 @@ const EMBEDDED_BUSY_LEVEL_ONE_BYTES = 256 * 1024 * 1024;
 const EMBEDDED_BUSY_LEVEL_ONE_DELAY_MS = 60_000;
 /** The profiles materialization mode "async" builds generations for (the ones that require them). */
 const ASYNC_OBJECT_PROFILES: ReadonlySet<StorageProfile> = new Set<StorageProfile>(["OBJECT_WAL_ASYNC_OBJECT"]);
+/** With BookKeeper, the BookKeeper object profiles too (their objects are what the profile is for). */
+const ASYNC_OBJECT_PROFILES_WITH_BOOKKEEPER: ReadonlySet<StorageProfile> = new Set<StorageProfile>([
+  ...ASYNC_OBJECT_PROFILES,
+  "BOOKKEEPER_WAL_ASYNC_OBJECT",
+  "BOOKKEEPER_WAL_SYNC_OBJECT",
+]);
 
 async function closeQuietly(what: string, logger: BrokerLogger, close: () => Promise<void>): Promise<void> {
   try {
@@ -241,30 +256,46 @@ async function openObjects(
   };
 }
 
-/** Opens the stack; throws StartupError (having closed what it opened) when a part cannot be used. */
-export async function openStorage(options: OpenStorageOptions): Promise<BrokerStorage> {
-  const { config, logger, writerId } = options;
-  const { metadata, summary: metadataSummary } = await openMetadata(config);
-  let objects: Awaited<ReturnType<typeof openObjects>>;
+/** The BookKeeper side when configured; on failure closes the stores opened before it. */
+async function openBookKeeperSide(
+  config: BrokerConfig,
+  logger: BrokerLogger,
+  metadata: MetadataStore,
+  objectStore: ObjectStore,
+): Promise<OpenedBookKeeper | undefined> {
+  const spec = config.storage.bookkeeper;
+  if (spec === undefined) return undefined;
   try {
-    objects = await openObjects(config, logger);
+    return await openBookKeeper(spec, metadata, config.cluster);
   } catch (error) {
+    await closeQuietly("the object store", logger, () => objectStore.close());
     await closeQuietly("the metadata store", logger, () => metadata.close());
     throw error;
   }
-  const { objectStore } = objects;
+}
+
+/** The Object WAL runtime; with BookKeeper its worker also materializes BookKeeper ranges. */
+function createObjectRuntime(
+  config: BrokerConfig,
+  logger: BrokerLogger,
+  writerId: string,
+  stores: { metadata: MetadataStore; objectStore: ObjectStore },
+  bookkeeper: OpenedBookKeeper | undefined,
+): ObjectWalRuntime {
   const materialization = materializationMode(config);
-  const runtime = createObjectWalRuntime({
-    objectStore,
-    metadata,
+  const asyncProfiles = bookkeeper === undefined ? ASYNC_OBJECT_PROFILES : ASYNC_OBJECT_PROFILES_WITH_BOOKKEEPER;
+  return createObjectWalRuntime({
+    objectStore: stores.objectStore,
+    metadata: stores.metadata,
     cluster: config.cluster,
     writerId,
     flush: { lingerMs: config.storage.walLingerMs ?? defaultWalLingerMs(config) },
+    ...(bookkeeper === undefined ? {} : { sourceReaders: [bookkeeper.runtime.reader] }),
     materialization: {
       enabled: materialization !== "off",
-      ...(materialization === "async" ? { profiles: ASYNC_OBJECT_PROFILES } : {}),
-      // Which topics get generations: materializationMode ("async" on the filesystem store: only the profile that
-      // requires them). Where it runs on one local disk and a few cores, it takes CPU and I/O straight from appends
+      ...(materialization === "async" ? { profiles: asyncProfiles } : {}),
+      // Which topics get generations: materializationMode ("async" on the filesystem store: only the profiles that
+      // require them). Where it runs on one local disk and a few cores, it takes CPU and I/O straight from appends
       // and reads: one task at a time, and while foreground traffic reaches 256 KiB/s it waits for a quieter moment,
       // up to a backlog of 256 MiB or a minute (reads are served from the WAL objects meanwhile).
       ...(config.storage.objects.kind === "filesystem"
@@ -280,25 +311,97 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
       onError: (error, streamId) => logger.warn("materialization failed", { streamId, error }),
     },
   });
-  const store = createStreamStore({ metadata, cluster: config.cluster, writerId, ...runtime.storeOptions() });
-  runtime.start();
+}
+
+/**
+ * The stream store over both WALs: the Object WAL's writer, reader, coordinators (core's STABLE_HEAD and
+ * GENERATION_ZERO_VISIBLE, REQUIRED_OBJECT_GENERATION) and lag admission, plus the BookKeeper writer and reader.
+ */
+function composeStreamStore(
+  config: BrokerConfig,
+  writerId: string,
+  metadata: MetadataStore,
+  runtime: ObjectWalRuntime,
+  bookkeeper: OpenedBookKeeper | undefined,
+): StreamStore {
+  const objectSide = runtime.storeOptions();
+  const bookKeeperSide = bookkeeper?.runtime.storeOptions();
+  return createStreamStore({
+    metadata,
+    cluster: config.cluster,
+    writerId,
+    walWriters: [...objectSide.walWriters, ...(bookKeeperSide?.walWriters ?? [])],
+    walReaders: [...objectSide.walReaders, ...(bookKeeperSide?.walReaders ?? [])],
+    completionCoordinators: objectSide.completionCoordinators,
+    admissionHooks: [...objectSide.admissionHooks, ...(bookKeeperSide?.admissionHooks ?? [])],
+  });
+}
+
+/** Refuses a broker without BookKeeper on a cluster with a stream on a BookKeeper profile. */
+async function checkNoBookKeeperStreams(marks: BookKeeperStreamMarks, store: StreamStore): Promise<void> {
+  const head = await marks.firstLiveStream(store);
+  if (head === undefined) return;
+  const topic = head.attributes["kafka.topic"];
+  const stream = topic === undefined ? `stream ${head.streamName}` : `Kafka topic ${topic}`;
+  throw new StartupError(
+    `this cluster has streams on BookKeeper profiles (${stream}: ${head.profile}), and this broker has no BookKeeper configured (storage.bookkeeper: --bookkeeper-zookeeper or --bookkeeper-metadata-service-uri)`,
+  );
+}
+
+/** Opens the stack; throws StartupError (having closed what it opened) when a part cannot be used. */
+export async function openStorage(options: OpenStorageOptions): Promise<BrokerStorage> {
+  const { config, logger, writerId } = options;
+  const { metadata, summary: metadataSummary } = await openMetadata(config);
+  let objects: Awaited<ReturnType<typeof openObjects>>;
+  try {
+    objects = await openObjects(config, logger);
+  } catch (error) {
+    await closeQuietly("the metadata store", logger, () => metadata.close());
+    throw error;
+  }
+  const { objectStore } = objects;
+  const bookkeeper = await openBookKeeperSide(config, logger, metadata, objectStore);
+  const runtime = createObjectRuntime(config, logger, writerId, { metadata, objectStore }, bookkeeper);
+  const store = composeStreamStore(config, writerId, metadata, runtime, bookkeeper);
+  const marks = new BookKeeperStreamMarks(metadata, config.cluster);
+  const guarded = guardProfiles(store, servedStorage(config.storage), marks);
   let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      await closeQuietly("the stream store", logger, () => store.close());
+      await closeQuietly("the Object WAL runtime", logger, () => runtime.close());
+      if (bookkeeper !== undefined) await closeQuietly("the BookKeeper WAL", logger, () => bookkeeper.close());
+      await closeQuietly("the object store", logger, () => objectStore.close());
+      await closeQuietly("the metadata store", logger, () => metadata.close());
+    })();
+    return closed;
+  };
+  if (bookkeeper === undefined) {
+    try {
+      await checkNoBookKeeperStreams(marks, store);
+    } catch (error) {
+      await close();
+      if (error instanceof StartupError) throw error;
+      throw new StartupError(`cannot read the BookKeeper stream marks: ${reasonOf(error)}`, { cause: error });
+    }
+  }
+  runtime.start();
   return {
     metadata,
     objectStore,
     runtime,
-    store: options.instrument === undefined ? store : options.instrument(store),
+    bookkeeper,
+    store: options.instrument === undefined ? guarded : options.instrument(guarded),
     logDir: objects.logDir,
-    summary: { ...metadataSummary, ...objects.summary, materialization, cluster: config.cluster, writerId },
-    writeHealth: () => (objectStore instanceof FileSystemObjectStore ? objectStore.writeHealth : { writable: true }),
-    close() {
-      closed ??= (async () => {
-        await closeQuietly("the stream store", logger, () => store.close());
-        await closeQuietly("the Object WAL runtime", logger, () => runtime.close());
-        await closeQuietly("the object store", logger, () => objectStore.close());
-        await closeQuietly("the metadata store", logger, () => metadata.close());
-      })();
-      return closed;
+    summary: {
+      ...metadataSummary,
+      ...objects.summary,
+      ...bookkeeper?.summary,
+      materialization: materializationMode(config),
+      cluster: config.cluster,
+      writerId,
     },
+    writeHealth: () => (objectStore instanceof FileSystemObjectStore ? objectStore.writeHealth : { writable: true }),
+    close,
   };
 }
