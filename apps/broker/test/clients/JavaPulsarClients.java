@@ -1,22 +1,25 @@
 // Apache Pulsar's Java client (pulsar-client-original 4.2.4, the harness's "pulsar-client" Maven set) for the
 // broker's integration tests, compiled with javac at test time. Arguments after the command are key=value pairs;
 // every fact goes to stdout as one line, for the test to check:
-//   produce url= topic= count= [start=0 batching=true keys=0 name= delayMs=0 sendTimeoutMs=30000 batchMax=1000]
+//   produce url= topic= count= [start=0 batching=true keys=0 name= delayMs=0 sendTimeoutMs=30000 batchMax=1000
+//           pauseEvery=0 pauseMs=0]
 //       ACK <index> <messageId> <key> <sha> per acknowledged send (in completion order), SENDFAIL <index> <error>,
 //       PRODUCED <acknowledged>
 //   consume url= topic= sub= type= count= [consumers=1 ack=all|none|even|odd|redelivered nack=false
 //           ackTimeoutMs=0 nackDelayMs=200 dlqMax=0 batchIndexAck=false queue=1000 settleMs=500 idleMs=0
-//           leaveAfter=0 leaveUnacked=0 position=earliest]
-//       RECV <consumer> <index> <messageId> <key> <sha> <redeliveryCount> <ack|nack|keep> <publishTime>
-//       SUBSCRIBED once every consumer subscribed, LEFT <consumer>: the first consumer to receive leaveAfter messages kept the next leaveUnacked ones
-//       unacknowledged and closed; DONE <distinct> <deliveries>
+//           leaveAfter=0 leaveUnacked=0 position=earliest pauseEvery=0 pauseMs=0]
+//       RECV <consumer> <index> <messageId> <key> <sha> <redeliveryCount> <ack|nack|keep> <publishTime>;
+//       ACKED <consumer> <index> once the broker confirmed an ack, ACKFAIL <consumer> <index> when it did not;
+//       SUBSCRIBED once every consumer subscribed; LEFT <consumer>: the first consumer to receive leaveAfter
+//       messages kept the next leaveUnacked ones unacknowledged and closed; DONE <distinct> <deliveries>
 //   seek url= topic= sub= seeks=<target>,... count=
 //       per target (id:<ledger>:<entry>:<partition>:<batch>[:inclusive] or time:<ms>) a new consumer (built
 //       startMessageIdInclusive with :inclusive) on subscription <sub>-<n> receives one message, seeks, prints
 //       SEEKED <n> and RECV lines (consumer seek<n>) of the next <count> messages
 // A message's index, key and payload are functions of each other (payloadOf); <sha> is the first 16 hex digits of
-// the payload's SHA-256; a message id is ledger:entry:partition:batchIndex. Each command ends within timeoutMs
-// (default 120000): TIMEOUT and exit status 2 otherwise.
+// the payload's SHA-256; a message id is ledger:entry:partition:batchIndex. pauseEvery/pauseMs slow a producer or
+// each consumer down (a pause of pauseMs after every pauseEvery messages); sendTimeoutMs=0: sends never time out.
+// Each command ends within timeoutMs (default 120000): TIMEOUT and exit status 2 otherwise.
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -116,6 +119,7 @@ public final class JavaPulsarClients {
           }
         });
         sends.add(sent);
+        pause(opts, index - start + 1);
         if (delayMs > 0) {
           sent.join();
           Thread.sleep(delayMs);
@@ -204,16 +208,35 @@ public final class JavaPulsarClients {
           + message.getRedeliveryCount() + " " + verdict + " " + message.getPublishTime());
       distinct.add(index);
       deliveries.incrementAndGet();
-      if (ack) acks.add(consumer.acknowledgeAsync(message.getMessageId()));
+      if (ack) {
+        acks.add(consumer.acknowledgeAsync(message.getMessageId()).whenComplete((done, error) ->
+            emit((error == null ? "ACKED " : "ACKFAIL ") + name + " " + index)));
+      }
       else if (verdict.equals("nack")) consumer.negativeAcknowledge(message);
+      pause(opts, received);
       if (leaver && received == leaveAfter + leaveUnacked) {
-        for (CompletableFuture<Void> pending : acks) pending.get(30, TimeUnit.SECONDS);
+        for (CompletableFuture<Void> pending : acks) settle(pending);
         consumer.close();
         emit("LEFT " + name);
         return;
       }
     }
-    for (CompletableFuture<Void> pending : acks) pending.get(30, TimeUnit.SECONDS);
+    for (CompletableFuture<Void> pending : acks) settle(pending);
+  }
+
+  /** Waits (bounded) for an ack; a failed one was reported as ACKFAIL already. */
+  static void settle(CompletableFuture<Void> pending) throws Exception {
+    try {
+      pending.get(30, TimeUnit.SECONDS);
+    } catch (java.util.concurrent.ExecutionException failed) {
+      // ACKFAIL was printed; the message comes back to some consumer.
+    }
+  }
+
+  /** Sleeps pauseMs after every pauseEvery messages. */
+  static void pause(Options opts, long done) throws InterruptedException {
+    long every = opts.number("pauseEvery", 0);
+    if (every > 0 && done % every == 0) Thread.sleep(opts.number("pauseMs", 0));
   }
 
   static boolean shouldAck(String policy, long index, int redeliveryCount) {
