@@ -127,4 +127,8 @@ export {
   type AppendStepHooks,
 } from "./append/append-step-hooks.js";
 export { StableHeadCoordinator } from "./completion/stable-head-coordinator.js";
+
+// Storage reclamation (packages/core/README.md): in-process read pins and a collector's counters.
+export { ReadPins, objectPhysicalId, physicalTargetId } from "./reclamation/read-pins.js";
+export { ReclamationStats } from "./reclamation/reclamation-stats.js";
 export { GenerationZeroVisibleCoordinator } from "./completion/generation-zero-visible-coordinator.js";

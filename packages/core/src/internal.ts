@@ -36,6 +36,19 @@ export { StreamKeyspace, type VersionedHead } from "./records/stream-keyspace.js
 export { ensureGenerationZero } from "./read/ensure-generation-zero.js";
 export { repairGenerationZeroIndex, type RepairInput } from "./read/repair-generation-zero-index.js";
 
+// Storage reclamation: the per-stream deletion proof and the metadata a trimmed commit leaves (packages/core/README.md).
+export {
+  planRelease,
+  releaseFloor,
+  type OffsetRange,
+  type Released,
+  type ReleaseInput,
+  type ReleasePlan,
+  type StoredRecord,
+} from "./reclamation/plan-release.js";
+export { loadStreamRecords, type StreamRecords } from "./reclamation/load-stream-records.js";
+export { trimmedCommitDeletes } from "./reclamation/trimmed-commit-deletes.js";
+
 // Metadata store implementations.
 export { PrefixWatchers } from "./spi/prefix-watchers.js";
 export { MAX_TXN_OPERATIONS, checkMetadataRequest } from "./spi/check-metadata-request.js";

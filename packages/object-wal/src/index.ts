@@ -37,3 +37,17 @@ export {
   type MaterializationHooks,
   type MaterializationPassResult,
 } from "./generations/materialization-worker.js";
+
+// Storage reclamation of the Object WAL profiles (packages/core/README.md, "Storage reclamation").
+export {
+  StreamReclaimer,
+  type ReclamationLogger,
+  type ReclamationRunReport,
+  type StreamReclaimerOptions,
+} from "./reclamation/stream-reclaimer.js";
+export {
+  DEFAULT_RECLAMATION_POLICY,
+  type ReclamationHooks,
+  type ReclamationPolicy,
+} from "./reclamation/reclamation-context.js";
+export type { ObjectReclamation, ReclamationState } from "./reclamation/reclamation-records.js";

@@ -127,6 +127,13 @@ export async function findMovedCommit(
     attempt.stage = "COMMITTED";
     return search.intent;
   }
+  if (search.kind === "trimmed") {
+    throw new NereusError(
+      ErrorCode.OFFSET_TRIMMED,
+      `stream ${streamId}: the range of this append was trimmed before its outcome could be told`,
+      { retryable: false, details: { trimOffset: search.trimOffset } },
+    );
+  }
   throw new NereusError(
     ErrorCode.OFFSET_CONFLICT,
     `stream ${streamId}: the committed end moved from ${String(intent.offsetStart)} to ${String(current?.head.committedEndOffset)} before this append committed`,

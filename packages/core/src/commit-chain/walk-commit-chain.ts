@@ -1,10 +1,13 @@
 // Walks the commit chain backwards from a known committed point (the head, or a reachable commit), one intent
 // per metadata read, validating every link: dense offsets, commit versions counting down by one, cumulative
 // sizes shrinking by each commit's logical bytes, and the intent stored under its own id. A broken chain is a
-// METADATA_INVARIANT_VIOLATION, never "not found".
+// METADATA_INVARIANT_VIOLATION, never "not found". Intents wholly below the trim offset may have been collected:
+// a missing intent that the current head's trim offset covers ends the walk with OFFSET_TRIMMED (the chain below
+// the trim offset is not history any more), any other missing intent is a broken chain.
 import type { CommitIntent } from "../domain/commit-records.js";
 import { ErrorCode } from "../errors/error-code.js";
 import { NereusError } from "../errors/nereus-error.js";
+import { loadHead } from "../records/load-head.js";
 import type { StreamKeyspace } from "../records/stream-keyspace.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
 
@@ -29,7 +32,9 @@ export function anchorBelow(intent: CommitIntent): ChainAnchor {
 
 /**
  * Yields intents from `anchor` towards offset 0. Stops when the chain ends (`previousCommitId === ""`, which
- * must coincide with offset 0, version 0 and size 0). Each step is one `get`.
+ * must coincide with offset 0, version 0 and size 0). Each step is one `get`. Throws OFFSET_TRIMMED (details
+ * `trimOffset`) when the next intent was collected below the trim offset, STREAM_NOT_ACTIVE when the stream is
+ * being deleted.
  */
 export async function* walkCommitChain(
   metadata: MetadataStore,
@@ -42,8 +47,7 @@ export async function* walkCommitChain(
   while (anchor.commitId !== "") {
     const key = keyspace.intentKey(streamId, anchor.commitId);
     const stored = await metadata.get(key, { signal });
-    if (stored === undefined)
-      throw broken(streamId, `commit ${anchor.commitId} is reachable but its intent is missing`);
+    if (stored === undefined) throw await missingIntent(metadata, keyspace, streamId, anchor, signal);
     const intent = keyspace.decodeIntent(stored);
     if (
       intent.commitId !== anchor.commitId ||
@@ -64,6 +68,28 @@ export async function* walkCommitChain(
   if (anchor.offsetEnd !== 0 || anchor.commitVersion !== 0 || anchor.cumulativeSize !== 0) {
     throw broken(streamId, `the commit chain ends at offset ${String(anchor.offsetEnd)} instead of 0`);
   }
+}
+
+/** Why the intent `anchor` names is missing: collected below the trim offset, or a broken chain. */
+async function missingIntent(
+  metadata: MetadataStore,
+  keyspace: StreamKeyspace,
+  streamId: string,
+  anchor: ChainAnchor,
+  signal: AbortSignal | undefined,
+): Promise<NereusError> {
+  const { head } = await loadHead(metadata, keyspace, streamId, signal);
+  if (head.state === "DELETING" || head.state === "DELETED") {
+    return new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${head.state}`, { retryable: false });
+  }
+  if (anchor.offsetEnd <= head.trimOffset) {
+    return new NereusError(
+      ErrorCode.OFFSET_TRIMMED,
+      `stream ${streamId}: the commit chain below offset ${String(anchor.offsetEnd)} was trimmed (trim offset ${String(head.trimOffset)})`,
+      { retryable: false, details: { trimOffset: head.trimOffset } },
+    );
+  }
+  return broken(streamId, `commit ${anchor.commitId} is reachable but its intent is missing`);
 }
 
 function broken(streamId: string, message: string): NereusError {

@@ -50,14 +50,24 @@ export function streamHeadKey(prefix: string, streamId: string): string {
   return `${streamPrefix(prefix, streamId)}${StreamKeySegment.HEAD}`;
 }
 
+/** `P/streams/{sid}/commit-log/`: scan prefix of a stream's commit intents (in commit-id order, not offset order). */
+export function commitLogPrefix(prefix: string, streamId: string): string {
+  return `${streamPrefix(prefix, streamId)}${StreamKeySegment.COMMIT_LOG}/`;
+}
+
 /** `P/streams/{sid}/commit-log/{commitId}`: an immutable CommitIntent. */
 export function commitIntentKey(prefix: string, streamId: string, commitId: string): string {
-  return `${streamPrefix(prefix, streamId)}${StreamKeySegment.COMMIT_LOG}/${encodeKeyComponent(commitId)}`;
+  return `${commitLogPrefix(prefix, streamId)}${encodeKeyComponent(commitId)}`;
+}
+
+/** `P/streams/{sid}/committed-appends/`: scan prefix of a stream's replay markers. */
+export function replayMarkerPrefix(prefix: string, streamId: string): string {
+  return `${streamPrefix(prefix, streamId)}${StreamKeySegment.COMMITTED_APPENDS}/`;
 }
 
 /** `P/streams/{sid}/committed-appends/{commitId}`: a ReplayMarker. */
 export function replayMarkerKey(prefix: string, streamId: string, commitId: string): string {
-  return `${streamPrefix(prefix, streamId)}${StreamKeySegment.COMMITTED_APPENDS}/${encodeKeyComponent(commitId)}`;
+  return `${replayMarkerPrefix(prefix, streamId)}${encodeKeyComponent(commitId)}`;
 }
 
 /** `P/streams/{sid}/offset-index/`: scan prefix of a stream's offset index (ascending offsetEnd, then generation). */

@@ -32,10 +32,15 @@ export interface AttemptMember {
   readonly logicalBytesBefore: number;
 }
 
-/** What a resolved attempt proved. */
+/**
+ * What a resolved attempt proved. "trimmed": the attempt's range went below the trim offset and its records were
+ * collected before recovery could tell (`committed` when its replay marker still proved the commit); the head moved
+ * past its expected start, so it can never commit later and the lane is released.
+ */
 export type AttemptResolution =
   | { readonly kind: "committed"; readonly intent: CommitIntent }
-  | { readonly kind: "not-committed"; readonly error: NereusError };
+  | { readonly kind: "not-committed"; readonly error: NereusError }
+  | { readonly kind: "trimmed"; readonly committed: boolean; readonly error: NereusError };
 
 /** Outcome of one recovery run: a resolution, or the reason it is still unresolved. */
 export type RecoveryOutcome =

@@ -1,6 +1,7 @@
 // What the read path needs from the store that serves it: metadata and keyspace, the installed WAL readers, the
 // resolution cache and the repair budget. Declared here, by its user; the store's `StoreContext` provides it.
 import type { ProviderRegistry } from "../profiles/provider-registry.js";
+import type { ReadPins } from "../reclamation/read-pins.js";
 import type { StreamKeyspace } from "../records/stream-keyspace.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
 import type { ReadResolutionCache } from "./read-resolution-cache.js";
@@ -19,4 +20,6 @@ export interface ReadContext {
   readonly limits: ReadLimits;
   /** Index and generation resolutions the read path reuses (dropped per stream on trim, delete, quarantine). */
   readonly readCache: ReadResolutionCache;
+  /** Every fetch pins its targets here until it settled; a condemned target is not fetched. */
+  readonly readPins: ReadPins;
 }

@@ -8,6 +8,11 @@
 // scan; the consecutive ranges a read will need are planned from it and fetched at once (readers that offer
 // `accelerations.readEntriesMany` coalesce them into fewer GETs). A failure of any kind on a cached resolution drops the stream's
 // cache and resolves that range again from metadata, where quarantine, fallback and repair happen as before.
+// Reclamation: every fetch pins its targets (reclamation/read-pins.ts) so a collector of this process never deletes
+// what it reads; a target that is gone anyway (reclaimed by another process after its grace period, or condemned
+// here) sends the read back to metadata under a fresh head: a trim that passed the read's position meanwhile ends
+// it cleanly (OFFSET_TRIMMED, or the entries read so far), otherwise the range is resolved once more (a higher
+// generation replaced the released target).
 import type { Deadline } from "../timing/deadline.js";
 import type { ReadEntry, ReadOptions, ReadResult } from "../domain/append-types.js";
 import type { OffsetIndexEntry } from "../domain/commit-records.js";
@@ -18,6 +23,7 @@ import { NereusError } from "../errors/nereus-error.js";
 import { loadHead } from "../records/load-head.js";
 import type { StoredEntry, WalReader } from "../spi/wal.js";
 import type { ReadContext } from "./read-context.js";
+import { physicalTargetId } from "../reclamation/read-pins.js";
 import { quarantineGeneration } from "./quarantine-generation.js";
 import { indexedEntries, readIndexedEntries, type IndexedRange } from "./read-indexed-entries.js";
 import type { CachedResolution, ReadResolutionCache } from "./read-resolution-cache.js";
@@ -35,6 +41,8 @@ const CHECKSUM_CODES: ReadonlySet<string> = new Set([
   ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
   ErrorCode.OBJECT_CHECKSUM_MISMATCH,
 ]);
+/** Failures that say a target's bytes are gone (reclaimed, or never there). */
+const GONE_CODES: ReadonlySet<string> = new Set([ErrorCode.OBJECT_NOT_FOUND, ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND]);
 /** Failures that prove a higher generation's target unusable (quarantine it, read a lower generation instead). */
 const CORRUPT_GENERATION_CODES: ReadonlySet<string> = new Set([
   ...CHECKSUM_CODES,
@@ -73,16 +81,7 @@ export async function readStream(
   if (head.state !== "ACTIVE" && head.state !== "SEALED") {
     throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${head.state}`, { retryable: false });
   }
-  if (offset < head.trimOffset) {
-    throw new NereusError(
-      ErrorCode.OFFSET_TRIMMED,
-      `stream ${streamId}: offset ${String(offset)} is below the trim offset ${String(head.trimOffset)}`,
-      {
-        retryable: false,
-        details: { trimOffset: head.trimOffset },
-      },
-    );
-  }
+  if (offset < head.trimOffset) throw trimmed(streamId, offset, head.trimOffset);
   const end = head.committedEndOffset;
   const entries: ReadEntry[] = [];
   let cursor = offset;
@@ -113,10 +112,20 @@ export async function readStream(
       Math.min(MAX_PLANNED_RANGES, MAX_RANGES_PER_READ - ranges),
     );
     const fresh = cursor === offset ? generationScan : undefined;
-    const fetched =
-      plan.length === 0
-        ? [await readRange(context, cache, head, cursor, deadline, fresh)]
-        : await readPlanned(context, cache, head, cursor, plan, deadline);
+    let fetched: ReadEntry[][];
+    try {
+      fetched =
+        plan.length === 0
+          ? [await readRange(context, cache, head, cursor, deadline, fresh)]
+          : await readPlanned(context, cache, head, cursor, plan, deadline);
+    } catch (error) {
+      const again = await recoverRange(context, cache, streamId, cursor, error, deadline);
+      if (typeof again === "number") {
+        if (entries.length > 0) break;
+        throw trimmed(streamId, cursor, again);
+      }
+      fetched = [again];
+    }
     ranges += fetched.length;
     for (const range of fetched) {
       for (const entry of range) {
@@ -144,6 +153,31 @@ export async function readStream(
     endOfStream: cursor >= end,
     committedEndOffset: end,
   };
+}
+
+/**
+ * After the range at `cursor` failed with `error`: reloads the head. A trim past `cursor` ⇒ the new trim offset (the
+ * read ends cleanly); a target that is gone ⇒ the range resolved once more from metadata under the fresh head;
+ * anything else is rethrown.
+ */
+async function recoverRange(
+  context: ReadContext,
+  cache: ReadResolutionCache,
+  streamId: string,
+  cursor: number,
+  error: unknown,
+  deadline: Deadline,
+): Promise<ReadEntry[] | number> {
+  if (deadline.aborted || !NereusError.is(error)) throw error;
+  const { head } = await loadHead(context.metadata, context.keyspace, streamId, deadline.signal);
+  cache.observeHead(head);
+  if (head.state !== "ACTIVE" && head.state !== "SEALED") {
+    throw new NereusError(ErrorCode.STREAM_NOT_ACTIVE, `stream ${streamId} is ${head.state}`, { retryable: false });
+  }
+  if (cursor < head.trimOffset) return head.trimOffset;
+  if (!GONE_CODES.has(error.code)) throw error;
+  cache.dropStream(streamId);
+  return readRange(context, cache, head, cursor, deadline);
 }
 
 /**
@@ -202,7 +236,19 @@ function fetchAll(
     if (list === undefined) byReader.set(reader, [index]);
     else list.push(index);
   }
-  for (const [reader, indexes] of byReader) {
+  for (const [reader, all] of byReader) {
+    const indexes: number[] = [];
+    const releases: Array<() => void> = [];
+    for (const index of all) {
+      const target = (plan[index] as CachedResolution).range.readTarget;
+      const release = context.readPins.pin([physicalTargetId(target)]);
+      if (release === undefined) results[index] = Promise.reject(reclaimed(target));
+      else {
+        indexes.push(index);
+        releases.push(release);
+      }
+    }
+    if (indexes.length === 0) continue;
     const targets = indexes.map((index) => (plan[index] as CachedResolution).range.readTarget);
     const accelerations = reader.accelerations;
     const fetched =
@@ -210,8 +256,10 @@ function fetchAll(
         ? accelerations.readEntriesMany(targets, { signal: deadline.signal })
         : targets.map((target) => reader.readEntries(target, { signal: deadline.signal }));
     indexes.forEach((planIndex, position) => {
-      results[planIndex] =
+      const release = releases[position] as () => void;
+      const promise =
         fetched[position] ?? Promise.reject(new TypeError("WAL reader returned fewer results than targets"));
+      results[planIndex] = promise.finally(release);
     });
   }
   return results;
@@ -238,7 +286,9 @@ async function readRange(
     } catch (error) {
       if (!NereusError.is(error) || !CORRUPT_GENERATION_CODES.has(error.code)) throw error;
       cache.dropGeneration(head.streamId, candidate.key);
-      await quarantineGeneration(metadata, keyspace, candidate, deadline.signal);
+      // A reclaimed generation is not corrupt: its entry was deleted before its object (nothing to quarantine).
+      if (error.details["reclaimed"] !== true)
+        await quarantineGeneration(metadata, keyspace, candidate, deadline.signal);
     }
   }
   let scan = firstScan;
@@ -303,10 +353,35 @@ async function repair(
   }
 }
 
-function readCandidate(context: ReadContext, candidate: IndexedRange, deadline: Deadline): Promise<ReadEntry[]> {
+/** Reads `candidate`'s target with it pinned (a target a collector of this process condemned is not read). */
+async function readCandidate(context: ReadContext, candidate: IndexedRange, deadline: Deadline): Promise<ReadEntry[]> {
   const reader = context.providers.reader(candidate.readTarget.type);
   if (reader === undefined) throw unsupportedTarget(candidate.readTarget.type);
-  return readIndexedEntries(reader, candidate, deadline.signal);
+  const release = context.readPins.pin([physicalTargetId(candidate.readTarget)]);
+  if (release === undefined) throw reclaimed(candidate.readTarget);
+  try {
+    return await readIndexedEntries(reader, candidate, deadline.signal);
+  } finally {
+    release();
+  }
+}
+
+/** The failure of a fetch whose target a collector of this process is deleting (it is treated as gone). */
+function reclaimed(target: ReadTarget): NereusError {
+  const object = target.type === "OBJECT_SLICE";
+  return new NereusError(
+    object ? ErrorCode.OBJECT_NOT_FOUND : ErrorCode.PRIMARY_WAL_TARGET_NOT_FOUND,
+    `${physicalTargetId(target)} is being reclaimed`,
+    { retryable: false, details: { reclaimed: true } },
+  );
+}
+
+function trimmed(streamId: string, offset: number, trimOffset: number): NereusError {
+  return new NereusError(
+    ErrorCode.OFFSET_TRIMMED,
+    `stream ${streamId}: offset ${String(offset)} is below the trim offset ${String(trimOffset)}`,
+    { retryable: false, details: { trimOffset } },
+  );
 }
 
 function unsupportedTarget(type: ReadTarget["type"]): NereusError {

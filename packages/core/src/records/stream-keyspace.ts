@@ -7,10 +7,12 @@ import type { StreamHead } from "../domain/stream-head.js";
 import {
   clusterPrefix,
   commitIntentKey,
+  commitLogPrefix,
   offsetIndexKey,
   offsetIndexPrefix,
   offsetIndexScanStartKey,
   replayMarkerKey,
+  replayMarkerPrefix,
   streamHeadKey,
 } from "../keys/stream-keys.js";
 import { generationIndexKey, generationIndexPrefix, generationIndexScanStartKey } from "../keys/generation-keys.js";
@@ -45,8 +47,18 @@ export class StreamKeyspace {
     return commitIntentKey(this.prefix, streamId, commitId);
   }
 
+  /** Scan prefix of a stream's commit intents. */
+  intentPrefix(streamId: string): string {
+    return commitLogPrefix(this.prefix, streamId);
+  }
+
   markerKey(streamId: string, commitId: string): string {
     return replayMarkerKey(this.prefix, streamId, commitId);
+  }
+
+  /** Scan prefix of a stream's replay markers. */
+  markerPrefix(streamId: string): string {
+    return replayMarkerPrefix(this.prefix, streamId);
   }
 
   indexKey(streamId: string, offsetEnd: number, generation: number): string {

@@ -1,8 +1,9 @@
 // Exact in-process recovery of one append attempt (`recoverAppend`, docs/architecture.md §4.3). Waits until the original runner
 // can no longer send its head request, then: a commit known from the head CAS ⇒ finish its completion; otherwise
 // the replay search (marker by exact key, then a bounded chain walk). FOUND ⇒ materialize generation 0, run the
-// completion boundary, keep the ORIGINAL result; proven absent ⇒ not committed, lane released; anything else ⇒
-// still uncertain, lane stays suspended. Never prepares or writes WAL bytes; never runs admission.
+// completion boundary, keep the ORIGINAL result; proven absent ⇒ not committed, lane released; range trimmed and
+// its records collected ⇒ resolved as trimmed (outcome unknowable, lane released); anything else ⇒ still uncertain,
+// lane stays suspended. Never prepares or writes WAL bytes; never runs admission.
 // Single-flight per attempt: concurrent callers join the same run.
 import type { AppendAttempt, RecoveryOutcome } from "../lane/append-attempt.js";
 import { completeBoundary } from "../append/complete-boundary.js";
@@ -82,6 +83,17 @@ async function run(
         // Offsets are known again: later appends may proceed while completion finishes.
         lane.resume(attempt);
         return await finishCommitted(context, attempt, signal);
+      }
+      if (search.kind === "trimmed") {
+        const error = new NereusError(
+          ErrorCode.OFFSET_TRIMMED,
+          `append attempt's range was trimmed (trim offset ${String(search.trimOffset)}) before its outcome was recovered`,
+          { retryable: false, details: { trimOffset: search.trimOffset } },
+        );
+        attempt.stage = search.committed ? "COMMITTED" : "PROVEN_NOT_COMMITTED";
+        attempt.resolution = { kind: "trimmed", committed: search.committed, error };
+        lane.resume(attempt);
+        return { kind: "resolved", resolution: attempt.resolution };
       }
       if (search.kind === "unknown") {
         attempt.stage = "SUSPENDED";

@@ -2,6 +2,7 @@
 // providers and the policies of the append pipeline. Only `metadata`, `cluster`, `writerId` and the three
 // provider lists are required; the defaults are listed in docs/architecture.md §10.
 import type { AppendStepHooks } from "../append/append-step-hooks.js";
+import type { ReadPins } from "../reclamation/read-pins.js";
 import type { AdmissionHook, CompletionCoordinator } from "../spi/completion.js";
 import type { MetadataStore } from "../spi/metadata-store.js";
 import type { WalReader, WalWriter } from "../spi/wal.js";
@@ -15,6 +16,8 @@ export interface StoreProviders {
   readonly walReaders: readonly WalReader[];
   readonly completionCoordinators: readonly CompletionCoordinator[];
   readonly admissionHooks: readonly AdmissionHook[];
+  /** The pins the store's reads take, shared with a storage collector of the same process (see `ReadPins`). */
+  readonly readPins?: ReadPins;
 }
 
 export interface StreamStoreOptions {
@@ -59,6 +62,11 @@ export interface StreamStoreOptions {
   readonly maxPendingBytes?: number;
   /** Resolved attempts kept for `recoverAppend` (default 10,000). */
   readonly retainedAttempts?: number;
+  /**
+   * Pins of the targets this store's reads are using (default: the store's own). Pass the ones a storage collector
+   * of this process condemns targets in, so it never deletes what a read of this process holds.
+   */
+  readonly readPins?: ReadPins;
   /** Test seams at every pipeline boundary (see `AppendStepHooks`). */
   readonly stepHooks?: AppendStepHooks;
 }

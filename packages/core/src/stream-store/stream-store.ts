@@ -31,6 +31,7 @@ import { recoverAttempt } from "../recovery/recover-attempt.js";
 import { planSession, type SessionPlan } from "../session/plan-session.js";
 import { sameSession } from "../session/same-session.js";
 import { ReadResolutionCache } from "../read/read-resolution-cache.js";
+import { ReadPins } from "../reclamation/read-pins.js";
 import type { StoreContext } from "./store-context.js";
 import { StreamKeyspace } from "../records/stream-keyspace.js";
 import type { StreamStoreOptions } from "./stream-store-options.js";
@@ -125,8 +126,14 @@ export class StreamStore implements AsyncDisposable {
       },
       closing: this.#closing.signal,
       readCache: new ReadResolutionCache(),
+      readPins: options.readPins ?? new ReadPins(),
       onSuspended: (attempt) => this.#scheduleRecovery(attempt, autoRecovery?.minDelayMs ?? 0),
     };
+  }
+
+  /** The pins of the targets this store's reads are using (shared with a collector of the same process). */
+  get readPins(): ReadPins {
+    return this.#context.readPins;
   }
 
   /** This process's run id (the prefix of every attempt id it hands out). */
@@ -253,8 +260,16 @@ export class StreamStore implements AsyncDisposable {
       deadline.dispose();
     }
     if (outcome.kind === "resolved") {
-      if (outcome.resolution.kind === "committed") return buildAppendResult(outcome.resolution.intent, member);
-      throw appendFailure(outcome.resolution.error, "KNOWN_NOT_COMMITTED");
+      const resolution = outcome.resolution;
+      if (resolution.kind === "committed") return buildAppendResult(resolution.intent, member);
+      if (resolution.kind === "trimmed") {
+        throw appendFailure(
+          resolution.error,
+          resolution.committed ? "KNOWN_COMMITTED" : "MAY_HAVE_COMMITTED",
+          attemptId,
+        );
+      }
+      throw appendFailure(resolution.error, "KNOWN_NOT_COMMITTED");
     }
     throw appendFailure(
       outcome.reason,

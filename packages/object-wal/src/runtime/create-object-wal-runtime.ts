@@ -17,9 +17,14 @@
 //                                  success; a timeout is KNOWN_COMMITTED and `recoverAppend` waits again.
 // Compose with the BookKeeper runtime: its writer/reader/built-in coordinators, plus this runtime's
 // `storeOptions({ builtInCoordinators: false })` (Object reader, required coordinator, admission hook).
-// Owns the writer and the worker (close() closes them); does not own the object store or the metadata store.
+// Storage reclamation: the runtime's StreamReclaimer collects released WAL and generation objects of the streams this
+// process drives; it shares the runtime's read pins with the stream store (`storeOptions()` hands them over), so it
+// never deletes what a read of this process holds. Its background passes are off unless `reclamation.enabled`.
+// Owns the writer, the worker and the reclaimer (close() closes them); does not own the object store or the
+// metadata store.
 import {
   GenerationZeroVisibleCoordinator,
+  ReadPins,
   StableHeadCoordinator,
   type MetadataStore,
   type ObjectStore,
@@ -38,6 +43,8 @@ import { MaterializationLagAdmission } from "../profiles/materialization-lag-adm
 import { LAG_BOUNDED_PROFILES, defaultMaterializedProfiles } from "../profiles/materialized-profiles.js";
 import { RequiredGenerationCoordinator } from "../profiles/required-generation-coordinator.js";
 import { ObjectWalReader } from "../reader/object-wal-reader.js";
+import type { ReclamationHooks, ReclamationPolicy } from "../reclamation/reclamation-context.js";
+import { StreamReclaimer, type ReclamationLogger } from "../reclamation/stream-reclaimer.js";
 import { ForegroundActivity } from "./foreground-activity.js";
 import type { FlushPolicy } from "../writer/flush-policy.js";
 import { ObjectWalWriter, type ObjectWalWriterHooks } from "../writer/object-wal-writer.js";
@@ -79,6 +86,15 @@ export interface ObjectWalRuntimeOptions {
     readonly hooks?: MaterializationHooks;
     readonly onError?: (error: unknown, streamId: string) => void;
   };
+  readonly reclamation?: {
+    /** Run background collection passes over the registered streams this process drives (default false). */
+    readonly enabled?: boolean;
+    readonly policy?: Partial<ReclamationPolicy>;
+    /** Pause between passes (default 30 s). */
+    readonly intervalMs?: number;
+    readonly hooks?: ReclamationHooks;
+    readonly logger?: ReclamationLogger;
+  };
   /** Extra readers of source targets the worker may materialize (e.g. a BookKeeper WAL reader). */
   readonly sourceReaders?: readonly WalReader[];
   readonly writerHooks?: ObjectWalWriterHooks;
@@ -96,15 +112,19 @@ export interface ObjectWalRuntime extends ObjectWalStoreProviders, AsyncDisposab
   readonly registry: StreamRegistry;
   /** The REQUIRED_OBJECT_GENERATION coordinator (counts read-verified completions). */
   readonly required: RequiredGenerationCoordinator;
+  /** Pins of the targets the stream store's reads use (handed to it by `storeOptions()`). */
+  readonly readPins: ReadPins;
+  /** The storage collector of this process (`runStream` after a trim; background passes when enabled). */
+  readonly reclaimer: StreamReclaimer;
   /**
    * The provider lists, for `createStreamStore({ metadata, cluster, writerId, ...runtime.storeOptions() })`. Pass
    * `{ builtInCoordinators: false }` when another runtime already installs core's STABLE_HEAD and
    * GENERATION_ZERO_VISIBLE coordinators (a store accepts one coordinator per boundary).
    */
   storeOptions(options?: { readonly builtInCoordinators?: boolean }): ObjectWalStoreProviders;
-  /** Starts the background worker (unless materialization is disabled). Idempotent. */
+  /** Starts the background worker (unless materialization is disabled) and collector (if enabled). Idempotent. */
   start(): void;
-  /** Idempotent: stops the worker, uploads pending WAL objects, refuses new persists. */
+  /** Idempotent: stops the collector and the worker, uploads pending WAL objects, refuses new persists. */
   close(): Promise<void>;
 }
 
@@ -190,11 +210,26 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     poke: () => worker.poke(),
     verify: { cluster: options.cluster, reader, sources: readers },
   });
+  const readPins = new ReadPins();
+  const reclamation = options.reclamation ?? {};
+  const reclaimer = new StreamReclaimer({
+    metadata: options.metadata,
+    objectStore: options.objectStore,
+    cluster: options.cluster,
+    writerId: options.writerId,
+    readPins,
+    clock,
+    ...(reclamation.policy === undefined ? {} : { policy: reclamation.policy }),
+    ...(reclamation.intervalMs === undefined ? {} : { intervalMs: reclamation.intervalMs }),
+    ...(reclamation.hooks === undefined ? {} : { hooks: reclamation.hooks }),
+    ...(reclamation.logger === undefined ? {} : { logger: reclamation.logger }),
+  });
   const providers: ObjectWalStoreProviders = {
     walWriters: [writer],
     walReaders: [reader],
     completionCoordinators: [new StableHeadCoordinator(), new GenerationZeroVisibleCoordinator(), required],
     admissionHooks: [admission],
+    readPins,
   };
   let closed: Promise<void> | undefined;
   const runtime: ObjectWalRuntime = {
@@ -205,13 +240,17 @@ export function createObjectWalRuntime(options: ObjectWalRuntimeOptions): Object
     worker,
     registry,
     required,
+    readPins,
+    reclaimer,
     storeOptions: (storeOptions = {}) =>
       storeOptions.builtInCoordinators === false ? { ...providers, completionCoordinators: [required] } : providers,
     start: () => {
       if (materialization.enabled !== false) worker.start();
+      if (reclamation.enabled === true) reclaimer.start();
     },
     close: () => {
       closed ??= (async () => {
+        await reclaimer.close();
         await worker.close();
         await writer.close();
       })();

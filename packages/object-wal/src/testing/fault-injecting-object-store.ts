@@ -1,7 +1,8 @@
 // Test-only ObjectStore wrapper over a real store (S3, filesystem, in-memory): counts calls and bytes, and can make a
 // put apply and then lose its response (the caller sees a retryable OBJECT_UPLOAD_FAILED with
-// `details.mayHaveApplied === true`), so the retry meets the real store's create-only check (412 on S3); or be in
-// an outage (`outage = true`): every call fails before reaching the store, retryable, until the outage ends.
+// `details.mayHaveApplied === true`), so the retry meets the real store's create-only check (412 on S3); make a
+// delete apply and lose its response, or fail before reaching the store; or be in an outage (`outage = true`):
+// every call fails before reaching the store, retryable, until the outage ends.
 import {
   ErrorCode,
   NereusError,
@@ -19,6 +20,8 @@ export class CountingObjectStoreStats {
   getBytes = 0;
   heads = 0;
   lists = 0;
+  /** Keys passed to `deleteMany` (a retried delete counts again). */
+  deletedKeys = 0;
 }
 
 /** Delegates to `inner`. Never closes `inner` (the owner does). */
@@ -27,6 +30,8 @@ export class FaultInjectingObjectStore implements ObjectStore {
   readonly inner: ObjectStore;
   readonly stats = new CountingObjectStoreStats();
   #loseNextPuts = 0;
+  #loseNextDeletes = 0;
+  #failNextDeletes = 0;
   /** While true every call fails before reaching `inner` (OBJECT_UPLOAD_FAILED / OBJECT_READ_FAILED, retryable). */
   outage = false;
   /** Calls refused by the outage. */
@@ -39,6 +44,16 @@ export class FaultInjectingObjectStore implements ObjectStore {
   /** The next `times` puts apply and then lose their response. */
   loseNextPutResponses(times = 1): void {
     this.#loseNextPuts += times;
+  }
+
+  /** The next `times` deletes apply and then lose their response (retryable OBJECT_UPLOAD_FAILED). */
+  loseNextDeleteResponses(times = 1): void {
+    this.#loseNextDeletes += times;
+  }
+
+  /** The next `times` deletes fail before reaching the store (retryable OBJECT_UPLOAD_FAILED). */
+  failNextDeletes(times = 1): void {
+    this.#failNextDeletes += times;
   }
 
   async putIfAbsent(key: string, body: Uint8Array, options?: ObjectIoOptions): Promise<{ readonly created: boolean }> {
@@ -87,8 +102,18 @@ export class FaultInjectingObjectStore implements ObjectStore {
     return this.inner.list(prefix, options);
   }
 
-  deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void> {
-    return this.inner.deleteMany(keys, options);
+  async deleteMany(keys: readonly string[], options?: ObjectIoOptions): Promise<void> {
+    this.#refuse(ErrorCode.OBJECT_UPLOAD_FAILED, keys[0] ?? "");
+    if (this.#failNextDeletes > 0) {
+      this.#failNextDeletes -= 1;
+      throw deleteFault(keys, false);
+    }
+    this.stats.deletedKeys += keys.length;
+    await this.inner.deleteMany(keys, options);
+    if (this.#loseNextDeletes > 0) {
+      this.#loseNextDeletes -= 1;
+      throw deleteFault(keys, true);
+    }
   }
 
   #refuse(code: typeof ErrorCode.OBJECT_UPLOAD_FAILED | typeof ErrorCode.OBJECT_READ_FAILED, key: string): void {
@@ -103,4 +128,14 @@ export class FaultInjectingObjectStore implements ObjectStore {
   async close(): Promise<void> {
     // The wrapped store belongs to the test stack.
   }
+}
+
+function deleteFault(keys: readonly string[], applied: boolean): NereusError {
+  return new NereusError(
+    ErrorCode.OBJECT_UPLOAD_FAILED,
+    applied
+      ? `injected fault: delete of ${keys.join(", ")} applied but its response was lost`
+      : `injected fault: delete of ${keys.join(", ")} failed before reaching the store`,
+    { retryable: true, details: { mayHaveApplied: applied, injected: true } },
+  );
 }

@@ -1,0 +1,117 @@
+// Scenarios of the Object WAL collector: shared multi-stream objects freed only once every stream let go, source
+// retirement after generations, superseded generations, the grace period, vetoes, and the metadata a trimmed
+// stream keeps. The randomized history checker (testing/reclamation-history.ts) covers crashes and lost responses.
+import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { ObjectWalStack, opaque } from "../testing/object-wal-stack.js";
+import type { ReclamationPolicy } from "./reclamation-context.js";
+
+const stacks: ObjectWalStack[] = [];
+afterEach(async () => {
+  for (const stack of stacks.splice(0)) await stack.dispose();
+});
+
+const IMMEDIATE: ReclamationPolicy = { graceMs: 0, clockSkewMs: 0, minObjectAgeMs: 0, tombstoneRetentionMs: 0 };
+
+function open(policy: Partial<ReclamationPolicy> = IMMEDIATE, clock?: () => number) {
+  const inner = new InMemoryObjectStore();
+  const stack = new ObjectWalStack(new InMemoryMetadataStore(), inner);
+  stacks.push(stack);
+  const process = stack.open({
+    runtime: {
+      flush: { lingerMs: 20 },
+      reclamation: { policy },
+      ...(clock === undefined ? {} : { clock }),
+    },
+  });
+  return { stack, inner, ...process };
+}
+
+async function walKeys(inner: InMemoryObjectStore): Promise<string[]> {
+  const page = await inner.list("", { limit: 1000 });
+  return page.items.map((item) => item.key);
+}
+
+async function streamKeys(stack: ObjectWalStack, streamId: string): Promise<string[]> {
+  const page = await stack.metadata.scan(`${stack.keyspace.prefix}/streams/${streamId}/`, { limit: 10_000 });
+  return page.items.map((item) => item.key.slice(stack.keyspace.prefix.length + streamId.length + 10));
+}
+
+describe("StreamReclaimer", () => {
+  it("frees a multi-stream WAL object only once every stream with a slice in it released it", async () => {
+    const { stack, inner, store, runtime } = open();
+    const a = (await store.createStream("a", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    const b = (await store.createStream("b", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    await Promise.all([store.append(a, opaque("a0", "a1")), store.append(b, opaque("b0"))]);
+    const shared = await walKeys(inner);
+    expect(shared).toHaveLength(1);
+    await store.append(a, opaque("a2"));
+    expect(await walKeys(inner)).toHaveLength(2);
+
+    await store.trim(a, 3);
+    const first = await runtime.reclaimer.runStream(a);
+    expect(first).toMatchObject({ floor: 3, commitsTrimmed: 2, targetsReleased: 2, objectsDeleted: 1 });
+    // The object only `a` used is gone; the shared one stays: `b` still protects it.
+    expect(await walKeys(inner)).toEqual(shared);
+    expect(await stack.protectionCount(shared[0] as string)).toBe(1);
+    expect(await stack.readAll(store, b)).toEqual([[0, 1, "b0"]]);
+
+    await store.trim(b, 1);
+    const second = await runtime.reclaimer.runStream(b);
+    expect(second).toMatchObject({ commitsTrimmed: 1, targetsReleased: 1, objectsDeleted: 1 });
+    expect(await walKeys(inner)).toEqual([]);
+    expect(runtime.reclaimer.stats.objectsFreed.get("OBJECT_WAL")).toBe(2);
+    // Below the trim nothing of the commits is left: only the head (and its registration and state) remain.
+    for (const streamId of [a, b]) expect(await streamKeys(stack, streamId)).toEqual(["head"]);
+  });
+
+  it("retires WAL slices covered by a committed generation, and a generation superseded by a merge", async () => {
+    const { stack, inner, store, runtime } = open();
+    const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    const worker = stack.worker({ policy: { minLevelOneBytes: 0, minMergeSources: 2, maxSources: 2 } });
+    const written: Array<[number, number, string]> = [];
+    for (let index = 0; index < 4; index++) {
+      await store.append(s, opaque(`e${String(index)}`));
+      written.push([index, 1, `e${String(index)}`]);
+    }
+    await worker.runStream(s);
+    const generations = (await stack.generations(s)).filter((entry) => entry.state === "COMMITTED");
+    expect(generations.map((entry) => entry.level).sort()).toEqual([1, 1, 2]);
+
+    const report = await runtime.reclaimer.runStream(s);
+    // Four WAL objects retired (their commits stay), two level-1 generations superseded by the level-2 one.
+    expect(report).toMatchObject({ commitsRetired: 4, generationsReleased: 2, objectsDeleted: 6 });
+    const left = await walKeys(inner);
+    expect(left).toHaveLength(1);
+    expect(left[0]).toContain("/generations/");
+    expect(await stack.readAll(store, s)).toEqual(written);
+    expect(await stack.intentCount(s)).toBe(4);
+  });
+
+  it("waits out the grace period, and a read of this process pins the object it reads", async () => {
+    let now = 1_000_000;
+    const { inner, store, runtime } = open({ ...IMMEDIATE, graceMs: 5_000 }, () => now);
+    const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    await store.append(s, opaque("x"));
+    await store.trim(s, 1);
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 0, pendingObjects: 1 });
+    expect(runtime.reclaimer.stats.pendingObjects).toBe(1);
+    now += 5_000;
+    const [key] = await walKeys(inner);
+    const release = runtime.readPins.pin([`object:${String(key)}`]);
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 0, pendingObjects: 1 });
+    release?.();
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 1, pendingObjects: 0 });
+    expect(runtime.reclaimer.stats.pendingObjects).toBe(0);
+    expect(await walKeys(inner)).toEqual([]);
+  });
+
+  it("skips a stream another live writer owns", async () => {
+    const { stack, store } = open();
+    const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    await store.append(s, opaque("x"));
+    await store.trim(s, 1);
+    const other = stack.open({ writerId: "broker-2", runtime: { reclamation: { policy: IMMEDIATE } } });
+    expect(await other.runtime.reclaimer.runStream(s)).toMatchObject({ skipped: "not-owner", objectsDeleted: 0 });
+  });
+});
