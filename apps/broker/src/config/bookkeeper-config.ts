@@ -6,7 +6,7 @@
 import { z } from "zod";
 
 /** Entry digests a ledger may use (BookKeeper's DigestType; HMAC is the Java client's MAC). */
-export const BOOKKEEPER_DIGEST_TYPES = ["CRC32C", "CRC32", "HMAC", "DUMMY"] as const;
+const BOOKKEEPER_DIGEST_TYPES = ["CRC32C", "CRC32", "HMAC", "DUMMY"] as const;
 
 /** Where ledger metadata lives when neither the ledgers root nor the URI names it. */
 const DEFAULT_LEDGERS_ROOT = "/ledgers";
