@@ -1,7 +1,7 @@
 // The durable subscriptions a broker has open, shared by every connection: one Subscription per (topic, name),
 // opened over the topic's current managed ledger on first use and reopened when that ledger was replaced (closed or
-// failed and opened again). A subscription of a partition knows its partition index, which spreads the active
-// consumers of Failover subscriptions over the partitions. Unsubscribed subscriptions are forgotten; the rest are
+// failed and opened again). A subscription knows its topic's name and partition index, which spread the active
+// consumers of Failover subscriptions over partitions and topics. Unsubscribed subscriptions are forgotten; the rest are
 // closed with the broker.
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import { ledgerEntrySource } from "../ledger/ledger-entry-source.js";
@@ -39,7 +39,7 @@ export class SubscriptionRegistry {
       name,
       source: ledgerEntrySource(ledger),
       initialPosition,
-      options: { ...this.#options, partitionIndex: parseTopicName(ledger.name).partitionIndex },
+      options: { ...this.#options, partitionIndex: parseTopicName(ledger.name).partitionIndex, topicName: ledger.name },
     });
     this.#open.set(key, { ledger, opening });
     opening.catch(() => {

@@ -14,6 +14,21 @@ describe("chooseActiveConsumer", () => {
     expect(chooseActiveConsumer([], 0)).toBeUndefined();
   });
 
+  it("on a topic that is not a partition, picks by the topic name's place on a hash ring of the names", () => {
+    const consumers = [consumer(1, "c0"), consumer(2, "c1"), consumer(3, "c9", 1)];
+    // What Apache Pulsar 4.2.4 made active for two Failover consumers named c0 and c1 on these topics.
+    const seen = { a: "c1", b: "c0", c: "c1", d: "c1", e: "c0", f: "c1" };
+    const picked = Object.fromEntries(
+      Object.keys(seen).map((suffix) => [
+        suffix,
+        chooseActiveConsumer(consumers, -1, `persistent://public/default/fonp-${suffix}`)?.name,
+      ]),
+    );
+    expect(picked).toEqual(seen);
+    expect(chooseActiveConsumer(consumers.reverse(), -1, "persistent://public/default/fonp-b")?.name).toBe("c0");
+    expect(chooseActiveConsumer([consumer(4, "c9", 1)], -1, "persistent://public/default/fonp-a")?.name).toBe("c9");
+  });
+
   it("refuses bad consumer options", () => {
     expect(() => consumer(1, "x", -1)).toThrow(/priority level/);
     expect(

@@ -9,6 +9,11 @@ export interface SubscriptionOptions {
   readonly clock?: DispatchClock;
   /** Failover on a partition of a partitioned topic: its index spreads active consumers; default -1 (none). */
   readonly partitionIndex?: number;
+  /**
+   * Failover on a topic that is not a partition: its full name picks the active consumer on a hash ring of the
+   * consumers' names, as Apache Pulsar does; default none (the first consumer in order is active).
+   */
+  readonly topicName?: string;
   /** Entries per source read (default 100). */
   readonly readBatchSize?: number;
   /** Key_Shared: entries held back for ordering at most before reading pauses (default 10,000). */

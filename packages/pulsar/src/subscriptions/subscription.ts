@@ -46,6 +46,7 @@ export class Subscription {
   readonly #timeouts: AckTimeouts;
   readonly #clock: DispatchClock;
   readonly #partitionIndex: number;
+  readonly #topicName: string | undefined;
   readonly #onError: (error: unknown) => void;
   readonly #stopListening: () => void;
   #closed = false;
@@ -58,6 +59,7 @@ export class Subscription {
     this.#source = source;
     this.#clock = options.clock ?? systemClock;
     this.#partitionIndex = options.partitionIndex ?? -1;
+    this.#topicName = options.topicName;
     this.#onError = options.onError ?? (() => undefined);
     this.#state = new DispatchState(acks.firstUnacked(), acks.stateEpoch);
     this.#timeouts = new AckTimeouts(this.#clock, () => this.#expireAckTimeouts());
@@ -325,7 +327,7 @@ export class Subscription {
   #electActive(newcomer: ConsumerState | undefined): void {
     const state = this.#state;
     const previous = state.active;
-    const next = chooseActiveConsumer(state.consumers.values(), this.#partitionIndex);
+    const next = chooseActiveConsumer(state.consumers.values(), this.#partitionIndex, this.#topicName);
     state.active = next;
     if (previous !== next) this.#restartFromAcks(false);
     for (const consumer of state.consumers.values()) {
