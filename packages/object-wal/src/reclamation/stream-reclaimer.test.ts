@@ -27,6 +27,12 @@ function open(policy: Partial<ReclamationPolicy> = IMMEDIATE, clock?: () => numb
   return { stack, inner, ...process };
 }
 
+/** Polls `condition` for up to 5 s (a read reaches its GET on its own schedule). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let spin = 0; spin < 1000 && !condition(); spin++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).toBe(true);
+}
+
 async function walKeys(inner: InMemoryObjectStore): Promise<string[]> {
   const page = await inner.list("", { limit: 1000 });
   return page.items.map((item) => item.key);
@@ -104,6 +110,38 @@ describe("StreamReclaimer", () => {
     expect(await runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 1, pendingObjects: 0 });
     expect(runtime.reclaimer.stats.pendingObjects).toBe(0);
     expect(await walKeys(inner)).toEqual([]);
+  });
+
+  it("a read of this process that waits for its object's bytes finishes on them while a trim and a run pass", async () => {
+    const { stack, inner, store, runtime } = open();
+    const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    await store.append(s, opaque("kept"));
+    const resume = stack.objects.pauseGets();
+    const reading = store.read(s, 0);
+    await until(() => stack.objects.pendingGets > 0);
+    await store.trim(s, 1);
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 0, pendingObjects: 1 });
+    resume();
+    expect((await reading).entries.map((entry) => new TextDecoder().decode(entry.payload))).toEqual(["kept"]);
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 1 });
+    expect(await walKeys(inner)).toEqual([]);
+  });
+
+  it("a read whose object another process's collector deleted ends with a clean OFFSET_TRIMMED", async () => {
+    const { stack, store } = open();
+    const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    await store.append(s, opaque("gone"));
+    const resume = stack.objects.pauseGets();
+    const reading = store.read(s, 0).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await until(() => stack.objects.pendingGets > 0);
+    await store.trim(s, 1);
+    const elsewhere = stack.open({ runtime: { reclamation: { policy: IMMEDIATE } } });
+    expect(await elsewhere.runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 1 });
+    resume();
+    expect(await reading).toMatchObject({ code: "OFFSET_TRIMMED", details: { trimOffset: 1 } });
   });
 
   it("skips a stream another live writer owns", async () => {

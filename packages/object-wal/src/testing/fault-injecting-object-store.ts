@@ -32,6 +32,9 @@ export class FaultInjectingObjectStore implements ObjectStore {
   #loseNextPuts = 0;
   #loseNextDeletes = 0;
   #failNextDeletes = 0;
+  #paused: Promise<void> | undefined;
+  /** Gets waiting for `pauseGets` to end. */
+  pendingGets = 0;
   /** While true every call fails before reaching `inner` (OBJECT_UPLOAD_FAILED / OBJECT_READ_FAILED, retryable). */
   outage = false;
   /** Calls refused by the outage. */
@@ -44,6 +47,22 @@ export class FaultInjectingObjectStore implements ObjectStore {
   /** The next `times` puts apply and then lose their response. */
   loseNextPutResponses(times = 1): void {
     this.#loseNextPuts += times;
+  }
+
+  /**
+   * Until the returned function is called, every get waits before reaching the store (a read in flight: it has
+   * resolved its target and waits for the bytes).
+   */
+  pauseGets(): () => void {
+    let resume: () => void = () => undefined;
+    const paused = new Promise<void>((resolve) => {
+      resume = resolve;
+    });
+    this.#paused = paused;
+    return () => {
+      if (this.#paused === paused) this.#paused = undefined;
+      resume();
+    };
   }
 
   /** The next `times` deletes apply and then lose their response (retryable OBJECT_UPLOAD_FAILED). */
@@ -81,6 +100,13 @@ export class FaultInjectingObjectStore implements ObjectStore {
     options?: ObjectIoOptions,
   ): Promise<Uint8Array> {
     this.#refuse(ErrorCode.OBJECT_READ_FAILED, key);
+    const paused = this.#paused;
+    if (paused !== undefined) {
+      this.pendingGets += 1;
+      await paused.finally(() => {
+        this.pendingGets -= 1;
+      });
+    }
     this.stats.gets += 1;
     const bytes = await this.inner.get(key, range, options);
     this.stats.getBytes += bytes.byteLength;
