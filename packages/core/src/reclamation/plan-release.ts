@@ -10,8 +10,9 @@
 //   still owns them) and QUARANTINED entries above the floor (kept as evidence) stay.
 // - Markers and generation-0 entries below the floor whose intent is already gone are LEFTOVERS (a repair that
 //   raced an earlier collection rewrote them): they go.
-// Nothing overlapping a busy range (a materialization task in flight reads it) is released, and only targets the
-// caller handles (`handles`) are released — a commit whose target belongs to another collector keeps all its records.
+// Nothing overlapping a busy range (a materialization task in flight reads it) is released while the stream is
+// readable (once it is being deleted no read needs anything and a task cannot publish), and only targets the caller
+// handles (`handles`) are released — a commit whose target belongs to another collector keeps all its records.
 import type { CommitIntent, OffsetIndexEntry, ReplayMarker } from "../domain/commit-records.js";
 import type { GenerationIndexEntry } from "../domain/generation-records.js";
 import type { ReadTarget } from "../domain/read-target.js";
@@ -68,7 +69,8 @@ export function releaseFloor(head: StreamHead): number {
 /** Plans what `input`'s stream releases (see the module comment for the rules). */
 export function planRelease(input: ReleaseInput): ReleasePlan {
   const floor = releaseFloor(input.head);
-  const free = (range: OffsetRange): boolean => !input.busy.some((busy) => overlaps(busy, range));
+  const deleting = input.head.state === "DELETING" || input.head.state === "DELETED";
+  const free = (range: OffsetRange): boolean => deleting || !input.busy.some((busy) => overlaps(busy, range));
   const committed = input.generations
     .filter((stored) => stored.record.state === "COMMITTED")
     .sort((a, b) => a.record.offsetStart - b.record.offsetStart);
@@ -89,8 +91,7 @@ export function planRelease(input: ReleaseInput): ReleasePlan {
     const entry = stored.record;
     if (!input.handles(entry.readTarget) || !free(entry)) continue;
     if (entry.offsetEnd <= floor) {
-      if (entry.state !== "PREPARED" || input.head.state === "DELETING" || input.head.state === "DELETED")
-        generations.push({ stored, coveredBy: [] });
+      if (entry.state !== "PREPARED" || deleting) generations.push({ stored, coveredBy: [] });
       continue;
     }
     if (entry.state === "ABORTED") {

@@ -201,7 +201,7 @@ export class StreamReclaimer implements AsyncDisposable {
     }
     const materialization = await context.states.load(streamId, signal);
     let journal = await loadJournal(context.metadata, context.cluster, streamId, signal);
-    const plan = planRelease({ ...records, busy: busyRanges(records.head, materialization), handles });
+    const plan = planRelease({ ...records, busy: busyRanges(materialization), handles });
     tally.floor = plan.floor;
     tally.commitsTrimmed = plan.trimmed.length;
     tally.commitsRetired = plan.retired.length;
@@ -279,9 +279,8 @@ export class StreamReclaimer implements AsyncDisposable {
   }
 }
 
-/** Ranges a materialization task in flight reads or writes (none once the stream is being deleted). */
-function busyRanges(head: StreamHead, state: VersionedMaterialization): OffsetRange[] {
-  if (head.state === "DELETING" || head.state === "DELETED") return [];
+/** Ranges a materialization task in flight reads or writes. */
+function busyRanges(state: VersionedMaterialization): OffsetRange[] {
   const task = state.record.task;
   if (task === undefined || (task.state !== "CLAIMED" && task.state !== "PREPARED")) return [];
   return [{ offsetStart: task.offsetStart, offsetEnd: task.offsetEnd }];
