@@ -9,3 +9,8 @@ export {
 export { ObjectWalStack, opaque, ranged, type ObjectWalProcess, type OpenProcessOptions } from "./object-wal-stack.js";
 export { FaultInjectingMetadataStore, type TxnFaultRule } from "./fault-injecting-metadata-store.js";
 export { FaultInjectingObjectStore, CountingObjectStoreStats } from "./fault-injecting-object-store.js";
+export {
+  runReclamationHistory,
+  ReclamationHistoryTally,
+  type ReclamationHistoryOptions,
+} from "./reclamation-history.js";
