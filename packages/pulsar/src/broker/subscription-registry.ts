@@ -1,7 +1,8 @@
 // The durable subscriptions a broker has open, shared by every connection: one Subscription per (topic, name),
 // opened over the topic's current managed ledger on first use and reopened when that ledger was replaced (closed or
 // failed and opened again). A subscription knows its topic's name and partition index, which spread the active
-// consumers of Failover subscriptions over partitions and topics. Unsubscribed subscriptions are forgotten; the rest are
+// consumers of Failover subscriptions over partitions and topics; Failover waits a second after a change of active
+// consumer before dispatching again, as Apache Pulsar does. Unsubscribed subscriptions are forgotten; the rest are
 // closed with the broker.
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import { ledgerEntrySource } from "../ledger/ledger-entry-source.js";
@@ -9,6 +10,9 @@ import { type InitialPosition, openDurableSubscription } from "../subscriptions/
 import type { Subscription } from "../subscriptions/subscription.js";
 import type { SubscriptionOptions } from "../subscriptions/subscription-options.js";
 import { parseTopicName } from "../topics/topic-name.js";
+
+/** Apache Pulsar's default activeConsumerFailoverDelayTimeMillis. */
+const FAILOVER_DELAY_MS = 1_000;
 
 interface OpenSubscription {
   readonly ledger: ManagedLedger;
@@ -20,8 +24,9 @@ export class SubscriptionRegistry {
   readonly #open = new Map<string, OpenSubscription>();
   readonly #options: SubscriptionOptions;
 
+  /** `options` apply to every subscription; Failover waits 1 s after a change of active consumer unless they say. */
   constructor(options: SubscriptionOptions) {
-    this.#options = options;
+    this.#options = { failoverDelayMs: FAILOVER_DELAY_MS, ...options };
   }
 
   /** The open subscription `name` of `ledger`'s topic, opened (created at `initialPosition` if new) when needed. */

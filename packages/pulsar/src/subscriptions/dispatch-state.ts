@@ -43,6 +43,8 @@ export class DispatchState {
   generation = 0;
   /** The ack state epoch dispatch last restarted from. */
   stateEpoch: number;
+  /** Failover: dispatch waits (after a change of active consumer) until the subscription lets it go on. */
+  holding = false;
   /** Shared round-robin position among consumers in join order. */
   roundRobin = 0;
   #joinSequence = 0;

@@ -120,7 +120,8 @@ export class Dispatcher {
       this.#markDeleteSeen = this.#acks.markDeleteOffset;
       state.forgetBelow(this.#markDeleteSeen);
     }
-    if (state.type === undefined || state.consumers.size === 0 || state.availablePermits() <= 0) return false;
+    if (state.type === undefined || state.consumers.size === 0 || state.holding) return false;
+    if (state.availablePermits() <= 0) return false;
     let progress = false;
     if (!isSingleActive(state.type) && state.replay.size > 0) {
       const generation = state.generation;

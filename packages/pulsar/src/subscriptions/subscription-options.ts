@@ -23,6 +23,12 @@ export interface SubscriptionOptions {
    * negative (default false: an entry goes only to a consumer whose permits cover all its messages).
    */
   readonly permitOverdraft?: boolean;
+  /**
+   * Failover: after the active consumer changed, dispatch waits this long before it starts again from the first
+   * unacknowledged entry, so the previous active consumer can still acknowledge what it holds (Apache Pulsar's
+   * activeConsumerFailoverDelayTimeMillis); default 0 (at once).
+   */
+  readonly failoverDelayMs?: number;
   /** Shared and Key_Shared: where entries go after too many redeliveries (default: they are redelivered forever). */
   readonly deadLetter?: DeadLetterPolicy;
   /** First delay before a failed source read is retried (default 100 ms, doubling up to 32 times it). */
@@ -57,6 +63,10 @@ export function checkSubscriptionOptions(options: SubscriptionOptions): void {
     value === undefined || (Number.isSafeInteger(value) && value > 0);
   if (!positive(options.readBatchSize) || !positive(options.maxLookAhead) || !positive(options.retryDelayMs)) {
     throw invalidArgument("readBatchSize, maxLookAhead and retryDelayMs must be positive integers");
+  }
+  const delay = options.failoverDelayMs;
+  if (delay !== undefined && (!Number.isSafeInteger(delay) || delay < 0)) {
+    throw invalidArgument("failoverDelayMs must be a non-negative integer");
   }
   if (options.partitionIndex !== undefined && !Number.isSafeInteger(options.partitionIndex)) {
     throw invalidArgument("partitionIndex must be an integer");

@@ -1,5 +1,7 @@
 import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@nereus/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { EntrySource } from "./entry-source.js";
+import { openDurableSubscription } from "./open-subscription.js";
 import { SubscriptionRefusedError } from "./subscription-refused-error.js";
 import { RecordingConsumer } from "./test-fixtures/recording-consumer.js";
 import { subscriptionFixture } from "./test-fixtures/subscription-fixture.js";
@@ -124,6 +126,99 @@ describe("Failover", () => {
     expect(b.activeChanges).toEqual([true, false, true]);
     await subscription.whenIdle();
     expect(b.offsets()).toEqual([3, 5]);
+  });
+
+  it("with a failover delay, dispatch waits after each change of active consumer; acks made meanwhile count", async () => {
+    const fixture = await subscriptionFixture(memoryStores());
+    await fixture.source.append(messages(6));
+    const subscription = await fixture.durable("sub", "earliest", { failoverDelayMs: 1_000 });
+    const b = new RecordingConsumer(1);
+    const a = new RecordingConsumer(2);
+    subscription.addConsumer({ ...b.options("Failover"), consumerName: "b" });
+    subscription.flow(1n, 10);
+    await subscription.whenIdle();
+    fixture.clock.advance(500);
+    await subscription.whenIdle();
+    // A second consumer joins during the wait: the wait is not extended and only the new active one gets entries.
+    subscription.addConsumer({ ...a.options("Failover"), consumerName: "a" });
+    subscription.flow(2n, 10);
+    await subscription.whenIdle();
+    expect(a.deliveries.length + b.deliveries.length).toBe(0);
+    fixture.clock.advance(500);
+    await subscription.whenIdle();
+    expect(b.offsets()).toEqual([]);
+    expect(a.offsets()).toEqual([0, 1, 2, 3, 4, 5]);
+    // The active consumer leaves after acknowledging some; others it acknowledges no more. The next one waits too.
+    await subscription.acknowledge(2n, { kind: "individual", items: [{ offset: 0 }, { offset: 2 }] });
+    subscription.removeConsumer(2n);
+    expect(subscription.activeConsumerId).toBe(1n);
+    fixture.clock.advance(999);
+    await subscription.whenIdle();
+    expect(b.offsets()).toEqual([]);
+    fixture.clock.advance(1);
+    await subscription.whenIdle();
+    expect(b.offsets()).toEqual([1, 3, 4, 5]);
+  });
+
+  it("with a failover delay, the outgoing consumer's acks during the wait are not redelivered", async () => {
+    const fixture = await subscriptionFixture(memoryStores());
+    await fixture.source.append(messages(4));
+    const subscription = await fixture.durable("sub", "earliest", { failoverDelayMs: 1_000 });
+    const b = new RecordingConsumer(1);
+    const a = new RecordingConsumer(2);
+    subscription.addConsumer({ ...b.options("Failover"), consumerName: "b" });
+    subscription.flow(1n, 10);
+    fixture.clock.advance(1_000);
+    await subscription.whenIdle();
+    expect(b.offsets()).toEqual([0, 1, 2, 3]);
+    subscription.addConsumer({ ...a.options("Failover"), consumerName: "a" });
+    subscription.flow(2n, 10);
+    await subscription.acknowledge(1n, { kind: "cumulative", offset: 1 });
+    fixture.clock.advance(1_000);
+    await subscription.whenIdle();
+    expect(a.offsets()).toEqual([2, 3]);
+  });
+
+  it("with a failover delay, a read in flight when the active consumer leaves delivers nothing during the wait", async () => {
+    const fixture = await subscriptionFixture(memoryStores());
+    await fixture.source.append(messages(4));
+    // Reads wait for the test to let them finish.
+    let releaseRead: (() => void) | undefined;
+    const source: EntrySource = {
+      read: async (from, maxEntries) => {
+        await new Promise<void>((resolve) => (releaseRead = resolve));
+        return fixture.source.read(from, maxEntries);
+      },
+      endOffset: () => fixture.source.endOffset(),
+      findByPublishTime: (time) => fixture.source.findByPublishTime(time),
+      onEntriesAvailable: (listener) => fixture.source.onEntriesAvailable(listener),
+    };
+    const subscription = await openDurableSubscription({
+      cursors: fixture.cursors,
+      name: "sub",
+      source,
+      initialPosition: "earliest",
+      options: { clock: fixture.clock, failoverDelayMs: 1_000 },
+    });
+    const a = new RecordingConsumer(1);
+    const b = new RecordingConsumer(2);
+    subscription.addConsumer({ ...a.options("Failover"), consumerName: "a" });
+    subscription.addConsumer({ ...b.options("Failover"), consumerName: "b" });
+    subscription.flow(1n, 10);
+    subscription.flow(2n, 10);
+    fixture.clock.advance(1_000);
+    await vi.waitFor(() => expect(releaseRead).toBeDefined());
+    subscription.removeConsumer(1n);
+    releaseRead!();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(a.offsets()).toEqual([]);
+    expect(b.offsets()).toEqual([]);
+    fixture.clock.advance(1_000);
+    await vi.waitFor(() => {
+      releaseRead?.();
+      expect(b.offsets()).toEqual([0, 1, 2, 3]);
+    });
+    await subscription.close();
   });
 
   it("spreads active consumers over partitions among the best priority level", async () => {

@@ -7,7 +7,7 @@ import type { BatchBits, MutationResult } from "@nereus/cursor";
 import type { AckTracker } from "./ack-tracker.js";
 import { AckTimeouts } from "./ack-timeouts.js";
 import { ConsumerState } from "./consumer-state.js";
-import { type DispatchClock, systemClock } from "./dispatch-clock.js";
+import { type ClockTimer, type DispatchClock, systemClock } from "./dispatch-clock.js";
 import { DispatchState } from "./dispatch-state.js";
 import { Dispatcher } from "./dispatcher.js";
 import type { EntrySource } from "./entry-source.js";
@@ -47,6 +47,8 @@ export class Subscription {
   readonly #clock: DispatchClock;
   readonly #partitionIndex: number;
   readonly #topicName: string | undefined;
+  readonly #failoverDelayMs: number;
+  #failoverTimer: ClockTimer | undefined;
   readonly #onError: (error: unknown) => void;
   readonly #stopListening: () => void;
   #closed = false;
@@ -60,6 +62,7 @@ export class Subscription {
     this.#clock = options.clock ?? systemClock;
     this.#partitionIndex = options.partitionIndex ?? -1;
     this.#topicName = options.topicName;
+    this.#failoverDelayMs = options.failoverDelayMs ?? 0;
     this.#onError = options.onError ?? (() => undefined);
     this.#state = new DispatchState(acks.firstUnacked(), acks.stateEpoch);
     this.#timeouts = new AckTimeouts(this.#clock, () => this.#expireAckTimeouts());
@@ -249,6 +252,7 @@ export class Subscription {
     this.#closed = true;
     this.#dispatcher.close();
     this.#timeouts.cancel();
+    this.#failoverTimer?.cancel();
     this.#stopListening();
     this.#disconnectAll("closed");
     await this.#dispatcher.whenIdle();
@@ -329,13 +333,30 @@ export class Subscription {
     const previous = state.active;
     const next = chooseActiveConsumer(state.consumers.values(), this.#partitionIndex, this.#topicName);
     state.active = next;
-    if (previous !== next) this.#restartFromAcks(false);
+    if (previous !== next) this.#activeConsumerChanged();
     for (const consumer of state.consumers.values()) {
       const active = consumer === next;
       if (consumer.active === active && consumer !== newcomer) continue;
       consumer.active = active;
       this.#notify(() => consumer.listener.activeChanged?.(active));
     }
+  }
+
+  /**
+   * Dispatch starts again from the first unacknowledged entry for the new active consumer: at once, or for Failover
+   * after `failoverDelayMs` (a change during the wait does not extend it), once the previous consumer had time to
+   * acknowledge what it holds.
+   */
+  #activeConsumerChanged(): void {
+    // Reads in flight and entries read ahead are dropped now: they must not reach the new consumer during the wait.
+    this.#restartFromAcks(false);
+    if (this.#state.type !== "Failover" || this.#failoverDelayMs === 0 || this.#failoverTimer !== undefined) return;
+    this.#state.holding = true;
+    this.#failoverTimer = this.#clock.setTimer(this.#failoverDelayMs, () => {
+      this.#failoverTimer = undefined;
+      this.#state.holding = false;
+      this.#restartFromAcks(false);
+    });
   }
 
   /** Restarts dispatch at the first unacknowledged entry (after a reset: redelivery counts are dropped too). */
