@@ -112,19 +112,18 @@ async function deleteStep(
     );
   }
   await context.hooks.afterObjectDelete?.(entry.objectKey);
-  const moved = await move(
+  return move(
     context,
     stored,
     { ...entry, state: "DELETED", deletedAtMillis: Math.max(1, context.clock()) },
     root,
     "DELETED",
     signal,
+    () => {
+      context.pins.absolve(id);
+      context.stats.freed(entry.kind, entry.objectLength);
+    },
   );
-  if (moved.kind === "moved") {
-    context.pins.absolve(id);
-    context.stats.freed(entry.kind, entry.objectLength);
-  }
-  return moved;
 }
 
 async function forgetStep(
@@ -153,7 +152,7 @@ async function forgetStep(
   return { kind: "forgotten", recordsDeleted: writes.length + 1 };
 }
 
-/** Replaces the entry with `next` and moves `root` to `to`, in one transaction. */
+/** Replaces the entry with `next` and moves `root` to `to`, in one transaction; `applied` runs once it applied. */
 async function move(
   context: ReclamationContext,
   stored: StoredRecord<ObjectReclamation>,
@@ -161,6 +160,7 @@ async function move(
   root: VersionedRoot,
   to: PhysicalObjectLifecycle,
   signal: AbortSignal | undefined,
+  applied?: () => void,
 ): Promise<StepResult> {
   const rootKey = context.roots.rootKey(next.objectKey);
   const replaced = replaceEntry(stored, next);
@@ -175,6 +175,7 @@ async function move(
     { signal },
   );
   if (!result.succeeded) return conflict(context);
+  applied?.();
   await context.hooks.afterStep?.(next, false);
   return { kind: "moved", stored: { key: stored.key, revision: result.revision, record: next } };
 }

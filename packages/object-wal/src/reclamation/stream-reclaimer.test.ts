@@ -4,7 +4,10 @@
 import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { ObjectWalStack, opaque } from "../testing/object-wal-stack.js";
+import { objectProtectionCodec } from "../roots/object-protection-codec.js";
+import { objectKeyHash, objectProtectionKey } from "../roots/physical-object-keys.js";
 import type { ReclamationPolicy } from "./reclamation-context.js";
+import { StreamReclaimer } from "./stream-reclaimer.js";
 
 const stacks: ObjectWalStack[] = [];
 afterEach(async () => {
@@ -142,6 +145,75 @@ describe("StreamReclaimer", () => {
     expect(await elsewhere.runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 1 });
     resume();
     expect(await reading).toMatchObject({ code: "OFFSET_TRIMMED", details: { trimOffset: 1 } });
+  });
+
+  it("a collector that crashes after any step leaves work the next one finishes, freeing each object once", async () => {
+    for (let crashAt = 1; crashAt <= 8; crashAt++) {
+      const { stack, inner, store, runtime } = open();
+      const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+      await store.append(s, opaque("x"));
+      await store.append(s, opaque("y"));
+      await store.trim(s, 2);
+      let calls = 0;
+      const crash = (): void => {
+        if (++calls === crashAt) throw new Error("crash");
+      };
+      const crashing = new StreamReclaimer({
+        metadata: stack.metadata,
+        objectStore: stack.objects,
+        cluster: stack.cluster,
+        writerId: "broker-1",
+        readPins: runtime.readPins,
+        policy: IMMEDIATE,
+        hooks: { afterRelease: crash, afterStep: crash, afterObjectDelete: crash },
+      });
+      const first = await crashing.runStream(s);
+      const second = await runtime.reclaimer.runStream(s);
+      expect(second.error, `crash at ${String(crashAt)}`).toBeUndefined();
+      const freed = (crashing.stats.objectsFreed.get("OBJECT_WAL") ?? 0) + second.objectsDeleted;
+      expect(freed, `crash at ${String(crashAt)}`).toBe(2);
+      expect(first.error, `crash at ${String(crashAt)}`).toBeDefined();
+      expect(await walKeys(inner)).toEqual([]);
+      expect(await streamKeys(stack, s)).toEqual(["head"]);
+      const physical = await stack.metadata.scan(`${stack.keyspace.prefix}/physical-objects/`, { limit: 10 });
+      expect(physical.items).toEqual([]);
+    }
+  });
+
+  it("a protection found once the grace period is over vetoes the mark: the root is ACTIVE again, the object kept", async () => {
+    let now = 1_000_000;
+    const { stack, inner, store, runtime } = open({ ...IMMEDIATE, graceMs: 1_000 }, () => now);
+    const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    await store.append(s, opaque("x"));
+    await store.trim(s, 1);
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ pendingObjects: 1 });
+    const [objectKey] = await walKeys(inner);
+    expect(await stack.root(objectKey as string)).toMatchObject({ lifecycle: "MARKED", lifecycleEpoch: 1 });
+    // A reference made before the mark (its transaction compared the ACTIVE root) shows up only now.
+    const hash = objectKeyHash(objectKey as string);
+    await stack.metadata.txn({
+      compares: [],
+      writes: [
+        {
+          type: "put",
+          key: objectProtectionKey(stack.cluster, hash, 1, "ra1-late"),
+          value: objectProtectionCodec.encode({
+            objectKeyHash: hash,
+            type: "REACHABLE_APPEND",
+            referenceId: "ra1-late",
+            ownerKey: stack.keyspace.intentKey("s-other", "c1"),
+            streamId: "s-other",
+            rootLifecycleEpoch: 0,
+          }),
+        },
+      ],
+    });
+    now += 1_000;
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ objectsDeleted: 0, pendingObjects: 0 });
+    expect(runtime.reclaimer.stats.vetoes).toBe(1);
+    expect(await stack.root(objectKey as string)).toMatchObject({ lifecycle: "ACTIVE", lifecycleEpoch: 2 });
+    expect(await walKeys(inner)).toEqual([objectKey]);
+    expect(await streamKeys(stack, s)).toEqual(["head"]);
   });
 
   it("skips a stream another live writer owns", async () => {
