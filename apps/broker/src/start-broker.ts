@@ -27,6 +27,7 @@ import { openBrokerStorage } from "./startup/open-broker-storage.js";
 import { registerBrokerMetrics } from "./startup/register-broker-metrics.js";
 import { startAdmin } from "./startup/start-admin.js";
 import { type PulsarServices, startPulsar } from "./startup/start-pulsar.js";
+import { type ClusterServices, createClusterServices } from "./startup/start-cluster.js";
 import { StartupUndo } from "./startup/startup-undo.js";
 
 /** A running broker. */
@@ -59,6 +60,7 @@ interface StartedParts {
   readonly admin: AdminServer | undefined;
   readonly runtimeMetrics: RuntimeMetrics | undefined;
   readonly lock: DataDirLock | undefined;
+  readonly cluster: ClusterServices | undefined;
 }
 
 /** Starts a broker from a validated configuration. */
@@ -93,10 +95,30 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       },
       undo,
     );
-    const services = buildKafkaServices(config, storage, config.kafka.advertisedPort ?? listener.port, logger, undo);
+    const cluster = createClusterServices(config, storage, logger, undo);
+    const advertisedPort = config.kafka.advertisedPort ?? listener.port;
+    const services = buildKafkaServices(config, storage, advertisedPort, logger, undo, cluster?.ownership);
     const { broker, coordinator } = services;
     target.openConnection = (peer) => broker.openConnection(peer);
     const pulsar = config.pulsar.enabled ? await startPulsar(config, storage, logger, undo) : undefined;
+    if (cluster !== undefined) {
+      cluster.ownership.setReleaseListener({
+        partitionReleased: (topicId, partition) => broker.releasePartition(topicId, partition),
+        groupReleased: (groupId) => coordinator.releaseGroup(groupId),
+      });
+      await cluster.join({
+        nodeId: config.nodeId,
+        kafka: { host: advertisedHostOf(config), port: advertisedPort },
+        ...(pulsar === undefined
+          ? {}
+          : {
+              pulsar: {
+                host: config.pulsar.advertisedHost ?? advertisedHostOf(config),
+                port: config.pulsar.advertisedPort ?? pulsar.listener.port,
+              },
+            }),
+      });
+    }
     const runtimeMetrics = registerBrokerMetrics(metrics, config, startedAt, services, storage, undo);
     const admin = config.admin.enabled
       ? await startAdmin(config, startedAt, () => serving, listener, storage, metrics, undo, [
@@ -117,7 +139,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
           ...pulsarAdminRoutes({ config, storage, pulsar, logger }),
         ])
       : undefined;
-    parts = { listener, broker, coordinator, pulsar, storage, admin, runtimeMetrics, lock };
+    parts = { listener, broker, coordinator, pulsar, storage, admin, runtimeMetrics, lock, cluster };
   } catch (error) {
     await undo.rollback(logger);
     if (error instanceof StartupError) throw error;
@@ -174,6 +196,15 @@ async function shutDown(
   const began = Date.now();
   const { listener, broker, coordinator, storage, admin } = parts;
   logger.info("broker shutting down", { reason });
+  // Hand partitions and groups over first: the other brokers claim them while this one finishes its requests.
+  if (parts.cluster !== undefined) {
+    const cluster = parts.cluster;
+    try {
+      await cluster.leave();
+    } catch (error) {
+      logger.warn("shutdown: leaving the cluster failed", { error });
+    }
+  }
   listener.stopAccepting();
   parts.pulsar?.listener.stopAccepting();
   await listener.drain(config.shutdownTimeoutMs);

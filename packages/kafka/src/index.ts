@@ -21,6 +21,8 @@ export {
   type GroupRequestContext,
   type GroupApiHandler,
   type GroupApiHandlers,
+  type GroupOwnership,
+  type CoordinatorEndpoint,
 } from "./groups/index.js";
 
 // Topics: the stream that holds each partition.
@@ -29,6 +31,7 @@ export { partitionStreamName } from "./topics/kafka-topic.js";
 // Broker and its handler seam.
 export { createKafkaBroker, type KafkaBroker, type KafkaBrokerOptions } from "./broker/create-kafka-broker.js";
 export type { LogDirectory } from "./broker/broker-services.js";
+export type { BrokerEndpoint, PartitionOwnership } from "./broker/partition-ownership.js";
 export type { KafkaConnection } from "./broker/kafka-connection.js";
 export {
   NO_RESPONSE,

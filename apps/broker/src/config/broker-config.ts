@@ -299,6 +299,18 @@ export const BrokerConfigSchema = z.strictObject({
       path: ["minSessionTimeoutMs"],
     })
     .prefault({}),
+  /**
+   * Sharing partitions and groups with other brokers of the same cluster (etcd metadata only): each broker registers
+   * under a lease, and every partition and consumer group is led by one live broker, chosen by rendezvous hashing and
+   * claimed in etcd. Off: this broker leads every partition and coordinates every group.
+   */
+  membership: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      /** How long a broker that stops renewing its lease still counts as live (etcd rounds up to whole seconds). */
+      leaseTtlMs: z.int().min(2_000).max(600_000).default(6_000),
+    })
+    .prefault({}),
   log: z
     .strictObject({
       level: z.enum(["debug", "info", "warn", "error"]).default("info"),

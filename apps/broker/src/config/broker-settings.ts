@@ -31,6 +31,13 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
   { flag: "cluster", env: "NEREUS_CLUSTER", path: ["cluster"], type: "string", help: "cluster name (default nereus)" },
   { flag: "node-id", env: "NEREUS_NODE_ID", path: ["nodeId"], type: "int", help: "Kafka node id (default 0)" },
   {
+    flag: "membership",
+    env: "NEREUS_MEMBERSHIP",
+    path: ["membership", "enabled"],
+    type: "bool",
+    help: "share partitions and groups with the other live brokers of the cluster (etcd only; default false)",
+  },
+  {
     flag: "kafka-host",
     env: "NEREUS_KAFKA_HOST",
     path: ["kafka", "host"],

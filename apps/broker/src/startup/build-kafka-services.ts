@@ -1,7 +1,14 @@
 // Start-up step 3: the Kafka services over the opened storage — the group coordinator, then the Kafka broker that
 // answers the group APIs through the coordinator's handlers — advertised at the address clients are told to use.
 // Both are registered for undo (the broker closes before the coordinator).
-import { type GroupCoordinator, type KafkaBroker, createGroupCoordinator, createKafkaBroker } from "@nereus/kafka";
+import {
+  type GroupCoordinator,
+  type GroupOwnership,
+  type KafkaBroker,
+  type PartitionOwnership,
+  createGroupCoordinator,
+  createKafkaBroker,
+} from "@nereus/kafka";
 import type { BrokerConfig } from "../config/broker-config.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
@@ -23,13 +30,17 @@ export function advertisedHostOf(config: BrokerConfig): string {
   return config.kafka.advertisedHost ?? (wildcard(config.kafka.host) ? "127.0.0.1" : config.kafka.host);
 }
 
-/** Creates the group coordinator and the Kafka broker of `config`, advertised at the host and `advertisedPort`. */
+/**
+ * Creates the group coordinator and the Kafka broker of `config`, advertised at the host and `advertisedPort`; with
+ * `ownership` (cluster membership) they serve only the partitions and groups this broker holds.
+ */
 export function buildKafkaServices(
   config: BrokerConfig,
   storage: BrokerStorage,
   advertisedPort: number,
   logger: BrokerLogger,
   undo: StartupUndo,
+  ownership?: PartitionOwnership & GroupOwnership,
 ): KafkaServices {
   const advertisedHost = advertisedHostOf(config);
   const coordinator = createGroupCoordinator({
@@ -42,6 +53,7 @@ export function buildKafkaServices(
     minSessionTimeoutMs: config.groups.minSessionTimeoutMs,
     maxSessionTimeoutMs: config.groups.maxSessionTimeoutMs,
     logger,
+    ...(ownership === undefined ? {} : { ownership }),
   });
   undo.push(() => coordinator.close());
   const broker = createKafkaBroker({
@@ -71,6 +83,7 @@ export function buildKafkaServices(
       tailCacheMaxBytes: config.kafka.tailCacheMaxBytes,
     },
     logger,
+    ...(ownership === undefined ? {} : { ownership }),
   });
   undo.push(() => broker.close());
   return { coordinator, broker };

@@ -7,6 +7,7 @@ import type { TopicRegistry } from "../topics/topic-registry.js";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerMetrics } from "./broker-metrics.js";
 import type { BrokerIdentity } from "./kafka-api-handler.js";
+import type { PartitionOwnership } from "./partition-ownership.js";
 import type { TokenBucket } from "./token-bucket.js";
 
 /** Broker-wide settings the handlers apply. */
@@ -44,4 +45,6 @@ export interface BrokerServices {
   readonly metrics: BrokerMetrics;
   readonly logger: KafkaBrokerLogger;
   readonly clock: () => number;
+  /** Partition leadership among the cluster's live brokers; absent: this broker leads every partition. */
+  readonly ownership: PartitionOwnership | undefined;
 }

@@ -22,6 +22,7 @@ import {
 } from "./check-broker-options.js";
 import { createMeteredPartitionLogs } from "./metered-partition-logs.js";
 import type { BrokerServices, LogDirectory } from "./broker-services.js";
+import type { PartitionOwnership } from "./partition-ownership.js";
 import type { BrokerIdentity, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
 import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
 import { TokenBucket } from "./token-bucket.js";
@@ -87,6 +88,8 @@ export interface KafkaBrokerOptions {
   readonly logDir?: LogDirectory;
   /** Wall clock in ms (default Date.now). */
   readonly clock?: () => number;
+  /** Partition leadership shared with other brokers (default: this broker leads every partition). */
+  readonly ownership?: PartitionOwnership;
 }
 
 /** A running broker. */
@@ -97,6 +100,11 @@ export interface KafkaBroker extends AsyncDisposable {
   readonly metrics: KafkaBrokerMetrics;
   /** A new connection; `peer` is only used in logs and request contexts. */
   openConnection(peer: string): KafkaConnection;
+  /**
+   * Forgets the cached state of a partition this broker no longer leads (its log end and producer state are
+   * reloaded from storage if it leads the partition again).
+   */
+  releasePartition(topicId: string, partition: number): void;
   /** Runs a retention sweep now (or joins the running one): every topic's records older than `retention.ms` go. */
   enforceRetention(): Promise<RetentionSweep>;
   /** Closes every connection, waits for running appends, writes producer-state checkpoints. Idempotent. */
@@ -158,6 +166,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     metrics,
     logger,
     clock,
+    ownership: options.ownership,
   };
 
   const retention = new RetentionTask({
@@ -194,6 +203,9 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     identity,
     topics,
     metrics,
+    releasePartition(topicId: string, partition: number): void {
+      partitionLogs.invalidatePartition(topicId, partition);
+    },
     enforceRetention(): Promise<RetentionSweep> {
       if (closed !== undefined)
         return Promise.reject(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));

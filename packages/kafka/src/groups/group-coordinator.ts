@@ -1,4 +1,5 @@
-// The classic consumer-group coordinator of one broker: FindCoordinator (this node coordinates every group),
+// The classic consumer-group coordinator of one broker: FindCoordinator (this node coordinates every group, or, with
+// group ownership shared among brokers, each group's owner; a group this broker does not hold answers NOT_COORDINATOR),
 // JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, OffsetDelete, DescribeGroups, ListGroups and
 // DeleteGroups.
 // Membership lives in memory (ConsumerGroup, one per active group; a restart forces a rebalance); committed
@@ -16,6 +17,7 @@ import { CommittedOffsetStore, type GroupOffsets, type OffsetToCommit } from "./
 import { ConsumerGroup, type GroupState, type GroupSummary } from "./consumer-group.js";
 import { type GroupClock, systemGroupClock } from "./group-clock.js";
 import type { JoinOutcome, SyncOutcome } from "./group-member.js";
+import type { GroupOwnership } from "./group-ownership.js";
 
 /** The request of API key `K`. */
 export type RequestOf<K extends KafkaRequest["apiKey"]> = Extract<KafkaRequest, { apiKey: K }>;
@@ -60,6 +62,8 @@ export interface GroupCoordinatorOptions {
   /** Kafka's offset.metadata.max.bytes (default 4,096 UTF-8 bytes). */
   readonly maxOffsetMetadataBytes?: number;
   readonly logger?: GroupCoordinatorLogger;
+  /** Group ownership shared with other brokers (default: this broker coordinates every group). */
+  readonly ownership?: GroupOwnership;
 }
 
 /** The part of the broker's request context the group handlers use (the broker's RequestContext fits). */
@@ -143,17 +147,67 @@ export class GroupCoordinator implements AsyncDisposable {
   /** One handler per group API, for the broker's `groupHandlers`. */
   readonly handlers: GroupApiHandlers = {
     FindCoordinator: { handle: (_context, request) => Promise.resolve(this.findCoordinator(request)) },
-    JoinGroup: { handle: (context, request) => this.joinGroup(request, clientOf(context)) },
-    SyncGroup: { handle: (_context, request) => this.syncGroup(request) },
-    Heartbeat: { handle: (_context, request) => Promise.resolve(this.heartbeat(request)) },
-    LeaveGroup: { handle: (_context, request) => Promise.resolve(this.leaveGroup(request)) },
-    OffsetCommit: { handle: (context, request) => this.offsetCommit(request, clientOf(context)) },
-    OffsetFetch: { handle: (_context, request) => this.offsetFetch(request) },
-    DescribeGroups: { handle: (_context, request) => this.describeGroups(request) },
+    JoinGroup: {
+      handle: (context, request) =>
+        this.#claimed([request.body.groupId], () => this.joinGroup(request, clientOf(context))),
+    },
+    SyncGroup: { handle: (_context, request) => this.#claimed([request.body.groupId], () => this.syncGroup(request)) },
+    Heartbeat: { handle: (_context, request) => this.#claimed([request.body.groupId], () => this.heartbeat(request)) },
+    LeaveGroup: {
+      handle: (_context, request) => this.#claimed([request.body.groupId], () => this.leaveGroup(request)),
+    },
+    OffsetCommit: {
+      handle: (context, request) =>
+        this.#claimed([request.body.groupId], () => this.offsetCommit(request, clientOf(context))),
+    },
+    OffsetFetch: {
+      handle: (_context, request) =>
+        this.#claimed(
+          request.apiVersion >= 8 ? request.body.groups.map((group) => group.groupId) : [request.body.groupId],
+          () => this.offsetFetch(request),
+        ),
+    },
+    DescribeGroups: {
+      handle: (_context, request) => this.#claimed(request.body.groups, () => this.describeGroups(request)),
+    },
     ListGroups: { handle: (_context, request) => this.listGroups(request) },
-    DeleteGroups: { handle: (_context, request) => this.deleteGroups(request) },
-    OffsetDelete: { handle: (_context, request) => this.offsetDelete(request) },
+    DeleteGroups: {
+      handle: (_context, request) => this.#claimed(request.body.groupsNames, () => this.deleteGroups(request)),
+    },
+    OffsetDelete: {
+      handle: (_context, request) => this.#claimed([request.body.groupId], () => this.offsetDelete(request)),
+    },
   };
+
+  /** Claims the groups this broker coordinates (with shared ownership), then answers. */
+  async #claimed<T>(groupIds: readonly string[], answer: () => T | Promise<T>): Promise<T> {
+    const ownership = this.#options.ownership;
+    if (ownership !== undefined) await Promise.all(groupIds.map((groupId) => ownership.claimGroup(groupId)));
+    return answer();
+  }
+
+  /**
+   * Why a request about `groupId` is refused before anything else: COORDINATOR_NOT_AVAILABLE once closed,
+   * NOT_COORDINATOR for a (named) group another broker coordinates; undefined when it may be served.
+   */
+  #refusal(groupId: string): number | undefined {
+    if (this.#closed) return KafkaErrorCode.COORDINATOR_NOT_AVAILABLE;
+    const ownership = this.#options.ownership;
+    if (ownership !== undefined && groupId !== "" && !ownership.holdsGroup(groupId))
+      return KafkaErrorCode.NOT_COORDINATOR;
+    return undefined;
+  }
+
+  /**
+   * Drops the in-memory state of a group another broker coordinates now: parked JoinGroup/SyncGroup requests are
+   * answered NOT_COORDINATOR, and its members rejoin on the new coordinator. Committed offsets stay in metadata.
+   */
+  releaseGroup(groupId: string): void {
+    const group = this.#groups.get(groupId);
+    if (group === undefined) return;
+    this.#groups.delete(groupId);
+    group.shutdown(KafkaErrorCode.NOT_COORDINATOR);
+  }
 
   get metrics(): GroupCoordinatorMetrics {
     let members = 0;
@@ -178,6 +232,7 @@ export class GroupCoordinator implements AsyncDisposable {
     const { host, nodeId, port } = this.#options;
     const answer = (
       keyType: number,
+      groupId: string,
     ): { errorCode: number; errorMessage: string | null; nodeId: number; host: string; port: number } => {
       if (this.#closed)
         return {
@@ -196,7 +251,25 @@ export class GroupCoordinator implements AsyncDisposable {
           port: -1,
         };
       }
-      return { errorCode: KafkaErrorCode.NONE, errorMessage: null, nodeId, host, port };
+      const ownership = this.#options.ownership;
+      if (ownership === undefined) return { errorCode: KafkaErrorCode.NONE, errorMessage: null, nodeId, host, port };
+      const owner = ownership.coordinatorOf(groupId);
+      if (owner === undefined) {
+        return {
+          errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE,
+          errorMessage: "no live broker",
+          nodeId: -1,
+          host: "",
+          port: -1,
+        };
+      }
+      return {
+        errorCode: KafkaErrorCode.NONE,
+        errorMessage: null,
+        nodeId: owner.nodeId,
+        host: owner.host,
+        port: owner.port,
+      };
     };
     if (request.apiVersion >= 4) {
       return {
@@ -206,10 +279,10 @@ export class GroupCoordinator implements AsyncDisposable {
         nodeId: 0,
         host: "",
         port: 0,
-        coordinators: request.body.coordinatorKeys.map((key) => ({ key, ...answer(request.body.keyType) })),
+        coordinators: request.body.coordinatorKeys.map((key) => ({ key, ...answer(request.body.keyType, key) })),
       };
     }
-    return { throttleTimeMs: 0, ...answer(request.body.keyType), coordinators: [] };
+    return { throttleTimeMs: 0, ...answer(request.body.keyType, request.body.key), coordinators: [] };
   }
 
   // ---- JoinGroup, SyncGroup, Heartbeat, LeaveGroup ---------------------------------------------------------------
@@ -228,7 +301,8 @@ export class GroupCoordinator implements AsyncDisposable {
           members: [],
         }),
       );
-    if (this.#closed) return fail(KafkaErrorCode.COORDINATOR_NOT_AVAILABLE);
+    const refusal = this.#refusal(body.groupId);
+    if (refusal !== undefined) return fail(refusal);
     if (body.groupId === "") return fail(KafkaErrorCode.INVALID_GROUP_ID);
     if (body.sessionTimeoutMs < this.#minSessionTimeoutMs || body.sessionTimeoutMs > this.#maxSessionTimeoutMs) {
       return fail(KafkaErrorCode.INVALID_SESSION_TIMEOUT);
@@ -255,9 +329,10 @@ export class GroupCoordinator implements AsyncDisposable {
 
   async syncGroup(request: RequestOf<14>): Promise<ResponseBody<14>> {
     const body = request.body;
-    if (this.#closed)
+    const refusal = this.#refusal(body.groupId);
+    if (refusal !== undefined)
       return syncResponse({
-        errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE,
+        errorCode: refusal,
         protocolType: null,
         protocolName: null,
         assignment: new Uint8Array(0),
@@ -284,7 +359,8 @@ export class GroupCoordinator implements AsyncDisposable {
 
   heartbeat(request: RequestOf<12>): ResponseBody<12> {
     const body = request.body;
-    if (this.#closed) return { throttleTimeMs: 0, errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE };
+    const refusal = this.#refusal(body.groupId);
+    if (refusal !== undefined) return { throttleTimeMs: 0, errorCode: refusal };
     const group = this.#groups.get(body.groupId);
     const errorCode =
       group === undefined
@@ -305,9 +381,10 @@ export class GroupCoordinator implements AsyncDisposable {
       : [{ memberId: body.memberId, groupInstanceId: null }];
     let codes: number[];
     let topLevel: number = KafkaErrorCode.NONE;
-    if (this.#closed) {
-      topLevel = KafkaErrorCode.COORDINATOR_NOT_AVAILABLE;
-      codes = leaving.map(() => KafkaErrorCode.COORDINATOR_NOT_AVAILABLE);
+    const refusal = this.#refusal(body.groupId);
+    if (refusal !== undefined) {
+      topLevel = refusal;
+      codes = leaving.map(() => refusal);
     } else if (body.groupId === "") {
       topLevel = KafkaErrorCode.INVALID_GROUP_ID;
       codes = leaving.map(() => KafkaErrorCode.INVALID_GROUP_ID);
@@ -413,7 +490,8 @@ export class GroupCoordinator implements AsyncDisposable {
   }
 
   #checkCommit(groupId: string, memberId: string, groupInstanceId: string | null, generationId: number): number {
-    if (this.#closed) return KafkaErrorCode.COORDINATOR_NOT_AVAILABLE;
+    const refusal = this.#refusal(groupId);
+    if (refusal !== undefined) return refusal;
     if (groupId === "") return KafkaErrorCode.INVALID_GROUP_ID;
     const group = this.#groups.get(groupId);
     if (group === undefined) return generationId < 0 ? KafkaErrorCode.NONE : KafkaErrorCode.ILLEGAL_GENERATION;
@@ -465,7 +543,8 @@ export class GroupCoordinator implements AsyncDisposable {
     groupId: string,
     topics: readonly { readonly name: string; readonly partitionIndexes: readonly number[] }[] | null,
   ): Promise<{ errorCode: number; topics: { name: string; partitions: OffsetFetchPartition[] }[] }> {
-    if (this.#closed) return { errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, topics: [] };
+    const refusal = this.#refusal(groupId);
+    if (refusal !== undefined) return { errorCode: refusal, topics: [] };
     if (groupId === "") return { errorCode: KafkaErrorCode.INVALID_GROUP_ID, topics: [] };
     const wanted =
       topics === null
@@ -528,7 +607,8 @@ export class GroupCoordinator implements AsyncDisposable {
       authorizedOperations: -2147483648,
     });
     const dead = { state: "Dead" as const, protocolType: "", protocolName: "", members: [] };
-    if (this.#closed) return described(KafkaErrorCode.COORDINATOR_NOT_AVAILABLE, dead);
+    const refusal = this.#refusal(groupId);
+    if (refusal !== undefined) return described(refusal, dead);
     if (groupId === "") return described(KafkaErrorCode.INVALID_GROUP_ID, dead);
     const group = this.#groups.get(groupId);
     if (group !== undefined) return described(KafkaErrorCode.NONE, group.summary());
@@ -619,7 +699,8 @@ export class GroupCoordinator implements AsyncDisposable {
   }
 
   async #deleteGroup(groupId: string): Promise<number> {
-    if (this.#closed) return KafkaErrorCode.COORDINATOR_NOT_AVAILABLE;
+    const refusal = this.#refusal(groupId);
+    if (refusal !== undefined) return refusal;
     if (groupId === "") return KafkaErrorCode.INVALID_GROUP_ID;
     return this.#serialized(groupId, async () => {
       const group = this.#groups.get(groupId);
@@ -656,7 +737,8 @@ export class GroupCoordinator implements AsyncDisposable {
       })),
     });
     const failed = (errorCode: number): ResponseBody<47> => ({ errorCode, throttleTimeMs: 0, topics: [] });
-    if (this.#closed) return failed(KafkaErrorCode.COORDINATOR_NOT_AVAILABLE);
+    const refusal = this.#refusal(groupId);
+    if (refusal !== undefined) return failed(refusal);
     if (groupId === "") return failed(KafkaErrorCode.INVALID_GROUP_ID);
     return this.#serialized(groupId, async () => {
       const group = this.#groups.get(groupId);

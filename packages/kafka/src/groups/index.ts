@@ -11,6 +11,7 @@ export {
   type GroupApiHandler,
   type GroupApiHandlers,
 } from "./group-coordinator.js";
+export type { GroupOwnership, CoordinatorEndpoint } from "./group-ownership.js";
 export { type GroupClock, type GroupTimer, systemGroupClock } from "./group-clock.js";
 export type { GroupOffsets } from "./committed-offset-store.js";
 export type { CommittedOffset } from "./committed-offset-codec.js";

@@ -163,6 +163,11 @@ export class PartitionLogs {
     for (const log of this.#logs.values()) if (log.topicName === topic.name) log.invalidate(topic.topicId);
   }
 
+  /** Drops the state of partition `partition` of the topic with id `topicId` (another broker leads it now). */
+  invalidatePartition(topicId: string, partition: number): void {
+    for (const log of this.#logs.values()) if (log.partition === partition) log.invalidate(topicId);
+  }
+
   /** Waits for running appends, then writes the producer-state checkpoints that are behind. */
   async close(): Promise<void> {
     const logs = [...this.#logs.values()];

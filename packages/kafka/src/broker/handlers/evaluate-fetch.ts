@@ -130,6 +130,9 @@ async function fetchPartition(
   if (partitionIndex < 0 || partitionIndex >= topic.partitionCount)
     return fail(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
   if (currentLeaderEpoch > 0) return fail(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);
+  const ownership = plan.services.ownership;
+  if (ownership !== undefined && !(await ownership.claimPartition(topic.topicId, partitionIndex)))
+    return fail(KafkaErrorCode.NOT_LEADER_OR_FOLLOWER);
   const log = plan.services.logs.get(topic.name, partitionIndex);
   try {
     const view = await log.view(topic);

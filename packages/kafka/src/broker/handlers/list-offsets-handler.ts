@@ -121,6 +121,9 @@ export function createListOffsetsHandler(services: BrokerServices): KafkaApiHand
               }
               if (partition.currentLeaderEpoch > PARTITION_LEADER_EPOCH)
                 return failed(KafkaErrorCode.UNKNOWN_LEADER_EPOCH);
+              const ownership = services.ownership;
+              if (ownership !== undefined && !(await ownership.claimPartition(topic.topicId, partition.partitionIndex)))
+                return failed(KafkaErrorCode.NOT_LEADER_OR_FOLLOWER);
               try {
                 return {
                   partitionIndex: partition.partitionIndex,

@@ -1,4 +1,5 @@
-// Metadata (3): one broker (this node) that leads every partition with leader epoch 0 (metadata-topic-answers.ts),
+// Metadata (3): the live brokers (this one alone without partition ownership) and each partition's leader, with
+// leader epoch 0 (metadata-topic-answers.ts),
 // topic ids from v10, and auto-creation of requested topics when both the broker and the request allow it (before v4
 // requests always allow it; resolve-metadata-topic.ts). v0 with an empty topic list and v1+ with a null list mean
 // every topic. A name (or id) requested twice is answered once, as Kafka does. Guard rails against a request naming
@@ -22,8 +23,8 @@ import type { RequestBody } from "../../protocol/supported-apis.js";
 type RequestedTopic = NonNullable<RequestBody<3>["topics"]>[number];
 
 export function createMetadataHandler(services: BrokerServices): KafkaApiHandler<3> {
-  const { identity } = services;
-  const describe = (topic: KafkaTopic): MetadataResponseTopic => describedTopic(identity, topic);
+  const { identity, ownership } = services;
+  const describe = (topic: KafkaTopic): MetadataResponseTopic => describedTopic(services, topic);
 
   return {
     async handle(context, request) {
@@ -79,9 +80,14 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
       }
       return {
         throttleTimeMs: 0,
-        brokers: [{ nodeId: identity.nodeId, host: identity.host, port: identity.port, rack: null }],
+        brokers: (ownership?.liveBrokers() ?? [identity]).map(({ nodeId, host, port }) => ({
+          nodeId,
+          host,
+          port,
+          rack: null,
+        })),
         clusterId: identity.clusterId,
-        controllerId: identity.nodeId,
+        controllerId: ownership?.controllerId() ?? identity.nodeId,
         topics,
         clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
       };

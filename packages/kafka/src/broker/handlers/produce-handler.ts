@@ -41,6 +41,9 @@ const REJECTION_CODES: Readonly<Record<RecordBatchRejection, number>> = {
   "invalid-offset-delta": KafkaErrorCode.INVALID_RECORD,
 };
 
+/** The answer for a partition another broker leads. */
+const NOT_HELD = "This broker does not lead this partition.";
+
 /** Inflates compressed batches for validation, each bounded by the storage core's entry limit. */
 const decompress = createBatchDecompressor({ maxInflatedBytes: MAX_ENTRY_BYTES });
 
@@ -156,7 +159,14 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
                     : checked.outcome,
                 );
               }
-              return ticket.submit({ topic, batch: checked.batch, header: checked.header, timeoutMs: body.timeoutMs });
+              const submit = (): Promise<ProduceOutcome> =>
+                ticket.submit({ topic, batch: checked.batch, header: checked.header, timeoutMs: body.timeoutMs });
+              if (services.ownership === undefined) return submit();
+              return services.ownership.claimPartition(topic.topicId, partition.index).then((held) => {
+                if (held) return submit();
+                ticket.cancel();
+                return { kind: "failed", errorCode: KafkaErrorCode.NOT_LEADER_OR_FOLLOWER, message: NOT_HELD };
+              });
             }),
           );
         }),
@@ -198,9 +208,10 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
               batchIndexErrorMessage: error.message,
             })),
             errorMessage: outcome.message,
-            currentLeader: isNotLeader
-              ? { leaderId: identity.nodeId, leaderEpoch: 0 }
-              : { leaderId: -1, leaderEpoch: -1 },
+            currentLeader:
+              isNotLeader && services.ownership === undefined
+                ? { leaderId: identity.nodeId, leaderEpoch: 0 }
+                : { leaderId: -1, leaderEpoch: -1 },
           };
         }),
       }));
@@ -208,9 +219,10 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
       return {
         responses,
         throttleTimeMs,
-        nodeEndpoints: notLeader
-          ? [{ nodeId: identity.nodeId, host: identity.host, port: identity.port, rack: null }]
-          : [],
+        nodeEndpoints:
+          notLeader && services.ownership === undefined
+            ? [{ nodeId: identity.nodeId, host: identity.host, port: identity.port, rack: null }]
+            : [],
       };
     },
   };

@@ -23,11 +23,10 @@ export async function resolveMetadataTopic(
   refusals: Refusals,
   signal: AbortSignal,
 ): Promise<MetadataResponseTopic> {
-  const { identity } = services;
   if (topicNameProblem(name) !== undefined) return failedTopic(name, KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
   try {
     const existing = await services.registry.lookup(name, signal);
-    if (existing !== undefined) return describedTopic(identity, existing);
+    if (existing !== undefined) return describedTopic(services, existing);
     if (!autoCreate) return failedTopic(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
     if (!services.autoCreations.tryTake()) {
       refusals.paced += 1;
@@ -48,13 +47,13 @@ export async function resolveMetadataTopic(
         topicId: outcome.topic.topicId,
         partitions: outcome.topic.partitionCount,
       });
-      return describedTopic(identity, outcome.topic);
+      return describedTopic(services, outcome.topic);
     }
     if (outcome.reason === "exists") {
       const created = await services.registry.lookup(name, signal);
       return created === undefined
         ? failedTopic(name, KafkaErrorCode.LEADER_NOT_AVAILABLE)
-        : describedTopic(identity, created);
+        : describedTopic(services, created);
     }
     if (outcome.reason === "collision") return failedTopic(name, KafkaErrorCode.INVALID_TOPIC_EXCEPTION);
     if (outcome.reason === "partition-limit") {

@@ -1,0 +1,25 @@
+// Which broker coordinates each consumer group when several brokers share one cluster. Without it, the coordinator
+// answers every group itself. With it, FindCoordinator names each group's owner among the live brokers and the group
+// APIs are served only for groups this broker holds; the others answer NOT_COORDINATOR so that clients look the
+// coordinator up again. Group membership lives in the coordinator's memory: when a group moves, its members rejoin
+// on the new coordinator (a new generation), and its committed offsets, stored in metadata, carry over.
+
+/** A broker as clients reach it. */
+export interface CoordinatorEndpoint {
+  readonly nodeId: number;
+  readonly host: string;
+  readonly port: number;
+}
+
+/**
+ * The coordinator's view of group ownership. Invariant: `holdsGroup` is true only between a successful `claimGroup`
+ * and the group's release (the implementation guarantees no two live brokers hold one group at once).
+ */
+export interface GroupOwnership {
+  /** The broker that coordinates `groupId`, or undefined while no broker is live. */
+  coordinatorOf(groupId: string): CoordinatorEndpoint | undefined;
+  /** True while this broker holds the group. */
+  holdsGroup(groupId: string): boolean;
+  /** Claims the group when this broker is its coordinator and does not hold it yet; resolves whether it holds it. */
+  claimGroup(groupId: string): Promise<boolean>;
+}
