@@ -395,9 +395,14 @@ class History {
   }
 }
 
-/** A transaction of the collector (it writes journal entries). */
+/** Deletes only a collector sends (appends and the materialization worker never delete these records). */
+const COLLECTED_RECORD = /\/(commit-log|committed-appends|offset-index|generation-index|protections)\//;
+
+/** A transaction of the collector: it writes journal entries, or deletes records below the trim or protections. */
 function isReclamationTxn(request: TxnRequest): boolean {
-  return request.writes.some((write) => write.key.includes("/reclamation/v1/"));
+  return request.writes.some(
+    (write) => write.key.includes("/reclamation/v1/") || (write.type === "delete" && COLLECTED_RECORD.test(write.key)),
+  );
 }
 
 function nextTurn(): Promise<void> {
