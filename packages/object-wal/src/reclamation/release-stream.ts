@@ -28,6 +28,7 @@ const GET_MANY_BATCH = 128;
 
 /** One release: what its transaction part compares and writes, and the protection it removes (if any). */
 interface ReleaseItem {
+  readonly kind: "trimmed" | "retired" | "generation" | "leftover";
   readonly compares: RevisionCompare[];
   readonly writes: WriteOp[];
   /** The protection this release removes, with the journal entry the removal writes. */
@@ -36,6 +37,12 @@ interface ReleaseItem {
 
 /** What one release step did. */
 export interface ReleaseOutcome {
+  /** Trimmed commits whose records this step deleted. */
+  readonly commitsTrimmed: number;
+  /** Commits above the trim whose target this step released. */
+  readonly commitsRetired: number;
+  /** Generation entries this step deleted (with their targets). */
+  readonly generationsReleased: number;
   /** Targets whose protection this step removed. */
   readonly targetsReleased: number;
   /** Metadata records deleted (records and protections). */
@@ -66,7 +73,7 @@ export async function releaseStream(context: ReclamationContext, inputs: Release
   const journaled = new Set(inputs.journaled);
   for (const item of items) {
     const protection = item.protection !== undefined && existing.has(item.protection.key) ? item.protection : undefined;
-    const part: ReleaseItem = { compares: [...item.compares], writes: [...item.writes], protection };
+    const part: ReleaseItem = { kind: item.kind, compares: [...item.compares], writes: [...item.writes], protection };
     if (protection !== undefined) {
       part.writes.push({ type: "delete", key: protection.key });
       const hash = objectKeyHash(protection.target.objectKey);
@@ -89,8 +96,7 @@ export async function releaseStream(context: ReclamationContext, inputs: Release
     writes += part.writes.length;
   }
   if (batch.length > 0) batches.push(batch);
-  let targetsReleased = 0;
-  let recordsDeleted = 0;
+  const applied: ReleaseItem[] = [];
   let conflicts = 0;
   for (const parts of batches) {
     const result = await context.metadata.txn(
@@ -104,14 +110,21 @@ export async function releaseStream(context: ReclamationContext, inputs: Release
       conflicts += 1;
       break;
     }
-    targetsReleased += parts.filter((part) => part.protection !== undefined).length;
-    recordsDeleted += parts.reduce(
-      (sum, part) => sum + part.writes.filter((write) => write.type === "delete").length,
-      0,
-    );
+    applied.push(...parts);
     await context.hooks.afterRelease?.(inputs.streamId);
   }
-  return { targetsReleased, recordsDeleted, conflicts };
+  const counted = (kind: ReleaseItem["kind"]): number => applied.filter((part) => part.kind === kind).length;
+  return {
+    commitsTrimmed: counted("trimmed"),
+    commitsRetired: counted("retired"),
+    generationsReleased: counted("generation"),
+    targetsReleased: applied.filter((part) => part.protection !== undefined).length,
+    recordsDeleted: applied.reduce(
+      (sum, part) => sum + part.writes.filter((write) => write.type === "delete").length,
+      0,
+    ),
+    conflicts,
+  };
 }
 
 function buildItems(context: ReclamationContext, inputs: ReleaseInputs): ReleaseItem[] {
@@ -121,6 +134,7 @@ function buildItems(context: ReclamationContext, inputs: ReleaseInputs): Release
   for (const stored of plan.trimmed) {
     const intent = stored.record;
     items.push({
+      kind: "trimmed",
       compares: [],
       writes: trimmedCommitDeletes(keyspace, intent),
       protection: protectionOf(
@@ -136,6 +150,7 @@ function buildItems(context: ReclamationContext, inputs: ReleaseInputs): Release
   for (const released of plan.generations) {
     const { stored } = released;
     items.push({
+      kind: "generation",
       compares: [{ key: stored.key, modRevision: stored.revision }, ...coverCompares(released)],
       writes: [{ type: "delete", key: stored.key }],
       protection: protectionOf(context, streamId, "VISIBLE_GENERATION", stored.key, stored.record.readTarget),
@@ -143,6 +158,7 @@ function buildItems(context: ReclamationContext, inputs: ReleaseInputs): Release
   }
   for (const leftover of plan.leftovers) {
     items.push({
+      kind: "leftover",
       compares: [{ key: leftover.key, modRevision: leftover.revision }],
       writes: [{ type: "delete", key: leftover.key }],
       protection: undefined,
@@ -154,6 +170,7 @@ function buildItems(context: ReclamationContext, inputs: ReleaseInputs): Release
 function retiredItem(context: ReclamationContext, streamId: string, released: Released<CommitIntent>): ReleaseItem {
   const intent = released.stored.record;
   return {
+    kind: "retired",
     compares: coverCompares(released),
     writes: [],
     protection: protectionOf(

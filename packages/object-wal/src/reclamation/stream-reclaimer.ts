@@ -70,8 +70,11 @@ export interface StreamReclaimerOptions {
 /** What one run of one stream did. */
 export interface ReclamationRunReport {
   readonly streamId: string;
-  /** Why the run did nothing: another live writer owns the stream, or it does not exist. */
-  readonly skipped?: "not-owner" | "not-found";
+  /**
+   * Why the run did nothing: another live writer owns the stream, it does not exist, or neither its head nor its
+   * materialization record changed since a run of this collector found nothing to do.
+   */
+  readonly skipped?: "not-owner" | "not-found" | "unchanged";
   /** Offsets below this were released (the trim offset, or everything for a deleted stream). */
   readonly floor: number;
   readonly commitsTrimmed: number;
@@ -96,6 +99,8 @@ export class StreamReclaimer implements AsyncDisposable {
   readonly #registry: StreamRegistry;
   readonly #logger: ReclamationLogger | undefined;
   readonly #intervalMs: number;
+  /** Stream → revisions of its head and materialization record when a run found nothing to do (a hint). */
+  readonly #idle = new Map<string, string>();
   /** Runs in flight by stream (a second caller joins the first). */
   readonly #running = new Map<string, Promise<ReclamationRunReport>>();
   readonly #closing = new AbortController();
@@ -194,6 +199,12 @@ export class StreamReclaimer implements AsyncDisposable {
 
   async #collect(streamId: string, tally: RunTally, signal: AbortSignal): Promise<void> {
     const context = this.#context;
+    const memo = await this.#memo(streamId, signal);
+    if (this.#idle.get(streamId) === memo) {
+      tally.skipped = "unchanged";
+      return;
+    }
+    this.#idle.delete(streamId);
     const records = await loadStreamRecords(context.metadata, context.keyspace, streamId, signal);
     if (!this.#drivesHere(records.head)) {
       tally.skipped = "not-owner";
@@ -203,9 +214,6 @@ export class StreamReclaimer implements AsyncDisposable {
     let journal = await loadJournal(context.metadata, context.cluster, streamId, signal);
     const plan = planRelease({ ...records, busy: busyRanges(materialization), handles });
     tally.floor = plan.floor;
-    tally.commitsTrimmed = plan.trimmed.length;
-    tally.commitsRetired = plan.retired.length;
-    tally.generationsReleased = plan.generations.length;
     const released = await releaseStream(context, {
       streamId,
       plan,
@@ -216,6 +224,9 @@ export class StreamReclaimer implements AsyncDisposable {
     context.stats.targetsReleased += released.targetsReleased;
     context.stats.metadataRecordsDeleted += released.recordsDeleted;
     context.stats.conflicts += released.conflicts;
+    tally.commitsTrimmed = released.commitsTrimmed;
+    tally.commitsRetired = released.commitsRetired;
+    tally.generationsReleased = released.generationsReleased;
     tally.targetsReleased = released.targetsReleased;
     tally.recordsDeleted = released.recordsDeleted;
     if (released.recordsDeleted > 0) journal = await loadJournal(context.metadata, context.cluster, streamId, signal);
@@ -234,6 +245,20 @@ export class StreamReclaimer implements AsyncDisposable {
         pending.reduce((sum, entry) => sum + entry.objectLength, 0),
       );
     }
+    // Nothing to do and nothing waiting: until the head or the materialization record changes, neither can change.
+    if (after.length === 0 && journal.length === 0 && released.conflicts === 0 && released.recordsDeleted === 0) {
+      if (this.#idle.size >= 100_000) this.#idle.clear();
+      this.#idle.set(streamId, memo);
+    }
+  }
+
+  /** The revisions of `streamId`'s head and materialization record ("unchanged" runs compare them). */
+  async #memo(streamId: string, signal: AbortSignal): Promise<string> {
+    const context = this.#context;
+    const headKey = context.keyspace.headKey(streamId);
+    const stateKey = context.states.key(streamId);
+    const found = await context.metadata.getMany([headKey, stateKey], { signal });
+    return `${String(found.get(headKey)?.modRevision ?? 0)}/${String(found.get(stateKey)?.modRevision ?? 0)}`;
   }
 
   /** Moves one journal entry as far as it goes now; its last state, or undefined once forgotten. */
