@@ -216,6 +216,16 @@ describe("StreamReclaimer", () => {
     expect(await streamKeys(stack, s)).toEqual(["head"]);
   });
 
+  it("skips a stream whose head and materialization record did not change since a run found nothing to do", async () => {
+    const { store, runtime } = open();
+    const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    await store.append(s, opaque("x"));
+    expect((await runtime.reclaimer.runStream(s)).skipped).toBeUndefined();
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ skipped: "unchanged" });
+    await store.trim(s, 1);
+    expect(await runtime.reclaimer.runStream(s)).toMatchObject({ commitsTrimmed: 1, objectsDeleted: 1 });
+  });
+
   it("skips a stream another live writer owns", async () => {
     const { stack, store } = open();
     const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
