@@ -216,6 +216,51 @@ describe("StreamReclaimer", () => {
     expect(await streamKeys(stack, s)).toEqual(["head"]);
   });
 
+  it("an append still committing a slice of an object that gets marked fails retryable, not committed; its retry succeeds", async () => {
+    const inner = new InMemoryObjectStore();
+    const stack = new ObjectWalStack(new InMemoryMetadataStore(), inner);
+    stacks.push(stack);
+    let paused: (() => void) | undefined;
+    let pausedAt: (() => void) | undefined;
+    const reached = new Promise<void>((resolve) => {
+      pausedAt = resolve;
+    });
+    const { store, runtime } = stack.open({
+      runtime: { flush: { lingerMs: 20 }, reclamation: { policy: IMMEDIATE } },
+      store: {
+        stepHooks: {
+          afterProtection: async (step) => {
+            if (!step.streamId.endsWith(late) || paused !== undefined) return;
+            await new Promise<void>((resolve) => {
+              paused = resolve;
+              pausedAt?.();
+            });
+          },
+        },
+      },
+    });
+    const a = (await store.createStream("a", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    const b = (await store.createStream("b", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
+    const late = b.slice(-8);
+    const lateAppend = store.append(b, opaque("b0")).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await store.append(a, opaque("a0"));
+    await reached;
+    const objects = await walKeys(inner);
+    expect(objects).toHaveLength(1);
+    const [shared] = objects;
+    await store.trim(a, 1);
+    // `b`'s slice has no protection yet: the object is marked (and, with no grace, deleted) under it.
+    expect(await runtime.reclaimer.runStream(a)).toMatchObject({ objectsDeleted: 1 });
+    paused?.();
+    expect(await lateAppend).toMatchObject({ outcome: "KNOWN_NOT_COMMITTED", retryable: true });
+    expect(await walKeys(inner)).not.toContain(shared);
+    await store.append(b, opaque("b0 again"));
+    expect(await stack.readAll(store, b)).toEqual([[0, 1, "b0 again"]]);
+  });
+
   it("skips a stream whose head and materialization record did not change since a run found nothing to do", async () => {
     const { store, runtime } = open();
     const s = (await store.createStream("s", { profile: "OBJECT_WAL_SYNC_OBJECT" })).streamId;
