@@ -7,6 +7,7 @@
 import { CANONICAL_STORAGE_PROFILES } from "@nereus/core";
 import { z } from "zod";
 import { BookKeeperConfigSchema } from "./bookkeeper-config.js";
+import { ReclamationConfigSchema } from "./reclamation-config.js";
 import { type StorageServices, unservedProfileReason } from "./served-profiles.js";
 
 const port = z.int().min(0).max(65_535);
@@ -262,6 +263,8 @@ export const BrokerConfigSchema = z.strictObject({
         .optional(),
       /** The BookKeeper cluster of the BookKeeper profiles (absent: the broker serves the Object WAL profiles only). */
       bookkeeper: BookKeeperConfigSchema.optional(),
+      /** The storage collector: deletes the objects trims and deleted topics left unneeded (reclamation-config.ts). */
+      reclamation: ReclamationConfigSchema.prefault({}),
     })
     .superRefine((storage, context) => {
       const reason = unservedProfileReason(servedStorage(storage), storage.defaultProfile);

@@ -1,12 +1,13 @@
-// Start-up step 4: the broker-wide metrics — the Kafka broker's and the group coordinator's families, storage,
-// uptime, the runtime (event loop, GC) and the constant info gauge with the broker's identity. The process's
-// standard metrics (CPU, memory, heap) are prom-client's defaults (metrics/broker-registry.ts). The runtime
+// Start-up step 4: the broker-wide metrics — the Kafka broker's and the group coordinator's families, storage, the
+// storage collector, uptime, the runtime (event loop, GC) and the constant info gauge with the broker's identity. The
+// process's standard metrics (CPU, memory, heap) are prom-client's defaults (metrics/broker-registry.ts). The runtime
 // observers are registered for undo. The names and their meaning are listed in docs/metrics.md.
 import type { GroupCoordinator, KafkaBroker } from "@nereus/kafka";
 import { Gauge, type Registry } from "prom-client";
 import type { BrokerConfig } from "../config/broker-config.js";
 import { registerGaugeReading } from "../metrics/broker-registry.js";
 import { registerCollectedFamilies } from "../metrics/collected-families.js";
+import { registerReclamationMetrics } from "../metrics/reclamation-metrics.js";
 import { registerRuntimeMetrics, type RuntimeMetrics } from "../metrics/runtime-metrics.js";
 import { registerStorageMetrics } from "../metrics/storage-metrics.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
@@ -25,6 +26,7 @@ export function registerBrokerMetrics(
   registerCollectedFamilies(metrics, () => broker.metrics.collect());
   registerCollectedFamilies(metrics, () => groupFamilies(coordinator));
   registerStorageMetrics(metrics, storage);
+  registerReclamationMetrics(metrics, storage.runtime.reclaimer.stats);
   registerGaugeReading(
     metrics,
     "nereus_broker_uptime_seconds",

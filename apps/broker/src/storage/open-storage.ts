@@ -2,7 +2,9 @@
 // directory or an S3 bucket), with `storage.bookkeeper` the BookKeeper client and WAL runtime (open-bookkeeper.ts),
 // the Object WAL runtime (multi-stream WAL writer, slice reader, completion coordinators, lag admission, background
 // materialization — which also copies BookKeeper ranges into object generations) and the stream store composed from
-// both WALs, behind the broker's profile gate (profile-guard.ts). Each step failing becomes a one-line StartupError
+// both WALs, behind the broker's profile gate (profile-guard.ts). With `storage.reclamation.enabled` the runtime's
+// collector runs in the background and right after each trim or delete (reclaim-after-trim.ts), sharing the stream
+// store's read pins. Each step failing becomes a one-line StartupError
 // naming what could not be reached; whatever opened before is closed again. A broker without BookKeeper refuses to
 // start on a cluster that has streams on a BookKeeper profile. `close()` closes in reverse order (stream store,
 // Object WAL runtime — which uploads pending WAL objects — BookKeeper runtime — which seals its ledgers — and client,
@@ -34,6 +36,8 @@ import { StartupError, reasonOf } from "../errors/startup-error.js";
 import { BookKeeperStreamMarks } from "./bookkeeper-stream-marks.js";
 import { type OpenedBookKeeper, openBookKeeper } from "./open-bookkeeper.js";
 import { guardProfiles } from "./profile-guard.js";
+import { followUpDelayMs, reclaimAfterTrim } from "./reclaim-after-trim.js";
+import { reclamationLogger } from "./reclamation-log.js";
 import { StorageWriteLog } from "./storage-write-log.js";
 
 export interface BrokerStorage {
@@ -310,6 +314,15 @@ function createObjectRuntime(
         : {}),
       onError: (error, streamId) => logger.warn("materialization failed", { streamId, error }),
     },
+    reclamation: {
+      enabled: config.storage.reclamation.enabled,
+      intervalMs: config.storage.reclamation.intervalMs,
+      policy: {
+        graceMs: config.storage.reclamation.graceMs,
+        minObjectAgeMs: config.storage.reclamation.minObjectAgeMs,
+      },
+      logger: reclamationLogger(logger),
+    },
   });
 }
 
@@ -334,6 +347,8 @@ function composeStreamStore(
     walReaders: [...objectSide.walReaders, ...(bookKeeperSide?.walReaders ?? [])],
     completionCoordinators: objectSide.completionCoordinators,
     admissionHooks: [...objectSide.admissionHooks, ...(bookKeeperSide?.admissionHooks ?? [])],
+    // The collector of this process never deletes an object a read of this store holds.
+    readPins: objectSide.readPins,
   });
 }
 
@@ -365,9 +380,14 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
   const store = composeStreamStore(config, writerId, metadata, runtime, bookkeeper);
   const marks = new BookKeeperStreamMarks(metadata, config.cluster);
   const guarded = guardProfiles(store, servedStorage(config.storage), marks);
+  const reclaiming = config.storage.reclamation.enabled
+    ? reclaimAfterTrim(guarded, runtime.reclaimer, { followUpMs: followUpDelayMs(runtime.reclaimer) })
+    : undefined;
+  const served = reclaiming?.store ?? guarded;
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
+      reclaiming?.stop();
       await closeQuietly("the stream store", logger, () => store.close());
       await closeQuietly("the Object WAL runtime", logger, () => runtime.close());
       if (bookkeeper !== undefined) await closeQuietly("the BookKeeper WAL", logger, () => bookkeeper.close());
@@ -391,13 +411,16 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     objectStore,
     runtime,
     bookkeeper,
-    store: options.instrument === undefined ? guarded : options.instrument(guarded),
+    store: options.instrument === undefined ? served : options.instrument(served),
     logDir: objects.logDir,
     summary: {
       ...metadataSummary,
       ...objects.summary,
       ...bookkeeper?.summary,
       materialization: materializationMode(config),
+      reclamation: config.storage.reclamation.enabled
+        ? `on (grace ${String(config.storage.reclamation.graceMs)} ms)`
+        : "off",
       cluster: config.cluster,
       writerId,
     },
