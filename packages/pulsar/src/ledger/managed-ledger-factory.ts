@@ -18,6 +18,7 @@ import { PartitionedTopicRegistry } from "../topics/partitioned-topic-registry.j
 import type { PulsarTopic } from "../topics/pulsar-topic.js";
 import { type TopicName, parseTopicName } from "../topics/topic-name.js";
 import { TopicRegistry } from "../topics/topic-registry.js";
+import { AppendSlots } from "./append-slots.js";
 import { topicNotFound } from "./ledger-errors.js";
 import { ManagedLedger, type ManagedLedgerLimits } from "./managed-ledger.js";
 
@@ -33,6 +34,8 @@ export interface ManagedLedgerFactoryOptions {
   readonly profilePolicy?: (topic: TopicName) => StorageProfileName | undefined;
   readonly cursorLimits?: Partial<CursorLimits>;
   readonly ledgerLimits?: Partial<ManagedLedgerLimits>;
+  /** Appends the factory's ledgers have in the store at once; the others wait (default 512). */
+  readonly maxAppendsInFlight?: number;
   /** Wall clock in milliseconds (tests pass a manual one). */
   readonly clock?: () => number;
 }
@@ -54,6 +57,7 @@ export class ManagedLedgerFactory implements AsyncDisposable {
   readonly #defaultProfile: StorageProfile;
   readonly #profilePolicy: ((topic: TopicName) => StorageProfileName | undefined) | undefined;
   readonly #ledgerLimits: Partial<ManagedLedgerLimits> | undefined;
+  readonly #appendSlots: AppendSlots;
   readonly #opening = new Map<string, Promise<ManagedLedger>>();
   #closed = false;
 
@@ -63,6 +67,7 @@ export class ManagedLedgerFactory implements AsyncDisposable {
     this.#profilePolicy = options.profilePolicy;
     this.#streams = options.streams;
     this.#ledgerLimits = options.ledgerLimits;
+    this.#appendSlots = new AppendSlots(options.maxAppendsInFlight);
     this.topics = new TopicRegistry({
       metadata: options.metadata,
       streams: options.streams,
@@ -160,7 +165,14 @@ export class ManagedLedgerFactory implements AsyncDisposable {
     if (topic === undefined) throw topicNotFound(name.fullName);
     const head = await this.#streams.getHead(topic.streamId, { signal });
     const cursors = await this.cursorStore.openStream(topic.streamId, { signal });
-    const ledger = new ManagedLedger({ topic, streams: this.#streams, cursors, head, limits: this.#ledgerLimits });
+    const ledger = new ManagedLedger({
+      topic,
+      streams: this.#streams,
+      cursors,
+      head,
+      limits: this.#ledgerLimits,
+      appendSlots: this.#appendSlots,
+    });
     if (this.#closed) {
       await ledger.close();
       throw closedError();

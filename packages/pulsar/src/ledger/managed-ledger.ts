@@ -1,11 +1,12 @@
 // The managed ledger of one open topic incarnation: Pulsar's storage contract over one core stream. One Pulsar entry
 // (a message or a batch, exactly as the producer framed it) is one opaque stream entry; its position is
 // (virtual ledger id, stream offset). Appends are admitted in call order, each expected at the next offset, and
-// settle in that order. An append of uncertain outcome fences writes until `recoverAppend` resolves it: committed,
-// the caller gets its original position; not committed, one failure. Any failed append fences writes until the
-// ledger re-read its end with nothing in flight, so no later entry of the same producer commits ahead of a
-// retried earlier one. The ledger owns the stream's cursors (one `StreamCursors`), exposed for the subscriptions;
-// trims go through their retention floor. It does not own the stream store.
+// settle in that order; at most as many as the shared append slots allow are in the store at once, the others wait
+// their turn (the store would refuse them). An append of uncertain outcome fences writes until `recoverAppend`
+// resolves it: committed, the caller gets its original position; not committed, one failure. Any failed append
+// fences writes until the ledger re-read its end with nothing in flight, so no later entry of the same producer
+// commits ahead of a retried earlier one. The ledger owns the stream's cursors (one `StreamCursors`), exposed for the
+// subscriptions; trims go through their retention floor. It does not own the stream store.
 import {
   AppendFailedError,
   type AppendResult,
@@ -18,6 +19,7 @@ import {
 import type { StreamCursors } from "@nereus/cursor";
 import type { PulsarTopic } from "../topics/pulsar-topic.js";
 import { ledgerClosed, ledgerFailed, ledgerTerminated, writeFenced } from "./ledger-errors.js";
+import { AppendSlots } from "./append-slots.js";
 import { LedgerSnapshot } from "./ledger-snapshot.js";
 import type { Position } from "./position.js";
 import { type LedgerBounds, PositionMapping } from "./position-mapping.js";
@@ -54,6 +56,8 @@ export interface ManagedLedgerOptions {
   /** The stream's head when the ledger opened. */
   readonly head: StreamHead;
   readonly limits?: Partial<ManagedLedgerLimits>;
+  /** Bounds the appends in flight in the store, shared with the factory's other ledgers (default: this ledger's). */
+  readonly appendSlots?: AppendSlots;
 }
 
 /**
@@ -124,6 +128,7 @@ export class ManagedLedger implements AsyncDisposable {
   readonly #limits: ManagedLedgerLimits;
   readonly #snapshot: LedgerSnapshot;
   readonly #gate: WriteGate;
+  readonly #slots: AppendSlots;
   readonly #tail = new TailWaiters();
   readonly #listeners = new Set<() => void>();
   readonly #closing = new AbortController();
@@ -147,6 +152,7 @@ export class ManagedLedger implements AsyncDisposable {
     this.#resyncDelay = this.#limits.retryMinDelayMs;
     this.#snapshot = new LedgerSnapshot(options.head);
     this.#gate = new WriteGate(options.head.committedEndOffset);
+    this.#slots = options.appendSlots ?? new AppendSlots();
     this.#observeState(options.head);
   }
 
@@ -324,17 +330,31 @@ export class ManagedLedger implements AsyncDisposable {
   async #append(entry: Uint8Array, admission: Admission, signal: AbortSignal | undefined): Promise<AppendResult> {
     let result: AppendResult;
     try {
-      result = await this.#streams.append(
-        this.streamId,
-        { payloadFormat: "PULSAR_ENTRY_BATCH", entries: [{ payload: entry, recordCount: 1 }] },
-        { expectedStartOffset: admission.expectedOffset, timeoutMs: this.#limits.appendTimeoutMs, signal },
-      );
+      result = await this.#storeAppend(entry, admission.expectedOffset, signal);
     } catch (error) {
       result = await this.#afterFailedAppend(error);
     }
     this.#checkResult(result, admission.expectedOffset, entry.length);
     this.#advanceEnd(result.committedEndOffset, result.cumulativeSize);
     return result;
+  }
+
+  /** The store's append of one entry at `expectedOffset`, once a slot is free (slots go in admission order). */
+  async #storeAppend(
+    entry: Uint8Array,
+    expectedOffset: number,
+    signal: AbortSignal | undefined,
+  ): Promise<AppendResult> {
+    await this.#slots.acquire();
+    try {
+      return await this.#streams.append(
+        this.streamId,
+        { payloadFormat: "PULSAR_ENTRY_BATCH", entries: [{ payload: entry, recordCount: 1 }] },
+        { expectedStartOffset: expectedOffset, timeoutMs: this.#limits.appendTimeoutMs, signal },
+      );
+    } finally {
+      this.#slots.release();
+    }
   }
 
   /** An append failed: recover an uncertain one (its original result, or a failure), else fence and rethrow. */
