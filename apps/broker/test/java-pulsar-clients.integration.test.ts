@@ -272,18 +272,19 @@ describe.each<StorageKind>(["embedded", "cluster"])("Java pulsar-client 4.2.4 on
     const sent = await produce(target, topic, { count: 100, batching: false });
     const shared = { type: "Shared", count: 100 };
     const [nacked, timedOut, deadLettered] = await Promise.all([
-      consume(target, topic, { ...shared, sub: "n", ack: "redelivered", nack: true, settleMs: 1_000 }),
-      consume(target, topic, { ...shared, sub: "t", ack: "redelivered", ackTimeoutMs: 1_000, settleMs: 1_500 }),
+      consume(target, topic, { ...shared, sub: "n", ack: "redelivered", nack: true, until: "acked" }),
+      consume(target, topic, { ...shared, sub: "t", ack: "redelivered", ackTimeoutMs: 1_000, until: "acked" }),
       // Always nacked: after maxRedeliverCount redeliveries the client moves the message to the dead-letter topic.
       consume(target, topic, {
         ...shared,
+        count: 300,
+        until: "deliveries",
         sub: "d",
         ack: "none",
         nack: true,
         nackDelayMs: 100,
         dlqMax: 2,
-        idleMs: 3_000,
-        settleMs: 60_000,
+        settleMs: 2_000,
       }),
     ]);
     for (const [run, first] of [

@@ -7,11 +7,13 @@
 //       PRODUCED <acknowledged>
 //   consume url= topic= sub= type= count= [consumers=1 ack=all|none|even|odd|redelivered nack=false
 //           ackTimeoutMs=0 nackDelayMs=200 dlqMax=0 batchIndexAck=false queue=1000 settleMs=500 idleMs=0
-//           leaveAfter=0 leaveUnacked=0 position=earliest pauseEvery=0 pauseMs=0]
+//           leaveAfter=0 leaveUnacked=0 position=earliest pauseEvery=0 pauseMs=0 until=received|acked|deliveries]
 //       RECV <consumer> <index> <messageId> <key> <sha> <redeliveryCount> <ack|nack|keep> <publishTime>;
 //       ACKED <consumer> <index> once the broker confirmed an ack, ACKFAIL <consumer> <index> when it did not;
 //       SUBSCRIBED once every consumer subscribed; LEFT <consumer>: the first consumer to receive leaveAfter
-//       messages kept the next leaveUnacked ones unacknowledged and closed; DONE <distinct> <deliveries>
+//       messages kept the next leaveUnacked ones unacknowledged and closed; DONE <distinct> <deliveries>. It stops
+//       settleMs after <count> distinct messages were received (until=acked: acknowledged; until=deliveries:
+//       <count> deliveries in all), or after idleMs without a message.
 //   seek url= topic= sub= seeks=<target>,... count=
 //       per target (id:<ledger>:<entry>:<partition>:<batch>[:inclusive] or time:<ms>) a new consumer (built
 //       startMessageIdInclusive with :inclusive) on subscription <sub>-<n> receives one message, seeks, prints
@@ -137,6 +139,8 @@ public final class JavaPulsarClients {
     long settleMs = opts.number("settleMs", 500);
     long idleMs = opts.number("idleMs", 0);
     Set<Long> distinct = ConcurrentHashMap.newKeySet();
+    Set<Long> acked = ConcurrentHashMap.newKeySet();
+    String until = opts.text("until", "received");
     AtomicLong deliveries = new AtomicLong();
     AtomicLong lastReceive = new AtomicLong(System.nanoTime());
     AtomicBoolean stop = new AtomicBoolean(false);
@@ -151,7 +155,7 @@ public final class JavaPulsarClients {
       String name = "c" + number;
       Thread thread = new Thread(() -> {
         try {
-          receiveLoop(consumer, name, opts, leaverChosen, stop, distinct, deliveries, lastReceive);
+          receiveLoop(consumer, name, opts, leaverChosen, stop, distinct, acked, deliveries, lastReceive);
         } catch (Throwable error) {
           synchronized (failures) {
             failures.add(error);
@@ -164,7 +168,12 @@ public final class JavaPulsarClients {
     long reachedAt = -1;
     while (failures.isEmpty()) {
       long now = System.nanoTime();
-      if (reachedAt < 0 && count >= 0 && distinct.size() >= count) reachedAt = now;
+      long reached = switch (until) {
+        case "acked" -> acked.size();
+        case "deliveries" -> deliveries.get();
+        default -> distinct.size();
+      };
+      if (reachedAt < 0 && count >= 0 && reached >= count) reachedAt = now;
       if (reachedAt >= 0 && now - reachedAt >= TimeUnit.MILLISECONDS.toNanos(settleMs)) break;
       if (idleMs > 0 && now - lastReceive.get() >= TimeUnit.MILLISECONDS.toNanos(idleMs)) break;
       Thread.sleep(20);
@@ -183,6 +192,7 @@ public final class JavaPulsarClients {
       AtomicBoolean leaverChosen,
       AtomicBoolean stop,
       Set<Long> distinct,
+      Set<Long> acked,
       AtomicLong deliveries,
       AtomicLong lastReceive)
       throws Exception {
@@ -207,6 +217,7 @@ public final class JavaPulsarClients {
           + (message.hasKey() ? message.getKey() : "-") + " " + sha(message.getValue()) + " "
           + message.getRedeliveryCount() + " " + verdict + " " + message.getPublishTime());
       distinct.add(index);
+      if (ack) acked.add(index);
       deliveries.incrementAndGet();
       if (ack) {
         acks.add(consumer.acknowledgeAsync(message.getMessageId()).whenComplete((done, error) ->
