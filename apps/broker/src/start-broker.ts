@@ -1,11 +1,11 @@
 // The composition root: data directory lock → storage stack (metadata, objects, Object WAL runtime, stream
-// store) → Kafka listener → Kafka broker with the group coordinator's handlers → the optional Pulsar listener and
-// broker over the same storage → metrics → admin HTTP, one step
-// module each under startup/. Start-up failures
-// are StartupErrors (one line) after undoing what was opened. `close()` is the graceful shutdown: stop
-// accepting, stop reading and let in-flight requests finish (bounded), close connections, the broker (which
-// waits for running appends and checkpoints producer state), the coordinator, the storage stack (pending WAL
-// uploads finish), the admin server, and release the lock.
+// store) → Kafka listener → cluster ownership (with membership on) → Kafka broker with the group coordinator's
+// handlers → the optional Pulsar listener and broker over the same storage → cluster registration → metrics →
+// admin HTTP, one step module each under startup/. Start-up failures are StartupErrors (one line) after undoing what
+// was opened. `close()` is the graceful shutdown: hand partitions and groups over to the other live brokers
+// (membership on), stop accepting, stop reading and let in-flight requests finish (bounded), close connections, the
+// broker (which waits for running appends and checkpoints producer state), the coordinator, the storage stack
+// (pending WAL uploads finish), the admin server, and release the lock.
 import { NereusError } from "@nereus/core";
 import { Histogram, Registry } from "prom-client";
 import type { GroupCoordinator, KafkaBroker } from "@nereus/kafka";
