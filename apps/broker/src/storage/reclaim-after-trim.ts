@@ -1,9 +1,10 @@
 // Runs the storage collector of a stream as soon as its head moves back: right after a trim (Kafka retention,
-// DeleteRecords, a Pulsar trim) or a delete (DeleteTopics) through the broker's stream store, instead of waiting for
-// the next background pass. That run releases what the new head no longer needs and marks the objects nothing else
-// needs; while a run leaves objects marked or being deleted, another one follows once their grace period is over, so
-// they are deleted within about one grace period of the trim. Objects too young to be marked at the time are left to
-// the background passes.
+// DeleteRecords, a Pulsar trim) or a delete (DeleteTopics) through the broker's stream store. The background passes
+// only visit the streams registered for materialization (on the embedded store's default, only
+// OBJECT_WAL_ASYNC_OBJECT topics), so for the others these runs are what collects them. A run releases what the new
+// head no longer needs and marks the objects nothing else needs once they are old enough; while a run changes
+// anything, another follows once every object it released can be marked and every mark's grace period is over, so a
+// trimmed stream's objects are deleted within about two such periods.
 import type { StreamStore } from "@nereus/core";
 import type { ReclamationRunReport, StreamReclaimer } from "@nereus/object-wal";
 
@@ -21,15 +22,31 @@ export interface ReclaimingStreamStore {
   stop(): void;
 }
 
-/** The follow-up wait for `reclaimer`'s policy: its grace period and clock skew, plus a margin. */
+/**
+ * The follow-up wait for `reclaimer`'s policy: the longer of the grace period and the minimum object age, plus the
+ * clock skew and a margin (by then a released object can be marked, and a marked one deleted).
+ */
 export function followUpDelayMs(reclaimer: Pick<StreamReclaimer, "policy">): number {
-  return reclaimer.policy.graceMs + reclaimer.policy.clockSkewMs + FOLLOW_UP_MARGIN_MS;
+  const { graceMs, minObjectAgeMs, clockSkewMs } = reclaimer.policy;
+  return Math.max(graceMs, minObjectAgeMs) + clockSkewMs + FOLLOW_UP_MARGIN_MS;
+}
+
+/** Whether a run changed anything or left objects pending (then the stream may have more to do later). */
+function changedSomething(report: ReclamationRunReport): boolean {
+  return (
+    report.error !== undefined ||
+    report.pendingObjects > 0 ||
+    report.targetsReleased > 0 ||
+    report.metadataRecordsDeleted > 0 ||
+    report.objectsDeleted > 0
+  );
 }
 
 /**
  * Wraps `store` so that every successful `trim` and `delete` runs `reclaimer` on that stream (without waiting for
  * it: the trim's caller gets its answer first). Runs never throw (failures are in their reports, logged by the
- * reclaimer). Invariant: at most one follow-up timer per stream; none after `stop()`.
+ * reclaimer). A trim while a run of its stream is in flight runs the stream again once that run ends. Invariants: at
+ * most one run started here and one follow-up timer per stream; none after `stop()`.
  */
 export function reclaimAfterTrim(
   store: StreamStore,
@@ -37,13 +54,25 @@ export function reclaimAfterTrim(
   options: ReclaimAfterTrimOptions,
 ): ReclaimingStreamStore {
   const followUps = new Map<string, NodeJS.Timeout>();
+  /** Streams with a run in flight → whether their head moved again meanwhile (that run may not have seen it). */
+  const running = new Map<string, boolean>();
   let stopped = false;
   const run = (streamId: string): void => {
     if (stopped) return;
-    void reclaimer.runStream(streamId).then((report) => scheduleFollowUp(streamId, report));
+    if (running.has(streamId)) {
+      running.set(streamId, true);
+      return;
+    }
+    running.set(streamId, false);
+    void reclaimer.runStream(streamId).then((report) => {
+      const movedAgain = running.get(streamId) === true;
+      running.delete(streamId);
+      if (movedAgain) run(streamId);
+      else scheduleFollowUp(streamId, report);
+    });
   };
   const scheduleFollowUp = (streamId: string, report: ReclamationRunReport): void => {
-    if (stopped || report.pendingObjects === 0 || followUps.has(streamId)) return;
+    if (stopped || !changedSomething(report) || followUps.has(streamId)) return;
     const timer = setTimeout(() => {
       followUps.delete(streamId);
       run(streamId);
