@@ -2,7 +2,7 @@
 import { ErrorCode, NereusError } from "@nereus/core";
 
 /** A host and port clients connect to. */
-export interface Address {
+interface Address {
   readonly host: string;
   readonly port: number;
 }
