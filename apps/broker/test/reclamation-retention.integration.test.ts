@@ -31,14 +31,22 @@ interface Started {
   readonly metrics: () => Promise<string>;
 }
 
-/** A broker sweeping retention every 200 ms and collecting with a 500 ms grace; `walLingerMs` packs appends. */
-async function start(kind: StorageKind, walLingerMs?: number): Promise<Started> {
+/**
+ * A broker sweeping retention every 200 ms and collecting with a 500 ms grace. `walLingerMs` packs appends into
+ * shared WAL objects, `materialization` (default: the broker's) says whether generation objects are built.
+ */
+async function start(
+  kind: StorageKind,
+  options: { readonly walLingerMs?: number; readonly materialization?: "off" } = {},
+): Promise<Started> {
+  const { walLingerMs, materialization } = options;
   const { broker, kafka } = await fixture.start(kind, {
     topics: { retentionCheckIntervalMs: 200 },
     storage: {
       reclamation: { graceMs: 500, minObjectAgeMs: 0, intervalMs: 1_000 },
       ...(kind === "embedded" ? { objects: { kind: "filesystem", layout: "files" } } : {}),
       ...(walLingerMs === undefined ? {} : { walLingerMs }),
+      ...(materialization === undefined ? {} : { materialization }),
     },
   });
   const url = `http://127.0.0.1:${String(broker.broker.adminPort)}/metrics`;
@@ -180,8 +188,9 @@ describe.each<StorageKind>(["embedded", "cluster"])("storage reclamation on the 
   });
 
   test("DeleteTopics: objects shared with another topic stay until that topic is deleted too", async () => {
-    // A linger packs the records of both topics of one produce request into one WAL object.
-    const { kafka, config } = await start(kind, 50);
+    // A linger packs the records of both topics of one produce request into one WAL object; without generations
+    // (which would replace the WAL objects of the topic that stays) those shared objects are all that is left of it.
+    const { kafka, config } = await start(kind, { walLingerMs: 50, materialization: "off" });
     const first = `first-${randomBytes(4).toString("hex")}`;
     const second = `second-${randomBytes(4).toString("hex")}`;
     await createTopic(kafka, first);
