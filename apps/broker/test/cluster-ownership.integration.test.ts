@@ -1,7 +1,8 @@
 // Three brokers with cluster membership on one etcd + s3proxy (in this process): every broker reports the same three
 // live brokers, the same leader for each partition and the same coordinator for a group, spread over the brokers;
 // only the leader answers ListOffsets (the others NOT_LEADER_OR_FOLLOWER) and only the coordinator answers group
-// requests (the others NOT_COORDINATOR). A broker that closes hands its partitions to the survivors at once.
+// requests (the others NOT_COORDINATOR). A broker that closes hands its partitions to the survivors at once. On the
+// embedded storage, membership is refused at start-up.
 import { randomBytes } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
 import { afterEach, describe, expect, test } from "vitest";
@@ -70,6 +71,14 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+describe("cluster membership on the embedded storage", () => {
+  test("is refused at start-up: other brokers could not see this one", async () => {
+    await expect(
+      startInProcess(testConfig("embedded", { overrides: { membership: { enabled: true } } })),
+    ).rejects.toThrow(/membership.enabled needs the etcd metadata store/);
+  });
+});
 
 describe("cluster membership of three brokers on etcd + s3proxy", () => {
   test("leaders and coordinators agree and spread, only owners serve, a closing broker hands over", async () => {
