@@ -22,5 +22,3 @@ export const ReclamationConfigSchema = z.strictObject({
    */
   minObjectAgeMs: millis.default(60_000),
 });
-
-export type ReclamationConfig = z.infer<typeof ReclamationConfigSchema>;

@@ -22,7 +22,7 @@ function gauge(name: string, help: string, value: number): CollectedFamily {
 }
 
 /** The families of `stats` as of now (every family present even when zero). */
-export function reclamationFamilies(stats: ReclamationStats): CollectedFamily[] {
+function reclamationFamilies(stats: ReclamationStats): CollectedFamily[] {
   return [
     counter("nereus_reclamation_runs_total", "Collection runs of one stream started.", stats.runs),
     counter(
