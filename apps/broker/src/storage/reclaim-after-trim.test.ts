@@ -6,7 +6,8 @@ import type { ReclamationRunReport } from "@nereus/object-wal";
 import { describe, expect, test } from "vitest";
 import { followUpDelayMs, reclaimAfterTrim } from "./reclaim-after-trim.js";
 
-const head = { streamId: "s-1" } as unknown as StreamHead;
+const head = { streamId: "s-1", profile: "OBJECT_WAL_SYNC_OBJECT" } as unknown as StreamHead;
+const bookKeeperHead = { streamId: "s-4", profile: "BOOKKEEPER_WAL_ONLY" } as unknown as StreamHead;
 
 function report(streamId: string, changes: Partial<ReclamationRunReport> = {}): ReclamationRunReport {
   return {
@@ -42,15 +43,15 @@ class ScriptedReclaimer {
   }
 }
 
-function fakeStore(calls: string[]): StreamStore {
+function fakeStore(calls: string[], answer: StreamHead = head): StreamStore {
   return {
     trim: async (streamId: string, offset: number) => {
       calls.push(`trim ${streamId} ${String(offset)}`);
-      return head;
+      return answer;
     },
     delete: async (streamId: string) => {
       calls.push(`delete ${streamId}`);
-      return head;
+      return answer;
     },
     describe: () => "the real store",
   } as unknown as StreamStore;
@@ -111,6 +112,15 @@ describe("reclaimAfterTrim", () => {
     expect(reclaimer.runs).toEqual(["s-3"]);
     await wrapped.store.trim("s-3", 2);
     expect(reclaimer.runs).toEqual(["s-3"]);
+  });
+
+  test("trims of BookKeeper streams run nothing", async () => {
+    const reclaimer = new ScriptedReclaimer([]);
+    const wrapped = reclaimAfterTrim(fakeStore([], bookKeeperHead), reclaimer, { followUpMs: 10 });
+    expect(await wrapped.store.trim("s-4", 5)).toBe(bookKeeperHead);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(reclaimer.runs).toEqual([]);
+    wrapped.stop();
   });
 
   test("the follow-up waits for the longer of grace and minimum age, plus the skew and a margin", () => {

@@ -5,7 +5,7 @@
 // head no longer needs and marks the objects nothing else needs once they are old enough; while a run changes
 // anything, another follows once every object it released can be marked and every mark's grace period is over, so a
 // trimmed stream's objects are deleted within about two such periods.
-import type { StreamStore } from "@nereus/core";
+import type { StreamHead, StreamStore } from "@nereus/core";
 import type { ReclamationRunReport, StreamReclaimer } from "@nereus/object-wal";
 
 /** Extra wait after the grace period and the clock skew before the follow-up run. */
@@ -31,6 +31,11 @@ export function followUpDelayMs(reclaimer: Pick<StreamReclaimer, "policy">): num
   return Math.max(graceMs, minObjectAgeMs) + clockSkewMs + FOLLOW_UP_MARGIN_MS;
 }
 
+/** Whether the Object WAL collector looks after `head`'s stream (BookKeeper ledgers are not collected). */
+function objectWalStream(head: StreamHead): boolean {
+  return head.profile === "OBJECT_WAL_SYNC_OBJECT" || head.profile === "OBJECT_WAL_ASYNC_OBJECT";
+}
+
 /** Whether a run changed anything or left objects pending (then the stream may have more to do later). */
 function changedSomething(report: ReclamationRunReport): boolean {
   return (
@@ -43,7 +48,7 @@ function changedSomething(report: ReclamationRunReport): boolean {
 }
 
 /**
- * Wraps `store` so that every successful `trim` and `delete` runs `reclaimer` on that stream (without waiting for
+ * Wraps `store` so that every successful `trim` and `delete` of an Object WAL stream runs `reclaimer` on it (without waiting for
  * it: the trim's caller gets its answer first). Runs never throw (failures are in their reports, logged by the
  * reclaimer). A trim while a run of its stream is in flight runs the stream again once that run ends. Invariants: at
  * most one run started here and one follow-up timer per stream; none after `stop()`.
@@ -82,12 +87,12 @@ export function reclaimAfterTrim(
   };
   const trim: StreamStore["trim"] = async (streamId, ...rest) => {
     const head = await store.trim(streamId, ...rest);
-    run(streamId);
+    if (objectWalStream(head)) run(streamId);
     return head;
   };
   const remove: StreamStore["delete"] = async (streamId, ...rest) => {
     const head = await store.delete(streamId, ...rest);
-    run(streamId);
+    if (objectWalStream(head)) run(streamId);
     return head;
   };
   const wrapped = new Proxy(store, {
