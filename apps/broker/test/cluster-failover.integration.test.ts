@@ -4,7 +4,8 @@
 // the kill until a round of sends started after it, one record for every partition, is acknowledged: the
 // victim's partitions have moved to the survivors. Afterwards every acknowledged record is in the log exactly once,
 // and the group consumed all of them, resuming from committed offsets after each move (not from the beginning).
-// Rounds: NEREUS_CLUSTER_KILLS (default 3).
+// Kill rounds: NEREUS_CLUSTER_KILLS (default 3). The same with a rolling restart: each broker stopped with SIGTERM
+// (it hands its partitions and groups over first) and started again, with no send failing.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type Consumer, Kafka, logLevel, type Producer } from "kafkajs";
@@ -47,6 +48,8 @@ function client(brokers: string[], clientId: string): Kafka {
 interface ProduceLog {
   readonly acknowledged: string[];
   readonly sends: { sentAt: number; ackedAt: number }[];
+  /** The error a send failed with (the loop stops): a non-retriable error, or retries exhausted. */
+  failure?: unknown;
 }
 
 /** Sends one record to every partition per round until `stop()`; resolves its log when stopped. */
@@ -68,7 +71,9 @@ function produceLoop(producer: Producer, topic: string): { log: ProduceLog; stop
       log.sends.push({ sentAt, ackedAt: Date.now() });
       log.acknowledged.push(...values);
     }
-  })();
+  })().catch((error: unknown) => {
+    log.failure = error;
+  });
   return {
     log,
     stop: async () => {
@@ -83,9 +88,21 @@ function percentile(values: readonly number[], fraction: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? Number.NaN;
 }
 
-describe("kill -9 of brokers in a three-broker cluster", () => {
+/** How a round takes a broker away: kill -9 of a partition's leader, or a graceful stop of each broker in turn. */
+interface Scenario {
+  readonly name: string;
+  readonly signal: NodeJS.Signals;
+  readonly rounds: number;
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  { name: "kill -9 of a partition leader", signal: "SIGKILL", rounds: KILLS },
+  { name: "rolling restart (SIGTERM) of every broker", signal: "SIGTERM", rounds: 3 },
+];
+
+describe.each(SCENARIOS)("$name in a three-broker cluster", ({ signal, rounds }) => {
   test(
-    `partitions and the group move within the lease TTL plus a bound (${String(KILLS)} kills)`,
+    `partitions and the group move within the lease TTL plus a bound (${String(rounds)} rounds)`,
     async () => {
       const cluster = `f${randomBytes(5).toString("hex")}`;
       const nodes = await Promise.all(
@@ -150,22 +167,34 @@ describe("kill -9 of brokers in a three-broker cluster", () => {
       const loop = produceLoop(producer, topic);
       const { log } = loop;
       const failovers: number[] = [];
+      /** `check`, unless a send failed: then that error. */
+      const producing =
+        (check: () => boolean): (() => boolean) =>
+        () => {
+          if (log.failure !== undefined) throw log.failure;
+          return check();
+        };
       try {
-        for (let round = 0; round < KILLS; round += 1) {
+        for (let round = 0; round < rounds; round += 1) {
           const before = log.acknowledged.length;
           await waitFor(
             "records acknowledged before the kill",
-            () => log.acknowledged.length >= before + 10 * PARTITIONS,
+            producing(() => log.acknowledged.length >= before + 10 * PARTITIONS),
           );
-          // The victim leads partition `round` (mod the partition count) in the current metadata.
+          // kill -9: the leader of partition `round` (mod the partition count); SIGTERM: each broker in turn.
           const metadata = await admin.fetchTopicMetadata({ topics: [topic] });
           const leader = metadata.topics[0]?.partitions.find((p) => p.partitionId === round % PARTITIONS)?.leader;
-          const node = nodes.find((candidate) => candidate.nodeId === leader)!;
+          const node =
+            signal === "SIGKILL"
+              ? nodes.find((candidate) => candidate.nodeId === leader)!
+              : nodes[round % nodes.length]!;
           const killedAt = Date.now();
-          await live.get(node.nodeId)!.stop("SIGKILL");
+          const exit = await live.get(node.nodeId)!.stop(signal);
+          if (signal === "SIGTERM") expect(exit.code).toBe(0);
           live.delete(node.nodeId);
-          await waitFor("a round of sends started after the kill to be acknowledged", () =>
-            log.sends.some((send) => send.sentAt > killedAt),
+          await waitFor(
+            "a round of sends started after the kill to be acknowledged",
+            producing(() => log.sends.some((send) => send.sentAt > killedAt)),
           );
           const failover = log.sends.find((send) => send.sentAt > killedAt)!.ackedAt - killedAt;
           failovers.push(failover);
@@ -175,7 +204,7 @@ describe("kill -9 of brokers in a three-broker cluster", () => {
         const before = log.acknowledged.length;
         await waitFor(
           "records acknowledged after the last restart",
-          () => log.acknowledged.length >= before + 10 * PARTITIONS,
+          producing(() => log.acknowledged.length >= before + 10 * PARTITIONS),
         );
       } finally {
         await loop.stop();
@@ -183,6 +212,7 @@ describe("kill -9 of brokers in a three-broker cluster", () => {
         await admin.disconnect();
       }
 
+      expect(log.failure).toBeUndefined();
       const acknowledged = log.acknowledged;
       const wanted = new Set(acknowledged);
       await waitFor(
@@ -211,11 +241,11 @@ describe("kill -9 of brokers in a three-broker cluster", () => {
       expect([...counts.keys()].filter((value) => !wanted.has(value))).toEqual([]);
 
       console.log(
-        `cluster failover over ${String(failovers.length)} kills (lease TTL ${String(LEASE_TTL_MS)} ms): ` +
+        `cluster failover over ${String(failovers.length)} ${signal} rounds (lease TTL ${String(LEASE_TTL_MS)} ms): ` +
           `p50 ${String(percentile(failovers, 0.5))} ms, max ${String(Math.max(...failovers))} ms; ` +
           `${String(acknowledged.length)} records acknowledged, ${String(redelivered)} re-delivered to the group`,
       );
     },
-    90_000 + KILLS * 30_000,
+    90_000 + rounds * 30_000,
   );
 });
