@@ -107,6 +107,8 @@ export class TestClient {
   /** The raw bytes of each received frame (totalSize included). */
   readonly raw: Uint8Array[] = [];
   closedReason: string | undefined;
+  /** Each request of the connection to stop ("pause") or go on ("resume") reading, in order. */
+  readonly readRequests: ("pause" | "resume")[] = [];
 
   constructor(broker: PulsarBroker) {
     this.connection = broker.openConnection({
@@ -117,6 +119,10 @@ export class TestClient {
       },
       close: (reason) => {
         this.closedReason = reason;
+      },
+      reads: {
+        pauseReading: () => this.readRequests.push("pause"),
+        resumeReading: () => this.readRequests.push("resume"),
       },
     });
   }

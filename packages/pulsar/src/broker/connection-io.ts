@@ -3,6 +3,7 @@
 // closing on a protocol error can first write the answers to the requests before it.
 import { type PulsarCommand, encodeCommandFrame, encodePayloadFrameHead } from "../protocol/index.js";
 import type { PulsarBrokerContext } from "./pulsar-broker.js";
+import type { ReadControl } from "./publish-backpressure.js";
 
 /** Where a connection's frames go (the listener's socket). */
 export interface ConnectionSink {
@@ -10,6 +11,8 @@ export interface ConnectionSink {
   write(parts: readonly Uint8Array[]): void;
   /** The connection is over (a protocol violation, or closed): close the socket after what was written. */
   close(reason: string): void;
+  /** Stops and resumes the reading of the socket (publish backpressure); absent when there is nothing to pause. */
+  readonly reads?: ReadControl;
 }
 
 /** The commands that answer one request (or SEND) of the client. */

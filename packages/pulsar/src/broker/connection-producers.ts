@@ -111,18 +111,26 @@ export class ConnectionProducers {
   }
 
   /**
-   * Handles one SEND. Returns false for a SEND the connection cannot answer (an unknown producer, no payload): the
-   * caller closes the connection.
+   * Handles one SEND; `answered` runs once its answer was written (or it was dropped). Returns false for a SEND the
+   * connection cannot answer (an unknown producer, no payload), without calling `answered`: the caller closes the
+   * connection.
    */
-  send(command: CommandSend, payload: FramePayload | undefined): boolean {
+  send(command: CommandSend, payload: FramePayload | undefined, answered: () => void): boolean {
     const producer = this.#producers.get(command.producerId);
     if (producer === undefined && this.#closedByBroker.has(command.producerId)) {
       this.#io.forgetReply();
+      answered();
       return true;
     }
     if (producer === undefined || payload === undefined) return false;
     const answer = this.#publish(producer, command, payload);
-    producer.tail = producer.tail.then(async () => (await answer)());
+    producer.tail = producer.tail.then(async () => {
+      try {
+        (await answer)();
+      } finally {
+        answered();
+      }
+    });
     return true;
   }
 

@@ -18,6 +18,7 @@ import {
   DEFAULT_AUTO_TOPIC_CREATION,
   checkAutoTopicCreation,
 } from "../topics/topic-policies.js";
+import { PublishBuffer } from "./publish-backpressure.js";
 import { PulsarConnection, type ConnectionSink } from "./pulsar-connection.js";
 import { SubscriptionRegistry } from "./subscription-registry.js";
 import { TopicProducers } from "./topic-producers.js";
@@ -47,6 +48,10 @@ export interface PulsarBrokerOptions {
   readonly autoTopicCreation?: AutoTopicCreation;
   /** How long a policy read may be reused by the broker's lookups, in milliseconds (default 1,000). */
   readonly policyCacheMs?: number;
+  /** Pending SENDs at which a connection stops being read, until half are answered (default 1,000). */
+  readonly maxPendingPublishRequestsPerConnection?: number;
+  /** Bytes of pending SENDs, broker-wide, at which every connection stops being read until half drained (512 MiB). */
+  readonly maxPendingPublishBytes?: number;
 }
 
 /** Entries a deduplicated topic stores between two checkpoints, by default (as Pulsar brokers do). */
@@ -54,6 +59,12 @@ const DEFAULT_DEDUP_CHECKPOINT_ENTRIES = 1_000;
 
 /** How long deduplication remembers an inactive producer name, by default (as Pulsar brokers do). */
 const DEFAULT_DEDUP_INACTIVE_PRODUCER_MS = 6 * 60 * 60 * 1_000;
+
+/** Pending SENDs a connection may hold before it stops being read, by default (as Pulsar brokers do). */
+const DEFAULT_MAX_PENDING_PUBLISH_REQUESTS = 1_000;
+
+/** Bytes of pending SENDs the broker holds before its connections stop being read, by default. */
+const DEFAULT_MAX_PENDING_PUBLISH_BYTES = 512 * 1024 * 1024;
 
 /** What the connections of one broker share. */
 export interface PulsarBrokerContext {
@@ -73,6 +84,10 @@ export interface PulsarBrokerContext {
   readonly maxMessageBytes: number;
   readonly serverVersion: string;
   readonly onError: (error: unknown) => void;
+  /** Pending SENDs at which a connection stops being read. */
+  readonly maxPendingPublishRequestsPerConnection: number;
+  /** The bytes of every connection's pending SENDs. */
+  readonly publishBuffer: PublishBuffer;
   /** A producer name no other producer of this broker process was given. */
   nextProducerName(): string;
 }
@@ -102,6 +117,10 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
   checkInteger("deduplicationCheckpointEntries", checkpointEntries, 1);
   const inactiveProducerMs = options.deduplicationInactiveProducerMs ?? DEFAULT_DEDUP_INACTIVE_PRODUCER_MS;
   checkInteger("deduplicationInactiveProducerMs", inactiveProducerMs, 0);
+  const maxPendingPublishes = options.maxPendingPublishRequestsPerConnection ?? DEFAULT_MAX_PENDING_PUBLISH_REQUESTS;
+  checkInteger("maxPendingPublishRequestsPerConnection", maxPendingPublishes, 1);
+  const maxPendingPublishBytes = options.maxPendingPublishBytes ?? DEFAULT_MAX_PENDING_PUBLISH_BYTES;
+  checkInteger("maxPendingPublishBytes", maxPendingPublishBytes, 1);
   const onError = options.onError ?? ((): void => undefined);
   const ledgers = new ManagedLedgerFactory(options.ledgers);
   const { metadata, clock } = options.ledgers;
@@ -137,6 +156,8 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     serverVersion: options.serverVersion ?? "Nereus",
     onError,
+    maxPendingPublishRequestsPerConnection: maxPendingPublishes,
+    publishBuffer: new PublishBuffer(maxPendingPublishBytes),
     nextProducerName() {
       producers += 1;
       return `${prefix}-${String(producers)}`;

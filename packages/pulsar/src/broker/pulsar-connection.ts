@@ -8,7 +8,8 @@
 // GET_SCHEMA and GET_OR_CREATE_SCHEMA use the schema registry. A request this broker does not serve gets
 // ERROR(NotAllowed); a command a client never sends, an undecodable frame or a SEND it cannot place closes the
 // connection — after the commands before it were handled and their replies written (waiting at most
-// CLOSE_REPLY_WAIT_MS for them).
+// CLOSE_REPLY_WAIT_MS for them). Every SEND counts as a pending publish from its arrival until its answer is
+// written (PublishThrottle): over the bounds, the connection asks its sink to stop reading.
 import { ErrorCode, NereusError } from "@nereus/core";
 import { parseTopicName } from "../topics/topic-name.js";
 import {
@@ -32,6 +33,7 @@ import { errorCommand, errorReplyOf } from "./error-replies.js";
 import { answerTopicsOfNamespace } from "./namespace-topic-list.js";
 import type { PulsarBrokerContext } from "./pulsar-broker.js";
 import { answerGetOrCreateSchema, answerGetSchema, registerDeclaredSchema } from "./schema-requests.js";
+import { PublishThrottle } from "./publish-backpressure.js";
 import { TopicProvisioning } from "./topic-provisioning.js";
 
 export type { ConnectionSink } from "./connection-io.js";
@@ -44,6 +46,9 @@ const NOT_SERVED = new Set(["CONSUMER_STATS"]);
 
 /** How long a connection closing on a protocol error waits for the replies to the commands before it. */
 const CLOSE_REPLY_WAIT_MS = 5_000;
+
+/** What a frame other than SEND marks when it is answered: nothing. */
+function noAnswerOwed(): void {}
 
 /** True when the broker answers `command` with exactly one reply (a request id, or a SEND's receipt). */
 function expectsReply(command: DecodedFrame["command"]): boolean {
@@ -58,6 +63,7 @@ export class PulsarConnection {
   readonly #producers: ConnectionProducers;
   readonly #consumers: ConnectionConsumers;
   readonly #topics: TopicProvisioning;
+  readonly #publishes: PublishThrottle;
   readonly #onClosed: () => void;
   #connected = false;
   /** Settles once every command received so far was started. */
@@ -74,6 +80,11 @@ export class PulsarConnection {
     this.#producers = new ConnectionProducers(this.#io);
     this.#consumers = new ConnectionConsumers(this.#io);
     this.#topics = new TopicProvisioning(context);
+    this.#publishes = new PublishThrottle(
+      context.maxPendingPublishRequestsPerConnection,
+      context.publishBuffer,
+      sink.reads,
+    );
     this.#onClosed = onClosed;
   }
 
@@ -87,13 +98,16 @@ export class PulsarConnection {
     if (this.#io.closed || this.#admitted >= this.#lastHandled) return;
     this.#admitted += 1;
     const index = this.#admitted;
+    const answered =
+      frame.command.type === "SEND" ? this.#publishes.started(frame.payload?.entry.length ?? 0) : noAnswerOwed;
     this.#queue = this.#queue.then(async () => {
-      if (this.#io.closed || index > this.#lastHandled) return;
+      if (this.#io.closed || index > this.#lastHandled) return answered();
       this.#current = { index, counted: expectsReply(frame.command) };
       if (this.#current.counted) this.#io.expectReply();
       try {
-        await this.#handle(frame);
+        await this.#handle(frame, answered);
       } catch (error) {
+        answered();
         this.#io.context.onError(error);
         this.#violation(
           `command ${frame.command.type} failed: ${error instanceof Error ? error.message : String(error)}`,
@@ -112,6 +126,12 @@ export class PulsarConnection {
     this.#closeAfterReplies(reason, this.#admitted);
   }
 
+  /** The SENDs received and not answered yet, and whether the connection asked its sink to stop reading. */
+  get pendingPublishes(): { readonly count: number; readonly bytes: number; readonly readingPaused: boolean } {
+    const throttle = this.#publishes;
+    return { count: throttle.pendingCount, bytes: throttle.pendingBytes, readingPaused: throttle.readingPaused };
+  }
+
   /** Settles once the commands handed over so far were handled (their replies may still be pending). */
   async idle(): Promise<void> {
     await this.#queue;
@@ -121,13 +141,16 @@ export class PulsarConnection {
   close(): void {
     if (this.#io.closed) return;
     this.#io.close();
+    this.#publishes.close();
     this.#consumers.closeAll();
     this.#producers.closeAll();
     this.#onClosed();
   }
 
-  async #handle({ command, payload }: DecodedFrame): Promise<void> {
+  /** Handles one frame; `answered` marks a SEND answered (or dropped). */
+  async #handle({ command, payload }: DecodedFrame, answered: () => void): Promise<void> {
     if (!this.#connected) {
+      answered();
       if (command.type !== "CONNECT") return this.#violation(`${command.type} before CONNECT`);
       return this.#connect(command.body);
     }
@@ -143,9 +166,9 @@ export class PulsarConnection {
       case "PRODUCER":
         return this.#openProducer(command.body);
       case "SEND":
-        if (!this.#producers.send(command.body, payload))
-          this.#violation("SEND of an unknown producer or without payload");
-        return;
+        if (this.#producers.send(command.body, payload, answered)) return;
+        answered();
+        return this.#violation("SEND of an unknown producer or without payload");
       case "CLOSE_PRODUCER":
         return this.#producers.close(command.body);
       case "SUBSCRIBE":
