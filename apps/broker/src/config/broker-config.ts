@@ -207,6 +207,14 @@ export const BrokerConfigSchema = z.strictObject({
       keepAliveMs: z.int().min(0).max(3_600_000).default(30_000),
       /** Broker-side deduplication of producers by sequence id, for topics whose policy does not say otherwise. */
       deduplication: z.boolean().default(false),
+      /** SENDs a connection may have pending (not answered yet) before it stops being read, until half are answered. */
+      maxPendingPublishRequestsPerConnection: z.int().min(1).max(1_000_000).default(1_000),
+      /** Bytes of pending SENDs, broker-wide, at which every connection stops being read until half drained. */
+      maxPendingPublishBytes: z
+        .int()
+        .min(1_024)
+        .max(2 ** 40)
+        .default(512 * 1024 * 1024),
       /**
        * Whether a topic a client uses that does not exist is created, for namespaces whose policy does not say
        * otherwise (Apache Pulsar's defaults): "partitioned" topics get `defaultPartitions` partitions when a client

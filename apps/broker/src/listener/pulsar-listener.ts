@@ -2,8 +2,9 @@
 // one broker PulsarConnection handles them, writing its frames back through the socket. Guard rails: connections
 // are admitted up to the per-broker and per-IP limits; a frame above the size limit or one that cannot be decoded
 // stops the reading of that socket only, which closes once the frames before it were answered; so does a frame left
-// incomplete for `frameTimeoutMs`; reading pauses while the socket's write buffer is full; a client silent for
-// `keepAliveMs` gets a PING and one silent for twice that is closed.
+// incomplete for `frameTimeoutMs`; reading pauses while the socket's write buffer is full, and while the broker
+// connection asks it to (publish backpressure: too many SENDs pending on the connection or in the broker); a client
+// silent for `keepAliveMs` gets a PING and one silent for twice that is closed (time paused does not count).
 import net from "node:net";
 import type { PulsarBroker, PulsarConnection } from "@nereus/pulsar";
 import { PulsarFrameDecoder, encodeCommandFrame } from "@nereus/pulsar/protocol";
@@ -96,6 +97,11 @@ function serveSocket(socket: net.Socket, options: PulsarListenerOptions): void {
   let frameTimer: ReturnType<typeof setTimeout> | undefined;
   const timers: { keepAlive?: ReturnType<typeof setInterval> } = {};
   let finished = false;
+  let reading = true;
+  let publishPaused = false;
+  const resumeIfAllowed = (): void => {
+    if (reading && !publishPaused && !socket.writableNeedDrain) socket.resume();
+  };
   const finish = (reason: string, error?: unknown): void => {
     if (finished) return;
     finished = true;
@@ -120,6 +126,16 @@ function serveSocket(socket: net.Socket, options: PulsarListenerOptions): void {
       close(reason) {
         finish(reason);
       },
+      reads: {
+        pauseReading() {
+          publishPaused = true;
+          socket.pause();
+        },
+        resumeReading() {
+          publishPaused = false;
+          resumeIfAllowed();
+        },
+      },
     });
   } catch (error) {
     logger.error("Pulsar connection could not be opened", { error });
@@ -128,13 +144,12 @@ function serveSocket(socket: net.Socket, options: PulsarListenerOptions): void {
   }
   const keepAlive = setInterval(() => {
     if (options.keepAliveMs === 0) return;
-    silentTicks += 1;
+    silentTicks = publishPaused ? 0 : silentTicks + 1;
     if (silentTicks >= 2) finish(`silent for ${String(2 * options.keepAliveMs)} ms`);
     else if (socket.writable) socket.write(PING_FRAME);
   }, options.keepAliveMs || 60_000);
   keepAlive.unref();
   timers.keepAlive = keepAlive;
-  let reading = true;
   /** Reads nothing more; the connection answers the frames before `error` and then closes the socket. */
   const stopReading = (reason: string, error: unknown): void => {
     reading = false;
@@ -143,9 +158,7 @@ function serveSocket(socket: net.Socket, options: PulsarListenerOptions): void {
     logger.info("Pulsar connection closing", { reason, error });
     connection?.abort(reason);
   };
-  socket.on("drain", () => {
-    if (reading) socket.resume();
-  });
+  socket.on("drain", resumeIfAllowed);
   socket.on("data", (chunk: Buffer) => {
     if (!reading) return;
     silentTicks = 0;

@@ -53,6 +53,8 @@ export async function startPulsar(
     advertisedUrl: `pulsar://${host}:${String(settings.advertisedPort ?? listener.port)}`,
     maxMessageBytes: settings.maxMessageBytes,
     deduplication: settings.deduplication,
+    maxPendingPublishRequestsPerConnection: settings.maxPendingPublishRequestsPerConnection,
+    maxPendingPublishBytes: settings.maxPendingPublishBytes,
     autoTopicCreation: {
       allowed: settings.autoTopicCreation.enabled,
       type: settings.autoTopicCreation.type,
