@@ -1,9 +1,9 @@
 // Topic and subscription statistics in the shape of Pulsar's TopicStats / SubscriptionStats / ConsumerStats: what
 // the ledger and the cursors know exactly (entries, backlogs, the consumers the broker has connected, cursor
 // properties, acknowledgement holes) and byte sizes estimated from the average entry size where a trim hides the
-// exact figure, the connected producers by name and the effective deduplication policy. Message rates and the
-// publish/dispatch counters are not tracked by the broker; they read 0. A partitioned topic's stats add up its
-// partitions'.
+// exact figure, the connected producers by name and the effective deduplication policy. The topic's message and
+// byte counters and rates, in and out, are the broker's (since it started; TopicMessageCounters); per producer,
+// consumer and subscription they are not tracked and read 0. A partitioned topic's stats add up its partitions'.
 import type { CursorHandle } from "@nereus/cursor";
 import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import type { Subscription } from "../subscriptions/subscription.js";
@@ -63,14 +63,14 @@ interface TopicStats {
   storageSize: number;
   backlogSize: number;
   averageMsgSize: number;
-  msgRateIn: 0;
-  msgRateOut: 0;
-  msgThroughputIn: 0;
-  msgThroughputOut: 0;
-  msgInCounter: 0;
-  bytesInCounter: 0;
-  msgOutCounter: 0;
-  bytesOutCounter: 0;
+  msgRateIn: number;
+  msgRateOut: number;
+  msgThroughputIn: number;
+  msgThroughputOut: number;
+  msgInCounter: number;
+  bytesInCounter: number;
+  msgOutCounter: number;
+  bytesOutCounter: number;
   readonly publishers: PublisherStats[];
   readonly waitingPublishers: 0;
   readonly subscriptions: Record<string, SubscriptionStats>;
@@ -133,7 +133,7 @@ async function statsOf(context: AdminContext, name: TopicName, signal: AbortSign
     .attachedNames(name.fullName)
     .map((producerName): PublisherStats => ({ producerName, msgRateIn: 0, msgThroughputIn: 0, averageMsgSize: 0 }));
   return {
-    ...zeroCounters(),
+    ...broker.messageCounters.trafficOf(name.fullName),
     storageSize: storageSizeOf(ledger),
     backlogSize: Math.round(slowest * entrySize),
     averageMsgSize: entrySize,
@@ -218,17 +218,19 @@ export function storageSizeOf(ledger: ManagedLedger): number {
   return trimOffset === 0 ? ledger.totalSize() : Math.round(ledger.numberOfEntries() * averageEntrySize(ledger));
 }
 
-function zeroCounters(): Pick<
-  TopicStats,
-  | "msgRateIn"
-  | "msgRateOut"
-  | "msgThroughputIn"
-  | "msgThroughputOut"
-  | "msgInCounter"
-  | "bytesInCounter"
-  | "msgOutCounter"
-  | "bytesOutCounter"
-> {
+/** The message counters and rates of a topic, which a partitioned topic's stats add up. */
+const COUNTERS = [
+  "msgRateIn",
+  "msgRateOut",
+  "msgThroughputIn",
+  "msgThroughputOut",
+  "msgInCounter",
+  "bytesInCounter",
+  "msgOutCounter",
+  "bytesOutCounter",
+] as const;
+
+function zeroCounters(): Pick<TopicStats, (typeof COUNTERS)[number]> {
   return {
     msgRateIn: 0,
     msgRateOut: 0,
@@ -264,6 +266,7 @@ function sumOf(partitions: readonly TopicStats[], createdAtMillis: number): Topi
   let bytes = 0;
   let entries = 0;
   for (const partition of partitions) {
+    for (const counter of COUNTERS) total[counter] += partition[counter];
     total.storageSize += partition.storageSize;
     total.backlogSize += partition.backlogSize;
     total.nonContiguousDeletedMessagesRanges += partition.nonContiguousDeletedMessagesRanges;

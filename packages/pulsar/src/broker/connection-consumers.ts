@@ -299,6 +299,7 @@ export class ConnectionConsumers {
 
   #deliver(consumer: OpenConsumer, delivery: Delivery): void {
     const { entry } = delivery;
+    this.#io.context.messageCounters.recordOut(consumer.ledger.name, delivery.permits, entry.bytes.length);
     const messageId: MessageIdData = {
       ...messageIdOfPosition(consumer.ledger.positions.positionOf(entry.offset)),
       ...(consumer.partition === undefined ? {} : { partition: consumer.partition }),

@@ -178,9 +178,16 @@ export class ConnectionProducers {
         ? append().then(({ position }) => ({ kind: "stored", position }))
         : deduplication.then((state) => state.send(trackedSequenceOf(check.entry), append));
     return outcome.then(
-      ({ position }) =>
-        () =>
-          this.#receipt(command, position),
+      ({ kind, position }) => {
+        if (kind === "stored") {
+          this.#io.context.messageCounters.recordIn(
+            producer.ledger.name,
+            check.entry.numberOfMessages,
+            payload.entry.length,
+          );
+        }
+        return () => this.#receipt(command, position);
+      },
       (error: unknown) => {
         const reply = errorReplyOf(error);
         return () => this.#sendError(command, reply);

@@ -21,6 +21,7 @@ import {
 import { PublishBuffer } from "./publish-backpressure.js";
 import { PulsarConnection, type ConnectionSink } from "./pulsar-connection.js";
 import { SubscriptionRegistry } from "./subscription-registry.js";
+import { TopicMessageCounters } from "./topic-message-counters.js";
 import { TopicProducers } from "./topic-producers.js";
 
 export interface PulsarBrokerOptions {
@@ -88,6 +89,8 @@ export interface PulsarBrokerContext {
   readonly maxPendingPublishRequestsPerConnection: number;
   /** The bytes of every connection's pending SENDs. */
   readonly publishBuffer: PublishBuffer;
+  /** Messages and bytes in and out, per topic. */
+  readonly messageCounters: TopicMessageCounters;
   /** A producer name no other producer of this broker process was given. */
   nextProducerName(): string;
 }
@@ -158,6 +161,7 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
     onError,
     maxPendingPublishRequestsPerConnection: maxPendingPublishes,
     publishBuffer: new PublishBuffer(maxPendingPublishBytes),
+    messageCounters: new TopicMessageCounters(clock === undefined ? {} : { clock }),
     nextProducerName() {
       producers += 1;
       return `${prefix}-${String(producers)}`;
