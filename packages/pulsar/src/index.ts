@@ -103,6 +103,8 @@ export {
   type PulsarBrokerContext,
 } from "./broker/pulsar-broker.js";
 export { PulsarConnection, BROKER_PROTOCOL_VERSION, type ConnectionSink } from "./broker/pulsar-connection.js";
+export { PublishBuffer, type ReadControl } from "./broker/publish-backpressure.js";
+export { TopicMessageCounters, OTHER_TOPICS, type MessageCounts } from "./broker/topic-message-counters.js";
 
 // The admin REST API (v2 paths of Pulsar's PulsarAdmin) without HTTP.
 export { createPulsarAdmin, type PulsarAdmin, type PulsarAdminOptions } from "./admin/pulsar-admin.js";

@@ -1,13 +1,16 @@
 // Start-up step for the Pulsar listener (on unless disabled): binds it (its port is advertised by LOOKUP), then
 // creates the Pulsar broker over the already opened storage stack (its managed ledgers and cursor store share the
 // broker's metadata, object and stream stores) with the broker-wide policy defaults of the config. Both are
-// registered for undo; connections that arrive before the broker is ready are refused.
+// registered for undo; connections that arrive before the broker is ready are refused. The broker's Pulsar metric
+// families are registered on the broker's metrics registry.
 import { type PulsarBroker, createPulsarBroker } from "@nereus/pulsar";
+import type { Registry } from "prom-client";
 import { FRAME_PADDING_BYTES } from "@nereus/pulsar/protocol";
 import type { BrokerConfig } from "../config/broker-config.js";
 import { ConnectionAdmission } from "../listener/connection-admission.js";
 import { type PulsarListener, startPulsarListener } from "../listener/pulsar-listener.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
+import { registerPulsarMetrics } from "../metrics/pulsar-metrics.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
 import { advertisedHostOf } from "./build-kafka-services.js";
 import type { StartupUndo } from "./startup-undo.js";
@@ -23,6 +26,7 @@ export async function startPulsar(
   config: BrokerConfig,
   storage: BrokerStorage,
   logger: BrokerLogger,
+  metrics: Registry,
   undo: StartupUndo,
 ): Promise<PulsarServices> {
   const settings = config.pulsar;
@@ -64,6 +68,7 @@ export async function startPulsar(
     onError: (error) => logger.debug("Pulsar connection error", { error }),
   });
   undo.push(() => broker.close());
+  registerPulsarMetrics(metrics, broker.context);
   target.broker = broker;
   return { listener, broker };
 }
