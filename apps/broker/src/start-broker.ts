@@ -100,7 +100,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     const services = buildKafkaServices(config, storage, advertisedPort, logger, undo, cluster?.ownership);
     const { broker, coordinator } = services;
     target.openConnection = (peer) => broker.openConnection(peer);
-    const pulsar = config.pulsar.enabled ? await startPulsar(config, storage, logger, undo) : undefined;
+    const pulsar = config.pulsar.enabled ? await startPulsar(config, storage, logger, metrics, undo) : undefined;
     if (cluster !== undefined) {
       cluster.ownership.setReleaseListener({
         partitionReleased: (topicId, partition) => broker.releasePartition(topicId, partition),
