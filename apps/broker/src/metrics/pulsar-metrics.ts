@@ -6,10 +6,10 @@ import type { Registry } from "prom-client";
 import { type CollectedFamily, registerCollectedFamilies } from "./collected-families.js";
 
 /** What the Pulsar families are read from. */
-export type PulsarMetricSource = Pick<PulsarBrokerContext, "messageCounters" | "publishBuffer">;
+type PulsarMetricSource = Pick<PulsarBrokerContext, "messageCounters" | "publishBuffer">;
 
 /** The Pulsar families with their current samples. */
-export function pulsarFamilies(source: PulsarMetricSource): CollectedFamily[] {
+function pulsarFamilies(source: PulsarMetricSource): CollectedFamily[] {
   const topics = [...source.messageCounters.counts()];
   const perTopic = (name: string, help: string, value: (counts: MessageCounts) => number): CollectedFamily => ({
     name,
