@@ -71,6 +71,19 @@ describe("loadBrokerConfig", () => {
     expect(errorOf(() => load(["--config", file]))).toContain("pulsar.autoTopicCreation.type");
   });
 
+  test("Pulsar publish backpressure: 1,000 pending SENDs per connection and 512 MiB broker-wide by default", () => {
+    expect(load().config.pulsar).toMatchObject({
+      maxPendingPublishRequestsPerConnection: 1_000,
+      maxPendingPublishBytes: 512 * 1024 * 1024,
+    });
+    const file = path.join(tempDir("config"), "broker.json");
+    const bounds = { maxPendingPublishRequestsPerConnection: 50, maxPendingPublishBytes: 1024 * 1024 };
+    writeFileSync(file, JSON.stringify({ pulsar: bounds }));
+    expect(load(["--config", file]).config.pulsar).toMatchObject(bounds);
+    writeFileSync(file, JSON.stringify({ pulsar: { maxPendingPublishRequestsPerConnection: 0 } }));
+    expect(errorOf(() => load(["--config", file]))).toContain("pulsar.maxPendingPublishRequestsPerConnection");
+  });
+
   test("the Object WAL linger defaults to 0 ms on the filesystem store and 5 ms on S3; an explicit value wins", () => {
     expect(load().config.storage.walLingerMs).toBeUndefined();
     expect(defaultWalLingerMs(load().config)).toBe(0);
