@@ -220,7 +220,7 @@ describe.each<StorageKind>(["embedded", "cluster"])("storage reclamation on the 
     await admin.deleteTopics({ topics: [first] });
     // The first topic's own objects go; every object holding records of the second topic stays.
     const firstOnlyBytes = 4 * BATCH_PAYLOAD;
-    let remaining = written;
+    let remaining: typeof written;
     await waitFor(
       "the first topic's own objects to go",
       async () => writtenBytes - totalBytes((remaining = await storedObjects(config))) >= firstOnlyBytes,

@@ -14,6 +14,8 @@ export interface JsonObject {
 /** Deepest nesting of arrays and objects accepted (bounds the parser's recursion). */
 const MAX_DEPTH = 64;
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+// A control character (U+0000–U+001F) must be escaped inside a JSON string.
+// eslint-disable-next-line no-control-regex
 const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
 const WHITESPACE = /[ \t\n\r]*/y;
 

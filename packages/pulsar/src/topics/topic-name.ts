@@ -111,7 +111,7 @@ export function parseNamespaceName(name: string): NamespaceName {
   if (parts.length !== 2 || !NAMED_ENTITY.test(tenant) || !NAMED_ENTITY.test(namespace)) {
     throw new NereusError(
       ErrorCode.INVALID_ARGUMENT,
-      `invalid Pulsar namespace ${JSON.stringify(name)}: expected {tenant}/{namespace}, each [-=:.\w]+`,
+      `invalid Pulsar namespace ${JSON.stringify(name)}: expected {tenant}/{namespace}, each [-=:.a-zA-Z0-9_]+`,
       { retryable: false },
     );
   }
