@@ -138,7 +138,11 @@ describe("a running nereus broker", () => {
     const dataDir = tempDir("graceful");
     const kafkaPort = await freePort();
     const adminPort = await freePort();
-    const config = testConfig("embedded", { dataDir, kafkaPort, overrides: { admin: { port: adminPort } } });
+    const config = testConfig("embedded", {
+      dataDir,
+      kafkaPort,
+      overrides: { admin: { port: adminPort }, pulsar: { enabled: false } },
+    });
     const broker = await BrokerProcess.start(config, path.join(tempDir("cfg"), "broker.json"));
     processes.push(broker);
     await broker.ready();

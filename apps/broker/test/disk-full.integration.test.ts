@@ -124,7 +124,7 @@ describe("a full disk under the embedded default", () => {
       const config = testConfig("embedded", {
         dataDir: path.join(volume, "data"),
         kafkaPort: port,
-        overrides: { admin: { port: adminPort } },
+        overrides: { admin: { port: adminPort }, pulsar: { enabled: false } },
       });
       const configFile = path.join(tempDir("disk-full-config"), "broker.json");
       let broker = await BrokerProcess.start(config, configFile);

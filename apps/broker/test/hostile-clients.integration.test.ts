@@ -78,6 +78,7 @@ beforeAll(async () => {
     kafkaPort,
     overrides: {
       admin: { port: adminPort },
+      pulsar: { enabled: false },
       connections: {
         maxConnectionsPerIp: MAX_CONNECTIONS_PER_IP,
         requestFrameTimeoutMs: FRAME_TIMEOUT_MS,
