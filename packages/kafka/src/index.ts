@@ -45,3 +45,4 @@ export {
 export { type KafkaBrokerLogger, SILENT_LOGGER } from "./logging/broker-logger.js";
 export type { KafkaBrokerMetrics, MetricFamily } from "./broker/broker-metrics.js";
 export type { PartitionLogTuning } from "./log/partition-logs.js";
+export { ANONYMOUS_PRINCIPAL, formatPrincipal, type KafkaPrincipal } from "./security/kafka-principal.js";

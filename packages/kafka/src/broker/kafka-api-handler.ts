@@ -7,6 +7,7 @@ import type { KafkaRequest } from "../protocol/decode-request.js";
 import type { ResponseBody, SupportedApiKey } from "../protocol/supported-apis.js";
 import type { StorageProfile } from "@nereus/core";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
+import type { KafkaPrincipal } from "../security/kafka-principal.js";
 
 /** An API by name, e.g. "JoinGroup" (the keys of `ApiKey`). */
 export type ApiKeyName = keyof typeof ApiKey;
@@ -52,6 +53,8 @@ export interface RequestContext {
   /** The peer as the listener described it (e.g. "127.0.0.1:53122"). */
   readonly peer: string;
   readonly clientId: string | null;
+  /** Who the connection authenticated as (ANONYMOUS when its listener asks for no authentication). */
+  readonly principal: KafkaPrincipal;
   readonly apiKey: SupportedApiKey;
   readonly apiVersion: number;
   readonly correlationId: number;

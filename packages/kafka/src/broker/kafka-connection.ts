@@ -17,6 +17,7 @@ import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerMetrics } from "./broker-metrics.js";
 import { errorResponseBody } from "./error-response.js";
 import { joinBytes } from "../protocol/primitives/join-bytes.js";
+import { ANONYMOUS_PRINCIPAL, type KafkaPrincipal } from "../security/kafka-principal.js";
 import {
   type BrokerIdentity,
   type KafkaApiHandler,
@@ -71,6 +72,8 @@ const ignore = (): void => undefined;
 export class BrokerConnection implements KafkaConnection {
   readonly id: number;
   readonly peer: string;
+  /** Who this connection authenticated as; ANONYMOUS until an authentication step sets it. */
+  principal: KafkaPrincipal = ANONYMOUS_PRINCIPAL;
   readonly #environment: ConnectionEnvironment;
   readonly #abort = new AbortController();
   readonly #signal: AbortSignal;
@@ -162,6 +165,7 @@ export class BrokerConnection implements KafkaConnection {
       connectionId: this.id,
       peer: this.peer,
       clientId: request.header.clientId,
+      principal: this.principal,
       apiKey: request.apiKey,
       apiVersion: request.apiVersion,
       correlationId: request.correlationId,
