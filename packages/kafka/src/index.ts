@@ -46,3 +46,11 @@ export { type KafkaBrokerLogger, SILENT_LOGGER } from "./logging/broker-logger.j
 export type { KafkaBrokerMetrics, MetricFamily } from "./broker/broker-metrics.js";
 export type { PartitionLogTuning } from "./log/partition-logs.js";
 export { ANONYMOUS_PRINCIPAL, formatPrincipal, type KafkaPrincipal } from "./security/kafka-principal.js";
+export {
+  type ConnectionTransport,
+  PLAINTEXT_TRANSPORT,
+  SECURITY_PROTOCOLS,
+  type SecurityProtocol,
+  requiresSasl,
+  usesTls,
+} from "./security/connection-transport.js";

@@ -25,6 +25,7 @@ import type { BrokerServices, LogDirectory } from "./broker-services.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
 import type { BrokerIdentity, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
 import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
+import type { ConnectionTransport } from "../security/connection-transport.js";
 import { TokenBucket } from "./token-bucket.js";
 import { DEFAULT_RETENTION_CHECK_INTERVAL_MS, RetentionTask, type RetentionSweep } from "./retention-task.js";
 
@@ -98,8 +99,11 @@ export interface KafkaBroker extends AsyncDisposable {
   /** Read access to the topics (for admin endpoints and group handlers). */
   readonly topics: TopicCatalog;
   readonly metrics: KafkaBrokerMetrics;
-  /** A new connection; `peer` is only used in logs and request contexts. */
-  openConnection(peer: string): KafkaConnection;
+  /**
+   * A new connection; `peer` is only used in logs and request contexts; `transport` names the listener it came in on
+   * (default: the single PLAINTEXT listener).
+   */
+  openConnection(peer: string, transport?: ConnectionTransport): KafkaConnection;
   /**
    * Forgets the cached state of a partition this broker no longer leads (its log end and producer state are
    * reloaded from storage if it leads the partition again).
@@ -211,21 +215,26 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
         return Promise.reject(new NereusError(ErrorCode.STORAGE_CLOSED, "Kafka broker closed", { retryable: false }));
       return retention.sweep();
     },
-    openConnection(peer: string): KafkaConnection {
-      const connection = new BrokerConnection(nextConnectionId++, peer, {
-        handlers,
-        maxVersions,
-        caps,
-        identity,
-        topics,
-        logger,
-        metrics,
-        clock,
-        brokerClosing: brokerClosing.signal,
-        onClose: (closedConnection) => {
-          if (connections.delete(closedConnection)) metrics.connectionsActive -= 1;
+    openConnection(peer: string, transport?: ConnectionTransport): KafkaConnection {
+      const connection = new BrokerConnection(
+        nextConnectionId++,
+        peer,
+        {
+          handlers,
+          maxVersions,
+          caps,
+          identity,
+          topics,
+          logger,
+          metrics,
+          clock,
+          brokerClosing: brokerClosing.signal,
+          onClose: (closedConnection) => {
+            if (connections.delete(closedConnection)) metrics.connectionsActive -= 1;
+          },
         },
-      });
+        transport,
+      );
       metrics.connectionsOpened += 1;
       if (closed !== undefined) {
         connection.close();

@@ -18,6 +18,7 @@ import type { BrokerMetrics } from "./broker-metrics.js";
 import { errorResponseBody } from "./error-response.js";
 import { joinBytes } from "../protocol/primitives/join-bytes.js";
 import { ANONYMOUS_PRINCIPAL, type KafkaPrincipal } from "../security/kafka-principal.js";
+import { type ConnectionTransport, PLAINTEXT_TRANSPORT } from "../security/connection-transport.js";
 import {
   type BrokerIdentity,
   type KafkaApiHandler,
@@ -72,6 +73,8 @@ const ignore = (): void => undefined;
 export class BrokerConnection implements KafkaConnection {
   readonly id: number;
   readonly peer: string;
+  /** The listener this connection came in on and its security protocol. */
+  readonly transport: ConnectionTransport;
   /** Who this connection authenticated as; ANONYMOUS until an authentication step sets it. */
   principal: KafkaPrincipal = ANONYMOUS_PRINCIPAL;
   readonly #environment: ConnectionEnvironment;
@@ -82,9 +85,15 @@ export class BrokerConnection implements KafkaConnection {
   #tail: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(id: number, peer: string, environment: ConnectionEnvironment) {
+  constructor(
+    id: number,
+    peer: string,
+    environment: ConnectionEnvironment,
+    transport: ConnectionTransport = PLAINTEXT_TRANSPORT,
+  ) {
     this.id = id;
     this.peer = peer;
+    this.transport = transport;
     this.#environment = environment;
     this.#signal = AbortSignal.any([this.#abort.signal, environment.brokerClosing]);
     this.#waitSignal = AbortSignal.any([this.#signal, this.#inputEnded.signal]);
