@@ -37,3 +37,10 @@ export {
   type ArtifactSetName,
 } from "./maven-cache.js";
 export { readStateFile, writeStateFile } from "./state-file.js";
+export {
+  JavaProgram,
+  type JavaProgramOptions,
+  type JavaRunOptions,
+  type JavaRunResult,
+  type SpawnedJava,
+} from "./java-program.js";
