@@ -8,6 +8,10 @@ import { CANONICAL_STORAGE_PROFILES } from "@nereus/core";
 import { z } from "zod";
 import { BookKeeperConfigSchema } from "./bookkeeper-config.js";
 import { ReclamationConfigSchema } from "./reclamation-config.js";
+import { AdminAuthConfigSchema } from "./admin-auth-config.js";
+import { KafkaListenersSchema } from "./listeners-config.js";
+import { PulsarTlsConfigSchema } from "./pulsar-tls-config.js";
+import { TlsConfigSchema } from "./tls-config.js";
 import { type StorageServices, unservedProfileReason } from "./served-profiles.js";
 
 const port = z.int().min(0).max(65_535);
@@ -111,6 +115,8 @@ export const BrokerConfigSchema = z.strictObject({
       advertisedHost: z.string().min(1).optional(),
       /** Default: the port actually bound. */
       advertisedPort: z.int().min(1).max(65_535).optional(),
+      /** Several listeners (PLAINTEXT, SSL, SASL_*), replacing host/port/advertised*; see listeners-config.ts. */
+      listeners: KafkaListenersSchema.optional(),
       /** Largest request frame (Kafka's socket.request.max.bytes). */
       maxFrameBytes: z.int().min(1_024).max(0x7fff_ffff).default(104_857_600),
       /** Requests read ahead of their responses per connection before reading pauses. */
@@ -197,6 +203,8 @@ export const BrokerConfigSchema = z.strictObject({
       /** What LOOKUP tells clients (default: the Kafka advertised host rules, and the port actually bound). */
       advertisedHost: z.string().min(1).optional(),
       advertisedPort: z.int().min(1).max(65_535).optional(),
+      /** A TLS listener for pulsar+ssl:// clients (pulsar-tls-config.ts). */
+      tls: PulsarTlsConfigSchema.optional(),
       /** Largest message accepted (CONNECTED.max_message_size); frames may exceed it by 10 KiB of headers. */
       maxMessageBytes: z
         .int()
@@ -237,6 +245,10 @@ export const BrokerConfigSchema = z.strictObject({
       enabled: z.boolean().default(true),
       host: z.string().min(1).default("127.0.0.1"),
       port: port.default(9644),
+      /** HTTPS instead of HTTP (tls-config.ts). */
+      tls: TlsConfigSchema.optional(),
+      /** Bearer tokens or client certificates (admin-auth-config.ts). */
+      auth: AdminAuthConfigSchema.prefault({}),
     })
     .prefault({}),
   storage: z
