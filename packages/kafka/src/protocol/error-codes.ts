@@ -57,6 +57,7 @@ const ERRORS = {
   CONCURRENT_TRANSACTIONS: { code: 51, retriable: true },
   TRANSACTION_COORDINATOR_FENCED: { code: 52, retriable: false },
   TRANSACTIONAL_ID_AUTHORIZATION_FAILED: { code: 53, retriable: false },
+  SECURITY_DISABLED: { code: 54, retriable: false },
   OPERATION_NOT_ATTEMPTED: { code: 55, retriable: false },
   KAFKA_STORAGE_ERROR: { code: 56, retriable: true },
   SASL_AUTHENTICATION_FAILED: { code: 58, retriable: false },

@@ -53,6 +53,12 @@ import { IncrementalAlterConfigsRequest } from "./apis/incremental-alter-configs
 import { IncrementalAlterConfigsResponse } from "./apis/incremental-alter-configs/incremental-alter-configs-response.js";
 import { DescribeConfigsRequest } from "./apis/describe-configs/describe-configs-request.js";
 import { DescribeConfigsResponse } from "./apis/describe-configs/describe-configs-response.js";
+import { CreateAclsRequest } from "./apis/create-acls/create-acls-request.js";
+import { CreateAclsResponse } from "./apis/create-acls/create-acls-response.js";
+import { DescribeAclsRequest } from "./apis/describe-acls/describe-acls-request.js";
+import { DescribeAclsResponse } from "./apis/describe-acls/describe-acls-response.js";
+import { DeleteAclsRequest } from "./apis/delete-acls/delete-acls-request.js";
+import { DeleteAclsResponse } from "./apis/delete-acls/delete-acls-response.js";
 import type { MessageSchema, MessageValue } from "./schema/message-schema.js";
 import type { FieldShape } from "./schema/struct-schema.js";
 
@@ -138,6 +144,11 @@ export const SUPPORTED_APIS = {
   47: supported(OffsetDeleteRequest, OffsetDeleteResponse, 0, 0),
   // Admin (Java Admin.incrementalAlterConfigs, kafka-configs --alter, librdkafka); v1 is flexible.
   44: supported(IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse, 0, 1),
+  // ACL admin (kafka-acls, Admin.createAcls/describeAcls/deleteAcls); v0 dropped as in Kafka 4.0, v2 is flexible,
+  // v3 admits the USER resource type. Java 3.x/4.x send v3.
+  30: supported(CreateAclsRequest, CreateAclsResponse, 1, 3),
+  29: supported(DescribeAclsRequest, DescribeAclsResponse, 1, 3),
+  31: supported(DeleteAclsRequest, DeleteAclsResponse, 1, 3),
 } as const;
 
 /** The API keys in {@link SUPPORTED_APIS}. */
