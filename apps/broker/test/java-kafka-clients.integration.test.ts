@@ -1,51 +1,28 @@
 // Apache Kafka's Java client 4.1 (Maven Central, the harness's "kafka" artifact set): the default producer
 // (idempotence on, acks=all) and a consumer group of two members sharing a 3-partition topic, on the embedded
-// default and on etcd + s3proxy. The driver (clients/JavaKafkaClients.java) is compiled with javac per run.
+// default and on etcd + s3proxy. The driver (clients/JavaKafkaClients.java) is compiled with javac once per run.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { artifactSetDir, ensureArtifactSet } from "@nereus/test-services";
+import type { JavaProgram } from "@nereus/test-services";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type InProcessBroker, type StorageKind, startInProcess, testConfig } from "./support/broker-fixture.js";
-import { runCommand } from "./support/run-command.js";
+import { compileJavaClient, runJavaClient } from "./support/java-client.js";
 
 const COUNT = 500;
-const classes = mkdtempSync(path.join(os.tmpdir(), "nereus-java-clients-"));
-let classpath = "";
+let program: JavaProgram | undefined;
 const running: InProcessBroker[] = [];
 
 beforeAll(async () => {
-  await ensureArtifactSet("kafka", { env: process.env, autoInstall: false, log: () => undefined });
-  const libs = path.join(artifactSetDir("kafka"), "*");
-  const compiled = await runCommand(
-    "javac",
-    ["-cp", libs, "-d", classes, path.join(import.meta.dirname, "clients", "JavaKafkaClients.java")],
-    { timeoutMs: 120_000 },
-  );
-  if (compiled.code !== 0) throw new Error(`javac failed: ${compiled.stderr}`);
-  classpath = `${classes}${path.delimiter}${libs}`;
+  program = await compileJavaClient("kafka", "JavaKafkaClients");
 }, 600_000);
 
-afterAll(() => rmSync(classes, { recursive: true, force: true }));
+afterAll(() => program?.dispose());
 afterEach(async () => {
   for (const broker of running.splice(0)) await broker.broker.close("test finished");
 });
 
-async function java(args: readonly string[]): Promise<string[]> {
-  const result = await runCommand(
-    "java",
-    ["-XX:TieredStopAtLevel=1", "-Xshare:auto", "-cp", classpath, "JavaKafkaClients", ...args],
-    { timeoutMs: 150_000 },
-  );
-  if (result.code !== 0)
-    throw new Error(
-      `JavaKafkaClients ${args[0] ?? ""} failed (${String(result.code)}): ${result.stderr.slice(-4_000)}`,
-    );
-  return result.stdout
-    .toString("utf8")
-    .split("\n")
-    .filter((line) => line.length > 0);
+function java(args: readonly string[]): Promise<string[]> {
+  if (program === undefined) throw new Error("the driver did not compile");
+  return runJavaClient(program, args, 150_000);
 }
 
 describe.each<StorageKind>(["embedded", "cluster"])("Java kafka-clients on the %s storage", (kind) => {

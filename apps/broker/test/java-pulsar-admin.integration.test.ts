@@ -6,59 +6,31 @@
 // all, Pulsar's refusals as the client's exceptions, a non-partitioned topic's peeked messages, stats and internal
 // stats, and every deletion.
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { artifactSetDir, ensureArtifactSet } from "@nereus/test-services";
+import type { JavaProgram } from "@nereus/test-services";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type InProcessBroker, type StorageKind, startInProcess, testConfig } from "./support/broker-fixture.js";
-import { runCommand } from "./support/run-command.js";
+import { compileJavaClient, runJavaClient } from "./support/java-client.js";
 
 const COUNT = 30;
-const classes = mkdtempSync(path.join(os.tmpdir(), "nereus-java-pulsar-admin-"));
-let classpath = "";
+let program: JavaProgram | undefined;
 const running: InProcessBroker[] = [];
 
 beforeAll(async () => {
-  await ensureArtifactSet("pulsar-client", { env: process.env, autoInstall: false, log: () => undefined });
-  const libs = path.join(artifactSetDir("pulsar-client"), "*");
-  const compiled = await runCommand(
-    "javac",
-    ["-cp", libs, "-d", classes, path.join(import.meta.dirname, "clients", "JavaPulsarAdmin.java")],
-    { timeoutMs: 120_000 },
-  );
-  if (compiled.code !== 0) throw new Error(`javac failed: ${compiled.stderr}`);
-  classpath = `${classes}${path.delimiter}${libs}`;
+  program = await compileJavaClient("pulsar-client", "JavaPulsarAdmin");
 }, 600_000);
 
-afterAll(() => rmSync(classes, { recursive: true, force: true }));
+afterAll(() => program?.dispose());
 afterEach(async () => {
   for (const broker of running.splice(0)) await broker.broker.close("test finished");
 });
 
 /** Runs the driver's scenario; its stdout lines by first word (a word repeated keeps every line). */
 async function scenario(options: Readonly<Record<string, string>>): Promise<Map<string, string[][]>> {
+  if (program === undefined) throw new Error("the driver did not compile");
   const args = Object.entries(options).map(([key, value]) => `${key}=${value}`);
-  const result = await runCommand(
-    "java",
-    [
-      "-XX:TieredStopAtLevel=1",
-      "-Xshare:auto",
-      "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-      "-cp",
-      classpath,
-      "JavaPulsarAdmin",
-      "scenario",
-      ...args,
-    ],
-    { timeoutMs: 170_000 },
-  );
-  const stdout = result.stdout.toString("utf8");
-  if (result.code !== 0) {
-    throw new Error(`JavaPulsarAdmin failed (${String(result.code)}): ${stdout}\n${result.stderr.slice(-6_000)}`);
-  }
+  const lines = await runJavaClient(program, ["scenario", ...args], 170_000);
   const facts = new Map<string, string[][]>();
-  for (const line of stdout.split("\n").filter((text) => text.length > 0)) {
+  for (const line of lines) {
     const [key = "", ...values] = line.split(" ").filter((word) => word.length > 0);
     facts.set(key, [...(facts.get(key) ?? []), values]);
   }
