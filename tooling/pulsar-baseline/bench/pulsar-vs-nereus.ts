@@ -98,6 +98,22 @@ async function measure(driver: PulsarDriver, target: Target, partitions: number,
       return { figures, failures };
     }
   }
+  if (options.phases.includes("throughput")) await measureThroughput(driver, target, topic, options, figures, fail);
+  if (options.phases.includes("latency")) await measureLatency(driver, target, latencyTopic, options, figures, fail);
+  return { figures, failures };
+}
+
+/** Phases 1 and 2: produce, then consume what was produced. */
+async function measureThroughput(
+  driver: PulsarDriver,
+  target: Target,
+  topic: string,
+  options: BenchOptions,
+  figures: RoundFigures,
+  fail: (phase: string, reason: string) => void,
+): Promise<void> {
+  const url = { "service-url": target.serviceUrl };
+  const warmupTopic = `${topic}-warmup`;
   const megabytes = ((options.messages + options.warmup) * options.size) / 1e6;
   let produced = false;
   try {
@@ -155,6 +171,18 @@ async function measure(driver: PulsarDriver, target: Target, partitions: number,
       fail("consume", firstLine(error));
     }
   }
+}
+
+/** Phase 3: publish latency at a fixed rate. */
+async function measureLatency(
+  driver: PulsarDriver,
+  target: Target,
+  latencyTopic: string,
+  options: BenchOptions,
+  figures: RoundFigures,
+  fail: (phase: string, reason: string) => void,
+): Promise<void> {
+  const url = { "service-url": target.serviceUrl };
   try {
     const result = await runPulsarDriver<LatencyResult>(driver, "latency", {
       ...url,
@@ -173,7 +201,6 @@ async function measure(driver: PulsarDriver, target: Target, partitions: number,
   } catch (error) {
     fail("latency", firstLine(error));
   }
-  return { figures, failures };
 }
 
 async function main(): Promise<void> {

@@ -27,6 +27,8 @@ describe("parseBenchOptions", () => {
       "3",
       "--warmup",
       "0",
+      "--phases",
+      "latency",
     ]);
     expect(options).toMatchObject({
       rounds: 1,
@@ -37,6 +39,7 @@ describe("parseBenchOptions", () => {
       rate: 200,
       latencySeconds: 3,
       warmup: 0,
+      phases: ["latency"],
     });
   });
 
@@ -48,5 +51,6 @@ describe("parseBenchOptions", () => {
     expect(() => parseBenchOptions(["--messages", "1e3"])).toThrow(/--messages/);
     expect(() => parseBenchOptions(["--only", "kafka"])).toThrow(/--only is apache or nereus/);
     expect(() => parseBenchOptions(["--partitions", "1,,8"])).toThrow(/--partitions/);
+    expect(() => parseBenchOptions(["--phases", "latency,produce"])).toThrow(/--phases are throughput and\/or latency/);
   });
 });

@@ -3,6 +3,9 @@
 import { ErrorCode, NereusError } from "@nereus/core";
 import type { BrokerName } from "./bench-report.js";
 
+/** The phases of one measurement: produce (timed), consume (of what was produced), fixed-rate publish latency. */
+export type BenchPhase = "throughput" | "latency";
+
 /** The benchmark's settings. */
 export interface BenchOptions {
   /** Rounds per broker (alternating Apache, Nereus, Apache, ...); each figure is the median over them. */
@@ -27,6 +30,8 @@ export interface BenchOptions {
   readonly pulsarHeapMb: number;
   /** The producer's maxPendingMessages (per partition). */
   readonly maxPending: number;
+  /** What is measured: "throughput" (produce, then consume) and/or "latency" (publish at a fixed rate). */
+  readonly phases: readonly BenchPhase[];
 }
 
 /** The defaults: a run of a few minutes per broker and round. */
@@ -42,10 +47,11 @@ export const DEFAULT_BENCH_OPTIONS: BenchOptions = {
   entry: "source",
   pulsarHeapMb: 1024,
   maxPending: 10_000,
+  phases: ["throughput", "latency"],
 };
 
 const USAGE =
-  "options: --rounds N --messages N --size BYTES --warmup N --rate MSG_PER_S --latency-seconds S --partitions 1,8 --only apache|nereus --entry source|dist --pulsar-heap-mb MB --max-pending N";
+  "options: --rounds N --messages N --size BYTES --warmup N --rate MSG_PER_S --latency-seconds S --partitions 1,8 --only apache|nereus --entry source|dist --pulsar-heap-mb MB --max-pending N --phases throughput,latency";
 
 /**
  * Parses `argv` (without node and the script).
@@ -95,6 +101,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       case "--max-pending":
         options.maxPending = integer(name, value, 1, 1_000_000);
         break;
+      case "--phases":
+        options.phases = phases(value);
+        break;
       default:
         throw invalid(`unknown option ${name}; ${USAGE}`);
     }
@@ -107,6 +116,15 @@ function integer(name: string, text: string, min: number, max: number): number {
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max)
     throw invalid(`${name} must be an integer in [${String(min)}, ${String(max)}], not ${JSON.stringify(text)}`);
   return value;
+}
+
+function phases(text: string): BenchPhase[] {
+  const names = text.split(",").map((name) => name.trim());
+  for (const name of names) {
+    if (name !== "throughput" && name !== "latency")
+      throw invalid(`--phases are throughput and/or latency, not ${name}`);
+  }
+  return [...new Set(names as BenchPhase[])];
 }
 
 function invalid(message: string): NereusError {
