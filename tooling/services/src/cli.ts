@@ -10,8 +10,10 @@ import { ALL_SERVICES, formatTimings, parseServiceName, startServices, type Serv
 import { readStateFile } from "./state-file.js";
 
 const USAGE = `usage: nereus-services <command> [options]
-  start [--only etcd,s3,zookeeper,bookkeeper] --state <file> [--no-install]
-        start the services on 127.0.0.1, write their description (endpoints, pids) to <file>, return when ready
+  start [--only etcd,s3,zookeeper,bookkeeper] --state <file> [--no-install] [--etcd-tls] [--etcd-auth]
+        start the services on 127.0.0.1, write their description (endpoints, pids) to <file>, return when ready;
+        --etcd-tls serves etcd over mutual TLS (certificates generated in the run dir), --etcd-auth enables etcd
+        authentication (root user and user "nereus"; passwords in <file>)
   stop --state <file> [--keep-run-dir]
         stop every process of the state file by PID, verify no process or port is left, delete <file>
   status --state <file>       print the description and whether each process is alive
@@ -100,7 +102,7 @@ async function start(args: ParsedArgs): Promise<void> {
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
   const services = await startServices({
-    etcd: names.includes("etcd"),
+    etcd: names.includes("etcd") && { tls: args.flags.has("etcd-tls"), auth: args.flags.has("etcd-auth") },
     s3: names.includes("s3"),
     zookeeper: names.includes("zookeeper"),
     bookkeeper: names.includes("bookkeeper"),
@@ -113,7 +115,8 @@ async function start(args: ParsedArgs): Promise<void> {
   process.off("SIGTERM", onSignal);
   const d = services.description;
   const lines = [
-    d.etcd && `etcd ${d.etcd.endpoint}`,
+    d.etcd &&
+      `etcd ${d.etcd.endpoint}${d.etcd.tls === undefined ? "" : ` ca ${d.etcd.tls.caFile}`}${d.etcd.auth === undefined ? "" : ` user ${d.etcd.auth.username}`}`,
     d.s3 && `s3 ${d.s3.endpoint} bucket ${d.s3.bucket}`,
     d.zookeeper && `zookeeper ${d.zookeeper.connectString}`,
     d.bookkeeper && `bookies ${d.bookkeeper.bookies.map((b) => b.id).join(" ")}`,

@@ -2,10 +2,40 @@
 // harness needs to stop or restart them from any process (PIDs, commands, ports). Written to the state file.
 import type { ProcessRecord } from "./managed-process.js";
 
-/** etcd v3 endpoint. */
+/** etcd v3 endpoint, and how to authenticate when it was started secured. */
 export interface EtcdDescription {
-  /** e.g. "http://127.0.0.1:41234" (for etcd3: `new Etcd3({ hosts: endpoint })`). */
+  /** e.g. "http://127.0.0.1:41234", or "https://..." with `tls` (for etcd3: `new Etcd3({ hosts: endpoint })`). */
   readonly endpoint: string;
+  /** Present when etcd serves TLS. */
+  readonly tls?: EtcdTlsDescription;
+  /** Present when etcd requires user/password authentication. */
+  readonly auth?: EtcdAuthDescription;
+}
+
+/** PEM files of a TLS etcd (generated at start; the CA is the run's own). */
+export interface EtcdTlsDescription {
+  /** CA certificate that signed the server and client certificates. */
+  readonly caFile: string;
+  /** Client certificate (CN "nereus") and key, signed by the CA. */
+  readonly certFile: string;
+  readonly keyFile: string;
+  /** The server's certificate (SAN 127.0.0.1, localhost) and key. */
+  readonly serverCertFile: string;
+  readonly serverKeyFile: string;
+  /** Whether etcd requires a client certificate (mutual TLS). */
+  readonly clientCertAuth: boolean;
+}
+
+/** Users of an etcd with authentication enabled (passwords are random per run). */
+export interface EtcdAuthDescription {
+  /** The root user (role root: may administer users, roles and every key). */
+  readonly rootUser: string;
+  readonly rootPassword: string;
+  /** The broker's user, whose only role may read and write keys under `keyPrefix`. */
+  readonly username: string;
+  readonly password: string;
+  /** "/nereus/": every key of every Nereus cluster. */
+  readonly keyPrefix: string;
 }
 
 /** S3 endpoint of s3proxy, ready for `new S3Client({ ...s3, credentials })`. */

@@ -1,10 +1,15 @@
 // etcd 3.4 (Debian etcd-server) as a single-member cluster on 127.0.0.1 with a fresh data dir; ready when
-// GET /health answers {"health":"true"}.
-import type { EtcdDescription } from "./description.js";
+// GET /health answers {"health":"true"}. Optionally secured (etcd-security.ts): TLS with certificates generated at
+// start (mutual TLS unless turned off) and user/password authentication.
+import path from "node:path";
+import type { EtcdDescription, EtcdTlsDescription } from "./description.js";
+import { enableEtcdAuth, etcdHealthy, type EtcdTlsOptions } from "./etcd-security.js";
 import type { ProcessRecord } from "./managed-process.js";
 import { LOOPBACK } from "./ports.js";
 import { ensureRequirements, executable, type PrerequisiteContext } from "./prerequisites.js";
 import { logFile, runSubdir, spawnInRun, waitForReady, type RunContext } from "./run-context.js";
+import { ServiceStartError } from "./errors.js";
+import { generateTestCertificates } from "./test-certificates.js";
 
 /** Options for etcd. */
 export interface EtcdOptions {
@@ -14,6 +19,10 @@ export interface EtcdOptions {
   readonly peerPort?: number;
   /** Readiness deadline (default 30 s). */
   readonly readyTimeoutMs?: number;
+  /** Serve the client URL over TLS (https) with certificates generated at start (default off). */
+  readonly tls?: boolean | EtcdTlsOptions;
+  /** Enable user/password authentication: a root user and the broker user "nereus" (default off). */
+  readonly auth?: boolean;
 }
 
 /** Checks (and installs when allowed) what etcd needs; returns the etcd executable. */
@@ -23,14 +32,30 @@ export async function etcdPrerequisites(ctx: PrerequisiteContext): Promise<strin
   return etcd;
 }
 
-async function healthy(endpoint: string): Promise<boolean> {
-  const response = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(1000) });
-  if (!response.ok) return false;
-  const body = (await response.json()) as { health?: unknown };
-  return body.health === "true" || body.health === true;
+async function tlsFor(dataDir: string, options: EtcdOptions): Promise<EtcdTlsDescription | undefined> {
+  if (options.tls === undefined || options.tls === false) return undefined;
+  const files = await generateTestCertificates(path.join(dataDir, "tls"));
+  return {
+    caFile: files.caFile,
+    certFile: files.clientCertFile,
+    keyFile: files.clientKeyFile,
+    serverCertFile: files.serverCertFile,
+    serverKeyFile: files.serverKeyFile,
+    clientCertAuth: options.tls === true ? true : (options.tls.clientCertAuth ?? true),
+  };
 }
 
-/** Starts etcd on the given ports and waits until it is healthy. */
+function tlsFlags(tls: EtcdTlsDescription | undefined): string[] {
+  if (tls === undefined) return [];
+  return [
+    `--cert-file=${tls.serverCertFile}`,
+    `--key-file=${tls.serverKeyFile}`,
+    `--trusted-ca-file=${tls.caFile}`,
+    ...(tls.clientCertAuth ? ["--client-cert-auth"] : []),
+  ];
+}
+
+/** Starts etcd on the given ports and waits until it is healthy (and, with `auth`, until auth is enabled). */
 export async function startEtcd(
   ctx: RunContext,
   etcdBinary: string,
@@ -38,7 +63,8 @@ export async function startEtcd(
   options: EtcdOptions,
 ): Promise<{ description: EtcdDescription; process: ProcessRecord }> {
   const dataDir = runSubdir(ctx, "etcd");
-  const client = `http://${LOOPBACK}:${ports.client}`;
+  const tls = await tlsFor(dataDir, options);
+  const client = `${tls === undefined ? "http" : "https"}://${LOOPBACK}:${ports.client}`;
   const peer = `http://${LOOPBACK}:${ports.peer}`;
   const proc = spawnInRun(ctx, {
     name: "etcd",
@@ -54,6 +80,7 @@ export async function startEtcd(
       "--initial-cluster-state=new",
       "--logger=zap",
       "--log-outputs=stderr",
+      ...tlsFlags(tls),
     ],
     cwd: dataDir,
     logFile: logFile(ctx, "etcd"),
@@ -63,9 +90,24 @@ export async function startEtcd(
     "etcd",
     proc,
     `etcd health on ${client}`,
-    () => healthy(client),
+    () => etcdHealthy(client, tls),
     options.readyTimeoutMs ?? 30_000,
     50,
   );
-  return { description: { endpoint: client }, process: proc.record };
+  let auth: EtcdDescription["auth"];
+  if (options.auth === true) {
+    try {
+      auth = await enableEtcdAuth(client, tls);
+    } catch (error) {
+      throw new ServiceStartError("etcd", `enabling authentication on ${client} failed: ${String(error)}`, {
+        cause: error,
+      });
+    }
+  }
+  const description: EtcdDescription = {
+    endpoint: client,
+    ...(tls === undefined ? {} : { tls }),
+    ...(auth === undefined ? {} : { auth }),
+  };
+  return { description, process: proc.record };
 }

@@ -13,6 +13,8 @@ export { ServiceStartError } from "./errors.js";
 export type {
   ServicesDescription,
   EtcdDescription,
+  EtcdTlsDescription,
+  EtcdAuthDescription,
   S3Description,
   ZooKeeperDescription,
   BookKeeperDescription,
@@ -20,6 +22,12 @@ export type {
   StartTimings,
 } from "./description.js";
 export type { EtcdOptions } from "./etcd.js";
+export { etcd3ClientOptions, type EtcdTlsOptions } from "./etcd-security.js";
+export {
+  generateTestCertificates,
+  type TestCertificateFiles,
+  type TestCertificateOptions,
+} from "./test-certificates.js";
 export type { S3Options } from "./s3proxy.js";
 export { S3_DEFAULTS } from "./s3proxy.js";
 export { s3ClientOptions, type S3ClientOptions } from "./s3-client-options.js";

@@ -1,8 +1,8 @@
 // s3proxy is real and usable from @aws-sdk/client-s3 v3: If-None-Match:* lets exactly one of 8 concurrent
 // writers win (the rest get 412), ranged GETs return exact bytes, and a wrong CRC32C is rejected while the
-// right one is stored and returned.
+// right one is stored and returned; a request signed with a wrong secret is refused (the proxy requires credentials).
 import { randomBytes, randomUUID } from "node:crypto";
-import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadServices, s3ClientOptions } from "../src/index.js";
 import { crc32c } from "./support/crc32c.js";
@@ -20,6 +20,25 @@ function statusOf(error: unknown): number | undefined {
 }
 
 describe("s3proxy", () => {
+  it("refuses a request signed with a wrong secret and one without credentials", async () => {
+    const wrong = new S3Client({
+      ...s3ClientOptions(s3),
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: "not-the-secret" },
+      maxAttempts: 1,
+    });
+    try {
+      const error = await wrong.send(new ListObjectsV2Command({ Bucket: s3.bucket })).catch((e: unknown) => e);
+      expect(statusOf(error)).toBe(403);
+    } finally {
+      wrong.destroy();
+    }
+    const anonymous = await fetch(`${s3.endpoint}/${s3.bucket}?list-type=2`);
+    expect(anonymous.status).toBe(403);
+    expect(
+      (await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, MaxKeys: 1 }))).$metadata.httpStatusCode,
+    ).toBe(200);
+  });
+
   it("lets exactly one of 8 concurrent If-None-Match:* PUTs win; the others get 412", async () => {
     const key = `race/${randomUUID()}`;
     const outcomes = await Promise.all(
