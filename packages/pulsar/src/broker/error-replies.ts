@@ -1,7 +1,8 @@
-// How the command handlers answer failures: a storage or subscription error becomes one Pulsar server error (the
-// storage side through mapStorageError, the subscription rules by their refusal reason), and the frames of the
-// generic ERROR answer.
+// How the command handlers answer failures: a storage, subscription or auth error becomes one Pulsar server error
+// (the storage side through mapStorageError, the subscription rules by their refusal reason, auth refusals as
+// AuthenticationError / AuthorizationError), and the frames of the generic ERROR answer.
 import { type PulsarCommand, ServerError } from "../protocol/index.js";
+import { PulsarAuthRefusal } from "../auth/auth-refusal.js";
 import { mapStorageError } from "../ledger/map-storage-error.js";
 import { SubscriptionRefusedError } from "../subscriptions/subscription-refused-error.js";
 
@@ -23,6 +24,10 @@ const BY_REFUSAL: Readonly<Record<SubscriptionRefusedError["reason"], number>> =
 /** The server error of any failure of a handler (subscription refusals by reason, the rest via mapStorageError). */
 export function errorReplyOf(error: unknown): ErrorReply {
   if (error instanceof SubscriptionRefusedError) return { error: BY_REFUSAL[error.reason], message: error.message };
+  if (error instanceof PulsarAuthRefusal) {
+    const code = error.kind === "authentication" ? ServerError.AuthenticationError : ServerError.AuthorizationError;
+    return { error: code, message: error.message };
+  }
   const mapped = mapStorageError(error);
   return { error: mapped.serverError, message: mapped.message };
 }

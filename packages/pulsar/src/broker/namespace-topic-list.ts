@@ -69,8 +69,15 @@ function withoutScheme(name: string): string {
   return name.slice(name.indexOf(SCHEME_SEPARATOR) + SCHEME_SEPARATOR.length);
 }
 
-/** Answers GET_TOPICS_OF_NAMESPACE (ERROR for a namespace name that is not `{tenant}/{namespace}`). */
-export async function answerTopicsOfNamespace(io: ConnectionIo, command: CommandGetTopicsOfNamespace): Promise<void> {
+/**
+ * Answers GET_TOPICS_OF_NAMESPACE (ERROR for a namespace name that is not `{tenant}/{namespace}`, or one `authorize`
+ * refuses).
+ */
+export async function answerTopicsOfNamespace(
+  io: ConnectionIo,
+  command: CommandGetTopicsOfNamespace,
+  authorize?: (namespace: NamespaceName) => Promise<void>,
+): Promise<void> {
   const { requestId } = command;
   let namespace: NamespaceName;
   try {
@@ -81,6 +88,7 @@ export async function answerTopicsOfNamespace(io: ConnectionIo, command: Command
   }
   let topics: string[];
   try {
+    await authorize?.(namespace);
     topics = command.mode === TopicListMode.NON_PERSISTENT ? [] : await namespaceTopics(io.context, namespace);
   } catch (error) {
     io.send(errorCommand(requestId, errorReplyOf(error)));

@@ -6,6 +6,7 @@
 // the storage profile they name; every topic's schema versions are kept in the schema registry.
 import { ErrorCode, NereusError } from "@nereus/core";
 import { canonicalizeProfile } from "@nereus/core/internal";
+import { type BrokerAuth, type PulsarAuthOptions, createBrokerAuth } from "../auth/broker-auth.js";
 import { TopicDeduplications } from "../dedup/topic-deduplications.js";
 import { ManagedLedgerFactory, type ManagedLedgerFactoryOptions } from "../ledger/managed-ledger-factory.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../protocol/index.js";
@@ -53,6 +54,8 @@ export interface PulsarBrokerOptions {
   readonly maxPendingPublishRequestsPerConnection?: number;
   /** Bytes of pending SENDs, broker-wide, at which every connection stops being read until half drained (512 MiB). */
   readonly maxPendingPublishBytes?: number;
+  /** Token authentication and permission checks of clients (default: both off). */
+  readonly auth?: PulsarAuthOptions;
 }
 
 /** Entries a deduplicated topic stores between two checkpoints, by default (as Pulsar brokers do). */
@@ -91,6 +94,8 @@ export interface PulsarBrokerContext {
   readonly publishBuffer: PublishBuffer;
   /** Messages and bytes in and out, per topic. */
   readonly messageCounters: TopicMessageCounters;
+  /** How clients are authenticated and authorized, and the permissions granted to roles. */
+  readonly auth: BrokerAuth;
   /** A producer name no other producer of this broker process was given. */
   nextProducerName(): string;
 }
@@ -162,6 +167,7 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
     maxPendingPublishRequestsPerConnection: maxPendingPublishes,
     publishBuffer: new PublishBuffer(maxPendingPublishBytes),
     messageCounters: new TopicMessageCounters(clock === undefined ? {} : { clock }),
+    auth: createBrokerAuth(options.auth, metadata, ledgers.topics.keyspace.root, clock),
     nextProducerName() {
       producers += 1;
       return `${prefix}-${String(producers)}`;

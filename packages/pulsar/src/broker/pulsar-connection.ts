@@ -9,10 +9,17 @@
 // ERROR(NotAllowed); a command a client never sends, an undecodable frame or a SEND it cannot place closes the
 // connection — after the commands before it were handled and their replies written (waiting at most
 // CLOSE_REPLY_WAIT_MS for them). Every SEND counts as a pending publish from its arrival until its answer is
-// written (PublishThrottle): over the bounds, the connection asks its sink to stop reading.
+// written (PublishThrottle): over the bounds, the connection asks its sink to stop reading. With authentication on,
+// CONNECT's credentials are checked before anything else is served (a refusal is ERROR(AuthenticationError) and the
+// connection closes) and expired credentials are refreshed through AUTH_CHALLENGE / AUTH_RESPONSE (ConnectionAuth);
+// with authorization on, discovery, PRODUCER, SUBSCRIBE and topic listings need the role's permission first.
 import { ErrorCode, NereusError } from "@nereus/core";
+import { PulsarAuthRefusal } from "../auth/auth-refusal.js";
+import { ConnectionAuth, REFRESH_AUTH_DATA } from "../auth/connection-auth.js";
+import { TOKEN_AUTH_METHOD } from "../auth/pulsar-authentication.js";
 import { parseTopicName } from "../topics/topic-name.js";
 import {
+  type CommandAuthResponse,
   type CommandConnect,
   type CommandLookupTopic,
   type CommandPartitionedTopicMetadata,
@@ -44,6 +51,9 @@ export const BROKER_PROTOCOL_VERSION = ProtocolVersion.AUTO_CONSUME_SCHEMA;
 /** Requests this broker answers with ERROR(NotAllowed) (they carry a request id). */
 const NOT_SERVED = new Set(["CONSUMER_STATS"]);
 
+/** The request id of an ERROR that answers no request (a refused CONNECT or AUTH_RESPONSE): Pulsar's -1. */
+const NO_REQUEST_ID = 2n ** 64n - 1n;
+
 /** How long a connection closing on a protocol error waits for the replies to the commands before it. */
 const CLOSE_REPLY_WAIT_MS = 5_000;
 
@@ -64,6 +74,7 @@ export class PulsarConnection {
   readonly #consumers: ConnectionConsumers;
   readonly #topics: TopicProvisioning;
   readonly #publishes: PublishThrottle;
+  readonly #auth: ConnectionAuth;
   readonly #onClosed: () => void;
   #connected = false;
   /** Settles once every command received so far was started. */
@@ -85,6 +96,7 @@ export class PulsarConnection {
       context.publishBuffer,
       sink.reads,
     );
+    this.#auth = new ConnectionAuth(context.auth);
     this.#onClosed = onClosed;
   }
 
@@ -141,6 +153,7 @@ export class PulsarConnection {
   close(): void {
     if (this.#io.closed) return;
     this.#io.close();
+    this.#auth.close();
     this.#publishes.close();
     this.#consumers.closeAll();
     this.#producers.closeAll();
@@ -159,6 +172,8 @@ export class PulsarConnection {
         return this.#io.send({ type: "PONG", body: {} });
       case "PONG":
         return;
+      case "AUTH_RESPONSE":
+        return this.#authResponse(command.body);
       case "PARTITIONED_METADATA":
         return this.#partitionedMetadata(command.body);
       case "LOOKUP":
@@ -192,13 +207,15 @@ export class PulsarConnection {
       case "GET_OR_CREATE_SCHEMA":
         return answerGetOrCreateSchema(this.#io, command.body);
       case "GET_TOPICS_OF_NAMESPACE":
-        return answerTopicsOfNamespace(this.#io, command.body);
+        return answerTopicsOfNamespace(this.#io, command.body, (namespace) =>
+          this.#auth.authorizeNamespaceLookup(namespace),
+        );
       default:
         return this.#unserved(command.type, "body" in command ? command.body : undefined);
     }
   }
 
-  #connect(command: CommandConnect): void {
+  async #connect(command: CommandConnect): Promise<void> {
     const clientVersion = command.protocolVersion ?? 0;
     if (clientVersion < ProtocolVersion.CHECKSUM) {
       const reply = {
@@ -207,6 +224,14 @@ export class PulsarConnection {
       };
       this.#io.send(errorCommand(0n, reply));
       return this.#violation("protocol version too old");
+    }
+    try {
+      await this.#auth.connect(command, {
+        challenge: () => this.#challenge(),
+        expired: (reason) => this.#expired(reason),
+      });
+    } catch (error) {
+      return this.#authenticationFailed(error);
     }
     this.#connected = true;
     this.#io.protocolVersion = Math.min(clientVersion, BROKER_PROTOCOL_VERSION);
@@ -220,10 +245,45 @@ export class PulsarConnection {
     });
   }
 
+  /** Credentials were refused: ERROR(AuthenticationError) as Pulsar answers it, then the connection closes. */
+  #authenticationFailed(error: unknown): void {
+    const reply = { error: ServerError.AuthenticationError, message: "Failed to authenticate" };
+    this.#io.send(errorCommand(NO_REQUEST_ID, reply));
+    this.#violation(`authentication failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  async #authResponse(command: CommandAuthResponse): Promise<void> {
+    try {
+      await this.#auth.respond(command);
+    } catch (error) {
+      this.#authenticationFailed(error);
+    }
+  }
+
+  /** Asks the client to refresh its expired credentials. */
+  #challenge(): void {
+    this.#io.send({
+      type: "AUTH_CHALLENGE",
+      body: {
+        serverVersion: this.#io.context.serverVersion,
+        challenge: { authMethodName: TOKEN_AUTH_METHOD, authData: REFRESH_AUTH_DATA },
+        protocolVersion: this.#io.protocolVersion,
+      },
+    });
+  }
+
+  /** The credentials expired and were not refreshed: the connection closes at once. */
+  #expired(reason: string): void {
+    this.#io.context.onError(new NereusError(ErrorCode.INVALID_ARGUMENT, `Pulsar connection closed: ${reason}`));
+    this.#io.closeSocket(reason);
+    this.close();
+  }
+
   async #partitionedMetadata(command: CommandPartitionedTopicMetadata): Promise<void> {
     const { requestId } = command;
     try {
       const topic = parseTopicName(command.topic);
+      await this.#auth.authorizeTopic(topic, "lookup");
       const partitions = await this.#topics.partitionCount(topic, command.metadataAutoCreationEnabled !== false);
       this.#io.send({
         type: "PARTITIONED_METADATA_RESPONSE",
@@ -238,12 +298,13 @@ export class PulsarConnection {
     }
   }
 
-  #lookup(command: CommandLookupTopic): void {
+  async #lookup(command: CommandLookupTopic): Promise<void> {
     const { requestId } = command;
     try {
-      parseTopicName(command.topic);
+      await this.#auth.authorizeTopic(parseTopicName(command.topic), "lookup");
     } catch (error) {
-      const reply = { error: ServerError.InvalidTopicName, message: errorReplyOf(error).message };
+      const { error: code, message } = errorReplyOf(error);
+      const reply = { error: error instanceof PulsarAuthRefusal ? code : ServerError.InvalidTopicName, message };
       this.#io.send({ type: "LOOKUP_RESPONSE", body: { requestId, response: LookupOutcome.Failed, ...reply } });
       return;
     }
@@ -259,28 +320,31 @@ export class PulsarConnection {
   }
 
   async #openProducer(command: CommandProducer): Promise<void> {
-    const admitted = await this.#admit(command.requestId, command.topic, command.schema, true);
+    const admitted = await this.#admit(command.requestId, command.topic, command.schema, true, "produce");
     if (admitted !== undefined) await this.#producers.open(command, admitted.schemaVersion);
   }
 
   async #subscribe(command: CommandSubscribe): Promise<void> {
     const create = command.forceTopicCreation !== false;
-    const admitted = await this.#admit(command.requestId, command.topic, command.schema, create);
+    const admitted = await this.#admit(command.requestId, command.topic, command.schema, create, "consume");
     if (admitted !== undefined) await this.#consumers.subscribe(command);
   }
 
   /**
-   * Prepares the topic of a PRODUCER or SUBSCRIBE (created as the policies allow) and registers the schema it
-   * declares. Returns the schema version to announce, or undefined after answering ERROR.
+   * Checks the role may `operation` the topic of a PRODUCER or SUBSCRIBE, prepares the topic (created as the policies
+   * allow) and registers the schema it declares. Returns the schema version to announce, or undefined after
+   * answering ERROR.
    */
   async #admit(
     requestId: bigint,
     topicName: string,
     schema: SchemaInfo | undefined,
     create: boolean,
+    operation: "produce" | "consume",
   ): Promise<{ readonly schemaVersion?: Uint8Array } | undefined> {
     try {
       const topic = parseTopicName(topicName);
+      await this.#auth.authorizeTopic(topic, operation);
       await this.#topics.prepare(topic, create);
       const declared = await registerDeclaredSchema(this.#io, topic, schema);
       if (declared.accepted) return declared;
