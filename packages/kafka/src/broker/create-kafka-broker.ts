@@ -25,8 +25,11 @@ import type { BrokerServices, LogDirectory } from "./broker-services.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
 import type { BrokerIdentity, KafkaApiHandlers, TopicCatalog } from "./kafka-api-handler.js";
 import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
-import type { ConnectionTransport } from "../security/connection-transport.js";
+import { type ConnectionTransport, certificatePrincipal } from "../security/connection-transport.js";
+import { type ListenerAddress, listenerIdentity } from "./listener-identity.js";
 import { TokenBucket } from "./token-bucket.js";
+import { createBrokerSasl } from "../security/sasl/broker-sasl.js";
+import type { KafkaSaslOptions } from "../security/sasl/sasl-options.js";
 import { DEFAULT_RETENTION_CHECK_INTERVAL_MS, RetentionTask, type RetentionSweep } from "./retention-task.js";
 
 /** Options of {@link createKafkaBroker}. */
@@ -41,6 +44,12 @@ export interface KafkaBrokerOptions {
   /** Host and port clients are told to connect to (Metadata, FindCoordinator). */
   readonly advertisedHost: string;
   readonly advertisedPort: number;
+  /**
+   * The address each listener advertises, by listener name: a connection's requests see its listener's address as
+   * their broker identity (Metadata and FindCoordinator answer it). A listener not named here advertises
+   * advertisedHost/advertisedPort.
+   */
+  readonly advertisedListeners?: ReadonlyMap<string, ListenerAddress>;
   /** Cluster id reported in Metadata (default: the cluster name). */
   readonly clusterId?: string;
   /** Partitions of auto-created topics and of CreateTopics with numPartitions -1 (default 1, Kafka's num.partitions). */
@@ -89,6 +98,8 @@ export interface KafkaBrokerOptions {
   readonly logDir?: LogDirectory;
   /** Wall clock in ms (default Date.now). */
   readonly clock?: () => number;
+  /** What SASL listeners accept (absent: connections on SASL_PLAINTEXT / SASL_SSL listeners cannot authenticate). */
+  readonly sasl?: KafkaSaslOptions;
   /** Partition leadership shared with other brokers (default: this broker leads every partition). */
   readonly ownership?: PartitionOwnership;
 }
@@ -189,9 +200,10 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       metrics.retentionFailures += sweep.failures;
     },
   });
+  const sasl = createBrokerSasl({ ...options, logger, metrics });
   const { handlers, maxVersions, caps } = buildApiHandlerTable(
     services,
-    options.groupHandlers ?? {},
+    { ...options.groupHandlers, ...sasl.handlers },
     ADVERTISED_VERSION_CAPS,
   );
 
@@ -223,18 +235,21 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
           handlers,
           maxVersions,
           caps,
-          identity,
+          identity: listenerIdentity(identity, transport, options.advertisedListeners),
           topics,
           logger,
           metrics,
           clock,
           brokerClosing: brokerClosing.signal,
+          sasl: sasl.environment,
           onClose: (closedConnection) => {
             if (connections.delete(closedConnection)) metrics.connectionsActive -= 1;
           },
         },
         transport,
       );
+      const principal = transport === undefined ? undefined : certificatePrincipal(transport);
+      if (principal !== undefined) connection.principal = principal;
       metrics.connectionsOpened += 1;
       if (closed !== undefined) {
         connection.close();

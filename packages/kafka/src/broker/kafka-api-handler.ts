@@ -8,6 +8,7 @@ import type { ResponseBody, SupportedApiKey } from "../protocol/supported-apis.j
 import type { StorageProfile } from "@nereus/core";
 import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
 import type { KafkaPrincipal } from "../security/kafka-principal.js";
+import type { ConnectionTransport } from "../security/connection-transport.js";
 
 /** An API by name, e.g. "JoinGroup" (the keys of `ApiKey`). */
 export type ApiKeyName = keyof typeof ApiKey;
@@ -55,6 +56,8 @@ export interface RequestContext {
   readonly clientId: string | null;
   /** Who the connection authenticated as (ANONYMOUS when its listener asks for no authentication). */
   readonly principal: KafkaPrincipal;
+  /** The listener the connection came in on and its security protocol. */
+  readonly transport: ConnectionTransport;
   readonly apiKey: SupportedApiKey;
   readonly apiVersion: number;
   readonly correlationId: number;
@@ -67,6 +70,7 @@ export interface RequestContext {
    * for more data (a long-polling Fetch) answers what it has at once instead of holding the connection.
    */
   readonly waitSignal: AbortSignal;
+  /** This broker as the connection's listener advertises it. */
   readonly broker: BrokerIdentity;
   readonly topics: TopicCatalog;
   readonly logger: KafkaBrokerLogger;

@@ -16,8 +16,12 @@ export interface BrokerEndpoint {
  * at once); every answer is about the same live set until it changes.
  */
 export interface PartitionOwnership {
-  /** The live brokers, this one included, by ascending node id. */
-  liveBrokers(): readonly BrokerEndpoint[];
+  /**
+   * The live brokers, this one included, by ascending node id, at their addresses on listener `listenerName` (the
+   * listener the asking client came in on; brokers without that listener are left out). Without a listener name,
+   * their primary addresses.
+   */
+  liveBrokers(listenerName?: string): readonly BrokerEndpoint[];
   /** The node id Metadata reports as controller (the same on every live broker). */
   controllerId(): number;
   /** The node that leads the partition, or -1 when no broker is live. */

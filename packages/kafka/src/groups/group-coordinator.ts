@@ -72,6 +72,10 @@ export interface GroupRequestContext {
   readonly peer: string;
   readonly topics?: GroupTopicLookup;
   readonly signal?: AbortSignal;
+  /** This broker's address on the connection's listener (FindCoordinator answers it). */
+  readonly broker?: { readonly host: string; readonly port: number };
+  /** The connection's listener (FindCoordinator names other brokers by their address on it). */
+  readonly transport?: { readonly listenerName: string };
 }
 
 /** Answers one group API (structurally the broker's KafkaApiHandler of that API). */
@@ -146,7 +150,7 @@ export class GroupCoordinator implements AsyncDisposable {
 
   /** One handler per group API, for the broker's `groupHandlers`. */
   readonly handlers: GroupApiHandlers = {
-    FindCoordinator: { handle: (_context, request) => Promise.resolve(this.findCoordinator(request)) },
+    FindCoordinator: { handle: (context, request) => Promise.resolve(this.findCoordinator(request, context)) },
     JoinGroup: {
       handle: (context, request) =>
         this.#claimed([request.body.groupId], () => this.joinGroup(request, clientOf(context))),
@@ -228,8 +232,17 @@ export class GroupCoordinator implements AsyncDisposable {
 
   // ---- FindCoordinator ---------------------------------------------------------------------------------------
 
-  findCoordinator(request: RequestOf<10>): ResponseBody<10> {
-    const { host, nodeId, port } = this.#options;
+  /**
+   * FindCoordinator: this broker, or with ownership the group's owner, at the address of the listener the request
+   * came in on (`context`; without one, the coordinator's configured address).
+   */
+  findCoordinator(
+    request: RequestOf<10>,
+    context?: Pick<GroupRequestContext, "broker" | "transport">,
+  ): ResponseBody<10> {
+    const { nodeId } = this.#options;
+    const host = context?.broker?.host ?? this.#options.host;
+    const port = context?.broker?.port ?? this.#options.port;
     const answer = (
       keyType: number,
       groupId: string,
@@ -253,7 +266,7 @@ export class GroupCoordinator implements AsyncDisposable {
       }
       const ownership = this.#options.ownership;
       if (ownership === undefined) return { errorCode: KafkaErrorCode.NONE, errorMessage: null, nodeId, host, port };
-      const owner = ownership.coordinatorOf(groupId);
+      const owner = ownership.coordinatorOf(groupId, context?.transport?.listenerName);
       if (owner === undefined) {
         return {
           errorCode: KafkaErrorCode.COORDINATOR_NOT_AVAILABLE,

@@ -16,8 +16,11 @@ export interface CoordinatorEndpoint {
  * and the group's release (the implementation guarantees no two live brokers hold one group at once).
  */
 export interface GroupOwnership {
-  /** The broker that coordinates `groupId`, or undefined while no broker is live. */
-  coordinatorOf(groupId: string): CoordinatorEndpoint | undefined;
+  /**
+   * The broker that coordinates `groupId` at its address on listener `listenerName` (its primary address without
+   * one), or undefined while no broker is live or the coordinator has no such listener.
+   */
+  coordinatorOf(groupId: string, listenerName?: string): CoordinatorEndpoint | undefined;
   /** True while this broker holds the group. */
   holdsGroup(groupId: string): boolean;
   /** Claims the group when this broker is its coordinator and does not hold it yet; resolves whether it holds it. */

@@ -2,6 +2,7 @@
 // PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL) and, on a TLS listener where the client presented a certificate, that
 // certificate's subject. The listener describes the transport when it opens the broker connection; authentication
 // (SASL on SASL_* listeners, the certificate principal on SSL) and the advertised addresses read it.
+import type { KafkaPrincipal } from "./kafka-principal.js";
 
 /** Kafka's `security.protocol` values: whether the bytes are TLS-wrapped and whether SASL must authenticate first. */
 export type SecurityProtocol = "PLAINTEXT" | "SSL" | "SASL_PLAINTEXT" | "SASL_SSL";
@@ -34,4 +35,14 @@ export function usesTls(protocol: SecurityProtocol): boolean {
 /** True when the protocol demands SASL authentication before other requests. */
 export function requiresSasl(protocol: SecurityProtocol): boolean {
   return protocol === "SASL_PLAINTEXT" || protocol === "SASL_SSL";
+}
+
+/**
+ * The principal a transport authenticates by itself: on an SSL listener, a verified client certificate's subject
+ * ("User:CN=client,OU=unit"); undefined otherwise (PLAINTEXT is anonymous, SASL_* listeners authenticate by SASL).
+ */
+export function certificatePrincipal(transport: ConnectionTransport): KafkaPrincipal | undefined {
+  return transport.securityProtocol === "SSL" && transport.peerCertificateSubject !== undefined
+    ? { type: "User", name: transport.peerCertificateSubject }
+    : undefined;
 }

@@ -23,7 +23,7 @@ import type { RequestBody } from "../../protocol/supported-apis.js";
 type RequestedTopic = NonNullable<RequestBody<3>["topics"]>[number];
 
 export function createMetadataHandler(services: BrokerServices): KafkaApiHandler<3> {
-  const { identity, ownership } = services;
+  const { ownership } = services;
   const describe = (topic: KafkaTopic): MetadataResponseTopic => describedTopic(services, topic);
 
   return {
@@ -80,14 +80,16 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
       }
       return {
         throttleTimeMs: 0,
-        brokers: (ownership?.liveBrokers() ?? [identity]).map(({ nodeId, host, port }) => ({
-          nodeId,
-          host,
-          port,
-          rack: null,
-        })),
-        clusterId: identity.clusterId,
-        controllerId: ownership?.controllerId() ?? identity.nodeId,
+        brokers: (ownership?.liveBrokers(context.transport.listenerName) ?? [context.broker]).map(
+          ({ nodeId, host, port }) => ({
+            nodeId,
+            host,
+            port,
+            rack: null,
+          }),
+        ),
+        clusterId: context.broker.clusterId,
+        controllerId: ownership?.controllerId() ?? context.broker.nodeId,
         topics,
         clusterAuthorizedOperations: AUTHORIZED_OPERATIONS_OMITTED,
       };
