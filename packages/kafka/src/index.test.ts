@@ -10,7 +10,10 @@ describe("@nereus/kafka", () => {
       Object.keys(protocol.SUPPORTED_APIS)
         .map(Number)
         .sort((left, right) => left - right),
-    ).toEqual([0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 29, 30, 31, 32, 33, 35, 37, 42, 44, 47]);
+    ).toEqual([
+      0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 29, 30, 31, 32, 33, 35, 36, 37, 42, 44, 47,
+      50, 51,
+    ]);
   });
 
   it("exports the consumer-group coordinator", () => {

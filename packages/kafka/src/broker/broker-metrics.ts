@@ -55,6 +55,8 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
   retentionSweeps = 0;
   retentionDeletedRecords = 0;
   retentionFailures = 0;
+  authenticationSuccesses = 0;
+  authenticationFailures = 0;
   /** Per topic name, from its first produce or fetch on (kept after the topic is deleted: counters never go back). */
   readonly topics = new Map<string, TopicTraffic>();
   readonly #gauges: BrokerGauges;
@@ -135,6 +137,16 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
         "nereus_kafka_connections_failed_total",
         "Connections closed because of an undecodable or unsupported request.",
         this.closedConnections,
+      ),
+      counter(
+        "nereus_kafka_authentications_succeeded_total",
+        "SASL authentications (and re-authentications) that succeeded.",
+        this.authenticationSuccesses,
+      ),
+      counter(
+        "nereus_kafka_authentications_failed_total",
+        "SASL authentications refused (wrong credentials, unknown user, disabled mechanism).",
+        this.authenticationFailures,
       ),
       labelled("nereus_kafka_requests_total", "Kafka requests handled, by API.", "api", this.requests),
       labelled(

@@ -28,6 +28,8 @@ import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
 import { type ConnectionTransport, certificatePrincipal } from "../security/connection-transport.js";
 import { type ListenerAddress, listenerIdentity } from "./listener-identity.js";
 import { TokenBucket } from "./token-bucket.js";
+import { createBrokerSasl } from "../security/sasl/broker-sasl.js";
+import type { KafkaSaslOptions } from "../security/sasl/sasl-options.js";
 import { DEFAULT_RETENTION_CHECK_INTERVAL_MS, RetentionTask, type RetentionSweep } from "./retention-task.js";
 
 /** Options of {@link createKafkaBroker}. */
@@ -96,6 +98,8 @@ export interface KafkaBrokerOptions {
   readonly logDir?: LogDirectory;
   /** Wall clock in ms (default Date.now). */
   readonly clock?: () => number;
+  /** What SASL listeners accept (absent: connections on SASL_PLAINTEXT / SASL_SSL listeners cannot authenticate). */
+  readonly sasl?: KafkaSaslOptions;
   /** Partition leadership shared with other brokers (default: this broker leads every partition). */
   readonly ownership?: PartitionOwnership;
 }
@@ -196,9 +200,10 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
       metrics.retentionFailures += sweep.failures;
     },
   });
+  const sasl = createBrokerSasl({ ...options, logger, metrics });
   const { handlers, maxVersions, caps } = buildApiHandlerTable(
     services,
-    options.groupHandlers ?? {},
+    { ...options.groupHandlers, ...sasl.handlers },
     ADVERTISED_VERSION_CAPS,
   );
 
@@ -236,6 +241,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
           metrics,
           clock,
           brokerClosing: brokerClosing.signal,
+          sasl: sasl.environment,
           onClose: (closedConnection) => {
             if (connections.delete(closedConnection)) metrics.connectionsActive -= 1;
           },

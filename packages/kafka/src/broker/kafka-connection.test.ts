@@ -41,6 +41,7 @@ describe("KafkaConnection", () => {
       [1, 4, 17],
       [2, 1, 10],
       [3, 0, 12],
+      [17, 1, 1],
       [18, 0, 4],
       [19, 2, 7],
       [20, 1, 6],
@@ -49,8 +50,11 @@ describe("KafkaConnection", () => {
       [32, 1, 4],
       [33, 0, 2],
       [35, 1, 4],
+      [36, 0, 2],
       [37, 0, 3],
       [44, 0, 1],
+      [50, 0, 0],
+      [51, 0, 0],
     ]);
   });
 
@@ -68,7 +72,7 @@ describe("KafkaConnection", () => {
     const client = harness.connect();
     const versions = await client.request(18, 2, apiVersionsBody);
     expect(versions.apiKeys.map((api) => api.apiKey)).toEqual([
-      0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 21, 22, 32, 33, 35, 37, 42, 44, 47,
+      0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 32, 33, 35, 36, 37, 42, 44, 47, 50, 51,
     ]);
     const found = await client.request(10, 3, { key: "g", keyType: 0, coordinatorKeys: [] });
     expect(found).toMatchObject({ errorCode: 0, nodeId: 1, host: "127.0.0.1", port: 9092 });
@@ -114,7 +118,9 @@ describe("KafkaConnection", () => {
     const decoded = decodeResponse({ apiKey: 18, apiVersion: 0 }, response?.subarray(4) ?? new Uint8Array());
     expect(decoded.header.correlationId).toBe(77);
     expect(decoded.body.errorCode).toBe(KafkaErrorCode.UNSUPPORTED_VERSION);
-    expect(decoded.body.apiKeys.map((api) => api.apiKey)).toEqual([0, 1, 2, 3, 18, 19, 20, 21, 22, 32, 33, 35, 37, 44]);
+    expect(decoded.body.apiKeys.map((api) => api.apiKey)).toEqual([
+      0, 1, 2, 3, 17, 18, 19, 20, 21, 22, 32, 33, 35, 36, 37, 44, 50, 51,
+    ]);
     expect(decoded.body.apiKeys.find((api) => api.apiKey === 18)?.maxVersion).toBe(4);
   });
 

@@ -5,6 +5,11 @@
 // unknown API, a version this broker does not advertise) rejects with NereusError(DECODE_ERROR) — the listener
 // closes the socket — and so does every later frame. An ApiVersions request of an unknown version gets Kafka's v0
 // fallback; a decodable header with a malformed body gets the API's error body (INVALID_REQUEST).
+// On a SASL listener (SASL_PLAINTEXT, SASL_SSL) the connection's SaslAuthenticator decides first: before
+// authentication only ApiVersions, SaslHandshake and SaslAuthenticate are answered (by the authenticator, never by a
+// handler) and any other request closes the connection; a failed authentication is answered and then the connection
+// is finished: `finished` turns true, the listener closes it once that response is written, and later frames are
+// refused.
 import { ErrorCode, NereusError } from "@nereus/core";
 import { type MaxVersionCaps, encodeApiVersionsFallback } from "../protocol/advertised-api-versions.js";
 import { type DecodedRequest, type KafkaRequest, decodeRequest } from "../protocol/decode-request.js";
@@ -18,7 +23,9 @@ import type { BrokerMetrics } from "./broker-metrics.js";
 import { errorResponseBody } from "./error-response.js";
 import { joinBytes } from "../protocol/primitives/join-bytes.js";
 import { ANONYMOUS_PRINCIPAL, type KafkaPrincipal } from "../security/kafka-principal.js";
-import { type ConnectionTransport, PLAINTEXT_TRANSPORT } from "../security/connection-transport.js";
+import { type ConnectionTransport, PLAINTEXT_TRANSPORT, requiresSasl } from "../security/connection-transport.js";
+import { type SaslAnswer, SaslAuthenticator, type SaslEnvironment } from "../security/sasl/sasl-authenticator.js";
+import { NO_SASL } from "../security/sasl/broker-sasl.js";
 import {
   type BrokerIdentity,
   type KafkaApiHandler,
@@ -45,6 +52,11 @@ export interface KafkaConnection {
   endOfInput(): void;
   /** Aborts waiting requests (long-polling fetches); later frames are refused. Idempotent. */
   close(): void;
+  /**
+   * True once the connection answered its last request (a failed SASL authentication): its owner closes it after
+   * writing that response; later frames are refused.
+   */
+  readonly finished: boolean;
 }
 
 /** What every connection of one broker shares. */
@@ -61,6 +73,8 @@ export interface ConnectionEnvironment {
   /** Aborted when the broker closes. */
   readonly brokerClosing: AbortSignal;
   readonly onClose: (connection: BrokerConnection) => void;
+  /** What SASL listeners accept (absent: no mechanism is enabled and every SASL handshake is refused). */
+  readonly sasl?: SaslEnvironment;
 }
 
 function closing(message: string, cause?: unknown): NereusError {
@@ -84,6 +98,9 @@ export class BrokerConnection implements KafkaConnection {
   readonly #waitSignal: AbortSignal;
   #tail: Promise<unknown> = Promise.resolve();
   #closed = false;
+  #finished = false;
+  /** Present on SASL listeners. */
+  readonly #sasl: SaslAuthenticator | undefined;
 
   constructor(
     id: number,
@@ -97,6 +114,13 @@ export class BrokerConnection implements KafkaConnection {
     this.#environment = environment;
     this.#signal = AbortSignal.any([this.#abort.signal, environment.brokerClosing]);
     this.#waitSignal = AbortSignal.any([this.#signal, this.#inputEnded.signal]);
+    this.#sasl = requiresSasl(transport.securityProtocol)
+      ? new SaslAuthenticator(environment.sasl ?? NO_SASL, id, peer)
+      : undefined;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
   }
 
   handleFrame(frame: Uint8Array): Promise<Uint8Array | undefined> {
@@ -105,7 +129,7 @@ export class BrokerConnection implements KafkaConnection {
 
   handleFrameParts(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined> {
     let work: Promise<readonly Uint8Array[] | undefined>;
-    if (this.#closed) work = Promise.reject(closing(`connection ${String(this.id)} is closed`));
+    if (this.#closed || this.#finished) work = Promise.reject(closing(`connection ${String(this.id)} is closed`));
     else {
       try {
         work = this.#dispatch(frame);
@@ -169,6 +193,13 @@ export class BrokerConnection implements KafkaConnection {
     }
     const request = decoded;
     const apiName = findSupportedApi(request.apiKey)?.name ?? String(request.apiKey);
+    if (this.#sasl !== undefined) {
+      const gated = this.#gateSasl(this.#sasl, request, receivedAtMillis);
+      if (gated !== undefined) {
+        environment.metrics.request(apiName);
+        return gated;
+      }
+    }
     environment.metrics.request(apiName);
     const context: RequestContext = {
       connectionId: this.id,
@@ -196,6 +227,36 @@ export class BrokerConnection implements KafkaConnection {
       (body) => (body === NO_RESPONSE ? undefined : this.#encode(request, body, apiName)),
       (error: unknown) => [this.#failed(request, apiName, error)],
     );
+  }
+
+  /** The SASL answer of `request`, or undefined when it goes to its handler. */
+  #gateSasl(
+    sasl: SaslAuthenticator,
+    request: KafkaRequest,
+    now: number,
+  ): Promise<readonly Uint8Array[] | undefined> | undefined {
+    const gate = sasl.gate(request.apiKey, now);
+    switch (gate.kind) {
+      case "serve":
+        return undefined;
+      case "close":
+        return Promise.reject(closing(`connection ${String(this.id)}: ${gate.reason}`));
+      case "handshake":
+        if (request.apiKey !== 17) throw new TypeError("handshake gate for another API");
+        return Promise.resolve(this.#saslAnswer(request, sasl.handshake(request.body.mechanism)));
+      case "authenticate":
+        if (request.apiKey !== 36) throw new TypeError("authenticate gate for another API");
+        return sasl
+          .authenticate(request.body.authBytes, this.#environment.clock, this.#signal)
+          .then((answer) => this.#saslAnswer(request, answer));
+    }
+  }
+
+  #saslAnswer(request: KafkaRequest, answer: SaslAnswer<unknown>): readonly Uint8Array[] {
+    if (answer.closeAfter) this.#finished = true;
+    const principal = this.#sasl?.principal;
+    if (principal !== undefined) this.principal = principal;
+    return [encodeResponse(request, answer.body as never)];
   }
 
   #encode(request: KafkaRequest, body: unknown, apiName: string): readonly Uint8Array[] {
@@ -230,6 +291,7 @@ export class BrokerConnection implements KafkaConnection {
     const api = findSupportedApi(header.apiKey);
     const maxVersion = this.#environment.maxVersions.get(header.apiKey);
     if (
+      (this.#sasl !== undefined && this.#sasl.gate(header.apiKey, this.#environment.clock()).kind !== "serve") ||
       api === undefined ||
       maxVersion === undefined ||
       header.apiVersion < api.minVersion ||

@@ -15,6 +15,7 @@ export const ApiKey = {
   SyncGroup: 14,
   DescribeGroups: 15,
   ListGroups: 16,
+  SaslHandshake: 17,
   ApiVersions: 18,
   CreateTopics: 19,
   DeleteTopics: 20,
@@ -26,10 +27,13 @@ export const ApiKey = {
   DescribeConfigs: 32,
   AlterConfigs: 33,
   DescribeLogDirs: 35,
+  SaslAuthenticate: 36,
   CreatePartitions: 37,
   DeleteGroups: 42,
   OffsetDelete: 47,
   IncrementalAlterConfigs: 44,
+  DescribeUserScramCredentials: 50,
+  AlterUserScramCredentials: 51,
 } as const;
 
 /** One of the API keys in {@link ApiKey}. */

@@ -59,6 +59,14 @@ import { DescribeAclsRequest } from "./apis/describe-acls/describe-acls-request.
 import { DescribeAclsResponse } from "./apis/describe-acls/describe-acls-response.js";
 import { DeleteAclsRequest } from "./apis/delete-acls/delete-acls-request.js";
 import { DeleteAclsResponse } from "./apis/delete-acls/delete-acls-response.js";
+import { SaslHandshakeRequest } from "./apis/sasl-handshake/sasl-handshake-request.js";
+import { SaslHandshakeResponse } from "./apis/sasl-handshake/sasl-handshake-response.js";
+import { SaslAuthenticateRequest } from "./apis/sasl-authenticate/sasl-authenticate-request.js";
+import { SaslAuthenticateResponse } from "./apis/sasl-authenticate/sasl-authenticate-response.js";
+import { DescribeUserScramCredentialsRequest } from "./apis/describe-user-scram-credentials/describe-user-scram-credentials-request.js";
+import { DescribeUserScramCredentialsResponse } from "./apis/describe-user-scram-credentials/describe-user-scram-credentials-response.js";
+import { AlterUserScramCredentialsRequest } from "./apis/alter-user-scram-credentials/alter-user-scram-credentials-request.js";
+import { AlterUserScramCredentialsResponse } from "./apis/alter-user-scram-credentials/alter-user-scram-credentials-response.js";
 import type { MessageSchema, MessageValue } from "./schema/message-schema.js";
 import type { FieldShape } from "./schema/struct-schema.js";
 
@@ -149,6 +157,13 @@ export const SUPPORTED_APIS = {
   30: supported(CreateAclsRequest, CreateAclsResponse, 1, 3),
   29: supported(DescribeAclsRequest, DescribeAclsResponse, 1, 3),
   31: supported(DeleteAclsRequest, DeleteAclsResponse, 1, 3),
+  // SASL (security/sasl/): v0 handshakes (raw tokens without SaslAuthenticate framing) are not served; librdkafka 2.x
+  // and Java send v1. SaslAuthenticate v1 adds the session lifetime, v2 is flexible.
+  17: supported(SaslHandshakeRequest, SaslHandshakeResponse, 1, 1),
+  36: supported(SaslAuthenticateRequest, SaslAuthenticateResponse, 0, 2),
+  // SCRAM credential admin (kafka-configs --alter --add-config 'SCRAM-SHA-512=[...]', Admin.alterUserScramCredentials).
+  50: supported(DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse, 0, 0),
+  51: supported(AlterUserScramCredentialsRequest, AlterUserScramCredentialsResponse, 0, 0),
 } as const;
 
 /** The API keys in {@link SUPPORTED_APIS}. */
