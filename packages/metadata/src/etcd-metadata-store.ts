@@ -27,6 +27,8 @@ import { checkMetadataRequest, MAX_TXN_OPERATIONS, MetadataStoreErrors, raceAbor
 import type { Etcd3 as Etcd3Client, IKeyValue, IOptions, IRequestOp, IResponseOp, Watcher } from "etcd3";
 import { type Etcd3, loadEtcd3 } from "./load-etcd3.js";
 import { mapEtcdError, type EtcdErrorContext } from "./map-etcd-error.js";
+import { connectFailure } from "./etcd/connect-failure.js";
+import { etcdClientSecurity, type EtcdAuthOptions, type EtcdTlsOptions } from "./etcd/etcd-security-options.js";
 import { prefixRangeEnd, scanLowerBound } from "./key-range/utf8-key-range.js";
 
 export interface EtcdMetadataStoreOptions {
@@ -36,6 +38,10 @@ export interface EtcdMetadataStoreOptions {
   readonly dialTimeoutMs?: number;
   /** gRPC deadline of every call (default 10,000 ms). A txn that hits it is ambiguous. */
   readonly requestTimeoutMs?: number;
+  /** TLS to etcd (the endpoints must then be `https://`); without it `https://` endpoints trust the system CAs. */
+  readonly tls?: EtcdTlsOptions;
+  /** User/password authentication; the client re-authenticates when etcd reports its token invalid or expired. */
+  readonly auth?: EtcdAuthOptions;
 }
 
 type FaultPolicy = NonNullable<NonNullable<IOptions["faultHandling"]>["global"]>;
@@ -92,22 +98,32 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
     const signal = operationOptions.signal;
     if (signal?.aborted === true) throw MetadataStoreErrors.cancelled(signal);
     const dialTimeoutMs = options.dialTimeoutMs ?? 5_000;
+    const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+    const security = etcdClientSecurity(options.endpoints, options.tls, options.auth, requestTimeoutMs);
     const etcd = await loadEtcd3();
     const client = new etcd.Etcd3({
       hosts: [...options.endpoints],
+      ...security,
       faultHandling: { host: () => RUN_ONCE, global: RUN_ONCE },
     });
-    const store = new EtcdMetadataStore(client, etcd, options.requestTimeoutMs ?? 10_000);
+    const store = new EtcdMetadataStore(client, etcd, requestTimeoutMs);
     try {
+      // With auth, the client authenticates before this first call: a wrong password fails here.
       await store.#call({ operation: "connect", mutating: false }, signal, () =>
         client.maintenance.status({ deadline: Date.now() + dialTimeoutMs }),
       );
     } catch (error) {
       await store.close();
       if (NereusError.hasCode(error, ErrorCode.CANCELLED)) throw error;
-      throw MetadataStoreErrors.unavailable(
-        `etcd at ${options.endpoints.join(",")} did not answer within ${dialTimeoutMs} ms`,
+      throw connectFailure(
         error,
+        {
+          endpoints: options.endpoints,
+          dialTimeoutMs,
+          username: options.auth?.username,
+          tls: options.tls !== undefined,
+        },
+        etcd,
       );
     }
     return store;

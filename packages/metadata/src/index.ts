@@ -1,5 +1,6 @@
 // Public API of @nereus/metadata: MetadataStore implementations over etcd (clusters) and SQLite (embedded).
 export { EtcdMetadataStore, createEtcdMetadataStore, type EtcdMetadataStoreOptions } from "./etcd-metadata-store.js";
+export type { EtcdAuthOptions, EtcdTlsOptions, Pem } from "./etcd/etcd-security-options.js";
 export {
   SqliteMetadataStore,
   createSqliteMetadataStore,

@@ -1,6 +1,7 @@
 import { ErrorCode, MetadataAmbiguousError, NereusError } from "@nereus/core";
 import {
   ClientClosedError,
+  EtcdAuthenticationFailedError,
   EtcdError,
   EtcdLeaseInvalidError,
   EtcdPermissionDeniedError,
@@ -83,6 +84,14 @@ describe("mapEtcdError", () => {
     const denied = mapEtcdError(new EtcdPermissionDeniedError("etcdserver: permission denied"), write, etcd);
     expect(denied.code).toBe(ErrorCode.METADATA_UNAVAILABLE);
     expect(denied.retryable).toBe(false);
+    const refused = mapEtcdError(
+      new EtcdAuthenticationFailedError("etcdserver: authentication failed, invalid user ID or password"),
+      write,
+      etcd,
+    );
+    expect(refused.code).toBe(ErrorCode.METADATA_UNAVAILABLE);
+    expect(MetadataAmbiguousError.isAmbiguous(refused)).toBe(false);
+    expect(refused.retryable).toBe(false);
     expect(mapEtcdError(new ClientClosedError("KV"), write, etcd).code).toBe(ErrorCode.STORAGE_CLOSED);
     const original = new NereusError(ErrorCode.CANCELLED, "cancelled");
     expect(mapEtcdError(original, write, etcd)).toBe(original);

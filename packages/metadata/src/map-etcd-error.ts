@@ -12,6 +12,7 @@ import type { Etcd3 } from "./load-etcd3.js";
 export type EtcdErrorClasses = Pick<
   Etcd3,
   | "ClientClosedError"
+  | "EtcdAuthenticationFailedError"
   | "EtcdLeaseInvalidError"
   | "EtcdPermissionDeniedError"
   | "GRPCFailedPreconditionError"
@@ -44,6 +45,7 @@ export function mapEtcdError(error: unknown, context: EtcdErrorContext, etcd: Et
   if (NereusError.is(error)) return error;
   const {
     ClientClosedError,
+    EtcdAuthenticationFailedError,
     EtcdLeaseInvalidError,
     EtcdPermissionDeniedError,
     GRPCFailedPreconditionError,
@@ -61,6 +63,10 @@ export function mapEtcdError(error: unknown, context: EtcdErrorContext, etcd: Et
     return TOO_LARGE.test(message)
       ? MetadataStoreErrors.limitExceeded(`${what} rejected: ${message}`, error)
       : MetadataStoreErrors.invalid(`${what} rejected: ${message}`, error);
+  }
+  if (error instanceof EtcdAuthenticationFailedError) {
+    // The token exchange happens before the call is sent: nothing was applied.
+    return MetadataStoreErrors.unavailable(`${what} not authenticated: ${message}`, error, false);
   }
   if (error instanceof EtcdPermissionDeniedError || error instanceof GRPCUnauthenticatedError) {
     return MetadataStoreErrors.unavailable(`${what} not authorized: ${message}`, error, false);
