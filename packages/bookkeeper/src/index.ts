@@ -29,3 +29,15 @@ export type { LedgerRolloverPolicy } from "./wal/bookkeeper-wal-context.js";
 export { BookKeeperWalWriter } from "./wal/bookkeeper-wal-writer.js";
 export { BookKeeperWalReader } from "./wal/bookkeeper-wal-reader.js";
 export { BookKeeperWalStats } from "./wal/bookkeeper-wal-stats.js";
+
+// Ledger reclamation (README, "Ledger reclamation"): the collector of the BookKeeper profiles' ledgers.
+export {
+  BookKeeperLedgerReclaimer,
+  type BookKeeperLedgerReclaimerOptions,
+  type LedgerReclamationLogger,
+  type LedgerReclamationRunReport,
+  type MaterializationGuard,
+} from "./reclamation/bookkeeper-ledger-reclaimer.js";
+export type { LedgerReclamationHooks, LedgerReclamationPolicy } from "./reclamation/ledger-reclamation-context.js";
+export type { LedgerReclamation, LedgerReclamationState } from "./reclamation/ledger-reclamation-records.js";
+export type { LedgerSweepReport } from "./reclamation/orphan-ledgers.js";

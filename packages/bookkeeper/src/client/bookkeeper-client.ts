@@ -222,6 +222,12 @@ export class BookKeeperClient {
     return this.#context.store.read(ledgerId, options);
   }
 
+  /** Every ledger id the cluster's metadata holds (a walk of the ledgers root; see the metadata store). */
+  listLedgerIds(options: ClientCallOptions = {}): AsyncGenerator<bigint> {
+    this.#checkOpen();
+    return this.#context.store.listLedgerIds(options);
+  }
+
   /**
    * Deletes a ledger's metadata; bookies garbage-collect its entries on their next GC cycle. Returns false when
    * it did not exist. Not conditional on the ledger's state (as BookKeeper's own delete).

@@ -9,6 +9,11 @@ import type { LedgerMetadata } from "./ledger-metadata.js";
 import { decodeLedgerMetadata, encodeLedgerMetadata } from "./ledger-metadata-serde.js";
 import { ledgerPath } from "./ledger-path.js";
 
+const LEDGER_LEAF = /^L\d{4}$/;
+const DIGITS = /^\d{2,4}$/;
+/** Digit directories above a leaf: 2 in the hierarchical layout, 4 in the long one. */
+const MAX_DIRECTORY_DEPTH = 4;
+
 /** Metadata plus the znode facts that go with it. */
 export interface VersionedLedgerMetadata {
   readonly metadata: LedgerMetadata;
@@ -119,6 +124,25 @@ export class ZooKeeperLedgerMetadataStore {
     const written = await this.#session.setData(path, encodeLedgerMetadata(metadata), expectedVersion, options);
     if (written.ok) return { ok: true, version: written.version };
     return { ok: false, current: written.reason === "noNode" ? undefined : await this.read(ledgerId, options) };
+  }
+
+  /**
+   * Every ledger id under the ledgers root, by walking the layout's digit directories (`00/0000/L0001`, or the long
+   * layout's five levels); the root's other children (`LAYOUT`, `idgen`, `available`, ...) are skipped. Ledgers
+   * created or deleted during the walk may or may not be listed.
+   */
+  async *listLedgerIds(options: ZooKeeperCallOptions = {}): AsyncGenerator<bigint> {
+    yield* this.#walk(this.#root, "", 0, options);
+  }
+
+  async *#walk(path: string, digits: string, depth: number, options: ZooKeeperCallOptions): AsyncGenerator<bigint> {
+    const children = (await this.#session.getChildren(path, options)) ?? [];
+    for (const child of children.sort()) {
+      if (depth > 0 && LEDGER_LEAF.test(child)) yield BigInt(`${digits}${child.slice(1)}`);
+      else if (depth < MAX_DIRECTORY_DEPTH && DIGITS.test(child)) {
+        yield* this.#walk(`${path}/${child}`, `${digits}${child}`, depth + 1, options);
+      }
+    }
   }
 
   /**

@@ -11,8 +11,9 @@
 //   - then a new ledger is allocated: state ALLOCATING (fresh allocation id, next segment sequence) → ledger created
 //     (BookKeeper writes its metadata first; custom metadata names cluster, stream and allocation) → root
 //     put-if-absent ACTIVE (an id whose root exists is never used) → state ACTIVE.
-// A crash between create and root leaves an empty ledger whose custom metadata names the allocation (orphan
-// discovery); its id is then simply never used. Roots are never deleted, so no ledger id is used twice.
+// A crash between create and root leaves an empty ledger whose custom metadata names the allocation; the ledger
+// collector's sweep finds it and deletes it (src/reclamation/orphan-ledgers.ts), and since roots are written only if
+// absent, a late allocation never uses it.
 import { randomBytes } from "node:crypto";
 import { ErrorCode, NereusError } from "@nereus/core";
 import type { LedgerHandle } from "../client/ledger-handle.js";

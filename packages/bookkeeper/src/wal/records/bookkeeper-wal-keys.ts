@@ -73,8 +73,13 @@ export function ledgerRootKey(cluster: string, hash: string): string {
   return space.rootKey(cluster, hash);
 }
 
+/** `P/physical-bookkeeper/v1/{shard}/roots/`: scan prefix of the roots of one shard (`shard` 0..255). */
+export function ledgerRootsShardPrefix(cluster: string, shard: number): string {
+  return `${physicalBookKeeperPrefix(cluster)}${String(shard).padStart(3, "0")}/${BookKeeperKeySegment.ROOTS}/`;
+}
+
 /** `P/physical-bookkeeper/v1/{shard}/ledgers/{hash}/ranges/`: scan prefix of a ledger's range protections. */
-function ledgerRangesPrefix(cluster: string, hash: string): string {
+export function ledgerRangesPrefix(cluster: string, hash: string): string {
   return `${space.targetPrefix(cluster, BookKeeperKeySegment.LEDGERS, hash)}${BookKeeperKeySegment.RANGES}/`;
 }
 

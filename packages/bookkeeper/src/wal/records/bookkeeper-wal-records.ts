@@ -1,6 +1,6 @@
 // The durable records of the BookKeeper WAL (docs/architecture.md §8.2), as plain values: the per-stream writer state (which
 // ledger the stream's owner writes, under which session epoch), the per-ledger root (identity, quorums, lifecycle;
-// never removed, so a ledger id is never used twice), and the per-range protection that a head transaction writes
+// removed only by the ledger collector, a tombstone period after BookKeeper deleted the ledger), and the per-range protection that a head transaction writes
 // to name an exact entry range. Codecs live beside this file; nothing here does I/O.
 import { WireEnum } from "@nereus/core/internal";
 import type { DigestType } from "../../digest/digest-type.js";
@@ -43,12 +43,17 @@ export interface BookKeeperWriterState {
 }
 
 /**
- * Ledger root lifecycle: ACTIVE → SEALING → SEALED (+ QUARANTINED when a sealed ledger's metadata is gone).
- * MARKED/DELETING/DELETED are reserved for a later whole-ledger collector; nothing here writes them.
+ * Ledger root lifecycle: ACTIVE → SEALING → SEALED (+ QUARANTINED when a sealed ledger's metadata is gone), written
+ * by the WAL writer; then SEALED → MARKED → DELETING → DELETED (MARKED → SEALED on a veto), written only by the
+ * ledger collector (src/reclamation/).
  */
 export type LedgerRootLifecycle = "ACTIVE" | "SEALING" | "SEALED" | "MARKED" | "DELETING" | "DELETED" | "QUARANTINED";
 
-/** One per ledger: `P/physical-bookkeeper/v1/{shard03}/roots/{ledgerHash}`. Never deleted. */
+/**
+ * One per ledger: `P/physical-bookkeeper/v1/{shard03}/roots/{ledgerHash}`. Deleted only with the ledger's journal
+ * entry, a tombstone period after BookKeeper deleted the ledger (ids come from BookKeeper's generator, which never
+ * hands out an id twice).
+ */
 export interface BookKeeperLedgerRoot {
   readonly clusterAlias: string;
   readonly ledgerId: bigint;
