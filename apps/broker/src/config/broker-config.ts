@@ -7,6 +7,7 @@
 import { CANONICAL_STORAGE_PROFILES } from "@nereus/core";
 import { z } from "zod";
 import { BookKeeperConfigSchema } from "./bookkeeper-config.js";
+import { EtcdMetadataConfigSchema } from "./etcd-config.js";
 import { ReclamationConfigSchema } from "./reclamation-config.js";
 import { AdminAuthConfigSchema } from "./admin-auth-config.js";
 import { KafkaListenersSchema } from "./listeners-config.js";
@@ -21,15 +22,6 @@ const sqliteMetadata = z.strictObject({
   kind: z.literal("sqlite"),
   /** Database file (default `<dataDir>/metadata.sqlite`). */
   path: z.string().min(1).optional(),
-});
-
-const etcdMetadata = z.strictObject({
-  kind: z.literal("etcd"),
-  endpoints: z
-    .array(z.url({ protocol: /^https?$/ }))
-    .min(1, "needs at least one etcd endpoint (e.g. http://127.0.0.1:2379)"),
-  dialTimeoutMs: positive.default(5_000),
-  requestTimeoutMs: positive.default(10_000),
 });
 
 const filesystemObjects = z.strictObject({
@@ -256,7 +248,7 @@ export const BrokerConfigSchema = z.strictObject({
       defaultProfile: z
         .enum(BROKER_PROFILES, { error: `must be one of ${BROKER_PROFILES.join(", ")}` })
         .default("OBJECT_WAL_SYNC_OBJECT"),
-      metadata: z.discriminatedUnion("kind", [sqliteMetadata, etcdMetadata]).prefault({ kind: "sqlite" }),
+      metadata: z.discriminatedUnion("kind", [sqliteMetadata, EtcdMetadataConfigSchema]).prefault({ kind: "sqlite" }),
       objects: z.discriminatedUnion("kind", [filesystemObjects, s3Objects]).prefault({ kind: "filesystem" }),
       /**
        * How long the Object WAL writer waits to pack more appends into one object. Default: 0 on the filesystem
