@@ -16,6 +16,8 @@ export interface AdminRequest {
   /** The parsed JSON body, or undefined when the request had none (an empty body counts as none). */
   readonly body: JsonValue | undefined;
   readonly signal?: AbortSignal;
+  /** The role the caller authenticated as (its bearer token's); undefined when it presented none. */
+  readonly role?: string;
 }
 
 /** The answer: a status and a JSON body (none for 204), or raw bytes with their headers (a peeked message). */
@@ -28,6 +30,8 @@ export interface AdminResponse {
 /** The statuses Pulsar's admin API answers failures with. */
 export const AdminStatus = {
   BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,

@@ -2,13 +2,22 @@
 // calls. A pattern segment `:name` captures one path segment; every captured segment, query parameter and body is
 // checked (400) before the operation runs. Routes are tried in order, so a literal segment (`.../partitioned`) wins
 // over a topic named the same only for the method it serves.
-import type { TopicName } from "../topics/topic-name.js";
+import type { NamespaceName, TopicName } from "../topics/topic-name.js";
 import { booleanParameter, decimalInteger, entityName, subscriptionName, topicNameOf } from "./admin-arguments.js";
 import { checkNoTopicProperties, messageIdBody, partitionCountBody } from "./admin-bodies.js";
 import type { AdminContext } from "./admin-context.js";
 import { type AdminMethod, type AdminRequest, type AdminResponse, ok } from "./admin-exchange.js";
 import { internalStats } from "./internal-stats.js";
 import { peekMessage } from "./peek-message.js";
+import {
+  getNamespacePermissions,
+  getTopicPermissions,
+  grantNamespacePermission,
+  grantTopicPermission,
+  revokeNamespacePermission,
+  revokeTopicPermission,
+  roleName,
+} from "./permission-operations.js";
 import {
   type PolicyField,
   getNamespacePolicy,
@@ -83,6 +92,15 @@ function topicOf({ params }: RouteCall): TopicName {
   return topicNameOf(params["tenant"]!, params["namespace"]!, params["topic"]!);
 }
 
+function namespaceNameOf(call: RouteCall): NamespaceName {
+  const [tenant, namespace] = namespaceOf(call);
+  return { name: `${tenant}/${namespace}`, tenant, namespace };
+}
+
+function roleOf({ params }: RouteCall): string {
+  return roleName(params["role"]!);
+}
+
 function subscriptionOf({ params }: RouteCall): string {
   return subscriptionName(params["subscription"]!);
 }
@@ -149,6 +167,17 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...namespacePolicyRoutes("deduplication", "deduplicationEnabled"),
   ...namespacePolicyRoutes("autoTopicCreation", "autoTopicCreation"),
   ...namespacePolicyRoutes("storageProfile", "storageProfile"),
+  route("GET", "namespaces/:tenant/:namespace/permissions", (call) =>
+    getNamespacePermissions(call.context, namespaceNameOf(call), call.request.signal),
+  ),
+  route("POST", "namespaces/:tenant/:namespace/permissions/:role", (call) => {
+    const [namespace, role] = [namespaceNameOf(call), roleOf(call)];
+    return grantNamespacePermission(call.context, namespace, role, call.request.body, call.request.signal);
+  }),
+  route("DELETE", "namespaces/:tenant/:namespace/permissions/:role", (call) => {
+    const [namespace, role] = [namespaceNameOf(call), roleOf(call)];
+    return revokeNamespacePermission(call.context, namespace, role, call.request.signal);
+  }),
   route("GET", "namespaces/:tenant/:namespace/topics", (call) =>
     listTopics(call.context, ...namespaceOf(call), call.request.signal),
   ),
@@ -184,6 +213,14 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...topicPolicyRoutes("deduplicationEnabled", "deduplicationEnabled"),
   ...topicPolicyRoutes("storageProfile", "storageProfile"),
   route("GET", `${TOPIC}/subscriptions`, (call) => listSubscriptions(call.context, topicOf(call), call.request.signal)),
+  route("GET", `${TOPIC}/permissions`, (call) => getTopicPermissions(call.context, topicOf(call), call.request.signal)),
+  route("POST", `${TOPIC}/permissions/:role`, (call) => {
+    const [topic, role] = [topicOf(call), roleOf(call)];
+    return grantTopicPermission(call.context, topic, role, call.request.body, call.request.signal);
+  }),
+  route("DELETE", `${TOPIC}/permissions/:role`, (call) =>
+    revokeTopicPermission(call.context, topicOf(call), roleOf(call), call.request.signal),
+  ),
   route("PUT", SUBSCRIPTION, (call) => {
     const [name, subscription] = [topicOf(call), subscriptionOf(call)];
     const body = call.request.body ?? { ledgerId: 2n ** 63n - 1n, entryId: 2n ** 63n - 1n };

@@ -3,6 +3,7 @@
 // NamespaceRegistry. Deleting a namespace that holds topics is refused (409), as is deleting a tenant that holds
 // namespaces; a deleted namespace's policies go with it.
 import type { AdminContext } from "./admin-context.js";
+import { asJson } from "./permission-operations.js";
 import { type AdminResponse, NO_CONTENT, conflict, notFound, ok, preconditionFailed } from "./admin-exchange.js";
 import { stringListBody } from "./admin-bodies.js";
 import type { JsonValue } from "./json-text.js";
@@ -102,13 +103,14 @@ export async function getNamespacePolicies(
   if ((await context.namespaces.getNamespace(tenant, namespace, signal)) === undefined) {
     throw notFound("Namespace does not exist");
   }
-  const policies = await context.topics.broker.policies.store.namespacePolicies(
-    { name: `${tenant}/${namespace}`, tenant, namespace },
-    { signal },
-  );
+  const name = { name: `${tenant}/${namespace}`, tenant, namespace };
+  const [policies, grants] = await Promise.all([
+    context.topics.broker.policies.store.namespacePolicies(name, { signal }),
+    context.topics.broker.auth.permissions.namespacePermissions(name, { signal }),
+  ]);
   const auto = policies.autoTopicCreation;
   return ok({
-    auth_policies: { namespace_auth: {}, destination_auth: {}, subscription_auth_roles: {} },
+    auth_policies: { namespace_auth: asJson([grants]), destination_auth: {}, subscription_auth_roles: {} },
     replication_clusters: [context.cluster],
     bundles: { boundaries: ["0x00000000", "0xffffffff"], numBundles: 1 },
     deduplicationEnabled: policies.deduplicationEnabled,
@@ -141,10 +143,9 @@ export async function deleteNamespace(
   }
   const outcome = await context.namespaces.deleteNamespace(tenant, namespace, signal);
   if (outcome === "deleted") {
-    await context.topics.broker.policies.store.removeNamespacePolicies(
-      { name: `${tenant}/${namespace}`, tenant, namespace },
-      signal,
-    );
+    const name = { name: `${tenant}/${namespace}`, tenant, namespace };
+    await context.topics.broker.policies.store.removeNamespacePolicies(name, signal);
+    await context.topics.broker.auth.permissions.removeNamespace(name, signal);
   }
   return answerDeletion(outcome, "Namespace", "Cannot delete non empty namespace");
 }

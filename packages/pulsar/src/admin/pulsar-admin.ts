@@ -1,9 +1,11 @@
 // The Pulsar admin REST API (v2 paths) over one broker's topics and subscriptions, without HTTP: a request (method,
 // decoded path segments, query, parsed JSON body) is routed to its operation and answered with a status and a JSON
 // body; failures are answered as Pulsar's REST errors (`{"reason": ...}`). An HTTP server mounts it under
-// `/admin/v2/`, reading and bounding the body itself.
+// `/admin/v2/`, reading and bounding the body itself and naming the role its caller authenticated as; with the
+// broker's authentication on, calls are checked against that role first (admin-access.ts).
 import { ErrorCode, type MetadataStore, NereusError } from "@nereus/core";
 import type { PulsarBrokerContext } from "../broker/pulsar-broker.js";
+import { checkAdminAccess } from "./admin-access.js";
 import type { AdminContext } from "./admin-context.js";
 import { type AdminRequest, type AdminResponse, methodNotAllowed, notFound } from "./admin-exchange.js";
 import { adminFailureOf } from "./admin-failures.js";
@@ -42,6 +44,7 @@ export function createPulsarAdmin(options: PulsarAdminOptions): PulsarAdmin {
     );
   }
   const topics = new TopicAccess(options.broker);
+  const { auth } = options.broker;
   const context: AdminContext = {
     topics,
     namespaces: new NamespaceRegistry(
@@ -59,6 +62,7 @@ export function createPulsarAdmin(options: PulsarAdminOptions): PulsarAdmin {
     async handle(request) {
       try {
         const matched = match(request);
+        await checkAdminAccess(auth, { ...matched.route, params: matched.params }, request);
         return await matched.route.run({ params: matched.params, request, context });
       } catch (error) {
         return adminFailureOf(error).toResponse();

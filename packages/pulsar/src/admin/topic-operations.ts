@@ -115,7 +115,10 @@ export async function deleteTopic(
   }
   await closeSubscriptions(context, [name], force);
   await topics.broker.ledgers.delete(name, signal);
-  if (name.partitionIndex < 0) await topics.broker.policies.store.removeTopicPolicies(name, signal);
+  if (name.partitionIndex < 0) {
+    await topics.broker.policies.store.removeTopicPolicies(name, signal);
+    await topics.broker.auth.permissions.removeTopic(name, signal);
+  }
   return NO_CONTENT;
 }
 
@@ -134,6 +137,7 @@ export async function deletePartitionedTopic(
   await mapBounded(partitions, (partition) => topics.broker.ledgers.delete(partition, signal));
   await topics.broker.ledgers.partitionedTopics.delete(name, signal);
   await topics.broker.policies.store.removeTopicPolicies(name, signal);
+  await topics.broker.auth.permissions.removeTopic(name, signal);
   return NO_CONTENT;
 }
 
