@@ -2,8 +2,8 @@
 // importable as @nereus/pulsar/protocol), and the storage side of the adapter: topic names and incarnations, the
 // managed-ledger facade over core's streams (MessageId = virtual ledger id + stream offset), what the broker reads
 // from stored entries, the producer sequences of broker-side deduplication, namespace and topic policies, the schema
-// registry, subscriptions with dispatch over durable cursors, and the broker-side command handlers (one
-// PulsarConnection per client socket).
+// registry, subscriptions with dispatch over durable cursors, the broker-side command handlers (one
+// PulsarConnection per client socket), and the authentication and authorization of clients.
 export * as protocol from "./protocol/index.js";
 
 // Topic names, incarnations and partitioned topics.
@@ -110,3 +110,17 @@ export { TopicMessageCounters, OTHER_TOPICS, type MessageCounts } from "./broker
 export { createPulsarAdmin, type PulsarAdmin, type PulsarAdminOptions } from "./admin/pulsar-admin.js";
 export type { AdminMethod, AdminRequest, AdminResponse } from "./admin/admin-exchange.js";
 export { parseJsonText, stringifyJson, type JsonValue, type JsonObject } from "./admin/json-text.js";
+
+// Authentication (tokens) and authorization (permissions) of Pulsar clients.
+export {
+  createTokenVerifier,
+  TOKEN_PUBLIC_ALGORITHMS,
+  type TokenVerifier,
+  type TokenVerifierOptions,
+  type TokenKey,
+  type TokenPublicAlgorithm,
+  type VerifiedToken,
+} from "./auth/token-verifier.js";
+export { PulsarAuthRefusal, type AuthRefusalKind } from "./auth/auth-refusal.js";
+export type { PulsarAuthOptions, BrokerAuth } from "./auth/broker-auth.js";
+export { AUTH_ACTIONS, type AuthAction } from "./auth/auth-actions.js";
