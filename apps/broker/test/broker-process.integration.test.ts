@@ -128,7 +128,7 @@ describe("nereus start-up errors", () => {
     );
     expect(etcd.code).toBe(1);
     expect(etcd.stderr).toMatch(
-      new RegExp(`^nereus: cannot start: cannot reach etcd at http://127\\.0\\.0\\.1:${String(deadPort)}: [^\\n]+\\n$`),
+      new RegExp(`^nereus: cannot start: cannot use etcd at http://127\\.0\\.0\\.1:${String(deadPort)}: [^\\n]+\\n$`),
     );
   });
 });
