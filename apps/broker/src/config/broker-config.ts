@@ -11,6 +11,7 @@ import { EtcdMetadataConfigSchema } from "./etcd-config.js";
 import { ReclamationConfigSchema } from "./reclamation-config.js";
 import { AdminAuthConfigSchema } from "./admin-auth-config.js";
 import { KafkaListenersSchema } from "./listeners-config.js";
+import { PulsarAuthConfigSchema } from "./pulsar-auth-config.js";
 import { PulsarTlsConfigSchema } from "./pulsar-tls-config.js";
 import { TlsConfigSchema } from "./tls-config.js";
 import { type StorageServices, unservedProfileReason } from "./served-profiles.js";
@@ -197,6 +198,8 @@ export const BrokerConfigSchema = z.strictObject({
       advertisedPort: z.int().min(1).max(65_535).optional(),
       /** A TLS listener for pulsar+ssl:// clients (pulsar-tls-config.ts). */
       tls: PulsarTlsConfigSchema.optional(),
+      /** Authentication and authorization of Pulsar clients (pulsar-auth-config.ts). */
+      auth: PulsarAuthConfigSchema.prefault({}),
       /** Largest message accepted (CONNECTED.max_message_size); frames may exceed it by 10 KiB of headers. */
       maxMessageBytes: z
         .int()
