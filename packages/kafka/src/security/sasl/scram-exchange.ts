@@ -47,12 +47,15 @@ export class ScramExchange implements SaslExchange {
   readonly mechanism: string;
   readonly #scram: ScramMechanism;
   readonly #lookup: ScramCredentialLookup;
+  readonly #serverNonce: () => string;
   #state: "first" | AwaitingFinal | "over" = "first";
 
-  constructor(mechanism: ScramMechanism, lookup: ScramCredentialLookup) {
+  /** `serverNonce` makes the server's part of the nonce (default: 24 random bytes, base64url). */
+  constructor(mechanism: ScramMechanism, lookup: ScramCredentialLookup, serverNonce: () => string = randomNonce) {
     this.mechanism = mechanism.name;
     this.#scram = mechanism;
     this.#lookup = lookup;
+    this.#serverNonce = serverNonce;
   }
 
   async evaluate(token: Uint8Array, signal?: AbortSignal): Promise<SaslStep> {
@@ -84,7 +87,7 @@ export class ScramExchange implements SaslExchange {
     const credential = await this.#lookup(this.#scram, userName, signal);
     const salt = credential?.salt ?? scramHmac(this.#scram, UNKNOWN_USER_SECRET, `${this.#scram.name}\0${userName}`);
     const iterations = credential?.iterations ?? this.#scram.minIterations;
-    const nonce = first.clientNonce + randomBytes(24).toString("base64url");
+    const nonce = first.clientNonce + this.#serverNonce();
     const serverFirst = formatServerFirst(nonce, salt, iterations);
     this.#state = { first, serverFirst, nonce, credential };
     return { kind: "challenge", token: encoder.encode(serverFirst) };
@@ -116,6 +119,10 @@ export class ScramExchange implements SaslExchange {
     this.#state = "over";
     return failedStep(scramFailureMessage(this.#scram), reason, userName);
   }
+}
+
+function randomNonce(): string {
+  return randomBytes(24).toString("base64url");
 }
 
 function xor(left: Uint8Array, right: Uint8Array): Uint8Array {
