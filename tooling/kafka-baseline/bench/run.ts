@@ -33,6 +33,7 @@ import {
   describeWakeRoundTrip,
   freshMemoryTouchRate,
   javaDriver,
+  kafkaJars,
   machineCpuTicks,
   mainThreadCpuSeconds,
   pageReportingParameters,
@@ -532,7 +533,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
 async function main(): Promise<void> {
   const settings = parseArgs(process.argv.slice(2));
   const driver = await javaDriver(log);
-  const kafkaVersion = driver.jars.version;
+  const kafkaVersion = (await kafkaJars(log)).version;
   const kafkaTarget = (name: string, config: Readonly<Record<string, number>>): Target => ({
     name,
     mainThreadIsEventLoop: false,

@@ -8,16 +8,9 @@ export {
   type BrokerEntry,
   type NereusBrokerOptions,
 } from "./nereus-broker.js";
-export {
-  javaDriver,
-  runDriver,
-  DriverError,
-  DRIVER_HEAP_MB,
-  PACKAGE_DIR,
-  REPO_ROOT,
-  type JavaDriver,
-  type DriverRunOptions,
-} from "./java-driver.js";
+export { javaDriver, runDriver, DRIVER_HEAP_MB, type JavaDriver, type DriverRunOptions } from "./java-driver.js";
+export { DriverError, compileJsonDriver, runJsonDriver, type JsonDriver, type JsonDriverSpec } from "./json-driver.js";
+export { PACKAGE_DIR, REPO_ROOT } from "./repo-root.js";
 export type * from "./driver-results.js";
 export { kafkaJars, javaExecutable, javacExecutable, JDK_PACKAGE, type KafkaJars } from "./kafka-jars.js";
 export { probeKafka, waitForKafka, type ProbeResult } from "./kafka-probe.js";

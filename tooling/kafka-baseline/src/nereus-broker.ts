@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { LoggedProcess, freePorts, lastMeaningfulLine, logTail } from "./child-process.js";
 import { BaselineError, reasonOf } from "./errors.js";
-import { REPO_ROOT } from "./java-driver.js";
+import { REPO_ROOT } from "./repo-root.js";
 import { waitForKafka } from "./kafka-probe.js";
 
 /** apps/broker. */

@@ -3,14 +3,8 @@
 export { ApachePulsar, startApachePulsar, type ApachePulsarOptions } from "./apache-pulsar.js";
 export { NereusPulsar, startNereusPulsar, type NereusPulsarOptions } from "./nereus-pulsar.js";
 export { probePulsar, waitForPulsar, type PulsarProbeResult, type WaitForPulsarOptions } from "./pulsar-probe.js";
-export {
-  pulsarDriver,
-  runPulsarDriver,
-  DriverError,
-  DRIVER_HEAP_MB,
-  type DriverMode,
-  type PulsarDriver,
-} from "./pulsar-driver.js";
+export { pulsarDriver, runPulsarDriver, DRIVER_HEAP_MB, type DriverMode, type PulsarDriver } from "./pulsar-driver.js";
+export { DriverError } from "@nereus/kafka-baseline";
 export type * from "./driver-results.js";
 export { pulsarBrokerJars, pulsarClientJars, type PulsarJars } from "./pulsar-jars.js";
 export { PulsarBaselineError } from "./errors.js";
