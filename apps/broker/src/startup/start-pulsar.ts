@@ -13,6 +13,7 @@ import type { BrokerLogger } from "../logging/broker-logger.js";
 import { registerPulsarMetrics } from "../metrics/pulsar-metrics.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
 import { advertisedHostOf } from "./build-kafka-services.js";
+import { loadPulsarAuth } from "./load-pulsar-auth.js";
 import type { StartupUndo } from "./startup-undo.js";
 
 /** The running Pulsar side of the broker. */
@@ -30,6 +31,7 @@ export async function startPulsar(
   undo: StartupUndo,
 ): Promise<PulsarServices> {
   const settings = config.pulsar;
+  const auth = await loadPulsarAuth(settings.auth);
   const target: { broker?: PulsarBroker } = {};
   const listener = await startPulsarListener({
     host: settings.host,
@@ -65,6 +67,7 @@ export async function startPulsar(
       defaultPartitions: settings.autoTopicCreation.defaultPartitions,
     },
     producerNamePrefix: `${config.cluster}-${String(config.nodeId)}`,
+    ...(auth === undefined ? {} : { auth }),
     onError: (error) => logger.debug("Pulsar connection error", { error }),
   });
   undo.push(() => broker.close());
