@@ -21,6 +21,8 @@ export interface FrameConnection {
   /** When offered: the client half-closed; requests waiting for more data answer at once. */
   endOfInput?(): void;
   close(): void;
+  /** When offered: true once the connection answered its last request (a failed authentication); it is then closed. */
+  readonly finished?: boolean;
 }
 
 /** What every connection of one listener shares. */
@@ -293,6 +295,10 @@ export class ListenerConnection {
           this.socket.write(part);
         }
         settings.metrics.bytesSent.inc(sent);
+      }
+      if (this.connection.finished === true) {
+        this.close("connection finished (authentication failed)");
+        return;
       }
       settings.metrics.requestSeconds.observe({ api: settings.apiName(apiKey) }, (performance.now() - started) / 1000);
       this.updateReading();
