@@ -15,7 +15,9 @@ import { brokerAdminRoutes } from "./admin/broker-admin-routes.js";
 import { brokerVersion } from "./cli/broker-version.js";
 import { pulsarAdminRoutes } from "./admin/pulsar-admin-route.js";
 import { type BrokerLogger, PinoBrokerLogger } from "./logging/broker-logger.js";
-import { type KafkaListener, ListenError } from "./listener/kafka-listener.js";
+import { ListenError } from "./listener/kafka-listener.js";
+import type { KafkaListenerGroup } from "./listener/kafka-listener-group.js";
+import { loadListenerTls } from "./listener/listener-tls.js";
 import { LATENCY_BUCKETS_SECONDS } from "./metrics/broker-registry.js";
 import type { RuntimeMetrics } from "./metrics/runtime-metrics.js";
 import type { DataDirLock } from "./storage/data-dir-lock.js";
@@ -33,8 +35,10 @@ import { StartupUndo } from "./startup/startup-undo.js";
 /** A running broker. */
 export interface RunningBroker {
   readonly config: BrokerConfig;
-  /** The Kafka port actually bound. */
+  /** The Kafka port actually bound (of the primary listener, the first of kafka.listeners). */
   readonly kafkaPort: number;
+  /** The port actually bound by each Kafka listener, by name. */
+  readonly kafkaListenerPorts: ReadonlyMap<string, number>;
   /** The Pulsar port actually bound, or undefined when the Pulsar listener is disabled. */
   readonly pulsarPort: number | undefined;
   /** The admin port actually bound, or undefined when admin HTTP is disabled. */
@@ -52,7 +56,7 @@ export interface StartBrokerOptions {
 
 /** What a started broker closes at shutdown, in this order (the lock last). */
 interface StartedParts {
-  readonly listener: KafkaListener;
+  readonly listener: KafkaListenerGroup;
   readonly broker: KafkaBroker;
   readonly coordinator: GroupCoordinator;
   readonly pulsar: PulsarServices | undefined;
@@ -82,6 +86,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     registers: [metrics],
   });
   try {
+    const listenerTls = loadListenerTls(config);
     const { lock, storage } = await openBrokerStorage(config, usesDataDir, writerId, logger, appendSeconds, undo);
     // The listener must be bound before the broker exists (its port is advertised); connections wait for it.
     const target: { openConnection?: OpenKafkaConnection } = {};
@@ -89,17 +94,18 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       config,
       logger,
       metrics,
-      (peer) => {
+      (peer, transport) => {
         if (target.openConnection === undefined) throw new Error("the broker is not ready");
-        return target.openConnection(peer);
+        return target.openConnection(peer, transport);
       },
       undo,
+      listenerTls.kafka,
     );
     const cluster = createClusterServices(config, storage, logger, undo);
-    const advertisedPort = config.kafka.advertisedPort ?? listener.port;
-    const services = buildKafkaServices(config, storage, advertisedPort, logger, undo, cluster?.ownership);
+    const advertised = { primary: listener.members[0]!.advertised, byListener: listener.advertised };
+    const services = buildKafkaServices(config, storage, advertised, logger, undo, cluster?.ownership);
     const { broker, coordinator } = services;
-    target.openConnection = (peer) => broker.openConnection(peer);
+    target.openConnection = (peer, transport) => broker.openConnection(peer, transport);
     const pulsar = config.pulsar.enabled ? await startPulsar(config, storage, logger, metrics, undo) : undefined;
     if (cluster !== undefined) {
       cluster.ownership.setReleaseListener({
@@ -108,7 +114,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       });
       await cluster.join({
         nodeId: config.nodeId,
-        kafka: { host: advertisedHostOf(config), port: advertisedPort },
+        kafka: advertised.primary,
         ...(pulsar === undefined
           ? {}
           : {
@@ -154,7 +160,17 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
   const pulsarPort = parts.pulsar?.listener.port;
   logger.info("broker started", {
     kafka: `${config.kafka.host}:${String(kafkaPort)}`,
-    advertised: `${advertisedHostOf(config)}:${String(config.kafka.advertisedPort ?? kafkaPort)}`,
+    advertised: `${advertisedHostOf(config)}:${String(parts.listener.members[0]!.advertised.port)}`,
+    ...(config.kafka.listeners === undefined
+      ? {}
+      : {
+          listeners: parts.listener.members
+            .map(
+              ({ listener, advertised }) =>
+                `${listener.name} ${listener.securityProtocol} ${listener.host}:${String(listener.port)} (advertised ${advertised.host}:${String(advertised.port)})`,
+            )
+            .join(", "),
+        }),
     pulsar: pulsarPort === undefined ? "disabled" : `${config.pulsar.host}:${String(pulsarPort)}`,
     admin: adminPort === undefined ? "disabled" : `${config.admin.host}:${String(adminPort)}`,
     nodeId: config.nodeId,
@@ -169,6 +185,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
   return {
     config,
     kafkaPort,
+    kafkaListenerPorts: new Map(parts.listener.members.map(({ listener }) => [listener.name, listener.port])),
     pulsarPort,
     adminPort,
     metrics,

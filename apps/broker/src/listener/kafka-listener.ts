@@ -1,4 +1,5 @@
-// The Kafka TCP listener: one net.Server; per socket a ListenerConnection (listener-connection.ts) where a
+// A Kafka listener: one server socket (plain TCP, or TLS: transport-server.ts) of one named listener with its
+// security protocol; per socket a ListenerConnection (listener-connection.ts) where a
 // FrameDecoder splits the byte stream into request frames, each frame goes to the broker's sans-IO FrameConnection,
 // and responses are written in request order. A bad
 // size prefix (negative, above maxFrameBytes) or a frame the connection refuses (undecodable header, unknown API
@@ -9,19 +10,32 @@
 // full, or the broker's request memory budget has no room for the frame it is receiving, and resumes when they
 // drain. A client that half-closes gets its waiting requests (long-polls) answered at once. Shutdown:
 // `stopAccepting`, then `drain` (stop reading, let in-flight responses go out), then `close`.
-import net from "node:net";
+import type net from "node:net";
+import type { ConnectionTransport, SecurityProtocol } from "@nereus/kafka";
 import { RateLimitedLog } from "../logging/rate-limited-log.js";
 import { type FrameConnection, ListenerConnection, type ListenerConnectionSettings } from "./listener-connection.js";
+import type { TlsMaterial } from "./tls-material.js";
+import { type AcceptedTransport, createTransportServer } from "./transport-server.js";
 
 /** Options of {@link startKafkaListener}: the address, how connections are opened, and their shared settings. */
 export interface KafkaListenerOptions extends ListenerConnectionSettings {
+  /** The listener's name (default "PLAINTEXT"). */
+  readonly name?: string;
+  /** How logs and start-up errors name the listener (default "Kafka listener"). */
+  readonly label?: string;
+  /** Default PLAINTEXT; SSL and SASL_SSL need `tls`. */
+  readonly securityProtocol?: SecurityProtocol;
+  readonly tls?: TlsMaterial;
   readonly host: string;
   readonly port: number;
-  readonly openConnection: (peer: string) => FrameConnection;
+  /** Opens the broker connection of an accepted socket, told how it came in. */
+  readonly openConnection: (peer: string, transport: ConnectionTransport) => FrameConnection;
 }
 
 /** A bound Kafka listener. */
 export interface KafkaListener {
+  readonly name: string;
+  readonly securityProtocol: SecurityProtocol;
   readonly host: string;
   /** The port actually bound (differs from the requested one when that was 0). */
   readonly port: number;
@@ -56,34 +70,46 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
   let nextId = 1;
   let accepting = true;
   let closing: Promise<void> | undefined;
+  const name = options.name ?? "PLAINTEXT";
+  const securityProtocol = options.securityProtocol ?? "PLAINTEXT";
+  if ((securityProtocol === "SSL" || securityProtocol === "SASL_SSL") !== (options.tls !== undefined))
+    throw new Error(
+      `Kafka listener ${name}: ${securityProtocol} ${options.tls === undefined ? "needs" : "takes no"} TLS material`,
+    );
 
   // allowHalfOpen: a client that shuts down its sending side still gets the answers to what it sent.
-  const server = net.createServer({
-    noDelay: true,
-    keepAlive: true,
-    keepAliveInitialDelay: 30_000,
-    allowHalfOpen: true,
-  });
-  server.on("connection", (socket) => {
-    if (!accepting) {
-      socket.destroy();
-      return;
-    }
-    const client = accept(socket, options, refusedLog, nextId, forget);
-    if (client === undefined) return;
-    nextId += 1;
-    clients.add(client);
-    options.metrics.accepted.inc();
-    options.metrics.active.inc();
-    logger.debug("Kafka connection opened", { connection: client.id, peer: client.peer });
-    client.attach();
-  });
+  const server = createTransportServer(
+    {
+      ...(options.tls === undefined ? {} : { tls: options.tls }),
+      name: options.label ?? `Kafka listener ${name}`,
+      logger,
+      allowHalfOpen: true,
+      onHandshakeFailure: () => options.metrics.tlsHandshakeFailures.inc({ listener: name }),
+    },
+    (socket, accepted) => {
+      if (!accepting) {
+        socket.destroy();
+        return;
+      }
+      const transport = transportOf(name, securityProtocol, accepted);
+      const client = accept(socket, options, transport, refusedLog, nextId, forget);
+      if (client === undefined) return;
+      nextId += 1;
+      clients.add(client);
+      options.metrics.accepted.inc();
+      options.metrics.active.inc();
+      logger.debug("Kafka connection opened", { connection: client.id, peer: client.peer, listener: name });
+      client.attach();
+    },
+  );
   await listen(server, options);
   server.on("error", (error) => logger.error("Kafka listener error", { error }));
   const address = server.address();
   const boundPort = typeof address === "object" && address !== null ? address.port : options.port;
 
   return {
+    name,
+    securityProtocol,
     host: options.host,
     port: boundPort,
     get connectionCount() {
@@ -125,6 +151,7 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
 function accept(
   socket: net.Socket,
   options: KafkaListenerOptions,
+  transport: ConnectionTransport,
   refusedLog: RateLimitedLog,
   id: number,
   onClosed: (client: ListenerConnection) => void,
@@ -150,7 +177,7 @@ function accept(
   }
   let connection: FrameConnection;
   try {
-    connection = options.openConnection(peer);
+    connection = options.openConnection(peer, transport);
   } catch (error) {
     admission.release(ip);
     logger.error("Kafka connection could not be opened", { peer, error });
@@ -158,6 +185,17 @@ function accept(
     return undefined;
   }
   return new ListenerConnection(id, socket, connection, peer, ip, options, onClosed);
+}
+
+/** The transport of a socket accepted by listener `name`. */
+function transportOf(
+  listenerName: string,
+  securityProtocol: SecurityProtocol,
+  accepted: AcceptedTransport,
+): ConnectionTransport {
+  return accepted.peerCertificateSubject === undefined
+    ? { listenerName, securityProtocol }
+    : { listenerName, securityProtocol, peerCertificateSubject: accepted.peerCertificateSubject };
 }
 
 /** Binds `server` to the options' address; rejects with a one-line {@link ListenError}. */
@@ -174,7 +212,7 @@ function listen(server: net.Server, options: KafkaListenerOptions): Promise<void
             : error.code === "EADDRNOTAVAIL"
               ? `${options.host} is not an address of this machine`
               : `${where}: ${error.message}`;
-      reject(new ListenError(`Kafka listener: ${reason}`, error.code, error));
+      reject(new ListenError(`${options.label ?? "Kafka listener"}: ${reason}`, error.code, error));
     };
     const onListening = (): void => {
       server.off("error", onError);

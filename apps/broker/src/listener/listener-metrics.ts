@@ -16,6 +16,8 @@ export interface ListenerMetrics {
   readonly bytesSent: Counter;
   /** Seconds from a complete request frame to its response handed to the socket, by API name. */
   readonly requestSeconds: Histogram<"api">;
+  /** TLS handshakes that failed or timed out, by listener name. */
+  readonly tlsHandshakeFailures: Counter<"listener">;
 }
 
 /** Registers the listener's metrics on `registry`. */
@@ -64,6 +66,12 @@ export function registerListenerMetrics(registry: Registry): ListenerMetrics {
       help: "Kafka requests from complete frame to response written, by API.",
       labelNames: ["api"],
       buckets: [...LATENCY_BUCKETS_SECONDS],
+      registers,
+    }),
+    tlsHandshakeFailures: new Counter({
+      name: "nereus_listener_tls_handshake_failures_total",
+      help: "TLS handshakes on a Kafka listener that failed or timed out (the socket was closed), by listener.",
+      labelNames: ["listener"],
       registers,
     }),
   };

@@ -10,6 +10,8 @@ import {
   createKafkaBroker,
 } from "@nereus/kafka";
 import type { BrokerConfig } from "../config/broker-config.js";
+import { kafkaListenersOf } from "../config/listeners-config.js";
+import type { AdvertisedAddress } from "../listener/kafka-listener-group.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
 import type { StartupUndo } from "./startup-undo.js";
@@ -25,24 +27,35 @@ function wildcard(host: string): boolean {
   return host === "0.0.0.0" || host === "::" || host === "[::]";
 }
 
-/** The host clients are told to connect to: the configured one, else the bound host (loopback for a wildcard). */
+/**
+ * The host clients are told to connect to, on the primary Kafka listener: the configured one, else the bound host
+ * (loopback for a wildcard).
+ */
 export function advertisedHostOf(config: BrokerConfig): string {
-  return config.kafka.advertisedHost ?? (wildcard(config.kafka.host) ? "127.0.0.1" : config.kafka.host);
+  const primary = kafkaListenersOf(config.kafka)[0]!;
+  return primary.advertisedHost ?? (wildcard(primary.host) ? "127.0.0.1" : primary.host);
+}
+
+/** The addresses the Kafka listeners advertise: the primary listener's, and each listener's by name. */
+export interface AdvertisedListeners {
+  readonly primary: AdvertisedAddress;
+  readonly byListener: ReadonlyMap<string, AdvertisedAddress>;
 }
 
 /**
- * Creates the group coordinator and the Kafka broker of `config`, advertised at the host and `advertisedPort`; with
+ * Creates the group coordinator and the Kafka broker of `config`, advertised at each listener's address; with
  * `ownership` (cluster membership) they serve only the partitions and groups this broker holds.
  */
 export function buildKafkaServices(
   config: BrokerConfig,
   storage: BrokerStorage,
-  advertisedPort: number,
+  advertised: AdvertisedListeners,
   logger: BrokerLogger,
   undo: StartupUndo,
   ownership?: PartitionOwnership & GroupOwnership,
 ): KafkaServices {
-  const advertisedHost = advertisedHostOf(config);
+  const advertisedHost = advertised.primary.host;
+  const advertisedPort = advertised.primary.port;
   const coordinator = createGroupCoordinator({
     metadata: storage.metadata,
     cluster: config.cluster,
@@ -63,6 +76,7 @@ export function buildKafkaServices(
     nodeId: config.nodeId,
     advertisedHost,
     advertisedPort,
+    advertisedListeners: advertised.byListener,
     defaultPartitions: config.topics.defaultPartitions,
     autoCreateTopics: config.topics.autoCreate,
     maxPartitionsPerTopic: config.topics.maxPartitionsPerTopic,
