@@ -46,6 +46,9 @@ export { type KafkaBrokerLogger, SILENT_LOGGER } from "./logging/broker-logger.j
 export type { KafkaBrokerMetrics, MetricFamily } from "./broker/broker-metrics.js";
 export type { PartitionLogTuning } from "./log/partition-logs.js";
 export { ANONYMOUS_PRINCIPAL, formatPrincipal, type KafkaPrincipal } from "./security/kafka-principal.js";
+export { SASL_MECHANISMS, type KafkaSaslOptions, type SaslMechanismName } from "./security/sasl/sasl-options.js";
+export { bootstrapScramUsers, type InitialScramUser } from "./security/sasl/bootstrap-scram-users.js";
+export type { KafkaAuthorizationOptions } from "./security/acl/kafka-authorizer.js";
 export {
   type ConnectionTransport,
   PLAINTEXT_TRANSPORT,

@@ -8,6 +8,9 @@ import type { BrokerServices } from "./broker-services.js";
 import { invalid } from "./check-broker-options.js";
 import { createAlterConfigsHandler, createIncrementalAlterConfigsHandler } from "./handlers/alter-configs-handler.js";
 import { createApiVersionsHandler } from "./handlers/api-versions-handler.js";
+import { createCreateAclsHandler } from "./handlers/create-acls-handler.js";
+import { createDeleteAclsHandler } from "./handlers/delete-acls-handler.js";
+import { createDescribeAclsHandler } from "./handlers/describe-acls-handler.js";
 import { createCreatePartitionsHandler } from "./handlers/create-partitions-handler.js";
 import { createCreateTopicsHandler } from "./handlers/create-topics-handler.js";
 import { createDeleteRecordsHandler } from "./handlers/delete-records-handler.js";
@@ -36,6 +39,9 @@ const BUILT_IN_APIS: readonly SupportedApiKey[] = [
   ApiKey.CreatePartitions,
   ApiKey.IncrementalAlterConfigs,
   ApiKey.DescribeLogDirs,
+  ApiKey.CreateAcls,
+  ApiKey.DescribeAcls,
+  ApiKey.DeleteAcls,
 ];
 
 /** The handlers by API key, the highest version served per API, and the caps ApiVersions applies. */
@@ -81,6 +87,9 @@ export function buildApiHandlerTable(
     [ApiKey.CreatePartitions, createCreatePartitionsHandler(services)],
     [ApiKey.IncrementalAlterConfigs, createIncrementalAlterConfigsHandler(services)],
     [ApiKey.DescribeLogDirs, createDescribeLogDirsHandler(services)],
+    [ApiKey.CreateAcls, createCreateAclsHandler(services)],
+    [ApiKey.DescribeAcls, createDescribeAclsHandler(services)],
+    [ApiKey.DeleteAcls, createDeleteAclsHandler(services)],
   ];
   for (const [apiKey, handler] of built) handlers.set(apiKey, handler as unknown as KafkaApiHandler);
   return { handlers, maxVersions, caps };

@@ -38,6 +38,8 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
   connectionsActive = 0;
   readonly requests = new Map<string, number>();
   readonly requestErrors = new Map<string, number>();
+  /** Checks an ACL denied, by API. */
+  readonly authorizationDenials = new Map<string, number>();
   readonly produceErrors = new Map<number, number>();
   producedBatches = 0;
   producedRecords = 0;
@@ -67,6 +69,10 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
 
   request(api: string): void {
     this.requests.set(api, (this.requests.get(api) ?? 0) + 1);
+  }
+
+  authorizationDenied(api: string): void {
+    this.authorizationDenials.set(api, (this.authorizationDenials.get(api) ?? 0) + 1);
   }
 
   requestError(api: string): void {
@@ -154,6 +160,12 @@ export class BrokerMetrics implements KafkaBrokerMetrics {
         "Requests answered with a generic error because their handler failed, by API.",
         "api",
         this.requestErrors,
+      ),
+      labelled(
+        "nereus_kafka_authorization_denials_total",
+        "Authorization checks an ACL denied (a request may count several, one per resource), by API.",
+        "api",
+        this.authorizationDenials,
       ),
       counter("nereus_kafka_produced_batches_total", "Record batches appended.", this.producedBatches),
       counter("nereus_kafka_produced_records_total", "Records appended.", this.producedRecords),

@@ -9,6 +9,7 @@ import type { BrokerMetrics } from "./broker-metrics.js";
 import type { BrokerIdentity } from "./kafka-api-handler.js";
 import type { PartitionOwnership } from "./partition-ownership.js";
 import type { TokenBucket } from "./token-bucket.js";
+import type { KafkaAuthorizer } from "../security/acl/kafka-authorizer.js";
 
 /** Broker-wide settings the handlers apply. */
 export interface BrokerSettings {
@@ -45,6 +46,8 @@ export interface BrokerServices {
   readonly metrics: BrokerMetrics;
   readonly logger: KafkaBrokerLogger;
   readonly clock: () => number;
+  /** ACL checks of every request (allows everything when authorization is off). */
+  readonly authorizer: KafkaAuthorizer;
   /** Partition leadership among the cluster's live brokers; absent: this broker leads every partition. */
   readonly ownership: PartitionOwnership | undefined;
 }

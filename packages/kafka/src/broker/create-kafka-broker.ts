@@ -30,6 +30,8 @@ import { type ListenerAddress, listenerIdentity } from "./listener-identity.js";
 import { TokenBucket } from "./token-bucket.js";
 import { createBrokerSasl } from "../security/sasl/broker-sasl.js";
 import type { KafkaSaslOptions } from "../security/sasl/sasl-options.js";
+import { createKafkaAuthorizer, type KafkaAuthorizationOptions } from "../security/acl/kafka-authorizer.js";
+import { authorizeHandlers } from "./authorize-handlers.js";
 import { DEFAULT_RETENTION_CHECK_INTERVAL_MS, RetentionTask, type RetentionSweep } from "./retention-task.js";
 
 /** Options of {@link createKafkaBroker}. */
@@ -100,6 +102,8 @@ export interface KafkaBrokerOptions {
   readonly clock?: () => number;
   /** What SASL listeners accept (absent: connections on SASL_PLAINTEXT / SASL_SSL listeners cannot authenticate). */
   readonly sasl?: KafkaSaslOptions;
+  /** ACL authorization of every request (default: off, everything is allowed). */
+  readonly authorization?: KafkaAuthorizationOptions;
   /** Partition leadership shared with other brokers (default: this broker leads every partition). */
   readonly ownership?: PartitionOwnership;
 }
@@ -166,6 +170,13 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     closing: storageClosing.signal,
   });
   registry.onDeleted((topic) => partitionLogs.invalidateTopic(topic));
+  const authorizer = createKafkaAuthorizer(options.authorization, {
+    metadata: options.metadata,
+    cluster: options.cluster,
+    logger,
+    clock,
+    onDenied: (api) => metrics.authorizationDenied(api),
+  });
   const services: BrokerServices = {
     identity,
     settings: brokerSettings(options, defaultProfile),
@@ -182,6 +193,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     logger,
     clock,
     ownership: options.ownership,
+    authorizer,
   };
 
   const retention = new RetentionTask({
@@ -203,7 +215,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
   const sasl = createBrokerSasl({ ...options, logger, metrics });
   const { handlers, maxVersions, caps } = buildApiHandlerTable(
     services,
-    { ...options.groupHandlers, ...sasl.handlers },
+    authorizeHandlers({ ...options.groupHandlers, ...sasl.handlers }, authorizer),
     ADVERTISED_VERSION_CAPS,
   );
 
@@ -265,6 +277,7 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
         for (const connection of [...connections]) connection.close();
         await retention.close();
         await registry.close();
+        await authorizer.close();
         try {
           await partitionLogs.close();
         } finally {
@@ -280,5 +293,6 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
   };
   retention.start();
   registry.follow();
+  authorizer.start();
   return broker;
 }

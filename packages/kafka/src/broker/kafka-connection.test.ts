@@ -47,6 +47,9 @@ describe("KafkaConnection", () => {
       [20, 1, 6],
       [21, 0, 2],
       [22, 0, 5],
+      [29, 1, 3],
+      [30, 1, 3],
+      [31, 1, 3],
       [32, 1, 4],
       [33, 0, 2],
       [35, 1, 4],
@@ -72,7 +75,8 @@ describe("KafkaConnection", () => {
     const client = harness.connect();
     const versions = await client.request(18, 2, apiVersionsBody);
     expect(versions.apiKeys.map((api) => api.apiKey)).toEqual([
-      0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 32, 33, 35, 36, 37, 42, 44, 47, 50, 51,
+      0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 29, 30, 31, 32, 33, 35, 36, 37, 42, 44, 47,
+      50, 51,
     ]);
     const found = await client.request(10, 3, { key: "g", keyType: 0, coordinatorKeys: [] });
     expect(found).toMatchObject({ errorCode: 0, nodeId: 1, host: "127.0.0.1", port: 9092 });
@@ -119,7 +123,7 @@ describe("KafkaConnection", () => {
     expect(decoded.header.correlationId).toBe(77);
     expect(decoded.body.errorCode).toBe(KafkaErrorCode.UNSUPPORTED_VERSION);
     expect(decoded.body.apiKeys.map((api) => api.apiKey)).toEqual([
-      0, 1, 2, 3, 17, 18, 19, 20, 21, 22, 32, 33, 35, 36, 37, 44, 50, 51,
+      0, 1, 2, 3, 17, 18, 19, 20, 21, 22, 29, 30, 31, 32, 33, 35, 36, 37, 44, 50, 51,
     ]);
     expect(decoded.body.apiKeys.find((api) => api.apiKey === 18)?.maxVersion).toBe(4);
   });

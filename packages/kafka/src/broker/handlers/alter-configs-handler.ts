@@ -9,6 +9,7 @@ import type { AlterConfigsResourceResult } from "../../protocol/apis/alter-confi
 import { ConfigResourceType } from "../../protocol/apis/describe-configs/describe-configs-request.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { type ConfigChange, planConfigChange } from "../../topics/plan-config-change.js";
+import { AclOperation, CLUSTER_RESOURCE, topicResource } from "../../security/acl/acl-types.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler, RequestContext } from "../kafka-api-handler.js";
 import { mapStorageError } from "../../log/map-storage-error.js";
@@ -52,6 +53,7 @@ async function alterAll(
   changes: readonly ResourceChange[],
   validateOnly: boolean,
 ): Promise<AlterConfigsResourceResult[]> {
+  const access = await services.authorizer.access(context);
   return Promise.all(
     changes.map(async ({ resourceType, resourceName, change }): Promise<AlterConfigsResourceResult> => {
       const result = (errorCode: number, errorMessage: string | null): AlterConfigsResourceResult => ({
@@ -61,6 +63,8 @@ async function alterAll(
         resourceName,
       });
       if (resourceType === ConfigResourceType.broker || resourceType === ConfigResourceType.brokerLogger) {
+        if (!access.allows(AclOperation.ALTER_CONFIGS, CLUSTER_RESOURCE))
+          return result(KafkaErrorCode.CLUSTER_AUTHORIZATION_FAILED, "Authorization failed.");
         return result(
           KafkaErrorCode.INVALID_REQUEST,
           "this broker has no dynamic broker configs: set them in its configuration and restart it",
@@ -68,6 +72,8 @@ async function alterAll(
       }
       if (resourceType !== ConfigResourceType.topic)
         return result(KafkaErrorCode.INVALID_REQUEST, `Unsupported resource type ${String(resourceType)}`);
+      if (!access.allows(AclOperation.ALTER_CONFIGS, topicResource(resourceName)))
+        return result(KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED, "Authorization failed.");
       const unknown = result(KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION, `Topic ${resourceName} does not exist`);
       try {
         if (validateOnly) {

@@ -11,6 +11,7 @@ import type { CreatePartitionsResponseTopic } from "../../protocol/apis/create-p
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { TopicChangeRefusal } from "../../topics/topic-registry.js";
+import { AclOperation, topicResource } from "../../security/acl/acl-types.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { TOPICS_IN_FLIGHT_PER_REQUEST, mapBounded } from "../map-bounded.js";
@@ -57,6 +58,7 @@ export function createCreatePartitionsHandler(services: BrokerServices): KafkaAp
   return {
     async handle(context, request) {
       const { topics, validateOnly } = request.body;
+      const access = await services.authorizer.access(context);
       const counts = new Map<string, number>();
       for (const topic of topics) counts.set(topic.name, (counts.get(topic.name) ?? 0) + 1);
       const results = await mapBounded(
@@ -70,6 +72,8 @@ export function createCreatePartitionsHandler(services: BrokerServices): KafkaAp
           });
           if ((counts.get(requested.name) ?? 0) > 1)
             return result(KafkaErrorCode.INVALID_REQUEST, "Duplicate topic in request.");
+          if (!access.allows(AclOperation.ALTER, topicResource(requested.name)))
+            return result(KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED, "Authorization failed.");
           const unknown = result(
             KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
             `The topic '${requested.name}' does not exist.`,

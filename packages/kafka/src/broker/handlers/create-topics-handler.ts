@@ -14,6 +14,7 @@ import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
 import { describeTopicConfigs } from "../../topics/describe-topic-configs.js";
 import { STORAGE_PROFILE_CONFIG, topicConfigProblem } from "../../topics/topic-configs.js";
 import { topicNameProblem } from "../../topics/topic-name.js";
+import { AclOperation, CLUSTER_RESOURCE, topicResource } from "../../security/acl/acl-types.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { TOPICS_IN_FLIGHT_PER_REQUEST, mapBounded } from "../map-bounded.js";
@@ -111,6 +112,8 @@ export function createCreateTopicsHandler(services: BrokerServices): KafkaApiHan
   return {
     async handle(context, request) {
       const { body } = request;
+      const access = await services.authorizer.access(context);
+      const clusterCreate = access.permits(AclOperation.CREATE, CLUSTER_RESOURCE);
       const counts = new Map<string, number>();
       for (const topic of body.topics) counts.set(topic.name, (counts.get(topic.name) ?? 0) + 1);
       const cap = services.settings.maxTopicsPerCreateTopicsRequest;
@@ -140,6 +143,8 @@ export function createCreateTopicsHandler(services: BrokerServices): KafkaApiHan
               `Create topics request from client contains multiple entries for the topic ${requested.name}`,
             );
           }
+          if (!clusterCreate && !access.allows(AclOperation.CREATE, topicResource(requested.name)))
+            return failed(KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED, "Authorization failed.");
           const valid = validateCreatableTopic(requested, services);
           if (!valid.ok) return failed(valid.errorCode, valid.message);
           const succeeded = (topicId: string): CreateTopicsResponseTopic => ({

@@ -11,15 +11,23 @@ import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { allowsRecordDeletion } from "../../topics/topic-configs.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
-import { lookupTopic } from "../lookup-topic.js";
+import { lookupAuthorizedTopic } from "../lookup-authorized-topic.js";
+import { AclOperation } from "../../security/acl/acl-types.js";
 import { mapStorageError } from "../../log/map-storage-error.js";
 
 export function createDeleteRecordsHandler(services: BrokerServices): KafkaApiHandler<21> {
   return {
     async handle(context, request) {
+      const access = await services.authorizer.access(context);
       const topics = await Promise.all(
         request.body.topics.map(async (requested) => {
-          const resolved = await lookupTopic(services, { name: requested.name }, context.signal);
+          const resolved = await lookupAuthorizedTopic(
+            services,
+            access,
+            AclOperation.DELETE,
+            { name: requested.name },
+            context.signal,
+          );
           const partitions = await Promise.all(
             requested.partitions.map(async ({ partitionIndex, offset }): Promise<DeleteRecordsResponsePartition> => {
               const failed = (errorCode: number): DeleteRecordsResponsePartition => ({

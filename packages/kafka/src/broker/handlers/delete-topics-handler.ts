@@ -6,6 +6,7 @@ import { NereusError } from "@nereus/core";
 import type { DeleteTopicsResponseTopic } from "../../protocol/apis/delete-topics/delete-topics-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
+import { AclOperation, topicResource } from "../../security/acl/acl-types.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 
@@ -13,6 +14,7 @@ export function createDeleteTopicsHandler(services: BrokerServices): KafkaApiHan
   return {
     async handle(context, request) {
       const { body, apiVersion } = request;
+      const access = await services.authorizer.access(context);
       const requested = apiVersion >= 6 ? body.topics : body.topicNames.map((name) => ({ name, topicId: ZERO_UUID }));
       const responses = await Promise.all(
         requested.map(async ({ name, topicId }): Promise<DeleteTopicsResponseTopic> => {
@@ -41,6 +43,8 @@ export function createDeleteTopicsHandler(services: BrokerServices): KafkaApiHan
                 );
               topicName = byId.name;
             }
+            if (!access.allows(AclOperation.DELETE, topicResource(topicName)))
+              return answer(KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED, name, topicId, "Authorization failed.");
             const current = await services.registry.lookup(topicName, context.signal);
             if (current === undefined || (topicId !== ZERO_UUID && current.topicId !== topicId)) {
               return topicId !== ZERO_UUID && name === null

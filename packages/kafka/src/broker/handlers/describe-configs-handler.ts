@@ -10,6 +10,7 @@ import type {
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { type DescribedConfig, describeTopicConfigs } from "../../topics/describe-topic-configs.js";
 import { ConfigSource, ConfigType, DEFAULT_MAX_MESSAGE_BYTES } from "../../topics/topic-configs.js";
+import { AclOperation, CLUSTER_RESOURCE, topicResource } from "../../security/acl/acl-types.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 
@@ -38,6 +39,7 @@ export function createDescribeConfigsHandler(services: BrokerServices): KafkaApi
   return {
     async handle(context, request) {
       const { body } = request;
+      const access = await services.authorizer.access(context);
       const results = await Promise.all(
         body.resources.map(async (resource): Promise<DescribeConfigsResponseResult> => {
           const result = (
@@ -68,6 +70,8 @@ export function createDescribeConfigsHandler(services: BrokerServices): KafkaApi
               })),
           });
           if (resource.resourceType === ConfigResourceType.topic) {
+            if (!access.allows(AclOperation.DESCRIBE_CONFIGS, topicResource(resource.resourceName)))
+              return result(KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED, "Authorization failed.", []);
             try {
               const topic = await services.registry.lookup(resource.resourceName, context.signal);
               if (topic === undefined)
@@ -82,6 +86,8 @@ export function createDescribeConfigsHandler(services: BrokerServices): KafkaApi
             }
           }
           if (resource.resourceType === ConfigResourceType.broker) {
+            if (!access.allows(AclOperation.DESCRIBE_CONFIGS, CLUSTER_RESOURCE))
+              return result(KafkaErrorCode.CLUSTER_AUTHORIZATION_FAILED, "Authorization failed.", []);
             if (resource.resourceName !== "" && resource.resourceName !== String(services.identity.nodeId)) {
               return result(
                 KafkaErrorCode.INVALID_REQUEST,

@@ -13,6 +13,7 @@ import type {
 } from "../../protocol/apis/describe-log-dirs/describe-log-dirs-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
+import { AclOperation, CLUSTER_RESOURCE } from "../../security/acl/acl-types.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 
@@ -23,6 +24,9 @@ export function createDescribeLogDirsHandler(services: BrokerServices): KafkaApi
   return {
     async handle(context, request) {
       const { logDir } = services;
+      const access = await services.authorizer.access(context);
+      if (!access.allows(AclOperation.DESCRIBE, CLUSTER_RESOURCE))
+        return { throttleTimeMs: 0, errorCode: KafkaErrorCode.CLUSTER_AUTHORIZATION_FAILED, results: [] };
       let result: DescribeLogDirsResult;
       try {
         const wanted = await selectPartitions(services, request.body.topics, context.signal);

@@ -13,7 +13,9 @@ import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
-import { type TopicLookup, lookupTopic } from "../lookup-topic.js";
+import type { TopicLookup } from "../lookup-topic.js";
+import { lookupAuthorizedTopic } from "../lookup-authorized-topic.js";
+import { AclOperation } from "../../security/acl/acl-types.js";
 import { AppendWatch, requestedLogs } from "./append-watch.js";
 import { type FetchRequestPlan, evaluateFetch } from "./evaluate-fetch.js";
 
@@ -37,6 +39,7 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
       // One resolved topic per requested topic entry (by id from v13, by name before), each distinct key looked up once.
       const byId = request.apiVersion >= FETCH_TOPIC_ID_VERSION;
       const unknownTopicError = byId ? KafkaErrorCode.UNKNOWN_TOPIC_ID : KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION;
+      const access = await services.authorizer.access(context);
       const resolved = new Map<string, TopicLookup>();
       const lookups: TopicLookup[] = [];
       for (const requested of body.topics) {
@@ -46,8 +49,10 @@ export function createFetchHandler(services: BrokerServices): KafkaApiHandler<1>
           lookup =
             byId && requested.topicId === ZERO_UUID
               ? { kind: "absent" }
-              : await lookupTopic(
+              : await lookupAuthorizedTopic(
                   services,
+                  access,
+                  AclOperation.READ,
                   byId ? { topicId: requested.topicId } : { name: requested.topic },
                   context.signal,
                 );

@@ -14,7 +14,8 @@ import { type BatchSummary, PARTITION_LEADER_EPOCH } from "../../log/stored-batc
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
-import { lookupTopic } from "../lookup-topic.js";
+import { lookupAuthorizedTopic } from "../lookup-authorized-topic.js";
+import { AclOperation } from "../../security/acl/acl-types.js";
 import { mapStorageError } from "../../log/map-storage-error.js";
 
 /** Decodes a stored batch when this broker can (no compression, or gzip via node:zlib). */
@@ -97,9 +98,16 @@ export function createListOffsetsHandler(services: BrokerServices): KafkaApiHand
 
   return {
     async handle(context, request) {
+      const access = await services.authorizer.access(context);
       const topics = await Promise.all(
         request.body.topics.map(async (requested) => {
-          const resolved = await lookupTopic(services, { name: requested.name }, context.signal);
+          const resolved = await lookupAuthorizedTopic(
+            services,
+            access,
+            AclOperation.DESCRIBE,
+            { name: requested.name },
+            context.signal,
+          );
           const topic = resolved.kind === "found" ? resolved.topic : undefined;
           const partitions = await Promise.all(
             requested.partitions.map(async (partition): Promise<ListOffsetsResponsePartition> => {

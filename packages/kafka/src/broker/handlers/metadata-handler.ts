@@ -5,7 +5,9 @@
 // every topic. A name (or id) requested twice is answered once, as Kafka does. Guard rails against a request naming
 // very many topics: the distinct names are resolved a few at a time (map-bounded.ts); names above
 // `maxTopicsPerMetadataRequest` are answered POLICY_VIOLATION unresolved; auto-creations refused by the broker's
-// token bucket or partition limit are logged once per request.
+// token bucket or partition limit are logged once per request. With authorization on, a listing of every topic leaves
+// out the topics the client may not DESCRIBE, a named topic it may not DESCRIBE is TOPIC_AUTHORIZATION_FAILED, and
+// auto-creation also needs CREATE on the cluster or on the topic.
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
@@ -16,6 +18,7 @@ import { type Refusals, resolveMetadataTopic } from "./resolve-metadata-topic.js
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import type { KafkaTopic } from "../../topics/kafka-topic.js";
 import type { BrokerServices } from "../broker-services.js";
+import { AclOperation, CLUSTER_RESOURCE, topicResource } from "../../security/acl/acl-types.js";
 import type { KafkaApiHandler } from "../kafka-api-handler.js";
 import { TOPICS_IN_FLIGHT_PER_REQUEST, mapBounded } from "../map-bounded.js";
 import type { RequestBody } from "../../protocol/supported-apis.js";
@@ -31,10 +34,16 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
       const { body, apiVersion } = request;
       const all = body.topics === null || (apiVersion === 0 && body.topics.length === 0);
       const autoCreate = services.settings.autoCreateTopics && (apiVersion < 4 || body.allowAutoTopicCreation);
+      const access = await services.authorizer.access(context);
+      const clusterCreate = autoCreate && access.permits(AclOperation.CREATE, CLUSTER_RESOURCE);
+      const mayCreate = (name: string): boolean =>
+        autoCreate && (clusterCreate || access.permits(AclOperation.CREATE, topicResource(name)));
       let topics: MetadataResponseTopic[];
       if (all) {
         try {
-          topics = (await services.registry.list(context.signal)).map(describe);
+          topics = (await services.registry.list(context.signal))
+            .filter((topic) => access.permits(AclOperation.DESCRIBE, topicResource(topic.name)))
+            .map(describe);
         } catch (error) {
           services.logger.warn("listing topics failed", { error: String(error) });
           topics = [];
@@ -46,14 +55,18 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
         const cap = services.settings.maxTopicsPerMetadataRequest;
         const refusals: Refusals = { overCap: 0, paced: 0 };
         topics = await mapBounded(distinct.slice(0, cap), TOPICS_IN_FLIGHT_PER_REQUEST, async (requested) => {
-          if (requested.name !== null)
-            return resolveMetadataTopic(services, requested.name, autoCreate, refusals, context.signal);
+          if (requested.name !== null) {
+            if (!access.allows(AclOperation.DESCRIBE, topicResource(requested.name)))
+              return failedTopic(requested.name, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
+            return resolveMetadataTopic(services, requested.name, mayCreate(requested.name), refusals, context.signal);
+          }
           if (requested.topicId === ZERO_UUID) return failedTopic(noName, KafkaErrorCode.INVALID_REQUEST);
           try {
             const topic = await services.registry.lookupById(requested.topicId, context.signal);
-            return topic === undefined
-              ? failedTopic(noName, KafkaErrorCode.UNKNOWN_TOPIC_ID, requested.topicId)
-              : describe(topic);
+            if (topic === undefined) return failedTopic(noName, KafkaErrorCode.UNKNOWN_TOPIC_ID, requested.topicId);
+            return access.allows(AclOperation.DESCRIBE, topicResource(topic.name))
+              ? describe(topic)
+              : failedTopic(noName, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED, requested.topicId);
           } catch {
             return failedTopic(noName, KafkaErrorCode.LEADER_NOT_AVAILABLE, requested.topicId);
           }

@@ -17,7 +17,8 @@ import { maxMessageBytes } from "../../topics/topic-configs.js";
 import { createBatchDecompressor } from "../../compression/create-batch-decompressor.js";
 import type { BrokerServices } from "../broker-services.js";
 import { type KafkaApiHandler, NO_RESPONSE } from "../kafka-api-handler.js";
-import { lookupTopic } from "../lookup-topic.js";
+import { lookupAuthorizedTopic } from "../lookup-authorized-topic.js";
+import { AclOperation } from "../../security/acl/acl-types.js";
 
 /** The largest batch the storage core accepts as one entry. */
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
@@ -118,6 +119,7 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
                   message: "transactions are not supported by this broker",
                 }
               : undefined;
+      const accessing = services.authorizer.access(context);
       // Reserve every partition's place in its append order before the first await (arrival order).
       const tickets: Array<Array<ProduceTicket | undefined>> = body.topicData.map((topic) =>
         topic.partitionData.map((partition) =>
@@ -129,7 +131,14 @@ export function createProduceHandler(services: BrokerServices): KafkaApiHandler<
           const topicTickets = tickets[topicIndex] ?? [];
           if (refusal !== undefined)
             return topicData.partitionData.map((): ProduceOutcome => ({ kind: "failed", ...refusal }));
-          const resolved = await lookupTopic(services, { name: topicData.name }, context.signal);
+          const access = await accessing;
+          const resolved = await lookupAuthorizedTopic(
+            services,
+            access,
+            AclOperation.WRITE,
+            { name: topicData.name },
+            context.signal,
+          );
           if (resolved.kind === "failed") {
             for (const ticket of topicTickets) ticket?.cancel();
             return topicData.partitionData.map((): ProduceOutcome => ({
