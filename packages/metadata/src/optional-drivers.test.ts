@@ -2,11 +2,12 @@
 // driver is missing fails with DEPENDENCY_UNAVAILABLE naming the package, before any file or network I/O. Both
 // driver modules fail to load here (an eager import of either would fail the import of the package), and the loaders
 // reject as Node's import() of a package that is not installed does.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, NereusError } from "@nereus/core";
+import { ErrorCode } from "@nereus/core";
+import { expectOptionalPeerDependencies, nereusRejectionOf, simulateMissingDependencies } from "@nereus/core/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { BETTER_SQLITE3 } from "./sqlite/load-better-sqlite3.js";
 import { ETCD3 } from "./load-etcd3.js";
@@ -18,32 +19,16 @@ vi.mock("etcd3", () => {
   throw new Error("etcd3 must not be imported");
 });
 
-/** What Node's import() throws for a package that is not installed. */
-function notInstalled(packageName: string): Error {
-  return Object.assign(new Error(`Cannot find package '${packageName}' imported from /app/dist/index.js`), {
-    code: "ERR_MODULE_NOT_FOUND",
-  });
-}
-vi.spyOn(BETTER_SQLITE3, "load").mockRejectedValue(notInstalled("better-sqlite3"));
-vi.spyOn(ETCD3, "load").mockRejectedValue(notInstalled("etcd3"));
+simulateMissingDependencies([BETTER_SQLITE3, ETCD3]);
 
 const directory = await mkdtemp(path.join(os.tmpdir(), "nereus-metadata-drivers-"));
 afterAll(() => rm(directory, { recursive: true, force: true }));
-
-async function rejectionOf(promise: Promise<unknown>): Promise<NereusError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!NereusError.is(error)) throw new Error(`expected a NereusError, got ${String(error)}`);
-  return error;
-}
 
 describe("@nereus/metadata without its optional drivers", () => {
   it("imports, and opening a SQLite store names better-sqlite3 before creating the file", async () => {
     const { createSqliteMetadataStore } = await import("./index.js");
     const file = path.join(directory, "metadata.db");
-    const error = await rejectionOf(createSqliteMetadataStore({ path: file }));
+    const error = await nereusRejectionOf(createSqliteMetadataStore({ path: file }));
     expect(error.code).toBe(ErrorCode.DEPENDENCY_UNAVAILABLE);
     expect(error.message).toBe(
       "the SQLite metadata store (createSqliteMetadataStore of @nereus/metadata) needs the package better-sqlite3, " +
@@ -54,7 +39,7 @@ describe("@nereus/metadata without its optional drivers", () => {
 
   it("connecting an etcd store names etcd3", async () => {
     const { createEtcdMetadataStore } = await import("./index.js");
-    const error = await rejectionOf(createEtcdMetadataStore({ endpoints: ["http://127.0.0.1:1"] }));
+    const error = await nereusRejectionOf(createEtcdMetadataStore({ endpoints: ["http://127.0.0.1:1"] }));
     expect(error.code).toBe(ErrorCode.DEPENDENCY_UNAVAILABLE);
     expect(error.message).toContain(
       'needs the package etcd3, which is not installed; install it with: npm install etcd3@"^1.1.2"',
@@ -63,18 +48,11 @@ describe("@nereus/metadata without its optional drivers", () => {
 
   it("bad options are still refused first", async () => {
     const { createEtcdMetadataStore } = await import("./index.js");
-    const error = await rejectionOf(createEtcdMetadataStore({ endpoints: [] }));
+    const error = await nereusRejectionOf(createEtcdMetadataStore({ endpoints: [] }));
     expect(error.code).toBe(ErrorCode.INVALID_ARGUMENT);
   });
 
   it("the install hints are the ranges package.json declares as optional peer dependencies", () => {
-    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-      peerDependencies: Record<string, string>;
-      peerDependenciesMeta: Record<string, { optional?: boolean }>;
-    };
-    for (const dependency of [BETTER_SQLITE3, ETCD3]) {
-      expect(manifest.peerDependencies[dependency.packageName]).toBe(dependency.versionRange);
-      expect(manifest.peerDependenciesMeta[dependency.packageName]?.optional).toBe(true);
-    }
+    expectOptionalPeerDependencies(new URL("../package.json", import.meta.url), [BETTER_SQLITE3, ETCD3]);
   });
 });

@@ -2,11 +2,12 @@
 // store without segments needs neither, and a store whose package is missing fails with DEPENDENCY_UNAVAILABLE
 // naming it, before any request or file. Both modules fail to load here (an eager import of either would fail the
 // import of the package), and the loaders reject as Node's import() of a package that is not installed does.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { ErrorCode, NereusError } from "@nereus/core";
+import { ErrorCode } from "@nereus/core";
+import { expectOptionalPeerDependencies, nereusRejectionOf, simulateMissingDependencies } from "@nereus/core/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { BETTER_SQLITE3 } from "./file-system/segments/load-better-sqlite3.js";
 import { AWS_S3_SDK } from "./load-s3-sdk.js";
@@ -18,37 +19,21 @@ vi.mock("better-sqlite3", () => {
   throw new Error("better-sqlite3 must not be imported");
 });
 
-/** What Node's import() throws for a package that is not installed. */
-function notInstalled(packageName: string): Error {
-  return Object.assign(new Error(`Cannot find package '${packageName}' imported from /app/dist/index.js`), {
-    code: "ERR_MODULE_NOT_FOUND",
-  });
-}
-vi.spyOn(AWS_S3_SDK, "load").mockRejectedValue(notInstalled("@aws-sdk/client-s3"));
-vi.spyOn(BETTER_SQLITE3, "load").mockRejectedValue(notInstalled("better-sqlite3"));
+simulateMissingDependencies([AWS_S3_SDK, BETTER_SQLITE3]);
 
 const directory = await mkdtemp(path.join(os.tmpdir(), "nereus-object-wal-drivers-"));
 afterAll(() => rm(directory, { recursive: true, force: true }));
 
-async function rejectionOf(promise: Promise<unknown>): Promise<NereusError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason,
-  );
-  if (!NereusError.is(error)) throw new Error(`expected a NereusError, got ${String(error)}`);
-  return error;
-}
-
 describe("@nereus/object-wal without its optional packages", () => {
   it("creating an S3 store names @aws-sdk/client-s3; bad options are refused first", async () => {
     const { createS3ObjectStore } = await import("./index.js");
-    const error = await rejectionOf(createS3ObjectStore({ region: "us-east-1", bucket: "b" }));
+    const error = await nereusRejectionOf(createS3ObjectStore({ region: "us-east-1", bucket: "b" }));
     expect(error.code).toBe(ErrorCode.DEPENDENCY_UNAVAILABLE);
     expect(error.message).toBe(
       "the S3 object store (createS3ObjectStore of @nereus/object-wal) needs the package @aws-sdk/client-s3, which " +
         'is not installed; install it with: npm install @aws-sdk/client-s3@"^3.1175.0"',
     );
-    const invalid = await rejectionOf(createS3ObjectStore({ region: "us-east-1", bucket: "" }));
+    const invalid = await nereusRejectionOf(createS3ObjectStore({ region: "us-east-1", bucket: "" }));
     expect(invalid.code).toBe(ErrorCode.INVALID_ARGUMENT);
   });
 
@@ -63,7 +48,7 @@ describe("@nereus/object-wal without its optional packages", () => {
     const { createFileSystemObjectStore } = await import("./index.js");
     const root = path.join(directory, "segmented");
     await using store = createFileSystemObjectStore({ root, publishWorkers: 1, segments: true });
-    const error = await rejectionOf(store.open());
+    const error = await nereusRejectionOf(store.open());
     expect(error.code).toBe(ErrorCode.DEPENDENCY_UNAVAILABLE);
     expect(error.message).toContain(
       'needs the package better-sqlite3, which is not installed; install it with: npm install better-sqlite3@"^12.11.1"',
@@ -72,13 +57,6 @@ describe("@nereus/object-wal without its optional packages", () => {
   });
 
   it("the install hints are the ranges package.json declares as optional peer dependencies", () => {
-    const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-      peerDependencies: Record<string, string>;
-      peerDependenciesMeta: Record<string, { optional?: boolean }>;
-    };
-    for (const dependency of [AWS_S3_SDK, BETTER_SQLITE3]) {
-      expect(manifest.peerDependencies[dependency.packageName]).toBe(dependency.versionRange);
-      expect(manifest.peerDependenciesMeta[dependency.packageName]?.optional).toBe(true);
-    }
+    expectOptionalPeerDependencies(new URL("../package.json", import.meta.url), [AWS_S3_SDK, BETTER_SQLITE3]);
   });
 });

@@ -31,6 +31,7 @@ export { WalFaults, type WalFaultMode, type WalFaultOp, type WalFaultRule } from
 export { WalProviderStats } from "./wal-provider-stats.js";
 export { manualGate, type ManualGate } from "./manual-gate.js";
 export { expectNereusError, nereusRejectionOf, rejectionOf } from "./rejections.js";
+export { expectOptionalPeerDependencies, simulateMissingDependencies } from "./missing-dependencies.js";
 export {
   describeWalProviderConformance,
   type WalProviderConformanceFixture,
