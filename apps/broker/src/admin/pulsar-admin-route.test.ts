@@ -1,6 +1,7 @@
 // The /admin/v2 route over HTTP, on an admin server with a Pulsar broker over in-memory stores: JSON answers and
 // Pulsar's error bodies, path decoding as Pulsar's clients encode names, the body bound (413), malformed bodies
-// and paths (400), unserved methods (405), 64-bit ids kept exact both ways, and no route without the Pulsar side.
+// and paths (400), unserved methods (405), 64-bit ids kept exact both ways, no route without the Pulsar side, and
+// bearer tokens checked while Pulsar authentication is on (401 / 403).
 import net from "node:net";
 import {
   GenerationZeroVisibleCoordinator,
@@ -9,7 +10,15 @@ import {
   createStreamStore,
 } from "@nereus/core";
 import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@nereus/core/testing";
-import { type PulsarBroker, createPulsarBroker, parseJsonText } from "@nereus/pulsar";
+import { randomBytes } from "node:crypto";
+import {
+  type PulsarAuthOptions,
+  type PulsarBroker,
+  createPulsarBroker,
+  createTokenVerifier,
+  parseJsonText,
+} from "@nereus/pulsar";
+import { SignJWT } from "jose";
 import { encodeMessageEntry } from "@nereus/pulsar/protocol";
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerConfigSchema } from "../config/broker-config.js";
@@ -30,7 +39,7 @@ interface Running {
   url(path: string): string;
 }
 
-async function start(options: { pulsar?: boolean } = {}): Promise<Running> {
+async function start(options: { pulsar?: boolean; auth?: PulsarAuthOptions } = {}): Promise<Running> {
   const metadata = new InMemoryMetadataStore();
   const wal = new MemoryWalProvider({ walKind: "OBJECT" });
   const streams: StreamStore = createStreamStore({
@@ -44,6 +53,7 @@ async function start(options: { pulsar?: boolean } = {}): Promise<Running> {
   const broker = createPulsarBroker({
     ledgers: { metadata, objects: new InMemoryObjectStore(), streams, cluster: CLUSTER, defaultProfile: "OBJECT_WAL" },
     advertisedUrl: "pulsar://127.0.0.1:6650",
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
   });
   closers.push(
     () => streams.close(),
@@ -219,5 +229,29 @@ describe("the /admin/v2 route", () => {
   test("without the Pulsar listener there is no /admin/v2", async () => {
     const running = await start({ pulsar: false });
     expect((await fetch(running.url("clusters"))).status).toBe(404);
+  });
+
+  test("with Pulsar authentication on, a Bearer token names the caller's role: 401 without a valid one", async () => {
+    const secret = randomBytes(32);
+    const running = await start({
+      auth: {
+        authentication: { verifier: createTokenVerifier({ key: { kind: "secret", bytes: secret } }) },
+        authorization: { superUserRoles: ["admin"] },
+      },
+    });
+    const token = (role: string, key: Uint8Array = secret) =>
+      new SignJWT({ sub: role }).setProtectedHeader({ alg: "HS256" }).sign(key);
+    const call = async (authorization?: string) =>
+      fetch(running.url("tenants"), authorization === undefined ? {} : { headers: { authorization } });
+    const missing = await call();
+    expect(missing.status).toBe(401);
+    expect(await missing.json()).toEqual({ reason: "Authentication required" });
+    for (const header of [`Bearer ${await token("admin", randomBytes(32))}`, "Basic YWRtaW46YWRtaW4=", "Bearer"]) {
+      expect((await call(header)).status, header).toBe(401);
+    }
+    expect((await call(`Bearer ${await token("alice")}`)).status).toBe(403);
+    const allowed = await call(`bearer ${await token("admin")}`);
+    expect(allowed.status).toBe(200);
+    expect(await allowed.json()).toEqual(["public"]);
   });
 });

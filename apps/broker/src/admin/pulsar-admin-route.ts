@@ -2,12 +2,16 @@
 // /admin/v2/: the HTTP side of @nereus/pulsar's createPulsarAdmin. It splits and decodes the path (each segment as
 // Pulsar's clients encode it: percent escapes and `+` for a space), reads the body up to a bound (413 beyond it,
 // before any parsing), parses it as JSON with 64-bit integers exact (400 when malformed) and writes the answer as
-// JSON (a peeked message: its bytes and X-Pulsar-* headers); a client that goes away aborts the operation. Served
-// only when the Pulsar listener is enabled.
+// JSON (a peeked message: its bytes and X-Pulsar-* headers); a client that goes away aborts the operation. With
+// Pulsar authentication on, the caller's role is the one its `Authorization: Bearer <token>` (a Pulsar token, as
+// PulsarAdmin's AuthenticationToken sends it) authenticates — no or a bad token is a 401 before anything else —
+// and the admin API checks that role's access. Served only when the Pulsar listener is enabled.
 import type http from "node:http";
 import {
   type AdminMethod,
   type AdminResponse,
+  type BrokerAuth,
+  PulsarAuthRefusal,
   type JsonValue,
   type PulsarAdmin,
   type PulsarBroker,
@@ -61,7 +65,8 @@ export function pulsarAdminRoutes(options: PulsarAdminRouteOptions): AdminRoute[
   return [
     {
       claims: (path) => path === PULSAR_ADMIN_PREFIX || path.startsWith(`${PULSAR_ADMIN_PREFIX}/`),
-      handle: (request, response, path) => answer(adminOf(request), request, response, path, options.logger),
+      handle: (request, response, path) =>
+        answer(adminOf(request), pulsar.broker.context.auth, request, response, path, options.logger),
     },
   ];
 }
@@ -73,6 +78,7 @@ function hostOf(advertisedUrl: string): string {
 
 async function answer(
   admin: PulsarAdmin,
+  auth: BrokerAuth,
   request: http.IncomingMessage,
   response: http.ServerResponse,
   path: string,
@@ -84,11 +90,12 @@ async function answer(
   });
   let answered: AdminResponse;
   try {
+    const role = await roleOf(auth, request);
     const method = methodOf(request);
     const segments = segmentsOf(path);
     const query = new Map(new URLSearchParams(queryOf(request.url)));
     const parsed = parseBody(await readBody(request));
-    answered = await admin.handle({ method, segments, query, body: parsed, signal: gone.signal });
+    answered = await admin.handle({ method, segments, query, body: parsed, signal: gone.signal, ...role });
   } catch (error) {
     if (!(error instanceof HttpRefusal)) throw error;
     answered = { status: error.status, body: { reason: error.message } };
@@ -96,6 +103,24 @@ async function answer(
   const { status, body } = answered;
   if (status >= 500) logger.warn("Pulsar admin request failed", { method: request.method, path, status, body });
   send(request, response, answered);
+}
+
+/** The role the caller's bearer token authenticates (none while authentication is off); 401 when it fails. */
+async function roleOf(auth: BrokerAuth, request: http.IncomingMessage): Promise<{ role?: string }> {
+  const authentication = auth.authentication;
+  if (authentication === undefined) return {};
+  const header = request.headers.authorization;
+  const bearer = header === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (header !== undefined && bearer === undefined)
+    throw new HttpRefusal(401, "Authentication required: a Bearer token");
+  try {
+    const method = bearer === undefined ? undefined : "token";
+    const data = bearer === undefined ? undefined : new TextEncoder().encode(bearer);
+    return { role: (await authentication.authenticate(method, data)).role };
+  } catch (error) {
+    if (!(error instanceof PulsarAuthRefusal)) throw error;
+    throw new HttpRefusal(401, bearer === undefined ? "Authentication required" : "Failed to authenticate");
+  }
 }
 
 function methodOf(request: http.IncomingMessage): AdminMethod {
