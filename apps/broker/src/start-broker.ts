@@ -127,23 +127,33 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     }
     const runtimeMetrics = registerBrokerMetrics(metrics, config, startedAt, services, storage, undo);
     const admin = config.admin.enabled
-      ? await startAdmin(config, startedAt, () => serving, listener, storage, metrics, undo, [
-          ...brokerAdminRoutes(
-            {
-              config,
-              version: brokerVersion(),
-              startedAt,
-              kafka: broker,
-              coordinator,
-              storage,
-              logger,
-              ports: { kafka: listener.port, pulsar: pulsar?.listener.port },
-              serving: () => serving,
-            },
-            metrics,
-          ),
-          ...pulsarAdminRoutes({ config, storage, pulsar, logger }),
-        ])
+      ? await startAdmin(
+          config,
+          startedAt,
+          () => serving,
+          listener,
+          storage,
+          metrics,
+          undo,
+          [
+            ...brokerAdminRoutes(
+              {
+                config,
+                version: brokerVersion(),
+                startedAt,
+                kafka: broker,
+                coordinator,
+                storage,
+                logger,
+                ports: { kafka: listener.port, pulsar: pulsar?.listener.port },
+                serving: () => serving,
+              },
+              metrics,
+            ),
+            ...pulsarAdminRoutes({ config, storage, pulsar, logger }),
+          ],
+          { tls: listenerTls.admin, logger },
+        )
       : undefined;
     parts = { listener, broker, coordinator, pulsar, storage, admin, runtimeMetrics, lock, cluster };
   } catch (error) {

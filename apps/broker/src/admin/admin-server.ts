@@ -2,10 +2,16 @@
 // down; the health function may name another status, e.g. "degraded") and GET /metrics (Prometheus text format
 // 0.0.4). Further endpoints are mounted as AdminRoutes (any method; each route claims the paths it serves).
 // Anything else is 404; methods other than GET/HEAD on the built-in endpoints 405.
+// With an authenticator, every path but its public ones needs credentials (admin-auth.ts): a request without valid
+// ones is answered 401 with a WWW-Authenticate challenge before any route sees it. With TLS material the server
+// speaks HTTPS (and verifies client certificates as the material says).
 // Hostile input stays inside: the request target is never parsed as a URL (`//` is not one), a failure while
 // answering is a 500, malformed HTTP is a 400 on that socket only, and slow senders are cut off by timeouts.
 import http from "node:http";
+import https from "node:https";
 import { ListenError } from "../listener/kafka-listener.js";
+import type { TlsMaterial } from "../listener/tls-material.js";
+import { type AdminAuthenticator, rememberAdminPrincipal } from "./admin-auth.js";
 
 /** What the health function reports; `ok` decides the status code, the rest goes into the JSON body. */
 interface AdminHealth {
@@ -32,6 +38,10 @@ export interface AdminServerOptions {
   readonly metrics: () => string | Promise<string>;
   /** Further endpoints, tried in order after the built-in ones (default none). */
   readonly routes?: readonly AdminRoute[];
+  /** Who may call which path (default: everyone, every path). */
+  readonly authenticator?: AdminAuthenticator;
+  /** HTTPS instead of HTTP. */
+  readonly tls?: TlsMaterial;
 }
 
 export interface AdminServer {
@@ -77,8 +87,28 @@ async function answerRoute(
   }
 }
 
+/** Answers 401 unless the request may reach `path`; true when it may. */
+function admitted(
+  authenticator: AdminAuthenticator | undefined,
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  path: string,
+): boolean {
+  if (authenticator === undefined || authenticator.isPublic(path)) return true;
+  const outcome = authenticator.authenticate(request);
+  if (outcome.ok) {
+    rememberAdminPrincipal(request, outcome.principal);
+    return true;
+  }
+  response
+    .writeHead(401, { "www-authenticate": outcome.challenge, "content-type": "text/plain" })
+    .end(`unauthorized: ${outcome.reason}\n`);
+  return false;
+}
+
 function answer(options: AdminServerOptions, request: http.IncomingMessage, response: http.ServerResponse): void {
   const path = requestPath(request.url);
+  if (!admitted(options.authenticator, request, response, path)) return;
   if (path !== "/healthz" && path !== "/metrics") {
     const route = options.routes?.find((candidate) => candidate.claims(path));
     if (route !== undefined) {
@@ -110,14 +140,20 @@ function answer(options: AdminServerOptions, request: http.IncomingMessage, resp
 }
 
 export async function startAdminServer(options: AdminServerOptions): Promise<AdminServer> {
-  const server = http.createServer((request, response) => {
+  const handle = (request: http.IncomingMessage, response: http.ServerResponse): void => {
     try {
       answer(options, request, response);
     } catch (error) {
       if (!response.headersSent) response.writeHead(500, { "content-type": "text/plain" });
       response.end(`internal error: ${messageOf(error)}\n`);
     }
-  });
+  };
+  const server: http.Server =
+    options.tls === undefined
+      ? http.createServer(handle)
+      : https.createServer({ ...options.tls.serverOptions, handshakeTimeout: 10_000 }, handle);
+  // A failed TLS handshake (garbage, an untrusted client certificate) closes that socket only.
+  server.on("tlsClientError", (_error: Error, socket: { destroy(): void }) => socket.destroy());
   server.on("clientError", (_error, socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
     else socket.destroy();
@@ -133,7 +169,9 @@ export async function startAdminServer(options: AdminServerOptions): Promise<Adm
         error.code === "EADDRINUSE"
           ? `${where} is already in use (choose another --admin-port, or --no-admin)`
           : `${where}: ${error.message}`;
-      reject(new ListenError(`admin HTTP listener: ${reason}`, error.code, error));
+      reject(
+        new ListenError(`admin ${options.tls === undefined ? "HTTP" : "HTTPS"} listener: ${reason}`, error.code, error),
+      );
     });
     server.listen({ host: options.host, port: options.port }, () => resolve());
   });
