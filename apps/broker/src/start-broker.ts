@@ -25,6 +25,7 @@ import type { BrokerStorage } from "./storage/open-storage.js";
 import { StartupError, reasonOf } from "./errors/startup-error.js";
 import { type OpenKafkaConnection, bindKafkaListener } from "./startup/bind-kafka-listener.js";
 import { advertisedHostOf, buildKafkaServices } from "./startup/build-kafka-services.js";
+import { bootstrapConfiguredScramUsers } from "./startup/bootstrap-scram-users.js";
 import { openBrokerStorage } from "./startup/open-broker-storage.js";
 import { registerBrokerMetrics } from "./startup/register-broker-metrics.js";
 import { startAdmin } from "./startup/start-admin.js";
@@ -88,6 +89,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
   try {
     const listenerTls = loadListenerTls(config);
     const { lock, storage } = await openBrokerStorage(config, usesDataDir, writerId, logger, appendSeconds, undo);
+    await bootstrapConfiguredScramUsers(config, storage, logger);
     // The listener must be bound before the broker exists (its port is advertised); connections wait for it.
     const target: { openConnection?: OpenKafkaConnection } = {};
     const listener = await bindKafkaListener(

@@ -12,6 +12,7 @@ import { ReclamationConfigSchema } from "./reclamation-config.js";
 import { AdminAuthConfigSchema } from "./admin-auth-config.js";
 import { KafkaListenersSchema } from "./listeners-config.js";
 import { PulsarAuthConfigSchema } from "./pulsar-auth-config.js";
+import { KafkaSaslConfigSchema } from "./kafka-sasl-config.js";
 import { PulsarTlsConfigSchema } from "./pulsar-tls-config.js";
 import { TlsConfigSchema } from "./tls-config.js";
 import { type StorageServices, unservedProfileReason } from "./served-profiles.js";
@@ -110,6 +111,8 @@ export const BrokerConfigSchema = z.strictObject({
       advertisedPort: z.int().min(1).max(65_535).optional(),
       /** Several listeners (PLAINTEXT, SSL, SASL_*), replacing host/port/advertised*; see listeners-config.ts. */
       listeners: KafkaListenersSchema.optional(),
+      /** What SASL_PLAINTEXT and SASL_SSL listeners accept (kafka-sasl-config.ts). */
+      sasl: KafkaSaslConfigSchema.prefault({}),
       /** Largest request frame (Kafka's socket.request.max.bytes). */
       maxFrameBytes: z.int().min(1_024).max(0x7fff_ffff).default(104_857_600),
       /** Requests read ahead of their responses per connection before reading pauses. */

@@ -11,6 +11,7 @@ import {
 } from "@nereus/kafka";
 import type { BrokerConfig } from "../config/broker-config.js";
 import { kafkaListenersOf } from "../config/listeners-config.js";
+import { kafkaSaslOptions } from "../config/kafka-sasl-config.js";
 import type { AdvertisedAddress } from "../listener/kafka-listener-group.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
@@ -89,6 +90,7 @@ export function buildKafkaServices(
     logDir: storage.logDir,
     defaultProfile: config.storage.defaultProfile,
     groupHandlers: coordinator.handlers,
+    sasl: kafkaSaslOptions(config.kafka.sasl),
     partitionLogs: {
       maxInFlightAppends: config.kafka.maxInFlightAppends,
       pipelinedAppendMinBytes: config.kafka.pipelinedAppendMinBytes,
