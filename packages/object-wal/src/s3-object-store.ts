@@ -53,8 +53,12 @@ export interface S3ObjectStoreOptions {
   readonly requestTimeoutMs?: number;
   /** SDK attempts for idempotent requests (GET, HEAD, LIST, DELETE; default 3). Create-only PUTs always use 1. */
   readonly maxAttempts?: number;
-  /** Custom SDK request handler (agents, proxies). Shared by the store's clients and destroyed by `close()`. */
-  readonly requestHandler?: S3ClientConfig["requestHandler"];
+  /**
+   * Custom request handler of the AWS SDK (agents, proxies), e.g. a `NodeHttpHandler` of `@smithy/node-http-handler`;
+   * passed to the SDK as its `requestHandler`. Shared by the store's clients and destroyed by `close()`. Typed
+   * loosely so that these published types do not depend on the optional SDK package.
+   */
+  readonly requestHandler?: object;
 }
 
 /** The options' settings after validation, with defaults. */
@@ -102,7 +106,9 @@ export class S3ObjectStore implements ObjectStore, AsyncDisposable {
       region: options.region,
       ...(options.endpoint === undefined ? {} : { endpoint: options.endpoint }),
       ...(options.credentials === undefined ? {} : { credentials: { ...options.credentials } }),
-      ...(options.requestHandler === undefined ? {} : { requestHandler: options.requestHandler }),
+      ...(options.requestHandler === undefined
+        ? {}
+        : { requestHandler: options.requestHandler as S3ClientConfig["requestHandler"] }),
       forcePathStyle: options.forcePathStyle ?? false,
       // The store computes, sends and verifies CRC32C itself (and never sends aws-chunked bodies).
       requestChecksumCalculation: "WHEN_REQUIRED",
