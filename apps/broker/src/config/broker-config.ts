@@ -11,6 +11,7 @@ import { EtcdMetadataConfigSchema } from "./etcd-config.js";
 import { ReclamationConfigSchema } from "./reclamation-config.js";
 import { AdminAuthConfigSchema } from "./admin-auth-config.js";
 import { KafkaListenersSchema } from "./listeners-config.js";
+import { KafkaAuthorizationConfigSchema } from "./kafka-authorization-config.js";
 import { PulsarAuthConfigSchema } from "./pulsar-auth-config.js";
 import { KafkaSaslConfigSchema } from "./kafka-sasl-config.js";
 import { PulsarTlsConfigSchema } from "./pulsar-tls-config.js";
@@ -111,6 +112,8 @@ export const BrokerConfigSchema = z.strictObject({
       advertisedPort: z.int().min(1).max(65_535).optional(),
       /** Several listeners (PLAINTEXT, SSL, SASL_*), replacing host/port/advertised*; see listeners-config.ts. */
       listeners: KafkaListenersSchema.optional(),
+      /** ACL authorization of Kafka requests (kafka-authorization-config.ts); off by default. */
+      authorization: KafkaAuthorizationConfigSchema.prefault({}),
       /** What SASL_PLAINTEXT and SASL_SSL listeners accept (kafka-sasl-config.ts). */
       sasl: KafkaSaslConfigSchema.prefault({}),
       /** Largest request frame (Kafka's socket.request.max.bytes). */

@@ -11,6 +11,7 @@ import {
 } from "@nereus/kafka";
 import type { BrokerConfig } from "../config/broker-config.js";
 import { kafkaListenersOf } from "../config/listeners-config.js";
+import { kafkaAuthorizationOptions } from "../config/kafka-authorization-config.js";
 import { kafkaSaslOptions } from "../config/kafka-sasl-config.js";
 import type { AdvertisedAddress } from "../listener/kafka-listener-group.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
@@ -90,6 +91,7 @@ export function buildKafkaServices(
     logDir: storage.logDir,
     defaultProfile: config.storage.defaultProfile,
     groupHandlers: coordinator.handlers,
+    authorization: kafkaAuthorizationOptions(config.kafka.authorization),
     sasl: kafkaSaslOptions(config.kafka.sasl),
     partitionLogs: {
       maxInFlightAppends: config.kafka.maxInFlightAppends,
