@@ -51,3 +51,4 @@ export {
   type ReclamationPolicy,
 } from "./reclamation/reclamation-context.js";
 export type { ObjectReclamation, ReclamationState } from "./reclamation/reclamation-records.js";
+export { materializationGuard, type MaterializationUse } from "./reclamation/materialization-guard.js";

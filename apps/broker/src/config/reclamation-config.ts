@@ -1,4 +1,5 @@
-// The `storage.reclamation` section: the Object WAL storage collector the broker runs (packages/core/README.md,
+// The `storage.reclamation` section: the storage collectors the broker runs — the Object WAL collector and, with
+// BookKeeper, the ledger collector (packages/core/README.md,
 // "Storage reclamation"). Trims, Kafka retention, DeleteRecords and deleted topics only move stream heads; the
 // collector proves which WAL and generation objects no readable offset needs any more and deletes them after a grace
 // period. The defaults are the collector's own.
@@ -21,4 +22,14 @@ export const ReclamationConfigSchema = z.strictObject({
    * young WAL object, and marking it would fail that append (retryably, but needlessly).
    */
   minObjectAgeMs: millis.default(60_000),
+  /**
+   * Pause between sweeps of the BookKeeper ledgers (with BookKeeper only): each sweep scans every ledger root and
+   * lists the ledgers in ZooKeeper, resumes collections a crash interrupted and deletes orphan ledgers.
+   */
+  ledgerSweepIntervalMs: millis.min(1).default(300_000),
+  /**
+   * Age from which a ledger nothing references counts as an orphan: a ledger of this cluster without a root (its
+   * allocation crashed), or a sealed ledger no range protection names.
+   */
+  orphanAgeMs: millis.default(600_000),
 });

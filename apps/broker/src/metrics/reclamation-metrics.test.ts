@@ -31,4 +31,24 @@ describe("reclamation metrics", () => {
     expect(scrape).toContain("nereus_reclamation_pending_objects 3");
     expect(scrape).toContain("nereus_reclamation_pending_bytes 340");
   });
+
+  test("the ledger collector's stats add up with the Object WAL collector's", async () => {
+    const objects = new ReclamationStats();
+    const ledgers = new ReclamationStats();
+    const registry = new Registry();
+    registerReclamationMetrics(registry, objects, ledgers);
+    expect(await registry.metrics()).toContain('nereus_reclamation_bytes_freed_total{kind="BOOKKEEPER_LEDGER"} 0');
+    objects.runs = 2;
+    ledgers.runs = 5;
+    ledgers.freed("BOOKKEEPER_LEDGER", 4_096);
+    ledgers.freed("ORPHAN_LEDGER", 10);
+    objects.setPending("s-1", 1, 100);
+    ledgers.setPending("s-1", 2, 50);
+    const scrape = await registry.metrics();
+    expect(scrape).toContain("nereus_reclamation_runs_total 7");
+    expect(scrape).toContain('nereus_reclamation_bytes_freed_total{kind="BOOKKEEPER_LEDGER"} 4096');
+    expect(scrape).toContain('nereus_reclamation_objects_freed_total{kind="ORPHAN_LEDGER"} 1');
+    expect(scrape).toContain("nereus_reclamation_pending_objects 3");
+    expect(scrape).toContain("nereus_reclamation_pending_bytes 150");
+  });
 });

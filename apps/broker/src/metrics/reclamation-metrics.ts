@@ -1,12 +1,13 @@
-// The storage collector's series for /metrics (`nereus_reclamation_*`), read at scrape time from the Object WAL
-// runtime's ReclamationStats: runs and failures, bytes and objects freed by kind, what waits for deletion now, and
-// the collector's metadata work. Counters count since the broker started.
-import type { ReclamationStats } from "@nereus/core";
+// The storage collectors' series for /metrics (`nereus_reclamation_*`), read at scrape time from the ReclamationStats
+// of the Object WAL runtime's collector and (with BookKeeper) the ledger collector, summed: runs and failures, bytes
+// and objects (ledgers) freed by kind, what waits for deletion now, and the collectors' metadata work. Counters count
+// since the broker started.
+import { ReclamationStats } from "@nereus/core";
 import type { Registry } from "prom-client";
 import { type CollectedFamily, registerCollectedFamilies } from "./collected-families.js";
 
-/** Kinds of physical things the Object WAL collector frees; always exposed so a scrape shows 0 before the first. */
-const FREED_KINDS = ["OBJECT_WAL", "STREAM_GENERATION"] as const;
+/** Kinds of physical things the collectors free; always exposed so a scrape shows 0 before the first. */
+const FREED_KINDS = ["OBJECT_WAL", "STREAM_GENERATION", "BOOKKEEPER_LEDGER", "ORPHAN_LEDGER"] as const;
 
 function byKind(freed: ReadonlyMap<string, number>): Array<{ labels: { kind: string }; value: number }> {
   const kinds = new Set<string>([...FREED_KINDS, ...freed.keys()]);
@@ -32,13 +33,13 @@ function reclamationFamilies(stats: ReclamationStats): CollectedFamily[] {
     ),
     {
       name: "nereus_reclamation_bytes_freed_total",
-      help: "Bytes of objects deleted by the collector, by kind (OBJECT_WAL: multi-stream WAL objects; STREAM_GENERATION: generation objects).",
+      help: "Bytes deleted by the collectors, by kind (OBJECT_WAL: multi-stream WAL objects; STREAM_GENERATION: generation objects; BOOKKEEPER_LEDGER: ledgers; ORPHAN_LEDGER: ledgers nothing referenced).",
       type: "counter",
       samples: byKind(stats.bytesFreed),
     },
     {
       name: "nereus_reclamation_objects_freed_total",
-      help: "Objects deleted by the collector, by kind.",
+      help: "Objects and ledgers deleted by the collectors, by kind.",
       type: "counter",
       samples: byKind(stats.objectsFreed),
     },
@@ -76,7 +77,26 @@ function reclamationFamilies(stats: ReclamationStats): CollectedFamily[] {
   ];
 }
 
-/** Adds the collector's families to `metrics`. */
-export function registerReclamationMetrics(metrics: Registry, stats: ReclamationStats): void {
-  registerCollectedFamilies(metrics, () => reclamationFamilies(stats));
+/** The sum of several collectors' stats, as one ReclamationStats (pending gauges summed too). */
+function summed(all: readonly ReclamationStats[]): ReclamationStats {
+  const total = new ReclamationStats();
+  all.forEach((stats, index) => {
+    total.runs += stats.runs;
+    total.failures += stats.failures;
+    total.targetsReleased += stats.targetsReleased;
+    total.metadataRecordsDeleted += stats.metadataRecordsDeleted;
+    total.vetoes += stats.vetoes;
+    total.conflicts += stats.conflicts;
+    total.deletesSent += stats.deletesSent;
+    for (const [kind, bytes] of stats.bytesFreed) total.bytesFreed.set(kind, (total.bytesFreed.get(kind) ?? 0) + bytes);
+    for (const [kind, count] of stats.objectsFreed)
+      total.objectsFreed.set(kind, (total.objectsFreed.get(kind) ?? 0) + count);
+    total.setPending(`collector-${String(index)}`, stats.pendingObjects, stats.pendingBytes);
+  });
+  return total;
+}
+
+/** Adds the families of the collectors' `stats` (summed at each scrape) to `metrics`. */
+export function registerReclamationMetrics(metrics: Registry, ...stats: readonly ReclamationStats[]): void {
+  registerCollectedFamilies(metrics, () => reclamationFamilies(summed(stats)));
 }

@@ -26,7 +26,11 @@ export function registerBrokerMetrics(
   registerCollectedFamilies(metrics, () => broker.metrics.collect());
   registerCollectedFamilies(metrics, () => groupFamilies(coordinator));
   registerStorageMetrics(metrics, storage);
-  registerReclamationMetrics(metrics, storage.runtime.reclaimer.stats);
+  registerReclamationMetrics(
+    metrics,
+    storage.runtime.reclaimer.stats,
+    ...(storage.ledgerReclaimer === undefined ? [] : [storage.ledgerReclaimer.stats]),
+  );
   registerGaugeReading(
     metrics,
     "nereus_broker_uptime_seconds",

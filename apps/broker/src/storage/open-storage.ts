@@ -3,8 +3,9 @@
 // the Object WAL runtime (multi-stream WAL writer, slice reader, completion coordinators, lag admission, background
 // materialization — which also copies BookKeeper ranges into object generations) and the stream store composed from
 // both WALs, behind the broker's profile gate (profile-guard.ts). With `storage.reclamation.enabled` the runtime's
-// collector runs in the background and right after each trim or delete (reclaim-after-trim.ts), sharing the stream
-// store's read pins. Each step failing becomes a one-line StartupError
+// collector (and with BookKeeper the ledger collector, reclaim-ledgers.ts) runs in the background, once at start for
+// collections a crash left half done (reclaim-on-start.ts), and right after each trim or delete
+// (reclaim-after-trim.ts), sharing the stream store's read pins. Each step failing becomes a one-line StartupError
 // naming what could not be reached; whatever opened before is closed again. A broker without BookKeeper refuses to
 // start on a cluster that has streams on a BookKeeper profile. `close()` closes in reverse order (stream store,
 // Object WAL runtime — which uploads pending WAL objects — BookKeeper runtime — which seals its ledgers — and client,
@@ -19,6 +20,7 @@ import {
   type StreamStore,
   createStreamStore,
 } from "@nereus/core";
+import type { BookKeeperLedgerReclaimer } from "@nereus/bookkeeper";
 import type { LogDirectory } from "@nereus/kafka";
 import { SqliteMetadataStore, createSqliteMetadataStore } from "@nereus/metadata";
 import {
@@ -38,6 +40,9 @@ import { etcdSummary, openEtcd } from "./open-etcd.js";
 import { type OpenedBookKeeper, openBookKeeper } from "./open-bookkeeper.js";
 import { guardProfiles } from "./profile-guard.js";
 import { followUpDelayMs, reclaimAfterTrim } from "./reclaim-after-trim.js";
+import { createLedgerReclaimer } from "./reclaim-ledgers.js";
+import { resumeReclamation } from "./reclaim-on-start.js";
+import { collectionRoute } from "./reclaim-routes.js";
 import { reclamationLogger } from "./reclamation-log.js";
 import { StorageWriteLog } from "./storage-write-log.js";
 
@@ -47,6 +52,8 @@ export interface BrokerStorage {
   readonly runtime: ObjectWalRuntime;
   /** The BookKeeper client and WAL runtime, when `storage.bookkeeper` is configured. */
   readonly bookkeeper: OpenedBookKeeper | undefined;
+  /** The BookKeeper ledger collector, with BookKeeper and `storage.reclamation.enabled`. */
+  readonly ledgerReclaimer: BookKeeperLedgerReclaimer | undefined;
   readonly store: StreamStore;
   /** Where the partitions' bytes live, as DescribeLogDirs reports it (the objects directory, or the bucket). */
   readonly logDir: LogDirectory;
@@ -372,14 +379,23 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
   const store = composeStreamStore(config, writerId, metadata, runtime, bookkeeper);
   const marks = new BookKeeperStreamMarks(metadata, config.cluster);
   const guarded = guardProfiles(store, servedStorage(config.storage), marks);
-  const reclaiming = config.storage.reclamation.enabled
-    ? reclaimAfterTrim(guarded, runtime.reclaimer, { followUpMs: followUpDelayMs(runtime.reclaimer) })
+  const reclaims = config.storage.reclamation.enabled;
+  const ledgerReclaimer =
+    reclaims && bookkeeper !== undefined
+      ? createLedgerReclaimer(config, bookkeeper, { metadata, readPins: store.readPins }, writerId, logger)
+      : undefined;
+  const reclaiming = reclaims
+    ? reclaimAfterTrim(guarded, collectionRoute({ objects: runtime.reclaimer, ledgers: ledgerReclaimer }), {
+        followUpMs: followUpDelayMs(runtime.reclaimer, ...(ledgerReclaimer === undefined ? [] : [ledgerReclaimer])),
+      })
     : undefined;
   const served = reclaiming?.store ?? guarded;
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
       reclaiming?.stop();
+      if (ledgerReclaimer !== undefined)
+        await closeQuietly("the ledger collector", logger, () => ledgerReclaimer.close());
       await closeQuietly("the stream store", logger, () => store.close());
       await closeQuietly("the Object WAL runtime", logger, () => runtime.close());
       if (bookkeeper !== undefined) await closeQuietly("the BookKeeper WAL", logger, () => bookkeeper.close());
@@ -398,11 +414,16 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
     }
   }
   runtime.start();
+  if (reclaims) {
+    // Collections a crash left half done resume now; then the ledger sweeps run periodically.
+    void resumeReclamation(runtime.reclaimer, ledgerReclaimer, logger).then(() => ledgerReclaimer?.start());
+  }
   return {
     metadata,
     objectStore,
     runtime,
     bookkeeper,
+    ledgerReclaimer,
     store: options.instrument === undefined ? served : options.instrument(served),
     logDir: objects.logDir,
     summary: {

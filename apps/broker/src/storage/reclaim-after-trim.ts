@@ -1,18 +1,25 @@
-// Runs the storage collector of a stream as soon as its head moves back: right after a trim (Kafka retention,
+// Runs the storage collectors of a stream as soon as its head moves back: right after a trim (Kafka retention,
 // DeleteRecords, a Pulsar trim) or a delete (DeleteTopics) through the broker's stream store. The background passes
 // only visit the streams registered for materialization (on the embedded store's default, only
-// OBJECT_WAL_ASYNC_OBJECT topics), so for the others these runs are what collects them. A run releases what the new
-// head no longer needs and marks the objects nothing else needs once they are old enough; while a run changes
-// anything, another follows once every object it released can be marked and every mark's grace period is over, so a
-// trimmed stream's objects are deleted within about two such periods.
+// OBJECT_WAL_ASYNC_OBJECT topics) and the ledger sweeps, so for the others these runs are what collects them. Which
+// collectors a stream gets depends on its profile (collection-route.ts): the Object WAL collector for objects and
+// generations, the BookKeeper ledger collector for ledgers, both for the BookKeeper object profiles. A run releases
+// what the new head no longer needs and marks what nothing else needs once it is old enough; while a run changes
+// anything, another follows once every thing it released can be marked and every mark's grace period is over, so a
+// trimmed stream's objects and ledgers are deleted within about two such periods.
 import type { StreamHead, StreamStore } from "@nereus/core";
-import type { ReclamationRunReport, StreamReclaimer } from "@nereus/object-wal";
 
 /** Extra wait after the grace period and the clock skew before the follow-up run. */
 const FOLLOW_UP_MARGIN_MS = 500;
 
+/** One collector's run of one stream, reduced to whether it changed anything or left something pending. */
+export type StreamCollection = (streamId: string) => Promise<boolean>;
+
+/** The collections a trim or delete of `head`'s stream starts (none for a stream no collector here looks after). */
+export type CollectionRoute = (head: StreamHead) => readonly StreamCollection[];
+
 export interface ReclaimAfterTrimOptions {
-  /** Wait between a run that left objects pending and the next run of that stream. */
+  /** Wait between a run that changed something and the next run of that stream. */
   readonly followUpMs: number;
 }
 
@@ -22,46 +29,51 @@ export interface ReclaimingStreamStore {
   stop(): void;
 }
 
+/** The time bounds of a collector that decide when a follow-up run can make progress. */
+interface CollectorTimes {
+  readonly policy: {
+    readonly graceMs: number;
+    readonly clockSkewMs: number;
+    readonly minObjectAgeMs?: number;
+    readonly minLedgerAgeMs?: number;
+  };
+}
+
 /**
- * The follow-up wait for `reclaimer`'s policy: the longer of the grace period and the minimum object age, plus the
- * clock skew and a margin (by then a released object can be marked, and a marked one deleted).
+ * The follow-up wait for `collectors`' policies: the longest grace period or minimum age, plus the clock skew and a
+ * margin (by then a released thing can be marked, and a marked one deleted).
  */
-export function followUpDelayMs(reclaimer: Pick<StreamReclaimer, "policy">): number {
-  const { graceMs, minObjectAgeMs, clockSkewMs } = reclaimer.policy;
-  return Math.max(graceMs, minObjectAgeMs) + clockSkewMs + FOLLOW_UP_MARGIN_MS;
-}
-
-/** Whether the Object WAL collector looks after `head`'s stream (BookKeeper ledgers are not collected). */
-function objectWalStream(head: StreamHead): boolean {
-  return head.profile === "OBJECT_WAL_SYNC_OBJECT" || head.profile === "OBJECT_WAL_ASYNC_OBJECT";
-}
-
-/** Whether a run changed anything or left objects pending (then the stream may have more to do later). */
-function changedSomething(report: ReclamationRunReport): boolean {
-  return (
-    report.error !== undefined ||
-    report.pendingObjects > 0 ||
-    report.targetsReleased > 0 ||
-    report.metadataRecordsDeleted > 0 ||
-    report.objectsDeleted > 0
-  );
+export function followUpDelayMs(...collectors: readonly CollectorTimes[]): number {
+  let longest = 0;
+  for (const { policy } of collectors) {
+    const age = Math.max(policy.minObjectAgeMs ?? 0, policy.minLedgerAgeMs ?? 0);
+    longest = Math.max(longest, Math.max(policy.graceMs, age) + policy.clockSkewMs);
+  }
+  return longest + FOLLOW_UP_MARGIN_MS;
 }
 
 /**
- * Wraps `store` so that every successful `trim` and `delete` of an Object WAL stream runs `reclaimer` on it (without waiting for
- * it: the trim's caller gets its answer first). Runs never throw (failures are in their reports, logged by the
- * reclaimer). A trim while a run of its stream is in flight runs the stream again once that run ends. Invariants: at
- * most one run started here and one follow-up timer per stream; none after `stop()`.
+ * Wraps `store` so that every successful `trim` and `delete` runs the collections `route` names for the stream
+ * (without waiting for them: the trim's caller gets its answer first). Collections never throw (failures are in
+ * their reports, logged by the collectors). A trim while a run of its stream is in flight runs the stream again once
+ * that run ends. Invariants: at most one run started here and one follow-up timer per stream; none after `stop()`.
  */
 export function reclaimAfterTrim(
   store: StreamStore,
-  reclaimer: Pick<StreamReclaimer, "runStream">,
+  route: CollectionRoute,
   options: ReclaimAfterTrimOptions,
 ): ReclaimingStreamStore {
   const followUps = new Map<string, NodeJS.Timeout>();
   /** Streams with a run in flight → whether their head moved again meanwhile (that run may not have seen it). */
   const running = new Map<string, boolean>();
+  /** The collections of each stream seen here (the follow-ups run them again). */
+  const routes = new Map<string, readonly StreamCollection[]>();
   let stopped = false;
+  const runAll = async (streamId: string): Promise<boolean> => {
+    let changed = false;
+    for (const collection of routes.get(streamId) ?? []) changed = (await collection(streamId)) || changed;
+    return changed;
+  };
   const run = (streamId: string): void => {
     if (stopped) return;
     if (running.has(streamId)) {
@@ -69,15 +81,16 @@ export function reclaimAfterTrim(
       return;
     }
     running.set(streamId, false);
-    void reclaimer.runStream(streamId).then((report) => {
+    void runAll(streamId).then((changed) => {
       const movedAgain = running.get(streamId) === true;
       running.delete(streamId);
       if (movedAgain) run(streamId);
-      else scheduleFollowUp(streamId, report);
+      else if (changed) scheduleFollowUp(streamId);
+      else routes.delete(streamId);
     });
   };
-  const scheduleFollowUp = (streamId: string, report: ReclamationRunReport): void => {
-    if (stopped || !changedSomething(report) || followUps.has(streamId)) return;
+  const scheduleFollowUp = (streamId: string): void => {
+    if (stopped || followUps.has(streamId)) return;
     const timer = setTimeout(() => {
       followUps.delete(streamId);
       run(streamId);
@@ -85,14 +98,20 @@ export function reclaimAfterTrim(
     timer.unref();
     followUps.set(streamId, timer);
   };
+  const collect = (streamId: string, head: StreamHead): void => {
+    const collections = route(head);
+    if (collections.length === 0) return;
+    routes.set(streamId, collections);
+    run(streamId);
+  };
   const trim: StreamStore["trim"] = async (streamId, ...rest) => {
     const head = await store.trim(streamId, ...rest);
-    if (objectWalStream(head)) run(streamId);
+    collect(streamId, head);
     return head;
   };
   const remove: StreamStore["delete"] = async (streamId, ...rest) => {
     const head = await store.delete(streamId, ...rest);
-    if (objectWalStream(head)) run(streamId);
+    collect(streamId, head);
     return head;
   };
   const wrapped = new Proxy(store, {
