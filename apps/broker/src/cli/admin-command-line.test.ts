@@ -26,13 +26,14 @@ describe("nereus admin's command line", () => {
   });
 
   test("reads each command with its options", () => {
-    expect(parseAdminCommandLine(["topics"])).toEqual({
+    expect(parseAdminCommandLine(["topics"], {})).toEqual({
       kind: "run",
       subcommand: "topics",
       describe: undefined,
       adminUrl: new URL(DEFAULT_ADMIN_URL),
       json: false,
       timeoutMs: DEFAULT_ADMIN_TIMEOUT_MS,
+      credentials: {},
     });
     expect(
       parseAdminCommandLine(["groups", "-d", "billing", "--json", "--admin-url=https://h:1/", "--timeout-ms", "50"]),
@@ -41,6 +42,18 @@ describe("nereus admin's command line", () => {
       subcommand: "brokers",
       adminUrl: new URL("http://10.0.0.5:9644"),
     });
+  });
+
+  test("credentials: a token file or NEREUS_ADMIN_TOKEN, a CA file from the flag or NEREUS_ADMIN_CA_FILE", () => {
+    const env = { NEREUS_ADMIN_TOKEN: "from-env", NEREUS_ADMIN_CA_FILE: "/etc/ca.pem" };
+    expect(parseAdminCommandLine(["topics"], env)).toMatchObject({
+      credentials: { token: "from-env", caFile: "/etc/ca.pem" },
+    });
+    expect(
+      parseAdminCommandLine(["topics", "--token-file", "/run/token", "--ca-file", "/tmp/ca.pem"], env),
+    ).toMatchObject({ credentials: { tokenFile: "/run/token", caFile: "/tmp/ca.pem" } });
+    expect(parseAdminCommandLine(["topics"], { NEREUS_ADMIN_TOKEN: "" })).toMatchObject({ credentials: {} });
+    expect(usageError(["topics", "--token-file="])).toBe("--token-file needs a path");
   });
 
   test("help: no command, --help anywhere, or `help <command>`", () => {

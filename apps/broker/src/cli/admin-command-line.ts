@@ -1,5 +1,6 @@
 // The `nereus admin …` command line, read with node:util parseArgs: a subcommand (topics, groups, brokers), its
-// options (--describe NAME for topics and groups, --admin-url, --json, --timeout-ms) and --help at any level.
+// options (--describe NAME for topics and groups, --admin-url, --json, --timeout-ms, --token-file, --ca-file; the
+// token also from NEREUS_ADMIN_TOKEN, the CA file from NEREUS_ADMIN_CA_FILE) and --help at any level.
 // Anything it cannot run is an {@link AdminUsageError}: one line, exit code 2.
 import { parseArgs } from "node:util";
 
@@ -28,7 +29,18 @@ export type AdminInvocation =
       readonly adminUrl: URL;
       readonly json: boolean;
       readonly timeoutMs: number;
+      readonly credentials: AdminCredentialSources;
     };
+
+/** Where the admin credentials come from (files are read when the command runs). */
+export interface AdminCredentialSources {
+  /** The token itself (NEREUS_ADMIN_TOKEN). */
+  readonly token?: string;
+  /** A file holding the token (--token-file; wins over NEREUS_ADMIN_TOKEN). */
+  readonly tokenFile?: string;
+  /** PEM CA bundle for an https admin URL (--ca-file or NEREUS_ADMIN_CA_FILE). */
+  readonly caFile?: string;
+}
 
 const OPTIONS = {
   help: { type: "boolean", short: "h" },
@@ -36,6 +48,8 @@ const OPTIONS = {
   "admin-url": { type: "string" },
   json: { type: "boolean" },
   "timeout-ms": { type: "string" },
+  "token-file": { type: "string" },
+  "ca-file": { type: "string" },
 } as const;
 
 function isSubcommand(value: string | undefined): value is AdminSubcommand {
@@ -82,8 +96,29 @@ function parsed(
   }
 }
 
-/** Reads the arguments after `nereus admin`. Throws {@link AdminUsageError} for anything it cannot run. */
-export function parseAdminCommandLine(argv: readonly string[]): AdminInvocation {
+function credentialsOf(
+  values: { readonly "token-file"?: string | undefined; readonly "ca-file"?: string | undefined },
+  env: Readonly<Record<string, string | undefined>>,
+): AdminCredentialSources {
+  const tokenFile = values["token-file"];
+  const caFile = values["ca-file"] ?? env.NEREUS_ADMIN_CA_FILE;
+  const token = env.NEREUS_ADMIN_TOKEN;
+  if (tokenFile === "") throw new AdminUsageError("--token-file needs a path");
+  if (caFile === "") throw new AdminUsageError("--ca-file needs a path");
+  return {
+    ...(tokenFile !== undefined ? { tokenFile } : token !== undefined && token !== "" ? { token } : {}),
+    ...(caFile === undefined ? {} : { caFile }),
+  };
+}
+
+/**
+ * Reads the arguments after `nereus admin` (and NEREUS_ADMIN_TOKEN, NEREUS_ADMIN_CA_FILE from `env`). Throws
+ * {@link AdminUsageError} for anything it cannot run.
+ */
+export function parseAdminCommandLine(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): AdminInvocation {
   const { values, positionals } = parsed(argv);
   const [subcommand, ...extra] = positionals;
   if (subcommand !== undefined && subcommand !== "help" && !isSubcommand(subcommand))
@@ -107,5 +142,6 @@ export function parseAdminCommandLine(argv: readonly string[]): AdminInvocation 
     adminUrl: adminUrlOf(values["admin-url"]),
     json: values.json === true,
     timeoutMs: timeoutOf(values["timeout-ms"]),
+    credentials: credentialsOf(values, env),
   };
 }

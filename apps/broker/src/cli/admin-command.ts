@@ -2,8 +2,14 @@
 // --json). Returns the exit code: 0 done, 1 the broker could not be reached or answered an error (one line on
 // stderr), 2 bad usage (one line pointing at --help).
 import type { BrokerView, GroupDetail, GroupList, TopicDetail, TopicList } from "../admin/admin-views.js";
-import { AdminRequestError, getAdminJson } from "./admin-client.js";
-import { type AdminInvocation, AdminUsageError, parseAdminCommandLine } from "./admin-command-line.js";
+import { readFileSync } from "node:fs";
+import { type AdminCredentials, AdminRequestError, getAdminJson } from "./admin-client.js";
+import {
+  type AdminCredentialSources,
+  type AdminInvocation,
+  AdminUsageError,
+  parseAdminCommandLine,
+} from "./admin-command-line.js";
 import { renderBrokers, renderGroup, renderGroups, renderTopic, renderTopics } from "./admin-render.js";
 import { adminUsage } from "./admin-usage.js";
 
@@ -18,10 +24,13 @@ type RunInvocation = Extract<AdminInvocation, { kind: "run" }>;
 const API = "admin/v1";
 
 /** The text to print for `invocation`, or undefined when the named topic or group does not exist. */
-async function answer(invocation: RunInvocation): Promise<string | undefined> {
+async function answer(invocation: RunInvocation, credentials: AdminCredentials): Promise<string | undefined> {
   const { adminUrl, timeoutMs, describe, json } = invocation;
   const get = <T>(path: string, notFoundIsUndefined = false): Promise<T | undefined> =>
-    getAdminJson<T>(adminUrl, `${adminUrl.pathname.replace(/\/?$/, "/")}${path}`, timeoutMs, { notFoundIsUndefined });
+    getAdminJson<T>(adminUrl, `${adminUrl.pathname.replace(/\/?$/, "/")}${path}`, timeoutMs, {
+      notFoundIsUndefined,
+      credentials,
+    });
   const print = <T>(body: T | undefined, render: (value: T) => string): string | undefined =>
     body === undefined ? undefined : json ? JSON.stringify(body, null, 2) : render(body);
   switch (invocation.subcommand) {
@@ -38,11 +47,29 @@ async function answer(invocation: RunInvocation): Promise<string | undefined> {
   }
 }
 
+/** Reads the token and CA files the command line names. Throws AdminUsageError naming a file it cannot read. */
+function loadCredentials(sources: AdminCredentialSources): AdminCredentials {
+  const read = (flag: string, path: string): string => {
+    try {
+      return readFileSync(path, "utf8");
+    } catch (error) {
+      throw new AdminUsageError(`${flag} ${path} cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+    }
+  };
+  const token = sources.tokenFile === undefined ? sources.token : read("--token-file", sources.tokenFile).trim();
+  return {
+    ...(token === undefined ? {} : { token }),
+    ...(sources.caFile === undefined ? {} : { ca: read("--ca-file", sources.caFile) }),
+  };
+}
+
 /** Runs `nereus admin` with `argv` (the arguments after `admin`); resolves with the exit code. */
 export async function runAdminCommand(argv: readonly string[], output: AdminOutput): Promise<number> {
   let invocation: AdminInvocation;
+  let credentials: AdminCredentials = {};
   try {
     invocation = parseAdminCommandLine(argv);
+    if (invocation.kind === "run") credentials = loadCredentials(invocation.credentials);
   } catch (error) {
     if (!(error instanceof AdminUsageError)) throw error;
     output.stderr(`nereus admin: ${error.message} (see nereus admin --help)\n`);
@@ -53,7 +80,7 @@ export async function runAdminCommand(argv: readonly string[], output: AdminOutp
     return 0;
   }
   try {
-    const text = await answer(invocation);
+    const text = await answer(invocation, credentials);
     if (text === undefined) {
       const what = invocation.subcommand === "topics" ? "topic" : "group";
       output.stderr(`nereus admin: no ${what} ${JSON.stringify(invocation.describe)}\n`);

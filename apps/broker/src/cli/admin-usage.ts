@@ -11,6 +11,8 @@ const COMMON_OPTIONS = [
   `  --admin-url <url>     the broker's admin HTTP address (default ${DEFAULT_ADMIN_URL})`,
   "  --json                print the admin API's JSON instead of tables",
   `  --timeout-ms <n>      how long to wait for the broker (default ${String(DEFAULT_ADMIN_TIMEOUT_MS)})`,
+  "  --token-file <path>   a file holding the admin API token (or set NEREUS_ADMIN_TOKEN)",
+  "  --ca-file <path>      CA certificates (PEM) of an https admin URL (or set NEREUS_ADMIN_CA_FILE)",
   "  -h, --help            print this help and exit",
 ];
 
