@@ -1,0 +1,141 @@
+// Apache Pulsar's Java clients 4.2.4 (PulsarClient and PulsarAdmin with AuthenticationToken; the harness's
+// "pulsar-client" Maven set) against a broker with `pulsar.auth` on: tokens signed in the test with jose (HS256, the
+// broker's secret key file). The driver (clients/JavaPulsarAuth.java) prints one line per fact: clients without a
+// token, with an expired one and with one signed by another key are refused (AuthenticationException); a role with
+// `produce` on the namespace produces and is refused a subscription (AuthorizationException) and the admin API
+// (NotAuthorizedException); the super user grants `consume` through PulsarAdmin and the role consumes everything;
+// after the namespace grant is revoked the role's next producer is refused. Long-lived connections: a producer whose
+// token expires is challenged (AUTH_CHALLENGE) and keeps its connection by answering with a fresh token; one that
+// can only present the expired token is disconnected and its sends fail.
+import { randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import type { JavaProgram } from "@nereus/test-services";
+import { SignJWT } from "jose";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { type InProcessBroker, startInProcess, testConfig } from "./support/broker-fixture.js";
+import { DRIVER_JVM_ARGS, compileJavaClient, runJavaClient } from "./support/java-client.js";
+import { tempDir } from "./support/temp-dirs.js";
+
+const SECRET = randomBytes(32);
+let program: JavaProgram | undefined;
+const running: InProcessBroker[] = [];
+
+beforeAll(async () => {
+  program = await compileJavaClient("pulsar-client", "JavaPulsarAuth");
+}, 600_000);
+
+afterAll(() => program?.dispose());
+afterEach(async () => {
+  for (const broker of running.splice(0)) await broker.broker.close("test finished");
+});
+
+async function token(role: string, options: { expiresAtMs?: number; key?: Uint8Array } = {}): Promise<string> {
+  const jwt = new SignJWT({ sub: role }).setProtectedHeader({ alg: "HS256" }).setIssuedAt();
+  if (options.expiresAtMs !== undefined) jwt.setExpirationTime(Math.floor(options.expiresAtMs / 1_000));
+  return jwt.sign(options.key ?? SECRET);
+}
+
+async function startSecured(): Promise<InProcessBroker> {
+  const dir = tempDir("pulsar-auth");
+  const keyFile = path.join(dir, "secret.key");
+  writeFileSync(keyFile, SECRET, { mode: 0o600 });
+  const auth = {
+    authenticationEnabled: true,
+    authorizationEnabled: true,
+    tokenSecretKeyFile: keyFile,
+    superUserRoles: ["admin"],
+    authenticationRefreshCheckSeconds: 1,
+  };
+  const broker = await startInProcess(testConfig("embedded", { overrides: { pulsar: { enabled: true, auth } } }));
+  running.push(broker);
+  return broker;
+}
+
+function facts(lines: readonly string[]): Map<string, string[]> {
+  const byKey = new Map<string, string[]>();
+  for (const line of lines) {
+    const [key = "", ...values] = line.split(" ");
+    byKey.set(key, [...(byKey.get(key) ?? []), values.join(" ")]);
+  }
+  return byKey;
+}
+
+describe("Java Pulsar clients with token authentication and authorization", () => {
+  test("refusals, produce and consume by permission, grants and revokes through PulsarAdmin", async () => {
+    const broker = await startSecured();
+    const topic = `persistent://acme-${randomBytes(3).toString("hex")}/apps/orders`;
+    const lines = await runJavaClient(
+      program!,
+      [
+        "scenario",
+        `service=pulsar://127.0.0.1:${String(broker.broker.pulsarPort)}`,
+        `admin=http://127.0.0.1:${String(broker.broker.adminPort)}`,
+        `topic=${topic}`,
+        `superToken=${await token("admin")}`,
+        `aliceToken=${await token("alice", { expiresAtMs: Date.now() + 600_000 })}`,
+        `expiredToken=${await token("admin", { expiresAtMs: Date.now() - 60_000 })}`,
+        `wrongToken=${await token("admin", { key: randomBytes(32) })}`,
+        "count=20",
+      ],
+      85_000,
+    );
+    const seen = facts(lines);
+    expect(seen.get("UNEXPECTED_SUCCESS")).toBeUndefined();
+    for (const refusal of ["NO_TOKEN", "EXPIRED_TOKEN", "WRONG_KEY_TOKEN"]) {
+      expect(seen.get(refusal), refusal).toEqual(["AuthenticationException"]);
+    }
+    expect(seen.get("SENT")).toEqual(["20"]);
+    expect(seen.get("SUBSCRIBE_WITHOUT_CONSUME")).toEqual(["AuthorizationException"]);
+    expect(seen.get("ADMIN_AS_ALICE")).toEqual(["NotAuthorizedException"]);
+    expect(seen.get("NAMESPACE_PERMISSIONS")).toEqual(["alice=produce"]);
+    expect(seen.get("TOPIC_PERMISSIONS")).toEqual(["alice=consume+produce"]);
+    expect(seen.get("RECEIVED")).toEqual(["20"]);
+    expect(seen.get("PRODUCE_AFTER_REVOKE")).toEqual(["AuthorizationException"]);
+  }, 120_000);
+
+  test("an expiring token is refreshed through AUTH_CHALLENGE; an expired one that cannot be is disconnected", async () => {
+    const broker = await startSecured();
+    const dir = tempDir("pulsar-tokens");
+    const service = `pulsar://127.0.0.1:${String(broker.broker.pulsarPort)}`;
+    const expiresAtMs = Date.now() + 15_000;
+    const run = (name: string) => {
+      const tokenFile = path.join(dir, `${name}.token`);
+      return {
+        tokenFile,
+        args: [
+          "refresh",
+          `service=${service}`,
+          `tokenFile=${tokenFile}`,
+          `topic=persistent://public/default/${name}`,
+          `untilMs=${String(expiresAtMs + 5_000)}`,
+          "timeoutMs=60000",
+        ],
+      };
+    };
+    const refreshing = run("refreshing");
+    const stale = run("stale");
+    const shortLived = await token("admin", { expiresAtMs });
+    writeFileSync(refreshing.tokenFile, shortLived);
+    writeFileSync(stale.tokenFile, shortLived);
+    const jvms = [refreshing, stale].map((driver) => program!.spawn(driver.args, { jvmArgs: DRIVER_JVM_ARGS }));
+    try {
+      await expect
+        .poll(() => jvms[0]!.lines.some((line) => line.startsWith("CONNECTED")), { timeout: 14_000, interval: 100 })
+        .toBe(true);
+      writeFileSync(refreshing.tokenFile, await token("admin", { expiresAtMs: Date.now() + 600_000 }));
+      const codes = await Promise.all(jvms.map((jvm) => jvm.exited));
+      expect(codes, jvms.map((jvm) => jvm.stderr().slice(-2_000)).join("\n")).toEqual([0, 0]);
+    } finally {
+      for (const jvm of jvms) jvm.child.kill("SIGKILL");
+    }
+    const kept = facts(jvms[0]!.lines);
+    expect(kept.get("FAILED")).toEqual(["0"]);
+    expect(Number(kept.get("SENT")?.[0])).toBeGreaterThan(20);
+    expect(kept.get("DISCONNECTED")).toEqual(["false"]);
+    expect(Number(kept.get("TOKEN_READS")?.[0])).toBeGreaterThanOrEqual(2);
+    const dropped = facts(jvms[1]!.lines);
+    expect(dropped.get("DISCONNECTED")).toEqual(["true"]);
+    expect(Number(dropped.get("FAILED")?.[0])).toBeGreaterThan(0);
+  }, 120_000);
+});
