@@ -30,8 +30,10 @@ import { loadCursorIfPresent } from "./load-stream-cursors.js";
 import { ownedPut } from "./owned-put.js";
 import { type ProtectionOutcome, finishPendingProtection, runProtection } from "./protection-protocol.js";
 import { raiseProtectedFloor } from "./raise-floor.js";
+import { resetTargetOf } from "./reset-target.js";
 import { newRandomId128 } from "./random-id.js";
 import type { RetentionRoot } from "./retention-root.js";
+import { isInterruption, outcomeError, stateConflictOf, trimmedError } from "./stream-operation-errors.js";
 import { checkTrimRequest, finishPendingTrim, runTrim } from "./trim-protocol.js";
 
 /** Options of every stream-level operation. */
@@ -374,47 +376,4 @@ export class StreamCursors {
       });
     }
   }
-}
-
-/** The markDelete and partial a protected reset to `target` writes (a partial acknowledging every index: target + 1). */
-function resetTargetOf(
-  target: number,
-  partial: BatchBits | undefined,
-): { readonly target: number; readonly targetPartial: PartialAck | undefined } {
-  if (partial === undefined) return { target, targetPartial: undefined };
-  const state = classifyBatchBits(partial);
-  if (state.kind === "whole") return { target: target + 1, targetPartial: undefined };
-  if (state.kind === "none") return { target, targetPartial: undefined };
-  return { target, targetPartial: { offset: target, batchSize: partial.batchSize, remaining: state.remaining } };
-}
-
-function outcomeError(streamId: string, outcome: ProtectionOutcome, intent: ProtectionIntent): NereusError {
-  if (outcome.kind === "trimmed") return trimmedError(streamId, intent.targetMarkDeleteOffset, outcome.trimOffset);
-  return stateConflictOf(intent);
-}
-
-function stateConflictOf(intent: ProtectionIntent): NereusError {
-  return new NereusError(
-    ErrorCode.CURSOR_STATE_CONFLICT,
-    `cursor ${JSON.stringify(intent.cursorName)} changed while its ${intent.kind} was being protected`,
-    { retryable: false },
-  );
-}
-
-function trimmedError(streamId: string, target: number, trimOffset: number): NereusError {
-  return new NereusError(
-    ErrorCode.OFFSET_TRIMMED,
-    `stream ${streamId}: offset ${String(target)} is below the trim offset ${String(trimOffset)}`,
-    { retryable: false, details: { trimOffset } },
-  );
-}
-
-/** Errors an expired deadline explains (an aborted or unanswered store call). */
-function isInterruption(error: unknown): boolean {
-  if (!NereusError.is(error)) return true;
-  return (
-    error.code === ErrorCode.CANCELLED ||
-    error.code === ErrorCode.TIMEOUT ||
-    error.code === ErrorCode.METADATA_UNAVAILABLE
-  );
 }
