@@ -183,20 +183,29 @@ async function measureLatency(
   fail: (phase: string, reason: string) => void,
 ): Promise<void> {
   const url = { "service-url": target.serviceUrl };
+  // The driver publishes at the rate for 2 s of warm-up, then for the measured seconds.
+  const megabytes = (options.rate * (options.latencySeconds + 2) * options.size) / 1e6;
   try {
-    const result = await runPulsarDriver<LatencyResult>(driver, "latency", {
-      ...url,
-      topic: latencyTopic,
-      size: options.size,
-      rate: options.rate,
-      seconds: options.latencySeconds,
-      "max-pending": options.maxPending,
-    });
+    const { result, cpuMsPerMB } = await withCpu(target.pid, megabytes, () =>
+      runPulsarDriver<LatencyResult>(driver, "latency", {
+        ...url,
+        topic: latencyTopic,
+        size: options.size,
+        rate: options.rate,
+        seconds: options.latencySeconds,
+        "max-pending": options.maxPending,
+      }),
+    );
     if (result.errors > 0)
       throw new Error(`${String(result.errors)} sends failed, first: ${String(result.firstError)}`);
-    Object.assign(figures, { publishP50Ms: result.p50Ms, publishP99Ms: result.p99Ms, publishMaxMs: result.maxMs });
+    Object.assign(figures, {
+      publishP50Ms: result.p50Ms,
+      publishP99Ms: result.p99Ms,
+      publishMaxMs: result.maxMs,
+      latencyCpuMsPerMB: cpuMsPerMB,
+    });
     log(
-      `  latency at ${String(options.rate)} msg/s: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(2)} ms (${String(result.lateSends)} of ${String(result.messages)} sends left > 1 ms late)`,
+      `  latency at ${String(options.rate)} msg/s: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(2)} ms (${String(result.lateSends)} of ${String(result.messages)} sends left > 1 ms late), broker ${cpuMsPerMB.toFixed(1)} CPU ms/MB`,
     );
   } catch (error) {
     fail("latency", firstLine(error));

@@ -17,6 +17,8 @@ export interface RoundFigures {
   /** Broker CPU milliseconds per MB produced (warm-up included) and per MB consumed (warm-up included). */
   produceCpuMsPerMB?: number;
   consumeCpuMsPerMB?: number;
+  /** Broker CPU milliseconds per MB published during the fixed-rate latency phase (its warm-up included). */
+  latencyCpuMsPerMB?: number;
 }
 
 /** A metric of the table. */
@@ -47,6 +49,7 @@ const METRIC_ROWS: readonly MetricRow[] = [
   { key: "publishMaxMs", label: "publish max ms", higherIsBetter: false, digits: 2 },
   { key: "produceCpuMsPerMB", label: "broker CPU ms/MB produced", higherIsBetter: false, digits: 1 },
   { key: "consumeCpuMsPerMB", label: "broker CPU ms/MB consumed", higherIsBetter: false, digits: 1 },
+  { key: "latencyCpuMsPerMB", label: "broker CPU ms/MB at fixed rate", higherIsBetter: false, digits: 1 },
 ];
 
 /** The median of `values` (the mean of the middle two for an even count); undefined for none. */
