@@ -11,6 +11,7 @@ import { KafkaErrorCode } from "../protocol/error-codes.js";
 import type { GroupClock, GroupTimer } from "./group-clock.js";
 import { EMPTY_BYTES, GroupMember, type JoinOutcome, type MemberProtocol, type SyncOutcome } from "./group-member.js";
 import { subscribedTopics } from "./consumer-subscription.js";
+import type { GroupSnapshot } from "./group-snapshot.js";
 import { selectProtocol } from "./select-protocol.js";
 
 /** Kafka's group states, by the names DescribeGroups and ListGroups report. */
@@ -152,6 +153,58 @@ export class ConsumerGroup {
       this.#rebalance === undefined &&
       this.#syncTimer === undefined
     );
+  }
+
+  /**
+   * A Stable group as another coordinator would continue it (generation, protocol, leader, members with their
+   * assignments); undefined in any other state.
+   */
+  snapshot(): GroupSnapshot | undefined {
+    if (this.#state !== "Stable" || this.#protocolType === null || this.#protocolName === null) return undefined;
+    if (this.#leaderId === null) return undefined;
+    return {
+      generationId: this.#generationId,
+      protocolType: this.#protocolType,
+      protocolName: this.#protocolName,
+      leaderId: this.#leaderId,
+      members: [...this.#members.values()].map((member) => ({
+        memberId: member.memberId,
+        groupInstanceId: member.groupInstanceId,
+        clientId: member.clientId,
+        clientHost: member.clientHost,
+        sessionTimeoutMs: member.sessionTimeoutMs,
+        rebalanceTimeoutMs: member.rebalanceTimeoutMs,
+        protocols: member.protocols,
+        assignment: member.assignment,
+      })),
+    };
+  }
+
+  /**
+   * A group continuing `snapshot` on this coordinator: Stable at the snapshot's generation, each member's session
+   * starting now (a member that does not heartbeat within its session timeout is removed and the group rebalances).
+   */
+  static restore(
+    groupId: string,
+    snapshot: GroupSnapshot,
+    clock: GroupClock,
+    policy: GroupPolicy,
+    hooks: GroupHooks,
+  ): ConsumerGroup {
+    const group = new ConsumerGroup(groupId, clock, policy, hooks);
+    group.#state = "Stable";
+    group.#generationId = snapshot.generationId;
+    group.#protocolType = snapshot.protocolType;
+    group.#protocolName = snapshot.protocolName;
+    group.#leaderId = snapshot.leaderId;
+    for (const stored of snapshot.members) {
+      const member = new GroupMember({ ...stored, protocolType: snapshot.protocolType });
+      member.assignment = stored.assignment.slice();
+      group.#members.set(member.memberId, member);
+      if (member.groupInstanceId !== null) group.#staticMembers.set(member.groupInstanceId, member.memberId);
+      group.#scheduleSessionExpiry(member);
+    }
+    return group;
   }
 
   // ---- JoinGroup --------------------------------------------------------------------------------------------

@@ -3,9 +3,10 @@
 // JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, OffsetDelete, DescribeGroups, ListGroups and
 // DeleteGroups.
 // Membership lives in memory (ConsumerGroup, one per active group; a restart forces a rebalance); committed
-// offsets live in the MetadataStore (CommittedOffsetStore) and survive restarts. Each method takes a decoded
-// request of its API and returns the response body for that request's version; storage failures become
-// COORDINATOR_NOT_AVAILABLE (retriable) here, once. It does not read streams; the broker's topic catalog, when
+// offsets live in the MetadataStore (CommittedOffsetStore) and survive restarts. With shared ownership, each group's
+// last Stable membership is stored too (GroupSnapshotStore), and a coordinator that takes a group over continues
+// its generation. Each method takes a decoded request of its API and returns the response body for that request's
+// version; storage failures become COORDINATOR_NOT_AVAILABLE (retriable) here, once. It does not read streams; the broker's topic catalog, when
 // the request context carries one, turns commits to unknown partitions into UNKNOWN_TOPIC_OR_PARTITION.
 import { NereusError, type MetadataStore } from "@nereus/core";
 import type { KafkaRequest } from "../protocol/decode-request.js";
@@ -14,10 +15,11 @@ import { CoordinatorKeyType } from "../protocol/apis/find-coordinator/find-coord
 import type { ResponseBody } from "../protocol/supported-apis.js";
 import { type CommittedOffset } from "./committed-offset-codec.js";
 import { CommittedOffsetStore, type GroupOffsets, type OffsetToCommit } from "./committed-offset-store.js";
-import { ConsumerGroup, type GroupState, type GroupSummary } from "./consumer-group.js";
+import { ConsumerGroup, type GroupHooks, type GroupState, type GroupSummary } from "./consumer-group.js";
 import { type GroupClock, systemGroupClock } from "./group-clock.js";
 import type { JoinOutcome, SyncOutcome } from "./group-member.js";
 import type { GroupOwnership } from "./group-ownership.js";
+import { GroupSnapshotStore } from "./group-snapshot-store.js";
 
 /** The request of API key `K`. */
 export type RequestOf<K extends KafkaRequest["apiKey"]> = Extract<KafkaRequest, { apiKey: K }>;
@@ -124,6 +126,10 @@ export class GroupCoordinator implements AsyncDisposable {
   readonly #clock: GroupClock;
   readonly #offsets: CommittedOffsetStore;
   readonly #groups = new Map<string, ConsumerGroup>();
+  /** With shared ownership: the stored Stable memberships, and the held groups already brought back from them. */
+  readonly #snapshots: GroupSnapshotStore | undefined;
+  readonly #restored = new Set<string>();
+  readonly #restoring = new Map<string, Promise<void>>();
   /** Per group, the tail of its offset writes: commits of one group apply in arrival order. */
   readonly #commitTails = new Map<string, Promise<unknown>>();
   readonly #minSessionTimeoutMs: number;
@@ -139,6 +145,10 @@ export class GroupCoordinator implements AsyncDisposable {
     this.#options = options;
     this.#clock = options.clock ?? systemGroupClock;
     this.#offsets = new CommittedOffsetStore(options.metadata, options.cluster);
+    this.#snapshots =
+      options.ownership === undefined
+        ? undefined
+        : new GroupSnapshotStore(options.metadata, options.cluster, options.logger);
     this.#minSessionTimeoutMs = options.minSessionTimeoutMs ?? 6_000;
     this.#maxSessionTimeoutMs = options.maxSessionTimeoutMs ?? 1_800_000;
     this.#maxOffsetMetadataBytes = options.maxOffsetMetadataBytes ?? 4_096;
@@ -186,8 +196,39 @@ export class GroupCoordinator implements AsyncDisposable {
   /** Claims the groups this broker coordinates (with shared ownership), then answers. */
   async #claimed<T>(groupIds: readonly string[], answer: () => T | Promise<T>): Promise<T> {
     const ownership = this.#options.ownership;
-    if (ownership !== undefined) await Promise.all(groupIds.map((groupId) => ownership.claimGroup(groupId)));
+    if (ownership !== undefined) {
+      await Promise.all(groupIds.map((groupId) => ownership.claimGroup(groupId)));
+      await Promise.all(groupIds.map((groupId) => this.#restore(ownership, groupId)));
+    }
     return answer();
+  }
+
+  /** Brings a held group's stored Stable membership into memory, once per claim (a no-op for a group in memory). */
+  #restore(ownership: GroupOwnership, groupId: string): Promise<void> {
+    const snapshots = this.#snapshots;
+    if (snapshots === undefined || this.#restored.has(groupId) || !ownership.holdsGroup(groupId))
+      return Promise.resolve();
+    let restoring = this.#restoring.get(groupId);
+    if (restoring === undefined) {
+      restoring = snapshots.load(groupId).then((snapshot) => {
+        this.#restoring.delete(groupId);
+        if (this.#closed || !ownership.holdsGroup(groupId)) return;
+        this.#restored.add(groupId);
+        if (snapshot === undefined || this.#groups.has(groupId)) return;
+        const group = ConsumerGroup.restore(groupId, snapshot, this.#clock, this.#policy, this.#hooksOf(groupId));
+        this.#groups.set(groupId, group);
+        this.#options.logger?.info("group taken over", { groupId, generationId: snapshot.generationId });
+      });
+      this.#restoring.set(groupId, restoring);
+    }
+    return restoring;
+  }
+
+  /** Stores the group's membership when it turns Stable, forgets it when it turns Empty (shared ownership only). */
+  #storeSnapshot(groupId: string): void {
+    const ownership = this.#options.ownership;
+    if (this.#snapshots === undefined || ownership === undefined || !ownership.holdsGroup(groupId)) return;
+    void this.#snapshots.save(groupId, this.#groups.get(groupId)?.snapshot());
   }
 
   /**
@@ -208,6 +249,7 @@ export class GroupCoordinator implements AsyncDisposable {
    */
   releaseGroup(groupId: string): void {
     const group = this.#groups.get(groupId);
+    this.#restored.delete(groupId);
     if (group === undefined) return;
     this.#groups.delete(groupId);
     group.shutdown(KafkaErrorCode.NOT_COORDINATOR);
@@ -808,16 +850,21 @@ export class GroupCoordinator implements AsyncDisposable {
   }
 
   #createGroup(groupId: string): ConsumerGroup {
-    const group = new ConsumerGroup(groupId, this.#clock, this.#policy, {
+    const group = new ConsumerGroup(groupId, this.#clock, this.#policy, this.#hooksOf(groupId));
+    this.#groups.set(groupId, group);
+    return group;
+  }
+
+  #hooksOf(groupId: string): GroupHooks {
+    return {
       onIdle: (idle) => this.#forgetIfIdle(idle),
       onEvent: (event, fields) => {
         if (event === "group rebalance started") this.#rebalances += 1;
         else if (event === "group member removed") this.#membersRemoved += 1;
+        else if (event === "group stable" || event === "group empty") this.#storeSnapshot(groupId);
         this.#options.logger?.info(event, fields);
       },
-    });
-    this.#groups.set(groupId, group);
-    return group;
+    };
   }
 
   #forgetIfIdle(group: ConsumerGroup): void {

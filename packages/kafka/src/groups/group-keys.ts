@@ -3,7 +3,8 @@
 //   P/kafka/groups/offsets/{groupId}/{topic}/{partition19}  KafkaCommittedOffset
 // Group ids and topic names go through core's key-component codec (no "/" in a component) and partitions through
 // pad19, so a group's offsets sort by topic, then numerically by partition. The adapter owns this subtree; core
-// and the providers never read it. Group membership is not stored (it lives in memory).
+// and the providers never read it. Group membership lives in memory; with shared ownership a group's last Stable
+// membership is also stored, under P/kafka/groups/states/{groupId} (group-snapshot.ts).
 import { ErrorCode, NereusError } from "@nereus/core";
 import { clusterPrefix, decodeKeyComponent, encodeKeyComponent, pad19, parsePad19 } from "@nereus/core/internal";
 

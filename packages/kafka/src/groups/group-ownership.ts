@@ -1,8 +1,9 @@
 // Which broker coordinates each consumer group when several brokers share one cluster. Without it, the coordinator
 // answers every group itself. With it, FindCoordinator names each group's owner among the live brokers and the group
 // APIs are served only for groups this broker holds; the others answer NOT_COORDINATOR so that clients look the
-// coordinator up again. Group membership lives in the coordinator's memory: when a group moves, its members rejoin
-// on the new coordinator (a new generation), and its committed offsets, stored in metadata, carry over.
+// coordinator up again. A group's membership lives in its coordinator's memory, and its last Stable generation is
+// stored in metadata as well: when the group moves, the new coordinator continues that generation (members keep
+// heartbeating and committing), and its committed offsets, stored in metadata, carry over.
 
 /** A broker as clients reach it. */
 export interface CoordinatorEndpoint {
