@@ -100,11 +100,18 @@ describe("ClusterOwnership", () => {
     const groupOwner = one.ownership.coordinatorOf("orders")?.nodeId;
     expect(two.ownership.coordinatorOf("orders")?.nodeId).toBe(groupOwner);
 
-    // Broker 2 leaves: it forgets its partitions at once, broker 1 sees it gone and claims them.
+    // Broker 2 drains: it forgets its partitions at once, names broker 1 as the owner of everything and claims
+    // nothing more, while broker 1 does not claim before broker 2 is gone.
     const held = leaders.filter((leader) => leader === 2).length;
-    await two.ownership.releaseAll();
-    await two.membership.close();
+    const drained = leaders.indexOf(2);
+    await two.ownership.drain();
     expect(two.released).toHaveLength(held);
+    expect(two.ownership.holdsPartition(TOPIC, drained)).toBe(false);
+    expect(await two.ownership.claimPartition(TOPIC, drained)).toBe(false);
+    expect(two.ownership.partitionLeader(TOPIC, drained)).toBe(1);
+    expect(two.ownership.coordinatorOf("orders")?.nodeId).toBe(1);
+    expect(await one.ownership.claimPartition(TOPIC, drained)).toBe(false);
+    await two.membership.close();
     await until("broker 1 alone", () => one.ownership.liveBrokers().length === 1);
     for (let partition = 0; partition < PARTITIONS; partition += 1) {
       expect(one.ownership.partitionLeader(TOPIC, partition)).toBe(1);

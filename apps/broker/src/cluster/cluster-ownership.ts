@@ -6,6 +6,8 @@
 // live set changes, a holder whose resource now belongs to another broker forgets it, then deletes the claim key; a
 // holder whose lease may have lapsed forgets everything. Two brokers never hold one resource at once: a claim key
 // exists for as long as its holder believes it holds the resource, and a claim succeeds only once that key is gone.
+// A broker that stops gracefully drains first: it names the other live brokers as owners, refuses claims, and
+// forgets and deletes every claim it holds, so the others take over as soon as its registration goes.
 import { ErrorCode, type MetadataStore, NereusError, type StreamStore, streamIdFromName } from "@nereus/core";
 import {
   type BrokerEndpoint,
@@ -67,6 +69,7 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership {
   #nodeIds: readonly number[] = [];
   #endpoints = new Map<number, BrokerEndpoint>();
   #listener: OwnershipReleaseListener | undefined;
+  #draining = false;
 
   constructor(options: ClusterOwnershipOptions) {
     this.#options = options;
@@ -116,15 +119,23 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership {
     return this.#claim({ kind: "group", groupId });
   }
 
-  /** Forgets every held resource and deletes its claim key (before the broker's lease is revoked). */
-  async releaseAll(): Promise<void> {
+  /**
+   * Hands everything over before the broker leaves: from now on the owners named are among the other live brokers,
+   * claims fail (requests get NOT_LEADER_OR_FOLLOWER or NOT_COORDINATOR and clients move on), and every held
+   * resource is forgotten at once and its claim key deleted. Irreversible; resolves when the deletes are done.
+   */
+  async drain(): Promise<void> {
+    this.#draining = true;
+    this.#owners.clear();
     await Promise.all([...this.#held.values()].map((held) => this.#release(held)));
   }
 
   #ownerOf(resource: Resource): number | undefined {
     const name = resourceName(resource);
     if (this.#owners.has(name)) return this.#owners.get(name);
-    const owner = rendezvousOwner(name, this.#nodeIds);
+    const selfId = this.#options.membership.selfId;
+    const candidates = this.#draining ? this.#nodeIds.filter((nodeId) => nodeId !== selfId) : this.#nodeIds;
+    const owner = rendezvousOwner(name, candidates);
     this.#owners.set(name, owner);
     return owner;
   }
@@ -135,7 +146,7 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership {
 
   #isMine(resource: Resource): boolean {
     const { membership } = this.#options;
-    return membership.registered() && this.#ownerOf(resource) === membership.selfId;
+    return !this.#draining && membership.registered() && this.#ownerOf(resource) === membership.selfId;
   }
 
   #claim(resource: Resource): Promise<boolean> {

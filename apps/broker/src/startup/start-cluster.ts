@@ -1,7 +1,8 @@
 // Start-up step for cluster membership (when `membership.enabled`, on the etcd metadata store only): the broker
 // registry and the ownership of partitions and groups. The ownership exists before the Kafka services (they ask it
 // who leads what); the broker registers once its listeners are bound, since its record carries their addresses.
-// Closing releases every held resource, then revokes the lease, so the other brokers take over at once.
+// Leaving drains the ownership (no more claims, every held resource handed over), then revokes the lease, so the
+// other brokers take over at once.
 import type { BrokerConfig } from "../config/broker-config.js";
 import { StartupError } from "../errors/startup-error.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
@@ -18,7 +19,7 @@ export interface ClusterServices {
   readonly ownership: ClusterOwnership;
   /** Registers this broker (its lease, its record) and starts following the live set. */
   join(self: BrokerRecord): Promise<void>;
-  /** Releases every held resource, then leaves the cluster (idempotent). */
+  /** Drains (hands every held resource over), then leaves the cluster (idempotent). */
   leave(): Promise<void>;
 }
 
@@ -59,7 +60,7 @@ export function createClusterServices(
     join: (self) => membership.start(self),
     leave() {
       left ??= (async () => {
-        await ownership.releaseAll();
+        await ownership.drain();
         await membership.close();
       })();
       return left;
