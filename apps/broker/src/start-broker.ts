@@ -42,6 +42,8 @@ export interface RunningBroker {
   readonly kafkaListenerPorts: ReadonlyMap<string, number>;
   /** The Pulsar port actually bound, or undefined when the Pulsar listener is disabled. */
   readonly pulsarPort: number | undefined;
+  /** The Pulsar TLS port actually bound (pulsar.tls), or undefined. */
+  readonly pulsarTlsPort: number | undefined;
   /** The admin port actually bound, or undefined when admin HTTP is disabled. */
   readonly adminPort: number | undefined;
   /** The broker's own metric families (the admin endpoint adds the process's standard ones). */
@@ -108,7 +110,9 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     const services = buildKafkaServices(config, storage, advertised, logger, undo, cluster?.ownership);
     const { broker, coordinator } = services;
     target.openConnection = (peer, transport) => broker.openConnection(peer, transport);
-    const pulsar = config.pulsar.enabled ? await startPulsar(config, storage, logger, metrics, undo) : undefined;
+    const pulsar = config.pulsar.enabled
+      ? await startPulsar(config, storage, logger, metrics, undo, listenerTls.pulsar)
+      : undefined;
     if (cluster !== undefined) {
       cluster.ownership.setReleaseListener({
         partitionReleased: (topicId, partition) => broker.releasePartition(topicId, partition),
@@ -184,6 +188,9 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
             .join(", "),
         }),
     pulsar: pulsarPort === undefined ? "disabled" : `${config.pulsar.host}:${String(pulsarPort)}`,
+    ...(parts.pulsar?.tlsPort === undefined
+      ? {}
+      : { pulsarTls: `${config.pulsar.host}:${String(parts.pulsar.tlsPort)}` }),
     admin: adminPort === undefined ? "disabled" : `${config.admin.host}:${String(adminPort)}`,
     nodeId: config.nodeId,
     defaultProfile: config.storage.defaultProfile,
@@ -199,6 +206,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     kafkaPort,
     kafkaListenerPorts: new Map(parts.listener.members.map(({ listener }) => [listener.name, listener.port])),
     pulsarPort,
+    pulsarTlsPort: parts.pulsar?.tlsPort,
     adminPort,
     metrics,
     close(reason = "requested") {

@@ -1,16 +1,18 @@
-// The Pulsar TCP listener: one net.Server; per socket a PulsarFrameDecoder splits the byte stream into frames and
+// A Pulsar listener: one server socket (plain TCP, or TLS for pulsar+ssl:// clients: transport-server.ts); per socket a PulsarFrameDecoder splits the byte stream into frames and
 // one broker PulsarConnection handles them, writing its frames back through the socket. Guard rails: connections
 // are admitted up to the per-broker and per-IP limits; a frame above the size limit or one that cannot be decoded
 // stops the reading of that socket only, which closes once the frames before it were answered; so does a frame left
 // incomplete for `frameTimeoutMs`; reading pauses while the socket's write buffer is full, and while the broker
 // connection asks it to (publish backpressure: too many SENDs pending on the connection or in the broker); a client
 // silent for `keepAliveMs` gets a PING and one silent for twice that is closed (time paused does not count).
-import net from "node:net";
+import type net from "node:net";
 import type { PulsarBroker, PulsarConnection } from "@nereus/pulsar";
 import { PulsarFrameDecoder, encodeCommandFrame } from "@nereus/pulsar/protocol";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { ConnectionAdmission } from "./connection-admission.js";
 import { ListenError } from "./kafka-listener.js";
+import type { TlsMaterial } from "./tls-material.js";
+import { type AcceptedTransport, createTransportServer } from "./transport-server.js";
 
 export interface PulsarListenerOptions {
   readonly host: string;
@@ -20,6 +22,10 @@ export interface PulsarListenerOptions {
   readonly frameTimeoutMs: number;
   readonly admission: ConnectionAdmission;
   readonly logger: BrokerLogger;
+  /** TLS material: the listener serves pulsar+ssl:// clients. */
+  readonly tls?: TlsMaterial;
+  /** Failed TLS handshakes, counted. */
+  readonly onHandshakeFailure?: () => void;
   /** Opens the broker connection of a socket (throws while the broker is not ready). */
   readonly openConnection: (sink: Parameters<PulsarBroker["openConnection"]>[0]) => PulsarConnection;
 }
@@ -42,26 +48,34 @@ export async function startPulsarListener(options: PulsarListenerOptions): Promi
   const sockets = new Set<net.Socket>();
   let accepting = true;
   let closing: Promise<void> | undefined;
-  const server = net.createServer({ noDelay: true, keepAlive: true, keepAliveInitialDelay: 30_000 });
-  server.on("connection", (socket) => {
-    if (!accepting) {
-      socket.destroy();
-      return;
-    }
-    const ip = socket.remoteAddress ?? "unknown";
-    const refusal = options.admission.admit(ip);
-    if (refusal !== undefined) {
-      options.logger.debug("Pulsar connection refused", { ip, reason: refusal });
-      socket.destroy();
-      return;
-    }
-    sockets.add(socket);
-    socket.once("close", () => {
-      sockets.delete(socket);
-      options.admission.release(ip);
-    });
-    serveSocket(socket, options);
-  });
+  const label = options.tls === undefined ? "Pulsar listener" : "Pulsar TLS listener";
+  const server = createTransportServer(
+    {
+      ...(options.tls === undefined ? {} : { tls: options.tls }),
+      name: label,
+      logger: options.logger,
+      ...(options.onHandshakeFailure === undefined ? {} : { onHandshakeFailure: options.onHandshakeFailure }),
+    },
+    (socket, accepted) => {
+      if (!accepting) {
+        socket.destroy();
+        return;
+      }
+      const ip = socket.remoteAddress ?? "unknown";
+      const refusal = options.admission.admit(ip);
+      if (refusal !== undefined) {
+        options.logger.debug("Pulsar connection refused", { ip, reason: refusal });
+        socket.destroy();
+        return;
+      }
+      sockets.add(socket);
+      socket.once("close", () => {
+        sockets.delete(socket);
+        options.admission.release(ip);
+      });
+      serveSocket(socket, options, { tls: options.tls !== undefined, ...accepted });
+    },
+  );
   await listen(server, options);
   server.on("error", (error) => options.logger.error("Pulsar listener error", { error }));
   const address = server.address();
@@ -89,7 +103,11 @@ export async function startPulsarListener(options: PulsarListenerOptions): Promi
 }
 
 /** Serves one admitted socket until it closes. */
-function serveSocket(socket: net.Socket, options: PulsarListenerOptions): void {
+function serveSocket(
+  socket: net.Socket,
+  options: PulsarListenerOptions,
+  transport: AcceptedTransport & { readonly tls: boolean },
+): void {
   const { logger } = options;
   const decoder = new PulsarFrameDecoder({ maxFrameBytes: options.maxFrameBytes });
   let connection: PulsarConnection | undefined;
@@ -126,6 +144,7 @@ function serveSocket(socket: net.Socket, options: PulsarListenerOptions): void {
       close(reason) {
         finish(reason);
       },
+      transport,
       reads: {
         pauseReading() {
           publishPaused = true;
@@ -198,7 +217,13 @@ function listen(server: net.Server, options: PulsarListenerOptions): Promise<voi
         error.code === "EADDRINUSE"
           ? `${where} is already in use (choose another --pulsar-port)`
           : `${where}: ${error.message}`;
-      reject(new ListenError(`Pulsar listener: ${reason}`, error.code, error));
+      reject(
+        new ListenError(
+          `${options.tls === undefined ? "Pulsar listener" : "Pulsar TLS listener"}: ${reason}`,
+          error.code,
+          error,
+        ),
+      );
     };
     server.once("error", onError);
     server.once("listening", () => {
@@ -207,4 +232,26 @@ function listen(server: net.Server, options: PulsarListenerOptions): Promise<voi
     });
     server.listen({ host: options.host, port: options.port, backlog: 1024 });
   });
+}
+
+/**
+ * Several Pulsar listeners (plaintext and TLS) as one: the first bound one's port, the sum of their connections,
+ * and shutdown steps applied to each. Absent entries (a listener turned off) are skipped; at least one is needed.
+ */
+export function combinePulsarListeners(candidates: readonly (PulsarListener | undefined)[]): PulsarListener {
+  const listeners = candidates.filter((listener): listener is PulsarListener => listener !== undefined);
+  const first = listeners[0];
+  if (first === undefined) throw new Error("no Pulsar listener is bound");
+  return {
+    port: first.port,
+    get connectionCount() {
+      return listeners.reduce((sum, listener) => sum + listener.connectionCount, 0);
+    },
+    stopAccepting() {
+      for (const listener of listeners) listener.stopAccepting();
+    },
+    async close() {
+      await Promise.all(listeners.map((listener) => listener.close()));
+    },
+  };
 }

@@ -43,6 +43,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pulsar.client.api.BatcherBuilder;
 import org.apache.pulsar.client.api.Consumer;
+import org.apache.pulsar.client.api.ClientBuilder;
 import org.apache.pulsar.client.api.ConsumerBuilder;
 import org.apache.pulsar.client.api.DeadLetterPolicy;
 import org.apache.pulsar.client.api.Message;
@@ -360,7 +361,11 @@ public final class JavaPulsarClients {
   // ---- plumbing ----
 
   static PulsarClient clientOf(Options opts) throws Exception {
-    return PulsarClient.builder()
+    ClientBuilder builder = PulsarClient.builder();
+    // pulsar+ssl:// URLs: the broker's certificate must chain to this CA and name the host.
+    String trust = opts.text("tlsTrustCertsFile", "");
+    if (!trust.isEmpty()) builder.tlsTrustCertsFilePath(trust).enableTlsHostnameVerification(true);
+    return builder
         .serviceUrl(opts.text("url"))
         .operationTimeout((int) opts.number("operationTimeoutMs", 30_000), TimeUnit.MILLISECONDS)
         .connectionTimeout(10, TimeUnit.SECONDS)

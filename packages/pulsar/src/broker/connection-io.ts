@@ -13,6 +13,8 @@ export interface ConnectionSink {
   close(reason: string): void;
   /** Stops and resumes the reading of the socket (publish backpressure); absent when there is nothing to pause. */
   readonly reads?: ReadControl;
+  /** How the client reached the broker: over TLS or not, and the subject of a verified client certificate. */
+  readonly transport?: { readonly tls: boolean; readonly peerCertificateSubject?: string };
 }
 
 /** The commands that answer one request (or SEND) of the client. */

@@ -30,6 +30,8 @@ export interface PulsarBrokerOptions {
   readonly ledgers: ManagedLedgerFactoryOptions;
   /** `pulsar://host:port`: what LOOKUP tells clients to connect to. */
   readonly advertisedUrl: string;
+  /** `pulsar+ssl://host:port` of the broker's TLS listener: what LOOKUP tells TLS clients (brokerServiceUrlTls). */
+  readonly advertisedUrlTls?: string;
   /** Largest message accepted (CONNECTED.max_message_size); default 5 MiB. */
   readonly maxMessageBytes?: number;
   /** Reported in CONNECTED (default "Nereus"). */
@@ -85,6 +87,8 @@ export interface PulsarBrokerContext {
   /** The schema versions of every topic. */
   readonly schemas: SchemaRegistry;
   readonly advertisedUrl: string;
+  /** The TLS listener's URL, when there is one. */
+  readonly advertisedUrlTls: string | undefined;
   readonly maxMessageBytes: number;
   readonly serverVersion: string;
   readonly onError: (error: unknown) => void;
@@ -118,6 +122,13 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
     throw new NereusError(
       ErrorCode.INVALID_ARGUMENT,
       `advertisedUrl must be pulsar://host:port, got ${options.advertisedUrl}`,
+      { retryable: false },
+    );
+  }
+  if (options.advertisedUrlTls !== undefined && !/^pulsar\+ssl:\/\/[^/]+:\d+$/.test(options.advertisedUrlTls)) {
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
+      `advertisedUrlTls must be pulsar+ssl://host:port, got ${options.advertisedUrlTls}`,
       { retryable: false },
     );
   }
@@ -161,6 +172,7 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
     policies,
     schemas: new SchemaRegistry(metadata, ledgers.topics.keyspace, clock),
     advertisedUrl: options.advertisedUrl,
+    advertisedUrlTls: options.advertisedUrlTls,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     serverVersion: options.serverVersion ?? "Nereus",
     onError,

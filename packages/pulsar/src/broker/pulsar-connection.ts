@@ -314,6 +314,9 @@ export class PulsarConnection {
         requestId,
         response: LookupOutcome.Connect,
         brokerServiceUrl: this.#io.context.advertisedUrl,
+        ...(this.#io.context.advertisedUrlTls === undefined
+          ? {}
+          : { brokerServiceUrlTls: this.#io.context.advertisedUrlTls }),
         authoritative: true,
       },
     });
