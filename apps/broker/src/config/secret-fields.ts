@@ -1,9 +1,10 @@
-// The secrets of the configuration — the S3 secret access key and the BookKeeper ledger password — are never shown:
+// The secrets of the configuration — the S3 secret access key, the etcd password, the BookKeeper ledger password,
+// admin bearer tokens, Kafka SASL passwords, the Pulsar token secret key, key passphrases — are never shown:
 // `--print-config` writes them as "<redacted>", and a config error that names the flag or variable a bad value came
 // from leaves a secret's value out. (Log lines redact secret-looking fields on their own: logging/log-fields.ts.)
 
 /** Field, flag and variable names of secret settings. */
-const SECRET_NAME = /secret|passw(or)?d/i;
+const SECRET_NAME = /secret|passw(or)?d|passphrase/i;
 
 const REDACTED = "<redacted>";
 
