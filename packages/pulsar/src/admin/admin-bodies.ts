@@ -6,7 +6,7 @@ import { isWellFormedString } from "@nereus/core/internal";
 import type { Position } from "../ledger/position.js";
 import { MAX_PARTITION_COUNT } from "../topics/partitioned-topic.js";
 import { badRequest } from "./admin-exchange.js";
-import { MAX_TENANT_LIST_LENGTH } from "./tenant-record-codec.js";
+import { MAX_TENANT_LIST_LENGTH } from "../tenants/tenant-record-codec.js";
 import type { JsonObject, JsonValue } from "./json-text.js";
 
 const INT64_MIN = -(2n ** 63n);

@@ -2,7 +2,7 @@ import { fromHex, toHex } from "@nereus/core";
 import { expectCorruptionRejected, invariantViolation } from "@nereus/core/testing";
 import { describe, expect, test } from "vitest";
 import { PulsarKeyspace } from "../topics/pulsar-keys.js";
-import { AdminKeyspace } from "./admin-keys.js";
+import { AdminKeyspace } from "../tenants/admin-keys.js";
 import { type PulsarNamespace, namespaceRecordCodec } from "./namespace-record-codec.js";
 
 const keyspace = new AdminKeyspace(new PulsarKeyspace("c1").root);

@@ -4,7 +4,7 @@
 //   createdAtMillis  u64
 // `decode` requires the record's name to be the one its key names.
 import { type RecordChecks, type RecordCodec, defineRecordCodec } from "@nereus/core/internal";
-import type { AdminKeyspace } from "./admin-keys.js";
+import type { AdminKeyspace } from "../tenants/admin-keys.js";
 
 /** A namespace: `tenant/namespace` and when it was created. */
 export interface PulsarNamespace {

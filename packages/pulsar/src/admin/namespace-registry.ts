@@ -5,9 +5,9 @@
 // compare-and-swap to a namespace created meanwhile. It does not own the metadata store.
 import { ErrorCode, MetadataAmbiguousError, type MetadataStore, NereusError, type TxnRequest } from "@nereus/core";
 import { type RecordCodec, bytesEqual } from "@nereus/core/internal";
-import { AdminKeyspace } from "./admin-keys.js";
+import { AdminKeyspace } from "../tenants/admin-keys.js";
 import { type PulsarNamespace, namespaceRecordCodec } from "./namespace-record-codec.js";
-import { type PulsarTenant, tenantRecordCodec } from "./tenant-record-codec.js";
+import { type PulsarTenant, tenantRecordCodec } from "../tenants/tenant-record-codec.js";
 
 /** The tenant that always exists. */
 const BUILT_IN_TENANT = "public";

@@ -23,7 +23,7 @@ export function roleName(value: string): string {
 }
 
 /** The AuthActions of a grant body (a non-empty JSON array of action names); 400 otherwise. */
-export function actionsBody(body: JsonValue | undefined): AuthAction[] {
+function actionsBody(body: JsonValue | undefined): AuthAction[] {
   if (!Array.isArray(body) || body.length === 0) {
     throw badRequest('The body must be a non-empty array of actions, e.g. ["produce","consume"]');
   }

@@ -6,7 +6,7 @@ import { authenticationRefused } from "./auth-refusal.js";
 import type { TokenVerifier, VerifiedToken } from "./token-verifier.js";
 
 /** How often a connection's credentials are checked for expiry, by default (Pulsar's 60 s). */
-export const DEFAULT_AUTH_REFRESH_CHECK_MS = 60_000;
+const DEFAULT_AUTH_REFRESH_CHECK_MS = 60_000;
 
 /** The method name of token credentials. */
 export const TOKEN_AUTH_METHOD = "token";

@@ -14,7 +14,7 @@ import type { TenantAdmins } from "./tenant-admins.js";
 export type TopicOperation = "produce" | "consume" | "lookup";
 
 /** How long permission and tenant reads may be reused by the checks, by default (milliseconds). */
-export const DEFAULT_AUTHORIZATION_CACHE_MS = 1_000;
+const DEFAULT_AUTHORIZATION_CACHE_MS = 1_000;
 
 export interface PulsarAuthorizationOptions {
   /** Roles that may do anything (Pulsar's `superUserRoles`). */

@@ -3,8 +3,8 @@
 // time. It does not own the metadata store.
 import type { MetadataStore } from "@nereus/core";
 import type { RecordCodec } from "@nereus/core/internal";
-import { AdminKeyspace } from "../admin/admin-keys.js";
-import { type PulsarTenant, tenantRecordCodec } from "../admin/tenant-record-codec.js";
+import { AdminKeyspace } from "../tenants/admin-keys.js";
+import { type PulsarTenant, tenantRecordCodec } from "../tenants/tenant-record-codec.js";
 
 interface CachedRoles {
   readonly roles: readonly string[];

@@ -29,7 +29,7 @@ export type TokenPublicAlgorithm = (typeof TOKEN_PUBLIC_ALGORITHMS)[number];
 const SECRET_ALGORITHMS = ["HS256", "HS384", "HS512"];
 
 /** Shortest secret key accepted, in bytes (256 bits, what HS256 needs and Pulsar's `create-secret-key` writes). */
-export const MIN_SECRET_KEY_BYTES = 32;
+const MIN_SECRET_KEY_BYTES = 32;
 
 /** Longest token accepted, in UTF-8 bytes (longer credentials are refused without parsing). */
 export const MAX_TOKEN_BYTES = 64 * 1024;
