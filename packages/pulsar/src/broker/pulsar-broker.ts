@@ -24,6 +24,7 @@ import { PulsarConnection, type ConnectionSink } from "./pulsar-connection.js";
 import { SubscriptionRegistry } from "./subscription-registry.js";
 import { TopicMessageCounters } from "./topic-message-counters.js";
 import { TopicProducers } from "./topic-producers.js";
+import type { PulsarTopicOwnership } from "./topic-lookup.js";
 
 export interface PulsarBrokerOptions {
   /** The stores, cluster and default profile the managed ledgers use. */
@@ -32,6 +33,8 @@ export interface PulsarBrokerOptions {
   readonly advertisedUrl: string;
   /** `pulsar+ssl://host:port` of the broker's TLS listener: what LOOKUP tells TLS clients (brokerServiceUrlTls). */
   readonly advertisedUrlTls?: string;
+  /** With several brokers sharing the topics: who owns each topic (LOOKUP redirects there). Default: this broker. */
+  readonly topicOwnership?: PulsarTopicOwnership;
   /** Largest message accepted (CONNECTED.max_message_size); default 5 MiB. */
   readonly maxMessageBytes?: number;
   /** Reported in CONNECTED (default "Nereus"). */
@@ -89,6 +92,7 @@ export interface PulsarBrokerContext {
   readonly advertisedUrl: string;
   /** The TLS listener's URL, when there is one. */
   readonly advertisedUrlTls: string | undefined;
+  readonly topicOwnership: PulsarTopicOwnership | undefined;
   readonly maxMessageBytes: number;
   readonly serverVersion: string;
   readonly onError: (error: unknown) => void;
@@ -173,6 +177,7 @@ export function createPulsarBroker(options: PulsarBrokerOptions): PulsarBroker {
     schemas: new SchemaRegistry(metadata, ledgers.topics.keyspace, clock),
     advertisedUrl: options.advertisedUrl,
     advertisedUrlTls: options.advertisedUrlTls,
+    topicOwnership: options.topicOwnership,
     maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     serverVersion: options.serverVersion ?? "Nereus",
     onError,

@@ -2,7 +2,7 @@
 // out through the sink. CONNECT must come first and once (answered CONNECTED with the lower of both protocol
 // versions); then commands are handled in arrival order — a command waits for the ones before it only while they
 // open something (a topic, a subscription), never for appends or acks in flight. PING is answered with PONG;
-// discovery (PARTITIONED_METADATA, LOOKUP) points at this broker, GET_TOPICS_OF_NAMESPACE lists a namespace's
+// discovery is answered by any broker (LOOKUP names the topic's owner), GET_TOPICS_OF_NAMESPACE lists a namespace's
 // topics; a PRODUCER or SUBSCRIBE first has its topic prepared (created as the policies allow, TopicProvisioning)
 // and its schema registered (schema-requests.ts), then ConnectionProducers and ConnectionConsumers handle them;
 // GET_SCHEMA and GET_OR_CREATE_SCHEMA use the schema registry. A request this broker does not serve gets
@@ -42,6 +42,7 @@ import type { PulsarBrokerContext } from "./pulsar-broker.js";
 import { answerGetOrCreateSchema, answerGetSchema, registerDeclaredSchema } from "./schema-requests.js";
 import { PublishThrottle } from "./publish-backpressure.js";
 import { TopicProvisioning } from "./topic-provisioning.js";
+import { lookupAnswer } from "./topic-lookup.js";
 
 export type { ConnectionSink } from "./connection-io.js";
 
@@ -308,18 +309,7 @@ export class PulsarConnection {
       this.#io.send({ type: "LOOKUP_RESPONSE", body: { requestId, response: LookupOutcome.Failed, ...reply } });
       return;
     }
-    this.#io.send({
-      type: "LOOKUP_RESPONSE",
-      body: {
-        requestId,
-        response: LookupOutcome.Connect,
-        brokerServiceUrl: this.#io.context.advertisedUrl,
-        ...(this.#io.context.advertisedUrlTls === undefined
-          ? {}
-          : { brokerServiceUrlTls: this.#io.context.advertisedUrlTls }),
-        authoritative: true,
-      },
-    });
+    this.#io.send({ type: "LOOKUP_RESPONSE", body: lookupAnswer(requestId, command.topic, this.#io.context) });
   }
 
   async #openProducer(command: CommandProducer): Promise<void> {
