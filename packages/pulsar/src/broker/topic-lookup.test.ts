@@ -26,7 +26,9 @@ describe("lookupAnswer", () => {
   it("redirects to the owner, connects on the owner, and fails retriably while nobody owns the topic", () => {
     const asked: string[] = [];
     const owners = new Map([[TOPIC, OTHER]]);
+    let owned = false;
     const ownership = {
+      ownsTopic: () => owned,
       ownerUrl: (topic: string) => {
         asked.push(topic);
         return owners.get(topic);
@@ -39,18 +41,20 @@ describe("lookupAnswer", () => {
       brokerServiceUrl: OTHER,
       authoritative: true,
     });
-    expect(lookupAnswer(3n, TOPIC, { ...onSelf, advertisedUrl: OTHER })).toEqual({
+    owned = true;
+    expect(lookupAnswer(3n, TOPIC, onSelf)).toEqual({
       requestId: 3n,
       response: LookupOutcome.Connect,
-      brokerServiceUrl: OTHER,
+      brokerServiceUrl: SELF,
       authoritative: true,
     });
+    owned = false;
     owners.clear();
     expect(lookupAnswer(4n, TOPIC, onSelf)).toMatchObject({
       requestId: 4n,
       response: LookupOutcome.Failed,
       error: ServerError.ServiceNotReady,
     });
-    expect(asked).toEqual([TOPIC, TOPIC, TOPIC]);
+    expect(asked).toEqual([TOPIC, TOPIC]);
   });
 });

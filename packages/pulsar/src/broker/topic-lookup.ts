@@ -8,6 +8,8 @@ import { type CommandLookupTopicResponse, LookupOutcome, ServerError } from "../
 
 /** Which broker owns a topic when several brokers share the topics of one cluster. */
 export interface PulsarTopicOwnership {
+  /** True when this broker owns `topic` (a fully qualified topic or partition name) now. */
+  ownsTopic(topic: string): boolean;
   /**
    * The `pulsar://host:port` of the live broker that owns `topic` (a fully qualified topic or partition name), or
    * undefined while none is known. Every broker with the same live set names the same owner.
@@ -24,7 +26,17 @@ interface OwnUrls {
 
 /** The LOOKUP_RESPONSE for `topic` from the broker described by `self` (see the module comment). */
 export function lookupAnswer(requestId: bigint, topic: string, self: OwnUrls): CommandLookupTopicResponse {
-  const owner = self.topicOwnership === undefined ? self.advertisedUrl : self.topicOwnership.ownerUrl(topic);
+  const ownership = self.topicOwnership;
+  if (ownership === undefined || ownership.ownsTopic(topic)) {
+    return {
+      requestId,
+      response: LookupOutcome.Connect,
+      brokerServiceUrl: self.advertisedUrl,
+      ...(self.advertisedUrlTls === undefined ? {} : { brokerServiceUrlTls: self.advertisedUrlTls }),
+      authoritative: true,
+    };
+  }
+  const owner = ownership.ownerUrl(topic);
   if (owner === undefined) {
     return {
       requestId,
@@ -33,13 +45,5 @@ export function lookupAnswer(requestId: bigint, topic: string, self: OwnUrls): C
       message: `no live broker owns ${topic} now`,
     };
   }
-  if (owner !== self.advertisedUrl)
-    return { requestId, response: LookupOutcome.Redirect, brokerServiceUrl: owner, authoritative: true };
-  return {
-    requestId,
-    response: LookupOutcome.Connect,
-    brokerServiceUrl: owner,
-    ...(self.advertisedUrlTls === undefined ? {} : { brokerServiceUrlTls: self.advertisedUrlTls }),
-    authoritative: true,
-  };
+  return { requestId, response: LookupOutcome.Redirect, brokerServiceUrl: owner, authoritative: true };
 }
