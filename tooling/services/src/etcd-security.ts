@@ -15,9 +15,9 @@ export interface EtcdTlsOptions {
 }
 
 /** The key prefix every Nereus key lives under (`/nereus/clusters/{cluster}/...`). */
-export const NEREUS_KEY_PREFIX = "/nereus/";
+const NEREUS_KEY_PREFIX = "/nereus/";
 /** The user the broker authenticates as, and the role that holds its permission. */
-export const ETCD_BROKER_USER = "nereus";
+const ETCD_BROKER_USER = "nereus";
 
 /** A password that names its purpose, so a leak in a log is recognizable. */
 function newPassword(label: string): string {

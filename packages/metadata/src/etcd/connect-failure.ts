@@ -3,7 +3,9 @@
 // password. Used once, by the store's connect.
 import { MetadataStoreErrors } from "@nereus/core/internal";
 import type { NereusError } from "@nereus/core";
-import type { Etcd3 } from "../load-etcd3.js";
+
+/** An error class of the etcd3 module the store loaded. */
+type ErrorClass = abstract new (...args: never[]) => Error;
 
 /** What the connect attempt was. */
 export interface ConnectAttempt {
@@ -41,7 +43,7 @@ function tlsHint(detail: string): string {
 export function connectFailure(
   error: unknown,
   attempt: ConnectAttempt,
-  etcd: Pick<Etcd3, "EtcdAuthenticationFailedError" | "EtcdPermissionDeniedError">,
+  etcd: { readonly EtcdAuthenticationFailedError: ErrorClass; readonly EtcdPermissionDeniedError: ErrorClass },
 ): NereusError {
   const where = `etcd at ${attempt.endpoints.join(",")}`;
   const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
