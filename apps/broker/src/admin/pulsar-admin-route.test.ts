@@ -24,7 +24,8 @@ import { afterEach, describe, expect, test } from "vitest";
 import { BrokerConfigSchema } from "../config/broker-config.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import { type AdminServer, startAdminServer } from "./admin-server.js";
-import { MAX_PULSAR_ADMIN_BODY_BYTES, pulsarAdminRoutes } from "./pulsar-admin-route.js";
+import { createAdminAuthenticator } from "./admin-auth.js";
+import { MAX_PULSAR_ADMIN_BODY_BYTES, gateWithPulsarTokens, pulsarAdminRoutes } from "./pulsar-admin-route.js";
 
 const CLUSTER = "route-test";
 const closers: Array<() => Promise<void>> = [];
@@ -253,5 +254,22 @@ describe("the /admin/v2 route", () => {
     const allowed = await call(`bearer ${await token("admin")}`);
     expect(allowed.status).toBe(200);
     expect(await allowed.json()).toEqual(["public"]);
+  });
+
+  test("the admin gate leaves /admin/v2 to Pulsar tokens while Pulsar authentication is on, and only then", () => {
+    const gate = createAdminAuthenticator(
+      BrokerConfigSchema.parse({ admin: { auth: { tokens: [{ name: "ops", secret: "0123456789abcdef0123" }] } } }).admin
+        .auth,
+    );
+    const pulsarAuth = { authenticationEnabled: true, tokenSecretKeyFile: "/k" };
+    const on = BrokerConfigSchema.parse({ pulsar: { auth: pulsarAuth } });
+    const off = BrokerConfigSchema.parse({});
+    const withTokens = gateWithPulsarTokens(gate, on);
+    expect(withTokens.isPublic("/admin/v2/tenants")).toBe(true);
+    expect(withTokens.isPublic("/admin/v1/topics")).toBe(false);
+    expect(withTokens.isPublic("/healthz")).toBe(true);
+    expect(gateWithPulsarTokens(gate, off).isPublic("/admin/v2/tenants")).toBe(false);
+    const pulsarOff = BrokerConfigSchema.parse({ pulsar: { enabled: false, auth: pulsarAuth } });
+    expect(gateWithPulsarTokens(gate, pulsarOff).isPublic("/admin/v2/tenants")).toBe(false);
   });
 });

@@ -22,6 +22,7 @@ import {
 import type { BrokerConfig } from "../config/broker-config.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
+import type { AdminAuthenticator } from "./admin-auth.js";
 import type { AdminRoute } from "./admin-server.js";
 
 /** The path prefix of Pulsar's v2 admin API. */
@@ -64,11 +65,27 @@ export function pulsarAdminRoutes(options: PulsarAdminRouteOptions): AdminRoute[
     }));
   return [
     {
-      claims: (path) => path === PULSAR_ADMIN_PREFIX || path.startsWith(`${PULSAR_ADMIN_PREFIX}/`),
+      claims: isPulsarAdminPath,
       handle: (request, response, path) =>
         answer(adminOf(request), pulsar.broker.context.auth, request, response, path, options.logger),
     },
   ];
+}
+
+function isPulsarAdminPath(path: string): boolean {
+  return path === PULSAR_ADMIN_PREFIX || path.startsWith(`${PULSAR_ADMIN_PREFIX}/`);
+}
+
+/**
+ * The admin gate of `config`, with /admin/v2 left to this route while Pulsar authentication is on: its callers
+ * present Pulsar tokens (PulsarAdmin's AuthenticationToken), which the route checks itself (401 / 403).
+ */
+export function gateWithPulsarTokens(authenticator: AdminAuthenticator, config: BrokerConfig): AdminAuthenticator {
+  if (!config.pulsar.enabled || !config.pulsar.auth.authenticationEnabled) return authenticator;
+  return {
+    isPublic: (path) => isPulsarAdminPath(path) || authenticator.isPublic(path),
+    authenticate: (request) => authenticator.authenticate(request),
+  };
 }
 
 /** The host of `pulsar://host:port` (the host the broker advertises to Pulsar clients). */

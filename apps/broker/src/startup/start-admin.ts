@@ -5,6 +5,7 @@
 import type { Registry } from "prom-client";
 import { createAdminAuthenticator } from "../admin/admin-auth.js";
 import { type AdminRoute, type AdminServer, startAdminServer } from "../admin/admin-server.js";
+import { gateWithPulsarTokens } from "../admin/pulsar-admin-route.js";
 import { adminAuthRequired } from "../config/admin-auth-config.js";
 import type { BrokerConfig } from "../config/broker-config.js";
 import type { KafkaListener } from "../listener/kafka-listener.js";
@@ -33,7 +34,7 @@ export async function startAdmin(
   if (!adminAuthRequired(auth) && !LOOPBACK.test(host))
     security.logger?.warn("the admin API is open to every client that reaches it: configure admin.auth", { host });
   const admin = await startAdminServer({
-    authenticator: createAdminAuthenticator(auth),
+    authenticator: gateWithPulsarTokens(createAdminAuthenticator(auth), config),
     ...(security.tls === undefined ? {} : { tls: security.tls }),
     host: config.admin.host,
     port: config.admin.port,
