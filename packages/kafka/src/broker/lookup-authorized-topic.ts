@@ -9,7 +9,7 @@ import type { BrokerServices } from "./broker-services.js";
 import { type TopicLookup, type TopicReference, lookupTopic } from "./lookup-topic.js";
 
 /** The lookup outcome of a topic the request may not use. */
-export const TOPIC_DENIED: TopicLookup = Object.freeze({
+const TOPIC_DENIED: TopicLookup = Object.freeze({
   kind: "failed",
   errorCode: KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED,
 });

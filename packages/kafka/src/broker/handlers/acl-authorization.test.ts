@@ -265,6 +265,29 @@ describe("authorization of the admin APIs", () => {
   });
 });
 
+describe("authorization of the SCRAM credential APIs", () => {
+  test("describing needs DESCRIBE and altering ALTER on the cluster; a denied change stores nothing", async () => {
+    const upsertion = {
+      name: "carol",
+      mechanism: 2,
+      iterations: 4096,
+      salt: utf8("salt-of-carol"),
+      saltedPassword: new Uint8Array(64).fill(7),
+    };
+    const denied = await alice.request(51, 0, { deletions: [], upsertions: [upsertion] });
+    expect(denied.results).toEqual([
+      { user: "carol", errorCode: CLUSTER_DENIED, errorMessage: expect.any(String) as string },
+    ]);
+    expect((await alice.request(50, 0, { users: null })).errorCode).toBe(CLUSTER_DENIED);
+    const described = await admin.request(50, 0, { users: [{ name: "carol" }] });
+    expect(described.results[0]?.credentialInfos).toEqual([]);
+    expect((await admin.request(51, 0, { deletions: [], upsertions: [upsertion] })).results[0]?.errorCode).toBe(0);
+    await allow(grant(ResourceType.CLUSTER, "kafka-cluster", AclOperation.DESCRIBE));
+    const listed = await alice.request(50, 0, { users: [{ name: "carol" }] });
+    expect(listed.results[0]?.credentialInfos).toEqual([{ mechanism: 2, iterations: 4096 }]);
+  });
+});
+
 describe("authorization of the group APIs", () => {
   test("group APIs answer GROUP_AUTHORIZATION_FAILED without READ/DESCRIBE/DELETE on the group", async () => {
     const find = await alice.request(10, 4, { key: "", keyType: 0, coordinatorKeys: ["g1"] });

@@ -1,11 +1,11 @@
 // ACL checks of the SCRAM credential APIs, as a layer over their handlers (installed with the group checks when
 // authorization is on): DescribeUserScramCredentials needs DESCRIBE on the cluster, AlterUserScramCredentials ALTER
 // on the cluster; a denied request answers CLUSTER_AUTHORIZATION_FAILED (per user for Alter) and changes nothing.
-import { errorResponseBody } from "../../broker/error-response.js";
-import type { KafkaApiHandlers } from "../../broker/kafka-api-handler.js";
-import { KafkaErrorCode } from "../../protocol/error-codes.js";
-import { AclOperation, CLUSTER_RESOURCE } from "./acl-types.js";
-import type { KafkaAuthorizer } from "./kafka-authorizer.js";
+import { errorResponseBody } from "./error-response.js";
+import type { KafkaApiHandlers } from "./kafka-api-handler.js";
+import { KafkaErrorCode } from "../protocol/error-codes.js";
+import { AclOperation, CLUSTER_RESOURCE } from "../security/acl/acl-types.js";
+import type { KafkaAuthorizer } from "../security/acl/kafka-authorizer.js";
 
 const DENIED_MESSAGE = "Authorization failed.";
 

@@ -7,9 +7,9 @@
 // the group and READ on each topic. A denied group answers GROUP_AUTHORIZATION_FAILED. Requests that change state
 // reach the coordinator stripped of what was denied; read-only answers are filtered afterwards.
 import { ErrorCode, NereusError } from "@nereus/core";
-import { errorResponseBody } from "../broker/error-response.js";
-import type { ApiRequest, KafkaApiHandler, KafkaApiHandlers, RequestContext } from "../broker/kafka-api-handler.js";
-import { NO_RESPONSE } from "../broker/kafka-api-handler.js";
+import { errorResponseBody } from "./error-response.js";
+import type { ApiRequest, KafkaApiHandler, KafkaApiHandlers, RequestContext } from "./kafka-api-handler.js";
+import { NO_RESPONSE } from "./kafka-api-handler.js";
 import { CoordinatorKeyType } from "../protocol/apis/find-coordinator/find-coordinator-request.js";
 import { KafkaErrorCode } from "../protocol/error-codes.js";
 import type { ResponseBody, SupportedApiKey } from "../protocol/supported-apis.js";
