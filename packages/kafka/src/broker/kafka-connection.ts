@@ -167,6 +167,7 @@ export class BrokerConnection implements KafkaConnection {
 
   #dispatch(frame: Uint8Array): Promise<readonly Uint8Array[] | undefined> {
     const environment = this.#environment;
+    if (this.#sasl?.expectsRawToken === true) return this.#rawSaslToken(this.#sasl, frame);
     const receivedAtMillis = environment.clock();
     let decoded: DecodedRequest;
     try {
@@ -243,13 +244,25 @@ export class BrokerConnection implements KafkaConnection {
         return Promise.reject(closing(`connection ${String(this.id)}: ${gate.reason}`));
       case "handshake":
         if (request.apiKey !== 17) throw new TypeError("handshake gate for another API");
-        return Promise.resolve(this.#saslAnswer(request, sasl.handshake(request.body.mechanism)));
+        return Promise.resolve(this.#saslAnswer(request, sasl.handshake(request.body.mechanism, request.apiVersion)));
       case "authenticate":
         if (request.apiKey !== 36) throw new TypeError("authenticate gate for another API");
         return sasl
           .authenticate(request.body.authBytes, this.#environment.clock, this.#signal)
           .then((answer) => this.#saslAnswer(request, answer));
     }
+  }
+
+  /** A raw SASL token after a v0 handshake: answered with the raw server token; a failure closes unanswered. */
+  #rawSaslToken(sasl: SaslAuthenticator, frame: Uint8Array): Promise<readonly Uint8Array[]> {
+    return sasl.authenticateRaw(frame, this.#environment.clock, this.#signal).then((token) => {
+      if (token === undefined) throw closing(`connection ${String(this.id)}: SASL authentication failed`);
+      const principal = sasl.principal;
+      if (principal !== undefined) this.principal = principal;
+      const size = new Uint8Array(4);
+      new DataView(size.buffer).setInt32(0, token.length);
+      return [size, token];
+    });
   }
 
   #saslAnswer(request: KafkaRequest, answer: SaslAnswer<unknown>): readonly Uint8Array[] {

@@ -157,9 +157,9 @@ export const SUPPORTED_APIS = {
   30: supported(CreateAclsRequest, CreateAclsResponse, 1, 3),
   29: supported(DescribeAclsRequest, DescribeAclsResponse, 1, 3),
   31: supported(DeleteAclsRequest, DeleteAclsResponse, 1, 3),
-  // SASL (security/sasl/): v0 handshakes (raw tokens without SaslAuthenticate framing) are not served; librdkafka 2.x
-  // and Java send v1. SaslAuthenticate v1 adds the session lifetime, v2 is flexible.
-  17: supported(SaslHandshakeRequest, SaslHandshakeResponse, 1, 1),
+  // SASL (security/sasl/): after a v0 handshake the tokens travel raw (librdkafka only uses SASL once v0 is
+  // advertised, then sends v1 like Java). SaslAuthenticate v1 adds the session lifetime, v2 is flexible.
+  17: supported(SaslHandshakeRequest, SaslHandshakeResponse, 0, 1),
   36: supported(SaslAuthenticateRequest, SaslAuthenticateResponse, 0, 2),
   // SCRAM credential admin (kafka-configs --alter --add-config 'SCRAM-SHA-512=[...]', Admin.alterUserScramCredentials).
   50: supported(DescribeUserScramCredentialsRequest, DescribeUserScramCredentialsResponse, 0, 0),

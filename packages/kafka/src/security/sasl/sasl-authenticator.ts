@@ -1,6 +1,8 @@
 // The SASL state machine of one connection on a SASL listener, as Kafka's server runs it. Before authentication a
-// connection may send ApiVersions and SaslHandshake (v1: the tokens follow in SaslAuthenticate requests); after the
-// handshake only SaslAuthenticate, one at a time; anything else closes the connection and never reaches a handler.
+// connection may send ApiVersions and SaslHandshake; after a v1 handshake only SaslAuthenticate requests, one at a
+// time, carry the tokens; after a v0 handshake (librdkafka's fallback, old clients) the next frames are the raw
+// tokens themselves, answered with raw size-prefixed tokens, and a failure closes without an answer. Anything else
+// closes the connection and never reaches a handler.
 // A failed exchange is answered (SASL_AUTHENTICATION_FAILED with the mechanism's message, or UNSUPPORTED_SASL_MECHANISM)
 // and then the connection closes. Once authenticated every API is served until the session lifetime
 // (reauthenticationMs) passes: then a SaslHandshake starts a re-authentication with the same mechanism and the same
@@ -55,6 +57,8 @@ interface Exchanging {
   readonly exchange: SaslExchange;
   /** The session being renewed, during a re-authentication. */
   readonly previous: Authenticated | undefined;
+  /** After a v0 handshake: frames are raw SASL tokens. */
+  readonly raw: boolean;
   busy: boolean;
 }
 
@@ -99,6 +103,11 @@ export class SaslAuthenticator {
     return undefined;
   }
 
+  /** True when the next frame is a raw SASL token (after a v0 handshake), not a Kafka request. */
+  get expectsRawToken(): boolean {
+    return this.#state.kind === "exchanging" && this.#state.raw;
+  }
+
   /** How a request of `apiKey` arriving at `now` is handled. */
   gate(apiKey: number, now: number): SaslGate {
     const state = this.#state;
@@ -123,7 +132,7 @@ export class SaslAuthenticator {
   }
 
   /** Answers a SaslHandshake (the gate said "handshake"). */
-  handshake(mechanism: string): SaslAnswer<SaslHandshakeResponse> {
+  handshake(mechanism: string, apiVersion: number): SaslAnswer<SaslHandshakeResponse> {
     const { settings } = this.#environment;
     const mechanisms = [...settings.mechanisms];
     const state = this.#state;
@@ -140,7 +149,7 @@ export class SaslAuthenticator {
             `SASL mechanism '${mechanism}' requested by client is not supported for re-authentication of mechanism '${previous.mechanism}'`,
           )
         : this.#exchangeOf(mechanism);
-    this.#state = { kind: "exchanging", exchange, previous, busy: false };
+    this.#state = { kind: "exchanging", exchange, previous, raw: apiVersion === 0, busy: false };
     return { body: { errorCode: KafkaErrorCode.NONE, mechanisms }, closeAfter: false };
   }
 
@@ -182,6 +191,20 @@ export class SaslAuthenticator {
     if (this.#state !== state)
       return { body: authenticateError(KafkaErrorCode.ILLEGAL_SASL_STATE, null), closeAfter: true };
     return this.#answer(state, step, now());
+  }
+
+  /**
+   * Evaluates a raw token (the state expects one); resolves with the server's raw token, or undefined when the
+   * exchange failed (the connection closes without an answer, as Kafka does on this path).
+   */
+  async authenticateRaw(token: Uint8Array, now: () => number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+    const state = this.#state;
+    if (state.kind !== "exchanging" || state.busy) {
+      this.#state = { kind: "failed" };
+      return undefined;
+    }
+    const answer = await this.authenticate(token, now, signal);
+    return answer.body.errorCode === KafkaErrorCode.NONE ? answer.body.authBytes : undefined;
   }
 
   #answer(state: Exchanging, step: SaslStep, now: number): SaslAnswer<SaslAuthenticateResponse> {

@@ -2,6 +2,7 @@ import { ErrorCode, NereusError } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
 import { BrokerHarness, type TestClient } from "../../../test/broker-harness.js";
 import { plainLogin, saslClient, scramLogin, upsertion } from "../../../test/sasl-harness.js";
+import { ScramTestClient } from "../../../test/scram-client.js";
 import type { KafkaApiHandlers, RequestContext } from "../../broker/kafka-api-handler.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
 import type { KafkaSaslOptions } from "./sasl-options.js";
@@ -78,7 +79,7 @@ describe("SASL connections", () => {
     spiedBroker();
     const versions = await saslClient(harness!).request(18, 3, { clientSoftwareName: "t", clientSoftwareVersion: "1" });
     expect(versions.apiKeys.filter((api) => api.apiKey === 17 || api.apiKey === 36)).toEqual([
-      { apiKey: 17, minVersion: 1, maxVersion: 1 },
+      { apiKey: 17, minVersion: 0, maxVersion: 1 },
       { apiKey: 36, minVersion: 0, maxVersion: 2 },
     ]);
   });
@@ -215,6 +216,32 @@ describe("SASL connections", () => {
       errorCode: KafkaErrorCode.ILLEGAL_SASL_STATE,
       mechanisms: [],
     });
+  });
+
+  test("after a v0 handshake the tokens travel raw; a failed raw exchange closes without an answer", async () => {
+    const seen = spiedBroker();
+    await createScramUser("alice", 2, "alice-pw");
+    const raw = async (client: TestClient, token: string): Promise<string | undefined> => {
+      const response = await client.connection.handleFrame(new TextEncoder().encode(token));
+      if (response === undefined) return undefined;
+      expect(new DataView(response.buffer, response.byteOffset).getInt32(0)).toBe(response.length - 4);
+      return new TextDecoder().decode(response.subarray(4));
+    };
+    const client = saslClient(harness!);
+    expect((await client.request(17, 0, { mechanism: "SCRAM-SHA-512" })).errorCode).toBe(0);
+    const scram = new ScramTestClient("sha512", "alice", "alice-pw");
+    const serverFirst = await raw(client, scram.first());
+    expect(await raw(client, scram.final(serverFirst ?? ""))).toBe(scram.expectedServerFinal);
+    await client.request(12, 4, heartbeatBody);
+    expect(seen.map((context) => context.principal.name)).toEqual(["alice"]);
+
+    const wrong = saslClient(harness!);
+    await wrong.request(17, 0, { mechanism: "SCRAM-SHA-512" });
+    const intruder = new ScramTestClient("sha512", "alice", "guess");
+    const first = await raw(wrong, intruder.first());
+    await expectClosing(raw(wrong, intruder.final(first ?? "")));
+    await expectClosing(wrong.request(12, 4, heartbeatBody));
+    expect(seen).toHaveLength(1);
   });
 
   test("a SASL listener on a broker without SASL settings refuses every mechanism", async () => {

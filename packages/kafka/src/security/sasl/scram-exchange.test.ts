@@ -108,6 +108,22 @@ describe("ScramExchange", () => {
     }
   });
 
+  test("librdkafka before 2.6.1 repeats its client nonce in front of the server's: accepted, any other prefix is not", async () => {
+    const credential = credentialFromPassword(SHA512, "pw", 4096);
+    const librdkafka = new ScramTestClient("sha512", "bob", "pw", "cn0nce", "cn0nce");
+    const exchange = exchangeFor(SHA512, { bob: credential });
+    const serverFirst = text(await exchange.evaluate(utf8(librdkafka.first())));
+    const final = await exchange.evaluate(utf8(librdkafka.final(serverFirst)));
+    expect(final.kind).toBe("complete");
+    expect(text(final)).toBe(librdkafka.expectedServerFinal);
+    for (const prefix of ["cn0ncecn0nce", "x", "cn0nc"]) {
+      const other = exchangeFor(SHA512, { bob: credential });
+      const client = new ScramTestClient("sha512", "bob", "pw", "cn0nce", prefix);
+      const first = text(await other.evaluate(utf8(client.first())));
+      expect((await other.evaluate(utf8(client.final(first)))).kind, prefix).toBe("failed");
+    }
+  });
+
   test("malformed messages, channel binding, a foreign authorization id and delegation tokens are refused", async () => {
     const credential = credentialFromPassword(SHA256, "pw", 4096);
     const refused = [

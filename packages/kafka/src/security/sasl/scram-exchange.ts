@@ -1,7 +1,9 @@
 // The server side of a SCRAM-SHA-256 / SCRAM-SHA-512 exchange (RFC 5802 §5) as Kafka runs it: client-first →
 // server-first (the client's nonce followed by a random server nonce, the credential's salt and iterations),
 // client-final → server-final (`v=` server signature) once the proof matches. The proof check recomputes StoredKey
-// from ClientSignature XOR ClientProof and compares it in constant time. A user without a credential of this
+// from ClientSignature XOR ClientProof and compares it in constant time. The client-final nonce must be the
+// server-first nonce; librdkafka before 2.6.1 sends its client nonce once more in front of it, which is accepted as
+// Kafka 3.8.1-3.9 accept it (the server's fresh nonce is still echoed and covered by the proof). A user without a credential of this
 // mechanism gets a server-first with a salt derived from a per-process secret and fails at the proof, so the
 // exchange does not tell which users exist. Failures carry Kafka's generic client message.
 import { randomBytes, timingSafeEqual } from "node:crypto";
@@ -96,7 +98,9 @@ export class ScramExchange implements SaslExchange {
   #final(state: AwaitingFinal, token: Uint8Array): SaslStep {
     const final = parseClientFinal(token);
     const userName = state.first.userName;
-    if (!constantTimeEqual(encoder.encode(final.nonce), encoder.encode(state.nonce))) {
+    const echoed = encoder.encode(final.nonce);
+    const duplicated = encoder.encode(state.first.clientNonce + state.nonce);
+    if (!constantTimeEqual(echoed, encoder.encode(state.nonce)) && !constantTimeEqual(echoed, duplicated)) {
       return this.#fail("nonce of the client-final message differs from the server-first nonce", userName);
     }
     if (!constantTimeEqual(final.channelBinding, encoder.encode(state.first.gs2Header))) {
