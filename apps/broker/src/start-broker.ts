@@ -111,7 +111,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
     const { broker, coordinator } = services;
     target.openConnection = (peer, transport) => broker.openConnection(peer, transport);
     const pulsar = config.pulsar.enabled
-      ? await startPulsar(config, storage, logger, metrics, undo, listenerTls.pulsar)
+      ? await startPulsar(config, storage, logger, metrics, undo, listenerTls.pulsar, cluster?.ownership)
       : undefined;
     if (cluster !== undefined) {
       cluster.ownership.setReleaseListener({

@@ -1,13 +1,14 @@
-// Ownership of Kafka partitions and consumer groups among the live brokers. The owner of each resource is chosen by
-// rendezvous hashing over the live set (rendezvous-owner.ts), so every broker answers Metadata and FindCoordinator
-// alike; the owner claims a resource when a request for it arrives, with a put-if-absent of a claim key bound to its
-// lease, and only then serves it. A partition claim also takes the partition stream's append session with a new
-// epoch, so appends still in flight at a previous holder fail in the storage core (fenced, never merged). When the
-// live set changes, a holder whose resource now belongs to another broker forgets it, then deletes the claim key; a
-// holder whose lease may have lapsed forgets everything. Two brokers never hold one resource at once: a claim key
-// exists for as long as its holder believes it holds the resource, and a claim succeeds only once that key is gone.
-// A broker that stops gracefully drains first: it names the other live brokers as owners, refuses claims, and
-// forgets and deletes every claim it holds, so the others take over as soon as its registration goes.
+// Ownership of Kafka partitions and consumer groups among the live brokers, and of Pulsar topics for LOOKUP. The
+// owner of each resource is chosen by rendezvous hashing over the live set (rendezvous-owner.ts), so every broker
+// answers Metadata, FindCoordinator and LOOKUP alike; the owner claims a partition or group when a request for it
+// arrives, with a put-if-absent of a claim key bound to its lease, and only then serves it. A partition claim also
+// takes the partition stream's append session with a new epoch, so appends still in flight at a previous holder
+// fail in the storage core (fenced, never merged). When the live set changes, a holder whose resource now belongs
+// to another broker forgets it, then deletes the claim key; a holder whose lease may have lapsed forgets
+// everything. Two brokers never hold one resource at once: a claim key exists for as long as its holder believes it
+// holds the resource, and a claim succeeds only once that key is gone. A broker that stops gracefully drains first:
+// it names the other live brokers as owners, refuses claims, and forgets and deletes every claim it holds, so the
+// others take over as soon as its registration goes.
 import { ErrorCode, type MetadataStore, NereusError, type StreamStore, streamIdFromName } from "@nereus/core";
 import {
   type BrokerEndpoint,
@@ -16,6 +17,7 @@ import {
   type PartitionOwnership,
   partitionStreamName,
 } from "@nereus/kafka";
+import type { PulsarTopicOwnership } from "@nereus/pulsar";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerMembership } from "./broker-membership.js";
 import type { BrokerRecord } from "./broker-record.js";
@@ -60,7 +62,7 @@ function endpointOf(record: BrokerRecord): BrokerEndpoint {
 }
 
 /** See the module comment. Implements the Kafka broker's partition and group ownership. */
-export class ClusterOwnership implements PartitionOwnership, GroupOwnership {
+export class ClusterOwnership implements PartitionOwnership, GroupOwnership, PulsarTopicOwnership {
   readonly #options: ClusterOwnershipOptions;
   readonly #held = new Map<string, Held>();
   readonly #claims = new Map<string, Promise<boolean>>();
@@ -68,6 +70,7 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership {
   readonly #owners = new Map<string, number | undefined>();
   #nodeIds: readonly number[] = [];
   #endpoints = new Map<number, BrokerEndpoint>();
+  #pulsarUrls = new Map<number, string>();
   #listener: OwnershipReleaseListener | undefined;
   #draining = false;
 
@@ -120,6 +123,21 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership {
   }
 
   /**
+   * The Pulsar URL of the broker that owns Pulsar topic (or partition) `topic`, chosen by the same rule as Kafka
+   * partitions (one owner per stream); undefined while no broker is live or the owner serves no Pulsar clients.
+   */
+  ownsTopic(topic: string): boolean {
+    const { membership } = this.#options;
+    return !this.#draining && membership.registered() && this.#ownerOfName(`pulsar:${topic}`) === membership.selfId;
+  }
+
+  ownerUrl(topic: string): string | undefined {
+    const owner = this.#ownerOfName(`pulsar:${topic}`);
+    // This broker while it does not own the topic (its lease may have lapsed): nobody known yet.
+    return owner === undefined || owner === this.#options.membership.selfId ? undefined : this.#pulsarUrls.get(owner);
+  }
+
+  /**
    * Hands everything over before the broker leaves: from now on the owners named are among the other live brokers,
    * claims fail (requests get NOT_LEADER_OR_FOLLOWER or NOT_COORDINATOR and clients move on), and every held
    * resource is forgotten at once and its claim key deleted. Irreversible; resolves when the deletes are done.
@@ -131,7 +149,10 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership {
   }
 
   #ownerOf(resource: Resource): number | undefined {
-    const name = resourceName(resource);
+    return this.#ownerOfName(resourceName(resource));
+  }
+
+  #ownerOfName(name: string): number | undefined {
     if (this.#owners.has(name)) return this.#owners.get(name);
     const selfId = this.#options.membership.selfId;
     const candidates = this.#draining ? this.#nodeIds.filter((nodeId) => nodeId !== selfId) : this.#nodeIds;
@@ -221,6 +242,13 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership {
     const live = this.#options.membership.live;
     this.#nodeIds = live.map((record) => record.nodeId);
     this.#endpoints = new Map(live.map((record) => [record.nodeId, endpointOf(record)]));
+    this.#pulsarUrls = new Map(
+      live.flatMap((record) =>
+        record.pulsar === undefined
+          ? []
+          : [[record.nodeId, `pulsar://${record.pulsar.host}:${String(record.pulsar.port)}`]],
+      ),
+    );
     this.#owners.clear();
     for (const held of [...this.#held.values()]) {
       if (!this.#isMine(held.resource)) void this.#release(held);

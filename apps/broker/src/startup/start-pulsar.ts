@@ -5,7 +5,7 @@
 // families are registered on the broker's metrics registry. With `pulsar.tls` a TLS listener serves pulsar+ssl://
 // clients too (LOOKUP names it as brokerServiceUrlTls), next to the plaintext one unless `pulsar.tls.plaintext` is
 // false; the two behave as one listener at shutdown.
-import { type PulsarBroker, createPulsarBroker } from "@nereus/pulsar";
+import { type PulsarBroker, type PulsarTopicOwnership, createPulsarBroker } from "@nereus/pulsar";
 import type { Registry } from "prom-client";
 import { FRAME_PADDING_BYTES } from "@nereus/pulsar/protocol";
 import type { BrokerConfig } from "../config/broker-config.js";
@@ -36,6 +36,7 @@ export async function startPulsar(
   metrics: Registry,
   undo: StartupUndo,
   tls?: TlsMaterial,
+  topicOwnership?: PulsarTopicOwnership,
 ): Promise<PulsarServices> {
   const settings = config.pulsar;
   const auth = await loadPulsarAuth(settings.auth);
@@ -85,6 +86,7 @@ export async function startPulsar(
     },
     producerNamePrefix: `${config.cluster}-${String(config.nodeId)}`,
     ...(auth === undefined ? {} : { auth }),
+    ...(topicOwnership === undefined ? {} : { topicOwnership }),
     onError: (error) => logger.debug("Pulsar connection error", { error }),
   });
   undo.push(() => broker.close());
