@@ -148,7 +148,8 @@ describe("authorization of the data APIs", () => {
     expect((await alice.request(3, 12, named("orders"))).topics[0]?.errorCode).toBe(TOPIC_DENIED);
     await allow(grant(ResourceType.TOPIC, "*", AclOperation.DESCRIBE));
     expect((await alice.request(3, 12, named("orders"))).topics[0]?.errorCode).toBe(0);
-    expect((await alice.request(3, 12, named("fresh"))).topics[0]?.errorCode).toBe(
+    expect((await alice.request(3, 12, named("fresh"))).topics[0]?.errorCode).toBe(TOPIC_DENIED);
+    expect((await alice.request(3, 12, named("fresh", false))).topics[0]?.errorCode).toBe(
       KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
     );
     await allow(grant(ResourceType.CLUSTER, "kafka-cluster", AclOperation.CREATE));

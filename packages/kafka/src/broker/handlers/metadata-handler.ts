@@ -7,7 +7,8 @@
 // `maxTopicsPerMetadataRequest` are answered POLICY_VIOLATION unresolved; auto-creations refused by the broker's
 // token bucket or partition limit are logged once per request. With authorization on, a listing of every topic leaves
 // out the topics the client may not DESCRIBE, a named topic it may not DESCRIBE is TOPIC_AUTHORIZATION_FAILED, and
-// auto-creation also needs CREATE on the cluster or on the topic.
+// auto-creation also needs CREATE on the cluster or on the topic (an absent topic it may not create is
+// TOPIC_AUTHORIZATION_FAILED).
 import { ZERO_UUID } from "../../protocol/primitives/uuid.js";
 import {
   AUTHORIZED_OPERATIONS_OMITTED,
@@ -35,9 +36,9 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
       const all = body.topics === null || (apiVersion === 0 && body.topics.length === 0);
       const autoCreate = services.settings.autoCreateTopics && (apiVersion < 4 || body.allowAutoTopicCreation);
       const access = await services.authorizer.access(context);
-      const clusterCreate = autoCreate && access.permits(AclOperation.CREATE, CLUSTER_RESOURCE);
       const mayCreate = (name: string): boolean =>
-        autoCreate && (clusterCreate || access.permits(AclOperation.CREATE, topicResource(name)));
+        access.permits(AclOperation.CREATE, CLUSTER_RESOURCE) ||
+        access.allows(AclOperation.CREATE, topicResource(name));
       let topics: MetadataResponseTopic[];
       if (all) {
         try {
@@ -58,7 +59,8 @@ export function createMetadataHandler(services: BrokerServices): KafkaApiHandler
           if (requested.name !== null) {
             if (!access.allows(AclOperation.DESCRIBE, topicResource(requested.name)))
               return failedTopic(requested.name, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
-            return resolveMetadataTopic(services, requested.name, mayCreate(requested.name), refusals, context.signal);
+            const name = requested.name;
+            return resolveMetadataTopic(services, name, autoCreate, () => mayCreate(name), refusals, context.signal);
           }
           if (requested.topicId === ZERO_UUID) return failedTopic(noName, KafkaErrorCode.INVALID_REQUEST);
           try {

@@ -1,5 +1,6 @@
-// One topic name of a Metadata (3) request: looked up, and auto-created when absent and the request allows it. An
-// invalid name is INVALID_TOPIC_EXCEPTION; an auto-creation that finds the broker's token bucket empty is answered
+// One topic name of a Metadata (3) request: looked up, and auto-created when absent and the request allows it (and,
+// with authorization on, the client may CREATE it: otherwise the absent topic is TOPIC_AUTHORIZATION_FAILED, as
+// Kafka answers). An invalid name is INVALID_TOPIC_EXCEPTION; an auto-creation that finds the broker's token bucket empty is answered
 // LEADER_NOT_AVAILABLE (the client retries), one above the broker's partition limit POLICY_VIOLATION; both are
 // counted in the request's refusals. An absent name leaves nothing behind. Lookup failures answer
 // LEADER_NOT_AVAILABLE; nothing here throws.
@@ -20,6 +21,7 @@ export async function resolveMetadataTopic(
   services: BrokerServices,
   name: string,
   autoCreate: boolean,
+  mayCreate: () => boolean,
   refusals: Refusals,
   signal: AbortSignal,
 ): Promise<MetadataResponseTopic> {
@@ -28,6 +30,7 @@ export async function resolveMetadataTopic(
     const existing = await services.registry.lookup(name, signal);
     if (existing !== undefined) return describedTopic(services, existing);
     if (!autoCreate) return failedTopic(name, KafkaErrorCode.UNKNOWN_TOPIC_OR_PARTITION);
+    if (!mayCreate()) return failedTopic(name, KafkaErrorCode.TOPIC_AUTHORIZATION_FAILED);
     if (!services.autoCreations.tryTake()) {
       refusals.paced += 1;
       return failedTopic(name, KafkaErrorCode.LEADER_NOT_AVAILABLE);
