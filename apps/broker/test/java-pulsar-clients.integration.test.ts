@@ -7,6 +7,8 @@
 // consumer-group scenarios use 3,000 (Shared, Key_Shared) and 2,000 (Failover) unbatched messages, seeks 120, the
 // redelivery scenarios 100, 100 and 50. Where Apache Pulsar 4.2.4 itself decides what the client sees (seek landings,
 // redelivery counts) the expectations are what a standalone Apache Pulsar gave the same driver.
+// With NEREUS_PULSAR_CONTROL_URL and NEREUS_PULSAR_CONTROL_ADMIN_PORT set (tooling/pulsar-baseline `pnpm control`),
+// the same scenarios run against that broker instead, with the etcd + s3proxy counts: Apache Pulsar as the control.
 import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type InProcessBroker, type StorageKind, startInProcess, testConfig } from "./support/broker-fixture.js";
@@ -36,7 +38,18 @@ interface Target {
   readonly adminPort: number;
 }
 
-async function startBroker(kind: StorageKind): Promise<Target> {
+/** A broker started elsewhere (the Apache Pulsar control), when the environment names one. */
+const control: Target | undefined = process.env["NEREUS_PULSAR_CONTROL_URL"]
+  ? {
+      url: process.env["NEREUS_PULSAR_CONTROL_URL"],
+      adminPort: Number(process.env["NEREUS_PULSAR_CONTROL_ADMIN_PORT"]),
+    }
+  : undefined;
+
+type TargetKind = StorageKind | "control";
+
+async function startBroker(kind: TargetKind): Promise<Target> {
+  if (kind === "control") return control!;
   const broker = await startInProcess(testConfig(kind, { overrides: { pulsar: { enabled: true, port: 0 } } }));
   running.push(broker);
   return { url: `pulsar://127.0.0.1:${String(broker.broker.pulsarPort)}`, adminPort: broker.broker.adminPort! };
@@ -116,7 +129,9 @@ function countBy<T>(items: readonly T[], keyOf: (item: T) => string | number): M
   return counts;
 }
 
-describe.each<StorageKind>(["embedded", "cluster"])("Java pulsar-client 4.2.4 on the %s storage", (kind) => {
+const KINDS: TargetKind[] = control === undefined ? ["embedded", "cluster"] : ["control"];
+
+describe.each<TargetKind>(KINDS)("Java pulsar-client 4.2.4 on the %s storage", (kind) => {
   const batched = kind === "embedded" ? 100_000 : 10_000;
   const unbatched = 2_000;
 
