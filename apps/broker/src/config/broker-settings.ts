@@ -165,6 +165,13 @@ export const BROKER_SETTINGS: readonly BrokerSetting[] = [
     help: "admin HTTP port with /healthz and /metrics (default 9644)",
   },
   {
+    flag: "admin-token-secret",
+    env: "NEREUS_ADMIN_TOKEN_SECRET",
+    path: ["admin", "auth", "tokenSecret"],
+    type: "string",
+    help: "bearer token the admin API demands (principal admin; prefer the variable; never printed or logged)",
+  },
+  {
     flag: "admin",
     env: "NEREUS_ADMIN_ENABLED",
     path: ["admin", "enabled"],

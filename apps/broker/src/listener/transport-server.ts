@@ -49,10 +49,11 @@ export function createTransportServer(
     return server;
   }
   const failures = new RateLimitedLog(10_000);
+  // Half-open only once the handshake is done: a client that stops sending mid-handshake is closed at once.
   const server = tls.createServer({
     ...SOCKET_OPTIONS,
     ...material.serverOptions,
-    allowHalfOpen,
+    allowHalfOpen: false,
     handshakeTimeout: options.handshakeTimeoutMs ?? 10_000,
   });
   const refuse = (socket: net.Socket, reason: string, peer: string | undefined): void => {
@@ -73,6 +74,7 @@ export function createTransportServer(
       refuse(socket, `client certificate not trusted: ${String(socket.authorizationError)}`, socket.remoteAddress);
       return;
     }
+    if (allowHalfOpen) socket.allowHalfOpen = true;
     const subject = verifiedPeerSubject(socket);
     onSocket(socket, subject === undefined ? {} : { peerCertificateSubject: subject });
   });
