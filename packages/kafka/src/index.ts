@@ -52,6 +52,7 @@ export type { KafkaAuthorizationOptions } from "./security/acl/kafka-authorizer.
 export {
   type ConnectionTransport,
   PLAINTEXT_TRANSPORT,
+  certificatePrincipal,
   SECURITY_PROTOCOLS,
   type SecurityProtocol,
   requiresSasl,
