@@ -2,6 +2,7 @@
 // with <mechanism> (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512) as <user>/<password> on a SASL_PLAINTEXT or SASL_SSL
 // (<caFile>, PEM, or "-") listener. Compiled with javac at test time against the harness's "kafka" Maven set.
 //   produce <auth...> <topic> <count>                 prints "ACK <key> <offset>" per acknowledged record
+//   produce-slowly <auth...> <topic> <count> <pauseMs>  one record at a time, each acknowledged before a pause
 //   consume <auth...> <topic> <count>                 reads partition 0 from the start; prints "REC <key> <value>"
 //   alter <auth...> <user> <mechanism> <password> <iterations>   creates or replaces a SCRAM credential; "ALTERED"
 //   delete <auth...> <user> <mechanism>               deletes a SCRAM credential; "DELETED"
@@ -37,6 +38,7 @@ public final class JavaKafkaSasl {
     try {
       switch (args[0]) {
         case "produce" -> produce(auth, rest[0], Integer.parseInt(rest[1]));
+        case "produce-slowly" -> produceSlowly(auth, rest[0], Integer.parseInt(rest[1]), Long.parseLong(rest[2]));
         case "consume" -> consume(auth, rest[0], Integer.parseInt(rest[1]));
         case "alter" -> alter(auth, rest[0], rest[1], rest[2], Integer.parseInt(rest[3]));
         case "delete" -> delete(auth, rest[0], rest[1]);
@@ -89,6 +91,22 @@ public final class JavaKafkaSasl {
         sends.add(producer.send(new ProducerRecord<>(topic, 0, "sasl-" + index, "value-" + index)));
       for (int index = 0; index < count; index++)
         System.out.println("ACK sasl-" + index + " " + sends.get(index).get().offset());
+    }
+  }
+
+  static void produceSlowly(Properties auth, String topic, int count, long pauseMs) throws Exception {
+    Properties properties = new Properties();
+    properties.putAll(auth);
+    properties.put("key.serializer", StringSerializer.class.getName());
+    properties.put("value.serializer", StringSerializer.class.getName());
+    properties.put("max.block.ms", "20000");
+    properties.put("delivery.timeout.ms", "30000");
+    try (KafkaProducer<String, String> producer = new KafkaProducer<>(properties)) {
+      for (int index = 0; index < count; index++) {
+        RecordMetadata metadata = producer.send(new ProducerRecord<>(topic, 0, "slow-" + index, "v")).get();
+        System.out.println("ACK slow-" + index + " " + metadata.offset());
+        Thread.sleep(pauseMs);
+      }
     }
   }
 
