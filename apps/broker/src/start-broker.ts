@@ -121,6 +121,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
       await cluster.join({
         nodeId: config.nodeId,
         kafka: advertised.primary,
+        kafkaListeners: Object.fromEntries(listener.advertised),
         ...(pulsar === undefined
           ? {}
           : {

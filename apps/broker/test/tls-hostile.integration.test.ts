@@ -203,7 +203,12 @@ describe("hostile TLS clients", () => {
       socket.write(
         encodeRequest(
           { apiKey: 3, apiVersion: 12, correlationId: 7, clientId: "nameless" },
-          { topics: null, allowAutoTopicCreation: false, includeTopicAuthorizedOperations: false },
+          {
+            topics: null,
+            allowAutoTopicCreation: false,
+            includeClusterAuthorizedOperations: false,
+            includeTopicAuthorizedOperations: false,
+          },
         ),
       ),
     );

@@ -1,4 +1,6 @@
-// The record a live broker keeps under its lease: its node id and the addresses clients are told to use.
+// The record a live broker keeps under its lease: its node id and the addresses clients are told to use — the primary
+// Kafka address, and the advertised address of each Kafka listener by name (Metadata answers a client with the
+// other brokers' addresses on the listener it came in on).
 import { ErrorCode, NereusError } from "@nereus/core";
 
 /** A host and port clients connect to. */
@@ -11,6 +13,8 @@ interface Address {
 export interface BrokerRecord {
   readonly nodeId: number;
   readonly kafka: Address;
+  /** Advertised address by Kafka listener name (absent in records of brokers that do not publish them). */
+  readonly kafkaListeners?: Readonly<Record<string, Address>>;
   /** Absent when the broker serves no Pulsar clients. */
   readonly pulsar?: Address;
 }
@@ -29,6 +33,20 @@ function isAddress(value: unknown): value is Address {
   return typeof host === "string" && host.length > 0 && Number.isInteger(port) && (port as number) > 0;
 }
 
+function isAddressMap(value: unknown): value is Record<string, Address> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every(isAddress);
+}
+
+function copyAddressMap(map: Record<string, Address>): Record<string, Address> {
+  return Object.fromEntries(Object.entries(map).map(([name, { host, port }]) => [name, { host, port }]));
+}
+
+/** The address `record` advertises on Kafka listener `listenerName` (its primary one without a name); undefined when it has no such listener. */
+export function kafkaAddressOn(record: BrokerRecord, listenerName: string | undefined): Address | undefined {
+  if (listenerName === undefined || record.kafkaListeners === undefined) return record.kafka;
+  return Object.hasOwn(record.kafkaListeners, listenerName) ? record.kafkaListeners[listenerName] : undefined;
+}
+
 /** Decodes a stored record. Throws `DECODE_ERROR` for bytes that are not one. */
 export function decodeBrokerRecord(bytes: Uint8Array): BrokerRecord {
   let value: unknown;
@@ -37,16 +55,21 @@ export function decodeBrokerRecord(bytes: Uint8Array): BrokerRecord {
   } catch (cause) {
     throw new NereusError(ErrorCode.DECODE_ERROR, "a broker record is not JSON", { retryable: false, cause });
   }
-  const { nodeId, kafka, pulsar } = (value ?? {}) as Record<string, unknown>;
+  const { nodeId, kafka, pulsar, kafkaListeners } = (value ?? {}) as Record<string, unknown>;
   if (
     !Number.isInteger(nodeId) ||
     (nodeId as number) < 0 ||
     !isAddress(kafka) ||
-    (pulsar !== undefined && !isAddress(pulsar))
+    (pulsar !== undefined && !isAddress(pulsar)) ||
+    (kafkaListeners !== undefined && !isAddressMap(kafkaListeners))
   )
     throw new NereusError(ErrorCode.DECODE_ERROR, "a broker record lacks its node id or addresses", {
       retryable: false,
     });
-  const record = { nodeId: nodeId as number, kafka: { host: kafka.host, port: kafka.port } };
+  const record = {
+    nodeId: nodeId as number,
+    kafka: { host: kafka.host, port: kafka.port },
+    ...(kafkaListeners === undefined ? {} : { kafkaListeners: copyAddressMap(kafkaListeners) }),
+  };
   return pulsar === undefined ? record : { ...record, pulsar: { host: pulsar.host, port: pulsar.port } };
 }

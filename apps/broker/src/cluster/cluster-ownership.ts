@@ -20,7 +20,7 @@ import {
 import type { PulsarTopicOwnership } from "@nereus/pulsar";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerMembership } from "./broker-membership.js";
-import type { BrokerRecord } from "./broker-record.js";
+import { type BrokerRecord, kafkaAddressOn } from "./broker-record.js";
 import type { ClusterKeys } from "./cluster-keys.js";
 import { rendezvousOwner } from "./rendezvous-owner.js";
 
@@ -57,8 +57,10 @@ function resourceName(resource: Resource): string {
     : `group:${resource.groupId}`;
 }
 
-function endpointOf(record: BrokerRecord): BrokerEndpoint {
-  return { nodeId: record.nodeId, host: record.kafka.host, port: record.kafka.port };
+/** `record`'s endpoint on Kafka listener `listenerName` (its primary one without a name), if it has that listener. */
+function endpointOf(record: BrokerRecord, listenerName?: string): BrokerEndpoint | undefined {
+  const address = kafkaAddressOn(record, listenerName);
+  return address === undefined ? undefined : { nodeId: record.nodeId, host: address.host, port: address.port };
 }
 
 /** See the module comment. Implements the Kafka broker's partition and group ownership. */
@@ -70,6 +72,8 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership, Pul
   readonly #owners = new Map<string, number | undefined>();
   #nodeIds: readonly number[] = [];
   #endpoints = new Map<number, BrokerEndpoint>();
+  /** The live brokers' records by node id (their per-listener addresses). */
+  #records = new Map<number, BrokerRecord>();
   #pulsarUrls = new Map<number, string>();
   #listener: OwnershipReleaseListener | undefined;
   #draining = false;
@@ -89,8 +93,9 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership, Pul
     return this.#options.membership.registered() ? this.#held.size : 0;
   }
 
-  liveBrokers(): readonly BrokerEndpoint[] {
-    return [...this.#endpoints.values()];
+  liveBrokers(listenerName?: string): readonly BrokerEndpoint[] {
+    if (listenerName === undefined) return [...this.#endpoints.values()];
+    return [...this.#records.values()].flatMap((record) => endpointOf(record, listenerName) ?? []);
   }
 
   controllerId(): number {
@@ -109,9 +114,12 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership, Pul
     return this.#claim({ kind: "partition", topicId, partition });
   }
 
-  coordinatorOf(groupId: string): CoordinatorEndpoint | undefined {
+  coordinatorOf(groupId: string, listenerName?: string): CoordinatorEndpoint | undefined {
     const owner = this.#ownerOf({ kind: "group", groupId });
-    return owner === undefined ? undefined : this.#endpoints.get(owner);
+    if (owner === undefined) return undefined;
+    if (listenerName === undefined) return this.#endpoints.get(owner);
+    const record = this.#records.get(owner);
+    return record === undefined ? undefined : endpointOf(record, listenerName);
   }
 
   holdsGroup(groupId: string): boolean {
@@ -241,7 +249,8 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership, Pul
   #liveSetChanged(): void {
     const live = this.#options.membership.live;
     this.#nodeIds = live.map((record) => record.nodeId);
-    this.#endpoints = new Map(live.map((record) => [record.nodeId, endpointOf(record)]));
+    this.#endpoints = new Map(live.map((record) => [record.nodeId, endpointOf(record)!]));
+    this.#records = new Map(live.map((record) => [record.nodeId, record]));
     this.#pulsarUrls = new Map(
       live.flatMap((record) =>
         record.pulsar === undefined
