@@ -1,6 +1,6 @@
 // Apache Pulsar's Java clients 4.2.4 (PulsarClient and PulsarAdmin with AuthenticationToken; the harness's
 // "pulsar-client" Maven set) against a broker with `pulsar.auth` on: tokens signed in the test with jose (HS256, the
-// broker's secret key file). The driver (clients/JavaPulsarAuth.java) prints one line per fact: clients without a
+// broker's secret key file), over pulsar+ssl:// (the test's CA) and pulsar://. The driver (clients/JavaPulsarAuth.java) prints one line per fact: clients without a
 // token, with an expired one and with one signed by another key are refused (AuthenticationException); a role with
 // `produce` on the namespace produces and is refused a subscription (AuthorizationException) and the admin API
 // (NotAuthorizedException); the super user grants `consume` through PulsarAdmin and the role consumes everything;
@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { type InProcessBroker, startInProcess, testConfig } from "./support/broker-fixture.js";
 import { DRIVER_JVM_ARGS, compileJavaClient, runJavaClient } from "./support/java-client.js";
 import { tempDir } from "./support/temp-dirs.js";
+import { type TestCertificates, generateTestCertificates } from "./support/test-certificates.js";
 
 const SECRET = randomBytes(32);
 let program: JavaProgram | undefined;
@@ -36,7 +37,7 @@ async function token(role: string, options: { expiresAtMs?: number; key?: Uint8A
   return jwt.sign(options.key ?? SECRET);
 }
 
-async function startSecured(): Promise<InProcessBroker> {
+async function startSecured(certs?: TestCertificates): Promise<InProcessBroker> {
   const dir = tempDir("pulsar-auth");
   const keyFile = path.join(dir, "secret.key");
   writeFileSync(keyFile, SECRET, { mode: 0o600 });
@@ -47,7 +48,11 @@ async function startSecured(): Promise<InProcessBroker> {
     superUserRoles: ["admin"],
     authenticationRefreshCheckSeconds: 1,
   };
-  const broker = await startInProcess(testConfig("embedded", { overrides: { pulsar: { enabled: true, auth } } }));
+  const tls =
+    certs === undefined ? {} : { tls: { port: 0, certFile: certs.serverCertFile, keyFile: certs.serverKeyFile } };
+  const broker = await startInProcess(
+    testConfig("embedded", { overrides: { pulsar: { enabled: true, auth, ...tls } } }),
+  );
   running.push(broker);
   return broker;
 }
@@ -62,14 +67,16 @@ function facts(lines: readonly string[]): Map<string, string[]> {
 }
 
 describe("Java Pulsar clients with token authentication and authorization", () => {
-  test("refusals, produce and consume by permission, grants and revokes through PulsarAdmin", async () => {
-    const broker = await startSecured();
+  test("over pulsar+ssl://: refusals, produce and consume by permission, grants and revokes through PulsarAdmin", async () => {
+    const certs = await generateTestCertificates();
+    const broker = await startSecured(certs);
     const topic = `persistent://acme-${randomBytes(3).toString("hex")}/apps/orders`;
     const lines = await runJavaClient(
       program!,
       [
         "scenario",
-        `service=pulsar://127.0.0.1:${String(broker.broker.pulsarPort)}`,
+        `service=pulsar+ssl://localhost:${String(broker.broker.pulsarTlsPort)}`,
+        `trustCerts=${certs.caFile}`,
         `admin=http://127.0.0.1:${String(broker.broker.adminPort)}`,
         `topic=${topic}`,
         `superToken=${await token("admin")}`,
@@ -98,31 +105,29 @@ describe("Java Pulsar clients with token authentication and authorization", () =
     const broker = await startSecured();
     const dir = tempDir("pulsar-tokens");
     const service = `pulsar://127.0.0.1:${String(broker.broker.pulsarPort)}`;
-    const expiresAtMs = Date.now() + 15_000;
     const run = (name: string) => {
       const tokenFile = path.join(dir, `${name}.token`);
-      return {
-        tokenFile,
-        args: [
-          "refresh",
-          `service=${service}`,
-          `tokenFile=${tokenFile}`,
-          `topic=persistent://public/default/${name}`,
-          `untilMs=${String(expiresAtMs + 5_000)}`,
-          "timeoutMs=60000",
-        ],
-      };
+      const args = [
+        "refresh",
+        `service=${service}`,
+        `tokenFile=${tokenFile}`,
+        `topic=persistent://public/default/${name}`,
+        "durationMs=12000",
+      ];
+      return { tokenFile, jvm: program!.spawn(args, { jvmArgs: DRIVER_JVM_ARGS }) };
     };
-    const refreshing = run("refreshing");
-    const stale = run("stale");
-    const shortLived = await token("admin", { expiresAtMs });
-    writeFileSync(refreshing.tokenFile, shortLived);
-    writeFileSync(stale.tokenFile, shortLived);
-    const jvms = [refreshing, stale].map((driver) => program!.spawn(driver.args, { jvmArgs: DRIVER_JVM_ARGS }));
+    const [refreshing, stale] = [run("refreshing"), run("stale")];
+    const jvms = [refreshing.jvm, stale.jvm];
+    const printed = (jvm: (typeof jvms)[number], word: string) => jvm.lines.some((line) => line.startsWith(word));
     try {
+      // The short-lived token is written once both JVMs are up, so that they connect well before it expires.
       await expect
-        .poll(() => jvms[0]!.lines.some((line) => line.startsWith("CONNECTED")), { timeout: 14_000, interval: 100 })
+        .poll(() => jvms.every((jvm) => printed(jvm, "STARTED")), { timeout: 60_000, interval: 100 })
         .toBe(true);
+      const shortLived = await token("admin", { expiresAtMs: Date.now() + 8_000 });
+      writeFileSync(stale.tokenFile, shortLived);
+      writeFileSync(refreshing.tokenFile, shortLived);
+      await expect.poll(() => printed(refreshing.jvm, "CONNECTED"), { timeout: 7_000, interval: 50 }).toBe(true);
       writeFileSync(refreshing.tokenFile, await token("admin", { expiresAtMs: Date.now() + 600_000 }));
       const codes = await Promise.all(jvms.map((jvm) => jvm.exited));
       expect(codes, jvms.map((jvm) => jvm.stderr().slice(-2_000)).join("\n")).toEqual([0, 0]);

@@ -8,10 +8,10 @@
 //     namespace; alice produces, is refused a subscription, PulsarAdmin as alice is refused; `consume` granted to
 //     alice on the topic, the permissions read back; alice consumes every message; the namespace grant revoked,
 //     alice's next producer is refused.
-//   refresh service=<pulsar url> tokenFile=<file> topic= untilMs=<epoch ms> [trustCerts=<pem file>]
-//     a producer whose token is read from `tokenFile` on every connect and challenge prints CONNECTED once created,
-//     then sends one message every 100 ms until `untilMs`: SENT, FAILED, how often the token was read and whether
-//     the producer was ever disconnected.
+//   refresh service=<pulsar url> tokenFile=<file> topic= durationMs= [trustCerts=<pem file>]
+//     prints STARTED and waits for `tokenFile` to exist; a producer whose token is read from it on every connect and
+//     challenge prints CONNECTED once created, then sends one message every 100 ms for `durationMs`: SENT, FAILED,
+//     how often the token was read and whether the producer was ever disconnected.
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -114,13 +114,15 @@ public final class JavaPulsarAuth {
         throw new IllegalStateException(error);
       }
     };
-    long end = Long.parseLong(options.get("untilMs"));
+    say("STARTED", tokenFile);
+    for (long waited = 0; !Files.exists(tokenFile) && waited < 60_000; waited += 20) Thread.sleep(20);
     int sent = 0;
     int failed = 0;
     try (PulsarClient client = client(options, AuthenticationFactory.token(token));
         Producer<byte[]> producer = client.newProducer().topic(options.get("topic"))
             .enableBatching(false).sendTimeout(3, TimeUnit.SECONDS).create()) {
       say("CONNECTED", reads.get());
+      long end = System.currentTimeMillis() + Long.parseLong(options.get("durationMs"));
       while (System.currentTimeMillis() < end) {
         try {
           producer.send(("at-" + System.currentTimeMillis()).getBytes(StandardCharsets.UTF_8));
@@ -154,7 +156,7 @@ public final class JavaPulsarAuth {
     ClientBuilder builder = PulsarClient.builder().serviceUrl(options.get("service")).authentication(authentication)
         .operationTimeout(8, TimeUnit.SECONDS).connectionTimeout(5, TimeUnit.SECONDS);
     String trust = options.get("trustCerts");
-    if (trust != null) builder.tlsTrustCertsFilePath(trust).enableTlsHostnameVerification(false);
+    if (trust != null) builder.tlsTrustCertsFilePath(trust).enableTlsHostnameVerification(true);
     return builder.build();
   }
 
