@@ -49,19 +49,21 @@ export {
   type ManagedLedgerFactoryOptions,
   type OpenLedgerOptions,
 } from "./ledger/managed-ledger-factory.js";
+export { ManagedLedger } from "./ledger/managed-ledger.js";
 export {
-  ManagedLedger,
   DEFAULT_LEDGER_LIMITS,
   type ManagedLedgerLimits,
   type ManagedLedgerOptions,
-  type ManagedLedgerState,
   type LedgerStreams,
+} from "./ledger/managed-ledger-options.js";
+export {
+  type ManagedLedgerState,
   type AddEntryResult,
   type LedgerEntry,
   type ReadEntriesOptions,
   type ReadEntriesResult,
   type TrimOptions,
-} from "./ledger/managed-ledger.js";
+} from "./ledger/ledger-entries.js";
 export {
   EARLIEST_POSITION,
   LATEST_POSITION,

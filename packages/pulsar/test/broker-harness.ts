@@ -11,7 +11,7 @@ import {
 import { InMemoryMetadataStore, InMemoryObjectStore, MemoryWalProvider } from "@nereus/core/testing";
 import { vi } from "vitest";
 import { type PulsarBroker, type PulsarBrokerOptions, createPulsarBroker } from "../src/broker/pulsar-broker.js";
-import type { ManagedLedgerLimits } from "../src/ledger/managed-ledger.js";
+import type { ManagedLedgerLimits } from "../src/ledger/managed-ledger-options.js";
 import type { PulsarConnection } from "../src/broker/pulsar-connection.js";
 import {
   type CommandBody,

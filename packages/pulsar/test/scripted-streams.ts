@@ -15,7 +15,7 @@ import {
 } from "@nereus/core";
 import { streamHeadFixture } from "@nereus/core/testing";
 import type { StreamCursors } from "@nereus/cursor";
-import type { LedgerStreams } from "../src/ledger/managed-ledger.js";
+import type { LedgerStreams } from "../src/ledger/managed-ledger-options.js";
 
 /** What the next append call does (default "commit"). */
 export type ScriptedAppend =

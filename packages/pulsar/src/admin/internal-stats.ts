@@ -2,7 +2,8 @@
 // incarnation (entries, size, last confirmed entry, state) and each cursor's mark-delete position, first
 // unacknowledged entry and acknowledgement holes. Positions print as `ledgerId:entryId`.
 import type { CursorHandle } from "@nereus/cursor";
-import type { ManagedLedger, ManagedLedgerState } from "../ledger/managed-ledger.js";
+import type { ManagedLedgerState } from "../ledger/ledger-entries.js";
+import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import { formatPosition } from "../ledger/position.js";
 import type { TopicName } from "../topics/topic-name.js";
 import type { AdminContext } from "./admin-context.js";

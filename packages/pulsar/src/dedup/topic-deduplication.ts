@@ -11,7 +11,8 @@
 // does not grow with every producer that ever published.
 import type { MetadataStore, StreamStore } from "@nereus/core";
 import { ledgerClosed, ledgerFailed, ledgerTerminated, writeFenced } from "../ledger/ledger-errors.js";
-import type { AddEntryResult, ManagedLedger } from "../ledger/managed-ledger.js";
+import type { AddEntryResult } from "../ledger/ledger-entries.js";
+import type { ManagedLedger } from "../ledger/managed-ledger.js";
 import type { Position } from "../ledger/position.js";
 import type { PulsarKeyspace } from "../topics/pulsar-keys.js";
 import type { ProducerSequences } from "./producer-sequences.js";

@@ -6,7 +6,8 @@ import { ErrorCode, NereusError } from "@nereus/core";
 import { parseEntryMetadata } from "../entries/entry-metadata.js";
 import { stickyKeyOf } from "../entries/sticky-key.js";
 import type { EntryReadOptions, EntrySource, SourceEntry } from "../subscriptions/entry-source.js";
-import type { LedgerEntry, ManagedLedger } from "./managed-ledger.js";
+import type { LedgerEntry } from "./ledger-entries.js";
+import type { ManagedLedger } from "./managed-ledger.js";
 
 /** Attempts of one read when the trim offset moves under it. */
 const TRIM_RETRIES = 3;

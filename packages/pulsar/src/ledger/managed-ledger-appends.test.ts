@@ -5,7 +5,8 @@ import { expectNereusError, rejectionOf } from "@nereus/core/testing";
 import { describe, expect, test, vi } from "vitest";
 import { topicStreamName, type PulsarTopic } from "../topics/pulsar-topic.js";
 import { ledgerRefusalOf } from "./ledger-errors.js";
-import { ManagedLedger, type ManagedLedgerLimits } from "./managed-ledger.js";
+import { ManagedLedger } from "./managed-ledger.js";
+import type { ManagedLedgerLimits } from "./managed-ledger-options.js";
 import { NO_CURSORS, ScriptedStreams, hold } from "../../test/scripted-streams.js";
 
 const NAME = "persistent://public/default/scripted";

@@ -20,7 +20,8 @@ import { type TopicName, parseTopicName } from "../topics/topic-name.js";
 import { TopicRegistry } from "../topics/topic-registry.js";
 import { AppendSlots } from "./append-slots.js";
 import { topicNotFound } from "./ledger-errors.js";
-import { ManagedLedger, type ManagedLedgerLimits } from "./managed-ledger.js";
+import { ManagedLedger } from "./managed-ledger.js";
+import type { ManagedLedgerLimits } from "./managed-ledger-options.js";
 
 export interface ManagedLedgerFactoryOptions {
   readonly metadata: MetadataStore;

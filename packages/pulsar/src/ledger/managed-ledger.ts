@@ -14,104 +14,33 @@ import {
   NereusError,
   type StorageProfile,
   type StreamHead,
-  type StreamStore,
 } from "@nereus/core";
 import type { StreamCursors } from "@nereus/cursor";
 import type { PulsarTopic } from "../topics/pulsar-topic.js";
-import { ledgerClosed, ledgerFailed, ledgerTerminated, writeFenced } from "./ledger-errors.js";
+import { isCorruption, unexpectedAppendResult, verdictWithin } from "./append-outcome-checks.js";
 import { AppendSlots } from "./append-slots.js";
+import type {
+  AddEntryResult,
+  LedgerEntry,
+  ManagedLedgerState,
+  ReadEntriesOptions,
+  ReadEntriesResult,
+  TrimOptions,
+} from "./ledger-entries.js";
+import { ledgerClosed, ledgerFailed, ledgerTerminated, writeFenced } from "./ledger-errors.js";
+import { LedgerResync } from "./ledger-resync.js";
 import { LedgerSnapshot } from "./ledger-snapshot.js";
+import {
+  DEFAULT_LEDGER_LIMITS,
+  type LedgerStreams,
+  type ManagedLedgerLimits,
+  type ManagedLedgerOptions,
+} from "./managed-ledger-options.js";
 import type { Position } from "./position.js";
 import { type LedgerBounds, PositionMapping } from "./position-mapping.js";
 import { type AppendVerdict, recoverAppendVerdict } from "./recover-append-verdict.js";
 import { TailWaiters } from "./tail-waiters.js";
 import { type Admission, WriteGate } from "./write-gate.js";
-
-/** The part of core's `StreamStore` a ledger uses. */
-export type LedgerStreams = Pick<StreamStore, "append" | "recoverAppend" | "read" | "getHead" | "seal">;
-
-/** Timing of a ledger's appends and recoveries; every field has a default (see `DEFAULT_LEDGER_LIMITS`). */
-export interface ManagedLedgerLimits {
-  /** Deadline of one append (default 30,000 ms). */
-  readonly appendTimeoutMs: number;
-  /** How long an uncertain append waits for its verdict before failing; recovery goes on (default 30,000 ms). */
-  readonly recoveryWaitMs: number;
-  /** First and longest pause between recovery and re-read attempts (defaults 10 and 2,000 ms). */
-  readonly retryMinDelayMs: number;
-  readonly retryMaxDelayMs: number;
-}
-
-export const DEFAULT_LEDGER_LIMITS: ManagedLedgerLimits = {
-  appendTimeoutMs: 30_000,
-  recoveryWaitMs: 30_000,
-  retryMinDelayMs: 10,
-  retryMaxDelayMs: 2_000,
-};
-
-export interface ManagedLedgerOptions {
-  readonly topic: PulsarTopic;
-  readonly streams: LedgerStreams;
-  /** The stream's cursors, opened for this ledger (the ledger closes them). */
-  readonly cursors: StreamCursors;
-  /** The stream's head when the ledger opened. */
-  readonly head: StreamHead;
-  readonly limits?: Partial<ManagedLedgerLimits>;
-  /** Bounds the appends in flight in the store, shared with the factory's other ledgers (default: this ledger's). */
-  readonly appendSlots?: AppendSlots;
-}
-
-/**
- * OPEN: appends admitted. WRITE_FENCED: appends refused (retryable) until an uncertain append is resolved and the
- * end re-read. TERMINATING/TERMINATED: sealed, reads go on. FAILED: a failure that cannot be cured in place
- * (corruption, another writer took the stream, an attempt the store cannot resolve); reads go on, reopen to write.
- * CLOSED: every call fails.
- */
-export type ManagedLedgerState = "OPEN" | "WRITE_FENCED" | "TERMINATING" | "TERMINATED" | "FAILED" | "CLOSED";
-
-/** Where an added entry landed. */
-export interface AddEntryResult {
-  readonly offset: number;
-  readonly position: Position;
-}
-
-/** One entry as read: its offset, position and exact stored bytes (a view; treat as read-only). */
-export interface LedgerEntry {
-  readonly offset: number;
-  readonly position: Position;
-  readonly payload: Uint8Array;
-}
-
-export interface ReadEntriesOptions {
-  /** Most entries returned (default 100); at least one when any is readable. */
-  readonly maxEntries?: number;
-  /** Payload byte budget (default 4 MiB); at least one entry even when it alone exceeds it. */
-  readonly maxBytes?: number;
-  readonly timeoutMs?: number;
-  readonly signal?: AbortSignal;
-}
-
-export interface ReadEntriesResult {
-  readonly entries: readonly LedgerEntry[];
-  /** The offset to read next. */
-  readonly nextOffset: number;
-  /** True when `nextOffset` reached the committed end this read observed. */
-  readonly reachedEnd: boolean;
-}
-
-export interface TrimOptions {
-  /** Trim no further than this offset (default: as far as the cursors' floor allows). */
-  readonly upTo?: number;
-  /** Recorded with the trim (default "consumed"). */
-  readonly reason?: string;
-  readonly signal?: AbortSignal;
-}
-
-const CORRUPTION: ReadonlySet<string> = new Set([
-  ErrorCode.METADATA_INVARIANT_VIOLATION,
-  ErrorCode.PRIMARY_WAL_CHECKSUM_MISMATCH,
-  ErrorCode.OBJECT_CHECKSUM_MISMATCH,
-  ErrorCode.DECODE_ERROR,
-]);
 
 /** The managed ledger of one topic incarnation (see the module comment). */
 export class ManagedLedger implements AsyncDisposable {
@@ -132,11 +61,9 @@ export class ManagedLedger implements AsyncDisposable {
   readonly #tail = new TailWaiters();
   readonly #listeners = new Set<() => void>();
   readonly #closing = new AbortController();
+  readonly #resync: LedgerResync;
   #terminal: "TERMINATING" | "TERMINATED" | undefined;
   #failure: NereusError | undefined;
-  #resyncing = false;
-  #resyncDelay: number;
-  #resyncTimer: ReturnType<typeof setTimeout> | undefined;
   #closed: Promise<void> | undefined;
 
   constructor(options: ManagedLedgerOptions) {
@@ -149,10 +76,18 @@ export class ManagedLedger implements AsyncDisposable {
     this.cursors = options.cursors;
     this.#streams = options.streams;
     this.#limits = { ...DEFAULT_LEDGER_LIMITS, ...options.limits };
-    this.#resyncDelay = this.#limits.retryMinDelayMs;
     this.#snapshot = new LedgerSnapshot(options.head);
     this.#gate = new WriteGate(options.head.committedEndOffset);
     this.#slots = options.appendSlots ?? new AppendSlots();
+    this.#resync = new LedgerResync({
+      streams: this.#streams,
+      streamId: this.streamId,
+      gate: this.#gate,
+      limits: this.#limits,
+      signal: this.#closing.signal,
+      onHead: (head) => this.#observeHead(head),
+      onFatal: (error) => this.#fail(error),
+    });
     this.#observeState(options.head);
   }
 
@@ -205,7 +140,7 @@ export class ManagedLedger implements AsyncDisposable {
       return { offset: result.startOffset, position: this.positions.positionOf(result.startOffset) };
     } finally {
       this.#gate.finish();
-      this.#resyncWhenReady();
+      this.#resync.whenReady();
       await admission.previous;
       admission.settle();
     }
@@ -309,7 +244,7 @@ export class ManagedLedger implements AsyncDisposable {
       const head = await this.#streams.getHead(this.streamId, { signal }).catch(() => undefined);
       if (head !== undefined) this.#observeHead(head);
       if (this.#terminal === "TERMINATING") this.#terminal = undefined;
-      this.#resyncWhenReady();
+      this.#resync.whenReady();
       if (head?.state !== "SEALED") throw error;
     }
     return this.lastConfirmedEntry();
@@ -365,7 +300,7 @@ export class ManagedLedger implements AsyncDisposable {
       throw error;
     }
     const verdict = this.#recover(attemptId);
-    const waited = await this.#waitForVerdict(verdict);
+    const waited = await verdictWithin(verdict, this.#limits.recoveryWaitMs);
     if (waited === undefined) {
       // Still unresolved: the caller learns nothing more; the fence stays until recovery ends.
       this.#gate.markStale();
@@ -387,22 +322,9 @@ export class ManagedLedger implements AsyncDisposable {
     void verdict.then((outcome) => {
       this.#gate.resolved(attemptId);
       if (outcome.kind === "unresolvable") this.#fail(outcome.error);
-      this.#resyncWhenReady();
+      this.#resync.whenReady();
     });
     return verdict;
-  }
-
-  /** The verdict, or undefined when `recoveryWaitMs` passed first. */
-  async #waitForVerdict(verdict: Promise<AppendVerdict>): Promise<AppendVerdict | undefined> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), this.#limits.recoveryWaitMs);
-    });
-    try {
-      return await Promise.race([verdict, timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /** A failed append that provably did not commit: the ledger end must be re-read before the next admission. */
@@ -411,26 +333,14 @@ export class ManagedLedger implements AsyncDisposable {
       this.#fail(error);
       return;
     }
-    if (NereusError.is(error) && CORRUPTION.has(error.code)) this.#fail(error);
+    if (isCorruption(error)) this.#fail(error);
     this.#gate.markStale();
   }
 
   /** The result must be exactly the one entry admitted at `expected`; anything else is corruption. */
   #checkResult(result: AppendResult, expected: number, bytes: number): void {
-    if (
-      result.startOffset === expected &&
-      result.endOffset === expected + 1 &&
-      result.entryCount === 1 &&
-      result.recordCount === 1 &&
-      result.logicalBytes === bytes &&
-      result.generation === 0
-    ) {
-      return;
-    }
-    const error = new NereusError(
-      ErrorCode.METADATA_INVARIANT_VIOLATION,
-      `topic ${this.name}: an entry admitted at ${String(expected)} (${String(bytes)} bytes) committed as [${String(result.startOffset)}, ${String(result.endOffset)}) with ${String(result.logicalBytes)} bytes`,
-    );
+    const error = unexpectedAppendResult(this.name, result, expected, bytes);
+    if (error === undefined) return;
     this.#fail(error);
     throw error;
   }
@@ -491,39 +401,10 @@ export class ManagedLedger implements AsyncDisposable {
     }
   }
 
-  /** Re-reads the head once nothing is in flight or unresolved, and reopens admission at its end. */
-  #resyncWhenReady(): void {
-    if (!this.#gate.readyToResync || this.#resyncing || this.#closed !== undefined) return;
-    this.#resyncing = true;
-    void this.#streams.getHead(this.streamId, { signal: this.#closing.signal }).then(
-      (head) => {
-        this.#resyncing = false;
-        this.#resyncDelay = this.#limits.retryMinDelayMs;
-        if (!this.#gate.readyToResync) return this.#resyncWhenReady();
-        this.#observeHead(head);
-        this.#gate.resynced(head.committedEndOffset);
-      },
-      (error: unknown) => {
-        this.#resyncing = false;
-        if (this.#closed !== undefined) return;
-        if (NereusError.is(error) && !error.retryable) {
-          this.#fail(error);
-          return;
-        }
-        this.#resyncTimer = setTimeout(() => {
-          this.#resyncTimer = undefined;
-          this.#resyncWhenReady();
-        }, this.#resyncDelay);
-        this.#resyncTimer.unref?.();
-        this.#resyncDelay = Math.min(this.#resyncDelay * 2, this.#limits.retryMaxDelayMs);
-      },
-    );
-  }
-
   async #close(): Promise<void> {
     const closed = ledgerClosed(this.name);
     this.#closing.abort(closed);
-    if (this.#resyncTimer !== undefined) clearTimeout(this.#resyncTimer);
+    this.#resync.stop();
     this.#tail.failAll(closed);
     await this.cursors.close();
   }
