@@ -7,7 +7,8 @@
 //   group <bootstraps> <topic> <group> <stopFile>
 //       one consumer of <group> per comma-separated bootstrap address (each member knows only its own broker),
 //       committing after every poll; prints "REC <member> <partition> <offset> <value>", "ASSIGNED <member> <list>",
-//       "COMMITFAIL <member> <exception class>" and "FAIL <member> <exception>" (a consumer that stopped early).
+//       "COMMITFAIL <member> <exception class> <retriable>" and "FAIL <member> <exception>" (a consumer that
+//       stopped early).
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -128,7 +130,8 @@ public final class ClusterKafkaClients {
             try {
               consumer.commitSync(Duration.ofSeconds(10));
             } catch (KafkaException failure) {
-              println("COMMITFAIL " + member + " " + failure.getClass().getName());
+              boolean retriable = failure instanceof RetriableException;
+              println("COMMITFAIL " + member + " " + failure.getClass().getName() + " " + retriable);
             }
           }
         } catch (Throwable failure) {
