@@ -3,6 +3,8 @@
 // a txn is one etcd Txn with `mod_revision ==` compares (0 = absent, which etcd evaluates against an empty key)
 // and `value ==` compares (which etcd fails on an absent key), puts/deletes in Then and Ranges of `readOnFailure` in Else. The client's automatic retries are disabled, so a
 // call is sent at most once and a lost response surfaces as MetadataAmbiguousError (map-etcd-error.ts).
+// With authentication (etcd/etcd-security-options.ts) the client renews a dropped token on the next call; a new watch
+// refused for its stream's dropped token is created again on a new stream once a read renewed the token.
 // Not done here: watch resumption after compaction (watches are hints), multi-Raft-group routing.
 // Buffers: values are copied into request Buffers on write and out of response Buffers on read.
 import {
@@ -24,7 +26,7 @@ import {
   type WatchHandle,
 } from "@nereus/core";
 import { checkMetadataRequest, MAX_TXN_OPERATIONS, MetadataStoreErrors, raceAbort } from "@nereus/core/internal";
-import type { Etcd3 as Etcd3Client, IKeyValue, IOptions, IRequestOp, IResponseOp, Watcher } from "etcd3";
+import type { Etcd3 as Etcd3Client, IKeyValue, IOptions, IRequestOp, IResponseOp, Namespace, Watcher } from "etcd3";
 import { type Etcd3, loadEtcd3 } from "./load-etcd3.js";
 import { mapEtcdError, type EtcdErrorContext } from "./map-etcd-error.js";
 import { connectFailure } from "./etcd/connect-failure.js";
@@ -53,6 +55,8 @@ const RUN_ONCE = {
 } as unknown as FaultPolicy;
 
 const ZERO_BYTE = Buffer.from([0]);
+/** How etcd refuses a call (or a watch) whose token it no longer knows. */
+const INVALID_TOKEN = /invalid auth token/i;
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 const LEASE_ID = /^[1-9][0-9]{0,18}$/;
 
@@ -81,10 +85,16 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
   readonly #etcd: Etcd3;
   readonly #requestTimeoutMs: number;
   readonly #watchers = new Set<Watcher>();
+  /** Whether the client authenticates (its watch stream can then outlive its token). */
+  readonly #authenticated: boolean;
+  /** Where new watches are created: the client, or a fresh namespace once its watch stream's token was dropped. */
+  #watchSpace: Namespace;
   #closed = false;
 
-  private constructor(client: Etcd3Client, etcd: Etcd3, requestTimeoutMs: number) {
+  private constructor(client: Etcd3Client, etcd: Etcd3, requestTimeoutMs: number, authenticated: boolean) {
     this.#client = client;
+    this.#watchSpace = client;
+    this.#authenticated = authenticated;
     this.#etcd = etcd;
     this.#requestTimeoutMs = requestTimeoutMs;
   }
@@ -106,7 +116,7 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
       ...security,
       faultHandling: { host: () => RUN_ONCE, global: RUN_ONCE },
     });
-    const store = new EtcdMetadataStore(client, etcd, requestTimeoutMs);
+    const store = new EtcdMetadataStore(client, etcd, requestTimeoutMs, options.auth !== undefined);
     try {
       // With auth, the client authenticates before this first call: a wrong password fails here.
       await store.#call({ operation: "connect", mutating: false }, signal, () =>
@@ -251,18 +261,26 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
     this.#enter(undefined);
     checkMetadataRequest.prefix(prefix);
     const start = prefix === "" ? ZERO_BYTE : Buffer.from(prefix, "utf8");
-    const watcher = this.#client
-      .watch()
-      .inRange({ start, end: prefixRangeEnd(Buffer.from(prefix, "utf8")) })
-      .watcher();
-    watcher.on("error", () => {
-      // Watches are hints; the etcd3 watch manager reconnects by itself.
-    });
+    const end = prefixRangeEnd(Buffer.from(prefix, "utf8"));
+    let watcher: Watcher;
     try {
-      await this.#whenConnected(watcher);
+      watcher = await this.#startWatcher(start, end);
     } catch (error) {
-      await watcher.cancel().catch(() => undefined);
-      throw mapEtcdError(error, { operation: "watch", mutating: false }, this.#etcd);
+      if (!this.#authenticated || !INVALID_TOKEN.test(String(error))) {
+        throw mapEtcdError(error, { operation: "watch", mutating: false }, this.#etcd);
+      }
+      // etcd checks a new watch against the token its stream was opened with, and that token was dropped (expired,
+      // or the user's password changed). A read renews the client's token, and a new stream carries the new one;
+      // the watches already on the old stream keep it.
+      await this.#call({ operation: "watch", mutating: false }, undefined, (callOptions) =>
+        this.#client.kv.range({ key: start, limit: 1 }, callOptions),
+      );
+      this.#watchSpace = this.#client.namespace("");
+      try {
+        watcher = await this.#startWatcher(start, end);
+      } catch (retryError) {
+        throw mapEtcdError(retryError, { operation: "watch", mutating: false }, this.#etcd);
+      }
     }
     this.#watchers.add(watcher);
     const deliver = (type: WatchEvent["type"]) => (kv: IKeyValue) => {
@@ -360,6 +378,22 @@ export class EtcdMetadataStore implements MetadataStore, AsyncDisposable {
       // Revoking an expired or already revoked lease reached the goal.
       if ((error as { details?: Record<string, unknown> }).details?.["reason"] !== "lease-not-found") throw error;
     }
+  }
+
+  /** A watcher on [start, end) once etcd created it; a watcher that failed is abandoned, not awaited. */
+  async #startWatcher(start: Buffer, end: Buffer): Promise<Watcher> {
+    const watcher = this.#watchSpace.watch().inRange({ start, end }).watcher();
+    watcher.on("error", () => {
+      // Watches are hints; the etcd3 watch manager reconnects by itself.
+    });
+    try {
+      await this.#whenConnected(watcher);
+    } catch (error) {
+      // Cancelling a watcher etcd never created waits for an event that may never come: let it settle on its own.
+      void watcher.cancel().catch(() => undefined);
+      throw error;
+    }
+    return watcher;
   }
 
   #whenConnected(watcher: Watcher): Promise<void> {

@@ -1,7 +1,8 @@
 // The etcd metadata store against a secured etcd (mutual TLS with the harness's generated CA, authentication with a
 // user whose role may use /nereus/ only): the whole SPI conformance suite passes; a wrong password, an unknown CA,
 // a missing client certificate and bad options fail with messages naming what failed and never the password; and
-// after etcd invalidates the store's token (a password change does), calls re-authenticate and go on.
+// after etcd invalidates the store's token (a password change does), calls re-authenticate and go on, and a watch
+// created afterwards (which etcd checks against its stream's dropped token) is created on a new stream.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -141,12 +142,20 @@ describe("EtcdMetadataStore on a secured etcd", () => {
       await root.user(auth.username).setPassword(auth.password);
       await put(store, `${prefix}after`);
       await root.user(auth.username).setPassword(auth.password);
+      const lateEvents: WatchEvent[] = [];
+      const late = await store.watch(`${prefix}late/`, (event) => lateEvents.push(event));
+      await put(store, `${prefix}late/key`);
+      const lateDeadline = Date.now() + 5_000;
+      while (lateEvents.length < 1 && Date.now() < lateDeadline) await new Promise((r) => setTimeout(r, 50));
+      await late.close();
+      expect(lateEvents.map((event) => event.key)).toEqual([`${prefix}late/key`]);
+      await root.user(auth.username).setPassword(auth.password);
       const lease = await store.grantLease(5_000);
       await lease.keepAlive();
       await lease.revoke();
       const deadline = Date.now() + 5_000;
-      while (events.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(events.map((event) => event.key)).toEqual([`${prefix}before`, `${prefix}after`]);
+      while (events.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(events.map((event) => event.key)).toEqual([`${prefix}before`, `${prefix}after`, `${prefix}late/key`]);
       // A new password drops the tokens too, and the old one no longer authenticates: the token really was renewed.
       await root.user(auth.username).setPassword(`${auth.password}-changed`);
       const refused = await store.get(`${prefix}before`).catch((error: unknown) => error);
