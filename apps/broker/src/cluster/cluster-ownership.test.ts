@@ -55,7 +55,11 @@ async function startNode(metadata: InMemoryMetadataStore, nodeId: number): Promi
     partitionReleased: (_topic, partition) => released.push(partition),
     groupReleased: () => undefined,
   });
-  await membership.start({ nodeId, kafka: { host: "127.0.0.1", port: 9090 + nodeId } });
+  await membership.start({
+    nodeId,
+    kafka: { host: "127.0.0.1", port: 9090 + nodeId },
+    pulsar: { host: "127.0.0.1", port: 6650 + nodeId },
+  });
   Object.assign(node, { nodeId, membership, ownership, sessions, released });
   started.push(node as Node);
   return node as Node;
@@ -118,6 +122,29 @@ describe("ClusterOwnership", () => {
       expect(await one.ownership.claimPartition(TOPIC, partition)).toBe(true);
     }
     expect(one.released).toEqual([]);
+  });
+
+  it("names one owner per Pulsar topic partition, the others point at its URL, a draining broker owns none", async () => {
+    const metadata = new InMemoryMetadataStore();
+    const one = await startNode(metadata, 1);
+    const two = await startNode(metadata, 2);
+    await until("both brokers live on both", () =>
+      [one, two].every((node) => node.ownership.liveBrokers().length === 2),
+    );
+    const topics = Array.from({ length: 16 }, (_, index) => `persistent://public/default/t-partition-${String(index)}`);
+    const owners = topics.map((topic) => {
+      const owning = [one, two].filter((node) => node.ownership.ownsTopic(topic));
+      expect(owning).toHaveLength(1);
+      const other = owning[0] === one ? two : one;
+      expect(other.ownership.ownerUrl(topic)).toBe(`pulsar://127.0.0.1:${String(6650 + owning[0]!.nodeId)}`);
+      return owning[0]!.nodeId;
+    });
+    expect(new Set(owners)).toEqual(new Set([1, 2]));
+    await two.ownership.drain();
+    for (const topic of topics) {
+      expect(two.ownership.ownsTopic(topic)).toBe(false);
+      expect(two.ownership.ownerUrl(topic)).toBe("pulsar://127.0.0.1:6651");
+    }
   });
 
   it("stops holding anything once its own lease may have lapsed", async () => {
