@@ -63,6 +63,6 @@ describe("Java kafka-clients in a three-broker cluster", () => {
           `${String(redelivered)} re-delivered to the group, whose coordinator was killed ${String(groupMoves)} times`,
       );
     },
-    120_000 + KILLS * 40_000,
+    120_000 + KILLS * 60_000,
   );
 });
