@@ -1,6 +1,7 @@
 // The Kafka listeners of one broker taken together: shutdown steps apply to all of them, the connection count is
 // their sum, and the first one (the primary listener) gives the group its address. Each listener keeps the address
 // it advertises to the clients that come in on it.
+import { ErrorCode, NereusError } from "@nereus/core";
 import type { KafkaListener } from "./kafka-listener.js";
 
 /** A host and port clients are told to connect to. */
@@ -26,7 +27,10 @@ export interface KafkaListenerGroup extends KafkaListener {
 /** Groups bound listeners (non-empty). */
 export function groupKafkaListeners(members: readonly BoundKafkaListener[]): KafkaListenerGroup {
   const primary = members[0];
-  if (primary === undefined) throw new Error("a broker needs at least one Kafka listener");
+  if (primary === undefined)
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, "a broker needs at least one Kafka listener", {
+      retryable: false,
+    });
   const listeners = members.map((member) => member.listener);
   return {
     members,

@@ -11,6 +11,7 @@
 // drain. A client that half-closes gets its waiting requests (long-polls) answered at once. Shutdown:
 // `stopAccepting`, then `drain` (stop reading, let in-flight responses go out), then `close`.
 import type net from "node:net";
+import { ErrorCode, NereusError } from "@nereus/core";
 import type { ConnectionTransport, SecurityProtocol } from "@nereus/kafka";
 import { RateLimitedLog } from "../logging/rate-limited-log.js";
 import { type FrameConnection, ListenerConnection, type ListenerConnectionSettings } from "./listener-connection.js";
@@ -73,8 +74,10 @@ export async function startKafkaListener(options: KafkaListenerOptions): Promise
   const name = options.name ?? "PLAINTEXT";
   const securityProtocol = options.securityProtocol ?? "PLAINTEXT";
   if ((securityProtocol === "SSL" || securityProtocol === "SASL_SSL") !== (options.tls !== undefined))
-    throw new Error(
+    throw new NereusError(
+      ErrorCode.INVALID_ARGUMENT,
       `Kafka listener ${name}: ${securityProtocol} ${options.tls === undefined ? "needs" : "takes no"} TLS material`,
+      { retryable: false },
     );
 
   // allowHalfOpen: a client that shuts down its sending side still gets the answers to what it sent.

@@ -6,6 +6,7 @@
 // connection asks it to (publish backpressure: too many SENDs pending on the connection or in the broker); a client
 // silent for `keepAliveMs` gets a PING and one silent for twice that is closed (time paused does not count).
 import type net from "node:net";
+import { ErrorCode, NereusError } from "@nereus/core";
 import type { PulsarBroker, PulsarConnection } from "@nereus/pulsar";
 import { PulsarFrameDecoder, encodeCommandFrame } from "@nereus/pulsar/protocol";
 import type { BrokerLogger } from "../logging/broker-logger.js";
@@ -241,7 +242,8 @@ function listen(server: net.Server, options: PulsarListenerOptions): Promise<voi
 export function combinePulsarListeners(candidates: readonly (PulsarListener | undefined)[]): PulsarListener {
   const listeners = candidates.filter((listener): listener is PulsarListener => listener !== undefined);
   const first = listeners[0];
-  if (first === undefined) throw new Error("no Pulsar listener is bound");
+  if (first === undefined)
+    throw new NereusError(ErrorCode.INVALID_ARGUMENT, "no Pulsar listener is bound", { retryable: false });
   return {
     port: first.port,
     get connectionCount() {
