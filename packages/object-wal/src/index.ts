@@ -52,3 +52,8 @@ export {
 } from "./reclamation/reclamation-context.js";
 export type { ObjectReclamation, ReclamationState } from "./reclamation/reclamation-records.js";
 export { materializationGuard, type MaterializationUse } from "./reclamation/materialization-guard.js";
+export {
+  ObjectOrphanSweeper,
+  type ObjectOrphanReport,
+  type ObjectOrphanSweeperOptions,
+} from "./reclamation/object-orphans.js";
