@@ -28,7 +28,7 @@ import { BrokerConnection, type KafkaConnection } from "./kafka-connection.js";
 import { type ConnectionTransport, certificatePrincipal } from "../security/connection-transport.js";
 import { type ListenerAddress, listenerIdentity } from "./listener-identity.js";
 import { TokenBucket } from "./token-bucket.js";
-import { createBrokerSasl } from "../security/sasl/broker-sasl.js";
+import { createBrokerSasl } from "./broker-sasl.js";
 import type { KafkaSaslOptions } from "../security/sasl/sasl-options.js";
 import { createKafkaAuthorizer, type KafkaAuthorizationOptions } from "../security/acl/kafka-authorizer.js";
 import { authorizeHandlers } from "./authorize-handlers.js";

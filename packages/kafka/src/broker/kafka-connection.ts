@@ -25,7 +25,7 @@ import { joinBytes } from "../protocol/primitives/join-bytes.js";
 import { ANONYMOUS_PRINCIPAL, type KafkaPrincipal } from "../security/kafka-principal.js";
 import { type ConnectionTransport, PLAINTEXT_TRANSPORT, requiresSasl } from "../security/connection-transport.js";
 import { type SaslAnswer, SaslAuthenticator, type SaslEnvironment } from "../security/sasl/sasl-authenticator.js";
-import { NO_SASL } from "../security/sasl/broker-sasl.js";
+import { NO_SASL } from "./broker-sasl.js";
 import {
   type BrokerIdentity,
   type KafkaApiHandler,

@@ -28,12 +28,7 @@ export function scramHash(mechanism: ScramMechanism, data: Uint8Array): Uint8Arr
 }
 
 /** Hi(password, salt, iterations) of RFC 5802: PBKDF2 with the mechanism's HMAC, one block of output. */
-export function saltedPassword(
-  mechanism: ScramMechanism,
-  password: string,
-  salt: Uint8Array,
-  iterations: number,
-): Uint8Array {
+function saltedPassword(mechanism: ScramMechanism, password: string, salt: Uint8Array, iterations: number): Uint8Array {
   checkIterations(mechanism, iterations);
   return pbkdf2Sync(Buffer.from(password, "utf8"), salt, iterations, mechanism.keyBytes, mechanism.hash);
 }
@@ -75,7 +70,7 @@ export function credentialFromPassword(
 }
 
 /** Throws INVALID_ARGUMENT unless `iterations` is an integer within the mechanism's bounds. */
-export function checkIterations(mechanism: ScramMechanism, iterations: number): void {
+function checkIterations(mechanism: ScramMechanism, iterations: number): void {
   if (!Number.isInteger(iterations) || iterations < mechanism.minIterations || iterations > mechanism.maxIterations) {
     throw invalid(
       `${mechanism.name} iterations must be within ${String(mechanism.minIterations)}..${String(mechanism.maxIterations)}, got ${String(iterations)}`,

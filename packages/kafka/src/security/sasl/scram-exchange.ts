@@ -136,6 +136,6 @@ function xor(left: Uint8Array, right: Uint8Array): Uint8Array {
 }
 
 /** Equality that takes the same time for every pair of equal-length inputs. */
-export function constantTimeEqual(left: Uint8Array, right: Uint8Array): boolean {
+function constantTimeEqual(left: Uint8Array, right: Uint8Array): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -19,7 +19,7 @@ export interface ScramMechanism {
 }
 
 /** SCRAM-SHA-256 and SCRAM-SHA-512, by type. */
-export const SCRAM_MECHANISMS: readonly ScramMechanism[] = Object.freeze([
+const SCRAM_MECHANISMS: readonly ScramMechanism[] = Object.freeze([
   { name: "SCRAM-SHA-256", type: 1, hash: "sha256", keyBytes: 32, minIterations: 4096, maxIterations: 16384 },
   { name: "SCRAM-SHA-512", type: 2, hash: "sha512", keyBytes: 64, minIterations: 4096, maxIterations: 16384 },
 ]);

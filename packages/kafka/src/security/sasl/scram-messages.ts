@@ -51,7 +51,7 @@ function text(bytes: Uint8Array): string {
 }
 
 /** A `saslname` unescaped ("=2C" → ",", "=3D" → "="); any other "=" is an error. */
-export function decodeSaslName(value: string): string {
+function decodeSaslName(value: string): string {
   if (value.length === 0) throw new ScramMessageError("empty SCRAM user name");
   if (/=(?!2C|3D)/.test(value)) throw new ScramMessageError("invalid escape in SCRAM user name");
   return value.replaceAll("=2C", ",").replaceAll("=3D", "=");

@@ -49,5 +49,3 @@ export const AlterUserScramCredentialsRequest = message({
 export type AlterUserScramCredentialsRequest = MessageValue<typeof AlterUserScramCredentialsRequest>;
 /** One credential to create or replace. */
 export type ScramCredentialUpsertion = StructValue<typeof scramCredentialUpsertion.fields>;
-/** One credential to delete. */
-export type ScramCredentialDeletion = StructValue<typeof scramCredentialDeletion.fields>;

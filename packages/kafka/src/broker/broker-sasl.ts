@@ -3,17 +3,17 @@
 // listeners without SASL, SaslHandshake and SaslAuthenticate reach these handlers and are answered
 // ILLEGAL_SASL_STATE, as Kafka answers them outside an authentication exchange.
 import type { MetadataStore } from "@nereus/core";
-import type { BrokerMetrics } from "../../broker/broker-metrics.js";
-import type { KafkaApiHandler, KafkaApiHandlers } from "../../broker/kafka-api-handler.js";
-import type { KafkaBrokerLogger } from "../../logging/broker-logger.js";
-import { KafkaErrorCode } from "../../protocol/error-codes.js";
-import { type SaslEnvironment } from "./sasl-authenticator.js";
-import { checkSaslOptions, type KafkaSaslOptions } from "./sasl-options.js";
+import type { BrokerMetrics } from "./broker-metrics.js";
+import type { KafkaApiHandler, KafkaApiHandlers } from "./kafka-api-handler.js";
+import type { KafkaBrokerLogger } from "../logging/broker-logger.js";
+import { KafkaErrorCode } from "../protocol/error-codes.js";
+import { type SaslEnvironment } from "../security/sasl/sasl-authenticator.js";
+import { checkSaslOptions, type KafkaSaslOptions } from "../security/sasl/sasl-options.js";
 import {
   createAlterUserScramCredentialsHandler,
   createDescribeUserScramCredentialsHandler,
-} from "./scram-credential-handlers.js";
-import { ScramCredentialStore } from "./scram-credential-store.js";
+} from "./handlers/scram-credentials-handler.js";
+import { ScramCredentialStore } from "../security/sasl/scram-credential-store.js";
 
 /** The environment of SASL connections on a broker without SASL settings: every handshake is refused. */
 export const NO_SASL: SaslEnvironment = Object.freeze({

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "vitest";
 import { BrokerHarness } from "../../../test/broker-harness.js";
 import { upsertion } from "../../../test/sasl-harness.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
-import { ScramCredentialStore } from "./scram-credential-store.js";
+import { ScramCredentialStore } from "../../security/sasl/scram-credential-store.js";
 
 let harness: BrokerHarness | undefined;
 afterEach(async () => {

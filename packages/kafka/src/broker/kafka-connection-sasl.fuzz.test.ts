@@ -6,10 +6,10 @@
 import { createHmac, createHash, pbkdf2Sync } from "node:crypto";
 import { ErrorCode, NereusError } from "@nereus/core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { BrokerHarness } from "../../../test/broker-harness.js";
-import { SASL_TRANSPORT, upsertion } from "../../../test/sasl-harness.js";
-import type { KafkaConnection } from "../../broker/kafka-connection.js";
-import { decodeResponse, encodeRequest } from "../../protocol/encode-request.js";
+import { BrokerHarness } from "../../test/broker-harness.js";
+import { SASL_TRANSPORT, upsertion } from "../../test/sasl-harness.js";
+import type { KafkaConnection } from "./kafka-connection.js";
+import { decodeResponse, encodeRequest } from "../protocol/encode-request.js";
 
 const SEED = 0x5a51;
 const MIN_FRAMES = 100_000;

@@ -1,11 +1,11 @@
 import { ErrorCode, NereusError } from "@nereus/core";
 import { afterEach, describe, expect, test } from "vitest";
-import { BrokerHarness, type TestClient } from "../../../test/broker-harness.js";
-import { plainLogin, saslClient, scramLogin, upsertion } from "../../../test/sasl-harness.js";
-import { ScramTestClient } from "../../../test/scram-client.js";
-import type { KafkaApiHandlers, RequestContext } from "../../broker/kafka-api-handler.js";
-import { KafkaErrorCode } from "../../protocol/error-codes.js";
-import type { KafkaSaslOptions } from "./sasl-options.js";
+import { BrokerHarness, type TestClient } from "../../test/broker-harness.js";
+import { plainLogin, saslClient, scramLogin, upsertion } from "../../test/sasl-harness.js";
+import { ScramTestClient } from "../../test/scram-client.js";
+import type { KafkaApiHandlers, RequestContext } from "./kafka-api-handler.js";
+import { KafkaErrorCode } from "../protocol/error-codes.js";
+import type { KafkaSaslOptions } from "../security/sasl/sasl-options.js";
 
 let harness: BrokerHarness | undefined;
 afterEach(async () => {

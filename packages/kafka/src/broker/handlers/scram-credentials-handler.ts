@@ -7,11 +7,11 @@ import type { AlterUserScramCredentialsRequest } from "../../protocol/apis/alter
 import type { AlterUserScramCredentialsResult } from "../../protocol/apis/alter-user-scram-credentials/alter-user-scram-credentials-response.js";
 import type { DescribeUserScramCredentialsResult } from "../../protocol/apis/describe-user-scram-credentials/describe-user-scram-credentials-response.js";
 import { KafkaErrorCode } from "../../protocol/error-codes.js";
-import type { KafkaApiHandler } from "../../broker/kafka-api-handler.js";
-import { credentialFromSaltedPassword } from "./scram-credential.js";
-import type { ScramCredentialStore, ScramUserChange } from "./scram-credential-store.js";
-import { type ScramMechanism, scramMechanismOfType } from "./scram-mechanism.js";
-import type { ScramUser, ScramUserCredential } from "./scram-user-record-codec.js";
+import type { KafkaApiHandler } from "../kafka-api-handler.js";
+import { credentialFromSaltedPassword } from "../../security/sasl/scram-credential.js";
+import type { ScramCredentialStore, ScramUserChange } from "../../security/sasl/scram-credential-store.js";
+import { type ScramMechanism, scramMechanismOfType } from "../../security/sasl/scram-mechanism.js";
+import type { ScramUser, ScramUserCredential } from "../../security/sasl/scram-user-record-codec.js";
 
 function describeResult(user: ScramUser): DescribeUserScramCredentialsResult {
   return {
