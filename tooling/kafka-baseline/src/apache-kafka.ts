@@ -17,6 +17,8 @@ import { type ProbeResult, waitForKafka } from "./kafka-probe.js";
 export interface ApacheKafkaOptions {
   /** JVM heap in MiB (default 512; -Xms = -Xmx). */
   readonly heapMb?: number;
+  /** A second listener, SSL, on its own free port with this PEM keystore (private key in PKCS#8, then the certificate). */
+  readonly sslKeystoreFile?: string;
   /** Extra or overriding server.properties entries. */
   readonly config?: Readonly<Record<string, string | number | boolean>>;
   /** Start-up deadline (default 180 s: the JVM, the format and the KRaft election on a busy 2-core machine). */
@@ -67,11 +69,30 @@ function jvmFlags(heapMb: number, runDir: string): string[] {
   ];
 }
 
+/** The server.properties entries of the PLAINTEXT listener plus an SSL one on `sslPort` with a PEM keystore. */
+function sslProperties(
+  keystoreFile: string,
+  port: number,
+  controllerPort: number,
+  sslPort: number,
+): Record<string, string> {
+  return {
+    listeners: `PLAINTEXT://127.0.0.1:${String(port)},SSL://127.0.0.1:${String(sslPort)},CONTROLLER://127.0.0.1:${String(controllerPort)}`,
+    "advertised.listeners": `PLAINTEXT://127.0.0.1:${String(port)},SSL://127.0.0.1:${String(sslPort)}`,
+    "listener.security.protocol.map": "CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT,SSL:SSL",
+    "ssl.keystore.type": "PEM",
+    "ssl.keystore.location": keystoreFile,
+    "ssl.client.auth": "none",
+  };
+}
+
 /** A running Apache Kafka KRaft single node. */
 export class ApacheKafka {
   readonly runDir: string;
   readonly port: number;
   readonly controllerPort: number;
+  /** The SSL listener's port (with `sslKeystoreFile`). */
+  readonly sslPort: number | undefined;
   readonly jars: KafkaJars;
   readonly heapMb: number;
   private proc: LoggedProcess;
@@ -83,6 +104,7 @@ export class ApacheKafka {
     runDir: string;
     port: number;
     controllerPort: number;
+    sslPort: number | undefined;
     jars: KafkaJars;
     heapMb: number;
     proc: LoggedProcess;
@@ -92,6 +114,7 @@ export class ApacheKafka {
     this.runDir = init.runDir;
     this.port = init.port;
     this.controllerPort = init.controllerPort;
+    this.sslPort = init.sslPort;
     this.jars = init.jars;
     this.heapMb = init.heapMb;
     this.proc = init.proc;
@@ -129,8 +152,13 @@ export class ApacheKafka {
     const keep = options.keep === true || process.env.NEREUS_KAFKA_BASELINE_KEEP === "1";
     const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "nereus-kafka-"));
     fs.mkdirSync(path.join(runDir, "logs"));
-    const [port, controllerPort] = await freePorts(2);
-    if (port === undefined || controllerPort === undefined) throw new BaselineError("apache-kafka", "no free ports");
+    const [port, controllerPort, sslPort] = await freePorts(3);
+    if (port === undefined || controllerPort === undefined || sslPort === undefined)
+      throw new BaselineError("apache-kafka", "no free ports");
+    const ssl =
+      options.sslKeystoreFile === undefined
+        ? undefined
+        : sslProperties(options.sslKeystoreFile, port, controllerPort, sslPort);
     const properties: Record<string, string | number | boolean> = {
       "process.roles": "broker,controller",
       "node.id": 1,
@@ -152,6 +180,7 @@ export class ApacheKafka {
       "share.coordinator.state.topic.replication.factor": 1,
       "share.coordinator.state.topic.min.isr": 1,
       "group.initial.rebalance.delay.ms": 0,
+      ...ssl,
       ...options.config,
     };
     fs.writeFileSync(
@@ -187,7 +216,17 @@ export class ApacheKafka {
       );
     }
     const proc = await ApacheKafka.launch(java, jars, heapMb, runDir, 1);
-    const kafka = new ApacheKafka({ runDir, port, controllerPort, jars, heapMb, proc, keep, startTimeoutMs });
+    const kafka = new ApacheKafka({
+      runDir,
+      port,
+      controllerPort,
+      sslPort: ssl === undefined ? undefined : sslPort,
+      jars,
+      heapMb,
+      proc,
+      keep,
+      startTimeoutMs,
+    });
     await kafka.waitReady();
     log(`Apache Kafka ${jars.version} serving on ${kafka.bootstrap} (pid ${String(kafka.pid)})`);
     return kafka;

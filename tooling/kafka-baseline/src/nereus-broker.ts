@@ -31,6 +31,8 @@ export interface NereusBrokerOptions {
   readonly startTimeoutMs?: number;
   readonly keep?: boolean;
   readonly log?: (line: string) => void;
+  /** A second Kafka listener, SSL, on its own free port with these PEM files (a config file names both listeners). */
+  readonly tls?: { readonly certFile: string; readonly keyFile: string };
 }
 
 /** The node flags the broker is started with (`nereusNodeFlags` of apps/broker/package.json, as `nereus-broker` and `npm start` use them). */
@@ -69,12 +71,30 @@ function brokerEnvironment(): NodeJS.ProcessEnv {
   return environment;
 }
 
+/** Writes a config file with a PLAINTEXT listener on `port` and an SSL one on `tlsPort`; returns its path. */
+function listenersFile(
+  runDir: string,
+  port: number,
+  tlsPort: number,
+  tls: { readonly certFile: string; readonly keyFile: string },
+): string {
+  const file = path.join(runDir, "listeners.json");
+  const listeners = [
+    { name: "PLAINTEXT", host: "127.0.0.1", port, securityProtocol: "PLAINTEXT" },
+    { name: "SSL", host: "127.0.0.1", port: tlsPort, securityProtocol: "SSL", tls },
+  ];
+  fs.writeFileSync(file, `${JSON.stringify({ kafka: { listeners } }, null, 2)}\n`);
+  return file;
+}
+
 /** A Nereus broker child process. */
 export class NereusBroker {
   readonly dataDir: string;
   readonly runDir: string;
   readonly port: number;
   readonly adminPort: number;
+  /** The SSL listener's port (with `tls`). */
+  readonly tlsPort: number | undefined;
   readonly entry: BrokerEntry;
   private proc: LoggedProcess;
   private starts = 1;
@@ -89,6 +109,7 @@ export class NereusBroker {
     runDir: string;
     port: number;
     adminPort: number;
+    tlsPort: number | undefined;
     entry: BrokerEntry;
     proc: LoggedProcess;
     argv: readonly string[];
@@ -100,6 +121,7 @@ export class NereusBroker {
     this.runDir = init.runDir;
     this.port = init.port;
     this.adminPort = init.adminPort;
+    this.tlsPort = init.tlsPort;
     this.entry = init.entry;
     this.proc = init.proc;
     this.argv = init.argv;
@@ -136,8 +158,11 @@ export class NereusBroker {
     const command = entryCommand(entry, options.nodeFlags ?? []);
     const runDir = fs.mkdtempSync(path.join(os.tmpdir(), "nereus-baseline-broker-"));
     const dataDir = options.dataDir ?? path.join(runDir, "data");
-    const [port, adminPort] = await freePorts(2);
-    if (port === undefined || adminPort === undefined) throw new BaselineError("nereus-broker", "no free ports");
+    const [port, adminPort, tlsPort] = await freePorts(3);
+    if (port === undefined || adminPort === undefined || tlsPort === undefined)
+      throw new BaselineError("nereus-broker", "no free ports");
+    const listenersConfig =
+      options.tls === undefined ? [] : ["--config", listenersFile(runDir, port, tlsPort, options.tls)];
     const argv = [
       ...command,
       "--data-dir",
@@ -152,6 +177,7 @@ export class NereusBroker {
       String(options.groupInitialRebalanceDelayMs ?? 200),
       "--log-level",
       "info",
+      ...listenersConfig,
       ...(options.args ?? []),
     ];
     const proc = await NereusBroker.launch(argv, runDir, 1);
@@ -160,6 +186,7 @@ export class NereusBroker {
       runDir,
       port,
       adminPort,
+      tlsPort: options.tls === undefined ? undefined : tlsPort,
       entry,
       proc,
       argv,
