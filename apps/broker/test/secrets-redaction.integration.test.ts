@@ -1,6 +1,7 @@
 // No secret of the configuration ever leaves the broker: a broker process on a secured etcd (TLS, user and password),
-// s3proxy with credentials and BookKeeper with a ledger password — each secret a recognizable marker — serves Kafka
-// clients at debug log level, answers /metrics and the admin API, and then loses its etcd credentials (the password
+// s3proxy with credentials and BookKeeper with a ledger password, with an admin bearer token, a SCRAM user on a SASL
+// listener and a Pulsar token secret key — each secret a recognizable marker — serves a SASL-authenticated Kafka client
+// at debug log level, answers /metrics and the admin API, and then loses its etcd credentials (the password
 // is changed under it); start-ups with a wrong etcd password, a bad S3 secret, configuration errors and
 // --print-config fail or print as they should. The markers appear in none of stdout, stderr, /metrics, the admin
 // API's answers or the error lines.
@@ -22,7 +23,12 @@ const secrets = {
   wrongEtcdPassword: `etcd-wrong-${marker}`,
   wrongS3Secret: `s3-wrong-${marker}`,
   bookkeeperPassword: `bookkeeper-${marker}`,
+  adminToken: `admin-${marker}`,
+  saslPassword: `sasl-${marker}`,
+  /** The Pulsar token secret key is base64: the marker is inside the key, the string itself is the secret. */
+  pulsarTokenKey: Buffer.from(`pulsar-token-key-${marker}-padding-to-32-bytes`).toString("base64"),
 };
+const SASL_USER = "alice";
 const services = loadServices();
 let secured: SecuredEtcd;
 let root: Etcd3;
@@ -49,18 +55,27 @@ afterEach(async () => {
 
 /** Fails naming where a secret showed up. */
 function expectNoSecret(where: string, text: string): void {
-  const leaked = [marker, services.s3.secretAccessKey].filter((secret) => text.includes(secret));
+  const leaked = [marker, services.s3.secretAccessKey, secrets.pulsarTokenKey].filter((secret) =>
+    text.includes(secret),
+  );
   expect(leaked, `${where} contains a secret`).toEqual([]);
 }
 
-/** A cluster broker config with every secret set (etcd password, S3 secret, BookKeeper password). */
+/**
+ * A cluster broker config with every secret set: etcd password, S3 secret, BookKeeper password, the admin API's bearer
+ * token, a SCRAM user's password (on a SASL_PLAINTEXT listener) and the Pulsar token secret key.
+ */
 function secretConfig(overrides: { etcdPassword?: string; s3Secret?: string; adminPort?: number } = {}): object {
   const { zookeeper, bookkeeper } = services;
   if (zookeeper === undefined || bookkeeper === undefined) throw new Error("the test services run no BookKeeper");
   const config = testConfig("cluster", {
     overrides: {
-      pulsar: { enabled: false },
-      admin: { port: overrides.adminPort ?? 0 },
+      kafka: {
+        listeners: [{ name: "SASL", host: "127.0.0.1", port: 0, securityProtocol: "SASL_PLAINTEXT" }],
+        sasl: { scramUsers: [{ name: SASL_USER, password: secrets.saslPassword, mechanism: "SCRAM-SHA-512" }] },
+      },
+      pulsar: { port: 0, auth: { authenticationEnabled: true, tokenSecretKey: secrets.pulsarTokenKey } },
+      admin: { port: overrides.adminPort ?? 0, auth: { tokenSecret: secrets.adminToken } },
       log: { level: "debug" },
     },
   }) as { storage: { objects: object } };
@@ -93,8 +108,9 @@ async function outputOf(broker: BrokerProcess): Promise<{ code: number | null; o
   return { code, output: `${broker.stdout.join("\n")}\n${broker.stderr.join("")}` };
 }
 
-async function text(url: string): Promise<string> {
-  const response = await fetch(url);
+/** The status and body of a GET with the admin token (or `token`). */
+async function text(url: string, token = secrets.adminToken): Promise<string> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
   return `${String(response.status)} ${await response.text()}`;
 }
 
@@ -107,6 +123,7 @@ describe("secrets stay out of logs, metrics, the admin API and errors", () => {
       brokers: [String(started["kafka"])],
       logLevel: logLevel.NOTHING,
       retry: { retries: 2 },
+      sasl: { mechanism: "scram-sha-512", username: SASL_USER, password: secrets.saslPassword },
     });
     const topic = `secrets-${randomBytes(4).toString("hex")}`;
     const producer = kafka.producer();
@@ -121,8 +138,11 @@ describe("secrets stay out of logs, metrics, the admin API and errors", () => {
       await text(`${admin}/admin/v1/topics`),
       await text(`${admin}/admin/v1/topics/${topic}`),
     ];
+    const refused = await text(`${admin}/admin/v1/topics`, `wrong-${marker}`);
+    answers.push(refused);
     expect(answers[0]).toMatch(/^200 /);
     expect(answers[5]).toMatch(/^200 /);
+    expect(refused).toMatch(/^401 /);
     for (const [index, answer] of answers.entries()) expectNoSecret(`admin answer ${String(index)}`, answer);
 
     // The broker's etcd token is dropped and its password no longer valid: its metadata calls now fail.
@@ -174,9 +194,15 @@ describe("secrets stay out of logs, metrics, the admin API and errors", () => {
         objects: { secretAccessKey: string };
         bookkeeper: { password: string };
       };
+      admin: { auth: { tokenSecret: string } };
+      kafka: { sasl: { scramUsers: { password: string }[] } };
+      pulsar: { auth: { tokenSecretKey: string } };
     };
     expect(printed.storage.metadata.password).toBe("<redacted>");
     expect(printed.storage.objects.secretAccessKey).toBe("<redacted>");
     expect(printed.storage.bookkeeper.password).toBe("<redacted>");
+    expect(printed.admin.auth.tokenSecret).toBe("<redacted>");
+    expect(printed.kafka.sasl.scramUsers[0]?.password).toBe("<redacted>");
+    expect(printed.pulsar.auth.tokenSecretKey).toBe("<redacted>");
   });
 });
