@@ -117,6 +117,24 @@ describe("KafkaAuthorizer", () => {
       .toBe(false);
   });
 
+  test("when the watch cannot start, the periodic reload picks up another broker's change", async () => {
+    const metadata = new InMemoryMetadataStore();
+    const writer = authorizerOn(metadata);
+    const unwatchable = new Proxy(metadata, {
+      get: (target, property) => {
+        if (property === "watch") return () => Promise.reject(new Error("watch unavailable"));
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const reader = authorizerOn(unwatchable, [], 50);
+    expect(await reader.authorize(ALICE, AclOperation.READ, topicResource("orders"))).toBe(false);
+    await writer.admin!.create([readOrders]);
+    await expect
+      .poll(() => reader.authorize(ALICE, AclOperation.READ, topicResource("orders")), { timeout: 5_000 })
+      .toBe(true);
+  });
+
   test("the records survive a restart: a new authorizer loads them", async () => {
     const metadata = new InMemoryMetadataStore();
     await authorizerOn(metadata).admin!.create([readOrders, writePrefix]);
