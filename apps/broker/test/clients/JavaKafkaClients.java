@@ -4,12 +4,14 @@
 //   group <bootstrap> <topic> <group> <count>    two consumers of one group share the topic until <count> records
 //                                                 arrived; both commit; prints "REC <member> <key> <value> <header>
 //                                                 <partition> <offset>" and "ASSIGNED <member> <partitions>"
+// Either takes a properties file of client settings as its last argument (e.g. security.protocol=SSL).
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Properties;
+import java.io.FileInputStream;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -26,12 +28,24 @@ import org.apache.kafka.common.serialization.StringSerializer;
 
 public final class JavaKafkaClients {
   public static void main(String[] args) throws Exception {
-    if (args[0].equals("produce")) produce(args[1], args[2], Integer.parseInt(args[3]));
+    boolean producing = args[0].equals("produce");
+    // An optional last argument: a properties file of client settings (e.g. security.protocol=SSL and its stores).
+    int extra = producing ? 4 : 5;
+    if (args.length > extra) {
+      try (FileInputStream input = new FileInputStream(args[extra])) {
+        CLIENT.load(input);
+      }
+    }
+    if (producing) produce(args[1], args[2], Integer.parseInt(args[3]));
     else group(args[1], args[2], args[3], Integer.parseInt(args[4]));
   }
 
+  /** Settings every client of this run gets (from the optional properties file). */
+  static final Properties CLIENT = new Properties();
+
   static void produce(String bootstrap, String topic, int count) throws Exception {
     Properties properties = new Properties();
+    properties.putAll(CLIENT);
     properties.put("bootstrap.servers", bootstrap);
     properties.put("key.serializer", StringSerializer.class.getName());
     properties.put("value.serializer", StringSerializer.class.getName());
@@ -58,6 +72,7 @@ public final class JavaKafkaClients {
     for (String member : new String[] {"alpha", "beta"}) {
       Thread thread = new Thread(() -> {
         Properties properties = new Properties();
+        properties.putAll(CLIENT);
         properties.put("bootstrap.servers", bootstrap);
         properties.put("group.id", group);
         properties.put("client.id", member);
