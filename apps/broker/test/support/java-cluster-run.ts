@@ -37,7 +37,7 @@ interface RunSummary {
   readonly redelivered: number;
 }
 
-export async function waitFor(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+async function waitFor(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -19,7 +19,7 @@ const RECORD_TYPE = "KafkaGroupState";
 const SCHEMA_VERSION = 1;
 
 /** One member as the snapshot keeps it. */
-export interface MemberSnapshot {
+interface MemberSnapshot {
   readonly memberId: string;
   readonly groupInstanceId: string | null;
   readonly clientId: string;
