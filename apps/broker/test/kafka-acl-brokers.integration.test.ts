@@ -1,11 +1,12 @@
 // Two brokers of one cluster on etcd + s3proxy (cluster membership on) share their ACLs: an ACL created through one
 // broker is enforced by the other as soon as its watch on the ACL records fires (the periodic reload is set to ten
 // minutes here, so only the watch can explain it), and a deletion likewise; after a restart the ACLs are read back
-// from etcd. Clients log in with SASL PLAIN ("admin" is a super user, "alice" an ordinary user) over raw connections
+// from etcd. The denial shows in the broker's /metrics. Clients log in with SASL PLAIN ("admin" is a super user, "alice" an ordinary user) over raw connections
 // aimed at one broker each.
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, test } from "vitest";
 import { type InProcessBroker, startInProcess, testConfig } from "./support/broker-fixture.js";
+import { readExposition } from "./support/prometheus-text.js";
 import { RawKafkaClient } from "./support/raw-kafka-client.js";
 
 const USERS = { admin: "admin-secret-2b7c", alice: "alice-secret-e81d" };
@@ -93,6 +94,15 @@ describe("ACLs shared by the brokers of a cluster", () => {
     expect(created.topics[0]?.errorCode).toBe(0);
     const aliceOnSecond = await login(second, "alice");
     expect(await metadataError(aliceOnSecond, topic)).toBe(TOPIC_AUTHORIZATION_FAILED);
+    const exposition = readExposition(
+      await (await fetch(`http://127.0.0.1:${String(second.broker.adminPort)}/metrics`)).text(),
+    );
+    expect(exposition.problems).toEqual([]);
+    expect(
+      exposition.samples.find(
+        (sample) => sample.name === "nereus_kafka_authorization_denials_total" && sample.labels.api === "Metadata",
+      )?.value,
+    ).toBe(1);
 
     const binding = {
       resourceType: TOPIC,
