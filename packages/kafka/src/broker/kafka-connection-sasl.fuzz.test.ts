@@ -99,8 +99,12 @@ class ScramFinals {
 }
 
 interface Exchange {
-  frames: number;
+  /** Mutated frames sent (a frame whose bytes or whose SASL token was mutated). */
+  mutated: number;
+  /** The SASL exchange ended in success, as the client saw it. */
   authenticated: boolean;
+  /** The Heartbeat after the exchange reached its handler or was answered. */
+  served: boolean;
 }
 
 let harness: BrokerHarness;
@@ -148,107 +152,92 @@ function body<K extends 17 | 36>(apiKey: K, apiVersion: number, response: Uint8A
   }
 }
 
+/**
+ * One exchange on a new connection. An attack (wrong password) mutates the steps of `mask` (bit 0 the handshake, bit 1
+ * the first token, bit 2 the final token, bit 3 one more mutated frame after the exchange), each at random either as
+ * frame bytes or as the SASL token inside a well-formed frame; an honest exchange mutates nothing.
+ */
 async function exchange(random: Random, honest: boolean, finals: ScramFinals): Promise<Exchange> {
   const connection = harness.broker.openConnection("fuzz", SASL_TRANSPORT);
   const mechanism = random.pick(["SCRAM-SHA-512", "SCRAM-SHA-256", "PLAIN"] as const);
   const password = honest ? PASSWORD : WRONG;
-  const target = honest ? -1 : random.below(4);
-  let correlationId = 0;
-  let frames = 0;
-  const frame = (
-    apiKey: 17 | 36,
-    version: number,
-    requestBody: never,
-    step: number,
-    textMutation = false,
-  ): Uint8Array => {
-    const bytes = encodeRequest(
-      { apiKey, apiVersion: version, correlationId: ++correlationId, clientId: "f" },
-      requestBody,
-    ).subarray(4);
-    return step === target && !textMutation ? mutate(random, bytes) : bytes;
-  };
-  const token = (text: string, step: number): Uint8Array =>
-    step === target && random.below(2) === 0 ? mutate(random, encoder.encode(text)) : encoder.encode(text);
+  const mask = honest ? 0 : 1 + random.below(15);
   const version = random.below(3);
+  let correlationId = 0;
+  let mutated = 0;
+  const mutates = (step: number): boolean => (mask & (1 << step)) !== 0;
+  const request = (apiKey: 17 | 36, apiVersion: number, requestBody: never): Uint8Array =>
+    encodeRequest({ apiKey, apiVersion, correlationId: ++correlationId, clientId: "f" }, requestBody).subarray(4);
+  const sendStep = async <K extends 17 | 36>(
+    step: number,
+    apiKey: K,
+    apiVersion: number,
+    make: (token: (text: string) => Uint8Array) => never,
+  ) => {
+    const inToken = mutates(step) && random.below(2) === 0;
+    const token = (text: string): Uint8Array => (inToken ? mutate(random, encoder.encode(text)) : encoder.encode(text));
+    let bytes = request(apiKey, apiVersion, make(token));
+    if (mutates(step) && !inToken) bytes = mutate(random, bytes);
+    if (mutates(step)) mutated += 1;
+    return body(apiKey, apiVersion, await send(connection, bytes));
+  };
 
-  frames += 1;
-  const handshake = body(17, 1, await send(connection, frame(17, 1, { mechanism } as never, 0)));
   let authenticated = false;
+  const handshake = await sendStep(0, 17, 1, () => ({ mechanism }) as never);
   if (handshake?.errorCode === 0) {
     if (mechanism === "PLAIN") {
-      frames += 1;
-      const answer = body(
-        36,
-        version,
-        await send(connection, frame(36, version, { authBytes: token(`\0alice\0${password}`, 1) } as never, 1)),
-      );
+      const answer = await sendStep(1, 36, version, (token) => ({ authBytes: token(`\0alice\0${password}`) }) as never);
       authenticated = answer?.errorCode === 0;
     } else {
       const hash = mechanism === "SCRAM-SHA-256" ? "sha256" : "sha512";
       const bare = `n=alice,r=${random.next().toString(36)}nonce`;
-      frames += 1;
-      const first = body(
-        36,
-        version,
-        await send(connection, frame(36, version, { authBytes: token(`n,,${bare}`, 1) } as never, 1)),
-      );
-      if (first?.errorCode === 0) {
-        const final = finals.final(hash, password, bare, decoder.decode(first.authBytes));
-        if (final !== undefined) {
-          frames += 1;
-          const last = body(
-            36,
-            version,
-            await send(connection, frame(36, version, { authBytes: token(final, 2) } as never, 2)),
-          );
-          authenticated = last?.errorCode === 0;
-        }
+      const first = await sendStep(1, 36, version, (token) => ({ authBytes: token(`n,,${bare}`) }) as never);
+      const final =
+        first?.errorCode === 0 ? finals.final(hash, password, bare, decoder.decode(first.authBytes)) : undefined;
+      if (final !== undefined) {
+        const last = await sendStep(2, 36, version, (token) => ({ authBytes: token(final) }) as never);
+        authenticated = last?.errorCode === 0;
       }
     }
   }
-  if (target === 3) {
-    frames += 1;
+  if (mutates(3)) {
+    mutated += 1;
     await send(
       connection,
-      mutate(random, frame(36, version, { authBytes: encoder.encode("n,,n=alice,r=x") } as never, -1)),
+      mutate(random, request(36, version, { authBytes: encoder.encode("n,,n=alice,r=x") } as never)),
     );
   }
   const before = handled;
-  frames += 1;
   const heartbeat = await send(
     connection,
     encodeRequest(
       { apiKey: 12, apiVersion: 4, correlationId: ++correlationId, clientId: "f" },
-      {
-        groupId: "g",
-        generationId: 1,
-        memberId: "m",
-        groupInstanceId: null,
-      },
+      { groupId: "g", generationId: 1, memberId: "m", groupInstanceId: null },
     ).subarray(4),
   );
-  const served = heartbeat !== undefined || handled !== before;
   connection.close();
-  return { frames, authenticated: authenticated && served };
+  return { mutated, authenticated, served: heartbeat !== undefined || handled !== before };
 }
 
 describe("SASL connection fuzz", () => {
   test(`≥${String(MIN_FRAMES)} mutated SASL frames and SCRAM/PLAIN messages: no crash, no bypass`, async () => {
     const random = new Random(SEED);
     const finals = new ScramFinals();
-    let frames = 0;
+    let mutated = 0;
     let honestRuns = 0;
     let attacks = 0;
-    while (frames < MIN_FRAMES) {
+    while (mutated < MIN_FRAMES) {
       const honest = random.below(50) === 0;
       const outcome = await exchange(random, honest, finals);
-      frames += outcome.frames;
+      mutated += outcome.mutated;
       if (honest) {
         honestRuns += 1;
-        expect(outcome.authenticated, `honest run ${String(honestRuns)} (seed ${String(SEED)})`).toBe(true);
+        expect(outcome.authenticated && outcome.served, `honest run ${String(honestRuns)} (seed ${String(SEED)})`).toBe(
+          true,
+        );
       } else {
         attacks += 1;
+        expect(outcome.served, `attack ${String(attacks)} (seed ${String(SEED)}) reached a handler`).toBe(false);
         expect(outcome.authenticated, `attack ${String(attacks)} (seed ${String(SEED)}) authenticated`).toBe(false);
       }
     }
