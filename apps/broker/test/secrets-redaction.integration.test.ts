@@ -1,7 +1,7 @@
 // No secret of the configuration ever leaves the broker: a broker process on a secured etcd (TLS, user and password),
 // s3proxy with credentials and BookKeeper with a ledger password, with an admin bearer token, a SCRAM user on a SASL
 // listener and a Pulsar token secret key — each secret a recognizable marker — serves a SASL-authenticated Kafka client
-// at debug log level, answers /metrics and the admin API, and then loses its etcd credentials (the password
+// at debug log level, answers DescribeConfigs, /metrics and the admin API, and then loses its etcd credentials (the password
 // is changed under it); start-ups with a wrong etcd password, a bad S3 secret, configuration errors and
 // --print-config fail or print as they should. The markers appear in none of stdout, stderr, /metrics, the admin
 // API's answers or the error lines.
@@ -10,7 +10,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { etcd3ClientOptions, loadServices } from "@nereus/test-services";
 import { Etcd3 } from "etcd3";
-import { Kafka, logLevel } from "kafkajs";
+import { ConfigResourceTypes, Kafka, logLevel } from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { BrokerProcess, freePort, tempDir, testConfig } from "./support/broker-fixture.js";
 import { type SecuredEtcd, startSecuredEtcd } from "./support/secured-etcd.js";
@@ -129,6 +129,18 @@ describe("secrets stay out of logs, metrics, the admin API and errors", () => {
     const producer = kafka.producer();
     await producer.connect();
     await producer.send({ topic, acks: -1, messages: [{ value: "one" }, { value: "two" }] });
+    const kafkaAdmin = kafka.admin();
+    await kafkaAdmin.connect();
+    const described = await kafkaAdmin.describeConfigs({
+      includeSynonyms: true,
+      resources: [
+        { type: ConfigResourceTypes.BROKER, name: "0" },
+        { type: ConfigResourceTypes.TOPIC, name: topic },
+      ],
+    });
+    await kafkaAdmin.disconnect();
+    expect(described.resources).toHaveLength(2);
+    expectNoSecret("DescribeConfigs", JSON.stringify(described));
     const admin = `http://127.0.0.1:${String(adminPort)}`;
     const answers = [
       await text(`${admin}/metrics`),
