@@ -11,12 +11,14 @@ import { internalStats } from "./internal-stats.js";
 import { peekMessage } from "./peek-message.js";
 import {
   getNamespacePermissions,
+  getSubscriptionAuthMode,
   getTopicPermissions,
   grantNamespacePermission,
   grantTopicPermission,
   revokeNamespacePermission,
   revokeTopicPermission,
   roleName,
+  setSubscriptionAuthMode,
 } from "./permission-operations.js";
 import {
   type PolicyField,
@@ -167,6 +169,12 @@ export const ADMIN_ROUTES: readonly AdminRoute[] = [
   ...namespacePolicyRoutes("deduplication", "deduplicationEnabled"),
   ...namespacePolicyRoutes("autoTopicCreation", "autoTopicCreation"),
   ...namespacePolicyRoutes("storageProfile", "storageProfile"),
+  route("GET", "namespaces/:tenant/:namespace/subscriptionAuthMode", (call) =>
+    getSubscriptionAuthMode(call.context, namespaceNameOf(call), call.request.signal),
+  ),
+  route("POST", "namespaces/:tenant/:namespace/subscriptionAuthMode", (call) =>
+    setSubscriptionAuthMode(call.context, namespaceNameOf(call), call.request.body, call.request.signal),
+  ),
   route("GET", "namespaces/:tenant/:namespace/permissions", (call) =>
     getNamespacePermissions(call.context, namespaceNameOf(call), call.request.signal),
   ),

@@ -104,15 +104,18 @@ export async function getNamespacePolicies(
     throw notFound("Namespace does not exist");
   }
   const name = { name: `${tenant}/${namespace}`, tenant, namespace };
-  const [policies, grants] = await Promise.all([
+  const permissions = context.topics.broker.auth.permissions;
+  const [policies, grants, subscriptionAuthMode] = await Promise.all([
     context.topics.broker.policies.store.namespacePolicies(name, { signal }),
-    context.topics.broker.auth.permissions.namespacePermissions(name, { signal }),
+    permissions.namespacePermissions(name, { signal }),
+    permissions.subscriptionAuthMode(name, { signal }),
   ]);
   const auto = policies.autoTopicCreation;
   return ok({
     auth_policies: { namespace_auth: asJson([grants]), destination_auth: {}, subscription_auth_roles: {} },
     replication_clusters: [context.cluster],
     bundles: { boundaries: ["0x00000000", "0xffffffff"], numBundles: 1 },
+    subscription_auth_mode: subscriptionAuthMode,
     deduplicationEnabled: policies.deduplicationEnabled,
     autoTopicCreationOverride:
       auto === undefined

@@ -78,6 +78,20 @@ describe("permission endpoints", () => {
     });
   });
 
+  test("the subscription auth mode: GET (None by default), POST Prefix or None; the namespace must exist", async () => {
+    const call = setup();
+    expect((await call("GET", `${NS}/subscriptionAuthMode`)).status).toBe(404);
+    await call("PUT", "tenants/acme", { adminRoles: [], allowedClusters: ["pulsar-broker-test"] });
+    await call("PUT", NS);
+    expect(await call("GET", `${NS}/subscriptionAuthMode`)).toEqual({ status: 200, body: "None" });
+    expect((await call("POST", `${NS}/subscriptionAuthMode`, "Prefix")).status).toBe(204);
+    expect(await call("GET", `${NS}/subscriptionAuthMode`)).toEqual({ status: 200, body: "Prefix" });
+    expect((await call("GET", NS)).body).toMatchObject({ subscription_auth_mode: "Prefix" });
+    expect((await call("POST", `${NS}/subscriptionAuthMode`, "Suffix")).status).toBe(400);
+    expect((await call("POST", `${NS}/subscriptionAuthMode`, "None")).status).toBe(204);
+    expect((await call("GET", `${NS}/subscriptionAuthMode`)).body).toBe("None");
+  });
+
   test("bad bodies and roles are 400s", async () => {
     const call = setup();
     for (const body of [undefined, [], ["produce", "admin"], "produce", { produce: true }] as (

@@ -3,7 +3,8 @@
 // .getPermissions / grantPermission / revokePermissions`: GET answers `{role: [actions]}` (a topic's: the grants on
 // its namespace and on the topic merged), POST `.../permissions/{role}` with a JSON array of AuthActions sets the
 // role's actions, DELETE takes them. A namespace's permissions need the namespace to exist; a topic's do not (as its
-// policies). Revoking a topic-level grant the topic does not have is a 412, as in Pulsar.
+// policies). Revoking a topic-level grant the topic does not have is a 412, as in Pulsar. A namespace's subscription
+// auth mode (`namespaces/{t}/{ns}/subscriptionAuthMode`, a JSON string "None" or "Prefix") is kept with its grants.
 import { isWellFormedString } from "@nereus/core/internal";
 import { type AuthAction, isAuthAction } from "../auth/auth-actions.js";
 import { MAX_ROLE_BYTES, type PermissionGrant } from "../auth/permission-record-codec.js";
@@ -65,6 +66,29 @@ export async function revokeNamespacePermission(
 ): Promise<AdminResponse> {
   await requireNamespace(context, namespace, signal);
   await storeOf(context).revokeOnNamespace(namespace, role, signal);
+  return NO_CONTENT;
+}
+
+/** GET namespaces/{tenant}/{namespace}/subscriptionAuthMode ("None" when never set). */
+export async function getSubscriptionAuthMode(
+  context: AdminContext,
+  namespace: NamespaceName,
+  signal?: AbortSignal,
+): Promise<AdminResponse> {
+  await requireNamespace(context, namespace, signal);
+  return ok(await storeOf(context).subscriptionAuthMode(namespace, { signal }));
+}
+
+/** POST namespaces/{tenant}/{namespace}/subscriptionAuthMode with "None" or "Prefix". */
+export async function setSubscriptionAuthMode(
+  context: AdminContext,
+  namespace: NamespaceName,
+  body: JsonValue | undefined,
+  signal?: AbortSignal,
+): Promise<AdminResponse> {
+  if (body !== "None" && body !== "Prefix") throw badRequest('The body must be "None" or "Prefix"');
+  await requireNamespace(context, namespace, signal);
+  await storeOf(context).setSubscriptionAuthMode(namespace, body, signal);
   return NO_CONTENT;
 }
 

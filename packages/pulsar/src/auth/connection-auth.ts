@@ -79,14 +79,20 @@ export class ConnectionAuth {
     this.#expiresAtMillis = expiresAtMillis;
   }
 
-  /** Resolves when the connection's role may do `operation` on `topic`; rejects with a PulsarAuthRefusal. */
-  async authorizeTopic(topic: TopicName, operation: TopicOperation): Promise<void> {
+  /**
+   * Resolves when the connection's role may do `operation` on `topic` (consuming: through `subscription`); rejects
+   * with a PulsarAuthRefusal.
+   */
+  async authorizeTopic(topic: TopicName, operation: TopicOperation, subscription?: string): Promise<void> {
     const authorization = this.#auth.authorization;
     if (authorization === undefined) return;
     const role = this.#role;
     if (role === undefined || !(await authorization.allowTopicOperation(role, topic, operation))) {
       throw authorizationRefused(REFUSED[operation]!);
     }
+    if (subscription === undefined) return;
+    const refusal = await authorization.subscriptionRefusal(role, topic, subscription);
+    if (refusal !== undefined) throw authorizationRefused(refusal);
   }
 
   /** Resolves when the connection's role may list the topics of `namespace`; rejects with a PulsarAuthRefusal. */

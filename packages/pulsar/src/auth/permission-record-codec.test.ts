@@ -21,6 +21,7 @@ const NAMESPACE_RECORD: StoredPermissions = {
     { role: "alice", actions: ["produce", "consume"] },
     { role: "ops", actions: ["functions", "packages"] },
   ],
+  subscriptionAuthMode: "Prefix",
 };
 
 // Frozen golden fixtures, composed once from the documented layout by an independent encoder (Python struct and a
@@ -29,9 +30,10 @@ const GOLDEN_NAMESPACE = [
   "4e524d31", // NRM1
   "0000001a50756c7361724e616d6573706163655065726d697373696f6e73", // recordType "PulsarNamespacePermissions"
   "0001000101", // schema 1/1, encoding 1
-  "00000026", // payload length 38
-  "2160a3ff", // payload CRC32C
+  "00000027", // payload length 39
+  "ac2ed65c", // payload CRC32C
   "0000000c61636d652f62696c6c696e67", // name "acme/billing"
+  "01", // subscription auth mode Prefix
   "00000002", // 2 grants
   "00000005616c696365", // role "alice"
   "03", // produce | consume
@@ -79,8 +81,17 @@ describe("permission records", () => {
       { name: "acme", grants: [] },
     ];
     for (const record of invalid) invariantViolation(() => namespaceCodec.encode(record));
+    invariantViolation(() => topicCodec.encode({ name: TOPIC, grants: [], subscriptionAuthMode: "Prefix" }));
+    invariantViolation(() =>
+      namespaceCodec.encode({ name: "acme/billing", grants: [], subscriptionAuthMode: "Suffix" as never }),
+    );
     invariantViolation(() => topicCodec.encode({ name: `${TOPIC}-partition-0`, grants: [] }));
     invariantViolation(() => topicCodec.encode({ name: "orders", grants: [] }));
+  });
+
+  test("a namespace record without a subscription auth mode reads back without one", () => {
+    const record = { name: "acme/billing", grants: [{ role: "bob", actions: ["consume" as const] }] };
+    expect(namespaceCodec.decode(namespaceCodec.encode(record), NAMESPACE_KEY)).toEqual(record);
   });
 
   test("round trip of arbitrary grants", () => {

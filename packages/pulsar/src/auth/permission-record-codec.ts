@@ -3,6 +3,9 @@
 // P/pulsar/permissions/topics/{tenant}/{namespace}/{localName} (a partitioned topic's name, never a partition's).
 // Payload, big-endian:
 //   name      string   `{tenant}/{namespace}`, or the canonical full topic name
+// in namespace records only:
+//   subMode   u8       the subscription auth mode: 0 None, 1 Prefix
+// then in both:
 //   count     u32      grants that follow, at most MAX_GRANTS
 //   then per grant, sorted by role and distinct:
 //     role    string   non-empty, at most MAX_ROLE_BYTES UTF-8 bytes
@@ -22,10 +25,18 @@ export interface PermissionGrant {
   readonly actions: readonly AuthAction[];
 }
 
+/**
+ * Pulsar's subscription auth mode of a namespace: with `Prefix`, a role's subscriptions must be named starting with
+ * the role (super users excepted); `None` sets no rule.
+ */
+export type SubscriptionAuthMode = "None" | "Prefix";
+
 /** A stored permission record: the namespace or (partitioned) topic and its grants, sorted by role. */
 export interface StoredPermissions {
   readonly name: string;
   readonly grants: readonly PermissionGrant[];
+  /** Namespace records only; absent: None. */
+  readonly subscriptionAuthMode?: "Prefix";
 }
 
 /** Most roles one record grants. */
@@ -69,6 +80,11 @@ function readGrants(reader: ByteReader, checks: RecordChecks): PermissionGrant[]
 
 function nameCheck(parse: (name: string) => string, what: string) {
   return (record: StoredPermissions, checks: RecordChecks): void => {
+    const mode = record.subscriptionAuthMode;
+    checks.require(
+      mode === undefined || (mode === "Prefix" && what === "namespace"),
+      `subscriptionAuthMode ${String(mode)} is not valid in a ${what} record`,
+    );
     checks.text("name", record.name);
     try {
       checks.require(parse(record.name) === record.name, `name is not a canonical ${what}`);
@@ -83,6 +99,7 @@ function permissionsCodec(
   recordType: string,
   validate: (record: StoredPermissions, checks: RecordChecks) => void,
   parseKey: (key: string) => string,
+  withMode: boolean,
 ): RecordCodec<StoredPermissions> {
   return defineRecordCodec({
     recordType,
@@ -94,10 +111,15 @@ function permissionsCodec(
     },
     write(writer, record) {
       writer.writeString(record.name);
+      if (withMode) writer.writeU8(record.subscriptionAuthMode === "Prefix" ? 1 : 0);
       writeGrants(writer, record.grants);
     },
     read(reader, checks): StoredPermissions {
-      return { name: reader.readString("name"), grants: readGrants(reader, checks) };
+      const name = reader.readString("name");
+      const mode = withMode ? reader.readU8("subscriptionAuthMode") : 0;
+      checks.require(mode <= 1, `unknown subscription auth mode ${String(mode)}`);
+      const grants = readGrants(reader, checks);
+      return mode === 1 ? { name, grants, subscriptionAuthMode: "Prefix" } : { name, grants };
     },
   });
 }
@@ -108,6 +130,7 @@ export function namespacePermissionsCodec(keyspace: PermissionKeyspace): RecordC
     "PulsarNamespacePermissions",
     nameCheck((name) => parseNamespaceName(name).name, "namespace"),
     (key) => keyspace.parseNamespaceKey(key),
+    true,
   );
 }
 
@@ -121,5 +144,6 @@ export function topicPermissionsCodec(keyspace: PermissionKeyspace): RecordCodec
       checks.require(parseTopicName(record.name).partitionIndex < 0, `name ${record.name} is a partition`);
     },
     (key) => keyspace.parseTopicKey(key),
+    false,
   );
 }

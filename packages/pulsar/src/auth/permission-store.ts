@@ -1,8 +1,9 @@
 // The durable permissions of namespaces and topics (permission-record-codec.ts records in the metadata store the
-// policies use): which roles may do which actions. Reads may be served from a per-key cache no older than the caller
-// allows (the broker's per-request authorization checks); writes go through a compare-and-swap loop and refresh the
-// cache; a change leaving no grant deletes the record. A topic's permissions are stored under its partitioned
-// topic's name, so a partition reads and writes those. It does not own the metadata store.
+// policies use): which roles may do which actions, and a namespace's subscription auth mode. Reads may be served
+// from a per-key cache no older than the caller allows (the broker's per-request authorization checks); writes go
+// through a compare-and-swap loop and refresh the cache; a change leaving no grant (and no mode) deletes the record.
+// A topic's permissions are stored under its partitioned topic's name, so a partition reads and writes those. It
+// does not own the metadata store.
 import { ErrorCode, MetadataAmbiguousError, type MetadataStore, NereusError, type WriteOp } from "@nereus/core";
 import { type RecordCodec, isWellFormedString } from "@nereus/core/internal";
 import type { NamespaceName, TopicName } from "../topics/topic-name.js";
@@ -13,6 +14,7 @@ import {
   MAX_ROLE_BYTES,
   type PermissionGrant,
   type StoredPermissions,
+  type SubscriptionAuthMode,
   namespacePermissionsCodec,
   topicPermissionsCodec,
 } from "./permission-record-codec.js";
@@ -24,11 +26,15 @@ export interface PermissionReadOptions {
   readonly maxAgeMs?: number;
 }
 
-interface CachedGrants {
-  readonly grants: readonly PermissionGrant[];
+/** What a record holds, without its name. */
+type PermissionContent = Omit<StoredPermissions, "name">;
+
+interface CachedContent {
+  readonly content: PermissionContent;
   readonly readAtMillis: number;
 }
 
+const EMPTY: PermissionContent = Object.freeze({ grants: [] });
 const MAX_CAS_ATTEMPTS = 16;
 
 /** Namespace- and topic-level permissions of one cluster. */
@@ -38,7 +44,7 @@ export class PermissionStore {
   readonly #namespaceCodec: RecordCodec<StoredPermissions>;
   readonly #topicCodec: RecordCodec<StoredPermissions>;
   readonly #clock: () => number;
-  readonly #cache = new Map<string, CachedGrants>();
+  readonly #cache = new Map<string, CachedContent>();
 
   /** `pulsarRoot` is P/pulsar of the cluster (PulsarKeyspace.root). */
   constructor(metadata: MetadataStore, pulsarRoot: string, clock: () => number = Date.now) {
@@ -50,16 +56,24 @@ export class PermissionStore {
   }
 
   /** The grants on `namespace`, sorted by role ([] when none). */
-  namespacePermissions(
+  async namespacePermissions(
     namespace: NamespaceName,
     options: PermissionReadOptions = {},
   ): Promise<readonly PermissionGrant[]> {
-    return this.#read(this.#keyspace.namespaceKey(namespace), this.#namespaceCodec, options);
+    return (await this.#readNamespace(namespace, options)).grants;
+  }
+
+  /** The subscription auth mode of `namespace` (None when never set). */
+  async subscriptionAuthMode(
+    namespace: NamespaceName,
+    options: PermissionReadOptions = {},
+  ): Promise<SubscriptionAuthMode> {
+    return (await this.#readNamespace(namespace, options)).subscriptionAuthMode ?? "None";
   }
 
   /** The grants on `topic` itself (a partition: on its partitioned topic), sorted by role ([] when none). */
-  topicPermissions(topic: TopicName, options: PermissionReadOptions = {}): Promise<readonly PermissionGrant[]> {
-    return this.#read(this.#keyspace.topicKey(topic), this.#topicCodec, options);
+  async topicPermissions(topic: TopicName, options: PermissionReadOptions = {}): Promise<readonly PermissionGrant[]> {
+    return (await this.#read(this.#keyspace.topicKey(topic), this.#topicCodec, options)).grants;
   }
 
   /** Gives `role` exactly `actions` on `namespace` (non-empty); INVALID_ARGUMENT before any I/O for a bad grant. */
@@ -70,19 +84,25 @@ export class PermissionStore {
     signal?: AbortSignal,
   ): Promise<void> {
     const grant = grantOf(role, actions);
-    await this.#update(
-      this.#keyspace.namespaceKey(namespace),
-      this.#namespaceCodec,
-      signal,
-      namespace.name,
-      (current) => withGrant(current, grant),
-    );
+    await this.#updateNamespace(namespace, signal, (current) => withGrant(current, grant));
   }
 
   /** Takes every action on `namespace` from `role`; false when it had none. */
   async revokeOnNamespace(namespace: NamespaceName, role: string, signal?: AbortSignal): Promise<boolean> {
     const key = this.#keyspace.namespaceKey(namespace);
     return this.#revoke(key, this.#namespaceCodec, namespace.name, role, signal);
+  }
+
+  /** Sets the subscription auth mode of `namespace`. */
+  async setSubscriptionAuthMode(
+    namespace: NamespaceName,
+    mode: SubscriptionAuthMode,
+    signal?: AbortSignal,
+  ): Promise<void> {
+    await this.#updateNamespace(namespace, signal, (current) => ({
+      grants: current.grants,
+      ...(mode === "Prefix" ? { subscriptionAuthMode: mode } : {}),
+    }));
   }
 
   /** Gives `role` exactly `actions` on `topic` (a partition: its partitioned topic). */
@@ -93,12 +113,9 @@ export class PermissionStore {
     signal?: AbortSignal,
   ): Promise<void> {
     const grant = grantOf(role, actions);
-    await this.#update(
-      this.#keyspace.topicKey(topic),
-      this.#topicCodec,
-      signal,
-      topic.partitionedTopicName,
-      (current) => withGrant(current, grant),
+    const key = this.#keyspace.topicKey(topic);
+    await this.#update(key, this.#topicCodec, signal, topic.partitionedTopicName, (current) =>
+      withGrant(current, grant),
     );
   }
 
@@ -107,15 +124,28 @@ export class PermissionStore {
     return this.#revoke(this.#keyspace.topicKey(topic), this.#topicCodec, topic.partitionedTopicName, role, signal);
   }
 
-  /** Removes every grant on `namespace` (the namespace is deleted). */
+  /** Removes every grant on `namespace` and its mode (the namespace is deleted). */
   async removeNamespace(namespace: NamespaceName, signal?: AbortSignal): Promise<void> {
-    await this.#update(this.#keyspace.namespaceKey(namespace), this.#namespaceCodec, signal, namespace.name, () => []);
+    await this.#updateNamespace(namespace, signal, () => EMPTY);
   }
 
   /** Removes every grant on `topic` (the topic is deleted). */
   async removeTopic(topic: TopicName, signal?: AbortSignal): Promise<void> {
     const name = topic.partitionedTopicName;
-    await this.#update(this.#keyspace.topicKey(topic), this.#topicCodec, signal, name, () => []);
+    await this.#update(this.#keyspace.topicKey(topic), this.#topicCodec, signal, name, () => EMPTY);
+  }
+
+  #readNamespace(namespace: NamespaceName, options: PermissionReadOptions): Promise<PermissionContent> {
+    return this.#read(this.#keyspace.namespaceKey(namespace), this.#namespaceCodec, options);
+  }
+
+  #updateNamespace(
+    namespace: NamespaceName,
+    signal: AbortSignal | undefined,
+    change: (current: PermissionContent) => PermissionContent,
+  ): Promise<void> {
+    const key = this.#keyspace.namespaceKey(namespace);
+    return this.#update(key, this.#namespaceCodec, signal, namespace.name, change);
   }
 
   async #revoke(
@@ -127,8 +157,8 @@ export class PermissionStore {
   ): Promise<boolean> {
     let had = false;
     await this.#update(key, codec, signal, name, (current) => {
-      had = current.some((grant) => grant.role === role);
-      return current.filter((grant) => grant.role !== role);
+      had = current.grants.some((grant) => grant.role === role);
+      return { ...current, grants: current.grants.filter((grant) => grant.role !== role) };
     });
     return had;
   }
@@ -137,47 +167,47 @@ export class PermissionStore {
     key: string,
     codec: RecordCodec<StoredPermissions>,
     options: PermissionReadOptions,
-  ): Promise<readonly PermissionGrant[]> {
+  ): Promise<PermissionContent> {
     const cached = this.#cache.get(key);
-    if (cached !== undefined && this.#clock() - cached.readAtMillis < (options.maxAgeMs ?? 0)) return cached.grants;
+    if (cached !== undefined && this.#clock() - cached.readAtMillis < (options.maxAgeMs ?? 0)) return cached.content;
     const readAtMillis = this.#clock();
     const item = await this.#metadata.get(key, { signal: options.signal });
-    const grants = item === undefined ? [] : codec.decode(item.value, item.key).grants;
-    this.#cache.set(key, { grants, readAtMillis });
-    return grants;
+    const content = item === undefined ? EMPTY : contentOf(codec.decode(item.value, item.key));
+    this.#cache.set(key, { content, readAtMillis });
+    return content;
   }
 
-  /** CAS loop: `change` maps the stored grants to the grants to store (none left: the record is deleted). */
+  /** CAS loop: `change` maps the stored content to the content to store (nothing left: the record is deleted). */
   async #update(
     key: string,
     codec: RecordCodec<StoredPermissions>,
     signal: AbortSignal | undefined,
     name: string,
-    change: (current: readonly PermissionGrant[]) => readonly PermissionGrant[],
+    change: (current: PermissionContent) => PermissionContent,
   ): Promise<void> {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
       const item = await this.#metadata.get(key, { signal });
-      const current = item === undefined ? [] : codec.decode(item.value, item.key).grants;
-      const grants = change(current);
-      if (grants.length === 0 && item === undefined) return;
-      if (grants.length > MAX_GRANTS) {
+      const current = item === undefined ? EMPTY : contentOf(codec.decode(item.value, item.key));
+      const content = change(current);
+      const empty = content.grants.length === 0 && content.subscriptionAuthMode === undefined;
+      if (empty && item === undefined) return;
+      if (content.grants.length > MAX_GRANTS) {
         throw new NereusError(
           ErrorCode.METADATA_LIMIT_EXCEEDED,
           `${name} grants more than ${String(MAX_GRANTS)} roles`,
-          {
-            retryable: false,
-          },
+          { retryable: false },
         );
       }
-      const write: WriteOp =
-        grants.length === 0 ? { type: "delete", key } : { type: "put", key, value: codec.encode({ name, grants }) };
+      const write: WriteOp = empty
+        ? { type: "delete", key }
+        : { type: "put", key, value: codec.encode({ name, ...content }) };
       try {
         const result = await this.#metadata.txn(
           { compares: [{ key, modRevision: item?.modRevision ?? 0 }], writes: [write] },
           { signal },
         );
         if (result.succeeded) {
-          this.#cache.set(key, { grants, readAtMillis: this.#clock() });
+          this.#cache.set(key, { content, readAtMillis: this.#clock() });
           return;
         }
       } catch (error) {
@@ -209,8 +239,15 @@ function grantOf(role: string, actions: readonly AuthAction[]): PermissionGrant 
   return { role, actions: canonical };
 }
 
-function withGrant(current: readonly PermissionGrant[], grant: PermissionGrant): PermissionGrant[] {
-  return [...current.filter((existing) => existing.role !== grant.role), grant].sort((a, b) =>
+function withGrant(current: PermissionContent, grant: PermissionGrant): PermissionContent {
+  const grants = [...current.grants.filter((existing) => existing.role !== grant.role), grant].sort((a, b) =>
     a.role < b.role ? -1 : a.role > b.role ? 1 : 0,
   );
+  return { ...current, grants };
+}
+
+function contentOf(record: StoredPermissions): PermissionContent {
+  return record.subscriptionAuthMode === undefined
+    ? { grants: record.grants }
+    : { grants: record.grants, subscriptionAuthMode: record.subscriptionAuthMode };
 }

@@ -57,6 +57,17 @@ describe("PermissionStore", () => {
     expect(await store.topicPermissions(PARTITION)).toEqual([]);
   });
 
+  test("the subscription auth mode is kept next to the grants; the record goes once neither is left", async () => {
+    const { metadata, store } = setup();
+    expect(await store.subscriptionAuthMode(NAMESPACE)).toBe("None");
+    await store.setSubscriptionAuthMode(NAMESPACE, "Prefix");
+    await store.grantOnNamespace(NAMESPACE, "bob", ["consume"]);
+    expect(await store.revokeOnNamespace(NAMESPACE, "bob")).toBe(true);
+    expect(await new PermissionStore(metadata, ROOT).subscriptionAuthMode(NAMESPACE)).toBe("Prefix");
+    await store.setSubscriptionAuthMode(NAMESPACE, "None");
+    expect((await metadata.scan(`${ROOT}/permissions/`, { limit: 10 })).items).toEqual([]);
+  });
+
   test("a grant without actions or role is refused before any write", async () => {
     const { store } = setup();
     await expect(store.grantOnNamespace(NAMESPACE, "bob", [])).rejects.toThrow(/at least one action/);
@@ -85,6 +96,17 @@ describe("PulsarAuthorization", () => {
     expect(await allowed("dan")).toEqual([false, false, false]);
     expect(await authorization.allowNamespaceLookup("alice", NAMESPACE)).toBe(true);
     expect(await authorization.allowNamespaceLookup("bob", NAMESPACE)).toBe(false);
+  });
+
+  test("with the Prefix subscription auth mode, subscriptions must start with the role (super users excepted)", async () => {
+    const { store, authorization } = setup();
+    expect(await authorization.subscriptionRefusal("alice", TOPIC, "audit")).toBeUndefined();
+    await store.setSubscriptionAuthMode(NAMESPACE, "Prefix");
+    expect(await authorization.subscriptionRefusal("alice", TOPIC, "audit")).toContain(
+      "prefixed by the authentication role",
+    );
+    expect(await authorization.subscriptionRefusal("alice", PARTITION, "alice-audit")).toBeUndefined();
+    expect(await authorization.subscriptionRefusal("admin", TOPIC, "audit")).toBeUndefined();
   });
 
   test("super users and the tenant's admin roles may do anything in it", async () => {

@@ -1,7 +1,8 @@
 // Authorization of authenticated roles, as Apache Pulsar's default authorization provider decides: a super user may
 // do anything; a tenant's admin roles may do anything within the tenant; any other role needs the action granted on
 // the topic's namespace or on the topic itself (a partition: its partitioned topic) — `produce` to publish,
-// `consume` to subscribe, either one to look a topic up or list a namespace's topics. Grants and tenant records are
+// `consume` to subscribe, either one to look a topic up or list a namespace's topics — and with the namespace's
+// subscription auth mode `Prefix`, every role but a super user names its subscriptions starting with the role. Grants and tenant records are
 // read through bounded-age caches, so a change made on another broker is seen within `cacheMs`; one made through the
 // same PermissionStore at once.
 import type { NamespaceName, TopicName } from "../topics/topic-name.js";
@@ -67,6 +68,23 @@ export class PulsarAuthorization {
     const granted = [...actionsOf(onNamespace, role), ...actionsOf(onTopic, role)];
     if (permits(granted, operation)) return true;
     return this.isTenantAdmin(role, topic.tenant, signal);
+  }
+
+  /**
+   * Why `role` may not consume through `subscription` on `topic` under its namespace's subscription auth mode
+   * (Prefix: the name must start with the role), or undefined when it may. Super users are not bound by it.
+   */
+  async subscriptionRefusal(
+    role: string,
+    topic: TopicName,
+    subscription: string,
+    signal?: AbortSignal,
+  ): Promise<string | undefined> {
+    if (this.isSuperUser(role)) return undefined;
+    const namespace = { name: `${topic.tenant}/${topic.namespace}`, tenant: topic.tenant, namespace: topic.namespace };
+    const mode = await this.permissions.subscriptionAuthMode(namespace, { signal, maxAgeMs: this.#cacheMs });
+    if (mode !== "Prefix" || subscription.startsWith(role)) return undefined;
+    return `The subscription name needs to be prefixed by the authentication role, like ${role}-xxxx`;
   }
 
   /** True when `role` may list the topics of `namespace` (produce or consume granted on it, or tenant admin). */

@@ -207,6 +207,28 @@ describe("authorization", () => {
     await client.waitUntil(() => client.commands("SUCCESS").some((success) => success.requestId === 4n));
   });
 
+  test("with the Prefix subscription auth mode a consumer's subscription must start with its role", async () => {
+    const h = start({ authorization: true });
+    const permissions = h.broker.context.auth.permissions;
+    const namespace = parseNamespaceName("acme/billing");
+    await permissions.grantOnNamespace(namespace, "alice", ["consume"]);
+    await permissions.setSubscriptionAuthMode(namespace, "Prefix");
+    const client = h.connect();
+    connect(client, await token("alice"));
+    await client.waitFor("CONNECTED");
+    const subscribe = (subscription: string, requestId: bigint) =>
+      client.send({
+        type: "SUBSCRIBE",
+        body: { topic: TOPIC, subscription, subType: SubscriptionType.Shared, consumerId: requestId, requestId },
+      });
+    subscribe("audit", 1n);
+    const [refused] = await client.waitFor("ERROR");
+    expect(refused).toMatchObject({ requestId: 1n, error: ServerError.AuthorizationError });
+    expect(refused?.message).toContain("prefixed by the authentication role, like alice-");
+    subscribe("alice-audit", 2n);
+    await client.waitUntil(() => client.commands("SUCCESS").some((success) => success.requestId === 2n));
+  });
+
   test("a super user may do anything", async () => {
     const client = start({ authorization: true }).connect();
     connect(client, await token("admin"));

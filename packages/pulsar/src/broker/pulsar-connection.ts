@@ -319,7 +319,14 @@ export class PulsarConnection {
 
   async #subscribe(command: CommandSubscribe): Promise<void> {
     const create = command.forceTopicCreation !== false;
-    const admitted = await this.#admit(command.requestId, command.topic, command.schema, create, "consume");
+    const admitted = await this.#admit(
+      command.requestId,
+      command.topic,
+      command.schema,
+      create,
+      "consume",
+      command.subscription,
+    );
     if (admitted !== undefined) await this.#consumers.subscribe(command);
   }
 
@@ -334,10 +341,11 @@ export class PulsarConnection {
     schema: SchemaInfo | undefined,
     create: boolean,
     operation: "produce" | "consume",
+    subscription?: string,
   ): Promise<{ readonly schemaVersion?: Uint8Array } | undefined> {
     try {
       const topic = parseTopicName(topicName);
-      await this.#auth.authorizeTopic(topic, operation);
+      await this.#auth.authorizeTopic(topic, operation, subscription);
       await this.#topics.prepare(topic, create);
       const declared = await registerDeclaredSchema(this.#io, topic, schema);
       if (declared.accepted) return declared;
