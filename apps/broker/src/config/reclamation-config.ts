@@ -23,13 +23,15 @@ export const ReclamationConfigSchema = z.strictObject({
    */
   minObjectAgeMs: millis.default(60_000),
   /**
-   * Pause between sweeps of the BookKeeper ledgers (with BookKeeper only): each sweep scans every ledger root and
-   * lists the ledgers in ZooKeeper, resumes collections a crash interrupted and deletes orphan ledgers.
+   * Pause between inventory sweeps: the object store is listed and objects no root names are deleted once seen so
+   * for `orphanAgeMs`; with BookKeeper every ledger root is scanned and the ledgers in ZooKeeper listed, collections
+   * a crash interrupted are resumed and orphan ledgers deleted.
    */
-  ledgerSweepIntervalMs: millis.min(1).default(300_000),
+  sweepIntervalMs: millis.min(1).default(300_000),
   /**
-   * Age from which a ledger nothing references counts as an orphan: a ledger of this cluster without a root (its
-   * allocation crashed), or a sealed ledger no range protection names.
+   * Age from which something nothing references counts as an orphan: an object no root names (a lost PUT response,
+   * an aborted attempt; the age counts from the first sweep that saw it), a ledger of this cluster without a root
+   * (its allocation crashed), or a sealed ledger no range protection names.
    */
   orphanAgeMs: millis.default(600_000),
 });

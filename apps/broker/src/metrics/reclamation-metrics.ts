@@ -7,7 +7,7 @@ import type { Registry } from "prom-client";
 import { type CollectedFamily, registerCollectedFamilies } from "./collected-families.js";
 
 /** Kinds of physical things the collectors free; always exposed so a scrape shows 0 before the first. */
-const FREED_KINDS = ["OBJECT_WAL", "STREAM_GENERATION", "BOOKKEEPER_LEDGER", "ORPHAN_LEDGER"] as const;
+const FREED_KINDS = ["OBJECT_WAL", "STREAM_GENERATION", "ORPHAN_OBJECT", "BOOKKEEPER_LEDGER", "ORPHAN_LEDGER"] as const;
 
 function byKind(freed: ReadonlyMap<string, number>): Array<{ labels: { kind: string }; value: number }> {
   const kinds = new Set<string>([...FREED_KINDS, ...freed.keys()]);
@@ -33,7 +33,7 @@ function reclamationFamilies(stats: ReclamationStats): CollectedFamily[] {
     ),
     {
       name: "nereus_reclamation_bytes_freed_total",
-      help: "Bytes deleted by the collectors, by kind (OBJECT_WAL: multi-stream WAL objects; STREAM_GENERATION: generation objects; BOOKKEEPER_LEDGER: ledgers; ORPHAN_LEDGER: ledgers nothing referenced).",
+      help: "Bytes deleted by the collectors, by kind (OBJECT_WAL: multi-stream WAL objects; STREAM_GENERATION: generation objects; ORPHAN_OBJECT: objects no root named; BOOKKEEPER_LEDGER: ledgers; ORPHAN_LEDGER: ledgers nothing referenced).",
       type: "counter",
       samples: byKind(stats.bytesFreed),
     },

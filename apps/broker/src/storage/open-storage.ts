@@ -42,6 +42,7 @@ import { guardProfiles } from "./profile-guard.js";
 import { followUpDelayMs, reclaimAfterTrim } from "./reclaim-after-trim.js";
 import { createLedgerReclaimer } from "./reclaim-ledgers.js";
 import { resumeReclamation } from "./reclaim-on-start.js";
+import { type OrphanSweeps, startOrphanSweeps } from "./reclaim-orphans.js";
 import { collectionRoute } from "./reclaim-routes.js";
 import { reclamationLogger } from "./reclamation-log.js";
 import { StorageWriteLog } from "./storage-write-log.js";
@@ -390,10 +391,12 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
       })
     : undefined;
   const served = reclaiming?.store ?? guarded;
+  let orphanSweeps: OrphanSweeps | undefined;
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
       reclaiming?.stop();
+      await orphanSweeps?.stop();
       if (ledgerReclaimer !== undefined)
         await closeQuietly("the ledger collector", logger, () => ledgerReclaimer.close());
       await closeQuietly("the stream store", logger, () => store.close());
@@ -417,6 +420,7 @@ export async function openStorage(options: OpenStorageOptions): Promise<BrokerSt
   if (reclaims) {
     // Collections a crash left half done resume now; then the ledger sweeps run periodically.
     void resumeReclamation(runtime.reclaimer, ledgerReclaimer, logger).then(() => ledgerReclaimer?.start());
+    orphanSweeps = startOrphanSweeps(config, { metadata, objectStore }, runtime.reclaimer.stats, logger);
   }
   return {
     metadata,

@@ -28,7 +28,7 @@ export function createLedgerReclaimer(
     readPins: stores.readPins,
     materializationGuard: materializationGuard(stores.metadata, config.cluster),
     policy: { graceMs: spec.graceMs, minLedgerAgeMs: spec.minObjectAgeMs, orphanAgeMs: spec.orphanAgeMs },
-    intervalMs: spec.ledgerSweepIntervalMs,
+    intervalMs: spec.sweepIntervalMs,
     logger: reclamationLogger(logger),
   });
 }

@@ -72,6 +72,7 @@ export interface SoakFigures {
 const { ConfigResourceTypes, Kafka: KafkaClient, logLevel } = kafkajs;
 const RETENTION_CHECK_MS = 1_000;
 const TICK_MS = 250;
+const SENDS_PER_TICK = 4;
 const FROZEN_RETENTION_MS = 7 * 24 * 3_600_000;
 
 /**
@@ -193,7 +194,7 @@ function soakConfig(options: SoakOptions, dataDir: string, kafkaPort: number): B
     graceMs: options.graceMs,
     minObjectAgeMs: options.graceMs,
     intervalMs: 2_000,
-    ledgerSweepIntervalMs: 60_000,
+    sweepIntervalMs: 60_000,
   };
   const storage: NonNullable<BrokerConfigInput["storage"]> = { reclamation };
   if (options.storage !== "embedded") {
@@ -262,12 +263,19 @@ async function produceSteadily(
       const wait = due - Date.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const goal = Math.min(totalRecords, Math.round(((tick + 1) * totalRecords) / ticks));
-      const messages = [];
+      const messages: { partition: number; value: Buffer }[] = [];
       for (let index = sent; index < goal; index++) {
         const at = Math.floor(Math.random() * (pool.length - options.recordBytes));
         messages.push({ partition: index % options.partitions, value: pool.subarray(at, at + options.recordBytes) });
       }
-      if (messages.length > 0) await producer.send({ topic, acks: -1, messages });
+      // Partitions in SENDS_PER_TICK groups, sent at once (one request in flight per group).
+      await Promise.all(
+        Array.from({ length: SENDS_PER_TICK }, (_, group) =>
+          messages.filter((message) => message.partition % SENDS_PER_TICK === group),
+        )
+          .filter((group) => group.length > 0)
+          .map((group) => producer.send({ topic, acks: -1, messages: group })),
+      );
       sent = goal;
       if (tick % Math.max(1, Math.round(10_000 / TICK_MS)) === 0) {
         log(
