@@ -48,6 +48,10 @@ describe("Java kafka-clients in a three-broker cluster", () => {
         await run.stopBroker(victim, "SIGKILL");
         const failover = await run.movedWithin(moved, killedAt);
         failovers.push(failover);
+        console.log(
+          `kill -9 round ${String(round + 1)}: broker ${String(victim)} (${String(moved.length)} partitions` +
+            `${victim === coordinator ? ", the group's coordinator" : ""}) failed over in ${String(failover)} ms`,
+        );
         expect(failover).toBeLessThan(FAILOVER_BOUND_MS);
         if (round === KILLS - 1) break;
         await run.startBroker(victim);

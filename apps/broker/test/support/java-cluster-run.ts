@@ -14,6 +14,9 @@ import { DRIVER_JVM_ARGS } from "./java-client.js";
 import { RawKafkaClient } from "./raw-kafka-client.js";
 import { runCommand } from "./run-command.js";
 
+/** A broker's start-up on a machine busy with clients and other brokers. */
+const BROKER_START_TIMEOUT_MS = 180_000;
+
 /** An acknowledged record as the producer saw it. */
 interface Ack {
   readonly value: string;
@@ -146,8 +149,10 @@ export class JavaClusterRun {
   /** Starts broker `nodeId` (again) and waits until it serves. */
   async startBroker(nodeId: number): Promise<void> {
     const node = this.#nodes[nodeId - 1]!;
-    const broker = await BrokerProcess.start(node.config, node.configFile);
+    writeFileSync(node.configFile, JSON.stringify(node.config));
+    const broker = BrokerProcess.spawn(["--config", node.configFile, "--log-level", "info"]);
     this.#processes.push(broker);
+    await broker.ready(BROKER_START_TIMEOUT_MS);
     this.#live.set(nodeId, broker);
   }
 
