@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import {
   type DecodedFrame,
   LookupOutcome,
+  type PulsarCommand,
   PulsarFrameDecoder,
   decodeFrame,
   encodeCommandFrame,
@@ -47,7 +48,7 @@ async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, tim
 }
 
 /** Sends CONNECT and then `command` to the Pulsar port; resolves with the answer to `command`. */
-async function ask(port: number, command: DecodedFrame["command"]): Promise<DecodedFrame["command"]> {
+async function ask(port: number, command: PulsarCommand): Promise<DecodedFrame["command"]> {
   const socket = net.connect({ host: "127.0.0.1", port });
   const decoder = new PulsarFrameDecoder();
   const frames: DecodedFrame[] = [];
