@@ -2,7 +2,6 @@
 // broker's certificate checked against the CA with a PEM truststore, hostname verification on) and over mutual TLS
 // (a PEM keystore with the client certificate) — every record acknowledged is read back once with its key, value
 // and header.
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -54,16 +53,6 @@ function clientProperties(name: string, keystore: string | undefined): string {
   return file;
 }
 
-/** The client's key (PKCS#8, as Java reads PEM keys) followed by its certificate. */
-function clientKeystore(): string {
-  const key = execFileSync("openssl", ["pkcs8", "-topk8", "-nocrypt", "-in", certs.clientKeyFile], {
-    encoding: "utf8",
-  });
-  const file = path.join(tempDir("java-tls"), "client-keystore.pem");
-  fs.writeFileSync(file, `${key}${fs.readFileSync(certs.clientCertFile, "utf8")}`);
-  return file;
-}
-
 async function roundTrip(listener: string, properties: string): Promise<void> {
   const bootstrap = `localhost:${String(broker.broker.kafkaListenerPorts.get(listener))}`;
   const topic = `java-tls-${randomBytes(4).toString("hex")}`;
@@ -93,6 +82,6 @@ describe("Java kafka-clients over TLS", () => {
   });
 
   test("mutual TLS: the client presents its certificate from a PEM keystore", async () => {
-    await roundTrip("MTLS", clientProperties("mtls", clientKeystore()));
+    await roundTrip("MTLS", clientProperties("mtls", certs.clientKeystoreFile));
   });
 });

@@ -17,7 +17,7 @@ export interface AdminPrincipal {
 }
 
 /** The outcome of {@link AdminAuthenticator.authenticate}. */
-export type AdminAuthentication =
+type AdminAuthentication =
   | { readonly ok: true; readonly principal: AdminPrincipal }
   | {
       readonly ok: false;

@@ -9,7 +9,7 @@ import { type TlsConfig, TlsConfigSchema } from "./tls-config.js";
 const LISTENER_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** One Kafka listener of the configuration. */
-export const KafkaListenerConfigSchema = z
+const KafkaListenerConfigSchema = z
   .strictObject({
     /** Unique among the listeners; clients' Metadata answers name the other brokers by the same listener name. */
     name: z.string().regex(LISTENER_NAME, "must match [A-Za-z0-9_-]+ (e.g. INTERNAL, EXTERNAL)"),
@@ -75,7 +75,7 @@ export interface KafkaListenerConfig {
 }
 
 /** The name of the single listener that `kafka.host` and `kafka.port` describe. */
-export const DEFAULT_LISTENER_NAME = "PLAINTEXT";
+const DEFAULT_LISTENER_NAME = "PLAINTEXT";
 
 /**
  * The listeners a broker binds: `kafka.listeners` when given, else one PLAINTEXT listener on `kafka.host:port`

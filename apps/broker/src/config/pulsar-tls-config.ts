@@ -16,6 +16,3 @@ export const PulsarTlsConfigSchema = z
     plaintext: z.boolean().default(true),
   })
   .refine(caFileForClientAuth, CA_FILE_REQUIRED);
-
-/** The validated Pulsar TLS settings. */
-export type PulsarTlsConfig = z.output<typeof PulsarTlsConfigSchema>;

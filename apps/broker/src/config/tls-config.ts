@@ -5,7 +5,7 @@
 import { z } from "zod";
 
 /** Kafka's ssl.client.auth values. */
-export const CLIENT_AUTH_MODES = ["none", "requested", "required"] as const;
+const CLIENT_AUTH_MODES = ["none", "requested", "required"] as const;
 export type ClientAuthMode = (typeof CLIENT_AUTH_MODES)[number];
 
 const pemFile = (what: string) => z.string().min(1, `must name the PEM file of ${what}`);

@@ -18,6 +18,8 @@ export interface TestCertificates {
   readonly serverKeyFile: string;
   readonly clientCertFile: string;
   readonly clientKeyFile: string;
+  /** The client's key in PKCS#8 followed by its certificate: a PEM keystore as Java's kafka-clients reads it. */
+  readonly clientKeystoreFile: string;
   /** The client certificate's subject as Kafka names it (RFC 2253 order). */
   readonly clientSubject: string;
   /** A client certificate and key signed by a CA the server does not trust. */
@@ -90,6 +92,11 @@ export async function generateTestCertificates(): Promise<TestCertificates> {
   await signed(dir, "ca", "client", "/C=US/O=Nereus Tests/OU=Streaming/CN=alice", "extendedKeyUsage=clientAuth");
   await signed(dir, "stranger-ca", "stranger", "/O=Elsewhere/CN=mallory", "extendedKeyUsage=clientAuth");
   const file = (name: string): string => path.join(dir, name);
+  await openssl(dir, ["pkcs8", "-topk8", "-nocrypt", "-in", "client.key", "-out", "client.pk8"]);
+  fs.writeFileSync(
+    file("client-keystore.pem"),
+    `${fs.readFileSync(file("client.pk8"), "utf8")}${fs.readFileSync(file("client.crt"), "utf8")}`,
+  );
   return {
     dir,
     caFile: file("ca.crt"),
@@ -97,6 +104,7 @@ export async function generateTestCertificates(): Promise<TestCertificates> {
     serverKeyFile: file("server.key"),
     clientCertFile: file("client.crt"),
     clientKeyFile: file("client.key"),
+    clientKeystoreFile: file("client-keystore.pem"),
     clientSubject: "CN=alice,OU=Streaming,O=Nereus Tests,C=US",
     strangerCertFile: file("stranger.crt"),
     strangerKeyFile: file("stranger.key"),
