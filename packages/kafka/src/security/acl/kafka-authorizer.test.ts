@@ -62,6 +62,22 @@ describe("KafkaAuthorizer", () => {
     expect(await authorizer.authorize(ALICE, AclOperation.ALTER, CLUSTER_RESOURCE)).toBe(true);
   });
 
+  test("refuses a super user that is not a principal and a negative refresh interval", () => {
+    const dependencies = {
+      metadata: new InMemoryMetadataStore(),
+      cluster: "c1",
+      logger: SILENT_LOGGER,
+      clock: Date.now,
+      onDenied: () => undefined,
+    };
+    expect(() => createKafkaAuthorizer({ enabled: true, superUsers: ["admin"] }, dependencies)).toThrow(
+      /super user "admin" is not "User:name"/,
+    );
+    expect(() => createKafkaAuthorizer({ enabled: true, refreshIntervalMs: -1 }, dependencies)).toThrow(
+      /refreshIntervalMs/,
+    );
+  });
+
   test("created ACLs are enforced at once, counted per API when denied, described by filter and deleted", async () => {
     const denied: string[] = [];
     const authorizer = authorizerOn(new InMemoryMetadataStore(), denied);

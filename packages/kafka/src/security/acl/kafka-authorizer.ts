@@ -2,7 +2,7 @@
 // (Kafka's rule, access-decision.ts) against this broker's cached ACL snapshot (acl-cache.ts), counts and logs the
 // denials, and owns the ACL administration. Disabled (the default), it allows everything and stores nothing; the
 // ACL APIs then answer SECURITY_DISABLED.
-import type { MetadataStore } from "@nereus/core";
+import { ErrorCode, type MetadataStore, NereusError } from "@nereus/core";
 import type { KafkaBrokerLogger } from "../../logging/broker-logger.js";
 import { findSupportedApi } from "../../protocol/supported-apis.js";
 import { formatPrincipal, type KafkaPrincipal } from "../kafka-principal.js";
@@ -132,18 +132,31 @@ export class KafkaAuthorizer {
   }
 }
 
-/** The authorizer of `options` (undefined or disabled: allows everything). */
+function invalid(message: string): NereusError {
+  return new NereusError(ErrorCode.INVALID_ARGUMENT, `authorization: ${message}`, { retryable: false });
+}
+
+/**
+ * The authorizer of `options` (undefined or disabled: allows everything). Throws INVALID_ARGUMENT for a super user
+ * that is not a "User:name" principal or a refresh interval that is not a non-negative integer.
+ */
 export function createKafkaAuthorizer(
   options: KafkaAuthorizationOptions | undefined,
   dependencies: KafkaAuthorizerDependencies,
 ): KafkaAuthorizer {
   if (options?.enabled !== true) return new KafkaAuthorizer(undefined);
+  for (const superUser of options.superUsers ?? []) {
+    if (!/^User:.+$/s.test(superUser)) throw invalid(`super user ${JSON.stringify(superUser)} is not "User:name"`);
+  }
+  const refreshIntervalMs = options.refreshIntervalMs ?? 5_000;
+  if (!Number.isSafeInteger(refreshIntervalMs) || refreshIntervalMs < 0)
+    throw invalid(`refreshIntervalMs must be a non-negative integer, got ${String(refreshIntervalMs)}`);
   const store = new AclStore(dependencies.metadata, dependencies.cluster);
   const cache = new AclCache({
     store,
     metadata: dependencies.metadata,
     logger: dependencies.logger,
-    refreshIntervalMs: options.refreshIntervalMs ?? 5_000,
+    refreshIntervalMs,
   });
   return new KafkaAuthorizer({
     policy: {
