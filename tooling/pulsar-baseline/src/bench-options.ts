@@ -4,7 +4,7 @@ import { ErrorCode, NereusError } from "@nereus/core";
 import type { BrokerName } from "./bench-report.js";
 
 /** The phases of one measurement: produce (timed), consume (of what was produced), fixed-rate publish latency. */
-export type BenchPhase = "throughput" | "latency";
+type BenchPhase = "throughput" | "latency";
 
 /** The benchmark's settings. */
 export interface BenchOptions {
