@@ -142,6 +142,14 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
   const defaultProfile = checkDefaultProfile(options.defaultProfile);
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? SILENT_LOGGER;
+  // Checked before anything is built; denials count into the metrics made below.
+  const authorizer = createKafkaAuthorizer(options.authorization, {
+    metadata: options.metadata,
+    cluster: options.cluster,
+    logger,
+    clock,
+    onDenied: (api) => metrics.authorizationDenied(api),
+  });
   const storageClosing = new AbortController();
   const brokerClosing = new AbortController();
   const autoCreateTopicsPerSecond = positiveNumber(
@@ -170,13 +178,6 @@ export function createKafkaBroker(options: KafkaBrokerOptions): KafkaBroker {
     closing: storageClosing.signal,
   });
   registry.onDeleted((topic) => partitionLogs.invalidateTopic(topic));
-  const authorizer = createKafkaAuthorizer(options.authorization, {
-    metadata: options.metadata,
-    cluster: options.cluster,
-    logger,
-    clock,
-    onDenied: (api) => metrics.authorizationDenied(api),
-  });
   const services: BrokerServices = {
     identity,
     settings: brokerSettings(options, defaultProfile),
