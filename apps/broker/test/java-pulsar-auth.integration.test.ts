@@ -1,12 +1,14 @@
 // Apache Pulsar's Java clients 4.2.4 (PulsarClient and PulsarAdmin with AuthenticationToken; the harness's
 // "pulsar-client" Maven set) against a broker with `pulsar.auth` on: tokens signed in the test with jose (HS256, the
-// broker's secret key file), over pulsar+ssl:// (the test's CA) and pulsar://. The driver (clients/JavaPulsarAuth.java) prints one line per fact: clients without a
-// token, with an expired one and with one signed by another key are refused (AuthenticationException); a role with
-// `produce` on the namespace produces and is refused a subscription (AuthorizationException) and the admin API
-// (NotAuthorizedException); the super user grants `consume` through PulsarAdmin and the role consumes everything;
-// after the namespace grant is revoked the role's next producer is refused. Long-lived connections: a producer whose
-// token expires is challenged (AUTH_CHALLENGE) and keeps its connection by answering with a fresh token; one that
-// can only present the expired token is disconnected and its sends fail.
+// broker's secret key file). The driver (clients/JavaPulsarAuth.java) prints one line per fact. Over pulsar+ssl://
+// (the test's CA): clients without a token, with an expired one and with one signed by another key are refused
+// (AuthenticationException); a role with `produce` on the namespace produces and is refused a subscription
+// (AuthorizationException) and the admin API (NotAuthorizedException); the super user grants `consume` through
+// PulsarAdmin and the role consumes everything; with the subscription auth mode Prefix the role may only subscribe
+// under names starting with it; after the namespace grant is revoked the role's next producer is refused. Over
+// pulsar://, long-lived connections: a producer whose token expires is challenged (AUTH_CHALLENGE) and keeps its
+// connection by answering with a fresh token; one that can only present the expired token is disconnected and its
+// sends fail.
 import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -98,6 +100,9 @@ describe("Java Pulsar clients with token authentication and authorization", () =
     expect(seen.get("NAMESPACE_PERMISSIONS")).toEqual(["alice=produce"]);
     expect(seen.get("TOPIC_PERMISSIONS")).toEqual(["alice=consume+produce"]);
     expect(seen.get("RECEIVED")).toEqual(["20"]);
+    expect(seen.get("SUBSCRIPTION_AUTH_MODE")).toEqual(["Prefix"]);
+    expect(seen.get("SUBSCRIBE_WITHOUT_ROLE_PREFIX")).toEqual(["AuthorizationException"]);
+    expect(seen.get("SUBSCRIBED_WITH_ROLE_PREFIX")).toEqual(["alice-audit"]);
     expect(seen.get("PRODUCE_AFTER_REVOKE")).toEqual(["AuthorizationException"]);
   }, 120_000);
 
@@ -105,14 +110,16 @@ describe("Java Pulsar clients with token authentication and authorization", () =
     const broker = await startSecured();
     const dir = tempDir("pulsar-tokens");
     const service = `pulsar://127.0.0.1:${String(broker.broker.pulsarPort)}`;
+    const warmToken = await token("admin");
     const run = (name: string) => {
       const tokenFile = path.join(dir, `${name}.token`);
       const args = [
         "refresh",
         `service=${service}`,
         `tokenFile=${tokenFile}`,
+        `warmToken=${warmToken}`,
         `topic=persistent://public/default/${name}`,
-        "durationMs=12000",
+        "durationMs=14000",
       ];
       return { tokenFile, jvm: program!.spawn(args, { jvmArgs: DRIVER_JVM_ARGS }) };
     };
@@ -122,12 +129,12 @@ describe("Java Pulsar clients with token authentication and authorization", () =
     try {
       // The short-lived token is written once both JVMs are up, so that they connect well before it expires.
       await expect
-        .poll(() => jvms.every((jvm) => printed(jvm, "STARTED")), { timeout: 60_000, interval: 100 })
+        .poll(() => jvms.every((jvm) => printed(jvm, "STARTED")), { timeout: 90_000, interval: 100 })
         .toBe(true);
-      const shortLived = await token("admin", { expiresAtMs: Date.now() + 8_000 });
+      const shortLived = await token("admin", { expiresAtMs: Date.now() + 10_000 });
       writeFileSync(stale.tokenFile, shortLived);
       writeFileSync(refreshing.tokenFile, shortLived);
-      await expect.poll(() => printed(refreshing.jvm, "CONNECTED"), { timeout: 7_000, interval: 50 }).toBe(true);
+      await expect.poll(() => printed(refreshing.jvm, "CONNECTED"), { timeout: 9_000, interval: 50 }).toBe(true);
       writeFileSync(refreshing.tokenFile, await token("admin", { expiresAtMs: Date.now() + 600_000 }));
       const codes = await Promise.all(jvms.map((jvm) => jvm.exited));
       expect(codes, jvms.map((jvm) => jvm.stderr().slice(-2_000)).join("\n")).toEqual([0, 0]);

@@ -6,12 +6,14 @@
 //     refusals without a token, with an expired one and with one signed by another key (the exception class of
 //     each); as the super user through PulsarAdmin: the tenant and namespace, `produce` granted to alice on the
 //     namespace; alice produces, is refused a subscription, PulsarAdmin as alice is refused; `consume` granted to
-//     alice on the topic, the permissions read back; alice consumes every message; the namespace grant revoked,
-//     alice's next producer is refused.
-//   refresh service=<pulsar url> tokenFile=<file> topic= durationMs= [trustCerts=<pem file>]
-//     prints STARTED and waits for `tokenFile` to exist; a producer whose token is read from it on every connect and
-//     challenge prints CONNECTED once created, then sends one message every 100 ms for `durationMs`: SENT, FAILED,
-//     how often the token was read and whether the producer was ever disconnected.
+//     alice on the topic, the permissions read back; alice consumes every message; with the namespace's
+//     subscription auth mode Prefix, alice is refused a subscription not named alice-...; the namespace grant
+//     revoked, alice's next producer is refused.
+//   refresh service=<pulsar url> warmToken= tokenFile=<file> topic= durationMs= [trustCerts=<pem file>]
+//     warms up (a producer with `warmToken` sends one message, so that the classes are loaded), prints STARTED and
+//     waits for `tokenFile` to exist; a producer whose token is read from it on every connect and challenge prints
+//     CONNECTED once created, then sends one message every 100 ms for `durationMs`: SENT, FAILED, how often the
+//     token was read and whether the producer was ever disconnected.
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +35,7 @@ import org.apache.pulsar.client.api.ClientBuilder;
 import org.apache.pulsar.client.api.SubscriptionInitialPosition;
 import org.apache.pulsar.common.naming.TopicName;
 import org.apache.pulsar.common.policies.data.AuthAction;
+import org.apache.pulsar.common.policies.data.SubscriptionAuthMode;
 import org.apache.pulsar.common.policies.data.TenantInfo;
 
 public final class JavaPulsarAuth {
@@ -98,6 +101,14 @@ public final class JavaPulsarAuth {
         say("RECEIVED", received);
       }
 
+      admin.namespaces().setSubscriptionAuthMode(namespace, SubscriptionAuthMode.Prefix);
+      say("SUBSCRIPTION_AUTH_MODE", admin.namespaces().getSubscriptionAuthMode(namespace));
+      expectFailure("SUBSCRIBE_WITHOUT_ROLE_PREFIX",
+          () -> alice.newConsumer().topic(topic).subscriptionName("audit").subscribe().close());
+      try (Consumer<byte[]> consumer = alice.newConsumer().topic(topic).subscriptionName("alice-audit").subscribe()) {
+        say("SUBSCRIBED_WITH_ROLE_PREFIX", consumer.getSubscription());
+      }
+
       admin.namespaces().revokePermissionsOnNamespace(namespace, "alice");
       expectFailure("PRODUCE_AFTER_REVOKE", () -> alice.newProducer().topic(topic).create().close());
     }
@@ -114,6 +125,10 @@ public final class JavaPulsarAuth {
         throw new IllegalStateException(error);
       }
     };
+    try (PulsarClient warm = client(options, AuthenticationFactory.token(options.get("warmToken")));
+        Producer<byte[]> producer = warm.newProducer().topic(options.get("topic") + "-warm").create()) {
+      producer.send(new byte[] {1});
+    }
     say("STARTED", tokenFile);
     for (long waited = 0; !Files.exists(tokenFile) && waited < 60_000; waited += 20) Thread.sleep(20);
     int sent = 0;
