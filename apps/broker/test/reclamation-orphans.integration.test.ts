@@ -27,7 +27,7 @@ describe("orphan objects", () => {
       credentials: { accessKeyId: services.s3.accessKeyId, secretAccessKey: services.s3.secretAccessKey },
     });
     try {
-      const orphanKey = `wal/orphan-${randomBytes(6).toString("hex")}`;
+      const orphanKey = `${cluster}/wal/v1/orphan-${randomBytes(6).toString("hex")}.nrs`;
       await bucket.putIfAbsent(orphanKey, randomBytes(4_321));
       const topic = `kept-${randomBytes(4).toString("hex")}`;
       const admin = await fixture.admin(kafka);

@@ -4,6 +4,8 @@
 import { ReclamationStats } from "@nereus/core";
 import { InMemoryMetadataStore, InMemoryObjectStore } from "@nereus/core/testing";
 import { afterEach, describe, expect, it } from "vitest";
+import { objectKeyHash } from "../roots/physical-object-keys.js";
+import { physicalObjectRootCodec } from "../roots/physical-object-root-codec.js";
 import { PhysicalObjectRoots } from "../roots/physical-object-roots.js";
 import { ObjectOrphanSweeper } from "./object-orphans.js";
 
@@ -35,41 +37,70 @@ const roots = new PhysicalObjectRoots(CLUSTER);
 describe("ObjectOrphanSweeper", () => {
   it("deletes a rootless object only after it was seen rootless for orphanAgeMs, fencing references first", async () => {
     const { metadata, objectStore, sweeper, stats, advance } = world();
-    await objectStore.putIfAbsent("wal/lost-put", new Uint8Array(300));
+    await objectStore.putIfAbsent("orphans/wal/v1/lost-put.nrs", new Uint8Array(300));
     expect(await sweeper.sweep()).toMatchObject({ objectsListed: 1, orphansSighted: 1, orphansDeleted: 0 });
     advance(59_999);
     expect(await sweeper.sweep()).toMatchObject({ orphansDeleted: 0 });
-    expect(await objectStore.head("wal/lost-put")).toBeDefined();
+    expect(await objectStore.head("orphans/wal/v1/lost-put.nrs")).toBeDefined();
     advance(1);
     expect(await sweeper.sweep()).toMatchObject({ orphansDeleted: 1, orphanBytesDeleted: 300 });
-    expect(await objectStore.head("wal/lost-put")).toBeUndefined();
-    expect(await metadata.get(roots.rootKey("wal/lost-put"))).toBeUndefined();
+    expect(await objectStore.head("orphans/wal/v1/lost-put.nrs")).toBeUndefined();
+    expect(await metadata.get(roots.rootKey("orphans/wal/v1/lost-put.nrs"))).toBeUndefined();
     expect(stats.bytesFreed.get("ORPHAN_OBJECT")).toBe(300);
+  });
+
+  it("never lists what lies outside the Object WAL's key spaces (cursor snapshots)", async () => {
+    const { objectStore, sweeper, advance } = world();
+    await objectStore.putIfAbsent("cursor-snapshots/v1/orphans/s-1/c/1/x.ncs", new Uint8Array(50));
+    await sweeper.sweep();
+    advance(120_000);
+    expect(await sweeper.sweep()).toMatchObject({ objectsListed: 0, orphansDeleted: 0 });
+    expect(await objectStore.head("cursor-snapshots/v1/orphans/s-1/c/1/x.ncs")).toBeDefined();
   });
 
   it("leaves an object alone once a root names it, and a fence makes a late reference fail", async () => {
     const { metadata, objectStore, sweeper, advance } = world();
-    await objectStore.putIfAbsent("wal/late", new Uint8Array(10));
+    await objectStore.putIfAbsent("orphans/wal/v1/late.nrs", new Uint8Array(10));
     await sweeper.sweep();
     // A head transaction names the object (it creates the root, comparing its absence) before the age passes.
-    const rootKey = roots.rootKey("wal/late");
+    const rootKey = roots.rootKey("orphans/wal/v1/late.nrs");
+    const root = physicalObjectRootCodec.encode({
+      objectKey: "orphans/wal/v1/late.nrs",
+      objectKeyHash: objectKeyHash("orphans/wal/v1/late.nrs"),
+      objectId: "late",
+      kind: "OBJECT_WAL",
+      lifecycle: "ACTIVE",
+      lifecycleEpoch: 0,
+      writerId: "writer-a",
+      processRunId: "run-1",
+      createdAtMillis: 1,
+      orphanNotBeforeMillis: 1,
+      objectLength: 10,
+      storageChecksum: 0,
+      formatMajor: 1,
+      formatMinor: 0,
+      sliceCount: 1,
+      manifestOffset: 0,
+      manifestLength: 1,
+      manifestChecksum: 0,
+    });
     await metadata.txn({
       compares: [{ key: rootKey, modRevision: 0 }],
-      writes: [{ type: "put", key: rootKey, value: new Uint8Array([1]) }],
+      writes: [{ type: "put", key: rootKey, value: root }],
     });
     advance(120_000);
     expect(await sweeper.sweep()).toMatchObject({ orphansDeleted: 0 });
-    expect(await objectStore.head("wal/late")).toBeDefined();
+    expect(await objectStore.head("orphans/wal/v1/late.nrs")).toBeDefined();
 
     // The other way round: the fence first, then a head transaction that would name the object cannot commit.
-    await objectStore.putIfAbsent("wal/fenced", new Uint8Array(10));
+    await objectStore.putIfAbsent("orphans/generations/v1/s-1/fenced.nrs", new Uint8Array(10));
     metadata.faults.add({ op: "txn", mode: "apply-then-lose-response", when: () => true, times: 1 });
     await sweeper.sweep();
     advance(60_000);
     // The fence applied but its response was lost: the sweep stopped; the next one resumes from the DELETING root.
     const cut = await sweeper.sweep();
     expect(cut.error).toBeDefined();
-    const fencedKey = roots.rootKey("wal/fenced");
+    const fencedKey = roots.rootKey("orphans/generations/v1/s-1/fenced.nrs");
     expect(await metadata.get(fencedKey)).toBeDefined();
     const late = await metadata.txn({
       compares: [{ key: fencedKey, modRevision: 0 }],
@@ -77,7 +108,7 @@ describe("ObjectOrphanSweeper", () => {
     });
     expect(late.succeeded).toBe(false);
     expect(await sweeper.sweep()).toMatchObject({ orphansDeleted: 1 });
-    expect(await objectStore.head("wal/fenced")).toBeUndefined();
+    expect(await objectStore.head("orphans/generations/v1/s-1/fenced.nrs")).toBeUndefined();
     expect(await metadata.get(fencedKey)).toBeUndefined();
   });
 });

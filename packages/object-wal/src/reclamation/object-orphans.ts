@@ -10,10 +10,13 @@
 //   2. the object is deleted and a HEAD confirms it absent (a lost DELETE response is sent again by the next sweep,
 //      which finds the DELETING root of this sweeper and carries on);
 //   3. the root is deleted (comparing its revision).
-// Objects with a root are the per-stream collectors' business and are never touched here.
+// Only the Object WAL's own key spaces are listed — `{cluster}/wal/v1/` (WAL objects) and `{cluster}/generations/v1/`
+// (generation objects) — so objects other components keep in the same store without roots (cursor snapshots) are
+// never candidates. Objects with a root are the per-stream collectors' business and are never touched here.
 import { ErrorCode, NereusError, type MetadataStore, type ObjectStore, type ReclamationStats } from "@nereus/core";
+import { encodeKeyComponent } from "@nereus/core/internal";
 import { objectKeyHash } from "../roots/physical-object-keys.js";
-import type { PhysicalObjectRoot } from "../roots/physical-object-records.js";
+import type { PhysicalObjectKind, PhysicalObjectRoot } from "../roots/physical-object-records.js";
 import { physicalObjectRootCodec } from "../roots/physical-object-root-codec.js";
 import { PhysicalObjectRoots } from "../roots/physical-object-roots.js";
 
@@ -49,6 +52,8 @@ export class ObjectOrphanSweeper {
   readonly #metadata: MetadataStore;
   readonly #objects: ObjectStore;
   readonly #roots: PhysicalObjectRoots;
+  /** The key spaces listed, with the kind of object each holds. */
+  readonly #spaces: readonly { readonly prefix: string; readonly kind: PhysicalObjectKind }[];
   readonly #orphanAgeMs: number;
   readonly #stats: ReclamationStats | undefined;
   readonly #clock: () => number;
@@ -63,6 +68,11 @@ export class ObjectOrphanSweeper {
     this.#metadata = options.metadata;
     this.#objects = options.objectStore;
     this.#roots = new PhysicalObjectRoots(options.cluster);
+    const cluster = encodeKeyComponent(options.cluster);
+    this.#spaces = [
+      { prefix: `${cluster}/wal/v1/`, kind: "OBJECT_WAL" },
+      { prefix: `${cluster}/generations/v1/`, kind: "STREAM_GENERATION" },
+    ];
     this.#orphanAgeMs = orphanAgeMs;
     this.#stats = options.stats;
     this.#clock = options.clock ?? Date.now;
@@ -78,20 +88,22 @@ export class ObjectOrphanSweeper {
     const tally = { objectsListed: 0, orphansSighted: 0, orphansDeleted: 0, orphanBytesDeleted: 0 };
     const listed = new Set<string>();
     try {
-      let continuationToken: string | undefined;
-      do {
-        const page = await this.#objects.list("", {
-          limit: LIST_PAGE,
-          ...(continuationToken === undefined ? {} : { continuationToken }),
-          ...(signal === undefined ? {} : { signal }),
-        });
-        for (const item of page.items) {
-          tally.objectsListed += 1;
-          listed.add(item.key);
-          await this.#visit(item.key, item.size, tally, signal);
-        }
-        continuationToken = page.continuationToken;
-      } while (continuationToken !== undefined);
+      for (const space of this.#spaces) {
+        let continuationToken: string | undefined;
+        do {
+          const page = await this.#objects.list(space.prefix, {
+            limit: LIST_PAGE,
+            ...(continuationToken === undefined ? {} : { continuationToken }),
+            ...(signal === undefined ? {} : { signal }),
+          });
+          for (const item of page.items) {
+            tally.objectsListed += 1;
+            listed.add(item.key);
+            await this.#visit(item.key, item.size, space.kind, tally, signal);
+          }
+          continuationToken = page.continuationToken;
+        } while (continuationToken !== undefined);
+      }
       for (const key of this.#sighted.keys()) if (!listed.has(key)) this.#sighted.delete(key);
       return tally;
     } catch (error) {
@@ -102,6 +114,7 @@ export class ObjectOrphanSweeper {
   async #visit(
     objectKey: string,
     size: number,
+    kind: PhysicalObjectKind,
     tally: { orphansSighted: number; orphansDeleted: number; orphanBytesDeleted: number },
     signal: AbortSignal | undefined,
   ): Promise<void> {
@@ -119,7 +132,7 @@ export class ObjectOrphanSweeper {
         return;
       }
       if (now < first + this.#orphanAgeMs) return;
-      root = await this.#fence(objectKey, size, first, signal);
+      root = await this.#fence(objectKey, size, kind, first, signal);
       if (root === undefined) return;
     }
     await this.#objects.deleteMany([objectKey], signal === undefined ? {} : { signal });
@@ -145,6 +158,7 @@ export class ObjectOrphanSweeper {
   async #fence(
     objectKey: string,
     size: number,
+    kind: PhysicalObjectKind,
     firstSeen: number,
     signal: AbortSignal | undefined,
   ): Promise<{ readonly root: PhysicalObjectRoot; readonly revision: number } | undefined> {
@@ -153,7 +167,7 @@ export class ObjectOrphanSweeper {
       objectKey,
       objectKeyHash: objectKeyHash(objectKey),
       objectId: `orphan-${objectKeyHash(objectKey).slice(0, 16)}`,
-      kind: "OBJECT_WAL",
+      kind,
       lifecycle: "DELETING",
       lifecycleEpoch: 1,
       writerId: ORPHAN_SWEEPER,
