@@ -1,9 +1,10 @@
 // A broker on a secured etcd (mutual TLS, user/password authentication) and s3proxy with credentials: it serves
-// Kafka clients; a wrong password, a CA that did not sign etcd's certificate and a missing TLS file each stop the
-// start-up with one line naming what failed and never the password.
+// Kafka clients; a wrong password, a user whose role may only read, a CA that did not sign etcd's certificate and a
+// missing TLS file each stop the start-up with one line naming what failed and never the password.
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { generateTestCertificates } from "@nereus/test-services";
+import { etcd3ClientOptions, generateTestCertificates } from "@nereus/test-services";
+import { Etcd3 } from "etcd3";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { BrokerProcess, startInProcess, tempDir, testConfig } from "./support/broker-fixture.js";
@@ -82,28 +83,52 @@ describe("a broker on etcd with mutual TLS and authentication", () => {
     }
   });
 
-  test("a wrong password stops the start-up naming the user, not the password", async () => {
-    const password = `wrong-${randomBytes(8).toString("hex")}`;
-    const result = await startFailure(clusterConfig(secured.metadataConfig({ password })));
-    expect(result.code).toBe(1);
-    expect(result.stderr).toBe(
-      `nereus: cannot start: cannot use etcd at ${secured.etcd.endpoint}: etcd at ${secured.etcd.endpoint} refused the credentials of user "nereus" (wrong user name or password) (METADATA_UNAVAILABLE)\n`,
-    );
-    expect(result.stdout + result.stderr).not.toContain(password);
-  });
-
-  test("a CA that did not sign etcd's certificate, and a missing CA file, stop the start-up saying so", async () => {
+  test("a wrong password, a read-only user, an unknown CA and a missing CA file each stop the start-up saying so", async () => {
+    const { endpoint, tls, auth } = secured.etcd;
+    const readerPassword = `reader-${randomBytes(8).toString("hex")}`;
+    const root = new Etcd3({
+      ...etcd3ClientOptions(endpoint, tls),
+      auth: { username: auth.rootUser, password: auth.rootPassword },
+    });
+    try {
+      await root.user("reader").create(readerPassword);
+      await root
+        .role("reader")
+        .create()
+        .then((role) => role.grant({ permission: "Read", range: root.range({ prefix: "/nereus/" }) }));
+      await root.user("reader").addRole("reader");
+    } finally {
+      root.close();
+    }
+    const wrongPassword = `wrong-${randomBytes(8).toString("hex")}`;
     const stray = await generateTestCertificates(tempDir("stray-ca"), { caName: "stray" });
-    const unknownCa = await startFailure(clusterConfig(secured.metadataConfig({ caFile: stray.caFile })));
-    expect(unknownCa.code).toBe(1);
-    expect(unknownCa.stderr).toMatch(
+    const missing = path.join(tempDir("no-ca"), "ca.pem");
+    // The four start-ups run at once (each is a process of its own).
+    const [wrong, reader, unknownCa, noFile] = await Promise.all([
+      startFailure(clusterConfig(secured.metadataConfig({ password: wrongPassword }))),
+      startFailure(clusterConfig(secured.metadataConfig({ username: "reader", password: readerPassword }))),
+      startFailure(clusterConfig(secured.metadataConfig({ caFile: stray.caFile }))),
+      startFailure(clusterConfig(secured.metadataConfig({ caFile: missing }))),
+    ]);
+    expect(wrong?.code).toBe(1);
+    expect(wrong?.stderr).toBe(
+      `nereus: cannot start: cannot use etcd at ${endpoint}: etcd at ${endpoint} refused the credentials of user "nereus" (wrong user name or password) (METADATA_UNAVAILABLE)\n`,
+    );
+    expect(reader?.code).toBe(1);
+    expect(reader?.stderr).toMatch(
+      /^nereus: cannot start: etcd user "reader" may not read and write the keys of cluster t[0-9a-f]+ under \/nereus\/clusters\/t[0-9a-f]+\/ \(its role needs readwrite on the prefix \/nereus\/\): etcd txn not authorized: [^\n]*permission denied[^\n]*\n$/,
+    );
+    expect(unknownCa?.code).toBe(1);
+    expect(unknownCa?.stderr).toMatch(
       /^nereus: cannot start: cannot use etcd at https:\/\/127\.0\.0\.1:\d+: TLS with etcd at https:\/\/127\.0\.0\.1:\d+ failed \(etcd's server certificate does not chain to the configured CA file\): [^\n]+\n$/,
     );
-    const missing = path.join(tempDir("no-ca"), "ca.pem");
-    const noFile = await startFailure(clusterConfig(secured.metadataConfig({ caFile: missing })));
-    expect(noFile.code).toBe(1);
-    expect(noFile.stderr).toBe(
+    expect(noFile?.code).toBe(1);
+    expect(noFile?.stderr).toBe(
       `nereus: cannot start: cannot read storage.metadata.tls.caFile ${missing}: no such file\n`,
     );
+    for (const result of [wrong, reader, unknownCa, noFile]) {
+      const output = `${result?.stdout ?? ""}${result?.stderr ?? ""}`;
+      for (const secret of [wrongPassword, readerPassword, auth.password]) expect(output).not.toContain(secret);
+    }
   });
 });

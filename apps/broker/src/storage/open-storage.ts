@@ -184,7 +184,7 @@ async function openMetadata(
       throw new StartupError(`cannot open the SQLite metadata store ${file}: ${reasonOf(error)}`, { cause: error });
     }
   }
-  return { metadata: await openEtcd(spec), summary: etcdSummary(spec) };
+  return { metadata: await openEtcd(spec, config.cluster), summary: etcdSummary(spec) };
 }
 
 /** The volume holding `directory`: its size and the bytes an unprivileged user may still write. */

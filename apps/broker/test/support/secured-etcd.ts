@@ -8,8 +8,9 @@ import type { BrokerConfigInput } from "../../src/index.js";
 export interface SecuredEtcd {
   readonly services: RunningServices;
   readonly etcd: Required<EtcdDescription>;
-  /** `storage.metadata` for a broker using the CA, the client certificate and the broker user's password. */
+  /** `storage.metadata` for a broker using the CA, the client certificate and the broker user and password. */
   metadataConfig(overrides?: {
+    username?: string;
     password?: string;
     caFile?: string;
   }): NonNullable<NonNullable<BrokerConfigInput["storage"]>["metadata"]>;
@@ -31,7 +32,7 @@ export async function startSecuredEtcd(): Promise<SecuredEtcd> {
       kind: "etcd",
       endpoints: [endpoint],
       tls: { caFile: overrides.caFile ?? tls.caFile, certFile: tls.certFile, keyFile: tls.keyFile },
-      username: auth.username,
+      username: overrides.username ?? auth.username,
       password: overrides.password ?? auth.password,
       dialTimeoutMs: 3_000,
     }),
