@@ -30,6 +30,7 @@ export type ScramCredentialLookup = (
 const UNKNOWN_USER_SECRET = randomBytes(32);
 
 const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
 
 /** The message Kafka sends a client whose SCRAM exchange failed for any credential reason. */
 export function scramFailureMessage(mechanism: ScramMechanism): string {
@@ -107,14 +108,17 @@ export class ScramExchange implements SaslExchange {
       return this.#fail("channel binding differs from the gs2 header", userName);
     }
     const authMessage = `${state.first.bare},${state.serverFirst},${final.withoutProof}`;
-    const credential = state.credential;
-    if (credential === undefined) return this.#fail("no credential for the user", userName);
+    // An unknown user's proof is checked against a key nobody has, so that it takes the same work as a wrong password.
+    const credential = state.credential ?? {
+      storedKey: scramHmac(this.#scram, UNKNOWN_USER_SECRET, `stored\0${userName}`),
+      serverKey: EMPTY,
+    };
     const clientSignature = scramHmac(this.#scram, credential.storedKey, authMessage);
     if (final.proof.length !== clientSignature.length) return this.#fail("proof has the wrong length", userName);
     const clientKey = xor(clientSignature, final.proof);
-    if (!constantTimeEqual(scramHash(this.#scram, clientKey), credential.storedKey)) {
-      return this.#fail("invalid client proof", userName);
-    }
+    const proven = constantTimeEqual(scramHash(this.#scram, clientKey), credential.storedKey);
+    if (state.credential === undefined) return this.#fail("no credential for the user", userName);
+    if (!proven) return this.#fail("invalid client proof", userName);
     const serverSignature = scramHmac(this.#scram, credential.serverKey, authMessage);
     return { kind: "complete", token: encoder.encode(formatServerFinal(serverSignature)), userName };
   }
