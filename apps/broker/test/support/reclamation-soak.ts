@@ -26,7 +26,7 @@ import type { BrokerConfigInput } from "../../src/index.js";
 import { BrokerConfigSchema } from "../../src/config/broker-config.js";
 import { PinoBrokerLogger } from "../../src/logging/broker-logger.js";
 import { startBroker } from "../../src/start-broker.js";
-import { storedObjects, totalBytes } from "./stored-objects.js";
+import { storedObjects } from "./stored-objects.js";
 
 /** The storage a soak runs on. */
 export type SoakStorage = "embedded" | "cluster" | "bookkeeper";
@@ -51,8 +51,11 @@ export interface SoakOptions {
 export interface SoakFigures {
   readonly storage: SoakStorage;
   readonly partitions: number;
+  readonly retentionMs: number;
   readonly producedBytes: number;
   readonly produceSeconds: number;
+  /** How long production took (longer than produceSeconds when the broker could not keep the rate). */
+  readonly producedInSeconds: number;
   readonly retainedBytes: number;
   readonly storedBytes: number;
   /** Where the stored bytes are, by part. */
@@ -134,6 +137,7 @@ async function soakIn(dataDir: string, options: SoakOptions, log: (line: string)
   await admin.connect();
   const topic = `soak-${randomBytes(4).toString("hex")}`;
   let settleSeconds = 0;
+  let producedInSeconds = 0;
   let retainedBytes = 0;
   try {
     await admin.createTopics({
@@ -146,7 +150,9 @@ async function soakIn(dataDir: string, options: SoakOptions, log: (line: string)
       ],
       waitForLeaders: true,
     });
+    const produceStarted = Date.now();
     await produceSteadily(kafka, topic, options, log);
+    producedInSeconds = (Date.now() - produceStarted) / 1000;
     // The last sweep of the window, then the window is frozen: what is retained now stays retained.
     await new Promise((resolve) => setTimeout(resolve, 2 * RETENTION_CHECK_MS));
     await admin.alterConfigs({
@@ -174,8 +180,10 @@ async function soakIn(dataDir: string, options: SoakOptions, log: (line: string)
   return {
     storage: options.storage,
     partitions: options.partitions,
+    retentionMs: options.retentionMs,
     producedBytes: options.producedBytes,
     produceSeconds: options.produceSeconds,
+    producedInSeconds,
     retainedBytes,
     storedBytes,
     storedParts,
@@ -320,15 +328,24 @@ async function stored(
   storage: SoakStorage,
   cluster: string,
 ): Promise<Record<string, number>> {
-  if (storage === "embedded") return { dataDir: await directoryBytes(String(config.dataDir)) };
-  const parts: Record<string, number> = { s3: totalBytes(await storedObjects(config)) };
+  if (storage === "embedded") {
+    const dataDir = await directoryBytes(String(config.dataDir));
+    const objects = await directoryBytes(path.join(String(config.dataDir), "objects"));
+    return { objects, metadataAndOther: dataDir - objects };
+  }
+  const parts: Record<string, number> = {};
+  for (const [key, size] of await storedObjects(config)) {
+    const part = key.includes("/generations/v1/") ? "s3Generations" : key.includes("/wal/v1/") ? "s3Wal" : "s3Other";
+    parts[part] = (parts[part] ?? 0) + size;
+  }
   if (storage === "bookkeeper") parts["ledgers"] = await ledgerBytes(cluster);
   return parts;
 }
 
 async function directoryBytes(root: string): Promise<number> {
   let total = 0;
-  for (const entry of await fs.promises.readdir(root, { recursive: true, withFileTypes: true })) {
+  const entries = await fs.promises.readdir(root, { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
     if (!entry.isFile()) continue;
     const stats = await fs.promises.stat(path.join(entry.parentPath, entry.name)).catch(() => undefined);
     total += stats?.size ?? 0;
@@ -415,7 +432,7 @@ export function describeSoak(figures: SoakFigures): string[] {
     .map(([part, bytes]) => `${part} ${mib(bytes)}`)
     .join(", ");
   return [
-    `${figures.storage}: ${String(figures.partitions)} partitions, ${mib(figures.producedBytes)} produced in ${String(figures.produceSeconds)} s`,
+    `${figures.storage}: ${String(figures.partitions)} partitions, ${mib(figures.producedBytes)} produced in ${figures.producedInSeconds.toFixed(0)} s (planned ${String(figures.produceSeconds)} s), retention.ms ${String(figures.retentionMs)}`,
     `  retained ${mib(figures.retainedBytes)}; stored ${mib(figures.storedBytes)} (${parts}); ratio ${(figures.storedBytes / Math.max(1, figures.retainedBytes)).toFixed(3)}`,
     `  bound 1.2 × retained + ${mib(figures.overheadBytes)} overhead = ${mib(figures.boundBytes)}: ${figures.storedBytes <= figures.boundBytes ? "met" : "EXCEEDED"}`,
     `  metadata keys ${String(figures.metadataKeys)} (${figures.metadataKeysPerPartition.toFixed(1)} per partition); busiest stream ${String(figures.maxStreamKeys)} keys, bound ${String(figures.metadataKeyBound)}: ${figures.maxStreamKeys <= figures.metadataKeyBound ? "met" : "EXCEEDED"} ${JSON.stringify(figures.maxStreamKinds)}`,
