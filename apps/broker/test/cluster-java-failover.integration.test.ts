@@ -14,8 +14,11 @@ import { JavaClusterRun, percentile } from "./support/java-cluster-run.js";
 const PARTITIONS = 6;
 const KILLS = Number(process.env.NEREUS_CLUSTER_JAVA_KILLS ?? "1");
 const LEASE_TTL_MS = 3_000;
-/** Kill to acknowledgement on every moved partition: the lease TTL plus this much for clients and claims. */
-const FAILOVER_BOUND_MS = LEASE_TTL_MS + 27_000;
+/**
+ * Kill to acknowledgement on every moved partition: the lease TTL plus this much for the clients' retries, the
+ * claims and the first appends, on a machine whose cores the brokers, etcd, S3 and the JVMs share.
+ */
+const FAILOVER_BOUND_MS = LEASE_TTL_MS + 57_000;
 
 let program: JavaProgram | undefined;
 const runs: JavaClusterRun[] = [];
