@@ -1,13 +1,15 @@
 // The admin API over HTTPS behind its auth gate: the health and metrics paths answer without credentials; every
 // other path (the broker admin API, the Pulsar admin REST API) answers 401 with a WWW-Authenticate challenge without
 // a token and with a wrong one, and serves a right one or a client certificate the CA signed; `nereus admin` reaches
-// it with --token-file and --ca-file. The token never appears in the broker's log.
+// it with --token-file and --ca-file. The token never appears in the broker's log; hostile ClientHellos at the HTTPS
+// port are closed without disturbing it.
 import fs from "node:fs";
 import https from "node:https";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { runAdminCommand } from "../src/cli/admin-command.js";
 import { type InProcessBroker, startInProcess, tempDir, testConfig } from "./support/broker-fixture.js";
+import { sendHostileHellos } from "./support/hostile-hellos.js";
 import { type TestCertificates, generateTestCertificates } from "./support/test-certificates.js";
 
 const TOKEN = "0123456789abcdef-operations-token";
@@ -155,6 +157,15 @@ describe("admin API over HTTPS with authentication", () => {
     const untrusted = await run(["brokers", "--admin-url", base, "--token-file", tokenFile]);
     expect(untrusted.code).toBe(1);
     expect(untrusted.err).toMatch(/cannot reach the broker's admin API/);
+  });
+
+  test("500 garbage and truncated ClientHellos at the HTTPS port are each closed; the API keeps answering", async () => {
+    const plaintext = new TextEncoder().encode(
+      `GET /admin/v1/brokers HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${TOKEN}\r\n\r\n`,
+    );
+    const outcomes = await sendHostileHellos(broker.broker.adminPort!, 500, plaintext);
+    expect(outcomes.filter((outcome) => !outcome.closedByServer)).toEqual([]);
+    expect((await get("/admin/v1/brokers", { token: TOKEN })).status).toBe(200);
   });
 
   test("the tokens never appear in the broker's log", () => {

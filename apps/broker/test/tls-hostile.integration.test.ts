@@ -3,7 +3,7 @@
 // waves, and clients that open a connection and send nothing. Each socket is closed by the broker without a Kafka connection ever being opened for it; the failed
 // handshakes are counted; a client without a certificate on the mutual-TLS listener gets no Kafka answer; and the
 // real clients — a mutual-TLS kafkajs client and a plaintext one — produce and consume undisturbed meanwhile.
-import { randomBytes, randomInt } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import tls from "node:tls";
@@ -11,10 +11,15 @@ import { encodeRequest } from "@nereus/kafka/protocol";
 import { Kafka, logLevel } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type InProcessBroker, startInProcess, testConfig } from "./support/broker-fixture.js";
+import { sendHostileHellos } from "./support/hostile-hellos.js";
 import { type TestCertificates, generateTestCertificates } from "./support/test-certificates.js";
 
 const HOSTILE_CONNECTIONS = 3_000;
 const WAVE = 100;
+const PLAINTEXT_API_VERSIONS = encodeRequest(
+  { apiKey: 18, apiVersion: 3, correlationId: 1, clientId: "plaintext" },
+  { clientSoftwareName: "x", clientSoftwareVersion: "1" },
+);
 
 let certs: TestCertificates;
 let broker: InProcessBroker;
@@ -60,58 +65,6 @@ async function counter(name: string): Promise<number> {
     .split("\n")
     .filter((line) => line.startsWith(name))
     .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
-}
-
-/** A hostile opening of a TLS connection, chosen by `index`. */
-function hostileBytes(index: number): Buffer {
-  const body = randomBytes(randomInt(0, 600));
-  switch (index % 5) {
-    case 0:
-      return body; // garbage
-    case 1: {
-      // A handshake record whose ClientHello is cut short.
-      const hello = Buffer.concat([Buffer.from([0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]), body]);
-      const header = Buffer.from([0x16, 0x03, 0x01, 0x00, 0x00]);
-      header.writeUInt16BE(0x200, 3);
-      return Buffer.concat([header, hello]).subarray(0, randomInt(1, 5 + hello.length));
-    }
-    case 2:
-      // A record claiming the maximum length, then ending.
-      return Buffer.concat([Buffer.from([0x16, 0x03, 0x03, 0x40, 0x00]), body.subarray(0, 40)]);
-    case 3:
-      // A Kafka request where a ClientHello belongs.
-      return Buffer.from(
-        encodeRequest(
-          { apiKey: 18, apiVersion: 3, correlationId: 1, clientId: "plaintext" },
-          { clientSoftwareName: "x", clientSoftwareVersion: "1" },
-        ),
-      );
-    default:
-      // A valid record header with a handshake type that is not ClientHello.
-      return Buffer.concat([Buffer.from([0x16, 0x03, 0x01, 0x00, 0x30, 0x02, 0x00, 0x00, 0x2c]), body.subarray(0, 44)]);
-  }
-}
-
-/** Sends the bytes and waits (bounded) until the broker closes the socket; resolves with the bytes it answered. */
-function probe(bytes: Buffer): Promise<{ closedByBroker: boolean; answered: number }> {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: "127.0.0.1", port: tlsPort });
-    let answered = 0;
-    const timer = setTimeout(() => {
-      socket.destroy();
-      resolve({ closedByBroker: false, answered });
-    }, 20_000);
-    socket.on("data", (chunk: Buffer) => (answered += chunk.length));
-    socket.on("error", () => undefined);
-    socket.on("close", () => {
-      clearTimeout(timer);
-      resolve({ closedByBroker: true, answered });
-    });
-    socket.on("connect", () => {
-      // The probe stops sending after its bytes (a sender that goes silent instead is the handshake timeout's case).
-      socket.end(bytes);
-    });
-  });
 }
 
 function kafkaClient(port: number, ssl: Record<string, unknown> | undefined): Kafka {
@@ -166,19 +119,13 @@ describe("hostile TLS clients", () => {
       steadyTraffic(kafkaClient(tlsPort, mtls), `${topic}-tls`, 100),
       steadyTraffic(kafkaClient(plainPort, undefined), `${topic}-plain`, 100),
     ]);
-    const outcomes: { closedByBroker: boolean; answered: number }[] = [];
-    for (let start = 0; start < HOSTILE_CONNECTIONS; start += WAVE) {
-      const wave = Array.from({ length: Math.min(WAVE, HOSTILE_CONNECTIONS - start) }, (_, offset) =>
-        probe(hostileBytes(start + offset)),
-      );
-      outcomes.push(...(await Promise.all(wave)));
-    }
+    const outcomes = await sendHostileHellos(tlsPort, HOSTILE_CONNECTIONS, PLAINTEXT_API_VERSIONS, WAVE);
     const [tlsRead, plainRead] = await steady;
     expect(tlsRead).toEqual(Array.from({ length: 100 }, (_, index) => `${topic}-tls-${String(index)}`));
     expect(plainRead).toEqual(Array.from({ length: 100 }, (_, index) => `${topic}-plain-${String(index)}`));
-    expect(outcomes.filter((outcome) => !outcome.closedByBroker)).toEqual([]);
+    expect(outcomes.filter((outcome) => !outcome.closedByServer)).toEqual([]);
     // The broker answers garbage with at most a TLS alert: never a Kafka response frame.
-    expect(outcomes.filter((outcome) => outcome.answered > 7)).toEqual([]);
+    expect(outcomes.filter((outcome) => outcome.answeredBytes > 7)).toEqual([]);
     // Only the two steady clients' connections (a few each) reached the Kafka side.
     expect((await counter("nereus_listener_connections_accepted_total")) - acceptedBefore).toBeLessThan(20);
     expect((await counter("nereus_listener_tls_handshake_failures_total")) - failuresBefore).toBeGreaterThanOrEqual(

@@ -1,11 +1,15 @@
 // Pulsar over TLS with the Java client (pulsar-client 4.2.4): the broker serves pulsar+ssl:// on its TLS listener
 // next to the plaintext one; a client that trusts the CA (hostname verification on) produces and consumes through
 // it — its topic lookup must answer brokerServiceUrlTls, or the client has nowhere to go — and a plaintext client
-// keeps working on pulsar:// at the same time. A client that does not trust the CA cannot connect.
+// keeps working on pulsar:// at the same time. A client that does not trust the CA cannot connect; hostile
+// ClientHellos at the TLS port are closed without disturbing it.
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import tls from "node:tls";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { type InProcessBroker, startInProcess, testConfig } from "./support/broker-fixture.js";
 import { JavaPulsarDriver, receivedMessages, sentMessages } from "./support/java-pulsar-driver.js";
+import { sendHostileHellos } from "./support/hostile-hellos.js";
 import { type TestCertificates, generateTestCertificates } from "./support/test-certificates.js";
 
 let certs: TestCertificates;
@@ -61,6 +65,28 @@ describe("Pulsar TLS listener", () => {
     expect(received.map((message) => message.sha).sort()).toEqual(
       [...sentOverTls, ...sentPlain].map((message) => message.sha).sort(),
     );
+  });
+
+  test("500 garbage and truncated ClientHellos at the TLS port are each closed; a TLS client still connects", async () => {
+    const connectFrame = Uint8Array.from([0, 0, 0, 10, 0, 0, 0, 6, 8, 2, 18, 2, 118, 49]);
+    const outcomes = await sendHostileHellos(broker.broker.pulsarTlsPort!, 500, connectFrame);
+    expect(outcomes.filter((outcome) => !outcome.closedByServer)).toEqual([]);
+    const handshake = await new Promise<boolean>((resolve) => {
+      const socket = tls.connect(
+        {
+          host: "127.0.0.1",
+          port: broker.broker.pulsarTlsPort!,
+          ca: fs.readFileSync(certs.caFile),
+          servername: "localhost",
+        },
+        () => {
+          socket.destroy();
+          resolve(true);
+        },
+      );
+      socket.on("error", () => resolve(false));
+    });
+    expect(handshake).toBe(true);
   });
 
   test("a client that does not trust the broker's CA cannot connect", async () => {
