@@ -25,6 +25,7 @@ import {
   startNereusPulsar,
 } from "../src/index.js";
 import { busyFraction, machineCpuTicks, processCpuSeconds } from "@nereus/kafka-baseline";
+import { appendChainLine } from "../src/append-chain-line.js";
 
 /** A started broker, as the phases see it. */
 interface Target {
@@ -61,6 +62,17 @@ async function startTarget(name: BrokerName, options: BenchOptions): Promise<Tar
   }
   const nereus = await startNereusPulsar({ entry: options.entry, log });
   return { name, serviceUrl: nereus.serviceUrl, adminUrl: nereus.adminUrl, pid: nereus.pid, stop: () => nereus.stop() };
+}
+
+/** The Nereus broker's /metrics text, or undefined for Apache or when it cannot be read (the figure is left out). */
+async function nereusMetrics(target: Target): Promise<string | undefined> {
+  if (target.name !== "nereus") return undefined;
+  try {
+    const response = await fetch(`${target.adminUrl}/metrics`, { signal: AbortSignal.timeout(10_000) });
+    return response.ok ? await response.text() : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Broker CPU ms per MB over `run`, from /proc before and after. */
@@ -185,6 +197,7 @@ async function measureLatency(
   const url = { "service-url": target.serviceUrl };
   // The driver publishes at the rate for 2 s of warm-up, then for the measured seconds.
   const megabytes = (options.rate * (options.latencySeconds + 2) * options.size) / 1e6;
+  const metricsBefore = await nereusMetrics(target);
   try {
     const { result, cpuMsPerMB } = await withCpu(target.pid, megabytes, () =>
       runPulsarDriver<LatencyResult>(driver, "latency", {
@@ -207,6 +220,9 @@ async function measureLatency(
     log(
       `  latency at ${String(options.rate)} msg/s: p50 ${result.p50Ms.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, max ${result.maxMs.toFixed(2)} ms (${String(result.lateSends)} of ${String(result.messages)} sends left > 1 ms late), broker ${cpuMsPerMB.toFixed(1)} CPU ms/MB`,
     );
+    const metricsAfter = metricsBefore === undefined ? undefined : await nereusMetrics(target);
+    if (metricsBefore !== undefined && metricsAfter !== undefined)
+      log(`  Nereus appends at the fixed rate: ${appendChainLine(metricsBefore, metricsAfter)}`);
   } catch (error) {
     fail("latency", firstLine(error));
   }
