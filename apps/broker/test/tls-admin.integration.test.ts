@@ -104,7 +104,9 @@ describe("admin API over HTTPS with authentication", () => {
     for (const token of [TOKEN, SECOND]) {
       const admitted = await get("/admin/v1/brokers", { token });
       expect(admitted.status).toBe(200);
-      expect(JSON.parse(admitted.body)).toMatchObject({ brokers: [{ nodeId: 0 }] });
+      expect(JSON.parse(admitted.body)).toMatchObject({
+        brokers: [{ nodeId: 0, listeners: [{ name: "kafka" }, { name: "admin", protocol: "HTTPS" }] }],
+      });
     }
   });
 

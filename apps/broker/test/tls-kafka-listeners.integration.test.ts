@@ -168,6 +168,29 @@ describe("Kafka TLS listeners", () => {
     await tlsOnPlain.disconnect();
   });
 
+  test("the admin API lists every listener with its protocol, bound port and advertised address", async () => {
+    const response = await fetch(`http://127.0.0.1:${String(broker.broker.adminPort)}/admin/v1/brokers`);
+    const { brokers } = (await response.json()) as {
+      brokers: {
+        listeners: { name: string; listener?: string; protocol?: string; port: number; advertised: string }[];
+      }[];
+    };
+    expect(brokers[0]?.listeners.filter((listener) => listener.name === "kafka")).toEqual(
+      [
+        ["PLAINTEXT", undefined],
+        ["SSL", "SSL"],
+        ["MTLS", "SSL"],
+      ].map(([name, protocol]) => ({
+        name: "kafka",
+        listener: name,
+        ...(protocol === undefined ? {} : { protocol }),
+        host: "127.0.0.1",
+        port: portOf(name!),
+        advertised: `127.0.0.1:${String(portOf(name!))}`,
+      })),
+    );
+  });
+
   test("kcat produces and consumes over SSL", async () => {
     const topic = `kcat-tls-${randomBytes(4).toString("hex")}`;
     const bootstrap = `127.0.0.1:${String(portOf("SSL"))}`;

@@ -5,6 +5,15 @@ import type { BrokerConfig } from "../config/broker-config.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
 
+/** A bound Kafka listener. */
+export interface KafkaListenerSummary {
+  readonly name: string;
+  readonly securityProtocol: string;
+  readonly host: string;
+  readonly port: number;
+  readonly advertised: { readonly host: string; readonly port: number };
+}
+
 /** The running broker as the admin endpoints see it (read-only use only). */
 export interface AdminContext {
   readonly config: BrokerConfig;
@@ -17,7 +26,9 @@ export interface AdminContext {
   readonly storage: BrokerStorage;
   readonly logger: BrokerLogger;
   /** Ports actually bound; `pulsar` is undefined when the Pulsar listener is disabled. */
-  readonly ports: { readonly kafka: number; readonly pulsar: number | undefined };
+  readonly ports: { readonly kafka: number; readonly pulsar: number | undefined; readonly pulsarTls?: number };
+  /** Every Kafka listener with its bound port and advertised address (absent: the single one of `ports.kafka`). */
+  readonly kafkaListeners?: readonly KafkaListenerSummary[];
   /** Whether the broker is serving (false while starting and shutting down). */
   readonly serving: () => boolean;
 }

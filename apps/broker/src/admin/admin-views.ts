@@ -11,6 +11,10 @@ export interface ListenerView {
   readonly port: number;
   /** What clients are told to connect to (Kafka Metadata, Pulsar lookups); the bound address for admin. */
   readonly advertised: string;
+  /** The Kafka listener's name, when `kafka.listeners` names several. */
+  readonly listener?: string;
+  /** The security protocol when it is not plaintext (Kafka's SSL, SASL_PLAINTEXT, SASL_SSL; TLS; HTTPS). */
+  readonly protocol?: string;
 }
 
 /** GET /admin/v1/brokers: this broker (one logical broker serves every partition). */

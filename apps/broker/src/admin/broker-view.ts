@@ -7,14 +7,24 @@ import type { BrokerView, ListenerView } from "./admin-views.js";
 function listenersOf(context: AdminContext, adminPort: number): ListenerView[] {
   const { config, ports } = context;
   const advertised = context.kafka.identity;
-  const listeners: ListenerView[] = [
-    {
-      name: "kafka",
-      host: config.kafka.host,
-      port: ports.kafka,
-      advertised: `${advertised.host}:${String(advertised.port)}`,
-    },
-  ];
+  const listeners: ListenerView[] =
+    config.kafka.listeners === undefined || context.kafkaListeners === undefined
+      ? [
+          {
+            name: "kafka",
+            host: config.kafka.host,
+            port: ports.kafka,
+            advertised: `${advertised.host}:${String(advertised.port)}`,
+          },
+        ]
+      : context.kafkaListeners.map((listener) => ({
+          name: "kafka",
+          listener: listener.name,
+          ...(listener.securityProtocol === "PLAINTEXT" ? {} : { protocol: listener.securityProtocol }),
+          host: listener.host,
+          port: listener.port,
+          advertised: `${listener.advertised.host}:${String(listener.advertised.port)}`,
+        }));
   if (ports.pulsar !== undefined) {
     const host = config.pulsar.advertisedHost ?? advertised.host;
     listeners.push({
@@ -24,8 +34,18 @@ function listenersOf(context: AdminContext, adminPort: number): ListenerView[] {
       advertised: `pulsar://${host}:${String(config.pulsar.advertisedPort ?? ports.pulsar)}`,
     });
   }
+  if (ports.pulsarTls !== undefined) {
+    listeners.push({
+      name: "pulsar",
+      protocol: "TLS",
+      host: config.pulsar.host,
+      port: ports.pulsarTls,
+      advertised: `pulsar+ssl://${config.pulsar.advertisedHost ?? advertised.host}:${String(config.pulsar.tls?.advertisedPort ?? ports.pulsarTls)}`,
+    });
+  }
   listeners.push({
     name: "admin",
+    ...(config.admin.tls === undefined ? {} : { protocol: "HTTPS" }),
     host: config.admin.host,
     port: adminPort,
     advertised: `${config.admin.host}:${String(adminPort)}`,

@@ -14,7 +14,7 @@ export function renderBrokers(brokers: readonly BrokerView[]): string {
         textTable(
           [{ heading: "LISTENER" }, { heading: "BOUND" }, { heading: "ADVERTISED" }],
           broker.listeners.map((listener) => [
-            listener.name,
+            [listener.name, listener.listener, listener.protocol].filter((part) => part !== undefined).join(" "),
             `${listener.host}:${String(listener.port)}`,
             listener.advertised,
           ]),

@@ -95,7 +95,7 @@ function renderBroker(broker, health) {
         element(
           "tr",
           { "data-listener": listener.name },
-          element("td", {}, listener.name),
+          element("td", {}, [listener.name, listener.listener, listener.protocol].filter(Boolean).join(" ")),
           element("td", {}, `${listener.host}:${listener.port}`),
           element("td", {}, listener.advertised),
         ),
