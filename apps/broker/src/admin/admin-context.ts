@@ -6,7 +6,7 @@ import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
 
 /** A bound Kafka listener. */
-export interface KafkaListenerSummary {
+interface KafkaListenerSummary {
   readonly name: string;
   readonly securityProtocol: string;
   readonly host: string;
