@@ -110,7 +110,8 @@ describe("BookKeeper ledger reclamation (real ZooKeeper and bookies)", () => {
     "a trim deletes the ledgers below it from BookKeeper; every retained offset reads back as acknowledged",
     withWorld(async (world) => {
       const { streamId } = await world.store.createStream("retained", { profile: "BOOKKEEPER_WAL_ONLY" });
-      const model = await world.appendMany(streamId, 12, "a");
+      // More trimmed commits than one release transaction takes (they go in batches).
+      const model = await world.appendMany(streamId, 45, "a");
       const targets = await world.harness.reachableCommits(streamId);
       const ledgerOf = new Map(
         targets.map((intent) => [
@@ -119,19 +120,19 @@ describe("BookKeeper ledger reclamation (real ZooKeeper and bookies)", () => {
         ]),
       );
       const all = new Set(ledgerOf.values());
-      expect(all.size).toBe(4);
-      await world.store.trim(streamId, 7);
-      const below = new Set([0, 1, 2, 3, 4, 5].map((offset) => ledgerOf.get(offset) ?? ""));
+      expect(all.size).toBe(15);
+      await world.store.trim(streamId, 40);
+      const below = new Set(Array.from({ length: 39 }, (_, offset) => ledgerOf.get(offset) ?? ""));
       const kept = new Set([...all].filter((ledger) => !below.has(ledger)));
 
       const reclaimer = world.reclaimer();
       const report = await reclaimer.runStream(streamId);
-      expect(report).toMatchObject({ floor: 7, commitsTrimmed: 7, ledgersDeleted: 2, pendingLedgers: 0 });
+      expect(report).toMatchObject({ floor: 40, commitsTrimmed: 40, ledgersDeleted: 13, pendingLedgers: 0 });
       expect(report.error).toBeUndefined();
       for (const ledger of below) expect(await exists(ledger)).toBe(false);
       for (const ledger of kept) expect(await exists(ledger)).toBe(true);
-      await expectRetained(world.store, streamId, model, 7);
-      expect(reclaimer.stats.objectsFreed.get("BOOKKEEPER_LEDGER")).toBe(2);
+      await expectRetained(world.store, streamId, model, 40);
+      expect(reclaimer.stats.objectsFreed.get("BOOKKEEPER_LEDGER")).toBe(13);
       // Records of trimmed commits, their protections, the roots and journal entries of deleted ledgers are gone.
       const intents = await world.metadata.scan(world.harness.keyspace.intentPrefix(streamId), { limit: 1_000 });
       expect(intents.items.length).toBe(5);

@@ -13,7 +13,11 @@ import { BookKeeperWalWireIds } from "../wal/records/bookkeeper-wal-records.js";
 import type { LedgerReclamationContext } from "./ledger-reclamation-context.js";
 import { createLedgerEntry, releasedLedgerEntry } from "./ledger-journal.js";
 
-const ITEMS_PER_TXN = 32;
+/**
+ * Commits per release transaction: a trimmed commit writes 4 deletes and may add a journal entry, and a transaction
+ * holds at most 128 operations of each kind on etcd (its default), so 20 leave room for the compares of covers.
+ */
+const ITEMS_PER_TXN = 20;
 
 /** What the release step needs besides the context. */
 export interface LedgerReleaseInputs {
