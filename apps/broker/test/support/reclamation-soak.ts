@@ -57,6 +57,8 @@ export interface SoakFigures {
   /** How long production took (longer than produceSeconds when the broker could not keep the rate). */
   readonly producedInSeconds: number;
   readonly retainedBytes: number;
+  /** Retained records read back after the collectors' pass (each of recordBytes). */
+  readonly recordsReadBack: number;
   readonly storedBytes: number;
   /** Where the stored bytes are, by part. */
   readonly storedParts: Readonly<Record<string, number>>;
@@ -136,9 +138,10 @@ async function soakIn(dataDir: string, options: SoakOptions, log: (line: string)
   const admin = kafka.admin();
   await admin.connect();
   const topic = `soak-${randomBytes(4).toString("hex")}`;
-  let settleSeconds = 0;
-  let producedInSeconds = 0;
-  let retainedBytes = 0;
+  let settleSeconds: number;
+  let producedInSeconds: number;
+  let readBack: number;
+  let retainedBytes: number;
   try {
     await admin.createTopics({
       topics: [
@@ -165,10 +168,15 @@ async function soakIn(dataDir: string, options: SoakOptions, log: (line: string)
         },
       ],
     });
-    retainedBytes = await retained(admin, topic, options.recordBytes);
     const settleStarted = Date.now();
     await settle(config, options, log);
     settleSeconds = (Date.now() - settleStarted) / 1000;
+    // A sweep that read the old retention.ms before the change goes on trimming partition by partition until it
+    // ends, so the retained bytes are taken after the pass; every one of them must read back.
+    retainedBytes = await retained(admin, topic, options.recordBytes);
+    readBack = await readBackAll(kafka, admin, topic, options.recordBytes);
+    if (readBack !== retainedBytes / options.recordBytes)
+      throw new Error(`${String(readBack)} records read back, ${String(retainedBytes / options.recordBytes)} retained`);
   } finally {
     await admin.disconnect();
     await broker.close();
@@ -185,6 +193,7 @@ async function soakIn(dataDir: string, options: SoakOptions, log: (line: string)
     produceSeconds: options.produceSeconds,
     producedInSeconds,
     retainedBytes,
+    recordsReadBack: readBack,
     storedBytes,
     storedParts,
     ...bounds,
@@ -297,6 +306,38 @@ async function produceSteadily(
   log(
     `  produced ${((sent * options.recordBytes) / 1024 / 1024).toFixed(0)} MiB in ${String(Math.round((Date.now() - started) / 1000))} s`,
   );
+}
+
+/** Reads every partition of `topic` from its log start to its high watermark; the records read (sizes checked). */
+async function readBackAll(
+  kafka: Kafka,
+  admin: ReturnType<Kafka["admin"]>,
+  topic: string,
+  recordBytes: number,
+): Promise<number> {
+  const offsets = await admin.fetchTopicOffsets(topic);
+  const expected = offsets.reduce((sum, partition) => sum + Number(partition.high) - Number(partition.low), 0);
+  const consumer = kafka.consumer({ groupId: `soak-${randomBytes(4).toString("hex")}`, maxWaitTimeInMs: 200 });
+  let read = 0;
+  let wrongSize = 0;
+  await consumer.connect();
+  try {
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        for (const message of batch.messages) {
+          read += 1;
+          if (message.value?.length !== recordBytes) wrongSize += 1;
+        }
+      },
+    });
+    const deadline = Date.now() + 300_000;
+    while (read < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+  } finally {
+    await consumer.disconnect();
+  }
+  if (wrongSize > 0) throw new Error(`${String(wrongSize)} records read back with a wrong size`);
+  return read;
 }
 
 async function retained(admin: ReturnType<Kafka["admin"]>, topic: string, recordBytes: number): Promise<number> {
@@ -436,6 +477,7 @@ export function describeSoak(figures: SoakFigures): string[] {
     `  retained ${mib(figures.retainedBytes)}; stored ${mib(figures.storedBytes)} (${parts}); ratio ${(figures.storedBytes / Math.max(1, figures.retainedBytes)).toFixed(3)}`,
     `  bound 1.2 × retained + ${mib(figures.overheadBytes)} overhead = ${mib(figures.boundBytes)}: ${figures.storedBytes <= figures.boundBytes ? "met" : "EXCEEDED"}`,
     `  metadata keys ${String(figures.metadataKeys)} (${figures.metadataKeysPerPartition.toFixed(1)} per partition); busiest stream ${String(figures.maxStreamKeys)} keys, bound ${String(figures.metadataKeyBound)}: ${figures.maxStreamKeys <= figures.metadataKeyBound ? "met" : "EXCEEDED"} ${JSON.stringify(figures.maxStreamKinds)}`,
+    `  ${String(figures.recordsReadBack)} retained records read back after the pass`,
     `  collectors settled in ${figures.settleSeconds.toFixed(0)} s after production`,
   ];
 }
