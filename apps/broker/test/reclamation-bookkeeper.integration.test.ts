@@ -103,7 +103,7 @@ function sample(scrape: string, name: string, labels = ""): number {
 describe("storage reclamation of the BookKeeper profiles", () => {
   test("DeleteRecords deletes the ledgers below the log start; a restart's start-up pass deletes an orphan ledger", async () => {
     const { broker, kafka } = await fixture.start("cluster", { storage: storage(), log: { level: "info" } });
-    const cluster = broker.config.cluster;
+    const cluster = String(broker.config.cluster);
     const topic = `ledgers-${randomBytes(4).toString("hex")}`;
     const admin = await fixture.admin(kafka);
     expect(await admin.createTopics({ topics: [{ topic, numPartitions: 1 }], waitForLeaders: true })).toBe(true);
