@@ -31,7 +31,7 @@ import { storedObjects } from "./stored-objects.js";
 /** The storage a soak runs on. */
 export type SoakStorage = "embedded" | "cluster" | "bookkeeper";
 
-export interface SoakOptions {
+interface SoakOptions {
   readonly storage: SoakStorage;
   readonly partitions: number;
   /** Payload bytes produced in total. */
@@ -48,7 +48,7 @@ export interface SoakOptions {
   readonly log?: (line: string) => void;
 }
 
-export interface SoakFigures {
+interface SoakFigures {
   readonly storage: SoakStorage;
   readonly partitions: number;
   readonly retentionMs: number;
@@ -93,7 +93,7 @@ const FROZEN_RETENTION_MS = 7 * 24 * 3_600_000;
  * the objects and ledgers in flight plus the tombstones of those deleted within the tombstone period (1 h): it is
  * reported beside the bound, by kind.
  */
-export function soakBounds(
+function soakBounds(
   options: Pick<SoakOptions, "storage" | "partitions" | "ledgerBytes">,
   retainedBytes: number,
   retainedCommits: number,
