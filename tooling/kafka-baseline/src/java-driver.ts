@@ -53,6 +53,7 @@ async function compileDriver(log: (line: string) => void): Promise<JavaDriver> {
   return compileJsonDriver(
     {
       name: "kafka-driver",
+      tool: "kafka-baseline",
       source: path.join(PACKAGE_DIR, "java", "NereusKafkaDriver.java"),
       mainClass: "NereusKafkaDriver",
       classpath: [jars.classpath],

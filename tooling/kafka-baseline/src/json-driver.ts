@@ -15,6 +15,8 @@ import { REPO_ROOT } from "./repo-root.js";
 export interface JsonDriverSpec {
   /** Names the driver in its error lines and log directory, e.g. "kafka-driver". */
   readonly name: string;
+  /** The harness whose errors these are, e.g. "kafka-baseline" (their message prefix). */
+  readonly tool: string;
   readonly source: string;
   readonly mainClass: string;
   /** Classpath entries of the client library. */
@@ -44,8 +46,8 @@ export class DriverError extends BaselineError {
   readonly logFile: string;
   readonly driverLine: string | undefined;
 
-  constructor(mode: string, reason: string, logFile: string, driverLine: string | undefined) {
-    super("driver", `${mode}: ${reason} (log: ${logFile})`);
+  constructor(tool: string, mode: string, reason: string, logFile: string, driverLine: string | undefined) {
+    super("driver", `${mode}: ${reason} (log: ${logFile})`, { tool });
     this.logFile = logFile;
     this.driverLine = driverLine;
   }
@@ -66,7 +68,7 @@ export async function compileJsonDriver(spec: JsonDriverSpec, log: (line: string
     return { spec, program, logDir: newLogDir(spec) };
   } catch (error) {
     if (error instanceof BaselineError) throw error;
-    throw new BaselineError("javac", error instanceof Error ? error.message : String(error));
+    throw new BaselineError("javac", error instanceof Error ? error.message : String(error), { tool: spec.tool });
   }
 }
 
@@ -136,11 +138,17 @@ export async function runJsonDriver<T>(
   const last = lastMeaningfulLine(output) ?? "no output";
   if (timedOut || status.code !== 0 || json === "") anyRunFailed = true;
   if (timedOut)
-    throw new DriverError(mode, `no result within ${String(timeoutMs / 1000)} s; ${last}`, logFile, driverLine);
+    throw new DriverError(
+      spec.tool,
+      mode,
+      `no result within ${String(timeoutMs / 1000)} s; ${last}`,
+      logFile,
+      driverLine,
+    );
   if (status.code !== 0) {
     const reason = driverLine?.slice(prefix.length) ?? `exited ${String(status.code ?? status.signal)}: ${last}`;
-    throw new DriverError(mode, reason, logFile, driverLine);
+    throw new DriverError(spec.tool, mode, reason, logFile, driverLine);
   }
-  if (json === "") throw new DriverError(mode, `printed no JSON summary; ${last}`, logFile, driverLine);
+  if (json === "") throw new DriverError(spec.tool, mode, `printed no JSON summary; ${last}`, logFile, driverLine);
   return JSON.parse(json) as T;
 }

@@ -1,15 +1,13 @@
 // One error type for what the Pulsar baseline tooling cannot do (a missing tool or jar, a broker that does not
 // start, a driver run that fails), with a one-line message naming what failed and where its log is.
+import { BaselineError } from "@nereus/kafka-baseline";
 
 /** A failure of the Pulsar baseline tooling: `pulsar-baseline: <what>: <reason>`. */
-export class PulsarBaselineError extends Error {
-  override readonly name = "PulsarBaselineError";
-  /** What failed: "maven", "javac", "apache-pulsar", "nereus-broker", "probe", "driver", ... */
-  readonly what: string;
+export class PulsarBaselineError extends BaselineError {
+  override readonly name: string = "PulsarBaselineError";
 
   constructor(what: string, reason: string, options?: { cause?: unknown }) {
-    super(`pulsar-baseline: ${what}: ${reason.replace(/\s+/g, " ").trim()}`, options);
-    this.what = what;
+    super(what, reason, { ...options, tool: "pulsar-baseline" });
   }
 }
 

@@ -38,6 +38,7 @@ async function compile(log: (line: string) => void): Promise<PulsarDriver> {
   return compileJsonDriver(
     {
       name: "pulsar-driver",
+      tool: "pulsar-baseline",
       source: path.join(PACKAGE_DIR, "java", "NereusPulsarDriver.java"),
       mainClass: "NereusPulsarDriver",
       classpath: [jars.classpath],
