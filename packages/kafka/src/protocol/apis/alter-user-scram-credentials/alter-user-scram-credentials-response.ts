@@ -19,7 +19,7 @@ const alterUserScramCredentialsResult = struct("AlterUserScramCredentialsResult"
  *     results: []AlterUserScramCredentialsResult
  *       user: string
  *       errorCode: int16
- *       errorMessage: nullable string
+ *       errorMessage: string (nullable v0+)
  */
 export const AlterUserScramCredentialsResponse = message({
   name: "AlterUserScramCredentialsResponse",

@@ -14,7 +14,7 @@ const userName = struct("UserName", {
  * Grammar:
  *
  *   DescribeUserScramCredentialsRequest (api key 50), v0, flexible v0+
- *     users: nullable []UserName
+ *     users: []UserName (nullable v0+)
  *       name: string
  */
 export const DescribeUserScramCredentialsRequest = message({

@@ -24,11 +24,11 @@ const describeUserScramCredentialsResult = struct("DescribeUserScramCredentialsR
  *   DescribeUserScramCredentialsResponse (api key 50), v0, flexible v0+
  *     throttleTimeMs: int32
  *     errorCode: int16
- *     errorMessage: nullable string
+ *     errorMessage: string (nullable v0+)
  *     results: []DescribeUserScramCredentialsResult
  *       user: string
  *       errorCode: int16
- *       errorMessage: nullable string
+ *       errorMessage: string (nullable v0+)
  *       credentialInfos: []CredentialInfo
  *         mechanism: int8
  *         iterations: int32

@@ -9,7 +9,7 @@ import { bytes, int16, int64, string } from "../../schema/scalar-types.js";
  *
  *   SaslAuthenticateResponse (api key 36), v0-2, flexible v2+
  *     errorCode: int16
- *     errorMessage: nullable string
+ *     errorMessage: string (nullable v0+)
  *     authBytes: bytes
  *     sessionLifetimeMs: int64 (v1+)
  */
