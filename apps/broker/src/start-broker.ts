@@ -29,7 +29,7 @@ import { bootstrapConfiguredScramUsers } from "./startup/bootstrap-scram-users.j
 import { openBrokerStorage } from "./startup/open-broker-storage.js";
 import { registerBrokerMetrics } from "./startup/register-broker-metrics.js";
 import { startAdmin } from "./startup/start-admin.js";
-import { type PulsarServices, startPulsar } from "./startup/start-pulsar.js";
+import { type PulsarServices, pulsarClusterAddresses, startPulsar } from "./startup/start-pulsar.js";
 import { type ClusterServices, createClusterServices } from "./startup/start-cluster.js";
 import { StartupUndo } from "./startup/startup-undo.js";
 
@@ -122,14 +122,7 @@ export async function startBroker(config: BrokerConfig, options: StartBrokerOpti
         nodeId: config.nodeId,
         kafka: advertised.primary,
         kafkaListeners: Object.fromEntries(listener.advertised),
-        ...(pulsar === undefined
-          ? {}
-          : {
-              pulsar: {
-                host: config.pulsar.advertisedHost ?? advertisedHostOf(config),
-                port: config.pulsar.advertisedPort ?? pulsar.listener.port,
-              },
-            }),
+        ...(pulsar === undefined ? {} : pulsarClusterAddresses(config, pulsar)),
       });
     }
     const runtimeMetrics = registerBrokerMetrics(metrics, config, startedAt, services, storage, undo);

@@ -104,7 +104,7 @@ export {
   type PulsarBrokerOptions,
   type PulsarBrokerContext,
 } from "./broker/pulsar-broker.js";
-export type { PulsarTopicOwnership } from "./broker/topic-lookup.js";
+export type { OwnerUrls, PulsarTopicOwnership } from "./broker/topic-lookup.js";
 export { PulsarConnection, BROKER_PROTOCOL_VERSION, type ConnectionSink } from "./broker/pulsar-connection.js";
 export { PublishBuffer, type ReadControl } from "./broker/publish-backpressure.js";
 export { TopicMessageCounters, OTHER_TOPICS, type MessageCounts } from "./broker/topic-message-counters.js";

@@ -1,3 +1,4 @@
+// The broker record's JSON form: Kafka listener addresses by name, Pulsar plaintext and TLS addresses, strict decoding.
 import { describe, expect, test } from "vitest";
 import { decodeBrokerRecord, encodeBrokerRecord, kafkaAddressOn } from "./broker-record.js";
 
@@ -19,6 +20,21 @@ describe("broker records", () => {
     // A record of a broker that publishes no listener map answers its primary address on every listener.
     const older = decodeBrokerRecord(ENCODER.encode(JSON.stringify({ nodeId: 1, kafka: { host: "h", port: 1 } })));
     expect(kafkaAddressOn(older, "EXTERNAL")).toEqual({ host: "h", port: 1 });
+  });
+
+  test("carry the Pulsar plaintext and TLS addresses; a bad one refuses the record", () => {
+    const record = {
+      nodeId: 3,
+      kafka: { host: "h", port: 1 },
+      pulsar: { host: "h", port: 6650 },
+      pulsarTls: { host: "h", port: 6651 },
+    };
+    expect(decodeBrokerRecord(encodeBrokerRecord(record))).toEqual(record);
+    const tlsOnly = { nodeId: 3, kafka: { host: "h", port: 1 }, pulsarTls: { host: "h", port: 6651 } };
+    expect(decodeBrokerRecord(encodeBrokerRecord(tlsOnly))).toEqual(tlsOnly);
+    expect(() =>
+      decodeBrokerRecord(ENCODER.encode(JSON.stringify({ ...record, pulsarTls: { host: "h", port: -1 } }))),
+    ).toThrow(/lacks its node id or addresses/);
   });
 
   test("a listener map that is not one refuses the record", () => {

@@ -1,6 +1,7 @@
 // The record a live broker keeps under its lease: its node id and the addresses clients are told to use — the primary
 // Kafka address, and the advertised address of each Kafka listener by name (Metadata answers a client with the
-// other brokers' addresses on the listener it came in on).
+// other brokers' addresses on the listener it came in on), and its Pulsar plaintext and TLS addresses (LOOKUP
+// redirects name both).
 import { ErrorCode, NereusError } from "@nereus/core";
 
 /** A host and port clients connect to. */
@@ -17,6 +18,8 @@ export interface BrokerRecord {
   readonly kafkaListeners?: Readonly<Record<string, Address>>;
   /** Absent when the broker serves no Pulsar clients. */
   readonly pulsar?: Address;
+  /** The Pulsar TLS listener's address (pulsar+ssl://), when the broker has one. */
+  readonly pulsarTls?: Address;
 }
 
 const ENCODER = new TextEncoder();
@@ -55,21 +58,23 @@ export function decodeBrokerRecord(bytes: Uint8Array): BrokerRecord {
   } catch (cause) {
     throw new NereusError(ErrorCode.DECODE_ERROR, "a broker record is not JSON", { retryable: false, cause });
   }
-  const { nodeId, kafka, pulsar, kafkaListeners } = (value ?? {}) as Record<string, unknown>;
+  const { nodeId, kafka, pulsar, pulsarTls, kafkaListeners } = (value ?? {}) as Record<string, unknown>;
   if (
     !Number.isInteger(nodeId) ||
     (nodeId as number) < 0 ||
     !isAddress(kafka) ||
     (pulsar !== undefined && !isAddress(pulsar)) ||
+    (pulsarTls !== undefined && !isAddress(pulsarTls)) ||
     (kafkaListeners !== undefined && !isAddressMap(kafkaListeners))
   )
     throw new NereusError(ErrorCode.DECODE_ERROR, "a broker record lacks its node id or addresses", {
       retryable: false,
     });
-  const record = {
+  return {
     nodeId: nodeId as number,
     kafka: { host: kafka.host, port: kafka.port },
     ...(kafkaListeners === undefined ? {} : { kafkaListeners: copyAddressMap(kafkaListeners) }),
+    ...(pulsar === undefined ? {} : { pulsar: { host: pulsar.host, port: pulsar.port } }),
+    ...(pulsarTls === undefined ? {} : { pulsarTls: { host: pulsarTls.host, port: pulsarTls.port } }),
   };
-  return pulsar === undefined ? record : { ...record, pulsar: { host: pulsar.host, port: pulsar.port } };
 }

@@ -59,6 +59,7 @@ async function startNode(metadata: InMemoryMetadataStore, nodeId: number): Promi
     nodeId,
     kafka: { host: "127.0.0.1", port: 9090 + nodeId },
     pulsar: { host: "127.0.0.1", port: 6650 + nodeId },
+    pulsarTls: { host: "127.0.0.1", port: 7650 + nodeId },
   });
   Object.assign(node, { nodeId, membership, ownership, sessions, released });
   started.push(node as Node);
@@ -136,14 +137,20 @@ describe("ClusterOwnership", () => {
       const owning = [one, two].filter((node) => node.ownership.ownsTopic(topic));
       expect(owning).toHaveLength(1);
       const other = owning[0] === one ? two : one;
-      expect(other.ownership.ownerUrl(topic)).toBe(`pulsar://127.0.0.1:${String(6650 + owning[0]!.nodeId)}`);
+      expect(other.ownership.ownerUrls(topic)).toEqual({
+        url: `pulsar://127.0.0.1:${String(6650 + owning[0]!.nodeId)}`,
+        urlTls: `pulsar+ssl://127.0.0.1:${String(7650 + owning[0]!.nodeId)}`,
+      });
       return owning[0]!.nodeId;
     });
     expect(new Set(owners)).toEqual(new Set([1, 2]));
     await two.ownership.drain();
     for (const topic of topics) {
       expect(two.ownership.ownsTopic(topic)).toBe(false);
-      expect(two.ownership.ownerUrl(topic)).toBe("pulsar://127.0.0.1:6651");
+      expect(two.ownership.ownerUrls(topic)).toEqual({
+        url: "pulsar://127.0.0.1:6651",
+        urlTls: "pulsar+ssl://127.0.0.1:7651",
+      });
     }
   });
 

@@ -17,7 +17,7 @@ import {
   type PartitionOwnership,
   partitionStreamName,
 } from "@nereus/kafka";
-import type { PulsarTopicOwnership } from "@nereus/pulsar";
+import type { OwnerUrls, PulsarTopicOwnership } from "@nereus/pulsar";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import type { BrokerMembership } from "./broker-membership.js";
 import { type BrokerRecord, kafkaAddressOn } from "./broker-record.js";
@@ -74,7 +74,7 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership, Pul
   #endpoints = new Map<number, BrokerEndpoint>();
   /** The live brokers' records by node id (their per-listener addresses). */
   #records = new Map<number, BrokerRecord>();
-  #pulsarUrls = new Map<number, string>();
+  #pulsarUrls = new Map<number, OwnerUrls>();
   #listener: OwnershipReleaseListener | undefined;
   #draining = false;
 
@@ -139,7 +139,7 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership, Pul
     return !this.#draining && membership.registered() && this.#ownerOfName(`pulsar:${topic}`) === membership.selfId;
   }
 
-  ownerUrl(topic: string): string | undefined {
+  ownerUrls(topic: string): OwnerUrls | undefined {
     const owner = this.#ownerOfName(`pulsar:${topic}`);
     // This broker while it does not own the topic (its lease may have lapsed): nobody known yet.
     return owner === undefined || owner === this.#options.membership.selfId ? undefined : this.#pulsarUrls.get(owner);
@@ -252,11 +252,10 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership, Pul
     this.#endpoints = new Map(live.map((record) => [record.nodeId, endpointOf(record)!]));
     this.#records = new Map(live.map((record) => [record.nodeId, record]));
     this.#pulsarUrls = new Map(
-      live.flatMap((record) =>
-        record.pulsar === undefined
-          ? []
-          : [[record.nodeId, `pulsar://${record.pulsar.host}:${String(record.pulsar.port)}`]],
-      ),
+      live.flatMap((record) => {
+        const urls = pulsarUrlsOf(record);
+        return urls === undefined ? [] : [[record.nodeId, urls]];
+      }),
     );
     this.#owners.clear();
     for (const held of [...this.#held.values()]) {
@@ -291,4 +290,13 @@ export class ClusterOwnership implements PartitionOwnership, GroupOwnership, Pul
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((byte, index) => byte === b[index]);
+}
+
+/** Where `record`'s broker serves Pulsar clients; undefined when it serves none. */
+function pulsarUrlsOf(record: BrokerRecord): OwnerUrls | undefined {
+  const { pulsar, pulsarTls } = record;
+  const urlTls = pulsarTls === undefined ? undefined : `pulsar+ssl://${pulsarTls.host}:${String(pulsarTls.port)}`;
+  if (pulsar === undefined) return urlTls === undefined ? undefined : { url: urlTls, urlTls };
+  const url = `pulsar://${pulsar.host}:${String(pulsar.port)}`;
+  return urlTls === undefined ? { url } : { url, urlTls };
 }

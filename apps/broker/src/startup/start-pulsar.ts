@@ -15,6 +15,7 @@ import type { TlsMaterial } from "../listener/tls-material.js";
 import type { BrokerLogger } from "../logging/broker-logger.js";
 import { registerPulsarMetrics } from "../metrics/pulsar-metrics.js";
 import type { BrokerStorage } from "../storage/open-storage.js";
+import type { BrokerRecord } from "../cluster/broker-record.js";
 import { advertisedHostOf } from "./build-kafka-services.js";
 import { loadPulsarAuth } from "./load-pulsar-auth.js";
 import type { StartupUndo } from "./startup-undo.js";
@@ -93,4 +94,18 @@ export async function startPulsar(
   registerPulsarMetrics(metrics, broker.context);
   target.broker = broker;
   return { listener, broker, tlsPort: secure?.port };
+}
+
+/** The Pulsar addresses a cluster member publishes: the plaintext listener's (unless turned off) and the TLS one's. */
+export function pulsarClusterAddresses(
+  config: BrokerConfig,
+  pulsar: PulsarServices,
+): Pick<BrokerRecord, "pulsar" | "pulsarTls"> {
+  const host = config.pulsar.advertisedHost ?? advertisedHostOf(config);
+  return {
+    ...(config.pulsar.tls?.plaintext === false
+      ? {}
+      : { pulsar: { host, port: config.pulsar.advertisedPort ?? pulsar.listener.port } }),
+    ...(pulsar.tlsPort === undefined ? {} : { pulsarTls: { host, port: pulsar.tlsPort } }),
+  };
 }

@@ -25,11 +25,11 @@ describe("lookupAnswer", () => {
 
   it("redirects to the owner, connects on the owner, and fails retriably while nobody owns the topic", () => {
     const asked: string[] = [];
-    const owners = new Map([[TOPIC, OTHER]]);
+    const owners = new Map<string, { url: string; urlTls?: string }>([[TOPIC, { url: OTHER }]]);
     let owned = false;
     const ownership = {
       ownsTopic: () => owned,
-      ownerUrl: (topic: string) => {
+      ownerUrls: (topic: string) => {
         asked.push(topic);
         return owners.get(topic);
       },
@@ -56,5 +56,21 @@ describe("lookupAnswer", () => {
       error: ServerError.ServiceNotReady,
     });
     expect(asked).toEqual([TOPIC, TOPIC]);
+  });
+
+  it("names the owner's TLS URL in the redirect when the owner has a TLS listener", () => {
+    const ownership = {
+      ownsTopic: () => false,
+      ownerUrls: () => ({ url: OTHER, urlTls: "pulsar+ssl://10.0.0.2:6651" }),
+    };
+    expect(
+      lookupAnswer(5n, TOPIC, { advertisedUrl: SELF, advertisedUrlTls: undefined, topicOwnership: ownership }),
+    ).toEqual({
+      requestId: 5n,
+      response: LookupOutcome.Redirect,
+      brokerServiceUrl: OTHER,
+      brokerServiceUrlTls: "pulsar+ssl://10.0.0.2:6651",
+      authoritative: true,
+    });
   });
 });

@@ -1,7 +1,7 @@
 // Where LOOKUP sends a client. A broker alone serves every topic: it answers Connect to its own URL. With topic
 // ownership shared among several brokers (PulsarTopicOwnership, one owner per topic partition among the live
 // brokers), the owner answers Connect to itself and every other broker answers Redirect to the owner's URL; both are
-// authoritative, since every broker derives the owner from the same live set (a client that follows a Redirect asks
+// authoritative (naming the owner's TLS URL too when it has one), since every broker derives the owner from the same live set (a client that follows a Redirect asks
 // the owner, which answers Connect). While no owner is known the lookup fails with ServiceNotReady, which clients
 // retry.
 import { type CommandLookupTopicResponse, LookupOutcome, ServerError } from "../protocol/index.js";
@@ -11,10 +11,18 @@ export interface PulsarTopicOwnership {
   /** True when this broker owns `topic` (a fully qualified topic or partition name) now. */
   ownsTopic(topic: string): boolean;
   /**
-   * The `pulsar://host:port` of the live broker that owns `topic` (a fully qualified topic or partition name), or
-   * undefined while none is known. Every broker with the same live set names the same owner.
+   * The service URLs of the live broker that owns `topic` (a fully qualified topic or partition name), or undefined
+   * while none is known. Every broker with the same live set names the same owner.
    */
-  ownerUrl(topic: string): string | undefined;
+  ownerUrls(topic: string): OwnerUrls | undefined;
+}
+
+/** Where a topic's owner serves Pulsar clients. */
+export interface OwnerUrls {
+  /** `pulsar://host:port` (or the TLS URL when the owner serves TLS clients only). */
+  readonly url: string;
+  /** `pulsar+ssl://host:port`, when the owner has a TLS listener. */
+  readonly urlTls?: string;
 }
 
 /** This broker's service URLs, as LOOKUP names them. */
@@ -36,7 +44,7 @@ export function lookupAnswer(requestId: bigint, topic: string, self: OwnUrls): C
       authoritative: true,
     };
   }
-  const owner = ownership.ownerUrl(topic);
+  const owner = ownership.ownerUrls(topic);
   if (owner === undefined) {
     return {
       requestId,
@@ -45,5 +53,11 @@ export function lookupAnswer(requestId: bigint, topic: string, self: OwnUrls): C
       message: `no live broker owns ${topic} now`,
     };
   }
-  return { requestId, response: LookupOutcome.Redirect, brokerServiceUrl: owner, authoritative: true };
+  return {
+    requestId,
+    response: LookupOutcome.Redirect,
+    brokerServiceUrl: owner.url,
+    ...(owner.urlTls === undefined ? {} : { brokerServiceUrlTls: owner.urlTls }),
+    authoritative: true,
+  };
 }
