@@ -209,6 +209,11 @@ describe("a broker partitioned from etcd", () => {
       await waitFor("records acknowledged by the successor", async () =>
         acknowledged(takeover!.sent) >= 20 * moved.length ? true : undefined,
       );
+      // The request in flight at the cut can outlive the whole takeover (it times out after REQUEST_TIMEOUT_MS):
+      // keep producing to the cut-off broker until it has been sent requests made well after the cut.
+      await waitFor("a request to the cut-off broker made a request timeout after the cut", async () =>
+        toCutOff.sent.some((record) => record.sentAt >= cutAt + REQUEST_TIMEOUT_MS) ? true : undefined,
+      );
       console.log(
         `fencing: the survivors led the partitions ${String(takenOverAt - cutAt)} ms after the cut ` +
           `(lease TTL ${String(LEASE_TTL_MS)} ms)`,
