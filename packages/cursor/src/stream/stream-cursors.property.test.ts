@@ -12,8 +12,8 @@ const providers = memoryStreamProviders;
 
 const NAMES = ["a", "b", "c"] as const;
 const name = fc.constantFrom(...NAMES);
-/** A fraction in [0, 1] that picks an offset inside whatever range the step finds. */
-const fraction = fc.double({ min: 0, max: 1, noNaN: true });
+/** A fraction in [0, 1) that picks an offset inside whatever half-open range the step finds. */
+const fraction = fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true });
 
 const operation = fc.oneof(
   fc.record({ kind: fc.constant("append" as const), count: fc.integer({ min: 1, max: 4 }) }),
